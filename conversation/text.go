@@ -1,0 +1,67 @@
+package conversation
+
+import "strings"
+
+// Renumber sets each message's Index to its position. Parsers call it once
+// their messages are in reading order.
+func (c *Conversation) Renumber() {
+	for i := range c.Messages {
+		c.Messages[i].Index = i
+	}
+}
+
+// ToolText is the searchable text of the message's tool calls and results:
+// tool names, arguments and outputs, one per line.
+func (m *Message) ToolText() string {
+	if len(m.ToolCalls) == 0 && len(m.ToolResults) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, tc := range m.ToolCalls {
+		b.WriteString(tc.Name)
+		if tc.Arguments != "" {
+			b.WriteByte(' ')
+			b.WriteString(tc.Arguments)
+		}
+		b.WriteByte('\n')
+	}
+	for _, tr := range m.ToolResults {
+		if tr.Name != "" {
+			b.WriteString(tr.Name)
+			b.WriteByte(' ')
+		}
+		b.WriteString(tr.Content)
+		b.WriteByte('\n')
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// SearchText is everything a person might search for in the message: its
+// content, thinking, tool calls and results, and attachment names.
+func (m *Message) SearchText() string {
+	parts := make([]string, 0, 4)
+	if m.Content != "" {
+		parts = append(parts, m.Content)
+	}
+	if m.Thinking != "" {
+		parts = append(parts, m.Thinking)
+	}
+	if t := m.ToolText(); t != "" {
+		parts = append(parts, t)
+	}
+	for _, a := range m.Attachments {
+		if a.Name != "" {
+			parts = append(parts, a.Name)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// TopicNames returns the names of the conversation's topics.
+func (c *Conversation) TopicNames() []string {
+	names := make([]string, 0, len(c.Topics))
+	for _, t := range c.Topics {
+		names = append(names, t.Name)
+	}
+	return names
+}

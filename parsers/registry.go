@@ -1,0 +1,201 @@
+package parsers
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Registry holds the parsers convsearch knows, in the order Detect tries
+// them. It is built in one place (parsers/all), never by init side effects.
+type Registry struct {
+	parsers []Parser
+}
+
+// NewRegistry returns a registry of ps, tried in the given order: put the
+// parsers whose detection is most specific first.
+func NewRegistry(ps ...Parser) *Registry {
+	return &Registry{parsers: append([]Parser(nil), ps...)}
+}
+
+// Parsers returns the registered parsers in detection order.
+func (r *Registry) Parsers() []Parser { return append([]Parser(nil), r.parsers...) }
+
+// Lookup returns the parser named name, or nil.
+func (r *Registry) Lookup(name string) Parser {
+	for _, p := range r.parsers {
+		if p.Info().Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Detect returns the first parser that recognises path from its first bytes,
+// or ErrFormat.
+func (r *Registry) Detect(path string, head []byte) (Parser, error) {
+	for _, p := range r.parsers {
+		if p.Detect(path, head) {
+			return p, nil
+		}
+	}
+	return nil, ErrFormat
+}
+
+// ReadHead returns the first HeadSize bytes of the file at path.
+func ReadHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, HeadSize)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return head[:n], nil
+}
+
+// DetectFile detects the parser of the file at path. It returns ErrFormat
+// (wrapped, naming the path) when none recognises it.
+func (r *Registry) DetectFile(path string) (Parser, error) {
+	head, err := ReadHead(path)
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.Detect(path, head)
+	if err != nil {
+		return nil, Wrap(path, 0, err)
+	}
+	return p, nil
+}
+
+// ParseFile detects and parses the file at path. When p is nil, the parser is
+// detected; otherwise p reads it. Errors name the file.
+func (r *Registry) ParseFile(ctx context.Context, path string, p Parser) (Parser, *Result, error) {
+	return r.ParseFileFrom(ctx, path, p, nil)
+}
+
+// ParseFileFrom is ParseFile with every byte read from the file also written
+// to tee (a hash, say), so a file is read once for both. tee may be nil.
+func (r *Registry) ParseFileFrom(ctx context.Context, path string, p Parser, tee io.Writer) (Parser, *Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err // *fs.PathError names the file
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, nil, Errorf(path, 0, ErrFormat, "is a folder")
+	}
+	var src io.Reader = f
+	if tee != nil {
+		src = io.TeeReader(f, tee)
+	}
+	br := bufio.NewReaderSize(src, 64<<10)
+	head, err := br.Peek(HeadSize)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if p == nil {
+		if p, err = r.Detect(path, head); err != nil {
+			return nil, nil, Wrap(path, 0, err)
+		}
+	}
+	res, err := p.Parse(ctx, path, br)
+	if err != nil {
+		return p, nil, Wrap(path, 0, err)
+	}
+	if tee != nil {
+		// Parsers may stop before EOF; the hash must cover the whole file.
+		if _, err := io.Copy(io.Discard, br); err != nil {
+			return p, nil, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
+	for _, c := range res.Conversations {
+		if c.Source == "" {
+			c.Source = p.Info().Name
+		}
+		if c.File == "" {
+			c.File = path
+		}
+	}
+	return p, res, nil
+}
+
+// Companions returns the companion files of path for parser p (nil when p
+// reads path alone).
+func Companions(p Parser, path string) []string {
+	if c, ok := p.(Companioned); ok {
+		return c.Companions(path)
+	}
+	return nil
+}
+
+// skipDirs are folders that never hold conversations and can be huge.
+var skipDirs = map[string]bool{".git": true, "node_modules": true, ".hg": true, ".svn": true, "__pycache__": true}
+
+// SkipDir reports whether a folder named name is passed over by Walk.
+func SkipDir(name string) bool { return skipDirs[name] }
+
+// Walk calls fn for every file under root that a parser recognises, in lexical
+// order. A file that cannot be read is passed to fn with a nil parser and the
+// error; fn's error stops the walk. Files no parser recognises are skipped.
+// root may be a single file.
+func (r *Registry) Walk(ctx context.Context, root string, fn func(path string, p Parser, err error) error) error {
+	if resolved, err := filepath.EvalSymlinks(root); err == nil {
+		root = resolved
+	}
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if err != nil {
+			if path == root {
+				return err
+			}
+			return fn(path, nil, err)
+		}
+		if d.IsDir() {
+			if path != root && SkipDir(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			// Symlinks are followed only when named as roots: a link inside a
+			// tree may point back up it.
+			return nil
+		}
+		head, err := ReadHead(path)
+		if err != nil {
+			return fn(path, nil, err)
+		}
+		p, err := r.Detect(path, head)
+		if err != nil {
+			return nil
+		}
+		return fn(path, p, nil)
+	})
+}
+
+// HasExt reports whether path ends in one of exts (case-insensitive), a help
+// for Detect methods that combine a name check with a content check.
+func HasExt(path string, exts ...string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	for _, e := range exts {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
