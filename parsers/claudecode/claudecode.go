@@ -1,0 +1,100 @@
+// Package claudecode reads Claude Code session logs:
+// ~/.claude/projects/<project>/<session>.jsonl, one JSON record per line.
+//
+// Records of type user and assistant are messages; an assistant reply that
+// Claude Code split over several lines sharing message.id becomes one message.
+// A user line that carries only tool results becomes a message of role tool,
+// so the user role holds what a person (or Claude Code for them) sent. system
+// records are kept as hidden system messages. summary, custom-title and
+// ai-title records give the title and summaries; file-history-snapshot
+// records name the files the session changed. Other record types (progress,
+// queue-operation, …) carry no message and are skipped.
+package claudecode
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"path/filepath"
+	"regexp"
+
+	"github.com/convsearch/convsearch/parsers"
+)
+
+// Name is the family name, used as Conversation.Source.
+const Name = "claude-code"
+
+// Parser reads Claude Code session logs.
+type Parser struct{}
+
+var (
+	_ parsers.Parser  = (*Parser)(nil)
+	_ parsers.Locator = (*Parser)(nil)
+)
+
+// New returns a Claude Code parser.
+func New() *Parser { return &Parser{} }
+
+// Info describes the family.
+func (*Parser) Info() parsers.Info {
+	return parsers.Info{
+		Name:        Name,
+		Description: "Claude Code session logs (one .jsonl per session, under ~/.claude/projects/<project>/)",
+		Detection:   `.jsonl whose first record has Claude Code keys ("sessionId" with "parentUuid"/"uuid") or is a summary, file-history-snapshot, custom-title or queue-operation record`,
+		Locations:   []string{"$CLAUDE_CONFIG_DIR/projects", "~/.claude/projects"},
+		Version:     1,
+	}
+}
+
+// DefaultRoots returns $CLAUDE_CONFIG_DIR/projects when the variable is set,
+// else ~/.claude/projects.
+func (*Parser) DefaultRoots(home string, getenv func(string) string) []string {
+	if dir := getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		return []string{filepath.Join(dir, "projects")}
+	}
+	return []string{filepath.Join(home, ".claude", "projects")}
+}
+
+var (
+	// Record types that only Claude Code writes as the first line of a
+	// session file, with the key that always comes with them.
+	reSummary  = regexp.MustCompile(`"type"\s*:\s*"summary"`)
+	reSnapshot = regexp.MustCompile(`"type"\s*:\s*"file-history-snapshot"`)
+	reTitle    = regexp.MustCompile(`"type"\s*:\s*"(?:custom-title|ai-title|agent-name|queue-operation)"`)
+	// Claude Code's own keys; codex and personalagent files have neither.
+	reSessionID = regexp.MustCompile(`"sessionId"\s*:`)
+	reUUID      = regexp.MustCompile(`"(?:parentUuid|uuid)"\s*:`)
+	reLeafUUID  = regexp.MustCompile(`"leafUuid"\s*:`)
+	reMessageID = regexp.MustCompile(`"(?:messageId|snapshot)"\s*:`)
+	reTitleKey  = regexp.MustCompile(`"(?:sessionId|customTitle|aiTitle|agentName)"\s*:`)
+)
+
+// Detect reports whether path is a Claude Code session log: a .jsonl file
+// whose first line (possibly cut short in head) holds Claude Code's keys.
+func (*Parser) Detect(path string, head []byte) bool {
+	if !parsers.HasExt(path, ".jsonl") {
+		return false
+	}
+	first := bytes.TrimSpace(head)
+	if i := bytes.IndexByte(first, '\n'); i >= 0 {
+		first = first[:i]
+	}
+	if len(first) == 0 || first[0] != '{' {
+		return false
+	}
+	switch {
+	case reSummary.Match(first):
+		return reLeafUUID.Match(first)
+	case reSnapshot.Match(first):
+		return reMessageID.Match(first)
+	case reTitle.Match(first):
+		return reTitleKey.Match(first)
+	}
+	return reSessionID.Match(first) && reUUID.Match(first)
+}
+
+// Parse reads one session log. A log that holds no message at all (only
+// snapshots or summaries) yields no conversation and no error.
+func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
+	return parse(ctx, path, r)
+}

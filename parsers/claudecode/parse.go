@@ -1,0 +1,567 @@
+package claudecode
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/loose"
+)
+
+// record is one line of a session log. Every field is raw so that a value of
+// an unexpected type spoils only that field, never the line.
+type record struct {
+	Type             json.RawMessage `json:"type"`
+	UUID             json.RawMessage `json:"uuid"`
+	ParentUUID       json.RawMessage `json:"parentUuid"`
+	SessionID        json.RawMessage `json:"sessionId"`
+	Timestamp        json.RawMessage `json:"timestamp"`
+	Cwd              json.RawMessage `json:"cwd"`
+	GitBranch        json.RawMessage `json:"gitBranch"`
+	IsSidechain      json.RawMessage `json:"isSidechain"`
+	IsMeta           json.RawMessage `json:"isMeta"`
+	IsCompactSummary json.RawMessage `json:"isCompactSummary"`
+	Message          json.RawMessage `json:"message"`
+	// system records
+	Content json.RawMessage `json:"content"`
+	Subtype json.RawMessage `json:"subtype"`
+	Error   json.RawMessage `json:"error"`
+	// summary, custom-title, ai-title, file-history-snapshot records
+	Summary     json.RawMessage `json:"summary"`
+	LeafUUID    json.RawMessage `json:"leafUuid"`
+	CustomTitle json.RawMessage `json:"customTitle"`
+	AITitle     json.RawMessage `json:"aiTitle"`
+	Snapshot    json.RawMessage `json:"snapshot"`
+}
+
+// apiMessage is the Anthropic API message a user or assistant record holds.
+type apiMessage struct {
+	ID      json.RawMessage `json:"id"`
+	Role    json.RawMessage `json:"role"`
+	Model   json.RawMessage `json:"model"`
+	Content json.RawMessage `json:"content"`
+}
+
+// draft is a message being built: an assistant reply gathers the content
+// blocks of every line that shares its message.id.
+type draft struct {
+	m        conversation.Message
+	text     []string
+	thinking []string
+	callIDs  map[string]bool
+}
+
+type summary struct{ text, leaf string }
+
+// builder gathers one session log's records into a conversation.
+type builder struct {
+	path string
+	res  parsers.Result
+
+	drafts  []*draft
+	byAPIID map[string]*draft // message.id → the reply it belongs to
+	// alias maps the uuid of a line that is not a message of its own (a
+	// merged reply line, a progress record) to the id its children should
+	// point at instead, so ParentID always names a message where it can.
+	alias     map[string]string
+	seenUUID  map[string]bool
+	toolNames map[string]string
+
+	sessionID  string          // the last one seen
+	sessionIDs map[string]bool // all seen
+	cwd        string
+	branch     string
+	models     map[string]int
+	modelOrder []string
+
+	summaries   []summary
+	customTitle string
+	aiTitle     string
+	files       []string
+	fileSeen    map[string]bool
+	filesTime   time.Time
+
+	lines    int   // non-blank lines
+	known    int   // lines recognised as Claude Code records
+	bad      int   // malformed lines
+	firstBad error // the first of them
+}
+
+func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
+	b := &builder{
+		path:       path,
+		byAPIID:    map[string]*draft{},
+		alias:      map[string]string{},
+		seenUUID:   map[string]bool{},
+		toolNames:  map[string]string{},
+		sessionIDs: map[string]bool{},
+		models:     map[string]int{},
+		fileSeen:   map[string]bool{},
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	n := 0
+	for {
+		// ReadBytes has no line-length cap: a line holding a pasted PDF can
+		// be megabytes long.
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			n++
+			b.line(n, line)
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, parsers.Wrap(path, n, fmt.Errorf("read: %w", err))
+		}
+		if n%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, parsers.Wrap(path, n, err)
+			}
+		}
+	}
+	return b.finish()
+}
+
+func (b *builder) line(n int, data []byte) {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return
+	}
+	b.lines++
+	var rec record
+	if err := json.Unmarshal(data, &rec); err != nil {
+		kind := parsers.ErrSyntax
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			kind = parsers.ErrShape
+		}
+		werr := parsers.Errorf(b.path, n, kind, "%v", err)
+		b.res.Warn(werr)
+		if b.firstBad == nil {
+			b.firstBad = werr
+		}
+		b.bad++
+		return
+	}
+	typ := loose.String(rec.Type)
+	switch typ {
+	case "user", "assistant":
+		b.known++
+		b.chat(typ, &rec)
+	case "system":
+		b.known++
+		b.system(&rec)
+	case "summary":
+		b.known++
+		if s := strings.TrimSpace(loose.String(rec.Summary)); s != "" {
+			b.summaries = append(b.summaries, summary{text: s, leaf: loose.String(rec.LeafUUID)})
+		}
+	case "custom-title":
+		b.known++
+		if s := strings.TrimSpace(loose.String(rec.CustomTitle)); s != "" {
+			b.customTitle = s
+		}
+	case "ai-title":
+		b.known++
+		if s := strings.TrimSpace(loose.String(rec.AITitle)); s != "" {
+			b.aiTitle = s
+		}
+	case "file-history-snapshot":
+		b.known++
+		b.snapshot(rec.Snapshot)
+	default:
+		// progress, queue-operation, agent-name and types to come: no
+		// message of their own (a queued prompt comes back as a user record).
+		if !loose.IsNull(rec.SessionID) || !loose.IsNull(rec.UUID) {
+			b.known++
+		}
+		if id := loose.String(rec.UUID); id != "" && !b.seenUUID[id] {
+			b.alias[id] = loose.String(rec.ParentUUID)
+		}
+	}
+}
+
+// common reads what every message record carries.
+func (b *builder) common(rec *record) (uuid string, ts time.Time, dup bool) {
+	uuid = loose.String(rec.UUID)
+	if uuid != "" {
+		if b.seenUUID[uuid] {
+			return uuid, ts, true // the same record written twice
+		}
+		b.seenUUID[uuid] = true
+	}
+	if sid := loose.String(rec.SessionID); sid != "" {
+		b.sessionID = sid
+		b.sessionIDs[sid] = true
+	}
+	if b.cwd == "" {
+		b.cwd = strings.TrimSpace(loose.String(rec.Cwd))
+	}
+	if b.branch == "" {
+		b.branch = strings.TrimSpace(loose.String(rec.GitBranch))
+	}
+	return uuid, loose.Time(rec.Timestamp), false
+}
+
+func (b *builder) chat(typ string, rec *record) {
+	uuid, ts, dup := b.common(rec)
+	if dup {
+		return
+	}
+	var msg apiMessage
+	if t := strings.TrimSpace(string(rec.Message)); strings.HasPrefix(t, "{") {
+		_ = json.Unmarshal(rec.Message, &msg) // a bad field leaves it raw-empty
+	} else {
+		msg.Content = rec.Message // a bare string or array
+	}
+	c := readContent(msg.Content)
+
+	if typ == "assistant" {
+		apiID := loose.String(msg.ID)
+		if d := b.byAPIID[apiID]; apiID != "" && d != nil {
+			// The next part of a reply already begun.
+			d.add(c)
+			if d.m.Model == "" {
+				d.m.Model = model(msg.Model)
+			}
+			if d.m.Timestamp.IsZero() {
+				d.m.Timestamp = ts
+			}
+			if uuid != "" && uuid != d.m.ID {
+				b.alias[uuid] = d.m.ID
+			}
+			return
+		}
+		d := b.newDraft(rec, uuid, ts, conversation.RoleAssistant)
+		if d.m.ID == "" {
+			d.m.ID = apiID
+		}
+		d.m.Model = model(msg.Model)
+		d.add(c)
+		if apiID != "" {
+			b.byAPIID[apiID] = d
+		}
+		return
+	}
+
+	role := conversation.RoleUser
+	if len(c.results) > 0 && len(c.text) == 0 && c.own == 0 {
+		role = conversation.RoleTool
+	}
+	d := b.newDraft(rec, uuid, ts, role)
+	d.add(c)
+	if loose.Bool(rec.IsCompactSummary) {
+		d.m.Hidden = true
+		if s := strings.TrimSpace(strings.Join(c.text, "\n\n")); s != "" {
+			b.summaries = append(b.summaries, summary{text: s})
+		}
+	}
+	if role == conversation.RoleUser && (loose.Bool(rec.IsMeta) || injected(c.text)) {
+		d.m.Hidden = true
+	}
+}
+
+func (b *builder) newDraft(rec *record, uuid string, ts time.Time, role conversation.Role) *draft {
+	d := &draft{m: conversation.Message{
+		ID:        uuid,
+		ParentID:  loose.String(rec.ParentUUID),
+		Role:      role,
+		Timestamp: ts,
+		Sidechain: loose.Bool(rec.IsSidechain),
+	}}
+	b.drafts = append(b.drafts, d)
+	return d
+}
+
+// system records (API errors, compaction boundaries, local command output)
+// are Claude Code's own notes: kept, as hidden system messages.
+func (b *builder) system(rec *record) {
+	uuid, ts, dup := b.common(rec)
+	if dup {
+		return
+	}
+	d := b.newDraft(rec, uuid, ts, conversation.RoleSystem)
+	d.m.Hidden = true
+	text := clean(loose.String(rec.Content))
+	if text == "" {
+		text = loose.String(rec.Subtype)
+		if e := loose.String(rec.Error); e != "" {
+			text = strings.TrimSpace(text + ": " + e)
+		}
+	}
+	if text != "" {
+		d.text = append(d.text, text)
+	}
+}
+
+// snapshot records which files Claude Code backed up before changing them.
+func (b *builder) snapshot(raw json.RawMessage) {
+	var s struct {
+		Files     map[string]json.RawMessage `json:"trackedFileBackups"`
+		Timestamp json.RawMessage            `json:"timestamp"`
+	}
+	if json.Unmarshal(raw, &s) != nil {
+		return
+	}
+	names := make([]string, 0, len(s.Files))
+	for name := range s.Files {
+		names = append(names, name)
+	}
+	slices.Sort(names) // map order is random; output must not be
+	for _, name := range names {
+		if name != "" && !b.fileSeen[name] {
+			b.fileSeen[name] = true
+			b.files = append(b.files, name)
+		}
+	}
+	if t := loose.Time(s.Timestamp); t.After(b.filesTime) {
+		b.filesTime = t
+	}
+}
+
+func (d *draft) add(c content) {
+	d.text = append(d.text, c.text...)
+	d.thinking = append(d.thinking, c.thinking...)
+	for _, tc := range c.calls {
+		if tc.ID != "" {
+			if d.callIDs[tc.ID] {
+				continue // a block written again by a later line
+			}
+			if d.callIDs == nil {
+				d.callIDs = map[string]bool{}
+			}
+			d.callIDs[tc.ID] = true
+		}
+		d.m.ToolCalls = append(d.m.ToolCalls, tc)
+	}
+	d.m.ToolResults = append(d.m.ToolResults, c.results...)
+	d.m.Attachments = append(d.m.Attachments, c.attachments...)
+}
+
+// model returns the model name, without the "<synthetic>" Claude Code puts
+// on replies it wrote itself (errors, "No response requested.").
+func model(raw json.RawMessage) string {
+	m := strings.TrimSpace(loose.String(raw))
+	if m == "<synthetic>" {
+		return ""
+	}
+	return m
+}
+
+func (b *builder) finish() (*parsers.Result, error) {
+	if b.known == 0 {
+		switch {
+		case b.lines == 0:
+			return &b.res, nil // a blank file: a session just created
+		case b.firstBad != nil && b.bad == b.lines:
+			return nil, b.firstBad // not one line could be read
+		}
+		return nil, parsers.Errorf(b.path, 0, parsers.ErrShape, "no Claude Code record")
+	}
+	if len(b.drafts) == 0 {
+		return &b.res, nil // only snapshots or summaries: no conversation
+	}
+
+	c := &conversation.Conversation{
+		Source:   Name,
+		File:     b.path,
+		Messages: make([]conversation.Message, 0, len(b.drafts)),
+	}
+	for _, d := range b.drafts {
+		m := d.m
+		m.Content = strings.Join(nonEmpty(d.text), "\n\n")
+		m.Thinking = strings.Join(nonEmpty(d.thinking), "\n\n")
+		m.ParentID = b.resolve(m.ParentID)
+		for i := range m.ToolResults {
+			if m.ToolResults[i].Name == "" {
+				m.ToolResults[i].Name = b.toolName(m.ToolResults[i].CallID)
+			}
+		}
+		if m.Role == conversation.RoleAssistant && m.Model != "" {
+			if b.models[m.Model] == 0 {
+				b.modelOrder = append(b.modelOrder, m.Model)
+			}
+			b.models[m.Model]++
+		}
+		if !m.Timestamp.IsZero() {
+			if c.Date.IsZero() || m.Timestamp.Before(c.Date) {
+				c.Date = m.Timestamp
+			}
+			if m.Timestamp.After(c.Updated) {
+				c.Updated = m.Timestamp
+			}
+		}
+		c.Messages = append(c.Messages, m)
+	}
+	c.Renumber()
+
+	c.ID = b.id(c)
+	c.Title = b.title(c.Messages)
+	c.Project = project(b.cwd)
+	c.Model = b.mainModel()
+	if b.cwd != "" {
+		c.Tags = append(c.Tags, "cwd:"+b.cwd)
+	}
+	if b.branch != "" {
+		c.Tags = append(c.Tags, "branch:"+b.branch)
+	}
+	for _, s := range b.summaries {
+		c.Summaries = append(c.Summaries, s.text)
+	}
+	if len(b.files) > 0 {
+		c.Notes = append(c.Notes, conversation.Note{
+			Kind:  "file_change",
+			Title: "files changed in the session",
+			Text:  strings.Join(b.files, "\n"),
+			Time:  b.filesTime,
+		})
+	}
+	b.res.Conversations = append(b.res.Conversations, c)
+	return &b.res, nil
+}
+
+// id is the session id: the file's own name when it is one of the session
+// ids inside (a resumed session may carry its predecessor's id on copied
+// lines), else the last one seen. A sub-agent log (agent-<id>.jsonl) shares
+// its parent session's id, so its name is added to stay unique.
+func (b *builder) id(c *conversation.Conversation) string {
+	base := filepath.Base(b.path)
+	base = base[:len(base)-len(filepath.Ext(base))]
+	id := b.sessionID
+	if b.sessionIDs[base] {
+		id = base
+	}
+	if strings.HasPrefix(base, "agent-") && id != base {
+		if id == "" {
+			return base
+		}
+		return id + "/" + base
+	}
+	if id == "" {
+		key := base
+		if len(c.Messages) > 0 {
+			key += "\x00" + c.Messages[0].ID + "\x00" + c.Messages[0].Content
+		}
+		id = conversation.NewID(key, c.Date)
+	}
+	return id
+}
+
+// title is, in order: the name the user gave (/rename), the title Claude
+// Code generated, the summary of this session's leaf (a summary line names
+// the last message it covers; Claude Code also writes summaries of the
+// sessions a resumed one continues, so failing a match the last summary
+// line is the nearest), and the first prompt a person typed.
+func (b *builder) title(msgs []conversation.Message) string {
+	if b.customTitle != "" {
+		return oneLine(b.customTitle)
+	}
+	if b.aiTitle != "" {
+		return oneLine(b.aiTitle)
+	}
+	if len(b.summaries) > 0 {
+		ids := make(map[string]bool, len(msgs))
+		for _, m := range msgs {
+			ids[m.ID] = true
+		}
+		for k := range b.alias {
+			ids[k] = true
+		}
+		for i := len(b.summaries) - 1; i >= 0; i-- {
+			if s := b.summaries[i]; s.leaf != "" && ids[s.leaf] {
+				return oneLine(s.text)
+			}
+		}
+		for i := len(b.summaries) - 1; i >= 0; i-- {
+			if b.summaries[i].leaf != "" { // not a compaction summary
+				return oneLine(b.summaries[i].text)
+			}
+		}
+	}
+	for _, m := range msgs {
+		if m.Role == conversation.RoleUser && !m.Hidden && strings.TrimSpace(m.Content) != "" {
+			return titleFrom(m.Content)
+		}
+	}
+	for _, m := range msgs {
+		if !m.Hidden && strings.TrimSpace(m.Content) != "" {
+			return titleFrom(m.Content)
+		}
+	}
+	return ""
+}
+
+// resolve follows aliases from a parent uuid to the message standing for it.
+func (b *builder) resolve(id string) string {
+	for hops := 0; hops < 64; hops++ {
+		next, ok := b.alias[id]
+		if !ok || next == id {
+			return id
+		}
+		id = next
+	}
+	return id
+}
+
+func (b *builder) toolName(callID string) string {
+	if callID == "" {
+		return ""
+	}
+	if n, ok := b.toolNames[callID]; ok {
+		return n
+	}
+	for _, d := range b.drafts {
+		for _, tc := range d.m.ToolCalls {
+			if tc.ID != "" {
+				b.toolNames[tc.ID] = tc.Name
+			}
+		}
+	}
+	n := b.toolNames[callID]
+	b.toolNames[callID] = n // remember misses too
+	return n
+}
+
+func (b *builder) mainModel() string {
+	best := ""
+	for _, m := range b.modelOrder {
+		if b.models[m] > b.models[best] {
+			best = m
+		}
+	}
+	return best
+}
+
+// project is the folder the session ran in; for a git worktree checked out
+// under <repo>/.worktrees/<name> it is the repository's folder.
+func project(cwd string) string {
+	parts := strings.FieldsFunc(cwd, func(r rune) bool { return r == '/' || r == '\\' })
+	if len(parts) == 0 {
+		return ""
+	}
+	if n := len(parts); n >= 3 && (parts[n-2] == ".worktrees" || parts[n-2] == "worktrees") {
+		return parts[n-3]
+	}
+	return parts[len(parts)-1]
+}
+
+func nonEmpty(ss []string) []string {
+	out := ss[:0:0]
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
