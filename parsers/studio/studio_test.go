@@ -1,0 +1,559 @@
+package studio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/parsertest"
+)
+
+const corpus = "../../testdata/corpus/studio/"
+
+// Counts, roles, titles and ids below were read from the files with jq and
+// python (ids: sha256 of "studio:<root ids>:<base name>", dated by the
+// earliest timestamp), not copied from the parser.
+var cases = []parsertest.Case{
+	// Real exports.
+	{File: corpus + "318be31/comments.json", Golden: "318be31.comments.json.json",
+		Want: []parsertest.Want{{ID: "20241126-b1665c9e", Title: "1", Messages: 5, Roles: "uuuuu"}}},
+	// The Text export of the same tree: its one reply part holds
+	// "[object Promise]" instead of comments 4 and "awe".
+	{File: corpus + "318be31/comments.text", Golden: "318be31.comments.text.json", Warnings: 1,
+		Want: []parsertest.Want{{ID: "20241126-00a831f0", Title: "1", Messages: 3, Roles: "uuu"}}},
+	{File: corpus + "318be31/comments.xml", Golden: "318be31.comments.xml.json",
+		Want: []parsertest.Want{{ID: "20241126-e5b1778d", Title: "1", Messages: 5, Roles: "uuuuu"}}},
+	{File: corpus + "7b92254/comments.json", Golden: "7b92254.comments.json.json",
+		Want: []parsertest.Want{{ID: "20241126-223edf6f", Title: "qwertyuio", Messages: 3, Roles: "uuu"}}},
+	{File: corpus + "7b92254/comments.text", Golden: "7b92254.comments.text.json",
+		Want: []parsertest.Want{{ID: "20241126-8d2375d7", Title: "qwertyuio", Messages: 3, Roles: "uuu"}}},
+	{File: corpus + "7b92254/comments.xml", Golden: "7b92254.comments.xml.json",
+		Want: []parsertest.Want{{ID: "20241126-bc4a211b", Title: "qwertyuio", Messages: 3, Roles: "uuu"}}},
+	{File: corpus + "920de45/comments2.json",
+		Want: []parsertest.Want{{ID: "20241126-9f519dfe", Title: "2", Messages: 6, Roles: "uuuuuu"}}},
+	{File: corpus + "d632495/comments.long.xml",
+		Want: []parsertest.Want{{ID: "20241126-7ced99ac", Title: "1", Messages: 5, Roles: "uuuuu"}}},
+
+	// Hand-written fixtures, one per shape the spec and the exporters'
+	// history describe.
+	{File: "testdata/spec.json", // types, artifacts, deleted, parentId, null and http URLs, numeric id, string timestamp, {} children
+		Want: []parsertest.Want{{ID: "20241210-36dcb3a9", Title: "What is in the file abc.txt? Summarise the rollout checklist.", Messages: 6, Roles: "uauusu"}}},
+	{File: "testdata/odd.json", Warnings: 2, // string attachments, {content} attachments, non-comment child, bad children
+		Want: []parsertest.Want{{ID: "20241125-51629dcb", Title: "42", Messages: 2, Roles: "uu"}}},
+	{File: "testdata/nested.text", // CRLF, replies as nested sections, Content-Data, blob: URL, empty root
+		Want: []parsertest.Want{{ID: "20241130-0318e8cd", Title: "Should the nightly export run before or after the vacuum job?", Messages: 5, Roles: "uuuuu"}}},
+	{File: "testdata/legacy.text", // the earliest export: tab-indented replies, no ids
+		Want: []parsertest.Want{{ID: "20241123-6ef75f1c", Title: "Which queue should the thumbnailer read from?", Messages: 5, Roles: "uuuuu"}}},
+	{File: "testdata/spec.xml", // CDATA and plain content, entities, attributes, artifacts, deleted
+		Want: []parsertest.Want{{ID: "20241212-8b8faca1", Title: "Index layout: one Bleve index per source, or one index with a <source> field &…", Messages: 5, Roles: "uauuu"}}},
+
+	// The example: the same tree as JSON and as the export worker's Text.
+	{File: "../../examples/studio/comments.json", Golden: "example.comments.json.json",
+		Want: []parsertest.Want{{ID: "20250311-c42ae9da", Title: "Retry policy for the Ledger API sync worker?", Messages: 7, Roles: "uauauau"}}},
+	{File: "../../examples/studio/comments.text", Golden: "example.comments.text.json",
+		Want: []parsertest.Want{{ID: "20250311-a7f126dc", Title: "Retry policy for the Ledger API sync worker?", Messages: 7, Roles: "uauauau"}}},
+}
+
+func TestParse(t *testing.T) {
+	parsertest.Run(t, New(), cases)
+}
+
+func parseFile(t *testing.T, path string) *parsers.Result {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := New().Parse(context.Background(), path, bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("Parse(%s): %v", path, err)
+	}
+	if len(res.Conversations) != 1 {
+		t.Fatalf("Parse(%s): %d conversations, want 1", path, len(res.Conversations))
+	}
+	return res
+}
+
+// shape is what must agree between exports of one tree: everything but the
+// conversation id (which names the file).
+type shape struct {
+	ID, ParentID, Content, Branch string
+	Role                          conversation.Role
+	Millis                        int64
+	Attachments                   []conversation.Attachment
+}
+
+func shapes(c *conversation.Conversation) []shape {
+	out := make([]shape, len(c.Messages))
+	for i, m := range c.Messages {
+		out[i] = shape{m.ID, m.ParentID, m.Content, m.Branch, m.Role, m.Timestamp.UnixMilli(), m.Attachments}
+	}
+	return out
+}
+
+// TestSameTreeAcrossFormats checks that the JSON, Text and XML exports of one
+// tree read the same, message for message.
+func TestSameTreeAcrossFormats(t *testing.T) {
+	groups := []struct {
+		files []string
+		// The long XML holds whole data URLs where the others cut them:
+		// only its attachment sizes may differ.
+		noSize bool
+	}{
+		{files: []string{corpus + "7b92254/comments.json", corpus + "7b92254/comments.text", corpus + "7b92254/comments.xml"}},
+		{files: []string{corpus + "318be31/comments.json", corpus + "318be31/comments.xml"}},
+		{files: []string{corpus + "318be31/comments.json", corpus + "d632495/comments.long.xml"}, noSize: true},
+		{files: []string{"../../examples/studio/comments.json", "../../examples/studio/comments.text"}},
+	}
+	for _, tg := range groups {
+		g := tg.files
+		want := parseFile(t, g[0]).Conversations[0]
+		for _, f := range g[1:] {
+			got := parseFile(t, f).Conversations[0]
+			if tg.noSize {
+				for i := range got.Messages {
+					for j := range got.Messages[i].Attachments {
+						got.Messages[i].Attachments[j].Size = 0
+					}
+				}
+			}
+			if len(got.Messages) != len(want.Messages) {
+				t.Errorf("%s: %d messages, %s has %d", f, len(got.Messages), g[0], len(want.Messages))
+				continue
+			}
+			if !reflect.DeepEqual(shapes(got), shapes(want)) {
+				t.Errorf("%s reads differently from %s:\n got %+v\nwant %+v", f, g[0], shapes(got), shapes(want))
+			}
+			if got.Title != want.Title || !got.Date.Equal(want.Date) || !got.Updated.Equal(want.Updated) {
+				t.Errorf("%s: title/date/updated %q %v %v, %s has %q %v %v", f, got.Title, got.Date, got.Updated, g[0], want.Title, want.Date, want.Updated)
+			}
+		}
+	}
+}
+
+// TestObjectPromise pins what the broken Text export of 318be31 gives: the
+// three comments that are in the file, exactly as the JSON export has them,
+// and one warning naming the reply that lost its comments.
+func TestObjectPromise(t *testing.T) {
+	path := corpus + "318be31/comments.text"
+	res := parseFile(t, path)
+	full := shapes(parseFile(t, corpus+"318be31/comments.json").Conversations[0])
+	got := shapes(res.Conversations[0])
+	if len(got) != 3 || len(full) != 5 {
+		t.Fatalf("text has %d messages, json %d; want 3 and 5", len(got), len(full))
+	}
+	if !reflect.DeepEqual(got, full[:3]) {
+		t.Errorf("text messages differ from the JSON export's first three:\n got %+v\nwant %+v", got, full[:3])
+	}
+	if len(res.Warnings) != 1 {
+		t.Fatalf("warnings %v, want 1", res.Warnings)
+	}
+	w := res.Warnings[0].Error()
+	for _, s := range []string{path + ":38:", "1732588772420", "[object Promise]"} {
+		if !strings.Contains(w, s) {
+			t.Errorf("warning %q does not contain %q", w, s)
+		}
+	}
+	if !errors.Is(res.Warnings[0], parsers.ErrShape) {
+		t.Errorf("warning %v is not ErrShape", res.Warnings[0])
+	}
+}
+
+// TestTree checks parents and branches on the fixtures with real
+// branching.
+func TestTree(t *testing.T) {
+	type msg struct{ ID, ParentID, Branch string }
+	tests := []struct {
+		file string
+		want []msg
+	}{
+		{corpus + "920de45/comments2.json", []msg{
+			{"1732585959605", "", "0"},
+			{"1732585962055", "1732585959605", "0"},
+			{"1732585984106", "1732585962055", "0"},
+			{"1732586021356", "", "1"},
+			// Children older than their parent keep the file's order.
+			{"1732585965874", "1732586021356", "1"},
+			{"1732585956372", "1732586021356", "1.1"},
+		}},
+		{"testdata/nested.text", []msg{
+			{"1733000000000", "", "0"},
+			{"1733000060000", "1733000000000", "0"},
+			{"1733000120000", "1733000060000", "0"},
+			{"1732999990000", "1733000000000", "0.1"},
+			{"1733000500000", "", "1"},
+		}},
+		{"testdata/legacy.text", []msg{
+			{"", "", "0"}, {"", "", "0"}, {"", "", "0"}, {"", "", "0.1"}, {"", "", "1"},
+		}},
+		{"testdata/spec.json", []msg{
+			{"1733794702200ka59h", "", "0"},
+			{"1733794710000soijv", "1733794702200ka59h", "0"},
+			{"1733794790000abcde", "1733794710000soijv", "0"},
+			{"1733794715000xyzzy", "1733794702200ka59h", "0.1"},
+			{"1733794700000older", "1733794715000xyzzy", "0.1"},
+			{"1733794800000", "", "1"},
+		}},
+	}
+	for _, tt := range tests {
+		c := parseFile(t, tt.file).Conversations[0]
+		var got []msg
+		for _, m := range c.Messages {
+			got = append(got, msg{m.ID, m.ParentID, m.Branch})
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s:\n got %v\nwant %v", tt.file, got, tt.want)
+		}
+	}
+}
+
+func TestFields(t *testing.T) {
+	c := parseFile(t, "testdata/spec.json").Conversations[0]
+	if !c.Messages[3].Deleted || c.Messages[1].Deleted {
+		t.Errorf("deleted flags: %v %v, want false true", c.Messages[1].Deleted, c.Messages[3].Deleted)
+	}
+	wantArt := []conversation.Artifact{{Type: "code", Title: "Rollout Stages Chart", Description: "Click to open component; command: create", MessageIndex: 1}}
+	if !reflect.DeepEqual(c.Artifacts, wantArt) {
+		t.Errorf("artifacts %+v, want %+v", c.Artifacts, wantArt)
+	}
+	wantAtt := []conversation.Attachment{
+		{Name: "document.pdf", Type: "application/pdf", Ref: "https://example.com/files/document.pdf"},
+		{Name: "example.png", Type: "image/png", Size: 72},
+	}
+	if !reflect.DeepEqual(c.Messages[5].Attachments, wantAtt) {
+		t.Errorf("attachments %+v, want %+v", c.Messages[5].Attachments, wantAtt)
+	}
+	if got := c.Messages[5].Timestamp.UnixMilli(); got != 1733794800000 {
+		t.Errorf("string timestamp read as %d", got)
+	}
+
+	c = parseFile(t, "testdata/odd.json").Conversations[0]
+	if got := c.Messages[1].Content; got != "Inline image: ![chart]([image/png data, 72 bytes]) shows the spike." {
+		t.Errorf("inline data URL not stripped: %q", got)
+	}
+	c = parseFile(t, corpus+"920de45/comments2.json").Conversations[0]
+	want := []conversation.Attachment{{Name: "NDA - Prospective Consultant, Employee or 3rd Party.signed.pdf", Type: "application/pdf"}}
+	if got := c.Messages[3].Attachments; !reflect.DeepEqual(got, want) {
+		t.Errorf("hand-truncated data URL: %+v, want %+v (no size: the payload is cut)", got, want)
+	}
+	if got := c.Messages[2].Attachments; len(got) != 1 || got[0].Ref != "" || got[0].Name != "ff2.png" {
+		t.Errorf("blob: URL attachment: %+v, want name ff2.png and no ref", got)
+	}
+	if c.Date.UnixMilli() != 1732585956372 || c.Updated.UnixMilli() != 1732586021356 {
+		t.Errorf("date %v updated %v: want the oldest child and the newest root", c.Date, c.Updated)
+	}
+}
+
+func TestAttachment(t *testing.T) {
+	tests := []struct {
+		name, typ, url string
+		want           conversation.Attachment
+	}{
+		{"a.png", "image/png", "data:image/png;base64,AAAA", conversation.Attachment{Name: "a.png", Type: "image/png", Size: 3}},
+		{"a.png", "", "data:image/png;base64,AAAA", conversation.Attachment{Name: "a.png", Type: "image/png", Size: 3}},
+		{"a.png", "image/png", "data:image/png;base64,iVBORw0K...Jggg==", conversation.Attachment{Name: "a.png", Type: "image/png"}},
+		{"a.png", "image/png", "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAWkAAAE9CAIAAABGBgT4AAAAAXNSR0IArs4c6QAAAARnQU1BAACxjwv8YQUAAAAg...", conversation.Attachment{Name: "a.png", Type: "image/png"}},
+		{"x.pdf", "application/pdf", "blob:http://localhost:5174/e2d6d144", conversation.Attachment{Name: "x.pdf", Type: "application/pdf"}},
+		{"x.pdf", "", "https://example.com/x.pdf", conversation.Attachment{Name: "x.pdf", Ref: "https://example.com/x.pdf"}},
+		{"abc.txt", "text/plain", "", conversation.Attachment{Name: "abc.txt", Type: "text/plain"}},
+		{"abc.txt", "text/plain", "null", conversation.Attachment{Name: "abc.txt", Type: "text/plain"}},
+		{" n ", "", "data:,hello", conversation.Attachment{Name: "n", Size: 5}},
+	}
+	for _, tt := range tests {
+		if got := attachment(tt.name, tt.typ, tt.url); got != tt.want {
+			t.Errorf("attachment(%q, %q, %.40q) = %+v, want %+v", tt.name, tt.typ, tt.url, got, tt.want)
+		}
+	}
+}
+
+func TestBranch(t *testing.T) {
+	tests := []struct {
+		pos  []int
+		want string
+	}{
+		{[]int{0}, "0"},
+		{[]int{0, 0, 0}, "0"},
+		{[]int{2}, "2"},
+		{[]int{2, 0}, "2"},
+		{[]int{0, 1}, "0.1"},
+		{[]int{0, 1, 0, 0}, "0.1"},
+		{[]int{0, 1, 0, 2, 0}, "0.1.0.2"},
+		{[]int{10, 0, 11}, "10.0.11"},
+	}
+	for _, tt := range tests {
+		if got := branch(tt.pos); got != tt.want {
+			t.Errorf("branch(%v) = %q, want %q", tt.pos, got, tt.want)
+		}
+	}
+}
+
+func TestFirstLine(t *testing.T) {
+	long := strings.Repeat("word ", 30)
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"\n\n  hello   world \nsecond", "hello world"},
+		{long, strings.TrimSpace(strings.Repeat("word ", 15)) + "…"},
+		{strings.Repeat("é", 100), strings.Repeat("é", 79) + "…"},
+	}
+	for _, tt := range tests {
+		if got := firstLine(tt.in, 80); got != tt.want {
+			t.Errorf("firstLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRoles(t *testing.T) {
+	tests := []struct {
+		typ, user string
+		want      conversation.Role
+	}{
+		{"", "user-139", conversation.RoleUser},
+		{"user", "assistant", conversation.RoleUser},
+		{"assistant", "maya", conversation.RoleAssistant},
+		{"Assistant", "", conversation.RoleAssistant},
+		{"system", "", conversation.RoleSystem},
+		{"tool", "", conversation.RoleTool},
+		{"moderator", "", conversation.RoleUser},
+		{"", "assistant", conversation.RoleAssistant},
+	}
+	for _, tt := range tests {
+		if got := role(&node{typ: tt.typ, userID: tt.user}); got != tt.want {
+			t.Errorf("role(type %q, user %q) = %s, want %s", tt.typ, tt.user, got, tt.want)
+		}
+	}
+}
+
+func TestDetect(t *testing.T) {
+	p := New()
+	tests := []struct {
+		path string
+		head string
+		want bool
+	}{
+		{"comments.json", `[{"id": "1", "userId": "u", "children": []}]`, true},
+		{"export.json", "\ufeff[\n  {\n    \"id\": \"1\",\n    \"content\": \"x\",\n    \"children\": [],\n    \"userId\": \"u\"", true},
+		// A long first content hides the markers; the download name vouches.
+		{"comments (1).json", `[{"id": "1", "content": "` + strings.Repeat("x", 5000), true},
+		{"other.json", `[{"id": "1", "content": "` + strings.Repeat("x", 5000), false},
+		{"comments.json", `[]`, false},
+		{"comments.json", `[{"role": "user", "content": "hi"}]`, false},
+		{"conversation_log.json", `[{"id":1,"role":"user","content":"x","related_to":{}}]`, false},
+		{"x.json", `{"comments": [{"id": "1", "userId": "u", "children": []}]}`, false},
+		{"comments.xml", `<?xml version="1.0" encoding="UTF-8"?>` + "\n<comments>\n  <comment>\n    <id>1</id>\n    <userId>u</userId>", true},
+		{"word/comments.xml", `<?xml version="1.0"?><w:comments><w:comment w:id="0"><w:p/></w:comment></w:comments>`, false},
+		{"feed.xml", `<rss><channel><comments>http://x</comments></channel></rss>`, false},
+		{"comments.text", "Content-Type: multipart/mixed; boundary=\"----Boundaryx\"\n\n------Boundaryx\nContent-Type: text/plain; charset=\"UTF-8\"\nUser-Id: u\nHash: h\n", true},
+		{"comments.text", "User-Id: user-1\nHash: abc\nTimestamp: 1732400000000\n\nhello\n", true},
+		{"mail.eml", "Content-Type: multipart/mixed; boundary=\"b\"\n\n--b\nContent-Type: text/plain\n\nhello\n--b--\n", false},
+		{"notes.txt", "User-Id: 12\nsome notes\n", false},
+		{"empty.json", "", false},
+		{"blank.text", "   \n\n", false},
+	}
+	for _, tt := range tests {
+		if got := p.Detect(tt.path, []byte(tt.head)); got != tt.want {
+			t.Errorf("Detect(%s, %.60q) = %v, want %v", tt.path, tt.head, got, tt.want)
+		}
+	}
+}
+
+// TestDetectOthers makes sure no other family's file is claimed, and every
+// studio file is.
+func TestDetectOthers(t *testing.T) {
+	p := New()
+	for _, root := range []string{"../../testdata/corpus", "../../examples", "../"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if d.Name() == "fuzz" || d.Name() == "golden" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			head, err := parsers.ReadHead(path)
+			if err != nil {
+				return err
+			}
+			ours := strings.Contains(filepath.ToSlash(path), "/studio/")
+			if strings.HasSuffix(path, ".go") {
+				ours = false
+			}
+			if got := p.Detect(path, head); got != ours {
+				t.Errorf("Detect(%s) = %v, want %v", path, got, ours)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name, data string
+		kind       error
+		line       int
+	}{
+		{"comments.json", "", parsers.ErrSyntax, 0},
+		{"comments.json", "  \n \n", parsers.ErrSyntax, 0},
+		{"comments.json", "[\n  {\"id\": \"1\",\n   \"content\": oops}\n]", parsers.ErrSyntax, 3},
+		{"comments.json", "[\n  {\"id\": \"1\", \"children\": [", parsers.ErrSyntax, 2},
+		{"comments.json", `{"foo": 1}`, parsers.ErrShape, 1},
+		{"comments.json", `[1, 2, "x"]`, parsers.ErrShape, 1},
+		{"comments.json", `[{"role": "user"}]`, parsers.ErrShape, 1},
+		{"comments.xml", "<?xml version=\"1.0\"?>\n<comments>\n  <comment>\n    <id>1</id>\n", parsers.ErrSyntax, 5},
+		{"comments.xml", "<?xml version=\"1.0\"?>\n<comments>\n  <comment><id>1</ix></comment>\n</comments>", parsers.ErrSyntax, 3},
+		{"comments.xml", "<rss><channel/></rss>", parsers.ErrShape, 1},
+		{"comments.text", "just some notes\nwith no headers\n", parsers.ErrShape, 1},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(t.TempDir(), tt.name)
+		res, err := New().Parse(context.Background(), path, strings.NewReader(tt.data))
+		if err == nil {
+			t.Errorf("Parse(%.40q) = %d conversations, want an error", tt.data, len(res.Conversations))
+			continue
+		}
+		var pe *parsers.Error
+		if !errors.As(err, &pe) || pe.Path != path {
+			t.Errorf("Parse(%.40q): error %v does not name the file", tt.data, err)
+			continue
+		}
+		if !errors.Is(err, tt.kind) {
+			t.Errorf("Parse(%.40q): error %v, want %v", tt.data, err, tt.kind)
+		}
+		if pe.Line != tt.line {
+			t.Errorf("Parse(%.40q): error at line %d, want %d: %v", tt.data, pe.Line, tt.line, err)
+		}
+	}
+}
+
+// TestEmptyExports: an export of an empty board is no conversation and no
+// error.
+func TestEmptyExports(t *testing.T) {
+	for _, data := range []string{
+		"[]",
+		"[\n]\n",
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<comments/>",
+		"Content-Type: multipart/mixed; boundary=\"----Boundaryabc\"\n\n------Boundaryabc--\n",
+	} {
+		res, err := New().Parse(context.Background(), "comments", strings.NewReader(data))
+		if err != nil {
+			t.Errorf("Parse(%q): %v", data, err)
+			continue
+		}
+		if len(res.Conversations) != 0 || len(res.Warnings) != 0 {
+			t.Errorf("Parse(%q) = %d conversations, %v; want none", data, len(res.Conversations), res.Warnings)
+		}
+	}
+}
+
+// TestTextQuirks covers Text shapes the fixtures do not: the export
+// worker's Parent-Id on a section not nested in its parent, sections cut
+// short, and attachments before their comment.
+func TestTextQuirks(t *testing.T) {
+	tests := []struct {
+		name     string
+		data     string
+		ids      []string
+		parents  []string
+		warnings int
+	}{
+		{"cut short", "Content-Type: multipart/mixed; boundary=\"B\"\n\n--B\nUser-Id: u\nE-Tag: 1\n\nhello\n--B\nContent-Disposition: reply; to=1\nContent-Type: multipart/mixed; boundary=\"C\"\n\n--C\nUser-Id: v\nE-Tag: 2\n\nhi",
+			[]string{"1", "2"}, []string{"", "1"}, 1},
+		{"parent-id", "Content-Type: multipart/mixed; boundary=\"M\"\n\n--M\nContent-Type: multipart/mixed; boundary=\"A\"\n--A\nUser-Id: u\nId: a\n\nfirst\n\n--A--\n\n--M\nContent-Type: multipart/mixed; boundary=\"B\"\n--B\nUser-Id: u\nId: b\nParent-Id: a\n\nsecond\n\n--B--\n\n--M--\n",
+			[]string{"a", "b"}, []string{"", "a"}, 0},
+		{"reply to a missing comment", "Content-Type: multipart/mixed; boundary=\"M\"\n\n--M\nContent-Disposition: reply; to=gone\nContent-Type: multipart/mixed; boundary=\"C\"\n\n--C\nUser-Id: v\nE-Tag: 2\n\nhi\n--C--\n--M--\n",
+			[]string{"2"}, []string{"gone"}, 0},
+		{"attachment first", "Content-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: image/png\nContent-Disposition: attachment; filename=\"a.png\"\nContent-Location: data:image/png;base64,AAAA\n\n--B\nUser-Id: u\nE-Tag: 1\n\nhello\n--B--\n",
+			[]string{"1"}, []string{""}, 0},
+		{"orphan attachment", "Content-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: image/png\nContent-Disposition: attachment; filename=\"a.png\"\n\n--B--\nContent-Type: multipart/mixed; boundary=\"C\"\n\n--C\nUser-Id: u\nE-Tag: 1\n\nhello\n--C--\n",
+			[]string{"1"}, []string{""}, 1},
+	}
+	for _, tt := range tests {
+		res, err := New().Parse(context.Background(), "comments.text", strings.NewReader(tt.data))
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if len(res.Warnings) != tt.warnings {
+			t.Errorf("%s: warnings %v, want %d", tt.name, res.Warnings, tt.warnings)
+		}
+		if len(res.Conversations) != 1 {
+			t.Errorf("%s: %d conversations", tt.name, len(res.Conversations))
+			continue
+		}
+		var ids, parents []string
+		for _, m := range res.Conversations[0].Messages {
+			ids = append(ids, m.ID)
+			parents = append(parents, m.ParentID)
+		}
+		if !reflect.DeepEqual(ids, tt.ids) || !reflect.DeepEqual(parents, tt.parents) {
+			t.Errorf("%s: ids %v parents %v, want %v %v", tt.name, ids, parents, tt.ids, tt.parents)
+		}
+		if tt.name == "attachment first" {
+			if a := res.Conversations[0].Messages[0].Attachments; len(a) != 1 || a[0].Name != "a.png" {
+				t.Errorf("%s: attachments %+v", tt.name, a)
+			}
+		}
+	}
+}
+
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 5000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"id":"x","userId":"u","children":[]}`)
+	}
+	b.WriteString("]")
+	if _, err := New().Parse(ctx, "comments.json", strings.NewReader(b.String())); !errors.Is(err, context.Canceled) {
+		t.Errorf("Parse with a cancelled context: %v, want context.Canceled", err)
+	}
+}
+
+// TestDeepText makes sure nesting depth costs no recursion.
+func TestDeepText(t *testing.T) {
+	var b strings.Builder
+	const depth = 20000
+	for i := range depth {
+		b.WriteString("Content-Type: multipart/mixed; boundary=\"B")
+		b.WriteString(strings.Repeat("x", i%7))
+		b.WriteString(string(rune('a' + i%26)))
+		b.WriteString("\"\n--B")
+		b.WriteString(strings.Repeat("x", i%7))
+		b.WriteString(string(rune('a' + i%26)))
+		b.WriteString("\nUser-Id: u\n\nc\n--B")
+		b.WriteString(strings.Repeat("x", i%7))
+		b.WriteString(string(rune('a' + i%26)))
+		b.WriteString("\nContent-Disposition: reply\n")
+	}
+	res, err := New().Parse(context.Background(), "comments.text", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(res.Conversations[0].Messages); n != depth {
+		t.Errorf("%d messages, want %d", n, depth)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	parsertest.Fuzz(f, New(), "comments.json",
+		corpus+"318be31/comments.json", corpus+"318be31/comments.text", corpus+"318be31/comments.xml",
+		corpus+"920de45/comments2.json",
+		"testdata/spec.json", "testdata/odd.json", "testdata/nested.text", "testdata/legacy.text", "testdata/spec.xml",
+		"../../examples/studio/comments.text")
+}
