@@ -1,0 +1,150 @@
+package indexer
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/convsearch/convsearch/conversation"
+)
+
+// Document ids, as DESIGN.md gives them.
+
+// ConversationDocID is the id of a conversation's own document.
+func ConversationDocID(conv string) string { return "c/" + conv }
+
+// MessageDocID is the id of message index of conversation conv.
+func MessageDocID(conv string, index int) string { return "m/" + conv + "/" + strconv.Itoa(index) }
+
+// TopicDocID is the id of a topic of conversation conv.
+func TopicDocID(conv, slug string) string { return "t/" + conv + "/" + slug }
+
+// DecisionDocID is the id of the n-th decision of conversation conv.
+func DecisionDocID(conv string, n int) string { return "d/" + conv + "/" + strconv.Itoa(n) }
+
+// doc is one Bleve document: a map, so absent values are absent fields (a
+// struct would index zero times and empty strings).
+type doc struct {
+	id     string
+	fields map[string]any
+}
+
+// documents returns the Bleve documents of conversation c, indexed under
+// key (c.ID, or c.ID with a suffix when another file already holds that id).
+func documents(c *conversation.Conversation, key, file string) []doc {
+	docs := make([]doc, 0, 1+len(c.Messages)+len(c.Topics)+len(c.Decisions))
+	base := func(kind string, date time.Time) map[string]any {
+		m := make(map[string]any, 12)
+		m[FieldType] = kind
+		m[FieldConversationID] = key
+		m[FieldSource] = c.Source
+		m[FieldFile] = file
+		if c.Project != "" {
+			m[FieldProject] = c.Project
+		}
+		if date.IsZero() {
+			date = c.Date
+		}
+		if !date.IsZero() {
+			m[FieldDate] = date.UTC()
+		}
+		return m
+	}
+
+	cm := base(KindConversation, c.Date)
+	cm[FieldTitle] = c.Title
+	if len(c.Summaries) > 0 {
+		cm[FieldSummaries] = strings.Join(c.Summaries, "\n")
+	}
+	if len(c.Topics) > 0 {
+		cm[FieldTopics] = c.TopicNames()
+	}
+	if len(c.Tags) > 0 {
+		cm[FieldTags] = c.Tags
+	}
+	if c.Model != "" {
+		cm[FieldModel] = c.Model
+	}
+	cm[FieldMessages] = float64(len(c.Messages))
+	docs = append(docs, doc{ConversationDocID(key), cm})
+
+	for i := range c.Messages {
+		m := &c.Messages[i]
+		mm := base(KindMessage, m.Timestamp)
+		mm[FieldRole] = string(m.Role)
+		mm[FieldContent] = m.SearchText()
+		mm[FieldMessageIndex] = float64(m.Index)
+		if m.Hidden {
+			mm[FieldHidden] = "true"
+		}
+		if m.Model != "" {
+			mm[FieldModel] = m.Model
+		}
+		if len(m.ToolCalls) > 0 {
+			names := make([]string, 0, len(m.ToolCalls))
+			for _, tc := range m.ToolCalls {
+				names = append(names, tc.Name)
+			}
+			mm[FieldTools] = names
+		}
+		docs = append(docs, doc{MessageDocID(key, m.Index), mm})
+	}
+
+	// Side text (notes, artifacts) belongs to no message: it goes into the
+	// conversation's summaries field, where a match finds the conversation.
+	if side := sideText(c); side != "" {
+		if s, ok := cm[FieldSummaries].(string); ok {
+			cm[FieldSummaries] = s + "\n" + side
+		} else {
+			cm[FieldSummaries] = side
+		}
+	}
+
+	seen := map[string]bool{}
+	for _, t := range c.Topics {
+		slug := conversation.Slug(t.Name)
+		if slug == "" || seen[slug] {
+			continue
+		}
+		seen[slug] = true
+		tm := base(KindTopic, time.Time{})
+		tm[FieldName] = t.Name
+		tm[FieldTopicKey] = strings.ToLower(strings.Join(strings.Fields(t.Name), " "))
+		tm[FieldOrigin] = string(t.Origin)
+		docs = append(docs, doc{TopicDocID(key, slug), tm})
+	}
+	for n, d := range c.Decisions {
+		dm := base(KindDecision, d.Timestamp)
+		dm[FieldDecision] = d.Decision
+		if d.Rationale != "" {
+			dm[FieldRationale] = d.Rationale
+		}
+		dm[FieldMessageIndex] = float64(d.MessageIndex)
+		dm[FieldOrigin] = string(d.Origin)
+		docs = append(docs, doc{DecisionDocID(key, n), dm})
+	}
+	return docs
+}
+
+// sideText is the searchable text a conversation keeps outside its
+// messages: artifact titles and text, notes.
+func sideText(c *conversation.Conversation) string {
+	var b strings.Builder
+	for _, a := range c.Artifacts {
+		for _, s := range []string{a.Title, a.Path, a.Description, a.Content} {
+			if s != "" {
+				b.WriteString(s)
+				b.WriteByte('\n')
+			}
+		}
+	}
+	for _, n := range c.Notes {
+		if n.Title != "" {
+			b.WriteString(n.Title)
+			b.WriteByte('\n')
+		}
+		b.WriteString(n.Text)
+		b.WriteByte('\n')
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

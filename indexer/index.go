@@ -1,0 +1,387 @@
+// Package indexer owns the Bleve index: its mapping, the documents of every
+// conversation (conversation, message, topic and decision documents), the
+// record of which source file yielded which documents, and the index.json
+// manifest derived from that record. It knows conversations, not formats.
+package indexer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+
+	"github.com/convsearch/convsearch/conversation"
+)
+
+// ErrLocked means another process holds the index open for writing.
+var ErrLocked = errors.New("the index is in use by another convsearch process")
+
+// Options configure Open.
+type Options struct {
+	// Dir is the data folder: the index lives in Dir/index.bleve and the
+	// manifest in Dir/index.json.
+	Dir string
+	// LockTimeout is how long Open waits for another process to release the
+	// index before failing with ErrLocked (default 2s).
+	LockTimeout time.Duration
+	// Rebuild discards any existing index and starts empty.
+	Rebuild bool
+	// Logger receives the indexer's logs (default: discarded).
+	Logger *slog.Logger
+}
+
+// SetDefaults fills the zero fields of o.
+func (o *Options) SetDefaults() {
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = 2 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Index is an open Bleve index with its record of source files. Its methods
+// are safe for concurrent use; writes are serialised.
+type Index struct {
+	opts Options
+	idx  bleve.Index
+
+	mu     sync.RWMutex // guards the fields below
+	shards [numShards]map[string]*FileState
+	owners map[string]string // conversation key -> path of the file that holds it
+	meta   meta
+	// rebuilt is true when Open found an index of another format version
+	// (or none) and started a new one.
+	rebuilt bool
+}
+
+// IndexPath is where the Bleve index of data folder dir lives.
+func IndexPath(dir string) string { return filepath.Join(dir, "index.bleve") }
+
+// ManifestPath is where the index.json manifest of data folder dir lives.
+func ManifestPath(dir string) string { return filepath.Join(dir, "index.json") }
+
+// Open opens the index in opts.Dir, creating it if there is none, and
+// rebuilding it empty if it was written with another FormatVersion.
+func Open(opts Options) (*Index, error) {
+	opts.SetDefaults()
+	if opts.Dir == "" {
+		return nil, errors.New("open index: no data folder given")
+	}
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	path := IndexPath(opts.Dir)
+	ix := &Index{opts: opts, owners: map[string]string{}}
+	for i := range ix.shards {
+		ix.shards[i] = map[string]*FileState{}
+	}
+	if opts.Rebuild {
+		if err := os.RemoveAll(path); err != nil {
+			return nil, fmt.Errorf("remove old index %s: %w", path, err)
+		}
+	}
+	config := map[string]any{"bolt_timeout": opts.LockTimeout.String()}
+	idx, err := bleve.OpenUsing(path, config)
+	switch {
+	case err == nil:
+		ix.idx = idx
+		if err := ix.load(); err != nil {
+			idx.Close()
+			return nil, err
+		}
+		if ix.meta.FormatVersion != FormatVersion {
+			opts.Logger.Info("index format changed, rebuilding", "path", path, "was", ix.meta.FormatVersion, "now", FormatVersion)
+			idx.Close()
+			return Open(Options{Dir: opts.Dir, LockTimeout: opts.LockTimeout, Rebuild: true, Logger: opts.Logger})
+		}
+		return ix, nil
+	case errors.Is(err, bleve.ErrorIndexPathDoesNotExist), errors.Is(err, bleve.ErrorIndexMetaMissing):
+		// No index yet (or a folder left by a crash before the first write).
+	default:
+		if isLockTimeout(err) {
+			return nil, fmt.Errorf("open index %s: %w (stop the other process or let it answer: `convsearch serve`)", path, ErrLocked)
+		}
+		return nil, fmt.Errorf("open index %s: %w (run `convsearch index --rebuild` to start over)", path, err)
+	}
+	if err := os.RemoveAll(path); err != nil {
+		return nil, fmt.Errorf("clear %s: %w", path, err)
+	}
+	idx, err = bleve.NewUsing(path, newMapping(), scorch.Name, scorch.Name, config)
+	if err != nil {
+		if isLockTimeout(err) {
+			return nil, fmt.Errorf("create index %s: %w", path, ErrLocked)
+		}
+		return nil, fmt.Errorf("create index %s: %w", path, err)
+	}
+	ix.idx = idx
+	ix.rebuilt = true
+	ix.meta = meta{FormatVersion: FormatVersion, Created: time.Now().UTC()}
+	b, _ := json.Marshal(ix.meta)
+	if err := idx.SetInternal(metaKey, b); err != nil {
+		idx.Close()
+		return nil, fmt.Errorf("create index %s: %w", path, err)
+	}
+	return ix, nil
+}
+
+func isLockTimeout(err error) bool {
+	// bbolt reports a lock it could not take in time as "timeout".
+	return err != nil && strings.Contains(err.Error(), "timeout")
+}
+
+// load reads the meta record and every file record.
+func (ix *Index) load() error {
+	b, err := ix.idx.GetInternal(metaKey)
+	if err != nil {
+		return fmt.Errorf("read index meta: %w", err)
+	}
+	if b != nil {
+		if err := json.Unmarshal(b, &ix.meta); err != nil {
+			return fmt.Errorf("read index meta: %w", err)
+		}
+	}
+	for n := range ix.shards {
+		b, err := ix.idx.GetInternal(shardKey(n))
+		if err != nil {
+			return fmt.Errorf("read file records: %w", err)
+		}
+		if b == nil {
+			continue
+		}
+		var list []*FileState
+		if err := json.Unmarshal(b, &list); err != nil {
+			return fmt.Errorf("read file records %s: %w", shardKey(n), err)
+		}
+		for _, f := range list {
+			ix.shards[n][f.Path] = f
+			for _, c := range f.Conversations {
+				ix.owners[c.ID] = f.Path
+			}
+		}
+	}
+	return nil
+}
+
+// Rebuilt reports whether Open started a new, empty index.
+func (ix *Index) Rebuilt() bool { return ix.rebuilt }
+
+// Dir returns the data folder.
+func (ix *Index) Dir() string { return ix.opts.Dir }
+
+// Close writes the manifest and closes the index.
+func (ix *Index) Close() error {
+	merr := ix.WriteManifest()
+	if err := ix.idx.Close(); err != nil {
+		return fmt.Errorf("close index: %w", err)
+	}
+	return merr
+}
+
+// File returns the record of the file at path.
+func (ix *Index) File(path string) (FileState, bool) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	f, ok := ix.shards[shardOf(path)][path]
+	if !ok {
+		return FileState{}, false
+	}
+	return *f, true
+}
+
+// Files returns every file record, sorted by path. The records share their
+// slices with the index: treat them as read-only.
+func (ix *Index) Files() []FileState {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var out []FileState
+	for _, sh := range ix.shards {
+		for _, f := range sh {
+			out = append(out, *f)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// Change is one file's new state, applied by Apply.
+type Change struct {
+	// State is the file's new record; State.Path names the file.
+	State FileState
+	// Remove deletes the file's documents and record (State.Path only).
+	Remove bool
+	// KeepDocs keeps the documents the file yielded before (its parse
+	// failed: the previous content stays searchable) and updates the record.
+	KeepDocs bool
+	// Conversations replace the file's documents, unless Remove or KeepDocs.
+	Conversations []*conversation.Conversation
+}
+
+// Apply writes changes in one Bleve batch: old documents deleted, new ones
+// added, file records updated. Either all of it lands or none.
+func (ix *Index) Apply(ctx context.Context, changes []Change) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+
+	batch := ix.idx.NewBatch()
+	touched := map[int]map[string]*FileState{}
+	shardFor := func(path string) map[string]*FileState {
+		n := shardOf(path)
+		if sh, ok := touched[n]; ok {
+			return sh
+		}
+		sh := make(map[string]*FileState, len(ix.shards[n])+1)
+		for k, v := range ix.shards[n] {
+			sh[k] = v
+		}
+		touched[n] = sh
+		return sh
+	}
+	ownerOps := map[string]string{} // key -> path ("" releases)
+	ownerOf := func(key string) (string, bool) {
+		if p, ok := ownerOps[key]; ok {
+			return p, p != ""
+		}
+		p, ok := ix.owners[key]
+		return p, ok
+	}
+	now := time.Now().UTC()
+	for i := range changes {
+		ch := &changes[i]
+		path := ch.State.Path
+		sh := shardFor(path)
+		old := sh[path]
+		if ch.Remove {
+			if old != nil {
+				for _, id := range old.Docs {
+					batch.Delete(id)
+				}
+				for _, c := range old.Conversations {
+					if p, _ := ownerOf(c.ID); p == path {
+						ownerOps[c.ID] = ""
+					}
+				}
+				delete(sh, path)
+			}
+			continue
+		}
+		st := ch.State
+		st.Indexed = now
+		if ch.KeepDocs {
+			if old != nil {
+				st.Docs, st.Conversations, st.Messages = old.Docs, old.Conversations, old.Messages
+			}
+			sh[path] = &st
+			continue
+		}
+		if old != nil {
+			for _, id := range old.Docs {
+				batch.Delete(id)
+			}
+			for _, c := range old.Conversations {
+				if p, _ := ownerOf(c.ID); p == path {
+					ownerOps[c.ID] = ""
+				}
+			}
+		}
+		st.Docs, st.Conversations, st.Messages = nil, nil, 0
+		for _, c := range ch.Conversations {
+			key := c.ID
+			if p, ok := ownerOf(key); ok && p != path {
+				// The same conversation read from another file (the same
+				// tree exported as JSON and XML, a copy): index it under its
+				// own key so neither file's documents overwrite the other's.
+				key = c.ID + "~" + shortHash(path)
+			}
+			ownerOps[key] = path
+			for _, d := range documents(c, key, path) {
+				if err := batch.Index(d.id, d.fields); err != nil {
+					return fmt.Errorf("index %s: %w", path, err)
+				}
+				st.Docs = append(st.Docs, d.id)
+			}
+			st.Messages += len(c.Messages)
+			st.Conversations = append(st.Conversations, ConversationEntry{
+				ID: key, Date: c.Date, Title: c.Title, Project: c.Project,
+				Topics: c.TopicNames(), Source: c.Source, Messages: len(c.Messages),
+			})
+		}
+		sh[path] = &st
+	}
+	for n, sh := range touched {
+		b, err := encodeShard(sh)
+		if err != nil {
+			return fmt.Errorf("encode file records: %w", err)
+		}
+		batch.SetInternal(shardKey(n), b)
+	}
+	m := ix.meta
+	m.LastSync = now
+	mb, _ := json.Marshal(m)
+	batch.SetInternal(metaKey, mb)
+	if err := ix.idx.Batch(batch); err != nil {
+		return fmt.Errorf("write index batch: %w", err)
+	}
+	for n, sh := range touched {
+		ix.shards[n] = sh
+	}
+	for key, p := range ownerOps {
+		if p == "" {
+			delete(ix.owners, key)
+		} else {
+			ix.owners[key] = p
+		}
+	}
+	ix.meta = m
+	return nil
+}
+
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:3])
+}
+
+// Search runs a Bleve search request. The query package is its only caller.
+func (ix *Index) Search(ctx context.Context, req *bleve.SearchRequest) (*bleve.SearchResult, error) {
+	return ix.idx.SearchInContext(ctx, req)
+}
+
+// LastSync returns when the index last changed.
+func (ix *Index) LastSync() time.Time {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.meta.LastSync
+}
+
+// DiskSize returns the bytes the index takes on disk.
+func (ix *Index) DiskSize() int64 {
+	var total int64
+	filepath.WalkDir(IndexPath(ix.opts.Dir), func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				total += info.Size()
+			}
+		}
+		return nil
+	})
+	return total
+}

@@ -1,0 +1,150 @@
+package indexer
+
+import (
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/mapping"
+)
+
+// FormatVersion is the version of the index's mapping and document layout.
+// Bump it whenever either changes: an index of another version is rebuilt.
+const FormatVersion = 1
+
+// Document kinds, the value of the "type" field.
+const (
+	KindConversation = "conversation"
+	KindMessage      = "message"
+	KindTopic        = "topic"
+	KindDecision     = "decision"
+)
+
+// Kinds lists every document kind.
+var Kinds = []string{KindConversation, KindMessage, KindTopic, KindDecision}
+
+// Field names shared by the indexer and the query package.
+const (
+	FieldType           = "type"
+	FieldConversationID = "conversation_id"
+	FieldSource         = "source"
+	FieldProject        = "project"
+	FieldFile           = "file"
+	FieldDate           = "date"
+	FieldTitle          = "title"
+	FieldSummaries      = "summaries"
+	FieldTopics         = "topics"
+	FieldTags           = "tags"
+	FieldModel          = "model"
+	FieldMessages       = "messages"
+	FieldRole           = "role"
+	FieldContent        = "content"
+	FieldMessageIndex   = "message_index"
+	FieldHidden         = "hidden"
+	FieldTools          = "tools"
+	FieldName           = "name"
+	FieldTopicKey       = "topic_key" // a topic's name, lower-cased, exact: for counting topics
+	FieldOrigin         = "origin"
+	FieldDecision       = "decision"
+	FieldRationale      = "rationale"
+)
+
+// TextFields are the analysed (English, stemmed) fields, by kind. The query
+// package searches these.
+var TextFields = []string{FieldTitle, FieldSummaries, FieldTopics, FieldContent, FieldName, FieldDecision, FieldRationale}
+
+// newMapping builds the explicit mapping: no dynamic fields, no _all field
+// (queries name their fields, so every text field is indexed once, not
+// twice), English analysis with stemming for text, exact keywords for
+// filters and facets, datetimes for dates.
+func newMapping() *mapping.IndexMappingImpl {
+	im := bleve.NewIndexMapping()
+	im.TypeField = FieldType
+	im.DefaultType = "unknown"
+	im.DefaultAnalyzer = en.AnalyzerName
+	im.IndexDynamic = false
+	im.StoreDynamic = false
+	im.DocValuesDynamic = false
+	im.DefaultMapping = bleve.NewDocumentDisabledMapping()
+
+	// text is searchable, stored and has term vectors: phrase queries and the
+	// highlighter need positions.
+	text := func() *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Analyzer = en.AnalyzerName
+		f.Store = true
+		f.IncludeTermVectors = true
+		f.IncludeInAll = false
+		f.DocValues = false
+		return f
+	}
+	// kw is an exact keyword with doc values for facets and sorting.
+	kw := func(store bool) *mapping.FieldMapping {
+		f := bleve.NewKeywordFieldMapping()
+		f.Analyzer = keyword.Name
+		f.Store = store
+		f.IncludeInAll = false
+		f.IncludeTermVectors = false
+		f.DocValues = true
+		return f
+	}
+	date := func() *mapping.FieldMapping {
+		f := bleve.NewDateTimeFieldMapping()
+		f.Store = true
+		f.IncludeInAll = false
+		f.DocValues = true
+		return f
+	}
+	num := func() *mapping.FieldMapping {
+		f := bleve.NewNumericFieldMapping()
+		f.Store = true
+		f.IncludeInAll = false
+		f.DocValues = false
+		return f
+	}
+
+	common := func(dm *mapping.DocumentMapping) {
+		dm.AddFieldMappingsAt(FieldType, kw(true))
+		dm.AddFieldMappingsAt(FieldConversationID, kw(true))
+		dm.AddFieldMappingsAt(FieldSource, kw(true))
+		dm.AddFieldMappingsAt(FieldProject, kw(true))
+		dm.AddFieldMappingsAt(FieldFile, kw(true))
+		dm.AddFieldMappingsAt(FieldDate, date())
+	}
+
+	conv := bleve.NewDocumentStaticMapping()
+	common(conv)
+	conv.AddFieldMappingsAt(FieldTitle, text())
+	conv.AddFieldMappingsAt(FieldSummaries, text())
+	conv.AddFieldMappingsAt(FieldTopics, text())
+	conv.AddFieldMappingsAt(FieldTags, kw(true))
+	conv.AddFieldMappingsAt(FieldModel, kw(true))
+	conv.AddFieldMappingsAt(FieldMessages, num())
+	im.AddDocumentMapping(KindConversation, conv)
+
+	msg := bleve.NewDocumentStaticMapping()
+	common(msg)
+	msg.AddFieldMappingsAt(FieldRole, kw(true))
+	msg.AddFieldMappingsAt(FieldContent, text())
+	msg.AddFieldMappingsAt(FieldMessageIndex, num())
+	msg.AddFieldMappingsAt(FieldHidden, kw(true))
+	msg.AddFieldMappingsAt(FieldTools, kw(true))
+	msg.AddFieldMappingsAt(FieldModel, kw(true))
+	im.AddDocumentMapping(KindMessage, msg)
+
+	topic := bleve.NewDocumentStaticMapping()
+	common(topic)
+	topic.AddFieldMappingsAt(FieldName, text())
+	topic.AddFieldMappingsAt(FieldTopicKey, kw(true))
+	topic.AddFieldMappingsAt(FieldOrigin, kw(true))
+	im.AddDocumentMapping(KindTopic, topic)
+
+	dec := bleve.NewDocumentStaticMapping()
+	common(dec)
+	dec.AddFieldMappingsAt(FieldDecision, text())
+	dec.AddFieldMappingsAt(FieldRationale, text())
+	dec.AddFieldMappingsAt(FieldMessageIndex, num())
+	dec.AddFieldMappingsAt(FieldOrigin, kw(true))
+	im.AddDocumentMapping(KindDecision, dec)
+
+	return im
+}

@@ -1,0 +1,81 @@
+package indexer
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"time"
+)
+
+// Stamp is what is known of a file without reading it.
+type Stamp struct {
+	Path    string    `json:"path"`
+	Size    int64     `json:"size"`
+	ModTime time.Time `json:"mtime"`
+	// Missing marks a companion that did not exist when the unit was read.
+	Missing bool `json:"missing,omitempty"`
+}
+
+// ConversationEntry is what the manifest knows of one conversation.
+type ConversationEntry struct {
+	ID       string    `json:"id"`
+	Date     time.Time `json:"date,omitzero"`
+	Title    string    `json:"title"`
+	Project  string    `json:"project,omitempty"`
+	Topics   []string  `json:"topics,omitempty"`
+	Source   string    `json:"source"`
+	Messages int       `json:"messages"`
+}
+
+// FileState is the index's record of one source file: its fingerprint, the
+// documents it yielded and its last error. It is stored inside the Bleve
+// index, in the same batch as the documents, so the two always agree.
+type FileState struct {
+	Path string `json:"path"`
+	// Parser is the family that reads the file; "" for a file under a root
+	// that is no conversation (remembered so it is not sniffed again).
+	Parser        string    `json:"parser,omitempty"`
+	ParserVersion int       `json:"parser_version,omitempty"`
+	Size          int64     `json:"size"`
+	ModTime       time.Time `json:"mtime"`
+	Hash          string    `json:"hash,omitempty"` // sha256 of the file's bytes, hex
+	Companions    []Stamp   `json:"companions,omitempty"`
+	// Conversations are those the file yielded, under the keys they are
+	// indexed with.
+	Conversations []ConversationEntry `json:"conversations,omitempty"`
+	// Docs are the ids of every Bleve document the file yielded.
+	Docs     []string  `json:"docs,omitempty"`
+	Messages int       `json:"messages,omitempty"`
+	Error    string    `json:"error,omitempty"`
+	Warnings []string  `json:"warnings,omitempty"`
+	Indexed  time.Time `json:"indexed,omitzero"`
+}
+
+// numShards splits the file records over this many internal keys, so a sync
+// of one file rewrites one small record set rather than all of them.
+const numShards = 64
+
+func shardOf(path string) int {
+	h := fnv.New32a()
+	h.Write([]byte(path))
+	return int(h.Sum32() % numShards)
+}
+
+func shardKey(n int) []byte { return []byte(fmt.Sprintf("files/%02d", n)) }
+
+var metaKey = []byte("meta")
+
+// meta is the index-wide record kept as an internal value.
+type meta struct {
+	FormatVersion int       `json:"format_version"`
+	Created       time.Time `json:"created"`
+	LastSync      time.Time `json:"last_sync,omitzero"`
+}
+
+func encodeShard(files map[string]*FileState) ([]byte, error) {
+	list := make([]*FileState, 0, len(files))
+	for _, f := range files {
+		list = append(list, f)
+	}
+	return json.Marshal(list)
+}

@@ -1,0 +1,537 @@
+// Package ingest brings the index in line with the files on disk: it walks
+// roots, fingerprints files, parses what is new or changed, derives topics
+// and decisions, and hands the results to the indexer in batches. A file that
+// fails keeps its previous documents and records the error; nothing stops the
+// run but cancellation.
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/parsers"
+)
+
+// Index is what ingest needs of the indexer.
+type Index interface {
+	File(path string) (indexer.FileState, bool)
+	Files() []indexer.FileState
+	Apply(ctx context.Context, changes []indexer.Change) error
+	WriteManifest() error
+}
+
+// Extractor derives topics and decisions where a conversation has none.
+type Extractor interface {
+	Apply(c *conversation.Conversation)
+}
+
+// Options configure an Ingester.
+type Options struct {
+	// Workers is the number of files parsed at once (default: the CPUs).
+	Workers int
+	// BatchDocs is roughly how many documents go into one index batch
+	// (default 4000).
+	BatchDocs int
+	// Logger receives per-file problems at warn level and syncs at debug.
+	Logger *slog.Logger
+	// Progress, if set, is called after every file with the running totals.
+	Progress func(Progress)
+}
+
+// SetDefaults fills the zero fields of o.
+func (o *Options) SetDefaults() {
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.BatchDocs <= 0 {
+		o.BatchDocs = 4000
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Ingester runs Reconcile and Sync. One Ingester must not run two passes at
+// once; the daemon serialises them.
+type Ingester struct {
+	reg  *parsers.Registry
+	ix   Index
+	ex   Extractor
+	opts Options
+}
+
+// New returns an Ingester that parses with reg, derives with ex (nil: none)
+// and writes to ix.
+func New(reg *parsers.Registry, ix Index, ex Extractor, opts Options) *Ingester {
+	opts.SetDefaults()
+	return &Ingester{reg: reg, ix: ix, ex: ex, opts: opts}
+}
+
+// Progress is the running count of a pass.
+type Progress struct {
+	Seen          int           `json:"files_seen"`      // files looked at
+	Unchanged     int           `json:"files_unchanged"` // skipped: same size and mtime
+	Parsed        int           `json:"files_parsed"`
+	Failed        int           `json:"files_failed"`
+	Removed       int           `json:"files_removed"`
+	Conversations int           `json:"conversations"`
+	Messages      int           `json:"messages"`
+	Bytes         int64         `json:"bytes"`
+	Elapsed       time.Duration `json:"elapsed_ns"`
+}
+
+// FileError is a file that could not be read, and why.
+type FileError struct {
+	Path string `json:"path"`
+	Err  string `json:"error"`
+}
+
+// Summary is the outcome of a pass.
+type Summary struct {
+	Progress
+	Errors   []FileError `json:"errors,omitempty"`
+	Warnings []FileError `json:"warnings,omitempty"`
+}
+
+// job is a file to look at closely: detect, hash, parse.
+type job struct {
+	path    string
+	size    int64
+	modTime time.Time
+	prev    *indexer.FileState
+}
+
+// Reconcile brings the index exactly in line with the files under roots:
+// new and changed files are parsed, files gone from disk lose their
+// documents, unchanged files (same size and mtime, companions included) are
+// not read at all. Files indexed from other roots are left alone.
+func (in *Ingester) Reconcile(ctx context.Context, roots []string) (*Summary, error) {
+	start := time.Now()
+	run := newPass(in, start)
+	var jobs []job
+	seen := map[string]bool{}
+	var absRoots []string
+	for _, root := range roots {
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			run.fail(root, err)
+			continue
+		}
+		if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = resolved
+		}
+		absRoots = append(absRoots, abs)
+		err = filepath.WalkDir(abs, func(path string, d fs.DirEntry, err error) error {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
+			if err != nil {
+				if path == abs {
+					return err
+				}
+				run.fail(path, err)
+				return nil
+			}
+			if d.IsDir() {
+				if path != abs && parsers.SkipDir(d.Name()) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				if !errors.Is(err, fs.ErrNotExist) {
+					run.fail(path, err)
+				}
+				return nil
+			}
+			seen[path] = true
+			run.p.Seen++
+			if j, changed := in.check(path, info); changed {
+				jobs = append(jobs, j)
+			} else {
+				run.p.Unchanged++
+			}
+			return nil
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return run.summary(), ctx.Err()
+			}
+			run.fail(abs, fmt.Errorf("walk: %w", err))
+		}
+	}
+	var removed []indexer.Change
+	for _, f := range in.ix.Files() {
+		if !seen[f.Path] && underAny(f.Path, absRoots) {
+			removed = append(removed, indexer.Change{State: indexer.FileState{Path: f.Path}, Remove: true})
+		}
+	}
+	return in.process(ctx, run, jobs, removed)
+}
+
+// Sync brings the index in line with the given paths, which changed on disk
+// (created, written, removed, renamed): a folder is reconciled whole, a
+// removed file loses its documents, a changed companion file re-reads the
+// file it belongs to.
+func (in *Ingester) Sync(ctx context.Context, paths []string) (*Summary, error) {
+	start := time.Now()
+	run := newPass(in, start)
+	var jobs []job
+	var removed []indexer.Change
+	var dirs []string
+	queued := map[string]bool{}
+	companionOf := in.companionIndex()
+	queue := func(path string) {
+		if queued[path] {
+			return
+		}
+		queued[path] = true
+		info, err := os.Stat(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if _, ok := in.ix.File(path); ok {
+				removed = append(removed, indexer.Change{State: indexer.FileState{Path: path}, Remove: true})
+			}
+		case err != nil:
+			run.fail(path, err)
+		case info.IsDir():
+			dirs = append(dirs, path)
+		case info.Mode().IsRegular():
+			run.p.Seen++
+			if j, changed := in.check(path, info); changed {
+				jobs = append(jobs, j)
+			} else {
+				run.p.Unchanged++
+			}
+		}
+	}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			run.fail(p, err)
+			continue
+		}
+		queue(abs)
+		for _, primary := range companionOf[abs] {
+			queue(primary)
+		}
+		if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+			// A folder that vanished takes every file under it along.
+			prefix := abs + string(filepath.Separator)
+			for _, f := range in.ix.Files() {
+				if strings.HasPrefix(f.Path, prefix) && !queued[f.Path] {
+					queue(f.Path)
+				}
+			}
+		}
+	}
+	sum, err := in.process(ctx, run, jobs, removed)
+	if err != nil || len(dirs) == 0 {
+		return sum, err
+	}
+	dsum, err := in.Reconcile(ctx, dirs)
+	if dsum != nil {
+		sum.add(dsum)
+	}
+	return sum, err
+}
+
+// companionIndex maps each companion file to the primaries that read it.
+func (in *Ingester) companionIndex() map[string][]string {
+	idx := map[string][]string{}
+	for _, f := range in.ix.Files() {
+		for _, c := range f.Companions {
+			idx[c.Path] = append(idx[c.Path], f.Path)
+		}
+	}
+	return idx
+}
+
+// check decides from a stat alone whether path needs a closer look.
+func (in *Ingester) check(path string, info fs.FileInfo) (job, bool) {
+	j := job{path: path, size: info.Size(), modTime: info.ModTime().UTC()}
+	prev, ok := in.ix.File(path)
+	if !ok {
+		return j, true
+	}
+	j.prev = &prev
+	if prev.Size != j.size || !prev.ModTime.Equal(j.modTime) {
+		return j, true
+	}
+	if prev.Parser != "" {
+		p := in.reg.Lookup(prev.Parser)
+		if p == nil || p.Info().Version != prev.ParserVersion {
+			return j, true
+		}
+	}
+	for _, c := range prev.Companions {
+		if stamp(c.Path) != c {
+			return j, true
+		}
+	}
+	return j, false
+}
+
+// stamp returns what a stat says of path.
+func stamp(path string) indexer.Stamp {
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return indexer.Stamp{Path: path, Missing: true}
+	}
+	return indexer.Stamp{Path: path, Size: info.Size(), ModTime: info.ModTime().UTC()}
+}
+
+func underAny(path string, roots []string) bool {
+	for _, r := range roots {
+		if path == r || strings.HasPrefix(path, r+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// result is what a worker made of a job.
+type result struct {
+	change indexer.Change
+	docs   int
+	bytes  int64
+	err    error // the file's error, recorded in its state
+	warns  []error
+}
+
+// process parses jobs on the worker pool and writes the results, and the
+// removals, in batches.
+func (in *Ingester) process(ctx context.Context, run *pass, jobs []job, removed []indexer.Change) (*Summary, error) {
+	sort.Slice(jobs, func(i, j int) bool { return jobs[i].path < jobs[j].path })
+	jobCh := make(chan job)
+	resCh := make(chan result, in.opts.Workers*2)
+	var wg sync.WaitGroup
+	for range in.opts.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobCh {
+				resCh <- in.read(ctx, j)
+			}
+		}()
+	}
+	go func() {
+		defer close(jobCh)
+		for _, j := range jobs {
+			select {
+			case jobCh <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(resCh)
+	}()
+
+	batch := append([]indexer.Change(nil), removed...)
+	run.p.Removed += len(removed)
+	docs := 0
+	var writeErr error
+	flush := func() {
+		if len(batch) == 0 || writeErr != nil {
+			return
+		}
+		if err := in.ix.Apply(ctx, batch); err != nil {
+			writeErr = err
+			return
+		}
+		batch, docs = batch[:0], 0
+	}
+	for r := range resCh {
+		if writeErr != nil {
+			continue // drain the workers
+		}
+		path := r.change.State.Path
+		switch {
+		case r.err != nil:
+			run.p.Failed++
+			run.errors = append(run.errors, FileError{Path: path, Err: r.err.Error()})
+			in.opts.Logger.Warn("cannot read file", "path", path, "err", r.err)
+		case r.change.State.Parser != "" && !r.change.KeepDocs:
+			run.p.Parsed++
+			run.p.Conversations += len(r.change.Conversations)
+			for _, c := range r.change.Conversations {
+				run.p.Messages += len(c.Messages)
+			}
+		}
+		for _, w := range r.warns {
+			run.warnings = append(run.warnings, FileError{Path: path, Err: w.Error()})
+		}
+		run.p.Bytes += r.bytes
+		batch = append(batch, r.change)
+		docs += r.docs + 1
+		if docs >= in.opts.BatchDocs || len(batch) >= 1000 {
+			flush()
+		}
+		run.progress()
+	}
+	if err := ctx.Err(); err != nil {
+		// What was parsed is kept: the next pass starts from there.
+		flush()
+		return run.summary(), err
+	}
+	flush()
+	if writeErr != nil {
+		return run.summary(), writeErr
+	}
+	if err := in.ix.WriteManifest(); err != nil {
+		return run.summary(), err
+	}
+	return run.summary(), nil
+}
+
+// read detects, hashes and parses one file.
+func (in *Ingester) read(ctx context.Context, j job) result {
+	st := indexer.FileState{Path: j.path, Size: j.size, ModTime: j.modTime}
+	r := result{change: indexer.Change{State: st}}
+	fail := func(err error) result {
+		r.err = err
+		r.change.State.Error = err.Error()
+		if j.prev != nil {
+			r.change.State.Parser = j.prev.Parser
+			r.change.State.ParserVersion = j.prev.ParserVersion
+			r.change.State.Companions = j.prev.Companions
+		}
+		r.change.KeepDocs = true
+		return r
+	}
+	p, err := in.reg.DetectFile(j.path)
+	if errors.Is(err, parsers.ErrFormat) {
+		if j.prev != nil && j.prev.Parser != "" {
+			// It was a conversation; now it is not one we can read (cut
+			// short mid-write, overwritten): keep what it said before.
+			return fail(err)
+		}
+		return r // not a conversation file: remember it, index nothing
+	}
+	if err != nil {
+		return fail(err)
+	}
+	info := p.Info()
+	r.change.State.Parser, r.change.State.ParserVersion = info.Name, info.Version
+	for _, c := range parsers.Companions(p, j.path) {
+		r.change.State.Companions = append(r.change.State.Companions, stamp(c))
+	}
+	// A touched file whose bytes did not change need not be parsed again.
+	if prev := j.prev; prev != nil && prev.Error == "" && prev.Hash != "" && prev.Size == j.size &&
+		prev.Parser == info.Name && prev.ParserVersion == info.Version && sameStamps(prev.Companions, r.change.State.Companions) {
+		if h, err := hashFile(j.path); err == nil && h == prev.Hash {
+			r.change.State.Hash = h
+			r.change.KeepDocs = true
+			return r
+		}
+	}
+	h := sha256.New()
+	_, res, err := in.reg.ParseFileFrom(ctx, j.path, p, h)
+	if err != nil {
+		return fail(err)
+	}
+	r.change.State.Hash = hex.EncodeToString(h.Sum(nil))
+	r.bytes = j.size
+	for _, w := range res.Warnings {
+		r.warns = append(r.warns, w)
+		r.change.State.Warnings = append(r.change.State.Warnings, w.Error())
+	}
+	for _, c := range res.Conversations {
+		if in.ex != nil {
+			in.ex.Apply(c)
+		}
+		r.docs += 1 + len(c.Messages) + len(c.Topics) + len(c.Decisions)
+	}
+	r.change.Conversations = res.Conversations
+	return r
+}
+
+func sameStamps(a, b []indexer.Stamp) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// pass keeps the totals of one Reconcile or Sync.
+type pass struct {
+	in       *Ingester
+	start    time.Time
+	p        Progress
+	errors   []FileError
+	warnings []FileError
+}
+
+func newPass(in *Ingester, start time.Time) *pass { return &pass{in: in, start: start} }
+
+func (r *pass) fail(path string, err error) {
+	r.p.Failed++
+	r.errors = append(r.errors, FileError{Path: path, Err: err.Error()})
+	r.in.opts.Logger.Warn("cannot read file", "path", path, "err", err)
+}
+
+func (r *pass) progress() {
+	if r.in.opts.Progress != nil {
+		r.p.Elapsed = time.Since(r.start)
+		r.in.opts.Progress(r.p)
+	}
+}
+
+func (r *pass) summary() *Summary {
+	r.p.Elapsed = time.Since(r.start)
+	return &Summary{Progress: r.p, Errors: r.errors, Warnings: r.warnings}
+}
+
+func (s *Summary) add(o *Summary) {
+	s.Seen += o.Seen
+	s.Unchanged += o.Unchanged
+	s.Parsed += o.Parsed
+	s.Failed += o.Failed
+	s.Removed += o.Removed
+	s.Conversations += o.Conversations
+	s.Messages += o.Messages
+	s.Bytes += o.Bytes
+	s.Elapsed += o.Elapsed
+	s.Errors = append(s.Errors, o.Errors...)
+	s.Warnings = append(s.Warnings, o.Warnings...)
+}

@@ -1,0 +1,298 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	bq "github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/convsearch/convsearch/indexer"
+)
+
+// textField is a searched text field and its weight: a match in a title,
+// topic or decision says more about a conversation than one in a message.
+type textField struct {
+	name  string
+	boost float64
+}
+
+var textFields = []textField{
+	{indexer.FieldContent, 1.0},
+	{indexer.FieldTitle, 3.0},
+	{indexer.FieldTopics, 2.5},
+	{indexer.FieldName, 2.5},
+	{indexer.FieldDecision, 2.0},
+	{indexer.FieldRationale, 1.0},
+	{indexer.FieldSummaries, 1.2},
+}
+
+// kindAliases maps what people type after type: to a document kind.
+var kindAliases = map[string]string{
+	"conversation": indexer.KindConversation, "conversations": indexer.KindConversation, "conv": indexer.KindConversation,
+	"message": indexer.KindMessage, "messages": indexer.KindMessage, "msg": indexer.KindMessage,
+	"topic": indexer.KindTopic, "topics": indexer.KindTopic,
+	"decision": indexer.KindDecision, "decisions": indexer.KindDecision,
+}
+
+// NormalizeKind returns the document kind s names, or "" when none.
+func NormalizeKind(s string) string { return kindAliases[strings.ToLower(s)] }
+
+// builder turns a parsed query into a Bleve query.
+type builder struct {
+	ctx context.Context
+	e   *Engine
+	src string // the query text, for errors
+}
+
+// build returns nil for a node that matches everything (a clause made only
+// of stop words): its parent drops it.
+func (b *builder) build(n Node) (bq.Query, error) {
+	switch n := n.(type) {
+	case *And:
+		var must, mustNot []bq.Query
+		for _, c := range n.Clauses {
+			if neg, ok := c.(*Not); ok {
+				q, err := b.build(neg.Clause)
+				if err != nil {
+					return nil, err
+				}
+				if q != nil {
+					mustNot = append(mustNot, q)
+				}
+				continue
+			}
+			q, err := b.build(c)
+			if err != nil {
+				return nil, err
+			}
+			if q != nil {
+				must = append(must, q)
+			}
+		}
+		return combine(must, nil, mustNot), nil
+	case *Or:
+		var any []bq.Query
+		for _, c := range n.Clauses {
+			q, err := b.build(c)
+			if err != nil {
+				return nil, err
+			}
+			if q != nil { // a stop word adds nothing to an OR
+				any = append(any, q)
+			}
+		}
+		if len(any) == 0 {
+			return nil, nil
+		}
+		return disjunction(any), nil
+	case *Not:
+		q, err := b.build(n.Clause)
+		if err != nil || q == nil {
+			return nil, err
+		}
+		return combine(nil, nil, []bq.Query{q}), nil
+	case *Term:
+		return b.term(n)
+	case *Phrase:
+		return b.phrase(n)
+	}
+	return nil, fmt.Errorf("query: unknown node %T", n)
+}
+
+// combine makes a boolean query of must, should and mustNot clauses.
+func combine(must, should, mustNot []bq.Query) bq.Query {
+	if len(mustNot) == 0 && len(should) == 0 {
+		switch len(must) {
+		case 0:
+			return nil
+		case 1:
+			return must[0]
+		}
+		return bleve.NewConjunctionQuery(must...)
+	}
+	q := bleve.NewBooleanQuery()
+	if len(must) > 0 {
+		q.AddMust(must...)
+	} else if len(should) == 0 {
+		q.AddMust(bleve.NewMatchAllQuery())
+	}
+	if len(should) > 0 {
+		q.AddShould(should...)
+		q.SetMinShould(1)
+	}
+	if len(mustNot) > 0 {
+		q.AddMustNot(mustNot...)
+	}
+	return q
+}
+
+func disjunction(qs []bq.Query) bq.Query {
+	if len(qs) == 1 {
+		return qs[0]
+	}
+	return bleve.NewDisjunctionQuery(qs...)
+}
+
+// analyze runs text through the index's English analyzer: the terms the
+// index holds for it (lower-cased, stemmed, stop words gone).
+func analyze(an analysis.Analyzer, text string) []string {
+	toks := an.Analyze([]byte(text))
+	out := make([]string, 0, len(toks))
+	for _, t := range toks {
+		out = append(out, string(t.Term))
+	}
+	return out
+}
+
+func (b *builder) term(t *Term) (bq.Query, error) {
+	if t.Field != "" {
+		return b.fieldTerm(t)
+	}
+	var qs []bq.Query
+	switch {
+	case t.Prefix:
+		prefix := strings.ToLower(t.Text)
+		for _, f := range textFields {
+			q := bleve.NewPrefixQuery(prefix)
+			q.SetField(f.name)
+			q.SetBoost(f.boost)
+			qs = append(qs, q)
+		}
+	case t.Fuzziness > 0:
+		toks := analyze(b.e.analyzer, t.Text)
+		if len(toks) == 0 {
+			toks = []string{strings.ToLower(t.Text)}
+		}
+		for _, f := range textFields {
+			var parts []bq.Query
+			for _, tok := range toks {
+				q := bleve.NewFuzzyQuery(tok)
+				q.SetFuzziness(t.Fuzziness)
+				q.SetField(f.name)
+				q.SetBoost(f.boost)
+				parts = append(parts, q)
+			}
+			qs = append(qs, combine(parts, nil, nil))
+		}
+	default:
+		toks := analyze(b.e.analyzer, t.Text)
+		switch len(toks) {
+		case 0:
+			return nil, nil // a stop word
+		case 1:
+			for _, f := range textFields {
+				q := bleve.NewTermQuery(toks[0])
+				q.SetField(f.name)
+				q.SetBoost(f.boost)
+				qs = append(qs, q)
+			}
+		default:
+			// "e-mail", "foo.bar": the parts next to each other.
+			return b.phrase(&Phrase{Text: t.Text, Pos: t.Pos})
+		}
+	}
+	return disjunction(qs), nil
+}
+
+func (b *builder) phrase(p *Phrase) (bq.Query, error) {
+	if p.Field != "" {
+		return b.fieldTerm(&Term{Field: p.Field, Text: p.Text, Pos: p.Pos})
+	}
+	if len(analyze(b.e.analyzer, p.Text)) == 0 {
+		return nil, nil
+	}
+	var qs []bq.Query
+	for _, f := range textFields {
+		q := bleve.NewMatchPhraseQuery(p.Text)
+		q.SetField(f.name)
+		q.SetBoost(f.boost)
+		qs = append(qs, q)
+	}
+	return disjunction(qs), nil
+}
+
+// fieldTerm builds field:value.
+func (b *builder) fieldTerm(t *Term) (bq.Query, error) {
+	keyword := func(field, value string) bq.Query {
+		if t.Prefix {
+			q := bleve.NewPrefixQuery(value)
+			q.SetField(field)
+			return q
+		}
+		q := bleve.NewTermQuery(value)
+		q.SetField(field)
+		return q
+	}
+	switch t.Field {
+	case "role":
+		return keyword(indexer.FieldRole, strings.ToLower(t.Text)), nil
+	case "project":
+		return keyword(indexer.FieldProject, t.Text), nil
+	case "source":
+		return keyword(indexer.FieldSource, strings.ToLower(t.Text)), nil
+	case "model":
+		return keyword(indexer.FieldModel, t.Text), nil
+	case "tool":
+		return keyword(indexer.FieldTools, t.Text), nil
+	case "id":
+		return keyword(indexer.FieldConversationID, t.Text), nil
+	case "type":
+		k := NormalizeKind(t.Text)
+		if k == "" {
+			return nil, &SyntaxError{Query: b.src, Pos: t.Pos, Msg: fmt.Sprintf("type:%s: the types are conversation, message, topic, decision", t.Text)}
+		}
+		return keyword(indexer.FieldType, k), nil
+	case "decision":
+		return b.textIn(t, indexer.FieldDecision, indexer.FieldRationale), nil
+	case "title", "topic":
+		// A join: what is in the conversations whose title (topic) matches.
+		var q bq.Query
+		if t.Field == "title" {
+			q = b.textIn(t, indexer.FieldTitle)
+		} else {
+			q = b.textIn(t, indexer.FieldTopics, indexer.FieldName)
+		}
+		ids, err := b.e.conversationIDs(b.ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) == 0 {
+			return bleve.NewMatchNoneQuery(), nil
+		}
+		qs := make([]bq.Query, 0, len(ids))
+		for _, id := range ids {
+			tq := bleve.NewTermQuery(id)
+			tq.SetField(indexer.FieldConversationID)
+			qs = append(qs, tq)
+		}
+		return disjunction(qs), nil
+	}
+	return nil, &SyntaxError{Query: b.src, Pos: t.Pos, Msg: "unknown field " + t.Field}
+}
+
+// textIn matches t's text (a word, prefix, fuzzy word or phrase) in the
+// given text fields.
+func (b *builder) textIn(t *Term, fields ...string) bq.Query {
+	var qs []bq.Query
+	for _, f := range fields {
+		switch {
+		case t.Prefix:
+			q := bleve.NewPrefixQuery(strings.ToLower(t.Text))
+			q.SetField(f)
+			qs = append(qs, q)
+		case t.Fuzziness > 0:
+			q := bleve.NewMatchQuery(t.Text)
+			q.SetFuzziness(t.Fuzziness)
+			q.SetField(f)
+			qs = append(qs, q)
+		default:
+			q := bleve.NewMatchPhraseQuery(t.Text)
+			q.SetField(f)
+			qs = append(qs, q)
+		}
+	}
+	return disjunction(qs)
+}

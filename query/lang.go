@@ -1,0 +1,345 @@
+package query
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The query language, as people type it:
+//
+//	bootstrap confidence      every word should match (ranked fallback when none matches all)
+//	"exact phrase"            the words in this order
+//	-word  -"a phrase"        must not match (also NOT word)
+//	a OR b                    either (also a | b); binds looser than the implicit AND
+//	(a OR b) c                grouping
+//	boot*                     prefix
+//	bootstrp~  bootstrp~2     fuzzy: one (or N ≤ 2) typo(s)
+//	field:value  field:"a b"  role: project: source: type: topic: title: decision: tool: model:
+//
+// A word with a colon whose prefix is not a known field ("http://x",
+// "12:30") is an ordinary word.
+
+// Node is a parsed query.
+type Node interface{ node() }
+
+// And matches what all of its clauses match; Not clauses must not match.
+type And struct{ Clauses []Node }
+
+// Or matches what any of its clauses match.
+type Or struct{ Clauses []Node }
+
+// Not negates its clause; it only appears inside And.
+type Not struct{ Clause Node }
+
+// Term is a word, possibly a prefix or fuzzy, possibly bound to a field.
+type Term struct {
+	Field     string // "" for the text fields
+	Text      string
+	Prefix    bool
+	Fuzziness int
+	Pos       int // byte offset in the query, for errors
+}
+
+// Phrase is quoted text, possibly bound to a field.
+type Phrase struct {
+	Field string
+	Text  string
+	Pos   int
+}
+
+func (*And) node()    {}
+func (*Or) node()     {}
+func (*Not) node()    {}
+func (*Term) node()   {}
+func (*Phrase) node() {}
+
+// Fields that may be named with field:value.
+var knownFields = map[string]bool{
+	"role": true, "project": true, "source": true, "type": true, "topic": true,
+	"title": true, "decision": true, "tool": true, "model": true, "id": true,
+}
+
+// KnownFields lists the field names the language accepts, for help texts.
+func KnownFields() []string {
+	return []string{"role", "project", "source", "type", "topic", "title", "decision", "tool", "model", "id"}
+}
+
+// SyntaxError is a query that cannot be parsed: what is wrong and where.
+type SyntaxError struct {
+	Query string
+	Pos   int // byte offset
+	Msg   string
+}
+
+func (e *SyntaxError) Error() string {
+	col := utf8.RuneCountInString(e.Query[:min(e.Pos, len(e.Query))]) + 1
+	return fmt.Sprintf("query syntax error at column %d: %s", col, e.Msg)
+}
+
+// Caret returns the query with a caret under the error's position, for
+// showing on a terminal.
+func (e *SyntaxError) Caret() string {
+	col := utf8.RuneCountInString(e.Query[:min(e.Pos, len(e.Query))])
+	return "  " + e.Query + "\n  " + strings.Repeat(" ", col) + "^"
+}
+
+type tokKind int
+
+const (
+	tWord tokKind = iota
+	tPhrase
+	tLParen
+	tRParen
+	tOr
+	tNot // leading '-' or NOT
+	tEOF
+)
+
+type token struct {
+	kind  tokKind
+	text  string
+	field string // for words and phrases with field:
+	pos   int
+}
+
+func lex(q string) ([]token, error) {
+	var toks []token
+	i := 0
+	for i < len(q) {
+		r, size := utf8.DecodeRuneInString(q[i:])
+		switch {
+		case unicode.IsSpace(r):
+			i += size
+		case r == '(':
+			toks = append(toks, token{kind: tLParen, pos: i})
+			i++
+		case r == ')':
+			toks = append(toks, token{kind: tRParen, pos: i})
+			i++
+		case r == '|':
+			toks = append(toks, token{kind: tOr, pos: i})
+			i++
+		case r == '-' && (i+1 < len(q) && !unicode.IsSpace(rune(q[i+1])) && q[i+1] != ')') && (len(toks) == 0 || i == 0 || unicode.IsSpace(rune(q[i-1])) || q[i-1] == '('):
+			toks = append(toks, token{kind: tNot, pos: i})
+			i++
+		case r == '"':
+			text, end, err := readQuoted(q, i)
+			if err != nil {
+				return nil, err
+			}
+			toks = append(toks, token{kind: tPhrase, text: text, pos: i})
+			i = end
+		default:
+			start := i
+			for i < len(q) {
+				r, size := utf8.DecodeRuneInString(q[i:])
+				if unicode.IsSpace(r) || r == '(' || r == ')' || r == '"' || r == '|' {
+					break
+				}
+				i += size
+			}
+			word := q[start:i]
+			if f, v, ok := strings.Cut(word, ":"); ok && knownFields[strings.ToLower(f)] {
+				field := strings.ToLower(f)
+				if v == "" {
+					if i < len(q) && q[i] == '"' {
+						text, end, err := readQuoted(q, i)
+						if err != nil {
+							return nil, err
+						}
+						toks = append(toks, token{kind: tPhrase, text: text, field: field, pos: start})
+						i = end
+						continue
+					}
+					return nil, &SyntaxError{Query: q, Pos: start, Msg: fmt.Sprintf("%s: needs a value, like %s:something", field, field)}
+				}
+				toks = append(toks, token{kind: tWord, text: v, field: field, pos: start})
+				continue
+			}
+			switch word {
+			case "OR":
+				toks = append(toks, token{kind: tOr, pos: start})
+			case "AND":
+				// The implicit operator; accepted and ignored.
+			case "NOT":
+				toks = append(toks, token{kind: tNot, pos: start})
+			default:
+				toks = append(toks, token{kind: tWord, text: word, pos: start})
+			}
+		}
+	}
+	return append(toks, token{kind: tEOF, pos: len(q)}), nil
+}
+
+func readQuoted(q string, i int) (string, int, error) {
+	end := strings.IndexByte(q[i+1:], '"')
+	if end < 0 {
+		return "", 0, &SyntaxError{Query: q, Pos: i, Msg: "unclosed quote: a phrase needs its closing \""}
+	}
+	return q[i+1 : i+1+end], i + 2 + end, nil
+}
+
+// Parse parses a query. An empty query (only spaces) gives a nil Node.
+func Parse(q string) (Node, error) {
+	toks, err := lex(q)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{q: q, toks: toks}
+	if p.peek().kind == tEOF {
+		return nil, nil
+	}
+	n, err := p.parseOr()
+	if err != nil {
+		return nil, err
+	}
+	if t := p.peek(); t.kind != tEOF {
+		if t.kind == tRParen {
+			return nil, &SyntaxError{Query: q, Pos: t.pos, Msg: "unmatched ')'"}
+		}
+		return nil, &SyntaxError{Query: q, Pos: t.pos, Msg: "unexpected text"}
+	}
+	return n, nil
+}
+
+type parser struct {
+	q    string
+	toks []token
+	i    int
+}
+
+func (p *parser) peek() token { return p.toks[p.i] }
+func (p *parser) next() token { t := p.toks[p.i]; p.i++; return t }
+
+func (p *parser) parseOr() (Node, error) {
+	first, err := p.parseAnd()
+	if err != nil {
+		return nil, err
+	}
+	clauses := []Node{first}
+	for p.peek().kind == tOr {
+		or := p.next()
+		if k := p.peek().kind; k == tEOF || k == tRParen || k == tOr {
+			return nil, &SyntaxError{Query: p.q, Pos: or.pos, Msg: "OR needs something on both sides"}
+		}
+		n, err := p.parseAnd()
+		if err != nil {
+			return nil, err
+		}
+		clauses = append(clauses, n)
+	}
+	if len(clauses) == 1 {
+		return first, nil
+	}
+	return &Or{Clauses: clauses}, nil
+}
+
+func (p *parser) parseAnd() (Node, error) {
+	var clauses []Node
+	for {
+		t := p.peek()
+		switch t.kind {
+		case tEOF, tRParen:
+			if len(clauses) == 0 {
+				return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "expected a word, a phrase or a group"}
+			}
+			return andOf(clauses), nil
+		case tOr:
+			if len(clauses) == 0 {
+				return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "OR needs something on both sides"}
+			}
+			return andOf(clauses), nil
+		}
+		n, err := p.parseUnary()
+		if err != nil {
+			return nil, err
+		}
+		clauses = append(clauses, n)
+	}
+}
+
+func andOf(clauses []Node) Node {
+	if len(clauses) == 1 {
+		if _, neg := clauses[0].(*Not); !neg {
+			return clauses[0]
+		}
+	}
+	return &And{Clauses: clauses}
+}
+
+func (p *parser) parseUnary() (Node, error) {
+	if t := p.peek(); t.kind == tNot {
+		p.next()
+		if k := p.peek().kind; k == tEOF || k == tRParen || k == tOr || k == tNot {
+			return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "'-' (NOT) needs a word, a phrase or a group after it"}
+		}
+		n, err := p.parsePrimary()
+		if err != nil {
+			return nil, err
+		}
+		return &Not{Clause: n}, nil
+	}
+	return p.parsePrimary()
+}
+
+func (p *parser) parsePrimary() (Node, error) {
+	t := p.next()
+	switch t.kind {
+	case tLParen:
+		if p.peek().kind == tRParen {
+			return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "empty group '()'"}
+		}
+		n, err := p.parseOr()
+		if err != nil {
+			return nil, err
+		}
+		if p.peek().kind != tRParen {
+			return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "unclosed '(': it needs a matching ')'"}
+		}
+		p.next()
+		return n, nil
+	case tPhrase:
+		return &Phrase{Field: t.field, Text: t.text, Pos: t.pos}, nil
+	case tWord:
+		return p.term(t)
+	case tRParen:
+		return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "unmatched ')'"}
+	}
+	return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "expected a word, a phrase or a group"}
+}
+
+func (p *parser) term(t token) (Node, error) {
+	term := &Term{Field: t.field, Text: t.text, Pos: t.pos}
+	text := t.text
+	if i := strings.LastIndexByte(text, '~'); i > 0 {
+		n := 1
+		if rest := text[i+1:]; rest != "" {
+			v, err := strconv.Atoi(rest)
+			if err != nil || v < 1 || v > 2 {
+				return nil, &SyntaxError{Query: p.q, Pos: t.pos + i, Msg: "fuzziness after '~' must be 1 or 2"}
+			}
+			n = v
+		}
+		term.Fuzziness = n
+		text = text[:i]
+	}
+	if strings.HasSuffix(text, "*") {
+		stem := strings.TrimRight(text, "*")
+		if stem == "" {
+			return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "a prefix needs at least one letter before '*'"}
+		}
+		if term.Fuzziness > 0 {
+			return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "a word cannot be both a prefix (*) and fuzzy (~)"}
+		}
+		term.Prefix = true
+		text = stem
+	}
+	if strings.Contains(text, "*") && !term.Prefix {
+		return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "'*' is allowed only at the end of a word (prefix search)"}
+	}
+	term.Text = text
+	return term, nil
+}

@@ -1,0 +1,208 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	bq "github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/convsearch/convsearch/indexer"
+)
+
+// ErrNotFound means no conversation has the id asked for.
+var ErrNotFound = errors.New("no such conversation")
+
+// TopicCount is a topic and the number of conversations about it.
+type TopicCount struct {
+	Name          string `json:"name"`
+	Conversations int    `json:"conversations"`
+}
+
+// TopicsRequest asks for the most frequent topics.
+type TopicsRequest struct {
+	Projects []string `json:"project,omitempty"`
+	Sources  []string `json:"source,omitempty"`
+	Limit    int      `json:"limit,omitempty"` // default 50, at most 1000
+}
+
+// Topics returns topics by the number of conversations that have them, most
+// frequent first (ties by name).
+func (e *Engine) Topics(ctx context.Context, r TopicsRequest) ([]TopicCount, error) {
+	if r.Limit == 0 {
+		r.Limit = 50
+	}
+	if r.Limit < 1 || r.Limit > MaxLimit {
+		return nil, fmt.Errorf("limit %d out of range: 1 to %d", r.Limit, MaxLimit)
+	}
+	req := Request{Types: []string{indexer.KindTopic}, Projects: r.Projects, Sources: r.Sources}
+	q := combine(req.filters(), nil, nil)
+	sr := bleve.NewSearchRequestOptions(q, 0, 0, false)
+	// Ask for more than needed: facet counts of the tail are exact only when
+	// the facet holds every term, and ties must be broken by name.
+	sr.AddFacet("t", bleve.NewFacetRequest(indexer.FieldTopicKey, min(r.Limit*4, 10000)))
+	res, err := e.s.Search(ctx, sr)
+	if err != nil {
+		return nil, fmt.Errorf("topics: %w", err)
+	}
+	out := []TopicCount{}
+	if f := res.Facets["t"]; f != nil {
+		for _, t := range f.Terms.Terms() {
+			out = append(out, TopicCount{Name: t.Term, Conversations: t.Count})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Conversations != out[j].Conversations {
+			return out[i].Conversations > out[j].Conversations
+		}
+		return out[i].Name < out[j].Name
+	})
+	if len(out) > r.Limit {
+		out = out[:r.Limit]
+	}
+	return out, nil
+}
+
+// DecisionsRequest asks for decisions.
+type DecisionsRequest struct {
+	Query    string    `json:"query,omitempty"`
+	Projects []string  `json:"project,omitempty"`
+	Sources  []string  `json:"source,omitempty"`
+	Since    time.Time `json:"since,omitzero"`
+	Until    time.Time `json:"until,omitzero"`
+	Limit    int       `json:"limit,omitempty"`
+}
+
+// Decisions returns decisions, newest first, or by relevance when there is
+// a query. Each hit's Text is the decision, Rationale its reason.
+func (e *Engine) Decisions(ctx context.Context, r DecisionsRequest) (*Result, error) {
+	req := Request{
+		Query: r.Query, Types: []string{indexer.KindDecision}, Projects: r.Projects, Sources: r.Sources,
+		Since: r.Since, Until: r.Until, Limit: r.Limit, Sort: SortNewest,
+	}
+	if strings.TrimSpace(r.Query) != "" {
+		req.Sort = SortRelevance
+	}
+	return e.Search(ctx, req)
+}
+
+// Conversation returns what the index holds of conversation id.
+func (e *Engine) Conversation(ctx context.Context, id string) (*ConversationInfo, error) {
+	infos, err := e.conversationDocs(ctx, []string{indexer.ConversationDocID(id)})
+	if err != nil {
+		return nil, err
+	}
+	info, ok := infos[id]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return &info, nil
+}
+
+// StoredMessage is a message as the index holds it: its searchable text,
+// which is all of its text but not its structure.
+type StoredMessage struct {
+	Index     int       `json:"index"`
+	Role      string    `json:"role"`
+	Content   string    `json:"content"`
+	Timestamp time.Time `json:"timestamp,omitzero"`
+	Hidden    bool      `json:"hidden,omitempty"`
+}
+
+// Messages returns the stored messages from..to (inclusive) of
+// conversation id, in order.
+func (e *Engine) Messages(ctx context.Context, id string, from, to int) ([]StoredMessage, error) {
+	from = max(from, 0)
+	if to < from {
+		return nil, nil
+	}
+	ids := make([]string, 0, to-from+1)
+	for i := from; i <= to; i++ {
+		ids = append(ids, indexer.MessageDocID(id, i))
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
+	req.Fields = []string{indexer.FieldMessageIndex, indexer.FieldRole, indexer.FieldContent, indexer.FieldDate, indexer.FieldHidden}
+	sr, err := e.s.Search(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("messages of %s: %w", id, err)
+	}
+	out := make([]StoredMessage, 0, len(sr.Hits))
+	for _, dm := range sr.Hits {
+		m := StoredMessage{Role: str(dm.Fields[indexer.FieldRole]), Content: str(dm.Fields[indexer.FieldContent]), Hidden: str(dm.Fields[indexer.FieldHidden]) == "true"}
+		if f, ok := dm.Fields[indexer.FieldMessageIndex].(float64); ok {
+			m.Index = int(f)
+		}
+		m.Timestamp, _ = timeOf(dm.Fields[indexer.FieldDate])
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Index < out[j].Index })
+	return out, nil
+}
+
+// Related returns the conversations most like conversation id: those that
+// share its topics, and whose text matches its title and topics.
+func (e *Engine) Related(ctx context.Context, id string, limit int) (*Result, error) {
+	if limit == 0 {
+		limit = 10
+	}
+	if limit < 1 || limit > 100 {
+		return nil, fmt.Errorf("limit %d out of range: 1 to 100", limit)
+	}
+	info, err := e.Conversation(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var should []bq.Query
+	for _, t := range info.Topics {
+		for _, f := range []string{indexer.FieldTopics, indexer.FieldName} {
+			q := bleve.NewMatchPhraseQuery(t)
+			q.SetField(f)
+			q.SetBoost(3)
+			should = append(should, q)
+		}
+		q := bleve.NewMatchQuery(t)
+		q.SetField(indexer.FieldContent)
+		should = append(should, q)
+	}
+	for _, f := range []string{indexer.FieldTitle, indexer.FieldContent} {
+		q := bleve.NewMatchQuery(info.Title)
+		q.SetField(f)
+		should = append(should, q)
+	}
+	self := bleve.NewTermQuery(id)
+	self.SetField(indexer.FieldConversationID)
+	r := Request{Limit: limit, Group: true, NoHighlight: true}
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	res, err := e.run(ctx, r, combine(nil, should, []bq.Query{self}))
+	if err != nil {
+		return nil, err
+	}
+	res.Query = "related:" + id
+	return res, nil
+}
+
+// AddContext fills the Context of every message hit with the n messages
+// before and after it.
+func (e *Engine) AddContext(ctx context.Context, hits []Hit, n int) error {
+	if n <= 0 {
+		return nil
+	}
+	for i := range hits {
+		h := &hits[i]
+		if h.Kind != indexer.KindMessage || h.MessageIndex == nil {
+			continue
+		}
+		msgs, err := e.Messages(ctx, h.ConversationID, *h.MessageIndex-n, *h.MessageIndex+n)
+		if err != nil {
+			return err
+		}
+		h.Context = msgs
+	}
+	return nil
+}
