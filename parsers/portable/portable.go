@@ -11,6 +11,7 @@ import (
 
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/loose"
+	"github.com/convsearch/convsearch/parsers/portable/jsonhead"
 )
 
 // Name is the family name, the Source of every conversation read here.
@@ -50,24 +51,24 @@ func (*Parser) Detect(path string, head []byte) bool {
 	if !parsers.HasExt(path, ".json") {
 		return false
 	}
-	s := scanHead(head)
-	if s.root != '{' || s.has("", refused...) {
+	s := jsonhead.Scan(head)
+	if s.Root != '{' || s.Has("", refused...) {
 		return false
 	}
-	ident := s.has("", "id", "title", "date")
-	meta := s.has("metadata", metadataKeys...)
-	kind, ok := s.kind("", "messages")
+	ident := s.Has("", "id", "title", "date")
+	meta := s.Has("metadata", metadataKeys...)
+	kind, ok := s.Kind("", "messages")
 	if !ok {
 		// A writer that puts a long metadata first: the head may end
 		// before "messages". Only a cut head gets this benefit of the doubt.
-		return !s.complete && len(head) >= parsers.HeadSize && ident && meta
+		return !s.Complete && len(head) >= parsers.HeadSize && ident && meta
 	}
 	if kind != '[' && kind != 'n' && kind != 0 {
 		return false
 	}
 	// Messages, when the head shows one, must be role/content objects, not
 	// another family's items.
-	if s.any("messages/[]") && !s.has("messages/[]", "role", "content") {
+	if s.Any("messages/[]") && !s.Has("messages/[]", "role", "content") {
 		return false
 	}
 	return ident || meta

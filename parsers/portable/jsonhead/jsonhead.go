@@ -1,48 +1,51 @@
-package portable
+// Package jsonhead lists the object keys in the first bytes of a JSON
+// document, for Detect methods: the head may be cut anywhere and must not be
+// decoded. It belongs beside parsers/loose; it lives here until it moves.
+package jsonhead
 
 import "strings"
 
-// headKey is an object key seen in the first bytes of a JSON document.
-type headKey struct {
-	// path is the chain of keys (and "[]" for array elements) leading to the
+// Key is an object key seen in the first bytes of a JSON document.
+type Key struct {
+	// Path is the chain of keys (and "[]" for array elements) leading to the
 	// object that holds the key, joined by "/": "" for the root object,
 	// "messages/[]" for a message.
-	path string
-	name string
-	// kind is the first byte of the key's value ('{', '[', '"', 'n', 't',
+	Path string
+	Name string
+	// Kind is the first byte of the key's value ('{', '[', '"', 'n', 't',
 	// 'f', a digit or '-'), or 0 when the head ends before the value.
-	kind byte
+	Kind byte
 }
 
-// headShape is what scanHead saw.
-type headShape struct {
-	// root is the first byte of the document after a BOM and white space.
-	root byte
-	keys []headKey
-	// complete is true when the root value ended inside the head.
-	complete bool
+// Shape is what Scan saw.
+type Shape struct {
+	// Root is the first byte of the document after a BOM and white space.
+	Root byte
+	Keys []Key
+	// Complete is true when the root value ended inside the head.
+	Complete bool
 }
 
-// scanHead lists the object keys of head, a JSON document that may be cut
+// Scan lists the object keys of head, a JSON document that may be cut
 // anywhere, without decoding it: Detect must be cheap and must not trust the
 // head to be valid JSON. Keys are compared as written, escapes and all; the
 // markers we look for are plain ASCII. It stops at the end of head or when the
 // root value closes.
-func scanHead(head []byte) headShape {
+func Scan(head []byte) Shape {
 	type frame struct {
 		obj  bool
 		path string
 		key  string // the last key read in this object
 	}
 	var (
-		s         headShape
+		s         Shape
 		stack     []frame
 		expectKey bool
-		pending   = -1 // index in s.keys of the key whose value comes next
+		pending   = -1 // index in s.Keys of the key whose value comes next
 	)
 	setKind := func(c byte) {
 		if pending >= 0 {
-			s.keys[pending].kind = c
+			s.Keys[pending].Kind = c
 			pending = -1
 		}
 	}
@@ -56,8 +59,8 @@ func scanHead(head []byte) headShape {
 		case ' ', '\t', '\n', '\r', ':':
 			continue
 		}
-		if s.root == 0 {
-			s.root = c
+		if s.Root == 0 {
+			s.Root = c
 			if c != '{' && c != '[' {
 				return s
 			}
@@ -77,8 +80,8 @@ func scanHead(head []byte) headShape {
 			if n := len(stack); n > 0 && stack[n-1].obj && expectKey {
 				name := string(head[i+1 : j])
 				stack[n-1].key = name
-				s.keys = append(s.keys, headKey{path: stack[n-1].path, name: name})
-				pending = len(s.keys) - 1
+				s.Keys = append(s.Keys, Key{Path: stack[n-1].path, Name: name})
+				pending = len(s.Keys) - 1
 				expectKey = false
 			} else {
 				setKind('"')
@@ -112,7 +115,7 @@ func scanHead(head []byte) headShape {
 			stack = stack[:len(stack)-1]
 			expectKey = false
 			if len(stack) == 0 {
-				s.complete = true
+				s.Complete = true
 				return s
 			}
 		default:
@@ -126,25 +129,25 @@ func scanHead(head []byte) headShape {
 	return s
 }
 
-// kind returns the kind of the value of key name in the object at path, and
+// Kind returns the kind of the value of key name in the object at path, and
 // whether the key was seen.
-func (s headShape) kind(path, name string) (byte, bool) {
-	for _, k := range s.keys {
-		if k.path == path && k.name == name {
-			return k.kind, true
+func (s Shape) Kind(path, name string) (byte, bool) {
+	for _, k := range s.Keys {
+		if k.Path == path && k.Name == name {
+			return k.Kind, true
 		}
 	}
 	return 0, false
 }
 
-// has reports whether any of names is a key of the object at path.
-func (s headShape) has(path string, names ...string) bool {
-	for _, k := range s.keys {
-		if k.path != path {
+// Has reports whether any of names is a key of the object at path.
+func (s Shape) Has(path string, names ...string) bool {
+	for _, k := range s.Keys {
+		if k.Path != path {
 			continue
 		}
 		for _, n := range names {
-			if k.name == n {
+			if k.Name == n {
 				return true
 			}
 		}
@@ -152,10 +155,10 @@ func (s headShape) has(path string, names ...string) bool {
 	return false
 }
 
-// any reports whether the head shows any key in the object at path.
-func (s headShape) any(path string) bool {
-	for _, k := range s.keys {
-		if k.path == path {
+// Any reports whether the head shows any key in the object at path.
+func (s Shape) Any(path string) bool {
+	for _, k := range s.Keys {
+		if k.Path == path {
 			return true
 		}
 	}

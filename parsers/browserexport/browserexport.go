@@ -1,0 +1,456 @@
+// Package browserexport reads the browser chat exports that conversation-
+// memory imports: {"threads": [{id, name, messages: [{text, sender}],
+// createdAt}]} as its FORMAT.md documents, and the backup its importer
+// really reads, {"indexedDB": {"threads": [{id, name, branches: [{messages,
+// createdAt}]}]}}. One file holds many threads.
+package browserexport
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/loose"
+	"github.com/convsearch/convsearch/parsers/portable"
+	"github.com/convsearch/convsearch/parsers/portable/jsonhead"
+)
+
+// Name is the family name, the Source of every conversation read here.
+const Name = "browser-export"
+
+// Parser reads browser chat exports.
+type Parser struct{}
+
+var _ parsers.Parser = (*Parser)(nil)
+
+// New returns a browser-export parser.
+func New() *Parser { return &Parser{} }
+
+// Info describes the family.
+func (*Parser) Info() parsers.Info {
+	return parsers.Info{
+		Name:        Name,
+		Description: "browser chat exports and backups (chat-backup-*.json): threads of {text, sender} messages, with every branch kept",
+		Detection:   "a .json object whose \"threads\" hold threads with \"messages\" or \"branches\", or whose \"indexedDB\" object holds \"threads\"",
+		Locations:   []string{"chat-backup-*.json files saved by the browser chat's backup or export"},
+		Version:     1,
+	}
+}
+
+// Detect reports whether path looks like a browser chat export, from the
+// keys its head shows.
+func (*Parser) Detect(path string, head []byte) bool {
+	if !parsers.HasExt(path, ".json") {
+		return false
+	}
+	s := jsonhead.Scan(head)
+	if s.Root != '{' {
+		return false
+	}
+	if k, ok := s.Kind("", "indexedDB"); ok && k == '{' {
+		if k, ok := s.Kind("indexedDB", "threads"); ok {
+			return k == '[' || k == '{' || k == 0
+		}
+		// Other object stores can come first and fill the head; the
+		// importer's own file name settles it.
+		return !s.Complete && strings.HasPrefix(filepath.Base(path), "chat-backup")
+	}
+	if k, ok := s.Kind("", "threads"); !ok || (k != '[' && k != 0) {
+		return false
+	}
+	const thread = "threads/[]"
+	if !s.Has(thread, "messages", "branches") && !s.Has(thread, "name", "createdAt") {
+		return false
+	}
+	// Messages, where the head shows one, are {text, sender}: a forum
+	// dump with "threads" of {author, body} is not ours.
+	for _, p := range []string{thread + "/messages/[]", thread + "/branches/[]/messages/[]"} {
+		if s.Any(p) && !s.Has(p, "sender", "text") {
+			return false
+		}
+	}
+	return true
+}
+
+type rawRoot struct {
+	Threads   json.RawMessage `json:"threads"`
+	IndexedDB json.RawMessage `json:"indexedDB"`
+}
+
+type rawThread struct {
+	ID         json.RawMessage `json:"id"`
+	Name       json.RawMessage `json:"name"`
+	Title      json.RawMessage `json:"title"`
+	Messages   json.RawMessage `json:"messages"`
+	Branches   json.RawMessage `json:"branches"`
+	CreatedAt  json.RawMessage `json:"createdAt"`
+	CreatedAt2 json.RawMessage `json:"created_at"`
+	UpdatedAt  json.RawMessage `json:"updatedAt"`
+}
+
+type rawBranch struct {
+	Messages  json.RawMessage `json:"messages"`
+	CreatedAt json.RawMessage `json:"createdAt"`
+	UpdatedAt json.RawMessage `json:"updatedAt"`
+}
+
+type rawMessage struct {
+	ID        json.RawMessage `json:"id"`
+	Text      json.RawMessage `json:"text"`
+	Content   json.RawMessage `json:"content"`
+	Sender    json.RawMessage `json:"sender"`
+	Role      json.RawMessage `json:"role"`
+	CreatedAt json.RawMessage `json:"createdAt"`
+	Timestamp json.RawMessage `json:"timestamp"`
+}
+
+// checkEvery is how many messages pass between context checks.
+const checkEvery = 256
+
+// Parse reads every thread of the export. Each thread is one conversation
+// (its id rule, NewID("browser:"+thread.id, createdAt), is per thread); the
+// messages of branch i follow in branch order with Branch = "i", so every
+// message of every branch is kept and can be told apart.
+func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	data, err := loose.ReadAll(path, r)
+	if err != nil {
+		return nil, err
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var top json.RawMessage
+	if err := loose.Unmarshal(path, data, &top); err != nil {
+		return nil, err
+	}
+	if top[0] != '{' {
+		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "want an object with \"threads\", got %s", kindOf(top))
+	}
+	var root rawRoot
+	if err := json.Unmarshal(top, &root); err != nil {
+		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "%v", err)
+	}
+	var lists []json.RawMessage
+	if root.Threads != nil {
+		lists = append(lists, root.Threads)
+	}
+	if root.IndexedDB != nil && !loose.IsNull(root.IndexedDB) {
+		var db struct {
+			Threads json.RawMessage `json:"threads"`
+		}
+		if root.IndexedDB[0] != '{' || json.Unmarshal(root.IndexedDB, &db) != nil {
+			return nil, parsers.Errorf(path, lineOf(data, "indexedDB"), parsers.ErrShape, "\"indexedDB\" is %s, want an object", kindOf(root.IndexedDB))
+		}
+		if db.Threads != nil {
+			lists = append(lists, db.Threads)
+		}
+	}
+	if len(lists) == 0 {
+		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "no \"threads\" and no \"indexedDB.threads\": not a browser chat export")
+	}
+
+	res := &parsers.Result{}
+	ids := map[string]bool{}
+	n := 0
+	for _, list := range lists {
+		threads, ok := elements(list)
+		if !ok {
+			return nil, parsers.Errorf(path, lineOf(data, "threads"), parsers.ErrShape, "\"threads\" is %s, want an array", kindOf(list))
+		}
+		for _, raw := range threads {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			c := readThread(ctx, path, n, raw, res)
+			n++
+			if c == nil {
+				continue
+			}
+			// Two threads may lack an id and share a first message: keep
+			// both, with ids told apart by their position among equals.
+			base := c.ID
+			for k := 2; ids[c.ID]; k++ {
+				c.ID = conversation.NewID(base+"#"+strconv.Itoa(k), c.Date)
+			}
+			ids[c.ID] = true
+			res.Conversations = append(res.Conversations, c)
+		}
+	}
+	return res, nil
+}
+
+// readThread reads thread number n; nil when it is not a thread at all.
+func readThread(ctx context.Context, path string, n int, raw json.RawMessage, res *parsers.Result) *conversation.Conversation {
+	var rt rawThread
+	if raw = bytes.TrimSpace(raw); len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &rt) != nil {
+		res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "thread %d is %s, not an object: skipped", n, kindOf(raw)))
+		return nil
+	}
+	c := &conversation.Conversation{Source: Name, File: path, Messages: []conversation.Message{}}
+	c.Title = strings.TrimSpace(loose.String(rt.Name))
+	if c.Title == "" {
+		c.Title = strings.TrimSpace(loose.String(rt.Title))
+	}
+	created := firstTime(rt.CreatedAt, rt.CreatedAt2)
+	updated := loose.Time(rt.UpdatedAt)
+
+	add := func(list json.RawMessage, branch, where string) {
+		msgs, ok := elements(list)
+		if !ok {
+			res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "thread %d %s: messages are %s, not an array: skipped", n, where, kindOf(list)))
+			return
+		}
+		for i, m := range msgs {
+			if i%checkEvery == 0 && ctx.Err() != nil {
+				return // Parse reports the cancellation
+			}
+			msg, ok := readMessage(m)
+			if !ok {
+				res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "thread %d %s message %d is null: skipped", n, where, i))
+				continue
+			}
+			msg.Branch = branch
+			c.Messages = append(c.Messages, msg)
+		}
+	}
+	if !loose.IsNull(rt.Messages) {
+		add(rt.Messages, "", "")
+	}
+	branches, ok := elements(rt.Branches)
+	if !ok {
+		res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "thread %d: branches are %s, not an array: skipped", n, kindOf(rt.Branches)))
+	}
+	for i, b := range branches {
+		where := "branch " + strconv.Itoa(i)
+		b = bytes.TrimSpace(b)
+		if len(b) > 0 && b[0] == '[' {
+			add(b, strconv.Itoa(i), where) // a branch given as its bare list
+			continue
+		}
+		var rb rawBranch
+		if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &rb) != nil {
+			res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "thread %d %s is %s, not an object: skipped", n, where, kindOf(b)))
+			continue
+		}
+		bt := loose.Time(rb.CreatedAt)
+		if created.IsZero() {
+			created = bt // the importer dates a thread by its first branch
+		}
+		updated = latest(updated, bt, loose.Time(rb.UpdatedAt))
+		add(rb.Messages, strconv.Itoa(i), where)
+	}
+	c.Renumber()
+
+	first, last := span(c.Messages)
+	c.Date = created
+	if c.Date.IsZero() {
+		c.Date = first
+	}
+	c.Updated = latest(updated, last, c.Date)
+	if c.Title == "" {
+		c.Title = deriveTitle(c.Messages)
+	}
+	key := "browser:" + loose.String(rt.ID)
+	if loose.String(rt.ID) == "" {
+		// No thread id: the name and the first words, never the file's place.
+		key = "browser:" + c.Title
+		if len(c.Messages) > 0 {
+			key += "\n" + c.Messages[0].Content
+		}
+	}
+	c.ID = conversation.NewID(key, created)
+	return c
+}
+
+// readMessage reads one message; ok is false for null.
+func readMessage(raw json.RawMessage) (conversation.Message, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return conversation.Message{}, false
+	}
+	if raw[0] != '{' {
+		// A bare value: keep its text; who wrote it is unknown.
+		return conversation.Message{Role: conversation.RoleAssistant, Content: clean(loose.String(raw))}, true
+	}
+	var rm rawMessage
+	if json.Unmarshal(raw, &rm) != nil {
+		return conversation.Message{Role: conversation.RoleAssistant, Content: clean(loose.String(raw))}, true
+	}
+	sender := rm.Sender
+	if loose.IsNull(sender) {
+		sender = rm.Role
+	}
+	text := rm.Text
+	if loose.IsNull(text) {
+		text = rm.Content
+	}
+	return conversation.Message{
+		ID: loose.String(rm.ID),
+		// Human is the user, Assistant the assistant; as in the importer,
+		// any other sender is taken for the assistant.
+		Role:      portable.MapRole(loose.String(sender)),
+		Content:   clean(textOf(text)),
+		Timestamp: firstTime(rm.CreatedAt, rm.Timestamp),
+	}, true
+}
+
+// textOf flattens a text that may be a string or a list of blocks.
+func textOf(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '[' {
+		return loose.String(raw)
+	}
+	var parts []json.RawMessage
+	if json.Unmarshal(raw, &parts) != nil {
+		return loose.String(raw)
+	}
+	var texts []string
+	for _, p := range parts {
+		var block struct {
+			Text json.RawMessage `json:"text"`
+		}
+		t := loose.String(p)
+		if len(p) > 0 && p[0] == '{' && json.Unmarshal(p, &block) == nil && block.Text != nil {
+			t = loose.String(block.Text)
+		}
+		if t != "" {
+			texts = append(texts, t)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// elements returns the items of a list: an array, or an object's values in
+// file order (an IndexedDB store dumped as {key: record}). Nothing-shapes
+// give no items; other values are not lists.
+func elements(raw json.RawMessage) ([]json.RawMessage, bool) {
+	raw = bytes.TrimSpace(raw)
+	if loose.IsNull(raw) {
+		return nil, true
+	}
+	switch raw[0] {
+	case '[':
+		var out []json.RawMessage
+		return out, json.Unmarshal(raw, &out) == nil
+	case '{':
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		if _, err := dec.Token(); err != nil {
+			return nil, false
+		}
+		var out []json.RawMessage
+		for dec.More() {
+			if _, err := dec.Token(); err != nil {
+				return out, false
+			}
+			var v json.RawMessage
+			if err := dec.Decode(&v); err != nil {
+				return out, false
+			}
+			out = append(out, v)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// clean drops inline base64 payloads from text.
+func clean(s string) string {
+	if strings.Contains(s, ";base64,") {
+		return loose.StripDataURLs(s)
+	}
+	return s
+}
+
+func firstTime(raws ...json.RawMessage) time.Time {
+	for _, r := range raws {
+		if t := loose.Time(r); !t.IsZero() {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+func latest(ts ...time.Time) time.Time {
+	var l time.Time
+	for _, t := range ts {
+		if t.After(l) {
+			l = t
+		}
+	}
+	return l
+}
+
+func span(msgs []conversation.Message) (first, last time.Time) {
+	for _, m := range msgs {
+		if t := m.Timestamp; !t.IsZero() {
+			if first.IsZero() || t.Before(first) {
+				first = t
+			}
+			if t.After(last) {
+				last = t
+			}
+		}
+	}
+	return first, last
+}
+
+const titleLen = 80
+
+// deriveTitle makes a title from the first user message for unnamed threads.
+func deriveTitle(msgs []conversation.Message) string {
+	pick := ""
+	for _, m := range msgs {
+		if strings.TrimSpace(m.Content) == "" {
+			continue
+		}
+		if m.Role == conversation.RoleUser {
+			pick = m.Content
+			break
+		}
+		if pick == "" {
+			pick = m.Content
+		}
+	}
+	t := strings.Join(strings.Fields(pick), " ")
+	if utf8.RuneCountInString(t) <= titleLen {
+		return t
+	}
+	return strings.TrimSpace(string([]rune(t)[:titleLen-1])) + "…"
+}
+
+func lineOf(data []byte, key string) int {
+	i := bytes.Index(data, []byte(`"`+key+`"`))
+	if i < 0 {
+		return 1
+	}
+	return loose.LineAt(data, int64(i))
+}
+
+func kindOf(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
+}
