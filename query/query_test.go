@@ -1,0 +1,446 @@
+package query_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/query"
+)
+
+// fixture is a small, hand-made corpus whose every count is known.
+func fixture() []*conversation.Conversation {
+	day := func(d int) time.Time { return time.Date(2025, 3, d, 9, 0, 0, 0, time.UTC) }
+	msg := func(role conversation.Role, text string, ts time.Time) conversation.Message {
+		return conversation.Message{Role: role, Content: text, Timestamp: ts}
+	}
+	u, a := conversation.RoleUser, conversation.RoleAssistant
+	convs := []*conversation.Conversation{
+		{
+			ID: "boot", Source: "rao", Title: "Bootstrap confidence intervals for skewed revenue", Date: day(1), Project: "analytics",
+			Messages: []conversation.Message{
+				msg(u, "Should we use the percentile bootstrap or BCa for the revenue confidence intervals?", day(1)),
+				msg(a, "The revenue data is heavily skewed, so the percentile method undercovers. BCa corrects bias and skewness.", day(1)),
+				msg(u, "OK, we'll use BCa because the distribution is skewed.", day(1)),
+				msg(a, "Running 10000 resamples now with the boot package.", day(1)),
+			},
+			Topics:    []conversation.Topic{{Name: "bootstrap confidence intervals", Origin: conversation.OriginExplicit}, {Name: "BCa", Origin: conversation.OriginExplicit}},
+			Decisions: []conversation.Decision{{Decision: "use BCa intervals", Rationale: "the distribution is skewed", MessageIndex: 2, Origin: conversation.OriginExplicit, Timestamp: day(1)}},
+		},
+		{
+			ID: "retry", Source: "studio", Title: "Retry policy for the ledger sync worker", Date: day(10), Project: "ledger",
+			Messages: []conversation.Message{
+				msg(u, "The ledger API returns 503 under load. How should the worker retry?", day(10)),
+				msg(a, "Use exponential backoff with full jitter, capped at 30 seconds.", day(10)),
+				msg(u, "Let's go with exponential backoff and jitter.", day(10)),
+			},
+			Topics:    []conversation.Topic{{Name: "exponential backoff", Origin: conversation.OriginExtracted}},
+			Decisions: []conversation.Decision{{Decision: "exponential backoff with full jitter", Rationale: "avoid thundering herd", MessageIndex: 2, Origin: conversation.OriginExtracted, Timestamp: day(10)}},
+		},
+		{
+			ID: "index", Source: "claude-code", Title: "Choosing a local search index", Date: day(20), Project: "convsearch",
+			Messages: []conversation.Message{
+				msg(u, "Bleve or SQLite FTS5 for searching conversations locally?", day(20)),
+				msg(a, "Bleve gives highlighting and facets; FTS5 is smaller. For phrase search both work.", day(20)),
+				{Role: conversation.RoleSystem, Content: "<environment_context>cwd /home/me/convsearch</environment_context>", Hidden: true, Timestamp: day(20)},
+				msg(u, "We decided to use Bleve since we need facets.", day(20)),
+				{Role: a, Content: "Done.", Timestamp: day(20), ToolCalls: []conversation.ToolCall{{Name: "Bash", Arguments: `{"command":"go get github.com/blevesearch/bleve/v2"}`}}},
+			},
+			Topics: []conversation.Topic{{Name: "bleve", Origin: conversation.OriginExtracted}, {Name: "exponential backoff", Origin: conversation.OriginExtracted}},
+		},
+	}
+	for _, c := range convs {
+		c.Renumber()
+		c.File = "/fixtures/" + c.ID + ".json"
+	}
+	return convs
+}
+
+func newEngine(t *testing.T) *query.Engine {
+	t.Helper()
+	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	var changes []indexer.Change
+	for _, c := range fixture() {
+		changes = append(changes, indexer.Change{State: indexer.FileState{Path: c.File, Parser: c.Source}, Conversations: []*conversation.Conversation{c}})
+	}
+	if err := ix.Apply(context.Background(), changes); err != nil {
+		t.Fatal(err)
+	}
+	e, err := query.New(ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// ids renders hits as kind:conversation[#index], sorted, for comparison.
+func ids(res *query.Result) []string {
+	out := make([]string, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		s := h.Kind[:1] + ":" + h.ConversationID
+		if h.Kind == indexer.KindMessage && h.MessageIndex != nil {
+			s += fmt.Sprintf("#%d", *h.MessageIndex)
+		}
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestSearch(t *testing.T) {
+	e := newEngine(t)
+	since := time.Date(2025, 3, 5, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		req  query.Request
+		want []string
+	}{
+		{"stemmed word", query.Request{Query: "resamples", Types: []string{"message"}}, []string{"m:boot#3"}},
+		{"all words must match", query.Request{Query: "bleve facets", Types: []string{"message"}}, []string{"m:index#1", "m:index#3"}},
+		{"phrase", query.Request{Query: `"full jitter"`}, []string{"d:retry", "m:retry#1"}},
+		{"phrase in order only", query.Request{Query: `"jitter full"`}, []string{}},
+		{"negation", query.Request{Query: "bleve -facets", Types: []string{"message"}}, []string{"m:index#0", "m:index#4"}},
+		{"OR", query.Request{Query: "resamples OR 503"}, []string{"m:boot#3", "m:retry#0"}},
+		{"grouping", query.Request{Query: "(resamples OR 503) ledger", Types: []string{"message"}}, []string{"m:retry#0"}},
+		{"prefix", query.Request{Query: "resampl*"}, []string{"m:boot#3"}},
+		{"fuzzy", query.Request{Query: "jiter~", Types: []string{"message"}}, []string{"m:retry#1", "m:retry#2"}},
+		{"role field", query.Request{Query: "bleve role:user"}, []string{"m:index#0", "m:index#3"}},
+		{"role filter", query.Request{Query: "bleve", Roles: []string{"assistant"}}, []string{"m:index#1", "m:index#4"}},
+		{"project field", query.Request{Query: "project:ledger type:conversation"}, []string{"c:retry"}},
+		{"source filter", query.Request{Query: "skewed", Sources: []string{"rao"}, Types: []string{"message"}}, []string{"m:boot#1", "m:boot#2"}},
+		{"type decision", query.Request{Query: "type:decision"}, []string{"d:boot", "d:retry"}},
+		{"decision field", query.Request{Query: "decision:jitter"}, []string{"d:retry"}},
+		{"topic field joins to conversations", query.Request{Query: "topic:backoff role:user"}, []string{"m:index#0", "m:index#3", "m:retry#0", "m:retry#2"}},
+		{"title field joins to conversations", query.Request{Query: "title:ledger decided OR jitter", Types: []string{"message"}}, []string{"m:retry#1", "m:retry#2"}},
+		{"since", query.Request{Query: "type:conversation", Since: since}, []string{"c:index", "c:retry"}},
+		{"until", query.Request{Query: "type:conversation", Until: since}, []string{"c:boot"}},
+		{"tool name", query.Request{Query: "tool:Bash"}, []string{"m:index#4"}},
+		{"hidden kept by default", query.Request{Query: "environment_context"}, []string{"m:index#2"}},
+		{"hidden excluded", query.Request{Query: "environment_context", ExcludeHidden: true}, []string{}},
+		{"stop words only match nothing special", query.Request{Query: "the", Types: []string{"conversation"}}, []string{"c:boot", "c:index", "c:retry"}},
+		{"id field", query.Request{Query: "id:retry type:topic"}, []string{"t:retry"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.req.Limit = 50
+			res, err := e.Search(context.Background(), tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ids(res); !slices.Equal(got, tt.want) {
+				t.Errorf("Search(%q) = %v, want %v", tt.req.Query, got, tt.want)
+			}
+			if res.Total != uint64(len(tt.want)) {
+				t.Errorf("Total = %d, want %d", res.Total, len(tt.want))
+			}
+		})
+	}
+}
+
+func TestRelaxedFallback(t *testing.T) {
+	e := newEngine(t)
+	res, err := e.Search(context.Background(), query.Request{Query: "why did we pick BCa over the percentile bootstrap"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Relaxed {
+		t.Error("no document has every word, yet the result is not marked relaxed")
+	}
+	if len(res.Hits) == 0 || res.Hits[0].ConversationID != "boot" {
+		t.Fatalf("top hit %v, want the bootstrap conversation", ids(res))
+	}
+	// A query whose words all match somewhere is not relaxed.
+	res, err = e.Search(context.Background(), query.Request{Query: "percentile bootstrap"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Relaxed {
+		t.Error("relaxed although documents match every word")
+	}
+}
+
+func TestRankingBoostsTitlesAndTopics(t *testing.T) {
+	e := newEngine(t)
+	res, err := e.Search(context.Background(), query.Request{Query: "bootstrap"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Kind == indexer.KindMessage {
+		t.Errorf("top hit for a title/topic word is %v; want the conversation or its topic first", ids(res))
+	}
+}
+
+func TestHighlightFragmentsContainMatchedWords(t *testing.T) {
+	e := newEngine(t)
+	res, err := e.Search(context.Background(), query.Request{Query: "skewed", Types: []string{"message"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 {
+		t.Fatal("no hits")
+	}
+	for _, h := range res.Hits {
+		if len(h.Fragments) == 0 {
+			t.Errorf("hit %s has no fragment", h.ID)
+			continue
+		}
+		if !strings.Contains(h.Fragments[0], "<mark>skewed</mark>") {
+			t.Errorf("fragment %q does not mark the matched word", h.Fragments[0])
+		}
+		if h.Title == "" || h.File == "" || h.Date.IsZero() {
+			t.Errorf("hit %s lacks its conversation's title, file or date: %+v", h.ID, h)
+		}
+	}
+}
+
+func TestFacets(t *testing.T) {
+	e := newEngine(t)
+	res, err := e.Search(context.Background(), query.Request{Query: "bleve OR bootstrap", Facets: true, Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(facet, value string) int {
+		for _, f := range res.Facets[facet] {
+			if f.Value == value {
+				return f.Count
+			}
+		}
+		return 0
+	}
+	// Count the hits themselves and compare with the facets.
+	want := map[string]int{}
+	for _, h := range res.Hits {
+		want["type/"+h.Kind]++
+		want["source/"+h.Source]++
+	}
+	for key, n := range want {
+		facet, value, _ := strings.Cut(key, "/")
+		if got := count(facet, value); got != n {
+			t.Errorf("facet %s=%s: %d, want %d", facet, value, got, n)
+		}
+	}
+	if uint64(len(res.Hits)) != res.Total {
+		t.Fatalf("limit too small for this test: %d of %d", len(res.Hits), res.Total)
+	}
+}
+
+func TestSortAndPaging(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	res, err := e.Search(ctx, query.Request{Query: "type:conversation", Sort: query.SortNewest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, h := range res.Hits {
+		order = append(order, h.ConversationID)
+	}
+	if want := []string{"index", "retry", "boot"}; !slices.Equal(order, want) {
+		t.Errorf("newest first: %v, want %v", order, want)
+	}
+	res, err = e.Search(ctx, query.Request{Query: "type:conversation", Sort: query.SortOldest, Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Hits[0].ConversationID != "boot" {
+		t.Fatalf("oldest: %s", res.Hits[0].ConversationID)
+	}
+	next, err := e.Search(ctx, query.Request{Query: "type:conversation", Sort: query.SortOldest, Limit: 1, After: res.Hits[0].Sort})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(next.Hits) != 1 || next.Hits[0].ConversationID != "retry" {
+		t.Errorf("search-after gave %v, want retry", ids(next))
+	}
+	off, err := e.Search(ctx, query.Request{Query: "type:conversation", Sort: query.SortOldest, Limit: 1, Offset: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off.Hits[0].ConversationID != "retry" {
+		t.Errorf("offset 1 gave %v, want retry", ids(off))
+	}
+}
+
+func TestGroup(t *testing.T) {
+	e := newEngine(t)
+	res, err := e.Search(context.Background(), query.Request{Query: "bleve OR backoff OR bootstrap", Group: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	total := 0
+	for _, h := range res.Hits {
+		if seen[h.ConversationID] {
+			t.Errorf("conversation %s appears twice in a grouped result", h.ConversationID)
+		}
+		seen[h.ConversationID] = true
+		total += h.Count
+	}
+	if len(seen) != 3 {
+		t.Errorf("%d conversations, want 3", len(seen))
+	}
+	if uint64(total) != res.Total {
+		t.Errorf("group counts add up to %d, want the %d hits", total, res.Total)
+	}
+}
+
+func TestSyntaxErrors(t *testing.T) {
+	e := newEngine(t)
+	tests := []struct {
+		q   string
+		pos int
+		msg string
+	}{
+		{`"unclosed`, 0, "unclosed quote"},
+		{`(a OR b`, 0, "unclosed '('"},
+		{`a)`, 1, "unmatched ')'"},
+		{`a OR`, 2, "OR needs something"},
+		{`OR a`, 0, "OR needs something"},
+		{`- a`, 0, ""}, // "- a" is a dash word and a word: not an error
+		{`a -`, 2, ""},
+		{`role:`, 0, "needs a value"},
+		{`type:bogus`, 0, "type:bogus"},
+		{`*`, 0, "prefix needs"},
+		{`a*b`, 0, "only at the end"},
+		{`word~3`, 4, "fuzziness"},
+		{`()`, 0, "empty group"},
+	}
+	for _, tt := range tests {
+		_, err := e.Search(context.Background(), query.Request{Query: tt.q})
+		var se *query.SyntaxError
+		if tt.msg == "" {
+			if errors.As(err, &se) {
+				t.Errorf("%q: unexpected syntax error %v", tt.q, err)
+			}
+			continue
+		}
+		if !errors.As(err, &se) {
+			t.Errorf("%q: error %v, want a SyntaxError", tt.q, err)
+			continue
+		}
+		if se.Pos != tt.pos || !strings.Contains(se.Msg, tt.msg) {
+			t.Errorf("%q: %v (pos %d), want %q at %d", tt.q, se, se.Pos, tt.msg, tt.pos)
+		}
+	}
+}
+
+func TestRequestValidation(t *testing.T) {
+	e := newEngine(t)
+	bad := []query.Request{
+		{Query: "x", Limit: -1},
+		{Query: "x", Limit: query.MaxLimit + 1},
+		{Query: "x", Sort: "random"},
+		{Query: "x", Types: []string{"file"}},
+		{Query: "x", Since: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC), Until: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{Query: "x", Offset: -3},
+	}
+	for _, r := range bad {
+		if _, err := e.Search(context.Background(), r); err == nil {
+			t.Errorf("Search(%+v) accepted a bad request", r)
+		}
+	}
+}
+
+func TestTopicsDecisionsAndMessages(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	topics, err := e.Topics(ctx, query.TopicsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(topics) != 4 || topics[0].Name != "exponential backoff" || topics[0].Conversations != 2 {
+		t.Errorf("topics = %+v, want exponential backoff (2) first of 4", topics)
+	}
+	topics, err = e.Topics(ctx, query.TopicsRequest{Projects: []string{"analytics"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(topics) != 2 {
+		t.Errorf("topics of analytics = %+v, want 2", topics)
+	}
+
+	dec, err := e.Decisions(ctx, query.DecisionsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dec.Hits) != 2 || dec.Hits[0].ConversationID != "retry" || dec.Hits[0].Rationale == "" || dec.Hits[0].Text == "" {
+		t.Errorf("decisions = %+v, want the newest (retry) first with text and rationale", dec.Hits)
+	}
+	dec, err = e.Decisions(ctx, query.DecisionsRequest{Query: "skewed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dec.Hits) != 1 || dec.Hits[0].ConversationID != "boot" {
+		t.Errorf("decisions matching 'skewed' = %v", ids(dec))
+	}
+
+	msgs, err := e.Messages(ctx, "boot", 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 2 || msgs[0].Index != 1 || msgs[1].Index != 2 {
+		t.Errorf("Messages(boot, 1, 2) = %+v", msgs)
+	}
+	if _, err := e.Conversation(ctx, "nope"); !errors.Is(err, query.ErrNotFound) {
+		t.Errorf("Conversation(nope) = %v, want ErrNotFound", err)
+	}
+	// Without a registry, Load rebuilds the conversation from the index.
+	c, fromIndex, err := e.Load(ctx, nil, "retry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fromIndex || len(c.Messages) != 3 || c.Messages[2].Content != "Let's go with exponential backoff and jitter." {
+		t.Errorf("Load(retry) = %+v (from index %v)", c, fromIndex)
+	}
+	rel, err := e.Related(ctx, "retry", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rel.Hits) == 0 || rel.Hits[0].ConversationID != "index" {
+		t.Errorf("related to retry: %v, want index (shares a topic) first", ids(rel))
+	}
+	for _, h := range rel.Hits {
+		if h.ConversationID == "retry" {
+			t.Error("a conversation is related to itself")
+		}
+	}
+}
+
+func TestParseWhen(t *testing.T) {
+	now := time.Date(2025, 6, 15, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Time
+	}{
+		{"2025-01-31", time.Date(2025, 1, 31, 0, 0, 0, 0, time.UTC)},
+		{"2025-01-31T10:00:00Z", time.Date(2025, 1, 31, 10, 0, 0, 0, time.UTC)},
+		{"7d", now.AddDate(0, 0, -7)},
+		{"36h", now.Add(-36 * time.Hour)},
+		{"2w", now.AddDate(0, 0, -14)},
+		{"3mo", now.AddDate(0, -3, 0)},
+		{"1y", now.AddDate(-1, 0, 0)},
+		{"90m", now.Add(-90 * time.Minute)},
+	}
+	for _, tt := range tests {
+		got, err := query.ParseWhen(tt.in, now)
+		if err != nil || !got.Equal(tt.want) {
+			t.Errorf("ParseWhen(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"yesterday", "7x", "-3d", "2025-13-01"} {
+		if _, err := query.ParseWhen(bad, now); err == nil {
+			t.Errorf("ParseWhen(%q) accepted", bad)
+		}
+	}
+}
