@@ -1,0 +1,260 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/parsers"
+)
+
+// lineParser reads a toy format: a first line "TESTCONV <id>", then one
+// message per line, and a companion "<file>.title" holding the title. It
+// counts its parses so tests can prove unchanged files are not read.
+type lineParser struct{ parses atomic.Int64 }
+
+func (*lineParser) Info() parsers.Info {
+	return parsers.Info{Name: "lines", Version: 1, Description: "test", Detection: "TESTCONV header"}
+}
+
+func (*lineParser) Detect(path string, head []byte) bool { return bytes.HasPrefix(head, []byte("TESTCONV ")) }
+
+func (*lineParser) Companions(path string) []string { return []string{path + ".title"} }
+
+func (p *lineParser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
+	p.parses.Add(1)
+	sc := bufio.NewScanner(r)
+	if !sc.Scan() {
+		return nil, parsers.Errorf(path, 1, parsers.ErrSyntax, "empty")
+	}
+	id, ok := strings.CutPrefix(sc.Text(), "TESTCONV ")
+	if !ok || id == "" {
+		return nil, parsers.Errorf(path, 1, parsers.ErrSyntax, "no header")
+	}
+	c := &conversation.Conversation{ID: id, Title: id, Date: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+	if t, err := os.ReadFile(path + ".title"); err == nil {
+		c.Title = strings.TrimSpace(string(t))
+	}
+	for sc.Scan() {
+		if sc.Text() == "BROKEN" {
+			return nil, parsers.Errorf(path, 0, parsers.ErrSyntax, "broken on purpose")
+		}
+		c.Messages = append(c.Messages, conversation.Message{Role: conversation.RoleUser, Content: sc.Text()})
+	}
+	c.Renumber()
+	return &parsers.Result{Conversations: []*conversation.Conversation{c}}, nil
+}
+
+type env struct {
+	t    *testing.T
+	root string
+	p    *lineParser
+	ix   *indexer.Index
+	in   *Ingester
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	p := &lineParser{}
+	return &env{t: t, root: t.TempDir(), p: p, ix: ix, in: New(parsers.NewRegistry(p), ix, nil, Options{})}
+}
+
+func (e *env) write(name, content string) string {
+	e.t.Helper()
+	path := filepath.Join(e.root, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	return path
+}
+
+// touch moves a file's mtime forward without changing its bytes.
+func (e *env) touch(path string) {
+	e.t.Helper()
+	later := time.Now().Add(time.Duration(e.p.parses.Load()+1) * time.Second)
+	if err := os.Chtimes(path, later, later); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) reconcile() *Summary {
+	e.t.Helper()
+	s, err := e.in.Reconcile(context.Background(), []string{e.root})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return s
+}
+
+// messages returns the number of messages indexed per conversation.
+func (e *env) messages() map[string]int {
+	out := map[string]int{}
+	for _, f := range e.ix.Files() {
+		for _, c := range f.Conversations {
+			out[c.ID] = c.Messages
+		}
+	}
+	return out
+}
+
+func TestReconcile(t *testing.T) {
+	e := newEnv(t)
+	a := e.write("a.conv", "TESTCONV A\nhello\nworld\n")
+	e.write("sub/b.conv", "TESTCONV B\none\n")
+	e.write("notes.txt", "not a conversation")
+
+	s := e.reconcile()
+	if s.Parsed != 2 || s.Conversations != 2 || s.Messages != 3 {
+		t.Errorf("first pass: %+v, want 2 files, 2 conversations, 3 messages", s.Progress)
+	}
+	if got := e.messages(); got["A"] != 2 || got["B"] != 1 {
+		t.Errorf("indexed %v", got)
+	}
+
+	// Nothing changed: nothing is parsed.
+	before := e.p.parses.Load()
+	s = e.reconcile()
+	if e.p.parses.Load() != before || s.Parsed != 0 || s.Unchanged != 3 {
+		t.Errorf("no-change pass parsed %d files (summary %+v)", e.p.parses.Load()-before, s.Progress)
+	}
+
+	// Touched but identical bytes: hashed, not parsed.
+	e.touch(a)
+	s = e.reconcile()
+	if e.p.parses.Load() != before {
+		t.Errorf("a touched file with the same bytes was parsed again")
+	}
+
+	// A changed file replaces its documents.
+	e.write("a.conv", "TESTCONV A\nhello\n")
+	e.reconcile()
+	if got := e.messages(); got["A"] != 1 {
+		t.Errorf("after change: A has %d messages, want 1", got["A"])
+	}
+
+	// A changed companion re-reads its primary.
+	e.write("a.conv.title", "Greeting")
+	e.reconcile()
+	if st, _ := e.ix.File(a); len(st.Conversations) != 1 || st.Conversations[0].Title != "Greeting" {
+		t.Errorf("after companion change: %+v, want title Greeting", st.Conversations)
+	}
+
+	// A file that no longer parses keeps its documents and records why.
+	e.write("a.conv", "TESTCONV A\nBROKEN\n")
+	s = e.reconcile()
+	if s.Failed != 1 || len(s.Errors) != 1 || !strings.Contains(s.Errors[0].Err, "a.conv") {
+		t.Errorf("broken file: %+v, want one error naming a.conv", s)
+	}
+	if got := e.messages(); got["A"] != 1 {
+		t.Errorf("a broken file lost its documents: %v", got)
+	}
+	if st, _ := e.ix.File(a); st.Error == "" {
+		t.Error("the broken file's error is not recorded")
+	}
+
+	// A removed file loses its documents.
+	os.RemoveAll(filepath.Join(e.root, "sub"))
+	s = e.reconcile()
+	if s.Removed != 1 {
+		t.Errorf("removed = %d, want 1", s.Removed)
+	}
+	if _, ok := e.messages()["B"]; ok {
+		t.Error("B is still indexed after its file was removed")
+	}
+}
+
+func TestReconcileLeavesOtherRoots(t *testing.T) {
+	e := newEnv(t)
+	e.write("a.conv", "TESTCONV A\nx\n")
+	e.reconcile()
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "c.conv"), []byte("TESTCONV C\ny\n"), 0o644)
+	if _, err := e.in.Reconcile(context.Background(), []string{other}); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.messages(); got["A"] != 1 || got["C"] != 1 {
+		t.Errorf("reconciling another root changed this one: %v", got)
+	}
+}
+
+func TestSync(t *testing.T) {
+	e := newEnv(t)
+	a := e.write("a.conv", "TESTCONV A\nx\n")
+	e.reconcile()
+	ctx := context.Background()
+
+	b := e.write("b.conv", "TESTCONV B\ny\nz\n")
+	if _, err := e.in.Sync(ctx, []string{b}); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.messages(); got["B"] != 2 {
+		t.Errorf("Sync of a new file: %v", got)
+	}
+
+	// A companion's change re-reads its primary.
+	title := e.write("a.conv.title", "Renamed")
+	if _, err := e.in.Sync(ctx, []string{title}); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := e.ix.File(a); st.Conversations[0].Title != "Renamed" {
+		t.Errorf("title after companion sync: %q", st.Conversations[0].Title)
+	}
+
+	os.Remove(b)
+	if _, err := e.in.Sync(ctx, []string{b}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := e.messages()["B"]; ok {
+		t.Error("B still indexed after Sync of its removal")
+	}
+
+	// A new folder is walked whole; a removed folder takes its files along.
+	e.write("d/e/f.conv", "TESTCONV F\n1\n")
+	if _, err := e.in.Sync(ctx, []string{filepath.Join(e.root, "d")}); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.messages(); got["F"] != 1 {
+		t.Errorf("Sync of a new folder: %v", got)
+	}
+	os.RemoveAll(filepath.Join(e.root, "d"))
+	if _, err := e.in.Sync(ctx, []string{filepath.Join(e.root, "d")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := e.messages()["F"]; ok {
+		t.Error("F still indexed after its folder was removed")
+	}
+}
+
+func TestReconcileCancelled(t *testing.T) {
+	e := newEnv(t)
+	for i := range 20 {
+		e.write(filepath.Join("many", strings.Repeat("x", i+1)+".conv"), "TESTCONV "+strings.Repeat("x", i+1)+"\nm\n")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.in.Reconcile(ctx, []string{e.root}); err == nil {
+		t.Error("a cancelled Reconcile returned no error")
+	}
+	// The next pass completes the work.
+	s := e.reconcile()
+	if got := len(e.messages()); got != 20 {
+		t.Errorf("after a cancelled pass and a full one: %d conversations, want 20 (%+v)", got, s.Progress)
+	}
+}
