@@ -66,9 +66,12 @@ func (f format) String() string {
 	return "text"
 }
 
+// bom is the UTF-8 byte order mark some editors put first.
+var bom = []byte("\xef\xbb\xbf")
+
 // sniff tells the export format from the first non-space byte.
 func sniff(head []byte) (format, bool) {
-	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	t := bytes.TrimLeft(bytes.TrimPrefix(head, bom), " \t\r\n")
 	if len(t) == 0 {
 		return 0, false
 	}
@@ -88,7 +91,7 @@ func (*Parser) Detect(path string, head []byte) bool {
 	if !ok {
 		return false
 	}
-	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	t := bytes.TrimLeft(bytes.TrimPrefix(head, bom), " \t\r\n")
 	switch f {
 	case formatJSON:
 		return detectJSON(path, t)
@@ -138,6 +141,10 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 	head, err := br.Peek(512)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if bytes.HasPrefix(head, bom) {
+		_, _ = br.Discard(len(bom))
+		head = head[len(bom):]
 	}
 	f, ok := sniff(head)
 	if !ok {
@@ -222,9 +229,10 @@ func role(n *node) conversation.Role {
 
 // build flattens the tree into one conversation. Reading order is
 // depth-first, children right after their parent, siblings in the order of
-// the file: that is the order the app shows them in (it lets people reorder
-// and re-parent comments, so timestamps say when a comment was written, not
-// where it sits — 920de45 has children older than their parents).
+// the file: that is the order the app shows them in. Timestamps cannot give
+// it: the app lets people drag a comment under another and swap a comment
+// with its parent, and an edit resets the timestamp, so 920de45 has children
+// older than their parents.
 //
 // Branch is the dotted path of sibling positions down to the comment where
 // the message's branch forks off: the first-child chain below any comment
@@ -233,14 +241,17 @@ func role(n *node) conversation.Role {
 // the second root is "1".
 func build(ctx context.Context, path string, roots []*node) (*conversation.Conversation, error) {
 	c := &conversation.Conversation{Source: Name, File: path}
+	// Each item carries its branch and how many first-child steps follow
+	// the branch's fork, so a deep chain costs no copied paths.
 	type item struct {
 		n      *node
 		parent *node
-		pos    []int
+		branch string
+		zeros  int
 	}
 	stack := make([]item, 0, len(roots))
 	for i := len(roots) - 1; i >= 0; i-- {
-		stack = append(stack, item{n: roots[i], pos: []int{i}})
+		stack = append(stack, item{n: roots[i], branch: strconv.Itoa(i)})
 	}
 	// Iterative: a Text export's nesting depth is bounded only by its size.
 	for len(stack) > 0 {
@@ -260,7 +271,7 @@ func build(ctx context.Context, path string, roots []*node) (*conversation.Conve
 			Timestamp:   n.ts,
 			Attachments: n.atts,
 			Deleted:     n.deleted,
-			Branch:      branch(it.pos),
+			Branch:      it.branch,
 		}
 		if it.parent != nil && it.parent.id != "" {
 			m.ParentID = it.parent.id
@@ -271,8 +282,11 @@ func build(ctx context.Context, path string, roots []*node) (*conversation.Conve
 		}
 		c.Messages = append(c.Messages, m)
 		for i := len(n.children) - 1; i >= 0; i-- {
-			pos := append(append(make([]int, 0, len(it.pos)+1), it.pos...), i)
-			stack = append(stack, item{n: n.children[i], parent: n, pos: pos})
+			child := item{n: n.children[i], parent: n, branch: it.branch, zeros: it.zeros + 1}
+			if i > 0 {
+				child.branch, child.zeros = forkBranch(it.branch, it.zeros, i), 0
+			}
+			stack = append(stack, child)
 		}
 		if !n.ts.IsZero() {
 			if c.Date.IsZero() || n.ts.Before(c.Date) {
@@ -289,20 +303,18 @@ func build(ctx context.Context, path string, roots []*node) (*conversation.Conve
 	return c, nil
 }
 
-// branch names the branch of the comment at pos: pos without its trailing
-// first-child steps (the root's own position is always kept).
-func branch(pos []int) string {
-	end := len(pos)
-	for end > 1 && pos[end-1] == 0 {
-		end--
-	}
+// forkBranch names the branch opened by the i-th child (i > 0) of a comment
+// that lies zeros first-child steps below the fork of branch parent: the
+// dotted path of sibling positions down to that child.
+func forkBranch(parent string, zeros, i int) string {
 	var b strings.Builder
-	for i, p := range pos[:end] {
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(strconv.Itoa(p))
+	b.Grow(len(parent) + 2*zeros + 4)
+	b.WriteString(parent)
+	for range zeros {
+		b.WriteString(".0")
 	}
+	b.WriteByte('.')
+	b.WriteString(strconv.Itoa(i))
 	return b.String()
 }
 

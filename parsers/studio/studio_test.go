@@ -194,6 +194,18 @@ func TestTree(t *testing.T) {
 		{"testdata/legacy.text", []msg{
 			{"", "", "0"}, {"", "", "0"}, {"", "", "0"}, {"", "", "0.1"}, {"", "", "1"},
 		}},
+		{"testdata/deep-fork.json", []msg{
+			{"r", "", "0"},
+			{"a", "r", "0"},
+			{"b", "a", "0"},
+			{"", "b", "0"},
+			{"c", "b", "0.0.0.1"},
+			{"d", "c", "0.0.0.1"},
+			{"e", "r", "0.1"},
+			{"s", "", "1"},
+			{"", "s", "1"},
+			{"t", "s", "1.1"},
+		}},
 		{"testdata/spec.json", []msg{
 			{"1733794702200ka59h", "", "0"},
 			{"1733794710000soijv", "1733794702200ka59h", "0"},
@@ -274,23 +286,22 @@ func TestAttachment(t *testing.T) {
 	}
 }
 
-func TestBranch(t *testing.T) {
+func TestForkBranch(t *testing.T) {
 	tests := []struct {
-		pos  []int
-		want string
+		parent string
+		zeros  int
+		i      int
+		want   string
 	}{
-		{[]int{0}, "0"},
-		{[]int{0, 0, 0}, "0"},
-		{[]int{2}, "2"},
-		{[]int{2, 0}, "2"},
-		{[]int{0, 1}, "0.1"},
-		{[]int{0, 1, 0, 0}, "0.1"},
-		{[]int{0, 1, 0, 2, 0}, "0.1.0.2"},
-		{[]int{10, 0, 11}, "10.0.11"},
+		{"0", 0, 1, "0.1"},
+		{"0", 2, 1, "0.0.0.1"},
+		{"2", 1, 3, "2.0.3"},
+		{"0.1", 0, 2, "0.1.2"},
+		{"10.0.11", 1, 1, "10.0.11.0.1"},
 	}
 	for _, tt := range tests {
-		if got := branch(tt.pos); got != tt.want {
-			t.Errorf("branch(%v) = %q, want %q", tt.pos, got, tt.want)
+		if got := forkBranch(tt.parent, tt.zeros, tt.i); got != tt.want {
+			t.Errorf("forkBranch(%q, %d, %d) = %q, want %q", tt.parent, tt.zeros, tt.i, got, tt.want)
 		}
 	}
 }
@@ -504,6 +515,28 @@ func TestTextQuirks(t *testing.T) {
 			if a := res.Conversations[0].Messages[0].Attachments; len(a) != 1 || a[0].Name != "a.png" {
 				t.Errorf("%s: attachments %+v", tt.name, a)
 			}
+		}
+	}
+}
+
+// TestBOM: a byte order mark from an editor does not stop any format.
+func TestBOM(t *testing.T) {
+	for _, f := range []string{corpus + "318be31/comments.json", corpus + "318be31/comments.text", corpus + "318be31/comments.xml"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append([]byte("\ufeff"), data...)
+		if !New().Detect(f, data[:min(len(data), parsers.HeadSize)]) {
+			t.Errorf("Detect(%s with a BOM) = false", f)
+		}
+		res, err := New().Parse(context.Background(), f, bytes.NewReader(data))
+		if err != nil {
+			t.Errorf("Parse(%s with a BOM): %v", f, err)
+			continue
+		}
+		if len(res.Conversations) != 1 || len(res.Conversations[0].Messages) < 3 {
+			t.Errorf("Parse(%s with a BOM): %d conversations", f, len(res.Conversations))
 		}
 	}
 }
