@@ -68,7 +68,7 @@ func (*Parser) Info() parsers.Info {
 	return parsers.Info{
 		Name:        Name,
 		Description: "PersonalAgent conversations: YYYYMMDDHHMMSS###.jsonl messages with a .meta.json companion (title, dates, context summary)",
-		Detection:   "file named YYYYMMDDHHMMSS###.jsonl whose first line is a JSON object with a \"role\" (or opening with \"content\"), or an empty file, as a new conversation is); the .meta.json is read as a companion, never on its own",
+		Detection:   "file named YYYYMMDDHHMMSS###.jsonl whose first line is a JSON object with a \"role\" (or opening with \"content\"), or an empty file, as a new conversation is; the .meta.json is read as a companion, never on its own",
 		Locations: []string{
 			"~/Library/Application Support/PersonalAgent/conversations",
 			"$XDG_DATA_HOME/PersonalAgent/conversations (~/.local/share/PersonalAgent/conversations)",
@@ -286,6 +286,8 @@ func readLine(path string, n int, text []byte) (conversation.Message, error) {
 	m.ToolCalls = toolCalls(l.ToolCalls)
 	m.ToolResults = toolResults(l.ToolResults)
 	m.Role = role(loose.String(l.Role), &m)
+	// The system prompt is the app's instruction, not shown in the chat.
+	m.Hidden = m.Role == conversation.RoleSystem
 	return m, nil
 }
 
