@@ -42,11 +42,10 @@ type rawMsg struct {
 	PlotsFile      json.RawMessage `json:"plots_file"`
 }
 
-// entry is a log object with where it was in the file.
+// entry is a log object with its id, by which the log is ordered.
 type entry struct {
-	msg  rawMsg
-	line int
-	id   int64
+	msg rawMsg
+	id  int64
 	// numeric is false when the object has no numeric id.
 	numeric bool
 }
@@ -181,7 +180,6 @@ func readEntries(ctx context.Context, path string, data []byte, res *parsers.Res
 			res.Warn(parsers.Errorf(path, line, parsers.ErrShape, "log element %d: %v: skipped", n+1, err))
 			continue
 		}
-		e.line = line
 		e.id, e.numeric = loose.Int(e.msg.ID)
 		entries = append(entries, e)
 	}
