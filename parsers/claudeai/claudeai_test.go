@@ -373,6 +373,20 @@ func TestMissingComma(t *testing.T) {
 	}
 }
 
+func TestDuplicateIDs(t *testing.T) {
+	res, err := parseString(`[{"uuid":"x","name":"a"},{"uuid":"x","name":"b"},{"uuid":"x","name":"c"}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range res.Conversations {
+		ids = append(ids, c.ID)
+	}
+	if got := strings.Join(ids, " "); got != "x x~2 x~3" || len(res.Warnings) != 2 {
+		t.Errorf("ids %q, warnings %v", got, res.Warnings)
+	}
+}
+
 func TestEmptyArray(t *testing.T) {
 	res, err := parseString("[]")
 	if err != nil || len(res.Conversations) != 0 || len(res.Warnings) != 0 {
