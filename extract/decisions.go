@@ -1,0 +1,459 @@
+package extract
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/extract/internal/words"
+)
+
+// The patterns run on ASCII-lowered text (same byte offsets as the original).
+var (
+	// reDirect finds a sentence in which the speaker settles something.
+	reDirect = re(`\b(?:` + strings.Join([]string{
+		`we(?:'ll| will| shall|'re going to| are going to|'re gonna| are gonna) (?:use|go with|go ahead with|adopt|switch to|stick with|stay with|move to|migrate to|standardi[sz]e on|pick|choose|opt for|keep|build on|rely on|implement|ship)`,
+		`i(?:'ll| will|'m going to| am going to) (?:go with|go ahead with|stick with|pick|choose|opt for|adopt|switch to)`,
+		`let'?s (?:go with|go ahead with|use|stick with|stay with|adopt|switch to|pick|choose|opt for|move to|migrate to|standardi[sz]e on|keep)`,
+		`(?:we|i)(?:'re| are|'m| am) (?:going|going ahead|sticking|staying|moving forward) with`,
+		`(?:we|i)(?:'ve| have)? (?:chose|chosen|picked|opted for|gone with|went with|landed on|converged on)`,
+		`decided (?:not to|to|on|that|against|we)`,
+		`decision (?:is|was|has been|:)`,
+		`settled on`,
+		`(?:we|i|everyone|all)(?: have|'ve| had)? agreed`,
+		`agreed (?:to|on|that)`,
+		`we agree (?:to|on|that)`,
+	}, "|") + `)\b`)
+	// reUserWill and reUserLets are a user's commitment with any verb ("we'll
+	// stratify by platform", "let's test a restore monthly"): from the person
+	// who owns the work, these settle it. The verb is checked against
+	// notCommitting.
+	reUserWill = re(`\bwe(?:'ll| will| are going to|'re going to| shall)(?: also| then| just| now| first| instead| still| definitely| initially| only)? ([a-z][a-z-]+)\b`)
+	reUserLets = re(`\blet'?s(?: also| then| just| now| first| instead| still| only)? ([a-z][a-z-]+)\b`)
+	// rePlanLabel opens a sentence that announces the decision after it:
+	// "that's the plan: …".
+	rePlanLabel = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:that's|that is|here's|this is) (?:the plan|settled|decided|the decision|what we'll do|our plan)\s*(?:[:—–]|-\s)\s*`)
+	// reStartGo is a bare "going with X" / "go with X" opening a sentence.
+	reStartGo = re(`^(?:(?:so|ok|okay|then|alright|fine|yes|right|sounds good|great|perfect)[,.!]* )?(?:going|go) with\b`)
+	// reLabel is a "Decision: …" label opening a line.
+	reLabel = re(`^[*_]*(?:the |our |final |my )*(?:decision|decided|resolution|agreed)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
+	// reProposal finds the assistant recommending something.
+	reProposal = re(`\b(?:` + strings.Join([]string{
+		`i(?:'d| would)? (?:strongly |probably |personally |still |also )?(?:recommend|suggest|propose|advise)`,
+		`my (?:recommendation|suggestion|advice|pick|vote|preference)(?: here| would be| is|:)`,
+		`recommendation:`,
+		`i(?:'d| would) (?:go with|use|pick|choose|opt for|stick with|lean towards?|start with)`,
+		`you should (?:use|go with|pick|choose|switch to|stick with|adopt)`,
+		`the (?:best|right|safest|simplest|better) (?:option|choice|approach|fit|bet)(?: here| for you| for this)? (?:is|would be)`,
+		`let'?s (?:go with|use)`,
+	}, "|") + `)\b`)
+	// reProposalLead is the glue between "I suggest" and what is suggested.
+	reProposalLead = re(`^[\s:,]*(?:that\s+)?(?:(?:we|you)\s+(?:use\s+|go with\s+|switch to\s+|adopt\s+)?|to\s+use\s+|using\s+)?`)
+	// reQuestionStart opens a question even without its '?'.
+	reQuestionStart = re(`^(?:should|shall|do|does|did|can|could|would|will|are|is|was|were|have|has|what|which|how|why|where|who)\b`)
+	// reHypothetical anywhere before the trigger makes the sentence
+	// conditional or uncertain.
+	reHypothetical = re(`\b(?:if|whether|suppose|supposing|assuming|imagine|what if|in case|unless|wonder|wondering|not sure|unsure|hypothetically|until)\b`)
+	// reTentative and reNegation in the trigger's own clause.
+	reTentative = re(`\b(?:would|could|might|may|maybe|perhaps|possibly|should)\b`)
+	reNegation  = re(`\bnot\b|n't\b|\bnever\b|\bno longer\b|\bnobody\b|\bhardly\b`)
+	// reWalkthrough opens an explanation rather than a choice ("Now we'll use
+	// the helper to …").
+	reWalkthrough = re(`^(?:first|next|then|now|here|below|above|in this|to do this|for this|for example|in the example|step \d|after that|finally)\b`)
+	// reLead is an interjection before the decision proper.
+	reLead = re(`^(?:(?:ok|okay|so|alright|all right|right|great|perfect|fine|good|yes|yeah|yep|cool|then|thanks|thank you|sounds good|agreed|also|and|in that case|that settles it|done|alright then|ok then)\b\s*[,.!:;—–-]*\s*)+`)
+	// reReasonIn starts a reason inside the decision's sentence.
+	reReasonIn = re(`(?:,?\s+|\s*[—–]\s*|\s+-\s+|\s*\(\s*)(?:because|since|so that|given that|as (?:it|they|this|that|we)|due to|so (?:that|the|we|our|it|they|there|nothing|each|every|any|all|no|users|clients|callers)\b)\b\s*|,\s*so\b\s*`)
+	// reReasonNext is a following sentence that gives the reason.
+	reReasonNext = re(`^[*_]*(?:` + strings.Join([]string{
+		`because|since|the (?:main )?reason|reasons?:|rationale:|why:|that way|this way`,
+		`(?:this|it|that) (?:keeps|avoids|gives|lets|means|makes|ensures|handles|prevents|reduces|removes|saves|scales|supports|works|matches|fits|costs|needs|requires|guarantees|allows)`,
+		`(?:this|it|that)(?:'s| is| was) (?:faster|simpler|cheaper|safer|more|less|better|easier|well|the (?:only|simplest|fastest|safest|cheapest)|already|battle|proven|stable)`,
+	}, "|") + `)\b[*_:]*\s*`)
+	// reAcceptStrong opens a user reply that accepts a proposal.
+	reAcceptStrong = re(`^(?:(?:ok|okay|yes|yeah|yep|great|perfect|alright|cool|nice|fine)[,.!]*\s+)?(?:sounds (?:good|great|fine|perfect|right|reasonable)|that sounds (?:good|great|fine|right|reasonable)|let'?s do (?:it|that|this)|do (?:it|that|this)|go (?:ahead|for it)|agreed|i agree|agree|makes sense|that makes sense|that works|works for me|lgtm|looks good|ship it|deal|approved|let'?s go with (?:it|that|this|your|the)|go with (?:it|that|this|your)|please (?:do|go ahead|proceed)|proceed|\+1|let'?s (?:go|proceed))\b`)
+	// reAcceptWeak opens a reply that accepts only when nothing contradicts
+	// it.
+	reAcceptWeak = re(`^(?:ok|okay|yes|yep|yeah|sure|fine|alright|perfect|great|cool|nice|right)\b`)
+	reContrast   = re(`\b(?:but|however|instead|rather|actually|wait|hmm|what about|why|not|no)\b|n't\b`)
+	// reAnaphor is an object that points back at the assistant's proposal.
+	reAnaphor    = re(`^\s*(?:it|that|this|that one|this one|your (?:suggestion|recommendation|proposal|plan|approach)|the (?:suggestion|recommendation|proposal|recommended (?:one|approach|option))|what you (?:suggested|recommended|proposed))\s*[.!,]?\s*(?:then|for now)?\s*[.!]*$`)
+	reEmptyLabel = re(`^(?:tbd|tba|pending|none|n/a|na|not yet|undecided|unknown|\?+|-+|open)\b`)
+)
+
+// re compiles a pattern in which "'" stands for either apostrophe.
+func re(p string) *regexp.Regexp {
+	return regexp.MustCompile(strings.ReplaceAll(p, "'", "['’]"))
+}
+
+// notCommitting are verbs after "we'll" or "let's" that defer, speculate or
+// describe rather than settle ("we'll see", "let's discuss").
+var notCommitting = set(`see need have be get lose probably likely possibly maybe want hit end know
+	find decide figure talk discuss think look revisit circle wait sync chat review compare
+	brainstorm explore dig learn ask check hear regret miss notice worry eventually deal
+	not never all both each say assume suppose imagine pretend hope take go come debug
+	verify investigate consider try understand walk step pause recap summarize continue
+	reconsider double-check confirm`)
+
+// useVerb reports whether the trigger is about using something, the kind of
+// phrase a walkthrough also uses.
+func useVerb(trigger []byte) bool {
+	return bytes.HasSuffix(trigger, []byte(" use")) || bytes.HasSuffix(trigger, []byte(" keep")) || bytes.HasSuffix(trigger, []byte(" implement"))
+}
+
+// decisionState is the scratch of one Decisions call.
+type decisionState struct {
+	lower []byte
+	sents []sentence
+}
+
+type proposal struct {
+	text, rationale string
+}
+
+// Decisions returns what the conversation settles, in message order: the
+// sentences of visible user and assistant messages that state a decision, and
+// assistant recommendations the user's next message accepts (recorded at the
+// accepting message). Each has Origin extracted.
+func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decision {
+	var st decisionState
+	var out []conversation.Decision
+	var pending *proposal
+	for i := range c.Messages {
+		m := &c.Messages[i]
+		if !usable(m) || m.Sidechain {
+			continue
+		}
+		if strings.TrimSpace(m.Content) == "" {
+			continue // a tool-call-only turn: the proposal stays pending
+		}
+		st.lower = asciiLower(st.lower[:0], m.Content)
+		st.sents = splitSentences(m.Content, st.lower, st.sents[:0])
+		if m.Role == conversation.RoleUser && pending != nil && accepts(m.Content, st.lower, st.sents) {
+			// The user says yes: the proposal is what was decided, taken in the
+			// accepting message. What the reply states itself follows.
+			out = e.appendDecision(out, m, pending.text, pending.rationale)
+		}
+		out = e.directDecisions(out, m, &st, pending)
+		if m.Role == conversation.RoleAssistant {
+			pending = e.findProposal(m.Content, &st)
+		} else {
+			pending = nil
+		}
+		if len(out) >= e.opts.MaxDecisions {
+			out = out[:e.opts.MaxDecisions]
+			break
+		}
+	}
+	return out
+}
+
+// directDecisions appends the decisions m states in so many words.
+func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation.Message, st *decisionState, pending *proposal) []conversation.Decision {
+	text, lower := m.Content, st.lower
+	for k, s := range st.sents {
+		sl := lower[s.start:s.end]
+		body, textStart := -1, -1
+		if loc := reLabel.FindIndex(sl); loc != nil && s.lineStart {
+			rest := bytes.TrimSpace(sl[loc[1]:])
+			if len(rest) == 0 || reEmptyLabel.Match(rest) {
+				continue
+			}
+			body, textStart = s.start+loc[1], s.start+loc[1]
+		} else if s.afterLabel {
+			if isQuestion(sl) {
+				continue
+			}
+			body, textStart = s.start, s.start
+		} else if loc := rePlanLabel.FindIndex(sl); loc != nil && loc[1] < len(sl) {
+			body, textStart = s.start+loc[1], s.start+loc[1]
+		} else if loc := findTrigger(sl, m.Role); loc != nil {
+			if !settles(sl, loc, m.Role) {
+				continue
+			}
+			body, textStart = s.start+loc[1], s.start
+			// "Let's go with that": the object is the proposal just made.
+			if pending != nil && m.Role == conversation.RoleUser && reAnaphor.Match(lower[body:s.end]) {
+				out = e.appendDecision(out, m, pending.text, pending.rationale)
+				continue
+			}
+		} else {
+			continue
+		}
+		dec, why := splitReason(text, lower, textStart, body, s.end)
+		if why == "" {
+			why = nextReason(text, lower, st.sents, k)
+		}
+		out = e.appendDecision(out, m, dec, why)
+	}
+	return out
+}
+
+// findTrigger returns the span of the first direct decision phrase in the
+// sentence, or nil.
+func findTrigger(sl []byte, role conversation.Role) []int {
+	if loc := reStartGo.FindIndex(sl); loc != nil {
+		return loc
+	}
+	if loc := reDirect.FindIndex(sl); loc != nil {
+		return loc
+	}
+	if role != conversation.RoleUser {
+		return nil
+	}
+	for _, r := range []*regexp.Regexp{reUserWill, reUserLets} {
+		if m := r.FindSubmatchIndex(sl); m != nil {
+			if _, ok := notCommitting[string(sl[m[2]:m[3]])]; !ok {
+				return m[:2]
+			}
+		}
+	}
+	return nil
+}
+
+// settles applies the guards: no question, hypothetical, tentative or negated
+// statement, nothing quoted, no walkthrough.
+func settles(sl []byte, loc []int, role conversation.Role) bool {
+	if isQuestion(sl) {
+		return false
+	}
+	prefix := sl[:loc[0]]
+	if reHypothetical.Match(prefix) {
+		return false
+	}
+	clause := prefix[clauseStart(prefix):]
+	if reTentative.Match(clause) || reNegation.Match(clause) {
+		return false
+	}
+	// Inside quotes or inline code: someone else's words, or an example.
+	if bytes.Count(prefix, []byte{'"'})%2 == 1 || bytes.Count(prefix, []byte{'`'})%2 == 1 ||
+		bytes.Count(prefix, []byte("“")) > bytes.Count(prefix, []byte("”")) {
+		return false
+	}
+	if useVerb(sl[loc[0]:loc[1]]) && reWalkthrough.Match(sl) {
+		return false
+	}
+	return true
+}
+
+func isQuestion(sl []byte) bool {
+	t := bytes.TrimRight(sl, " \t*_)\"'")
+	if len(t) > 0 && t[len(t)-1] == '?' {
+		return true
+	}
+	return reQuestionStart.Match(bytes.TrimLeft(sl, "*_ "))
+}
+
+// clauseStart returns where the last clause of prefix begins.
+func clauseStart(prefix []byte) int {
+	i := bytes.LastIndexAny(prefix, ",;:(")
+	if j := bytes.LastIndex(prefix, []byte(" — ")); j > i {
+		i = j
+	}
+	return i + 1
+}
+
+// splitReason cuts a decision sentence [start,end) into the decision and the
+// reason given in it ("…, because …"), looking for the reason after body.
+func splitReason(text string, lower []byte, start, body, end int) (string, string) {
+	dec, why := text[start:end], ""
+	if loc := reReasonIn.FindIndex(lower[body:end]); loc != nil {
+		dec = text[start : body+loc[0]]
+		why = text[body+loc[1] : end]
+	}
+	return cleanDecision(dec, lower[start:start+len(dec)]), cleanReason(why)
+}
+
+// nextReason returns the sentence after sentence k when it gives a reason.
+func nextReason(text string, lower []byte, sents []sentence, k int) string {
+	if k+1 >= len(sents) {
+		return ""
+	}
+	n := sents[k+1]
+	if n.para != sents[k].para {
+		return ""
+	}
+	loc := reReasonNext.FindIndex(lower[n.start:n.end])
+	if loc == nil {
+		return ""
+	}
+	r := text[n.start:n.end]
+	// Keep "This keeps …" whole; drop only a connective or label.
+	head := string(lower[n.start : n.start+loc[1]])
+	if strings.HasPrefix(strings.TrimLeft(head, "*_"), "because") || strings.HasPrefix(strings.TrimLeft(head, "*_"), "since") ||
+		strings.Contains(head, ":") {
+		r = r[loc[1]:]
+	}
+	return cleanReason(r)
+}
+
+func cleanDecision(s string, lower []byte) string {
+	if loc := reLead.FindIndex(lower); loc != nil && loc[1] < len(s) {
+		s = s[loc[1]:]
+	}
+	return trimText(s)
+}
+
+func cleanReason(s string) string { return trimText(s) }
+
+// trimText drops markdown emphasis and surrounding punctuation.
+func trimText(s string) string {
+	if strings.Contains(s, "**") || strings.Contains(s, "__") {
+		s = strings.NewReplacer("**", "", "__", "").Replace(s)
+	}
+	s = strings.TrimSpace(s)
+	s = strings.TrimRight(s, " .!;:,—–-")
+	s = strings.TrimLeft(s, " ,;:—–-")
+	if strings.HasSuffix(s, ")") && strings.Count(s, "(") < strings.Count(s, ")") {
+		s = strings.TrimRight(s[:len(s)-1], " .")
+	}
+	return strings.TrimSpace(s)
+}
+
+// findProposal returns the recommendation an assistant message makes, if
+// any: the first sentence that recommends, preferring "I recommend" forms.
+func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
+	for k, s := range st.sents {
+		sl := st.lower[s.start:s.end]
+		loc := reProposal.FindIndex(sl)
+		if loc == nil || !proposes(sl, loc) {
+			continue
+		}
+		// The decision is the thing proposed, without "I recommend".
+		start := s.start + loc[1]
+		if l := reProposalLead.FindIndex(st.lower[start:s.end]); l != nil {
+			start += l[1]
+		}
+		dec, why := splitReason(text, st.lower, start, start, s.end)
+		if why == "" {
+			why = nextReason(text, st.lower, st.sents, k)
+		}
+		if len(dec) < 3 {
+			continue
+		}
+		return &proposal{text: dec, rationale: why}
+	}
+	return nil
+}
+
+func proposes(sl []byte, loc []int) bool {
+	if isQuestion(sl) {
+		return false
+	}
+	prefix := sl[:loc[0]]
+	if reHypothetical.Match(prefix) || reNegation.Match(prefix[clauseStart(prefix):]) {
+		return false
+	}
+	// "I'd recommend against X", "I wouldn't recommend".
+	rest := bytes.TrimLeft(sl[loc[1]:], " ")
+	return !bytes.HasPrefix(rest, []byte("against")) && !bytes.HasPrefix(rest, []byte("not "))
+}
+
+// accepts reports whether a user message opens by accepting what the
+// assistant proposed.
+func accepts(text string, lower []byte, sents []sentence) bool {
+	if len(sents) == 0 {
+		return false
+	}
+	first := lower[sents[0].start:sents[0].end]
+	first = bytes.TrimLeft(first, " *_\"'")
+	if reAcceptStrong.Match(first) {
+		return !reContrast.Match(first)
+	}
+	if !reAcceptWeak.Match(first) {
+		return false
+	}
+	// A bare "ok" or "yes" accepts only a short reply that neither asks nor
+	// objects.
+	all := lower[sents[0].start:sents[len(sents)-1].end]
+	return len(text) <= 200 && bytes.IndexByte(all, '?') < 0 && !reContrast.Match(all)
+}
+
+// appendDecision adds a decision unless it is empty or repeats one already
+// found.
+func (e *Extractor) appendDecision(out []conversation.Decision, m *conversation.Message, dec, why string) []conversation.Decision {
+	dec = truncate(dec, e.opts.MaxDecisionLen)
+	if len(dec) < 3 {
+		return out
+	}
+	why = truncate(why, e.opts.MaxDecisionLen)
+	for i := range out {
+		if similar(out[i].Decision, dec) {
+			return out
+		}
+	}
+	return append(out, conversation.Decision{
+		Decision:     dec,
+		Rationale:    why,
+		Timestamp:    m.Timestamp,
+		MessageIndex: m.Index,
+		Origin:       conversation.OriginExtracted,
+	})
+}
+
+// truncate cuts s to at most n runes, at a word boundary where it can, marking
+// the cut with "…".
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	cut, count := 0, 0
+	for i := range s {
+		if count == n-1 {
+			cut = i
+			break
+		}
+		count++
+	}
+	t := s[:cut]
+	if j := strings.LastIndexByte(t, ' '); j > len(t)/2 {
+		t = t[:j]
+	}
+	return strings.TrimRight(t, " ,;:.") + "…"
+}
+
+// similar reports near-identical decisions: most of their content words are
+// shared.
+func similar(a, b string) bool {
+	wa, wb := contentWords(a), contentWords(b)
+	if len(wa) == 0 || len(wb) == 0 {
+		return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
+	}
+	inter := 0
+	for w := range wa {
+		if _, ok := wb[w]; ok {
+			inter++
+		}
+	}
+	union := len(wa) + len(wb) - inter
+	small := min(len(wa), len(wb))
+	return float64(inter)/float64(union) >= 0.6 || small >= 3 && float64(inter)/float64(small) >= 0.85
+}
+
+func contentWords(s string) map[string]struct{} {
+	m := map[string]struct{}{}
+	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '\'' || r >= utf8.RuneSelf)
+	}) {
+		if len(f) < 2 || words.IsStopword(f) {
+			continue
+		}
+		m[string(words.Singular([]byte(f)))] = struct{}{}
+	}
+	return m
+}
+
+// asciiLower appends s with ASCII letters lowered: byte offsets stay those of
+// s, which the patterns need to cut the original text.
+func asciiLower(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}

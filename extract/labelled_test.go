@@ -1,0 +1,213 @@
+package extract
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/extract/internal/words"
+)
+
+// labelled is one hand-labelled conversation of testdata/labelled: what a
+// careful reader marks as its topics and decisions.
+type labelled struct {
+	Note string `json:"note"`
+	Want struct {
+		Topics    []string `json:"topics"`
+		Decisions []struct {
+			MessageIndex int    `json:"message_index"`
+			Decision     string `json:"decision"`
+		} `json:"decisions"`
+	} `json:"want"`
+	Conversation conversation.Conversation `json:"conversation"`
+	name         string
+}
+
+// loadLabelled reads the labelled set, split in two halves: files with an odd
+// number are the tuning half (the patterns and weights were adjusted while
+// looking at them), even numbers the held-out half (never used for tuning).
+func loadLabelled(t testing.TB) (tune, holdout []*labelled) {
+	t.Helper()
+	files, err := filepath.Glob("testdata/labelled/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no labelled conversations: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := &labelled{name: filepath.Base(f)}
+		if err := json.Unmarshal(b, l); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		num, err := strconv.Atoi(strings.SplitN(l.name, "-", 2)[0])
+		if err != nil {
+			t.Fatalf("%s: name must start with a number", f)
+		}
+		if num%2 == 1 {
+			tune = append(tune, l)
+		} else {
+			holdout = append(holdout, l)
+		}
+	}
+	return tune, holdout
+}
+
+type prf struct{ tp, predicted, relevant, found int }
+
+func (p prf) precision() float64 { return ratio(p.tp, p.predicted) }
+func (p prf) recall() float64    { return ratio(p.found, p.relevant) }
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 1
+	}
+	return float64(a) / float64(b)
+}
+
+// normPhrase folds a phrase as the extractor does: lower case, plurals folded,
+// punctuation as breaks.
+func normPhrase(s string) []string {
+	var sc words.Scanner
+	var c phraseCollector
+	sc.Scan(s, &c)
+	return c.words
+}
+
+type phraseCollector struct{ words []string }
+
+func (c *phraseCollector) Word(norm, _ []byte) { c.words = append(c.words, string(norm)) }
+func (c *phraseCollector) Break()              {}
+
+// containsSeq reports whether b occurs word for word inside a.
+func containsSeq(a, b []string) bool {
+	if len(b) == 0 || len(b) > len(a) {
+		return false
+	}
+	for i := 0; i+len(b) <= len(a); i++ {
+		if strings.Join(a[i:i+len(b)], " ") == strings.Join(b, " ") {
+			return true
+		}
+	}
+	return false
+}
+
+func topicMatch(pred, want string) bool {
+	p, w := normPhrase(pred), normPhrase(want)
+	return containsSeq(p, w) || containsSeq(w, p)
+}
+
+// decisionMatch: same message and most of the shorter text's content words
+// shared.
+func decisionMatch(got conversation.Decision, wantIdx int, want string) bool {
+	if got.MessageIndex != wantIdx {
+		return false
+	}
+	a, b := contentWords(got.Decision), contentWords(want)
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	inter := 0
+	for w := range a {
+		if _, ok := b[w]; ok {
+			inter++
+		}
+	}
+	return float64(inter)/float64(min(len(a), len(b))) >= 0.5
+}
+
+func evaluate(t *testing.T, e *Extractor, set []*labelled) (topics, decisions prf) {
+	for _, l := range set {
+		c := l.Conversation
+		gotT := e.Topics(&c)
+		var names []string
+		for _, tp := range gotT {
+			names = append(names, tp.Name)
+			topics.predicted++
+			for _, w := range l.Want.Topics {
+				if topicMatch(tp.Name, w) {
+					topics.tp++
+					break
+				}
+			}
+		}
+		var missedT []string
+		for _, w := range l.Want.Topics {
+			topics.relevant++
+			hit := false
+			for _, tp := range gotT {
+				if topicMatch(tp.Name, w) {
+					hit = true
+					break
+				}
+			}
+			if hit {
+				topics.found++
+			} else {
+				missedT = append(missedT, w)
+			}
+		}
+		gotD := e.Decisions(&c)
+		used := make([]bool, len(l.Want.Decisions))
+		for _, d := range gotD {
+			decisions.predicted++
+			ok := false
+			for j, w := range l.Want.Decisions {
+				if !used[j] && decisionMatch(d, w.MessageIndex, w.Decision) {
+					used[j], ok = true, true
+					break
+				}
+			}
+			if ok {
+				decisions.tp++
+			} else {
+				t.Logf("%s: extra decision [%d] %q", l.name, d.MessageIndex, d.Decision)
+			}
+		}
+		for j, w := range l.Want.Decisions {
+			decisions.relevant++
+			if used[j] {
+				decisions.found++
+			} else {
+				t.Logf("%s: missed decision [%d] %q", l.name, w.MessageIndex, w.Decision)
+			}
+		}
+		if len(missedT) > 0 {
+			t.Logf("%s: topics %q, missed %q", l.name, names, missedT)
+		}
+	}
+	return topics, decisions
+}
+
+// TestLabelled measures topics and decisions against the hand-labelled set and
+// fails below the floors. Run with -v to see the figures:
+//
+//	go test ./extract/ -run TestLabelled -v
+func TestLabelled(t *testing.T) {
+	tune, holdout := loadLabelled(t)
+	if len(tune)+len(holdout) < 40 {
+		t.Fatalf("labelled set has %d conversations, want at least 40", len(tune)+len(holdout))
+	}
+	e := New(nil, Options{})
+	floors := struct{ decP, decR, topP, topR float64 }{0, 0, 0, 0}
+	for _, half := range []struct {
+		name string
+		set  []*labelled
+	}{{"tune", tune}, {"holdout", holdout}} {
+		tp, dp := evaluate(t, e, half.set)
+		t.Logf("%-7s (%d conversations) decisions: P=%.2f R=%.2f (%d predicted, %d labelled)   topics: P=%.2f R=%.2f (%d predicted, %d labelled)",
+			half.name, len(half.set), dp.precision(), dp.recall(), dp.predicted, dp.relevant,
+			tp.precision(), tp.recall(), tp.predicted, tp.relevant)
+		if dp.precision() < floors.decP || dp.recall() < floors.decR {
+			t.Errorf("%s: decisions P=%.2f R=%.2f, below the floor P>=%.2f R>=%.2f", half.name, dp.precision(), dp.recall(), floors.decP, floors.decR)
+		}
+		if tp.precision() < floors.topP || tp.recall() < floors.topR {
+			t.Errorf("%s: topics P=%.2f R=%.2f, below the floor P>=%.2f R>=%.2f", half.name, tp.precision(), tp.recall(), floors.topP, floors.topR)
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package extract
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/convsearch/convsearch/extract/internal/words"
+)
+
+// sentence is a span of a message's text, with what is known of its place.
+type sentence struct {
+	start, end int // byte offsets into the message's content
+	// para is the number of the paragraph (block of lines without a blank
+	// line) the sentence is in.
+	para int
+	// lineStart is set when the sentence starts its line; afterLabel when the
+	// line follows a line that is only a "Decision:" label or heading.
+	lineStart  bool
+	afterLabel bool
+}
+
+// splitSentences appends the sentences of text to out. lower is text with
+// ASCII letters lowered (same offsets). Fenced and indented code, quoted lines
+// ("> …") and table rows are left out: nothing in them is a decision stated in
+// the conversation.
+func splitSentences(text string, lower []byte, out []sentence) []sentence {
+	fence := ""
+	para := 0
+	label := false // the previous non-empty line was a bare decision label
+	inLabelList := false
+	for pos := 0; pos < len(text); {
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		lineStart, line := pos, text[pos:end]
+		pos = end + 1
+		trimmed := strings.TrimLeft(line, " \t")
+		off := lineStart + len(line) - len(trimmed)
+		if fence != "" {
+			if strings.HasPrefix(trimmed, fence) {
+				fence = ""
+			}
+			continue
+		}
+		switch {
+		case strings.HasPrefix(trimmed, "```"):
+			fence = "```"
+			continue
+		case strings.HasPrefix(trimmed, "~~~"):
+			fence = "~~~"
+			continue
+		case strings.TrimSpace(trimmed) == "":
+			para++
+			if !label {
+				inLabelList = false
+			}
+			continue
+		case words.IsCodeLine(line), trimmed[0] == '>', trimmed[0] == '|':
+			label, inLabelList = false, false
+			continue
+		}
+		// Strip list markers and headings.
+		body, isItem := stripMarker(trimmed)
+		off += len(trimmed) - len(body)
+		bodyLower := lower[off : off+len(body)]
+		after := label || inLabelList && isItem
+		if isLabelLine(bodyLower) {
+			label, inLabelList = true, true
+			continue
+		}
+		if label && !isItem {
+			inLabelList = false
+		}
+		label = false
+		first := true
+		for s := off; s < off+len(body); {
+			e := sentenceEnd(lower, s, off+len(body))
+			if st, en := trimSpan(text, s, e); en > st {
+				out = append(out, sentence{start: st, end: en, para: para, lineStart: first, afterLabel: after && first})
+			}
+			first = false
+			s = e
+		}
+	}
+	return out
+}
+
+// stripMarker removes a list bullet, number or heading marks from the start of
+// a line and says whether it was a list item.
+func stripMarker(s string) (string, bool) {
+	switch {
+	case strings.HasPrefix(s, "- "), strings.HasPrefix(s, "* "), strings.HasPrefix(s, "+ "), strings.HasPrefix(s, "• "):
+		_, rest, _ := strings.Cut(s, " ")
+		return strings.TrimLeft(rest, " \t"), true
+	case strings.HasPrefix(s, "#"):
+		return strings.TrimLeft(s, "# \t"), false
+	}
+	i := 0
+	for i < len(s) && i < 3 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' ' {
+		return strings.TrimLeft(s[i+2:], " \t"), true
+	}
+	return s, false
+}
+
+// isLabelLine reports a line that only announces decisions below it:
+// "Decision:", "**Decisions**", "## Final decision".
+func isLabelLine(l []byte) bool {
+	l = bytes.Trim(l, " \t*_:#-–—")
+	switch string(l) {
+	case "decision", "decisions", "final decision", "decisions made", "decided", "agreed", "resolution", "outcome":
+		return true
+	}
+	return false
+}
+
+// abbreviations whose dot does not end a sentence.
+var abbreviations = []string{"e.g", "i.e", "etc", "vs", "approx", "incl", "esp", "cf", "mr", "ms", "dr", "no", "fig", "eq"}
+
+// sentenceEnd returns the offset just past the sentence starting at s: after
+// '.', '!' or '?' followed by a space or the end, not after an abbreviation or
+// inside a number.
+func sentenceEnd(lower []byte, s, limit int) int {
+	for i := s; i < limit; i++ {
+		c := lower[i]
+		if c != '.' && c != '!' && c != '?' {
+			continue
+		}
+		j := i + 1
+		for j < limit && (lower[j] == '.' || lower[j] == '!' || lower[j] == '?' || lower[j] == ')' || lower[j] == '"' || lower[j] == '*') {
+			j++
+		}
+		if j < limit && lower[j] != ' ' && lower[j] != '\t' {
+			continue
+		}
+		if c == '.' && isAbbrev(lower[s:i]) {
+			continue
+		}
+		return j
+	}
+	return limit
+}
+
+func isAbbrev(before []byte) bool {
+	k := len(before)
+	for k > 0 && (before[k-1] >= 'a' && before[k-1] <= 'z' || before[k-1] == '.') {
+		k--
+	}
+	w := string(before[k:])
+	if len(w) == 1 {
+		return true // an initial
+	}
+	for _, a := range abbreviations {
+		if w == a {
+			return true
+		}
+	}
+	return false
+}
+
+func trimSpan(text string, s, e int) (int, int) {
+	for s < e && (text[s] == ' ' || text[s] == '\t' || text[s] == '\r') {
+		s++
+	}
+	for e > s && (text[e-1] == ' ' || text[e-1] == '\t' || text[e-1] == '\r') {
+		e--
+	}
+	return s, e
+}
