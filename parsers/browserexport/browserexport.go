@@ -128,16 +128,16 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 		return nil, err
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var top json.RawMessage
-	if err := loose.Unmarshal(path, data, &top); err != nil {
-		return nil, err
-	}
-	if top[0] != '{' {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] != '{' {
+		var top json.RawMessage
+		if err := loose.Unmarshal(path, data, &top); err != nil {
+			return nil, err
+		}
 		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "want an object with \"threads\", got %s", kindOf(top))
 	}
 	var root rawRoot
-	if err := json.Unmarshal(top, &root); err != nil {
-		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "%v", err)
+	if err := loose.Unmarshal(path, data, &root); err != nil {
+		return nil, err
 	}
 	var lists []json.RawMessage
 	if root.Threads != nil {

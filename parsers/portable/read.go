@@ -110,11 +110,11 @@ const checkEvery = 256
 
 func parse(ctx context.Context, path string, data []byte) (*parsers.Result, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var top json.RawMessage
-	if err := loose.Unmarshal(path, data, &top); err != nil {
-		return nil, err
-	}
-	if top[0] != '{' {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] != '{' {
+		var top json.RawMessage
+		if err := loose.Unmarshal(path, data, &top); err != nil {
+			return nil, err
+		}
 		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "want one conversation object, got %s", kindOf(top))
 	}
 	var rc rawConversation
@@ -190,13 +190,13 @@ func parse(ctx context.Context, path string, data []byte) (*parsers.Result, erro
 func readMessage(raw json.RawMessage) (m conversation.Message, ok bool, err error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return m, false, errSkipped("null message skipped")
+		return m, false, problem("null message skipped")
 	}
 	if raw[0] != '{' {
 		// A bare value where a message object belongs: keep its text.
 		m.Role = conversation.RoleAssistant
 		m.Content = clean(contentText(raw))
-		return m, true, errSkipped("not an object: kept as an assistant message")
+		return m, true, problem("not an object: kept as an assistant message")
 	}
 	var rm rawMessage
 	if err := json.Unmarshal(raw, &rm); err != nil {
@@ -229,9 +229,9 @@ func readMessage(raw json.RawMessage) (m conversation.Message, ok bool, err erro
 	return m, true, nil
 }
 
-type errSkipped string
+type problem string
 
-func (e errSkipped) Error() string { return string(e) }
+func (e problem) Error() string { return string(e) }
 
 // MapRole maps a role or sender name onto a canonical role. Names it does not
 // know become assistant, as the format's own importers do ("user" if the

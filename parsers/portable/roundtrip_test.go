@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/conversation"
 )
@@ -224,4 +226,36 @@ func TestRoundTripFixtures(t *testing.T) {
 			t.Fatalf("conversation %d: %v", n, err)
 		}
 	}
+}
+
+// FuzzRoundTrip: any valid UTF-8 text in any field survives Marshal and Parse.
+func FuzzRoundTrip(f *testing.F) {
+	f.Add("hello", "thinking", `{"a":1}`, "out", "0", uint8(1), int64(1764766800123456789))
+	f.Add("", "", "{}", "{}", "", uint8(3), int64(0))
+	f.Add("data:x,y", " ", " [1]", "null", "main", uint8(2), int64(-1))
+	f.Fuzz(func(t *testing.T, content, thinking, args, result, branch string, role uint8, ns int64) {
+		for _, s := range []string{content, thinking, args, result, branch} {
+			if !utf8.ValidString(s) || strings.Contains(s, ";base64,") {
+				t.Skip("invalid UTF-8 is replaced by JSON; base64 payloads are dropped on purpose")
+			}
+		}
+		if strings.HasPrefix(result, "data:") {
+			t.Skip("an attachment ref is never a data: URL: Parse keeps only its type and size")
+		}
+		roles := []conversation.Role{conversation.RoleUser, conversation.RoleAssistant, conversation.RoleSystem, conversation.RoleTool}
+		var ts time.Time
+		if ns > 0 {
+			ts = time.Unix(0, ns).UTC()
+		}
+		c := &conversation.Conversation{ID: content, Source: "fuzz", Messages: []conversation.Message{{
+			Role: roles[int(role)%len(roles)], Content: content, Thinking: thinking, Timestamp: ts, Branch: branch, ID: args, ParentID: result,
+			ToolCalls:   []conversation.ToolCall{{ID: branch, Name: content, Arguments: args}},
+			ToolResults: []conversation.ToolResult{{CallID: branch, Name: thinking, Content: result}},
+			Attachments: []conversation.Attachment{{Name: content, Type: args, Ref: result}},
+		}}}
+		got := roundTrip(t, c)
+		if err := diffMessages(c.Messages, got.Messages); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
