@@ -67,8 +67,12 @@ func (*Parser) Detect(path string, head []byte) bool {
 		return false
 	}
 	const thread = "threads/[]"
-	if !s.Has(thread, "messages", "branches") && !s.Has(thread, "name", "createdAt") {
-		return false
+	if !s.Has(thread, "messages", "branches") {
+		// A long thread name can push "messages" out of the head: then
+		// its name and createdAt must show, and the head must be cut.
+		if s.Complete || !s.Has(thread, "name") || !s.Has(thread, "createdAt") {
+			return false
+		}
 	}
 	// Messages, where the head shows one, are {text, sender}: a forum
 	// dump with "threads" of {author, body} is not ours.

@@ -148,6 +148,8 @@ func TestDetect(t *testing.T) {
 		{"indexedDB other stores, other name", "backup.json", `{"indexedDB": {"settings": [{"k": "` + strings.Repeat("v", parsers.HeadSize), false},
 		{"indexedDB without threads", "chat-backup-3.json", `{"indexedDB": {"settings": []}}`, false},
 		{"forum dump", "forum.json", `{"threads": [{"id": 1, "title": "t", "posts": []}]}`, false},
+		{"forum dump with names", "forum.json", `{"threads": [{"id": 1, "name": "t", "createdAt": "2025", "posts": []}]}`, false},
+		{"forum dump with names, cut", "forum.json", `{"threads": [{"id": 1, "name": "t", "posts": [`, false},
 		{"threads of other messages", "slack.json", `{"threads": [{"id": 1, "messages": [{"user": "U1", "body": "x"}]}]}`, false},
 		{"threads a number", "a.json", `{"threads": 3}`, false},
 		{"empty threads", "a.json", `{"threads": []}`, false},
