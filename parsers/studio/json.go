@@ -11,77 +11,41 @@ import (
 	"github.com/convsearch/convsearch/parsers/loose"
 )
 
-// jsonComment holds every field raw, since real files disagree with the
-// spec on types (ids as numbers, timestamps as strings, `{}` for null).
-type jsonComment struct {
-	ID          json.RawMessage `json:"id"`
-	UserID      json.RawMessage `json:"userId"`
-	Type        json.RawMessage `json:"type"`
-	Timestamp   json.RawMessage `json:"timestamp"`
-	Content     json.RawMessage `json:"content"`
-	ContentHash json.RawMessage `json:"contentHash"`
-	Attachments json.RawMessage `json:"attachments"`
-	Children    json.RawMessage `json:"children"`
-	ParentID    json.RawMessage `json:"parentId"`
-	Deleted     json.RawMessage `json:"deleted"`
-	Artifacts   json.RawMessage `json:"artifacts"`
-}
-
-// looksLikeComment reports whether c has any key of a comment.
-func (c *jsonComment) looksLikeComment() bool {
-	return c.ID != nil || c.Content != nil || c.Children != nil || c.UserID != nil || c.Timestamp != nil || c.ContentHash != nil
-}
-
-// jsonAttachment covers the spec's {url, type, name, file} and an early
-// exporter's {name, type, content}.
-type jsonAttachment struct {
-	URL     json.RawMessage `json:"url"`
-	Content json.RawMessage `json:"content"`
-	Type    json.RawMessage `json:"type"`
-	Name    json.RawMessage `json:"name"`
-}
-
-type jsonArtifact struct {
-	ID      json.RawMessage `json:"id"`
-	Type    json.RawMessage `json:"type"`
-	Title   json.RawMessage `json:"title"`
-	Info    json.RawMessage `json:"info"`
-	Status  json.RawMessage `json:"status"`
-	Command json.RawMessage `json:"command"`
-	Content json.RawMessage `json:"content"`
-}
-
 // parseJSON reads the native export: an array of root comments with nested
-// children.
+// children. The file is decoded once into generic values: re-decoding each
+// comment's children would copy every subtree once per level, and a chat
+// in the app is one long chain of replies, as deep as it is long.
 func parseJSON(ctx context.Context, path string, r io.Reader, res *parsers.Result) ([]*node, error) {
 	data, err := loose.ReadAll(path, r)
 	if err != nil {
 		return nil, err
 	}
-	var top json.RawMessage
-	if err := loose.Unmarshal(path, data, &top); err != nil {
+	// A first pass for errors that name the line.
+	if err := loose.Unmarshal(path, data, new(json.RawMessage)); err != nil {
 		return nil, err
 	}
-	top = bytes.TrimSpace(top)
-	if top[0] != '[' {
-		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "not a Conversation Studio export: want an array of comments, got %.20s", top)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // ids and timestamps keep their exact text
+	var top any
+	if err := dec.Decode(&top); err != nil {
+		return nil, parsers.Errorf(path, 0, parsers.ErrSyntax, "%v", err)
 	}
-	var list []json.RawMessage
-	if err := json.Unmarshal(top, &list); err != nil {
-		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "%v", err)
+	list, ok := top.([]any)
+	if !ok {
+		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "not a Conversation Studio export: want an array of comments, got %.20s", bytes.TrimSpace(data))
 	}
 
 	var roots []*node
 	type item struct {
-		raw    json.RawMessage
+		v      any
 		parent *node
 		where  string
 	}
 	// Breadth-first with a queue: each parent's children are appended in
 	// array order, and no recursion follows the file's nesting.
 	queue := make([]item, 0, len(list))
-	for _, raw := range list {
-		queue = append(queue, item{raw: raw, where: "top level"})
+	for _, v := range list {
+		queue = append(queue, item{v: v, where: "top level"})
 	}
 	read := 0
 	for i := 0; i < len(queue); i++ {
@@ -92,31 +56,34 @@ func parseJSON(ctx context.Context, path string, r io.Reader, res *parsers.Resul
 		}
 		it := queue[i]
 		queue[i] = item{}
-		var c jsonComment
-		if err := json.Unmarshal(it.raw, &c); err != nil || !c.looksLikeComment() {
-			res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "%s: skipped a value that is not a comment: %.40s", it.where, it.raw))
+		c, ok := it.v.(map[string]any)
+		if !ok || !looksLikeComment(c) {
+			res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "%s: skipped a value that is not a comment: %.40s", it.where, compact(it.v)))
 			continue
 		}
 		read++
 		n := &node{
-			id:       loose.String(c.ID),
-			parentID: loose.String(c.ParentID),
-			userID:   loose.String(c.UserID),
-			typ:      loose.String(c.Type),
-			ts:       loose.Time(c.Timestamp),
-			content:  loose.String(c.Content),
-			deleted:  loose.Bool(c.Deleted),
-			hash:     loose.String(c.ContentHash),
+			id:       str(c["id"]),
+			parentID: str(c["parentId"]),
+			userID:   str(c["userId"]),
+			typ:      str(c["type"]),
+			ts:       loose.Time(rawOf(c["timestamp"])),
+			content:  str(c["content"]),
+			deleted:  loose.Bool(rawOf(c["deleted"])),
+			hash:     str(c["contentHash"]),
+			atts:     jsonAttachments(c["attachments"]),
+			arts:     jsonArtifacts(c["artifacts"]),
 		}
-		n.atts = jsonAttachments(c.Attachments)
-		n.arts = jsonArtifacts(c.Artifacts)
 		add(&roots, it.parent, n)
-		var kids []json.RawMessage
-		if !loose.IsNull(c.Children) && json.Unmarshal(c.Children, &kids) != nil {
-			res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "comment %s: children is not an array", n.id))
-		}
-		for _, k := range kids {
-			queue = append(queue, item{raw: k, parent: n, where: "children of " + n.id})
+		switch kids := c["children"].(type) {
+		case []any:
+			for _, k := range kids {
+				queue = append(queue, item{v: k, parent: n, where: "children of " + n.id})
+			}
+		default:
+			if !loose.IsNull(rawOf(kids)) {
+				res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "comment %s: children is not an array: %.40s", n.id, compact(kids)))
+			}
 		}
 	}
 	if read == 0 && len(list) > 0 {
@@ -125,44 +92,69 @@ func parseJSON(ctx context.Context, path string, r io.Reader, res *parsers.Resul
 	return roots, nil
 }
 
-func jsonAttachments(raw json.RawMessage) []conversation.Attachment {
-	var list []json.RawMessage
-	if loose.IsNull(raw) || json.Unmarshal(raw, &list) != nil {
+// looksLikeComment reports whether c has any key of a comment.
+func looksLikeComment(c map[string]any) bool {
+	for _, k := range []string{"id", "content", "children", "userId", "timestamp", "contentHash"} {
+		if _, ok := c[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// rawOf returns v as JSON text, for the loose helpers.
+func rawOf(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
 		return nil
 	}
+	return b
+}
+
+// str returns v as text the way loose.String does: numbers as their text,
+// `{}` and `[]` as nothing, other objects as compact JSON.
+func str(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	}
+	return loose.String(rawOf(v))
+}
+
+func compact(v any) string { return string(rawOf(v)) }
+
+// jsonAttachments reads the spec's {url, type, name, file}, an early
+// exporter's {name, type, content}, and a still earlier one's bare data URL.
+func jsonAttachments(v any) []conversation.Attachment {
+	list, _ := v.([]any)
 	var out []conversation.Attachment
 	for _, a := range list {
-		a = bytes.TrimSpace(a)
-		if len(a) == 0 {
-			continue
+		switch a := a.(type) {
+		case string:
+			out = append(out, attachment("", "", a))
+		case map[string]any:
+			url := str(a["url"])
+			if url == "" {
+				url = str(a["content"])
+			}
+			out = append(out, attachment(str(a["name"]), str(a["type"]), url))
 		}
-		if a[0] == '"' {
-			// An early exporter wrote each attachment as its data URL alone.
-			out = append(out, attachment("", "", loose.String(a)))
-			continue
-		}
-		var ja jsonAttachment
-		if json.Unmarshal(a, &ja) != nil {
-			continue
-		}
-		url := loose.String(ja.URL)
-		if url == "" {
-			url = loose.String(ja.Content)
-		}
-		out = append(out, attachment(loose.String(ja.Name), loose.String(ja.Type), url))
 	}
 	return out
 }
 
-func jsonArtifacts(raw json.RawMessage) []conversation.Artifact {
-	var list []jsonArtifact
-	if loose.IsNull(raw) || json.Unmarshal(raw, &list) != nil {
-		return nil
-	}
-	out := make([]conversation.Artifact, 0, len(list))
+func jsonArtifacts(v any) []conversation.Artifact {
+	list, _ := v.([]any)
+	var out []conversation.Artifact
 	for _, a := range list {
-		out = append(out, artifact(loose.String(a.ID), loose.String(a.Type), loose.String(a.Title),
-			loose.String(a.Info), loose.String(a.Status), loose.String(a.Command), loose.String(a.Content)))
+		if m, ok := a.(map[string]any); ok {
+			out = append(out, artifact(str(m["id"]), str(m["type"]), str(m["title"]),
+				str(m["info"]), str(m["status"]), str(m["command"]), str(m["content"])))
+		}
 	}
 	return out
 }

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
@@ -580,6 +583,32 @@ func TestDeepText(t *testing.T) {
 	}
 	if n := len(res.Conversations[0].Messages); n != depth {
 		t.Errorf("%d messages, want %d", n, depth)
+	}
+}
+
+// TestDeepJSONChain: the app's chat mode makes every reply the child of the
+// previous one, so a long chat is a deep tree. Reading it must stay linear.
+func TestDeepJSONChain(t *testing.T) {
+	const depth = 4000 // encoding/json allows 10000 levels: two per comment
+	var b strings.Builder
+	for i := range depth {
+		fmt.Fprintf(&b, `[{"id":"%d","userId":"u","timestamp":%d,"content":"%s","attachments":[],"children":`, i, 1732000000000+i, strings.Repeat("x", 500))
+	}
+	b.WriteString("[]")
+	for range depth {
+		b.WriteString("}]")
+	}
+	start := time.Now()
+	res, err := New().Parse(context.Background(), "comments.json", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Conversations[0]
+	if len(c.Messages) != depth || c.Messages[depth-1].ParentID != strconv.Itoa(depth-2) || c.Messages[depth-1].Branch != "0" {
+		t.Errorf("%d messages, last %+v", len(c.Messages), c.Messages[depth-1])
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("a %d-deep chain of %d bytes took %v", depth, b.Len(), d)
 	}
 }
 
