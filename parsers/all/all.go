@@ -2,11 +2,32 @@
 // It is the one place a new family is added.
 package all
 
-import "github.com/convsearch/convsearch/parsers"
+import (
+	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/browserexport"
+	"github.com/convsearch/convsearch/parsers/claudeai"
+	"github.com/convsearch/convsearch/parsers/claudecode"
+	"github.com/convsearch/convsearch/parsers/fnord"
+	"github.com/convsearch/convsearch/parsers/personalagent"
+	"github.com/convsearch/convsearch/parsers/portable"
+	"github.com/convsearch/convsearch/parsers/qcli"
+	"github.com/convsearch/convsearch/parsers/rao"
+	"github.com/convsearch/convsearch/parsers/studio"
+)
 
 // Registry returns a registry of every family. The most specific detectors
-// come first: formats recognised by their file name and a marker key before
-// generic JSON shapes.
+// come first: formats recognised by their file name or a marker line before
+// generic JSON shapes, and the portable format, the most generic, last.
 func Registry() *parsers.Registry {
-	return parsers.NewRegistry()
+	return parsers.NewRegistry(
+		personalagent.New(),
+		fnord.New(),
+		rao.New(),
+		claudecode.New(),
+		qcli.New(),
+		studio.New(),
+		claudeai.New(),
+		browserexport.New(),
+		portable.New(),
+	)
 }

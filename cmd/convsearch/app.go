@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// Env is what a command may touch of the outside world, so tests can run
+// commands in-process with their own streams and environment.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+}
+
+// usageError is a mistake in how the command was called: exit 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// errReported means the command has already told the user what went wrong
+// (per-file errors on stderr) and must exit 1 without saying more.
+var errReported = errors.New("errors reported")
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	usage   string // arguments after the name, e.g. "[flags] PATH…"
+	// run is called with the subcommand's arguments.
+	run func(ctx context.Context, env *Env, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"formats", "list the conversation formats convsearch reads", "[--json]", runFormats},
+		{"parse", "detect and parse conversation files, print a summary or the canonical JSON", "[flags] PATH…", runParse},
+		{"export", "write conversations as portable-format files plus an index.json manifest", "--to DIR [flags] PATH…", runExport},
+		{"index", "bring the index in line with the conversation files under the roots", "[--root DIR]… [--rebuild] [flags]", runIndex},
+		{"search", "search the index: words, \"phrases\", -not, OR, prefix*, typo~, field:value", "[flags] QUERY", runSearch},
+		{"show", "show a conversation, or the messages around one", "ID [--message N --context K] [--json]", runShow},
+		{"topics", "list topics by the number of conversations about them", "[--project P] [--json]", runTopics},
+		{"decisions", "list decisions with their rationale", "[QUERY] [--project P] [--since T] [--json]", runDecisions},
+		{"stats", "show what the index holds", "[--json] [flags]", runStats},
+		{"watch", "keep the index in line with the files, in the foreground", "[--root DIR]… [flags]", runWatch},
+		{"serve", "run the daemon: the watcher, an HTTP API and a search page on localhost", "[--addr 127.0.0.1:PORT] [--root DIR]… [flags]", runServe},
+		{"mcp", "serve the index to AI agents over MCP on stdio", "[--root DIR]… [flags]", runMcp},
+		{"bench", "measure indexing and query speed on a generated corpus", "[index|query|all] [flags]", runBench},
+	}
+}
+
+func lookupCommand(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+func run(ctx context.Context, args []string, env *Env) error {
+	if len(args) == 0 {
+		printHelp(env.Stderr)
+		return usagef("no command given")
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "help", "-h", "--help":
+		if len(rest) > 0 {
+			if c, ok := lookupCommand(rest[0]); ok {
+				if err := c.run(ctx, env, []string{"--help"}); !errors.Is(err, errHelp) {
+					return err
+				}
+				return nil
+			}
+			return usagef("unknown command %q", rest[0])
+		}
+		printHelp(env.Stdout)
+		return nil
+	case "version", "--version":
+		fmt.Fprintln(env.Stdout, "convsearch", version)
+		return nil
+	}
+	c, ok := lookupCommand(name)
+	if !ok {
+		fmt.Fprintf(env.Stderr, "convsearch: unknown command %q\n\n", name)
+		printHelp(env.Stderr)
+		return &usageError{msg: "unknown command " + name}
+	}
+	if err := c.run(ctx, env, rest); !errors.Is(err, errHelp) {
+		return err
+	}
+	return nil
+}
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func printHelp(w io.Writer) {
+	fmt.Fprintf(w, "convsearch makes the AI conversations kept by many tools searchable from one place.\n\n")
+	fmt.Fprintf(w, "Usage: convsearch COMMAND [flags] [args]\n\nCommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "  %-10s %s\n", "help", "show help for convsearch or a command (convsearch help CMD)")
+	fmt.Fprintf(w, "\nRun 'convsearch CMD --help' for a command's flags.\n")
+}
+
+// newFlags returns the flag set of subcommand name, printing its usage to
+// env.Stderr on error and to env.Stdout for --help.
+func newFlags(env *Env, name string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("convsearch "+name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	return fs
+}
+
+// parseFlags parses args into fs. --help prints the command's usage to
+// stdout and returns errHelp; a bad flag is a usage error.
+func parseFlags(env *Env, fs *pflag.FlagSet, name string, args []string) error {
+	err := fs.Parse(args)
+	if errors.Is(err, pflag.ErrHelp) {
+		printUsage(env.Stdout, fs, name)
+		return errHelp
+	}
+	if err != nil {
+		printUsage(env.Stderr, fs, name)
+		return usagef("%s: %v", name, err)
+	}
+	return nil
+}
+
+// errHelp stops a command after --help was printed; run treats it as success.
+var errHelp = errors.New("help shown")
+
+func printUsage(w io.Writer, fs *pflag.FlagSet, name string) {
+	c, _ := lookupCommand(name)
+	fmt.Fprintf(w, "Usage: convsearch %s %s\n\n%s.\n\nFlags:\n", name, c.usage, upperFirst(c.summary))
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// newLogger returns the process's logger: text on stderr, debug with
+// --verbose.
+func newLogger(env *Env, verbose bool) *slog.Logger {
+	level := slog.LevelInfo
+	if verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// isTerminal reports whether w is a terminal (for colour and progress).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// useColor reports whether to colour output to w: a terminal, and NO_COLOR
+// unset (https://no-color.org).
+func useColor(env *Env, w io.Writer) bool {
+	return isTerminal(w) && env.Getenv("NO_COLOR") == "" && env.Getenv("TERM") != "dumb"
+}

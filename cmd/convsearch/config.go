@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/pflag"
+
+	"github.com/convsearch/convsearch/parsers"
+)
+
+// storeFlags are the flags every command that reads or writes the index
+// shares.
+type storeFlags struct {
+	DataDir string
+	Roots   []string
+	// NoDefaults leaves out the default locations and the config file's
+	// roots: only --root counts.
+	NoDefaults bool
+	Verbose    bool
+}
+
+func (s *storeFlags) register(fs *pflag.FlagSet, withRoots bool) {
+	fs.StringVar(&s.DataDir, "data-dir", "", "where the index lives (default $CONVSEARCH_DATA, else $XDG_DATA_HOME/convsearch)")
+	if withRoots {
+		fs.StringArrayVar(&s.Roots, "root", nil, "a folder or file to index (repeatable); adds to the default locations and the config file's roots")
+		fs.BoolVar(&s.NoDefaults, "no-default-roots", false, "index only the --root folders, not the default locations nor the config file's roots")
+	}
+	fs.BoolVarP(&s.Verbose, "verbose", "v", false, "log more on stderr")
+}
+
+// dataDir resolves the data folder: --data-dir, $CONVSEARCH_DATA,
+// $XDG_DATA_HOME/convsearch, ~/.local/share/convsearch.
+func (s *storeFlags) dataDir(env *Env) (string, error) {
+	if s.DataDir != "" {
+		return filepath.Abs(s.DataDir)
+	}
+	if d := env.Getenv("CONVSEARCH_DATA"); d != "" {
+		return filepath.Abs(d)
+	}
+	if d := env.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "convsearch"), nil
+	}
+	home := env.Getenv("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", fmt.Errorf("no data folder: set --data-dir or $CONVSEARCH_DATA: %w", err)
+		}
+	}
+	return filepath.Join(home, ".local", "share", "convsearch"), nil
+}
+
+// configPath is $XDG_CONFIG_HOME/convsearch/config.json (default
+// ~/.config/convsearch/config.json).
+func configPath(env *Env) string {
+	if d := env.Getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "convsearch", "config.json")
+	}
+	home := env.Getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, ".config", "convsearch", "config.json")
+}
+
+// config is the user's config file.
+type config struct {
+	// Roots are folders (or files) to index besides the default locations.
+	Roots []string `json:"roots"`
+}
+
+func loadConfig(env *Env) (*config, error) {
+	path := configPath(env)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &config{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read config %s: %w", path, err)
+	}
+	var c config
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, fmt.Errorf("read config %s: %w", path, err)
+	}
+	home := env.Getenv("HOME")
+	for i, r := range c.Roots {
+		if len(r) > 1 && r[:2] == "~/" && home != "" {
+			c.Roots[i] = filepath.Join(home, r[2:])
+		}
+	}
+	return &c, nil
+}
+
+// roots resolves what to index: --root, plus (unless --no-default-roots or
+// only --root was meant) the config file's roots and the default locations
+// of every format that exist here.
+func (s *storeFlags) roots(env *Env, reg *parsers.Registry) ([]string, error) {
+	var roots []string
+	seen := map[string]bool{}
+	add := func(r string) {
+		abs, err := filepath.Abs(r)
+		if err != nil || seen[abs] {
+			return
+		}
+		seen[abs] = true
+		roots = append(roots, abs)
+	}
+	for _, r := range s.Roots {
+		add(r)
+	}
+	if s.NoDefaults {
+		return roots, nil
+	}
+	cfg, err := loadConfig(env)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range cfg.Roots {
+		add(r)
+	}
+	for _, r := range defaultRoots(env, reg) {
+		add(r)
+	}
+	return roots, nil
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/all"
+	"github.com/convsearch/convsearch/parsers/portable"
+)
+
+// runExport writes every conversation found under the paths as a portable
+// conversation file (<id>.json) plus the spec's index.json manifest, so any
+// tool of that ecosystem can read convsearch's output.
+func runExport(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "export")
+	to := fs.String("to", "", "the folder to write into (created if needed)")
+	quiet := fs.BoolP("quiet", "q", false, "do not print the per-family totals on stderr")
+	if err := parseFlags(env, fs, "export", args); err != nil {
+		return err
+	}
+	if *to == "" {
+		return usagef("export: --to DIR is required")
+	}
+	if fs.NArg() == 0 {
+		return usagef("export: give at least one file or folder to export")
+	}
+	if err := os.MkdirAll(*to, 0o755); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	manifest := portable.Manifest{Conversations: []portable.ManifestEntry{}}
+	written := map[string]string{} // file name -> source file, to catch id clashes
+	run, err := parsePaths(ctx, env, all.Registry(), fs.Args(), func(path string, _ parsers.Parser, res *parsers.Result) error {
+		for _, c := range res.Conversations {
+			name := portable.FileName(c.ID)
+			if prev, dup := written[name]; dup {
+				// The same conversation in two files (one tree exported as
+				// JSON and XML): the first one read is kept.
+				fmt.Fprintf(env.Stderr, "convsearch: %s: conversation %s already exported from %s; skipped\n", path, c.ID, prev)
+				continue
+			}
+			data, err := portable.Marshal(c)
+			if err != nil {
+				return fmt.Errorf("export %s from %s: %w", c.ID, path, err)
+			}
+			out := filepath.Join(*to, name)
+			if err := os.WriteFile(out, data, 0o644); err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+			written[name] = path
+			manifest.Conversations = append(manifest.Conversations, portable.NewManifestEntry(c, out))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := indexer.WriteFileAtomic(filepath.Join(*to, "index.json"), manifest); err != nil {
+		return err
+	}
+	if !*quiet {
+		printTotals(env, run)
+		fmt.Fprintf(env.Stderr, "wrote %d conversations and index.json to %s\n", len(manifest.Conversations), *to)
+	}
+	if run.Failed > 0 {
+		return errReported
+	}
+	return nil
+}

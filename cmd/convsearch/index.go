@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/convsearch/convsearch/extract"
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/ingest"
+	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/all"
+)
+
+// store is an open index with what feeds it.
+type store struct {
+	dir string
+	reg *parsers.Registry
+	ix  *indexer.Index
+	ing *ingest.Ingester
+}
+
+func openStore(env *Env, sf *storeFlags, rebuild bool, progress func(ingest.Progress)) (*store, error) {
+	dir, err := sf.dataDir(env)
+	if err != nil {
+		return nil, err
+	}
+	logger := newLogger(env, sf.Verbose)
+	ix, err := indexer.Open(indexer.Options{Dir: dir, Rebuild: rebuild, Logger: logger.With("component", "indexer")})
+	if err != nil {
+		return nil, err
+	}
+	reg := all.Registry()
+	ex := extract.New(extract.DefaultBackground(), extract.Options{})
+	ing := ingest.New(reg, ix, ex, ingest.Options{Logger: logger.With("component", "ingest"), Progress: progress})
+	return &store{dir: dir, reg: reg, ix: ix, ing: ing}, nil
+}
+
+func (s *store) Close() error { return s.ix.Close() }
+
+func runIndex(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "index")
+	var sf storeFlags
+	sf.register(fs, true)
+	rebuild := fs.Bool("rebuild", false, "discard the index and read every file again")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	if err := parseFlags(env, fs, "index", args); err != nil {
+		return err
+	}
+	for _, a := range fs.Args() { // `convsearch index DIR` means --root DIR
+		sf.Roots = append(sf.Roots, a)
+	}
+	bar := newProgressBar(env)
+	st, err := openStore(env, &sf, *rebuild, bar.update)
+	if err != nil {
+		return err
+	}
+	roots, err := sf.roots(env, st.reg)
+	if err != nil {
+		st.Close()
+		return err
+	}
+	if len(roots) == 0 {
+		st.Close()
+		return usagef("index: nothing to index: give --root DIR (no default location of a known format exists here, and %s lists no roots)", configPath(env))
+	}
+	sum, err := st.ing.Reconcile(ctx, roots)
+	bar.finish()
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	if sum != nil {
+		if *asJSON {
+			writeJSON(env.Stdout, sum)
+		} else {
+			printSummary(env.Stdout, sum)
+			for _, e := range sum.Errors {
+				fmt.Fprintf(env.Stderr, "convsearch: %s: %s\n", e.Path, strings.TrimPrefix(e.Err, e.Path+": "))
+			}
+		}
+	}
+	return err
+}
+
+func printSummary(w io.Writer, s *ingest.Summary) {
+	rate := 0.0
+	if s.Elapsed > 0 {
+		rate = float64(s.Messages) / s.Elapsed.Seconds()
+	}
+	fmt.Fprintf(w, "indexed %d files (%d unchanged, %d removed, %d failed): %d conversations, %d messages in %s (%.0f msg/s)\n",
+		s.Parsed, s.Unchanged, s.Removed, s.Failed, s.Conversations, s.Messages, s.Elapsed.Round(time.Millisecond), rate)
+}
+
+// progressBar draws a one-line progress display on stderr when stderr is a
+// terminal, at most ten times a second; elsewhere it stays silent.
+type progressBar struct {
+	env   *Env
+	on    bool
+	mu    sync.Mutex
+	last  time.Time
+	drawn bool
+}
+
+func newProgressBar(env *Env) *progressBar {
+	return &progressBar{env: env, on: isTerminal(env.Stderr)}
+}
+
+func (b *progressBar) update(p ingest.Progress) {
+	if !b.on {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if time.Since(b.last) < 100*time.Millisecond {
+		return
+	}
+	b.last = time.Now()
+	rate := 0.0
+	if p.Elapsed > 0 {
+		rate = float64(p.Messages) / p.Elapsed.Seconds()
+	}
+	fmt.Fprintf(b.env.Stderr, "\r\033[K%d files (%d unchanged, %d failed) · %d conversations · %d messages · %.0f msg/s",
+		p.Seen, p.Unchanged, p.Failed, p.Conversations, p.Messages, rate)
+	b.drawn = true
+}
+
+func (b *progressBar) finish() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.drawn {
+		fmt.Fprint(b.env.Stderr, "\r\033[K")
+	}
+	b.on = false
+}
+
+func runStats(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "stats")
+	var sf storeFlags
+	sf.register(fs, false)
+	asJSON := fs.Bool("json", false, "print the statistics as JSON")
+	if err := parseFlags(env, fs, "stats", args); err != nil {
+		return err
+	}
+	st, err := openStore(env, &sf, false, nil)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	s, err := st.ix.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(env.Stdout, s)
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "data folder: %s\n", s.Dir)
+	fmt.Fprintf(w, "documents:   %d (%s)\n", s.Documents, countsLine(s.ByKind))
+	fmt.Fprintf(w, "files:       %d (%d with errors)\n", s.Files, s.FileErrors)
+	fmt.Fprintf(w, "sources:     %s\n", countsLine(s.BySource))
+	fmt.Fprintf(w, "projects:    %s\n", countsLine(s.ByProject))
+	fmt.Fprintf(w, "index size:  %s\n", humanBytes(s.IndexBytes))
+	if !s.LastSync.IsZero() {
+		fmt.Fprintf(w, "last sync:   %s\n", s.LastSync.Local().Format(time.RFC3339))
+	}
+	return nil
+}
+
+func countsLine(m map[string]uint64) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	type kv struct {
+		k string
+		v uint64
+	}
+	var list []kv
+	for k, v := range m {
+		list = append(list, kv{k, v})
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].v != list[j].v {
+			return list[i].v > list[j].v
+		}
+		return list[i].k < list[j].k
+	})
+	parts := make([]string, len(list))
+	for i, e := range list {
+		parts[i] = fmt.Sprintf("%s %d", e.k, e.v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

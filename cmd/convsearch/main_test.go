@@ -1,0 +1,374 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests build the real binary and run it on the real files of
+// testdata/corpus and the bundled examples/.
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "convsearch-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "convsearch")
+	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+const (
+	corpus   = "../../testdata/corpus"
+	examples = "../../examples"
+)
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// cs runs the binary with a private HOME and XDG folders, so no test reads
+// or writes the real user's files.
+func cs(t *testing.T, home string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_DATA_HOME="+filepath.Join(home, "data"),
+		"XDG_CONFIG_HOME="+filepath.Join(home, "config"), "CONVSEARCH_DATA=", "NO_COLOR=1",
+		"CLAUDE_CONFIG_DIR=", "CODEX_HOME=")
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{so.String(), se.String(), code}
+}
+
+func TestUsageErrors(t *testing.T) {
+	home := t.TempDir()
+	for _, args := range [][]string{{}, {"nosuchcommand"}, {"parse"}, {"parse", "--nosuchflag", "x"}, {"search"}, {"search", "--sort", "random", "x"}, {"search", "--since", "yesterday", "x"}} {
+		r := cs(t, home, args...)
+		if r.code != 2 {
+			t.Errorf("convsearch %v: exit %d, want 2 (stderr %q)", args, r.code, r.stderr)
+		}
+		if r.stderr == "" {
+			t.Errorf("convsearch %v: nothing on stderr", args)
+		}
+	}
+	r := cs(t, home, "help")
+	if r.code != 0 || !strings.Contains(r.stdout, "search") {
+		t.Errorf("help: exit %d, stdout %q", r.code, r.stdout)
+	}
+	r = cs(t, home, "parse", "--help")
+	if r.code != 0 || !strings.Contains(r.stdout, "--json") {
+		t.Errorf("parse --help: exit %d, stdout %q", r.code, r.stdout)
+	}
+}
+
+func TestParseCorpusAndExamples(t *testing.T) {
+	home := t.TempDir()
+	r := cs(t, home, "parse", "--json", corpus, examples)
+	if r.code != 0 {
+		t.Fatalf("parse: exit %d\n%s", r.code, r.stderr)
+	}
+	var convs []struct {
+		ID       string            `json:"id"`
+		Source   string            `json:"source"`
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &convs); err != nil {
+		t.Fatalf("parse --json output is not a JSON array: %v", err)
+	}
+	if strings.Contains(r.stdout, "iVBORw0KGgo") {
+		t.Error("base64 image data in the output")
+	}
+	bySource := map[string]int{}
+	for _, c := range convs {
+		bySource[c.Source]++
+	}
+	// Every family in the corpus and the examples is found.
+	for _, s := range []string{"studio", "qcli", "claude-code", "claude-ai", "portable", "personalagent", "fnord"} {
+		if bySource[s] == 0 {
+			t.Errorf("no %s conversation found (found %v)", s, bySource)
+		}
+	}
+	// The totals on stderr agree with the JSON.
+	if !strings.Contains(r.stderr, fmt.Sprintf("%d conversations", len(convs))) {
+		t.Errorf("stderr totals %q do not say %d conversations", r.stderr, len(convs))
+	}
+}
+
+func TestParseMalformed(t *testing.T) {
+	home := t.TempDir()
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "broken.json")
+	os.WriteFile(bad, []byte(`{"id": "x", "title": "t", "messages": [`), 0o644)
+	good := filepath.Join(corpus, "kiro-cli", "conversation-graphify.json")
+	r := cs(t, home, "parse", "--json", bad, good)
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1", r.code)
+	}
+	if !strings.Contains(r.stderr, "broken.json") {
+		t.Errorf("stderr does not name the file: %q", r.stderr)
+	}
+	var convs []json.RawMessage
+	if err := json.Unmarshal([]byte(r.stdout), &convs); err != nil || len(convs) != 1 {
+		t.Errorf("the good file after the bad one: %d conversations (%v), want 1", len(convs), err)
+	}
+	// An empty file and a folder of junk are reported, never a panic.
+	empty := filepath.Join(dir, "empty.json")
+	os.WriteFile(empty, nil, 0o644)
+	r = cs(t, home, "parse", empty)
+	if r.code != 1 || !strings.Contains(r.stderr, "empty.json") || strings.Contains(r.stderr, "panic") {
+		t.Errorf("empty file: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+func TestExportRoundTrip(t *testing.T) {
+	home := t.TempDir()
+	out := t.TempDir()
+	r := cs(t, home, "export", "--to", out, filepath.Join(corpus, "kiro-cli"), filepath.Join(corpus, "claude-ai"))
+	if r.code != 0 {
+		t.Fatalf("export: exit %d\n%s", r.code, r.stderr)
+	}
+	var manifest struct {
+		Conversations []struct{ ID, File string } `json:"conversations"`
+	}
+	data, err := os.ReadFile(filepath.Join(out, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &manifest); err != nil {
+		t.Fatal(err)
+	}
+	if len(manifest.Conversations) != 7 {
+		t.Errorf("manifest lists %d conversations, want 7", len(manifest.Conversations))
+	}
+	// Parsing what export wrote gives the same messages.
+	type msg struct {
+		Role, Content string
+	}
+	load := func(args ...string) map[string][]msg {
+		r := cs(t, home, append([]string{"parse", "--json"}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("parse %v: exit %d\n%s", args, r.code, r.stderr)
+		}
+		var convs []struct {
+			ID       string `json:"id"`
+			Messages []msg  `json:"messages"`
+		}
+		json.Unmarshal([]byte(r.stdout), &convs)
+		m := map[string][]msg{}
+		for _, c := range convs {
+			m[c.ID] = c.Messages
+		}
+		return m
+	}
+	orig := load(filepath.Join(corpus, "kiro-cli"), filepath.Join(corpus, "claude-ai"))
+	back := load(out)
+	if len(back) != len(orig) {
+		t.Fatalf("%d conversations read back, want %d", len(back), len(orig))
+	}
+	for id, msgs := range orig {
+		got := back[id]
+		if fmt.Sprint(got) != fmt.Sprint(msgs) {
+			t.Errorf("conversation %s: messages differ after the round trip", id)
+		}
+	}
+}
+
+func stats(t *testing.T, home, data string) map[string]uint64 {
+	t.Helper()
+	r := cs(t, home, "stats", "--data-dir", data, "--json")
+	if r.code != 0 {
+		t.Fatalf("stats: exit %d\n%s", r.code, r.stderr)
+	}
+	var s struct {
+		ByKind map[string]uint64 `json:"by_kind"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s.ByKind
+}
+
+func TestIndexAndSearch(t *testing.T) {
+	home := t.TempDir()
+	data := filepath.Join(t.TempDir(), "data")
+	r := cs(t, home, "index", "--data-dir", data, "--root", corpus, "--root", examples)
+	if r.code != 0 {
+		t.Fatalf("index: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "indexed") {
+		t.Errorf("no summary line: %q", r.stdout)
+	}
+	if _, err := os.Stat(filepath.Join(data, "index.json")); err != nil {
+		t.Fatal(err)
+	}
+	kinds := stats(t, home, data)
+	for _, k := range []string{"conversation", "message", "topic", "decision"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s documents after indexing (stats %v)", k, kinds)
+		}
+	}
+	// A second run reads nothing again.
+	r = cs(t, home, "index", "--data-dir", data, "--root", corpus, "--root", examples, "--json")
+	var sum struct {
+		Parsed    int `json:"files_parsed"`
+		Unchanged int `json:"files_unchanged"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &sum); err != nil {
+		t.Fatalf("index --json: %v\n%s", err, r.stdout)
+	}
+	if sum.Parsed != 0 || sum.Unchanged == 0 {
+		t.Errorf("second index run parsed %d files, want 0 (%d unchanged)", sum.Parsed, sum.Unchanged)
+	}
+
+	search := func(q string, extra ...string) map[string]any {
+		r := cs(t, home, append([]string{"search", "--data-dir", data, "--json", q}, extra...)...)
+		if r.code != 0 {
+			t.Fatalf("search %q: exit %d\n%s", q, r.code, r.stderr)
+		}
+		var res map[string]any
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := search("onkeyup")
+	if !strings.Contains(fmt.Sprint(res["hits"]), "LLM Pricing Calculator") {
+		t.Errorf("search onkeyup: want the LLM Pricing Calculator conversation, got %v", res["hits"])
+	}
+	res = search("kubernetes OR tflint OR graphify", "--source", "qcli")
+	if n, _ := res["total"].(float64); n == 0 {
+		t.Error("no qcli hit for graphify")
+	}
+	r = cs(t, home, "search", "--data-dir", data, `"unclosed`)
+	if r.code != 2 || !strings.Contains(r.stderr, "column") {
+		t.Errorf("bad query: exit %d, stderr %q", r.code, r.stderr)
+	}
+	// Readable output on a pipe: no colour codes, a reference to open it.
+	r = cs(t, home, "search", "--data-dir", data, "onkeyup")
+	if strings.Contains(r.stdout, "\033[") || !strings.Contains(r.stdout, "convsearch show") {
+		t.Errorf("readable output: %q", r.stdout)
+	}
+}
+
+// TestSearchBringsIndexUpToDate is the README's main command: search --root
+// on a fresh machine indexes first.
+func TestSearchBringsIndexUpToDate(t *testing.T) {
+	home := t.TempDir()
+	r := cs(t, home, "search", "--root", examples, "--json", "bootstrap")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(home, "data", "convsearch", "index.json")); err != nil {
+		t.Errorf("no index in $XDG_DATA_HOME/convsearch: %v", err)
+	}
+}
+
+func TestShow(t *testing.T) {
+	home := t.TempDir()
+	data := filepath.Join(t.TempDir(), "data")
+	if r := cs(t, home, "index", "--data-dir", data, "--root", filepath.Join(corpus, "claude-ai")); r.code != 0 {
+		t.Fatalf("index: %s", r.stderr)
+	}
+	id := "91098bc8-f2c4-427b-b71b-1e25efa2e871"
+	r := cs(t, home, "show", "--data-dir", data, id)
+	if r.code != 0 || !strings.Contains(r.stdout, "LLM Pricing Calculator") || !strings.Contains(r.stdout, "#19") {
+		t.Errorf("show: exit %d\n%s", r.code, r.stdout)
+	}
+	r = cs(t, home, "show", "--data-dir", data, "--json", "--message", "6", "--context", "1", id)
+	var c struct {
+		Messages []struct {
+			Index int `json:"index"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &c); err != nil {
+		t.Fatalf("show --json: %v\n%s", err, r.stdout)
+	}
+	if len(c.Messages) != 3 || c.Messages[0].Index != 5 || c.Messages[2].Index != 7 {
+		t.Errorf("window around 6 with context 1: %+v", c.Messages)
+	}
+	if r := cs(t, home, "show", "--data-dir", data, "no-such-id"); r.code != 1 || !strings.Contains(r.stderr, "no-such-id") {
+		t.Errorf("unknown id: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestKilledIndexRecovers kills `index` with SIGKILL part-way and runs it
+// again: every conversation is there once, none twice, and the counts equal
+// those of a clean rebuild.
+func TestKilledIndexRecovers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and indexes a few hundred files")
+	}
+	home := t.TempDir()
+	root := t.TempDir()
+	const files, perFile = 300, 12
+	for i := range files {
+		var msgs []string
+		for j := range perFile {
+			role := "user"
+			if j%2 == 1 {
+				role = "assistant"
+			}
+			msgs = append(msgs, fmt.Sprintf(`{"role":%q,"content":"message %d of conversation %d about retries and backoff number %d","timestamp":"2025-01-01T10:00:00"}`, role, j, i, i*j))
+		}
+		conv := fmt.Sprintf(`{"id":"20250101-%08x","date":"2025-01-01T10:00:00","title":"conversation %d","messages":[%s],"metadata":{"project":"p%d","topics":["retries"]}}`, i, i, strings.Join(msgs, ","), i%5)
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("20250101-%08x.json", i)), []byte(conv), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data := filepath.Join(t.TempDir(), "data")
+	cmd := exec.Command(binary, "index", "--data-dir", data, "--root", root, "--no-default-roots")
+	cmd.Env = append(os.Environ(), "HOME="+home)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Kill it once the index exists, part-way through (if it finished
+	// already, the test still checks the second run changes nothing).
+	for i := 0; i < 200; i++ {
+		if _, err := os.Stat(filepath.Join(data, "index.bleve")); err == nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(30 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+
+	if r := cs(t, home, "index", "--data-dir", data, "--root", root, "--no-default-roots"); r.code != 0 {
+		t.Fatalf("index after kill: exit %d\n%s", r.code, r.stderr)
+	}
+	got := stats(t, home, data)
+	if got["conversation"] != files || got["message"] != files*perFile {
+		t.Errorf("after kill and rerun: %v, want %d conversations and %d messages", got, files, files*perFile)
+	}
+	if r := cs(t, home, "index", "--data-dir", data, "--root", root, "--no-default-roots", "--rebuild"); r.code != 0 {
+		t.Fatalf("rebuild: %s", r.stderr)
+	}
+	if want := stats(t, home, data); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after kill and rerun %v, after a clean rebuild %v", got, want)
+	}
+}

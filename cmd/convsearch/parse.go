@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/all"
+)
+
+// familyTotals counts what one format family yielded.
+type familyTotals struct {
+	Files, Conversations, Messages int
+}
+
+// parseRun is the outcome of parsing a list of paths.
+type parseRun struct {
+	Totals map[string]*familyTotals
+	Failed int
+}
+
+// parsePaths detects and parses every conversation file under paths (files
+// or folders), calling fn for each parsed file. Errors and warnings go to
+// stderr naming the file; a bad file never stops the run. A file named
+// explicitly that no parser recognises is an error; one found while walking a
+// folder is skipped.
+func parsePaths(ctx context.Context, env *Env, reg *parsers.Registry, paths []string, fn func(path string, p parsers.Parser, res *parsers.Result) error) (*parseRun, error) {
+	out := &parseRun{Totals: map[string]*familyTotals{}}
+	report := func(err error) {
+		out.Failed++
+		fmt.Fprintf(env.Stderr, "convsearch: %v\n", err)
+	}
+	handle := func(path string, p parsers.Parser) error {
+		_, res, err := reg.ParseFile(ctx, path, p)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			report(err)
+			return nil
+		}
+		for _, w := range res.Warnings {
+			fmt.Fprintf(env.Stderr, "convsearch: warning: %v\n", w)
+		}
+		t := out.Totals[p.Info().Name]
+		if t == nil {
+			t = &familyTotals{}
+			out.Totals[p.Info().Name] = t
+		}
+		t.Files++
+		t.Conversations += len(res.Conversations)
+		for _, c := range res.Conversations {
+			t.Messages += len(c.Messages)
+		}
+		return fn(path, p, res)
+	}
+	for _, root := range paths {
+		st, err := os.Stat(root)
+		if err != nil {
+			report(err)
+			continue
+		}
+		if !st.IsDir() {
+			p, err := reg.DetectFile(root)
+			if err != nil {
+				report(err)
+				continue
+			}
+			if err := handle(root, p); err != nil {
+				return out, err
+			}
+			continue
+		}
+		err = reg.Walk(ctx, root, func(path string, p parsers.Parser, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist) {
+					report(err)
+					return nil
+				}
+				report(err)
+				return nil
+			}
+			return handle(path, p)
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return out, ctx.Err()
+			}
+			report(fmt.Errorf("walk %s: %w", root, err))
+		}
+	}
+	return out, nil
+}
+
+func printTotals(env *Env, run *parseRun) {
+	names := make([]string, 0, len(run.Totals))
+	for n := range run.Totals {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var files, convs, msgs int
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		t := run.Totals[n]
+		files += t.Files
+		convs += t.Conversations
+		msgs += t.Messages
+		parts = append(parts, fmt.Sprintf("%s: %d files, %d conversations, %d messages", n, t.Files, t.Conversations, t.Messages))
+	}
+	fmt.Fprintf(env.Stderr, "parsed %d files: %d conversations, %d messages", files, convs, msgs)
+	if run.Failed > 0 {
+		fmt.Fprintf(env.Stderr, "; %d failed", run.Failed)
+	}
+	fmt.Fprintln(env.Stderr)
+	for _, p := range parts {
+		fmt.Fprintf(env.Stderr, "  %s\n", p)
+	}
+}
+
+func runParse(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "parse")
+	asJSON := fs.Bool("json", false, "print the conversations in the canonical model as a JSON array")
+	asJSONL := fs.Bool("jsonl", false, "print one conversation per line as JSON")
+	quiet := fs.BoolP("quiet", "q", false, "do not print the per-family totals on stderr")
+	if err := parseFlags(env, fs, "parse", args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("parse: give at least one file or folder")
+	}
+	if *asJSON && *asJSONL {
+		return usagef("parse: --json and --jsonl exclude each other")
+	}
+	reg := all.Registry()
+	var tw *tabwriter.Writer
+	first := true
+	switch {
+	case *asJSON:
+		fmt.Fprint(env.Stdout, "[")
+	case *asJSONL:
+	default:
+		tw = tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tSOURCE\tDATE\tMESSAGES\tTITLE")
+	}
+	run, err := parsePaths(ctx, env, reg, fs.Args(), func(path string, p parsers.Parser, res *parsers.Result) error {
+		for _, c := range res.Conversations {
+			switch {
+			case *asJSON, *asJSONL:
+				b, err := json.Marshal(c)
+				if err != nil {
+					return fmt.Errorf("encode %s: %w", c.ID, err)
+				}
+				if *asJSON && !first {
+					fmt.Fprint(env.Stdout, ",")
+				}
+				if *asJSON {
+					fmt.Fprint(env.Stdout, "\n")
+				}
+				first = false
+				env.Stdout.Write(b)
+				if *asJSONL {
+					fmt.Fprintln(env.Stdout)
+				}
+			default:
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", c.ID, c.Source, shortDate(c.Date), len(c.Messages), oneLine(c.Title, 70))
+			}
+		}
+		return nil
+	})
+	switch {
+	case *asJSON:
+		fmt.Fprintln(env.Stdout, "\n]")
+	case tw != nil:
+		tw.Flush()
+	}
+	if err != nil {
+		return err
+	}
+	if !*quiet {
+		printTotals(env, run)
+	}
+	if run.Failed > 0 {
+		return errReported
+	}
+	return nil
+}
+
+func shortDate(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+// oneLine squeezes s onto one line of at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

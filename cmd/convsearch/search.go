@@ -1,0 +1,278 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/convsearch/convsearch/query"
+	"github.com/convsearch/convsearch/server"
+)
+
+// backend answers queries: the local index, or a running daemon.
+type backend interface {
+	server.Backend
+	Close() error
+}
+
+// localBackend is the index opened by this process.
+type localBackend struct {
+	*server.Local
+	st *store
+}
+
+func (l *localBackend) Close() error { return l.st.Close() }
+
+// openBackend opens the index, first bringing it in line with --root (a
+// quick pass when nothing changed), so `search --root DIR` works on a fresh
+// machine.
+func openBackend(ctx context.Context, env *Env, sf *storeFlags) (backend, error) {
+	dir, err := sf.dataDir(env)
+	if err != nil {
+		return nil, err
+	}
+	if b, err := dialDaemon(ctx, env, dir); err == nil {
+		return b, nil
+	}
+	st, err := openStore(env, sf, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(sf.Roots) > 0 {
+		sum, err := st.ing.Reconcile(ctx, sf.Roots)
+		if err != nil {
+			st.Close()
+			return nil, err
+		}
+		if sum.Parsed > 0 || sum.Removed > 0 {
+			fmt.Fprintf(env.Stderr, "convsearch: indexed %d changed files (%d conversations, %d messages) in %s\n",
+				sum.Parsed, sum.Conversations, sum.Messages, sum.Elapsed.Round(time.Millisecond))
+		}
+		for _, e := range sum.Errors {
+			fmt.Fprintf(env.Stderr, "convsearch: %s: %s\n", e.Path, strings.TrimPrefix(e.Err, e.Path+": "))
+		}
+	}
+	e, err := query.New(st.ix)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	return &localBackend{Local: &server.Local{Engine: e, Registry: st.reg, StatsOf: st.ix.Stats}, st: st}, nil
+}
+
+// filterFlags are the filters search and decisions share.
+type filterFlags struct {
+	Types, Projects, Sources, Roles []string
+	Since, Until                    string
+}
+
+func (f *filterFlags) register(fs *pflag.FlagSet, withTypeRole bool) {
+	if withTypeRole {
+		fs.StringSliceVar(&f.Types, "type", nil, "only these kinds: conversation, message, topic, decision (repeatable, or comma-separated)")
+		fs.StringSliceVar(&f.Roles, "role", nil, "only messages of these roles: user, assistant, system, tool")
+	}
+	fs.StringSliceVar(&f.Projects, "project", nil, "only these projects")
+	fs.StringSliceVar(&f.Sources, "source", nil, "only these formats (see convsearch formats)")
+	fs.StringVar(&f.Since, "since", "", "only from this time on: a date (2025-01-31), RFC 3339, or a duration back from now (7d, 36h, 2w, 3mo)")
+	fs.StringVar(&f.Until, "until", "", "only up to this time (same forms as --since)")
+}
+
+func (f *filterFlags) times() (since, until time.Time, err error) {
+	now := time.Now()
+	if since, err = query.ParseWhen(f.Since, now); err != nil {
+		return since, until, usagef("--since: %v", err)
+	}
+	if until, err = query.ParseWhen(f.Until, now); err != nil {
+		return since, until, usagef("--until: %v", err)
+	}
+	return since, until, nil
+}
+
+func runSearch(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "search")
+	var sf storeFlags
+	var ff filterFlags
+	sf.register(fs, true)
+	ff.register(fs, true)
+	asJSON := fs.Bool("json", false, "print the result as JSON (the query Result)")
+	asJSONL := fs.Bool("jsonl", false, "print one hit per line as JSON")
+	limit := fs.IntP("limit", "n", query.DefaultLimit, "at most this many hits")
+	offset := fs.Int("offset", 0, "skip this many hits")
+	after := fs.StringSlice("after", nil, "start after this hit (its \"sort\" value from --json), for paging")
+	sortBy := fs.String("sort", query.SortRelevance, "relevance, newest or oldest")
+	groupBy := fs.BoolP("group", "g", false, "one hit per conversation (its best), with the number of hits in it")
+	contextN := fs.IntP("context", "C", 0, "show N messages before and after each message hit")
+	noHidden := fs.Bool("no-hidden", false, "leave out injected and procedural messages")
+	facets := fs.Bool("facets", false, "print counts by type, source, project and role")
+	if err := parseFlags(env, fs, "search", args); err != nil {
+		return err
+	}
+	sf.NoDefaults = true // search reconciles only the roots it is given
+	if fs.NArg() == 0 {
+		return usagef("search: give a query, e.g. convsearch search 'bootstrap confidence intervals'")
+	}
+	if *asJSON && *asJSONL {
+		return usagef("search: --json and --jsonl exclude each other")
+	}
+	if *contextN < 0 || *contextN > 50 {
+		return usagef("search: --context must be between 0 and 50")
+	}
+	since, until, err := ff.times()
+	if err != nil {
+		return err
+	}
+	req := query.Request{
+		Query: strings.Join(fs.Args(), " "), Types: ff.Types, Projects: ff.Projects, Sources: ff.Sources, Roles: ff.Roles,
+		Since: since, Until: until, Limit: *limit, Offset: *offset, After: *after, Sort: *sortBy, Group: *groupBy,
+		Facets: *asJSON || *facets, ExcludeHidden: *noHidden,
+	}
+	if err := req.Validate(); err != nil {
+		return usagef("search: %v", err)
+	}
+	if _, err := query.Parse(req.Query); err != nil {
+		return queryError(env, err)
+	}
+	be, err := openBackend(ctx, env, &sf)
+	if err != nil {
+		return err
+	}
+	defer be.Close()
+	res, err := be.Search(ctx, req)
+	if err != nil {
+		return queryError(env, err)
+	}
+	if err := be.AddContext(ctx, res.Hits, *contextN); err != nil {
+		return err
+	}
+	switch {
+	case *asJSON:
+		return writeJSON(env.Stdout, res)
+	case *asJSONL:
+		for _, h := range res.Hits {
+			if err := writeJSONLine(env.Stdout, h); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	printResult(env, res, *facets)
+	return nil
+}
+
+// queryError reports a query syntax error with a caret under the place, as
+// a usage error (exit 2).
+func queryError(env *Env, err error) error {
+	var se *query.SyntaxError
+	if errors.As(err, &se) {
+		fmt.Fprintln(env.Stderr, se.Caret())
+		return usagef("%v", se)
+	}
+	return err
+}
+
+// style colours terminal output; its zero value prints plain text.
+type style struct{ on bool }
+
+func (s style) wrap(code, text string) string {
+	if !s.on {
+		return text
+	}
+	return "\033[" + code + "m" + text + "\033[0m"
+}
+func (s style) bold(t string) string { return s.wrap("1", t) }
+func (s style) dim(t string) string  { return s.wrap("2", t) }
+func (s style) mark(frag string) string {
+	if s.on {
+		return query.PlainFragment(frag, "\033[1;33m", "\033[0m")
+	}
+	return query.PlainFragment(frag, "«", "»")
+}
+
+func printResult(env *Env, res *query.Result, facets bool) {
+	w := env.Stdout
+	st := style{on: useColor(env, w)}
+	if len(res.Hits) == 0 {
+		fmt.Fprintf(w, "no match for %q\n", res.Query)
+		return
+	}
+	note := ""
+	if res.Relaxed {
+		note = " — nothing matched every word; these match the most of them"
+	}
+	fmt.Fprintln(w, st.dim(fmt.Sprintf("%d matches in %.1f ms%s", res.Total, res.TookMS, note)))
+	for i, h := range res.Hits {
+		fmt.Fprintln(w)
+		title := h.Title
+		if title == "" {
+			title = "(untitled)"
+		}
+		meta := []string{h.Source, shortDate(h.Date)}
+		if h.Project != "" {
+			meta = append(meta, h.Project)
+		}
+		fmt.Fprintf(w, "%d. %s  %s\n", i+1, st.bold(oneLine(title, 80)), st.dim(strings.Join(meta, " · ")))
+		label := h.Kind
+		if h.Kind == "message" && h.MessageIndex != nil {
+			label = fmt.Sprintf("%s #%d", h.Role, *h.MessageIndex)
+			if h.Hidden {
+				label += ", hidden"
+			}
+		}
+		if h.Count > 1 {
+			label += fmt.Sprintf(", %d hits in this conversation", h.Count)
+		}
+		text := h.Text
+		if len(h.Fragments) > 0 {
+			text = st.mark(h.Fragments[0])
+		}
+		fmt.Fprintf(w, "   %s %s\n", st.dim("["+label+"]"), oneLine(text, 300))
+		if h.Rationale != "" {
+			fmt.Fprintf(w, "   %s %s\n", st.dim("because:"), oneLine(h.Rationale, 200))
+		}
+		for _, m := range h.Context {
+			marker := "  "
+			if h.MessageIndex != nil && m.Index == *h.MessageIndex {
+				marker = "▶ "
+			}
+			fmt.Fprintf(w, "     %s%s %s\n", marker, st.dim(fmt.Sprintf("%s #%d:", m.Role, m.Index)), oneLine(m.Content, 160))
+		}
+		ref := "convsearch show " + shellQuote(h.ConversationID)
+		if h.MessageIndex != nil {
+			ref += fmt.Sprintf(" --message %d", *h.MessageIndex)
+		}
+		fmt.Fprintf(w, "   %s\n", st.dim(ref))
+	}
+	if facets && len(res.Facets) > 0 {
+		fmt.Fprintln(w)
+		for _, name := range []string{"type", "source", "project", "role"} {
+			var parts []string
+			for _, f := range res.Facets[name] {
+				parts = append(parts, fmt.Sprintf("%s %d", f.Value, f.Count))
+			}
+			if len(parts) > 0 {
+				fmt.Fprintf(w, "%s %s\n", st.dim(name+":"), strings.Join(parts, ", "))
+			}
+		}
+	}
+}
+
+func shellQuote(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '~' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func writeJSONLine(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

@@ -1,0 +1,247 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/query"
+)
+
+func runShow(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "show")
+	var sf storeFlags
+	sf.register(fs, false)
+	asJSON := fs.Bool("json", false, "print the conversation (or the window) in the canonical model as JSON")
+	message := fs.IntP("message", "m", -1, "show the window around this message index")
+	contextN := fs.IntP("context", "C", 3, "with --message: this many messages before and after")
+	showAll := fs.BoolP("all", "a", false, "also show hidden (injected, procedural) messages and full tool output")
+	if err := parseFlags(env, fs, "show", args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("show: give one conversation id (from search or index.json)")
+	}
+	if *contextN < 0 {
+		return usagef("show: --context must not be negative")
+	}
+	id := fs.Arg(0)
+	be, err := openBackend(ctx, env, &sf)
+	if err != nil {
+		return err
+	}
+	defer be.Close()
+	c, fromIndex, err := be.Load(ctx, id)
+	if errors.Is(err, query.ErrNotFound) {
+		return fmt.Errorf("show: no conversation %q in the index (search for it, or run convsearch index)", id)
+	}
+	if err != nil {
+		return err
+	}
+	if fromIndex {
+		fmt.Fprintf(env.Stderr, "convsearch: %s could not be read again; showing the text the index keeps\n", c.File)
+	}
+	if *message >= 0 {
+		if *message >= len(c.Messages) {
+			return usagef("show: conversation %s has %d messages (0 to %d); no message %d", id, len(c.Messages), len(c.Messages)-1, *message)
+		}
+		lo, hi := max(*message-*contextN, 0), min(*message+*contextN, len(c.Messages)-1)
+		c.Messages = c.Messages[lo : hi+1]
+	}
+	if *asJSON {
+		return writeJSON(env.Stdout, c)
+	}
+	printConversation(env, c, *message, *showAll)
+	return nil
+}
+
+func printConversation(env *Env, c *conversation.Conversation, focus int, all bool) {
+	w := env.Stdout
+	st := style{on: useColor(env, w)}
+	fmt.Fprintln(w, st.bold(c.Title))
+	meta := []string{c.ID, c.Source}
+	if !c.Date.IsZero() {
+		meta = append(meta, c.Date.UTC().Format("2006-01-02 15:04"))
+	}
+	if c.Project != "" {
+		meta = append(meta, "project "+c.Project)
+	}
+	fmt.Fprintln(w, st.dim(strings.Join(meta, " · ")))
+	fmt.Fprintln(w, st.dim(c.File))
+	if len(c.Topics) > 0 {
+		fmt.Fprintln(w, st.dim("topics: "+strings.Join(c.TopicNames(), ", ")))
+	}
+	for _, d := range c.Decisions {
+		line := "decision: " + d.Decision
+		if d.Rationale != "" {
+			line += " — because " + d.Rationale
+		}
+		fmt.Fprintln(w, st.dim(oneLine(line, 200)))
+	}
+	hidden := 0
+	for _, m := range c.Messages {
+		if m.Hidden && !all && m.Index != focus {
+			hidden++
+			continue
+		}
+		fmt.Fprintln(w)
+		head := fmt.Sprintf("── #%d %s", m.Index, m.Role)
+		if !m.Timestamp.IsZero() {
+			head += " · " + m.Timestamp.Local().Format("2006-01-02 15:04")
+		}
+		var flags []string
+		for _, f := range []struct {
+			on   bool
+			name string
+		}{{m.Hidden, "hidden"}, {m.Cancelled, "cancelled"}, {m.Partial, "partial"}, {m.Deleted, "deleted"}, {m.Sidechain, "sub-agent"}} {
+			if f.on {
+				flags = append(flags, f.name)
+			}
+		}
+		if m.Branch != "" && m.Branch != "0" {
+			flags = append(flags, "branch "+m.Branch)
+		}
+		if len(flags) > 0 {
+			head += " [" + strings.Join(flags, ", ") + "]"
+		}
+		if m.Index == focus {
+			head = "▶" + head[len("─"):]
+			fmt.Fprintln(w, st.bold(head))
+		} else {
+			fmt.Fprintln(w, st.dim(head))
+		}
+		if m.Thinking != "" {
+			fmt.Fprintln(w, st.dim(indent("(thinking) "+clip(m.Thinking, all, 400))))
+		}
+		if m.Content != "" {
+			fmt.Fprintln(w, indent(m.Content))
+		}
+		for _, tc := range m.ToolCalls {
+			fmt.Fprintln(w, st.dim(indent("→ "+tc.Name+"("+oneLine(tc.Arguments, 160)+")")))
+		}
+		for _, tr := range m.ToolResults {
+			name := tr.Name
+			if name == "" {
+				name = "result"
+			}
+			if tr.IsError {
+				name += " (error)"
+			}
+			fmt.Fprintln(w, st.dim(indent("← "+name+": "+clip(tr.Content, all, 300))))
+		}
+		for _, a := range m.Attachments {
+			fmt.Fprintln(w, st.dim(indent(fmt.Sprintf("📎 %s (%s, %d bytes)", a.Name, a.Type, a.Size))))
+		}
+	}
+	if hidden > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, st.dim(fmt.Sprintf("(%d hidden messages not shown; --all shows them)", hidden)))
+	}
+}
+
+// clip shortens long tool output unless all is set, saying how much was cut.
+func clip(s string, all bool, n int) string {
+	if all || len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexAny(s[:n], " \n")
+	if cut < n/2 {
+		cut = n
+	}
+	return s[:cut] + fmt.Sprintf(" … [%d more bytes; --all shows everything]", len(s)-cut)
+}
+
+func indent(s string) string {
+	return "   " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n   ")
+}
+
+func runTopics(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "topics")
+	var sf storeFlags
+	sf.register(fs, false)
+	projects := fs.StringSlice("project", nil, "only topics of these projects")
+	sources := fs.StringSlice("source", nil, "only topics of these formats")
+	limit := fs.IntP("limit", "n", 50, "at most this many topics")
+	asJSON := fs.Bool("json", false, "print the topics as JSON")
+	if err := parseFlags(env, fs, "topics", args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("topics takes no arguments")
+	}
+	if *limit < 1 || *limit > query.MaxLimit {
+		return usagef("topics: --limit must be between 1 and %d", query.MaxLimit)
+	}
+	be, err := openBackend(ctx, env, &sf)
+	if err != nil {
+		return err
+	}
+	defer be.Close()
+	topics, err := be.Topics(ctx, query.TopicsRequest{Projects: *projects, Sources: *sources, Limit: *limit})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(env.Stdout, topics)
+	}
+	for _, t := range topics {
+		fmt.Fprintf(env.Stdout, "%5d  %s\n", t.Conversations, t.Name)
+	}
+	return nil
+}
+
+func runDecisions(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "decisions")
+	var sf storeFlags
+	var ff filterFlags
+	sf.register(fs, false)
+	ff.register(fs, false)
+	limit := fs.IntP("limit", "n", 50, "at most this many decisions")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	if err := parseFlags(env, fs, "decisions", args); err != nil {
+		return err
+	}
+	since, until, err := ff.times()
+	if err != nil {
+		return err
+	}
+	if *limit < 1 || *limit > query.MaxLimit {
+		return usagef("decisions: --limit must be between 1 and %d", query.MaxLimit)
+	}
+	q := strings.Join(fs.Args(), " ")
+	if _, err := query.Parse(q); err != nil {
+		return queryError(env, err)
+	}
+	be, err := openBackend(ctx, env, &sf)
+	if err != nil {
+		return err
+	}
+	defer be.Close()
+	res, err := be.Decisions(ctx, query.DecisionsRequest{Query: q, Projects: ff.Projects, Sources: ff.Sources, Since: since, Until: until, Limit: *limit})
+	if err != nil {
+		return queryError(env, err)
+	}
+	if *asJSON {
+		return writeJSON(env.Stdout, res)
+	}
+	w := env.Stdout
+	st := style{on: useColor(env, w)}
+	if len(res.Hits) == 0 {
+		fmt.Fprintln(w, "no decisions found")
+		return nil
+	}
+	for _, h := range res.Hits {
+		fmt.Fprintf(w, "%s %s\n", st.bold("•"), h.Text)
+		if h.Rationale != "" {
+			fmt.Fprintf(w, "  %s %s\n", st.dim("because:"), h.Rationale)
+		}
+		ref := fmt.Sprintf("%s · %s · convsearch show %s", shortDate(h.Date), oneLine(h.Title, 60), shellQuote(h.ConversationID))
+		if h.MessageIndex != nil {
+			ref += fmt.Sprintf(" --message %d", *h.MessageIndex)
+		}
+		fmt.Fprintf(w, "  %s\n", st.dim(ref))
+	}
+	return nil
+}
