@@ -92,6 +92,10 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 	if err != nil {
 		return nil, err
 	}
+	if c.ID == "" {
+		// No native id: the file's name and first prompt, never its folder.
+		c.ID = conversation.NewID(filepath.Base(path)+"\x00"+c.Title, c.Date)
+	}
 	res := &parsers.Result{Conversations: []*conversation.Conversation{c}}
 	for _, w := range warnings {
 		res.Warn(w)
@@ -159,6 +163,8 @@ func (d *decoder) warn(format string, args ...any) {
 // or a value of the SQLite store. path names the source in errors and
 // warnings and becomes Conversation.File. It returns the conversation, the
 // problems it passed over, or an error when data is not such a document.
+// The conversation's ID is the document's conversation_id, empty when it
+// has none: the caller knows what else identifies it.
 func Decode(ctx context.Context, path string, data []byte) (*conversation.Conversation, []error, error) {
 	var raw map[string]json.RawMessage
 	if err := loose.Unmarshal(path, data, &raw); err != nil {
@@ -230,7 +236,7 @@ func Decode(ctx context.Context, path string, data []byte) (*conversation.Conver
 	c.Renumber()
 
 	c.Model = modelOf(st.ModelInfo, st.Model, lastModel)
-	c.Project = baseName(d.cwd)
+	c.Project = ProjectName(d.cwd)
 	c.Title = title(c.Messages)
 	for i := range c.Messages {
 		m := &c.Messages[i]
@@ -256,10 +262,6 @@ func Decode(ctx context.Context, path string, data []byte) (*conversation.Conver
 		}
 	}
 	c.Notes = append(c.Notes, fileChanges(st.FileLineTracker)...)
-	if c.ID == "" {
-		// No native id: the file's name and first prompt, never its folder.
-		c.ID = conversation.NewID(filepath.Base(path)+"\x00"+c.Title, c.Date)
-	}
 	return c, d.warnings, nil
 }
 
@@ -763,8 +765,9 @@ func fileChanges(raw json.RawMessage) []conversation.Note {
 	return notes
 }
 
-// baseName is the last element of a working directory, Unix or Windows.
-func baseName(dir string) string {
+// ProjectName is the project a working directory stands for: its last
+// element, whether the path is Unix or Windows.
+func ProjectName(dir string) string {
 	dir = strings.TrimRight(dir, `/\`)
 	if i := strings.LastIndexAny(dir, `/\`); i >= 0 {
 		dir = dir[i+1:]

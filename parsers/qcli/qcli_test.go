@@ -343,14 +343,14 @@ func TestEdgeShapes(t *testing.T) {
 
 func TestFallbackIDIgnoresFolder(t *testing.T) {
 	data := `{"history":[{"user":{"content":{"Prompt":{"prompt":"hello"}},"timestamp":"2025-01-02T03:04:05Z"}}]}`
-	a, _, err := Decode(context.Background(), "/one/place/chat.json", []byte(data))
-	if err != nil {
-		t.Fatal(err)
+	parse := func(path string) *conversation.Conversation {
+		res, err := New().Parse(context.Background(), path, strings.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Conversations[0]
 	}
-	b, _, err := Decode(context.Background(), "/other/place/chat.json", []byte(data))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, b := parse("/one/place/chat.json"), parse("/other/place/chat.json")
 	if a.ID != b.ID || !strings.HasPrefix(a.ID, "20250102-") {
 		t.Errorf("ids %q and %q: want the same, dated 20250102", a.ID, b.ID)
 	}
@@ -411,4 +411,28 @@ func FuzzParse(f *testing.F) {
 		"testdata/quirks.json",
 		"../../examples/qcli/terraform-state-split.json",
 	)
+}
+
+func TestProjectName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"/tmp/gfxrepo", "gfxrepo"},
+		{"/Users/dana/src/platform-infra/", "platform-infra"},
+		{`C:\Users\mika\src\report-service`, "report-service"},
+		{`C:\`, ""},
+		{"/", ""},
+		{"", ""},
+		{"relative", "relative"},
+	}
+	for _, tt := range tests {
+		if got := ProjectName(tt.in); got != tt.want {
+			t.Errorf("ProjectName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestDecodeLeavesMissingIDEmpty(t *testing.T) {
+	c, _, err := Decode(context.Background(), "v", []byte(`{"history":[]}`))
+	if err != nil || c.ID != "" {
+		t.Errorf("Decode: id %q, err %v; want no id, no error", c.ID, err)
+	}
 }
