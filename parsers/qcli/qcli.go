@@ -196,7 +196,7 @@ func Decode(ctx context.Context, path string, data []byte) (*conversation.Conver
 
 	entries, err := d.list(st.History, "history")
 	if err != nil {
-		return nil, nil, parsers.Errorf(path, 0, parsers.ErrShape, "history: %v", err)
+		return nil, nil, parsers.Errorf(path, 0, parsers.ErrShape, "%v", err)
 	}
 	// While in tangent mode the main line is checkpointed; entries past it
 	// belong to the tangent.
