@@ -1,0 +1,98 @@
+// Package codex reads OpenAI Codex CLI session rollouts:
+// ~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl, one
+// {timestamp, type, payload} record per line.
+//
+// Codex records every user and assistant message twice: as a response_item
+// (what the model saw) and as an event_msg (what the UI showed). The
+// response_item is canonical; an event is kept only when no response_item
+// matches it, so a message present in one stream only is never lost. The
+// model's items between two user or tool turns are grouped as Claude Code
+// groups them: one assistant message per reasoning step, holding its
+// reasoning summary (Thinking), text and tool calls; each tool output is a
+// message of role tool.
+package codex
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/convsearch/convsearch/parsers"
+)
+
+// Name is the family name, used as Conversation.Source.
+const Name = "codex"
+
+// Parser reads Codex CLI rollouts.
+type Parser struct{}
+
+var (
+	_ parsers.Parser  = (*Parser)(nil)
+	_ parsers.Locator = (*Parser)(nil)
+)
+
+// New returns a Codex parser.
+func New() *Parser { return &Parser{} }
+
+// Info describes the family.
+func (*Parser) Info() parsers.Info {
+	return parsers.Info{
+		Name:        Name,
+		Description: "OpenAI Codex CLI session rollouts (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl)",
+		Detection:   `.jsonl whose first record is {"timestamp","type","payload"} with type session_meta, response_item, event_msg, turn_context or compacted; or a rollout-*.jsonl opening with the older bare session header {"id","timestamp",…}`,
+		Locations:   []string{"$CODEX_HOME/sessions", "~/.codex/sessions", "~/.codex/archived_sessions"},
+		Version:     1,
+	}
+}
+
+// DefaultRoots returns $CODEX_HOME (else ~/.codex) sessions and
+// archived_sessions folders: archived rollouts are conversations too.
+func (*Parser) DefaultRoots(home string, getenv func(string) string) []string {
+	dir := getenv("CODEX_HOME")
+	if dir == "" {
+		dir = filepath.Join(home, ".codex")
+	}
+	return []string{filepath.Join(dir, "sessions"), filepath.Join(dir, "archived_sessions")}
+}
+
+var (
+	reMeta    = regexp.MustCompile(`"type"\s*:\s*"session_meta"`)
+	reType    = regexp.MustCompile(`"type"\s*:\s*"(?:response_item|event_msg|turn_context|compacted)"`)
+	rePayload = regexp.MustCompile(`"payload"\s*:`)
+	reStamp   = regexp.MustCompile(`"timestamp"\s*:`)
+	// The header of rollouts written before records were wrapped.
+	reLegacyID = regexp.MustCompile(`^\{\s*"id"\s*:`)
+)
+
+// Detect reports whether path is a Codex rollout, from its first line.
+func (*Parser) Detect(path string, head []byte) bool {
+	if !parsers.HasExt(path, ".jsonl") {
+		return false
+	}
+	first := bytes.TrimSpace(head)
+	if i := bytes.IndexByte(first, '\n'); i >= 0 {
+		first = first[:i]
+	}
+	if len(first) == 0 || first[0] != '{' {
+		return false
+	}
+	if reMeta.Match(first) && rePayload.Match(first) {
+		return true
+	}
+	if reStamp.Match(first) && reType.Match(first) && rePayload.Match(first) {
+		return true
+	}
+	// Older rollouts open with the bare session header: only trusted under
+	// Codex's own file name.
+	return strings.HasPrefix(filepath.Base(path), "rollout-") &&
+		reLegacyID.Match(first) && reStamp.Match(first)
+}
+
+// Parse reads one rollout. A rollout that holds no message yields no
+// conversation and no error.
+func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
+	return parse(ctx, path, r)
+}

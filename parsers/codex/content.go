@@ -1,0 +1,293 @@
+package codex
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/parsers/loose"
+)
+
+// part is one content part of a message or reasoning item.
+type part struct {
+	Type     json.RawMessage `json:"type"`
+	Text     json.RawMessage `json:"text"`
+	ImageURL json.RawMessage `json:"image_url"`
+	Refusal  json.RawMessage `json:"refusal"`
+}
+
+// parts reads raw as a list of parts; a bare string is one text part.
+func parts(raw json.RawMessage) []part {
+	if loose.IsNull(raw) {
+		return nil
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		items = []json.RawMessage{raw}
+	}
+	out := make([]part, 0, len(items))
+	for _, it := range items {
+		var p part
+		if json.Unmarshal(it, &p) != nil {
+			p = part{Text: it} // a string where a part was due
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// readParts returns a message's text (input_text, output_text parts) and
+// its images, described without their payload.
+func readParts(raw json.RawMessage) (string, []conversation.Attachment) {
+	var text []string
+	var atts []conversation.Attachment
+	for _, p := range parts(raw) {
+		switch loose.String(p.Type) {
+		case "input_image", "image":
+			atts = append(atts, image(loose.String(p.ImageURL)))
+		default:
+			t := loose.String(p.Text)
+			if t == "" {
+				t = loose.String(p.Refusal)
+			}
+			if t = clean(t); strings.TrimSpace(t) != "" {
+				text = append(text, t)
+			}
+		}
+	}
+	return strings.Join(text, "\n\n"), atts
+}
+
+// partTexts returns the texts of a reasoning item's summary or content.
+func partTexts(raw json.RawMessage) []string {
+	var out []string
+	for _, p := range parts(raw) {
+		if t := strings.TrimSpace(clean(loose.String(p.Text))); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// image describes an image URL: a data: URL by its type and size, any
+// other by reference.
+func image(url string) conversation.Attachment {
+	if mt, size, ok := loose.DataURL(url); ok {
+		return conversation.Attachment{Type: mt, Size: size}
+	}
+	return conversation.Attachment{Type: "image", Ref: url}
+}
+
+// images reads an event's list of image URLs.
+func images(raw json.RawMessage) []conversation.Attachment {
+	var urls []json.RawMessage
+	if loose.IsNull(raw) || json.Unmarshal(raw, &urls) != nil {
+		return nil
+	}
+	var atts []conversation.Attachment
+	for _, u := range urls {
+		if s := loose.String(u); s != "" {
+			atts = append(atts, image(s))
+		}
+	}
+	return atts
+}
+
+// arguments returns a tool call's arguments: JSON text (which Codex writes
+// inside a string) compacted, other text as it is.
+func arguments(raw json.RawMessage) string {
+	t := strings.TrimSpace(string(raw))
+	if t != "" && t[0] == '"' {
+		return clean(loose.JSONText(loose.String(raw)))
+	}
+	return clean(loose.String(raw))
+}
+
+// readOutput reads a tool output: JSON text inside a string holding
+// {output, metadata: {exit_code}}, plain text, an {content, success}
+// object, or a list of content parts.
+func readOutput(raw json.RawMessage) (text string, isErr bool, atts []conversation.Attachment) {
+	t := strings.TrimSpace(string(raw))
+	if t == "" {
+		return "", false, nil
+	}
+	var obj struct {
+		Output   json.RawMessage `json:"output"`
+		Content  json.RawMessage `json:"content"`
+		Success  json.RawMessage `json:"success"`
+		Metadata struct {
+			ExitCode json.RawMessage `json:"exit_code"`
+		} `json:"metadata"`
+	}
+	switch t[0] {
+	case '"':
+		s := loose.String(raw)
+		inner := strings.TrimSpace(s)
+		if strings.HasPrefix(inner, "{") && json.Unmarshal([]byte(inner), &obj) == nil &&
+			(obj.Output != nil || obj.Content != nil) {
+			break
+		}
+		return clean(s), false, nil
+	case '{':
+		if json.Unmarshal(raw, &obj) != nil {
+			return clean(loose.String(raw)), false, nil
+		}
+	case '[':
+		text, atts := readParts(raw)
+		return text, false, atts
+	default:
+		return clean(loose.String(raw)), false, nil
+	}
+	body := obj.Output
+	if loose.IsNull(body) {
+		body = obj.Content
+	}
+	if b := strings.TrimSpace(string(body)); b != "" && b[0] == '[' {
+		text, atts = readParts(body)
+	} else {
+		text = clean(loose.String(body))
+	}
+	if code, ok := loose.Int(obj.Metadata.ExitCode); ok && code != 0 {
+		isErr = true
+	}
+	if !loose.IsNull(obj.Success) && !loose.Bool(obj.Success) {
+		isErr = true
+	}
+	return text, isErr, atts
+}
+
+// Openings of the user-role text Codex writes itself: the environment
+// block, AGENTS.md instructions, interruption notes.
+var injectedPrefixes = []string{
+	"<environment_context>", "<user_instructions>", "<INSTRUCTIONS>",
+	"# AGENTS.md instructions", "<turn_aborted>", "<subagent_notification>",
+}
+
+// ideContext opens the block the IDE extension puts before the request.
+const (
+	ideContext = "# Context from my IDE setup:"
+	ideRequest = "## My request for Codex:"
+)
+
+// injected reports whether a user message is context Codex added rather
+// than something a person typed. An IDE context block is injected unless
+// it carries the person's request.
+func injected(text string) bool {
+	t := strings.TrimSpace(text)
+	for _, p := range injectedPrefixes {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return strings.HasPrefix(t, ideContext) && !strings.Contains(t, ideRequest)
+}
+
+// request returns the part of a user message a person typed: after the
+// IDE context block, when there is one.
+func request(text string) string {
+	if strings.HasPrefix(strings.TrimSpace(text), ideContext) {
+		if _, after, ok := strings.Cut(text, ideRequest); ok {
+			return after
+		}
+	}
+	return text
+}
+
+// clean removes binary payloads from text: data: URLs and long base64 runs
+// (a command that printed an encoded file).
+func clean(s string) string {
+	return stripBase64Runs(loose.StripDataURLs(s))
+}
+
+// minBase64Run is the shortest run of base64 characters taken for an
+// encoded payload: far longer than any word, hash or identifier.
+const minBase64Run = 400
+
+// stripBase64Runs replaces each run of at least minBase64Run base64
+// characters that mixes upper case, lower case and digits (as encoded bytes
+// do, and rules of dashes or hex dumps do not) with a marker giving its size.
+func stripBase64Runs(s string) string {
+	if len(s) < minBase64Run {
+		return s
+	}
+	var out strings.Builder
+	last, start := 0, -1
+	var classes byte
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) {
+			if k := base64Class(s[i]); k != 0 {
+				if start < 0 {
+					start, classes = i, 0
+				}
+				classes |= k
+				continue
+			}
+		}
+		if start >= 0 && i-start >= minBase64Run && classes&7 == 7 {
+			end := i
+			for end < len(s) && s[end] == '=' { // padding
+				end++
+			}
+			out.WriteString(s[last:start])
+			fmt.Fprintf(&out, "[base64 data, %d bytes]", (end-start)*3/4)
+			last = end
+			i = end
+		}
+		start = -1
+	}
+	if last == 0 {
+		return s
+	}
+	out.WriteString(s[last:])
+	return out.String()
+}
+
+// base64Class returns 1 for an upper-case letter, 2 for lower case, 4 for a
+// digit, 8 for + or /, and 0 for a byte outside the base64 alphabet.
+func base64Class(c byte) byte {
+	switch {
+	case c >= 'A' && c <= 'Z':
+		return 1
+	case c >= 'a' && c <= 'z':
+		return 2
+	case c >= '0' && c <= '9':
+		return 4
+	case c == '+' || c == '/':
+		return 8
+	}
+	return 0
+}
+
+// titleLen is the most runes a title derived from a message keeps.
+const titleLen = 80
+
+// titleFrom derives a title from a message: its first paragraph on one
+// line, cut at a word boundary near titleLen runes.
+func titleFrom(text string) string {
+	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
+	if i := strings.Index(text, "\n\n"); i > 0 {
+		text = text[:i]
+	}
+	return truncate(strings.Join(strings.Fields(text), " "), titleLen)
+}
+
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	cut := 0
+	for i := range s {
+		if n == 0 {
+			cut = i
+			break
+		}
+		n--
+	}
+	t := s[:cut]
+	if i := strings.LastIndexByte(t, ' '); i > len(t)/2 {
+		t = t[:i]
+	}
+	return strings.TrimRight(t, " ,.;:-") + "…"
+}
