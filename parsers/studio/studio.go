@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -39,7 +40,7 @@ func (*Parser) Info() parsers.Info {
 	return parsers.Info{
 		Name:        Name,
 		Description: "Conversation Studio exports (comments.json, comments.text, comments.xml): a branching comment tree, flattened depth-first with parents and branches kept",
-		Detection: "JSON: an array of objects with at least two of the keys userId, contentHash, children, attachments (or a comments*.json whose first object has id and content); " +
+		Detection: "JSON: an array of objects with contentHash and userId or children, or whose first object starts with id and has userId and children or timestamp (or a comments*.json whose first object starts with id and has content); " +
 			"XML: a <comments> root whose head holds <userId> or <contentHash>; " +
 			"Text: a multipart/mixed preamble with User-Id, Hash or E-Tag headers, or the early export starting with User-Id, Hash and Timestamp lines",
 		Locations: []string{"browser downloads: comments.json, comments.text, comments.xml (the app keeps its tree in localStorage and writes files only on export)"},
@@ -102,27 +103,26 @@ func (*Parser) Detect(path string, head []byte) bool {
 	return detectText(t)
 }
 
+// firstKeyID matches an array whose first object starts with "id": the app
+// builds every comment with id first, so its exports all do.
+var firstKeyID = regexp.MustCompile(`^\[\s*\{\s*"id"\s*:`)
+
 func detectJSON(path string, t []byte) bool {
-	if t[0] != '[' {
+	if !bytes.HasPrefix(t, []byte("[")) || !bytes.HasPrefix(bytes.TrimLeft(t[1:], " \t\r\n"), []byte("{")) {
 		return false
 	}
-	rest := bytes.TrimLeft(t[1:], " \t\r\n")
-	if len(rest) == 0 || rest[0] != '{' {
-		return false
-	}
-	n := 0
-	for _, k := range []string{`"userId"`, `"contentHash"`, `"children"`, `"attachments"`} {
-		if bytes.Contains(t, []byte(k)) {
-			n++
-		}
-	}
-	if n >= 2 {
+	has := func(k string) bool { return bytes.Contains(t, []byte(`"`+k+`"`)) }
+	idFirst := firstKeyID.Match(t)
+	switch {
+	case has("contentHash") && (has("userId") || has("children")):
+		return true
+	case idFirst && has("userId") && (has("children") || has("timestamp")):
 		return true
 	}
-	// A first comment with a long content pushes the marker keys past the
+	// A first comment with a long content pushes the other keys past the
 	// head; the app's download name then vouches for the file.
 	base := strings.ToLower(filepath.Base(path))
-	return strings.HasPrefix(base, "comments") && bytes.Contains(t, []byte(`"id"`)) && bytes.Contains(t, []byte(`"content"`))
+	return strings.HasPrefix(base, "comments") && idFirst && has("content")
 }
 
 func detectText(t []byte) bool {
