@@ -57,16 +57,6 @@ const (
 	formatXML
 )
 
-func (f format) String() string {
-	switch f {
-	case formatJSON:
-		return "json"
-	case formatXML:
-		return "xml"
-	}
-	return "text"
-}
-
 // bom is the UTF-8 byte order mark some editors put first.
 var bom = []byte("\xef\xbb\xbf")
 
@@ -299,6 +289,9 @@ func build(ctx context.Context, path string, roots []*node) (*conversation.Conve
 	}
 	c.Renumber()
 	c.Title = title(roots, c.Messages)
+	// The roots identify the tree; the base name tells apart the exports of
+	// one tree (comments.json and comments.xml side by side are two files,
+	// and the index must keep both), and survives a move of the folder.
 	c.ID = conversation.NewID("studio:"+rootKeys(roots)+":"+filepath.Base(path), c.Date)
 	return c, nil
 }
