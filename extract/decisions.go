@@ -13,7 +13,7 @@ import (
 // The patterns run on ASCII-lowered text (same byte offsets as the original).
 var (
 	// reDirect finds a sentence in which the speaker settles something.
-	reDirect = re(`\b(?:` + strings.Join([]string{
+	reDirect = re(`^(?:` + strings.Join([]string{
 		`we(?:'ll| will| shall|'re going to| are going to|'re gonna| are gonna) (?:use|go with|go ahead with|adopt|switch to|stick with|stay with|move to|migrate to|standardi[sz]e on|pick|choose|opt for|keep|build on|rely on|implement|ship)`,
 		`i(?:'ll| will|'m going to| am going to) (?:go with|go ahead with|stick with|pick|choose|opt for|adopt|switch to)`,
 		`let'?s (?:go with|go ahead with|use|stick with|stay with|adopt|switch to|pick|choose|opt for|move to|migrate to|standardi[sz]e on|keep)`,
@@ -30,8 +30,8 @@ var (
 	// stratify by platform", "let's test a restore monthly"): from the person
 	// who owns the work, these settle it. The verb is checked against
 	// notCommitting.
-	reUserWill = re(`\bwe(?:'ll| will| are going to|'re going to| shall)(?: also| then| just| now| first| instead| still| definitely| initially| only)? ([a-z][a-z-]+)\b`)
-	reUserLets = re(`\blet'?s(?: also| then| just| now| first| instead| still| only)? ([a-z][a-z-]+)\b`)
+	reUserWill = re(`^we(?:'ll| will| are going to|'re going to| shall)(?: also| then| just| now| first| instead| still| definitely| initially| only)? ([a-z][a-z-]+)\b`)
+	reUserLets = re(`^let'?s(?: also| then| just| now| first| instead| still| only)? ([a-z][a-z-]+)\b`)
 	// rePlanLabel opens a sentence that announces the decision after it:
 	// "that's the plan: …".
 	rePlanLabel = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:that's|that is|here's|this is) (?:the plan|settled|decided|the decision|what we'll do|our plan)\s*(?:[:—–]|-\s)\s*`)
@@ -40,7 +40,7 @@ var (
 	// reLabel is a "Decision: …" label opening a line.
 	reLabel = re(`^[*_]*(?:the |our |final |my )*(?:decision|decided|resolution|agreed)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
 	// reProposal finds the assistant recommending something.
-	reProposal = re(`\b(?:` + strings.Join([]string{
+	reProposal = re(`^(?:` + strings.Join([]string{
 		`i(?:'d| would)? (?:strongly |probably |personally |still |also )?(?:recommend|suggest|propose|advise)`,
 		`my (?:recommendation|suggestion|advice|pick|vote|preference)(?: here| would be| is|:)`,
 		`recommendation:`,
@@ -65,7 +65,11 @@ var (
 	// reLead is an interjection before the decision proper.
 	reLead = re(`^(?:(?:ok|okay|so|alright|all right|right|great|perfect|fine|good|yes|yeah|yep|cool|then|thanks|thank you|sounds good|agreed|also|and|in that case|that settles it|done|alright then|ok then)\b\s*[,.!:;—–-]*\s*)+`)
 	// reReasonIn starts a reason inside the decision's sentence.
-	reReasonIn = re(`(?:,?\s+|\s*[—–]\s*|\s+-\s+|\s*\(\s*)(?:because|since|so that|given that|as (?:it|they|this|that|we)|due to|so (?:that|the|we|our|it|they|there|nothing|each|every|any|all|no|users|clients|callers)\b)\b\s*|,\s*so\b\s*`)
+	// It is tried at the words of reasonAnchors; what precedes it (", ",
+	// " — ", " (") is cut from the decision.
+	reReasonIn = re(`^(?:because|since|so that|given that|as (?:it|they|this|that|we)|due to|so (?:that|the|we|our|it|they|there|nothing|each|every|any|all|no|users|clients|callers))\b\s*`)
+	// reReasonSo is a bare "so" that gives a reason only after a comma.
+	reReasonSo = re(`^so\b\s*`)
 	// reReasonNext is a following sentence that gives the reason.
 	reReasonNext = re(`^[*_]*(?:` + strings.Join([]string{
 		`because|since|the (?:main )?reason|reasons?:|rationale:|why:|that way|this way`,
@@ -88,6 +92,52 @@ func re(p string) *regexp.Regexp {
 	return regexp.MustCompile(strings.ReplaceAll(p, "'", "['’]"))
 }
 
+// The direct and proposal patterns are anchored: they are tried only where a
+// word that can start them begins, which spares most of the text the regular
+// expressions.
+var (
+	directAnchors = set(`we we'll we're we've we’ll we’re we’ve i'll i'm i've i’ll i’m i’ve i
+		let's lets let’s decided decision settled agreed everyone all`)
+	userAnchors     = set(`we we'll we’ll let's lets let’s`)
+	proposalAnchors = set(`i i'd i’d my recommendation recommendation: you the let's lets let’s`)
+)
+
+// findAt returns the submatch indexes of the first match of the anchored
+// pattern r at the start of a word of anchors in sl, or nil.
+func findAt(r *regexp.Regexp, sl []byte, anchors map[string]struct{}) []int {
+	for i := 0; i < len(sl); {
+		for i < len(sl) && !isAnchorByte(sl[i]) {
+			i++
+		}
+		j := i
+		for j < len(sl) && isAnchorByte(sl[j]) {
+			j++
+		}
+		if j > i {
+			if _, ok := anchors[string(sl[i:j])]; ok {
+				// No trigger is longer than maxTrigger: a short window keeps
+				// the matcher's work independent of the sentence's length.
+				if m := r.FindSubmatchIndex(sl[i:min(len(sl), i+maxTrigger)]); m != nil {
+					for k := range m {
+						if m[k] >= 0 {
+							m[k] += i
+						}
+					}
+					return m
+				}
+			}
+		}
+		i = j
+	}
+	return nil
+}
+
+const maxTrigger = 96
+
+func isAnchorByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c == '\'' || c == ':' || c >= 0x80
+}
+
 // notCommitting are verbs after "we'll" or "let's" that defer, speculate or
 // describe rather than settle ("we'll see", "let's discuss").
 var notCommitting = set(`see need have be get lose probably likely possibly maybe want hit end know
@@ -107,6 +157,9 @@ func useVerb(trigger []byte) bool {
 type decisionState struct {
 	lower []byte
 	sents []sentence
+	// words holds the content words of each decision found so far, to spot
+	// repeats.
+	words []map[string]struct{}
 }
 
 type proposal struct {
@@ -118,7 +171,9 @@ type proposal struct {
 // assistant recommendations the user's next message accepts (recorded at the
 // accepting message). Each has Origin extracted.
 func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decision {
-	var st decisionState
+	st := e.dpool.Get().(*decisionState)
+	defer e.dpool.Put(st)
+	st.words = st.words[:0]
 	var out []conversation.Decision
 	var pending *proposal
 	for i := range c.Messages {
@@ -134,11 +189,11 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		if m.Role == conversation.RoleUser && pending != nil && accepts(m.Content, st.lower, st.sents) {
 			// The user says yes: the proposal is what was decided, taken in the
 			// accepting message. What the reply states itself follows.
-			out = e.appendDecision(out, m, pending.text, pending.rationale)
+			out = e.appendDecision(st, out, m, pending.text, pending.rationale)
 		}
-		out = e.directDecisions(out, m, &st, pending)
+		out = e.directDecisions(out, m, st, pending)
 		if m.Role == conversation.RoleAssistant {
-			pending = e.findProposal(m.Content, &st)
+			pending = e.findProposal(m.Content, st)
 		} else {
 			pending = nil
 		}
@@ -156,9 +211,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 	for k, s := range st.sents {
 		sl := lower[s.start:s.end]
 		body, textStart := -1, -1
-		if loc := reLabel.FindIndex(sl); loc != nil && s.lineStart {
+		if loc := reLabel.FindIndex(head(sl)); loc != nil && s.lineStart {
 			rest := bytes.TrimSpace(sl[loc[1]:])
-			if len(rest) == 0 || reEmptyLabel.Match(rest) {
+			if len(rest) == 0 || reEmptyLabel.Match(head(rest)) {
 				continue
 			}
 			body, textStart = s.start+loc[1], s.start+loc[1]
@@ -167,7 +222,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue
 			}
 			body, textStart = s.start, s.start
-		} else if loc := rePlanLabel.FindIndex(sl); loc != nil && loc[1] < len(sl) {
+		} else if loc := rePlanLabel.FindIndex(head(sl)); loc != nil && loc[1] < len(sl) {
 			body, textStart = s.start+loc[1], s.start+loc[1]
 		} else if loc := findTrigger(sl, m.Role); loc != nil {
 			if !settles(sl, loc, m.Role) {
@@ -176,7 +231,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			body, textStart = s.start+loc[1], s.start
 			// "Let's go with that": the object is the proposal just made.
 			if pending != nil && m.Role == conversation.RoleUser && reAnaphor.Match(lower[body:s.end]) {
-				out = e.appendDecision(out, m, pending.text, pending.rationale)
+				out = e.appendDecision(st, out, m, pending.text, pending.rationale)
 				continue
 			}
 		} else {
@@ -186,7 +241,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		if why == "" {
 			why = nextReason(text, lower, st.sents, k)
 		}
-		out = e.appendDecision(out, m, dec, why)
+		out = e.appendDecision(st, out, m, dec, why)
 	}
 	return out
 }
@@ -194,17 +249,17 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 // findTrigger returns the span of the first direct decision phrase in the
 // sentence, or nil.
 func findTrigger(sl []byte, role conversation.Role) []int {
-	if loc := reStartGo.FindIndex(sl); loc != nil {
+	if loc := reStartGo.FindIndex(head(sl)); loc != nil {
 		return loc
 	}
-	if loc := reDirect.FindIndex(sl); loc != nil {
-		return loc
+	if loc := findAt(reDirect, sl, directAnchors); loc != nil {
+		return loc[:2]
 	}
 	if role != conversation.RoleUser {
 		return nil
 	}
 	for _, r := range []*regexp.Regexp{reUserWill, reUserLets} {
-		if m := r.FindSubmatchIndex(sl); m != nil {
+		if m := findAt(r, sl, userAnchors); m != nil {
 			if _, ok := notCommitting[string(sl[m[2]:m[3]])]; !ok {
 				return m[:2]
 			}
@@ -243,7 +298,7 @@ func isQuestion(sl []byte) bool {
 	if len(t) > 0 && t[len(t)-1] == '?' {
 		return true
 	}
-	return reQuestionStart.Match(bytes.TrimLeft(sl, "*_ "))
+	return reQuestionStart.Match(head(bytes.TrimLeft(sl, "*_ ")))
 }
 
 // clauseStart returns where the last clause of prefix begins.
@@ -259,12 +314,35 @@ func clauseStart(prefix []byte) int {
 // reason given in it ("…, because …"), looking for the reason after body.
 func splitReason(text string, lower []byte, start, body, end int) (string, string) {
 	dec, why := text[start:end], ""
-	if loc := reReasonIn.FindIndex(lower[body:end]); loc != nil {
-		dec = text[start : body+loc[0]]
+	rest := lower[body:end]
+	loc := findAt(reReasonIn, rest, reasonAnchors)
+	if loc == nil {
+		if l := findAt(reReasonSo, rest, soAnchor); l != nil && bytes.HasSuffix(bytes.TrimRight(rest[:l[0]], " "), []byte(",")) {
+			loc = l
+		}
+	}
+	if loc != nil {
+		cut := body + loc[0]
+		for cut > start && strings.ContainsRune(" ,;(—–-", rune(lower[cut-1])) {
+			cut--
+		}
+		for cut > start && lower[cut-1] >= 0x80 && (strings.HasSuffix(text[start:cut], "—") || strings.HasSuffix(text[start:cut], "–")) {
+			cut -= len("—")
+		}
+		dec = text[start:cut]
 		why = text[body+loc[1] : end]
 	}
 	return cleanDecision(dec, lower[start:start+len(dec)]), cleanReason(why)
 }
+
+var (
+	reasonAnchors = set(`because since so given as due`)
+	soAnchor      = set(`so`)
+)
+
+// head returns the start of b that anchored patterns need to see: it keeps
+// the matcher's work independent of the text's length.
+func head(b []byte) []byte { return b[:min(len(b), maxTrigger)] }
 
 // nextReason returns the sentence after sentence k when it gives a reason.
 func nextReason(text string, lower []byte, sents []sentence, k int) string {
@@ -275,7 +353,7 @@ func nextReason(text string, lower []byte, sents []sentence, k int) string {
 	if n.para != sents[k].para {
 		return ""
 	}
-	loc := reReasonNext.FindIndex(lower[n.start:n.end])
+	loc := reReasonNext.FindIndex(head(lower[n.start:n.end]))
 	if loc == nil {
 		return ""
 	}
@@ -290,7 +368,7 @@ func nextReason(text string, lower []byte, sents []sentence, k int) string {
 }
 
 func cleanDecision(s string, lower []byte) string {
-	if loc := reLead.FindIndex(lower); loc != nil && loc[1] < len(s) {
+	if loc := reLead.FindIndex(head(lower)); loc != nil && loc[1] < len(s) {
 		s = s[loc[1]:]
 	}
 	return trimText(s)
@@ -317,13 +395,13 @@ func trimText(s string) string {
 func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
-		loc := reProposal.FindIndex(sl)
+		loc := findAt(reProposal, sl, proposalAnchors)
 		if loc == nil || !proposes(sl, loc) {
 			continue
 		}
 		// The decision is the thing proposed, without "I recommend".
 		start := s.start + loc[1]
-		if l := reProposalLead.FindIndex(st.lower[start:s.end]); l != nil {
+		if l := reProposalLead.FindIndex(head(st.lower[start:s.end])); l != nil {
 			start += l[1]
 		}
 		dec, why := splitReason(text, st.lower, start, start, s.end)
@@ -359,10 +437,10 @@ func accepts(text string, lower []byte, sents []sentence) bool {
 	}
 	first := lower[sents[0].start:sents[0].end]
 	first = bytes.TrimLeft(first, " *_\"'")
-	if reAcceptStrong.Match(first) {
+	if reAcceptStrong.Match(head(first)) {
 		return !reContrast.Match(first)
 	}
-	if !reAcceptWeak.Match(first) {
+	if !reAcceptWeak.Match(head(first)) {
 		return false
 	}
 	// A bare "ok" or "yes" accepts only a short reply that neither asks nor
@@ -373,17 +451,19 @@ func accepts(text string, lower []byte, sents []sentence) bool {
 
 // appendDecision adds a decision unless it is empty or repeats one already
 // found.
-func (e *Extractor) appendDecision(out []conversation.Decision, m *conversation.Message, dec, why string) []conversation.Decision {
+func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decision, m *conversation.Message, dec, why string) []conversation.Decision {
 	dec = truncate(dec, e.opts.MaxDecisionLen)
 	if len(dec) < 3 {
 		return out
 	}
 	why = truncate(why, e.opts.MaxDecisionLen)
+	w := contentWords(dec)
 	for i := range out {
-		if similar(out[i].Decision, dec) {
+		if similar(st.words[i], w, out[i].Decision, dec) {
 			return out
 		}
 	}
+	st.words = append(st.words, w)
 	return append(out, conversation.Decision{
 		Decision:     dec,
 		Rationale:    why,
@@ -416,8 +496,7 @@ func truncate(s string, n int) string {
 
 // similar reports near-identical decisions: most of their content words are
 // shared.
-func similar(a, b string) bool {
-	wa, wb := contentWords(a), contentWords(b)
+func similar(wa, wb map[string]struct{}, a, b string) bool {
 	if len(wa) == 0 || len(wb) == 0 {
 		return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
 	}

@@ -52,6 +52,7 @@ type Extractor struct {
 	table *table // bg when it is the built-in kind, for allocation-free lookups
 	opts  Options
 	pool  sync.Pool // *topicState, reused between calls
+	dpool sync.Pool // *decisionState
 }
 
 // New returns an Extractor scoring topics against bg (DefaultBackground when
@@ -64,6 +65,7 @@ func New(bg Background, opts Options) *Extractor {
 	e := &Extractor{bg: bg, opts: opts}
 	e.table, _ = bg.(*table)
 	e.pool.New = func() any { return newTopicState() }
+	e.dpool.New = func() any { return new(decisionState) }
 	return e
 }
 

@@ -12,10 +12,11 @@ import (
 
 // Weights of where a phrase occurs: the title and summaries say what the
 // conversation is about more densely than its messages.
-const (
+var (
 	titleWeight   = 2.0
 	summaryWeight = 1.0
 	messageWeight = 1.0
+	phraseMix     = 0.5
 )
 
 // minSpread is the number of texts a phrase must occur in: a key phrase
@@ -60,8 +61,8 @@ type candidate struct {
 	// spread is the number of texts (title, summaries, messages) the phrase
 	// occurs in; unit is the last of them.
 	spread, unit int
-	variants []variant
-	score    float64
+	variants     []variant
+	score        float64
 }
 
 // topicState is the scratch of one Topics call, pooled between calls.
@@ -339,7 +340,7 @@ func (e *Extractor) score(s *topicState) {
 		info := sum / float64(l)
 		if l > 1 {
 			pdf := e.phraseDF(s, c.norm, l)
-			info = (info + math.Log(float64(n+1)/float64(pdf+1))) / 2
+			info = (1-phraseMix)*info + phraseMix*math.Log(float64(n+1)/float64(pdf+1))
 		}
 		info = min(info, maxIDF)
 		spread := 1.0

@@ -86,9 +86,14 @@ func (s *Scanner) Scan(text string, sink Sink) {
 	}
 }
 
-// IsCodeLine reports whether an indented line looks like code rather than an
-// indented list item or quoted prose.
+// IsCodeLine reports whether a line is a shell prompt ("$ go test") or an
+// indented line that looks like code rather than an indented list item or
+// quoted prose.
 func IsCodeLine(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	if strings.HasPrefix(t, "$ ") || strings.HasPrefix(t, ">>> ") || strings.HasPrefix(t, "PS> ") {
+		return true
+	}
 	if !strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "\t") {
 		return false
 	}

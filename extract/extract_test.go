@@ -1,0 +1,395 @@
+package extract
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/convsearch/convsearch/conversation"
+)
+
+// conv builds a conversation from alternating user/assistant texts, starting
+// with the user.
+func conv(texts ...string) *conversation.Conversation {
+	c := &conversation.Conversation{ID: "t"}
+	t0 := time.Date(2025, 5, 1, 10, 0, 0, 0, time.UTC)
+	for i, s := range texts {
+		role := conversation.RoleUser
+		if i%2 == 1 {
+			role = conversation.RoleAssistant
+		}
+		c.Messages = append(c.Messages, conversation.Message{Index: i, Role: role, Content: s, Timestamp: t0.Add(time.Duration(i) * time.Minute)})
+	}
+	return c
+}
+
+func TestDecisionPatterns(t *testing.T) {
+	type want struct {
+		idx       int
+		text, why string // substrings of the decision and rationale
+	}
+	tests := []struct {
+		name  string
+		texts []string
+		want  []want
+	}{
+		// Positives.
+		{"we'll use", []string{"We'll use Postgres advisory locks because we already run Postgres."},
+			[]want{{0, "We'll use Postgres advisory locks", "we already run Postgres"}}},
+		{"we will go with", []string{"We will go with BCa intervals, since the data is skewed."},
+			[]want{{0, "We will go with BCa intervals", "the data is skewed"}}},
+		{"let's go with", []string{"Let's go with token buckets in Redis."}, []want{{0, "token buckets in Redis", ""}}},
+		{"decided to", []string{"We decided to keep the monolith so that deploys stay simple."},
+			[]want{{0, "decided to keep the monolith", "deploys stay simple"}}},
+		{"decided not to", []string{"We decided not to shard the index."}, []want{{0, "not to shard the index", ""}}},
+		{"the decision is", []string{"The decision is to move logs to Loki."}, []want{{0, "move logs to Loki", ""}}},
+		{"Decision label", []string{"**Decision:** uv for every new service.\nRationale: faster installs."},
+			[]want{{0, "uv for every new service", ""}}},
+		{"Decision heading with list", []string{"## Decisions\n\n- Use cursor pagination\n- Drop the OFFSET endpoint\n\nOther notes follow."},
+			[]want{{0, "Use cursor pagination", ""}, {0, "Drop the OFFSET endpoint", ""}}},
+		{"I'll go with", []string{"I'll go with the smaller instance type."}, []want{{0, "smaller instance type", ""}}},
+		{"going with", []string{"Going with KEDA for autoscaling."}, []want{{0, "KEDA for autoscaling", ""}}},
+		{"we chose", []string{"We chose SQLite for the desktop app. It keeps installation to a single file."},
+			[]want{{0, "We chose SQLite for the desktop app", "It keeps installation to a single file"}}},
+		{"settled on", []string{"After the benchmark we settled on zstd level 3."}, []want{{0, "settled on zstd level 3", ""}}},
+		{"agreed", []string{"We agreed to freeze the API until March."}, []want{{0, "agreed to freeze the API until March", ""}}},
+		{"curly apostrophe", []string{"We’ll use gRPC for internal calls."}, []want{{0, "gRPC for internal calls", ""}}},
+		{"user commitment", []string{"Ok, we'll stratify the sample by region."}, []want{{0, "we'll stratify the sample by region", ""}}},
+		{"accepted proposal", []string{"Which CI cache?", "I recommend caching the Go build cache keyed on go.sum because it halves build times.", "Sounds good."},
+			[]want{{2, "caching the Go build cache keyed on go.sum", "it halves build times"}}},
+		{"accepted with let's do it", []string{"How do I bound goroutines?", "I suggest we use errgroup with SetLimit.", "Let's do it. Can you write it?"},
+			[]want{{2, "errgroup with SetLimit", ""}}},
+		{"anaphor resolves to proposal", []string{"Which one?", "I'd recommend Playwright for the cross-origin flow.", "OK, let's go with that."},
+			[]want{{2, "Playwright for the cross-origin flow", ""}}},
+		{"reason in next sentence", []string{"We'll use one index with a type field. This keeps term statistics comparable."},
+			[]want{{0, "one index with a type field", "This keeps term statistics comparable"}}},
+		{"two decisions in one message", []string{"We'll use Redis for sessions. Let's go with Postgres for the audit log."},
+			[]want{{0, "Redis for sessions", ""}, {0, "Postgres for the audit log", ""}}},
+
+		// Negatives.
+		{"question", []string{"Should we use Kafka here?"}, nil},
+		{"question without mark", []string{"Should we use Kafka or RabbitMQ for this"}, nil},
+		{"question with we'll", []string{"So we'll use Kafka?"}, nil},
+		{"hypothetical", []string{"If we decided to use GraphQL, the mobile team would be happier."}, nil},
+		{"what if", []string{"What if we go with RabbitMQ streams instead?"}, nil},
+		{"suppose", []string{"Suppose we went with GraphQL for mobile only."}, nil},
+		{"negated", []string{"We haven't decided yet."}, nil},
+		{"negated will", []string{"We're not going with Vault."}, nil},
+		{"didn't agree", []string{"We didn't agree on the schema."}, nil},
+		{"tentative", []string{"We might go with Loki later."}, nil},
+		{"deferral", []string{"We'll decide at the meeting on Thursday."}, nil},
+		{"we'll see", []string{"We'll see how it goes."}, nil},
+		{"quoted", []string{`The vendor said "we'll use Elasticsearch for everything" in the call.`}, nil},
+		{"blockquote", []string{"> We decided to use MongoDB.\n\nThat was the old team's note."}, nil},
+		{"code block", []string{"Here:\n\n```python\n# we'll use COPY here because it's faster\ncur.copy_expert(sql, f)\n```"}, nil},
+		{"inline code", []string{"The comment says `we'll use the cache` but it never does."}, nil},
+		{"indented code", []string{"Example:\n\n    decided := true; // we decided to use it\n"}, nil},
+		{"walkthrough", []string{"How does this work?", "Now we'll use the helper to parse each line."}, nil},
+		{"empty label", []string{"Decision: TBD"}, nil},
+		{"proposal not accepted", []string{"Which?", "I recommend Redux Toolkit.", "Hmm, what about Zustand?"}, nil},
+		{"proposal rejected", []string{"Which?", "I recommend strict mode.", "Ok but strict mode breaks two partners."}, nil},
+		{"bare ok with question", []string{"Which?", "I'd suggest weekly backups.", "Ok. How long do restores take?"}, nil},
+		{"recommend against", []string{"Which?", "I'd recommend against sharding for now.", "Sounds good."}, nil},
+		{"assistant uses", []string{"Explain the code", "This function uses a map to count words."}, nil},
+	}
+	e := New(nil, Options{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := e.Decisions(conv(tt.texts...))
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d decisions %+v, want %d %+v", len(got), got, len(tt.want), tt.want)
+			}
+			for i, w := range tt.want {
+				g := got[i]
+				if g.MessageIndex != w.idx || !strings.Contains(g.Decision, w.text) || !strings.Contains(g.Rationale, w.why) {
+					t.Errorf("decision %d = [%d] %q (why %q), want [%d] containing %q (why containing %q)", i, g.MessageIndex, g.Decision, g.Rationale, w.idx, w.text, w.why)
+				}
+				if w.why == "" && g.Rationale != "" && !strings.Contains(tt.name, "reason") {
+					t.Logf("decision %d has rationale %q", i, g.Rationale)
+				}
+				if g.Origin != conversation.OriginExtracted {
+					t.Errorf("origin = %q, want extracted", g.Origin)
+				}
+				if !g.Timestamp.Equal(time.Date(2025, 5, 1, 10, w.idx, 0, 0, time.UTC)) {
+					t.Errorf("timestamp = %v, want the message's", g.Timestamp)
+				}
+			}
+		})
+	}
+}
+
+func TestDecisionsSkipHiddenToolSidechain(t *testing.T) {
+	c := conv("x", "y", "z", "w")
+	c.Messages[0].Content, c.Messages[0].Hidden = "We decided to use MySQL.", true
+	c.Messages[1].Content, c.Messages[1].Role = "Decision: abort", conversation.RoleTool
+	c.Messages[2].Content, c.Messages[2].Sidechain = "We'll use the grep tool.", true
+	c.Messages[3].Content, c.Messages[3].Role = "We'll use Postgres.", conversation.RoleSystem
+	if got := New(nil, Options{}).Decisions(c); len(got) != 0 {
+		t.Errorf("got %+v, want none", got)
+	}
+}
+
+func TestDecisionsDedupeAndLimit(t *testing.T) {
+	c := conv("We'll use Postgres advisory locks.", "ok", "Decision: use Postgres advisory locks.")
+	got := New(nil, Options{}).Decisions(c)
+	if len(got) != 1 || got[0].MessageIndex != 0 {
+		t.Errorf("got %+v, want one decision at message 0", got)
+	}
+	long := "We'll use " + strings.Repeat("a very long name ", 40) + "for everything."
+	got = New(nil, Options{}).Decisions(conv(long))
+	if len(got) != 1 || utf8.RuneCountInString(got[0].Decision) > 200 || !strings.HasSuffix(got[0].Decision, "…") {
+		t.Errorf("got %+v, want one decision cut to 200 runes", got)
+	}
+	var many []string
+	for i := range 10 {
+		many = append(many, fmt.Sprintf("We'll use tool%c for job%c.", 'a'+i, 'a'+i), "ok")
+	}
+	if got := New(nil, Options{MaxDecisions: 3}).Decisions(conv(many...)); len(got) != 3 {
+		t.Errorf("MaxDecisions 3: got %d", len(got))
+	}
+}
+
+func TestTopics(t *testing.T) {
+	c := conv(
+		"Our job scheduler runs twice because every replica runs the cron job. Can advisory locks help?",
+		"Yes: Postgres advisory locks make sure only one replica runs the job. See https://www.postgresql.org/docs/current/explicit-locking.html and /etc/postgresql/16/main/postgresql.conf, commit 3f9a2c1d8e.\n\n```sql\nSELECT pg_try_advisory_lock(42);\nSELECT pg_try_advisory_lock(42);\nSELECT pg_try_advisory_lock(42);\n```\nAn advisory lock held by a session is released when the connection drops. Use `pg_try_advisory_xact_lock` behind pgbouncer.",
+		"And with pgbouncer in transaction pooling mode the session-level advisory lock breaks?",
+		"Right: transaction pooling hands the server connection back after each transaction, so use the transaction-level advisory lock or bypass pgbouncer. 2024 12345 0xdeadbeef.",
+	)
+	c.Title = "Advisory locks for the job scheduler"
+	e := New(nil, Options{})
+	got := e.Topics(c)
+	if len(got) == 0 || len(got) > 5 {
+		t.Fatalf("got %d topics %+v, want 1..5", len(got), got)
+	}
+	var names []string
+	for i, tp := range got {
+		names = append(names, tp.Name)
+		if tp.Origin != conversation.OriginExtracted || tp.Score <= 0 {
+			t.Errorf("topic %+v: want origin extracted and a positive score", tp)
+		}
+		if i > 0 && (got[i-1].Score < tp.Score || got[i-1].Score == tp.Score && got[i-1].Name > tp.Name) {
+			t.Errorf("topics not ordered by score then name: %q", names)
+		}
+	}
+	if names[0] != "advisory locks" {
+		t.Errorf("first topic = %q, want %q (plurals folded, shown as most often written); all %q", names[0], "advisory locks", names)
+	}
+	joined := strings.Join(names, "|")
+	for _, noise := range []string{"pg_try", "select", "http", "postgresql.org", "etc", "3f9a2c1d8e", "2024", "12345", "deadbeef", "conf"} {
+		if strings.Contains(joined, noise) {
+			t.Errorf("topics %q contain noise %q", names, noise)
+		}
+	}
+	if !slices.ContainsFunc(names, func(n string) bool {
+		return strings.Contains(n, "pgbouncer") || strings.Contains(n, "transaction pooling")
+	}) {
+		t.Errorf("topics %q miss pgbouncer / transaction pooling", names)
+	}
+	// Deterministic.
+	for range 5 {
+		if again := e.Topics(c); !slices.Equal(again, got) {
+			t.Fatalf("topics changed between runs: %+v then %+v", got, again)
+		}
+	}
+	if got := New(nil, Options{MaxTopics: 2}).Topics(c); len(got) != 2 {
+		t.Errorf("MaxTopics 2: got %d", len(got))
+	}
+}
+
+func TestTopicsLittleText(t *testing.T) {
+	e := New(nil, Options{})
+	for _, c := range []*conversation.Conversation{
+		{},
+		conv("hi", "Hello! How can I help?"),
+		conv("```\nfunc main() {}\n```", "$ go run . 2>&1 | tee /tmp/out.log"),
+	} {
+		if got := e.Topics(c); len(got) != 0 {
+			t.Errorf("Topics(%+v) = %+v, want none", c.Messages, got)
+		}
+	}
+}
+
+// fakeBackground makes "widget" common and everything else unknown.
+type fakeBackground struct{}
+
+func (fakeBackground) DocFreq(term string) (int, int) {
+	if term == "widget" {
+		return 900, 1000
+	}
+	return 0, 1000
+}
+
+func TestCustomBackground(t *testing.T) {
+	c := conv("The widget sprocket broke again.", "Widget sprockets fail when the gearbox overheats; check the gearbox.", "The gearbox is fine, the widget is not.")
+	got := New(fakeBackground{}, Options{MaxTopics: 3}).Topics(c)
+	if len(got) == 0 || got[0].Name == "widget" {
+		t.Errorf("got %+v: a word common in the background should not lead", got)
+	}
+}
+
+func TestApply(t *testing.T) {
+	e := New(nil, Options{})
+	c := conv("Which queue?", "Use SQS.", "We'll use SQS with a dead-letter queue because retries need a parking place.")
+	c.Topics = []conversation.Topic{{Name: "queues", Origin: conversation.OriginExplicit}}
+	e.Apply(c)
+	if len(c.Topics) != 1 || c.Topics[0].Name != "queues" {
+		t.Errorf("explicit topics replaced: %+v", c.Topics)
+	}
+	if len(c.Decisions) != 1 || c.Decisions[0].MessageIndex != 2 {
+		t.Errorf("decisions = %+v, want one at message 2", c.Decisions)
+	}
+	// Explicit decisions stay; extracted ones are refreshed.
+	c.Decisions = []conversation.Decision{{Decision: "keep", MessageIndex: -1, Origin: conversation.OriginExplicit}}
+	c.Topics = []conversation.Topic{{Name: "stale", Origin: conversation.OriginExtracted}}
+	e.Apply(c)
+	if len(c.Decisions) != 1 || c.Decisions[0].Decision != "keep" {
+		t.Errorf("explicit decisions replaced: %+v", c.Decisions)
+	}
+	if slices.ContainsFunc(c.Topics, func(t conversation.Topic) bool { return t.Name == "stale" }) {
+		t.Errorf("stale extracted topics kept: %+v", c.Topics)
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	e := New(nil, Options{})
+	want := e.Topics(benchConversation(50))
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 20 {
+				c := benchConversation(50)
+				e.Apply(c)
+				if !slices.Equal(c.Topics, want) {
+					t.Errorf("concurrent Topics differ: %+v vs %+v", c.Topics, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestDefaultBackground(t *testing.T) {
+	bg := DefaultBackground()
+	df, n := bg.DocFreq("error")
+	if n < 1000 || df < 100 || df > n {
+		t.Errorf("DocFreq(error) = %d, %d: background not loaded", df, n)
+	}
+	if df2, _ := bg.DocFreq("zzqx-not-a-word"); df2 != 0 {
+		t.Errorf("unknown word df = %d", df2)
+	}
+	if pdf, _ := bg.DocFreq("error message"); pdf == 0 {
+		t.Errorf("phrase df missing")
+	}
+}
+
+func FuzzDecisions(f *testing.F) {
+	for _, s := range []string{
+		"We'll use Postgres because it's there.",
+		"Decision: uv\nRationale: speed",
+		"## Decisions\n- a\n- b",
+		"```\nwe'll use x\n```",
+		"I recommend BCa. It corrects bias.",
+		"Should we use \"x\"? “we'll use y” e.g. i.e. 3.5.",
+		"\xff\xfe we’ll go with \x00",
+	} {
+		f.Add(s, "sounds good")
+	}
+	e := New(nil, Options{})
+	f.Fuzz(func(t *testing.T, a, b string) {
+		c := conv("start", a, b, a)
+		c.Title = b
+		ds := e.Decisions(c)
+		for _, d := range ds {
+			if d.MessageIndex < 0 || d.MessageIndex >= len(c.Messages) {
+				t.Fatalf("MessageIndex %d out of range", d.MessageIndex)
+			}
+			if utf8.RuneCountInString(d.Decision) > 200 || utf8.RuneCountInString(d.Rationale) > 200 {
+				t.Fatalf("text too long: %q", d.Decision)
+			}
+			if d.Decision == "" {
+				t.Fatalf("empty decision")
+			}
+		}
+		for _, tp := range e.Topics(c) {
+			if tp.Name == "" || strings.Count(tp.Name, " ") > 2 {
+				t.Fatalf("bad topic %q", tp.Name)
+			}
+		}
+	})
+}
+
+// benchConversation builds a realistic conversation of n messages: prose,
+// code blocks, tool output and a few decisions.
+func benchConversation(n int) *conversation.Conversation {
+	r := rand.New(rand.NewPCG(1, 2))
+	prose := []string{
+		"The retry policy uses capped exponential backoff with full jitter, so clients don't synchronise into waves.",
+		"Postgres advisory locks make sure only one replica runs the billing job; pgbouncer in transaction mode needs the xact variant.",
+		"Bootstrap confidence intervals with BCa correct for skew in the revenue distribution.",
+		"Should we shard the index by month, or keep one index with a date field?",
+		"We'll use keyset pagination on (created_at, id) because OFFSET gets slower with every page.",
+		"I recommend tail sampling in the collector because it keeps every error trace.",
+		"See https://example.com/docs/guide?x=1 and ./internal/index/mapping.go for the details, commit 3f9a2c1.",
+		"Sounds good, let's do that.",
+		"The heap snapshot comparison shows closures retained by EventEmitter listeners added per request.",
+		"Decision: move application logs to Loki with 30-day retention in S3.",
+	}
+	code := "```go\nfunc retry(ctx context.Context, f func() error) error {\n\tfor i := 0; i < 5; i++ {\n\t\tif err := f(); err == nil {\n\t\t\treturn nil\n\t\t}\n\t}\n\treturn errRetries\n}\n```"
+	c := &conversation.Conversation{ID: "bench", Title: "Retry policy and index layout"}
+	for i := range n {
+		role := conversation.RoleUser
+		if i%2 == 1 {
+			role = conversation.RoleAssistant
+		}
+		var b strings.Builder
+		for range 2 + r.IntN(5) {
+			b.WriteString(prose[r.IntN(len(prose))])
+			b.WriteString(" ")
+		}
+		if role == conversation.RoleAssistant && r.IntN(3) == 0 {
+			b.WriteString("\n\n" + code + "\n\n")
+			b.WriteString(prose[r.IntN(len(prose))])
+		}
+		m := conversation.Message{Index: i, Role: role, Content: b.String()}
+		if i%10 == 9 {
+			m.Role = conversation.RoleTool
+			m.ToolResults = []conversation.ToolResult{{Content: "ok"}}
+		}
+		c.Messages = append(c.Messages, m)
+	}
+	return c
+}
+
+func BenchmarkApply(b *testing.B) {
+	e := New(nil, Options{})
+	src := benchConversation(200)
+	c := *src
+	b.ReportAllocs()
+	msgs := 0
+	for b.Loop() {
+		c.Topics, c.Decisions = nil, nil
+		e.Apply(&c)
+		msgs += len(c.Messages)
+	}
+	b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
+}
+
+func ExampleExtractor_Decisions() {
+	c := &conversation.Conversation{Messages: []conversation.Message{
+		{Index: 0, Role: conversation.RoleUser, Content: "Kafka or RabbitMQ for order events? We need a 7-day replay."},
+		{Index: 1, Role: conversation.RoleAssistant, Content: "I'd recommend Kafka with 7-day retention because consumers can replay from any offset."},
+		{Index: 2, Role: conversation.RoleUser, Content: "Sounds good. Should we also use Avro?"},
+	}}
+	for _, d := range New(nil, Options{}).Decisions(c) {
+		fmt.Printf("[%d] %s (because %s)\n", d.MessageIndex, d.Decision, d.Rationale)
+	}
+	// Output:
+	// [2] Kafka with 7-day retention (because consumers can replay from any offset)
+}
