@@ -1,0 +1,188 @@
+package chatgpt
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/convsearch/convsearch/parsers"
+)
+
+// maxRead caps each read the JSON decoder makes. The decoder keeps what it
+// read past the current value; a small cap keeps that remainder small, so
+// counting its lines (to place errors and warnings) stays cheap even after
+// the decoder's buffer has grown to hold a huge conversation.
+const maxRead = 64 << 10
+
+// lineCounter counts the newlines of everything handed to the decoder.
+type lineCounter struct {
+	r     io.Reader
+	lines int
+}
+
+func (c *lineCounter) Read(p []byte) (int, error) {
+	if len(p) > maxRead {
+		p = p[:maxRead]
+	}
+	n, err := c.r.Read(p)
+	c.lines += bytes.Count(p[:n], []byte{'\n'})
+	return n, err
+}
+
+// newlineWriter counts newlines written to it without keeping the bytes.
+type newlineWriter int
+
+func (w *newlineWriter) Write(p []byte) (int, error) {
+	*w += newlineWriter(bytes.Count(p, []byte{'\n'}))
+	return len(p), nil
+}
+
+// valueLine is the 1-based line where the decoder's next value begins: its
+// unread data, past the comma and white space before the value.
+func valueLine(dec *json.Decoder, lc *lineCounter) int {
+	rest := dec.Buffered()
+	if bs, ok := rest.(io.ByteScanner); ok {
+		for {
+			c, err := bs.ReadByte()
+			if err != nil {
+				break
+			}
+			if c != ',' && c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+				_ = bs.UnreadByte()
+				break
+			}
+		}
+	}
+	var after newlineWriter
+	_, _ = io.Copy(&after, rest)
+	return lc.lines - int(after) + 1
+}
+
+// errorLine places a decoder error on a line: the unread data begins where the
+// failing value began, so scanning it again alone finds the bad byte.
+func errorLine(dec *json.Decoder, lc *lineCounter) int {
+	rest, _ := io.ReadAll(dec.Buffered())
+	start := lc.lines - bytes.Count(rest, []byte{'\n'}) + 1
+	var raw json.RawMessage
+	err := json.NewDecoder(bytes.NewReader(rest)).Decode(&raw)
+	off := int64(0)
+	switch se, ok := errors.AsType[*json.SyntaxError](err); {
+	case ok:
+		off = se.Offset
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		off = int64(len(rest))
+	}
+	off = min(max(off, 0), int64(len(rest)))
+	return start + bytes.Count(rest[:off], []byte{'\n'})
+}
+
+// decodeEach reads a JSON export that is an array of values, or one value
+// given alone, decoding one element at a time into a new T so the whole file
+// is never held in memory. fn gets each element with its index and the line
+// it starts on. An element of the wrong shape is skipped with a warning; a
+// syntax error stops the read: it is returned when nothing was read yet, and
+// recorded as a warning after the elements read so far otherwise, so a cut
+// export still yields what it holds.
+func decodeEach[T any](ctx context.Context, path string, r io.Reader, res *parsers.Result, fn func(i, line int, v *T)) error {
+	br := bufio.NewReaderSize(r, maxRead)
+	first, lines, err := firstByte(br)
+	if errors.Is(err, io.EOF) {
+		return parsers.Errorf(path, 0, parsers.ErrSyntax, "empty file")
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	lc := &lineCounter{r: br, lines: lines}
+	dec := json.NewDecoder(lc)
+	switch first {
+	case '{':
+		var v T
+		if err := dec.Decode(&v); err != nil {
+			if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
+				return syntaxError(path, dec, lc, err)
+			}
+			res.Warn(parsers.Errorf(path, lines+1, parsers.ErrShape, "%v", err))
+		}
+		fn(0, lines+1, &v)
+		return nil
+	case '[':
+	default:
+		return parsers.Errorf(path, lines+1, parsers.ErrShape, "not an export: want a JSON array or object, found %q", first)
+	}
+	if _, err := dec.Token(); err != nil {
+		return syntaxError(path, dec, lc, err)
+	}
+	n := 0
+	for ; dec.More(); n++ {
+		if err := ctx.Err(); err != nil {
+			return parsers.Wrap(path, 0, err)
+		}
+		line := valueLine(dec, lc)
+		var v T
+		if err := dec.Decode(&v); err != nil {
+			te, ok := errors.AsType[*json.UnmarshalTypeError](err)
+			if !ok {
+				return stopAt(path, dec, lc, err, n, res)
+			}
+			if te.Field == "" {
+				res.Warn(parsers.Errorf(path, line, parsers.ErrShape, "element %d is a JSON %s, not an object: skipped", n, te.Value))
+				continue
+			}
+			res.Warn(parsers.Errorf(path, line, parsers.ErrShape, "element %d: %v", n, err))
+		}
+		fn(n, line, &v)
+	}
+	if _, err := dec.Token(); err != nil {
+		return stopAt(path, dec, lc, err, n, res)
+	}
+	return nil
+}
+
+// stopAt ends a read at a syntax error: an error if nothing was read, a
+// warning after the n elements read.
+func stopAt(path string, dec *json.Decoder, lc *lineCounter, err error, n int, res *parsers.Result) error {
+	serr := syntaxError(path, dec, lc, err)
+	if n == 0 {
+		return serr
+	}
+	res.Warn(fmt.Errorf("%w (kept the %d conversations before it)", serr, n))
+	return nil
+}
+
+func syntaxError(path string, dec *json.Decoder, lc *lineCounter, err error) error {
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = errors.New("unexpected end of file")
+	} else if _, ok := errors.AsType[*json.SyntaxError](err); !ok {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	return parsers.Errorf(path, errorLine(dec, lc), parsers.ErrSyntax, "%v", err)
+}
+
+// firstByte returns the first byte of r that is not white space (after any
+// UTF-8 byte order mark), left unread, and the number of lines skipped.
+func firstByte(br *bufio.Reader) (byte, int, error) {
+	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+		_, _ = br.Discard(3)
+	}
+	lines := 0
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			return 0, lines, err
+		}
+		switch c {
+		case '\n':
+			lines++
+		case ' ', '\t', '\r':
+		default:
+			return c, lines, br.UnreadByte()
+		}
+	}
+}
