@@ -323,7 +323,9 @@ func (e *Engine) run(ctx context.Context, r Request, main bq.Query) (*Result, er
 		req.SortBy([]string{indexer.FieldDate, "_id"})
 		req.Score = "none"
 	default:
-		req.SortBy([]string{"-_score", "_id"})
+		// Score alone: a tie-breaker on _id makes the collector read the id
+		// of every candidate, which costs more than the search itself.
+		req.SortBy([]string{"-_score"})
 	}
 	if len(r.After) > 0 && !r.Group {
 		req.SearchAfter = r.After

@@ -2,9 +2,175 @@ package main
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/convsearch/convsearch/bench"
 )
 
+// benchReport is what `convsearch bench --json` prints.
+type benchReport struct {
+	Machine struct {
+		CPUs int    `json:"cpus"`
+		OS   string `json:"os"`
+		Go   string `json:"go"`
+	} `json:"machine"`
+	Started time.Time       `json:"started"`
+	Reports []*bench.Report `json:"reports"`
+}
+
 func runBench(ctx context.Context, env *Env, args []string) error {
-	return errors.New("bench: not built yet")
+	if len(args) > 0 && args[0] == "bare" {
+		return runBenchBare(ctx, env, args[1:])
+	}
+	fs := newFlags(env, "bench")
+	sizes := fs.String("sizes", "10k,100k", "corpus sizes in messages (10k, 100k, 1m)")
+	dir := fs.String("dir", "", "work folder; corpora and indexes are kept there between runs (default $XDG_CACHE_HOME/convsearch-bench)")
+	phases := fs.StringSlice("phases", nil, "only these phases: index, bare, reconcile, sync, query, process, grep (default: all)")
+	iterations := fs.Int("iterations", 200, "runs per query class")
+	asJSON := fs.Bool("json", false, "print the figures as JSON")
+	verbose := fs.BoolP("verbose", "v", false, "log progress on stderr")
+	if err := parseFlags(env, fs, "bench", args); err != nil {
+		return err
+	}
+	var ns []int
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := parseCount(s)
+		if err != nil {
+			return usagef("bench: --sizes: %v", err)
+		}
+		ns = append(ns, n)
+	}
+	if *dir == "" {
+		cache := env.Getenv("XDG_CACHE_HOME")
+		if cache == "" {
+			cache = filepath.Join(env.Getenv("HOME"), ".cache")
+		}
+		*dir = filepath.Join(cache, "convsearch-bench")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	rep := benchReport{Started: time.Now().UTC(), Reports: []*bench.Report{}}
+	rep.Machine.CPUs, rep.Machine.OS, rep.Machine.Go = runtime.NumCPU(), runtime.GOOS+"/"+runtime.GOARCH, runtime.Version()
+	opts := bench.Options{
+		Dir: *dir, Exe: exe, Phases: *phases, Iterations: *iterations,
+		Logger: newLogger(env, true).With("component", "bench"),
+		Sync:   benchSync(env),
+	}
+	if !*verbose && !isTerminal(env.Stderr) {
+		opts.Logger = nil
+	}
+	for _, n := range ns {
+		r, err := bench.Run(ctx, n, opts)
+		if err != nil {
+			return err
+		}
+		rep.Reports = append(rep.Reports, r)
+		if !*asJSON {
+			printBench(env, r)
+		}
+	}
+	if *asJSON {
+		return writeJSON(env.Stdout, rep)
+	}
+	return nil
+}
+
+// benchSync times one Sync of changed paths on the index in dataDir, the
+// way the daemon applies a file change.
+func benchSync(env *Env) func(ctx context.Context, dataDir string, paths []string) (time.Duration, error) {
+	return func(ctx context.Context, dataDir string, paths []string) (time.Duration, error) {
+		st, err := openStore(env, &storeFlags{DataDir: dataDir}, false, nil)
+		if err != nil {
+			return 0, err
+		}
+		defer st.Close()
+		start := time.Now()
+		if _, err := st.ing.Sync(ctx, paths); err != nil {
+			return 0, err
+		}
+		return time.Since(start), nil
+	}
+}
+
+// runBenchBare is the child process that indexes with bare Bleve, so its
+// peak memory is measured on its own.
+func runBenchBare(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "bench")
+	dir := fs.String("dir", "", "where to write the bare index")
+	size := fs.String("size", "10k", "messages")
+	if err := parseFlags(env, fs, "bench", args); err != nil {
+		return err
+	}
+	n, err := parseCount(*size)
+	if err != nil || *dir == "" {
+		return usagef("bench bare: --dir and a valid --size are required")
+	}
+	msgs, spent, err := bench.BareIndex(ctx, *dir, bench.GenOptions{Messages: n})
+	if err != nil {
+		return err
+	}
+	return writeJSON(env.Stdout, map[string]any{"messages": msgs, "seconds": spent.Seconds()})
+}
+
+// parseCount reads 10k, 100k, 1m, 2500.
+func parseCount(s string) (int, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	mult := 1
+	switch {
+	case strings.HasSuffix(s, "k"):
+		mult, s = 1000, strings.TrimSuffix(s, "k")
+	case strings.HasSuffix(s, "m"):
+		mult, s = 1000000, strings.TrimSuffix(s, "m")
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%q is not a count like 10k or 1m", s)
+	}
+	return n * mult, nil
+}
+
+func printBench(env *Env, r *bench.Report) {
+	w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	defer w.Flush()
+	c := r.Corpus
+	fmt.Fprintf(w, "\n== %d messages: %d files, %.1f MB on disk, %.1f MB of text\n", c.Messages, c.Files, float64(c.Bytes)/1e6, float64(c.TextBytes)/1e6)
+	row := func(name string, f *bench.IndexFigures) {
+		if f != nil {
+			fmt.Fprintf(w, "%s\t%.1f s\t%.0f msg/s\t%.1f MB/s\tpeak RSS %.0f MB\tindex %.0f MB (%.2fx text)\n", name, f.Seconds, f.MsgsPerSec, f.MBPerSec, f.PeakRSSMB, f.IndexMB, f.IndexToText)
+		}
+	}
+	row("convsearch index", r.Index)
+	row("bare Bleve", r.Bare)
+	if r.Index != nil && r.Bare != nil && r.Bare.MsgsPerSec > 0 {
+		fmt.Fprintf(w, "ingest speed-up over bare Bleve\t%.2fx\n", r.Index.MsgsPerSec/r.Bare.MsgsPerSec)
+	}
+	if r.NoChangeFiles > 0 {
+		fmt.Fprintf(w, "no-change reconcile\t%.0f ms\t%d files\n", r.NoChangeReconcileMS, r.NoChangeFiles)
+	}
+	if r.SyncOneMS > 0 {
+		fmt.Fprintf(w, "sync one changed file\t%.1f ms\n", r.SyncOneMS)
+	}
+	bare := map[string]bench.QueryFigures{}
+	for _, q := range r.BareQueries {
+		bare[fmt.Sprint(q.Class, q.Highlight)] = q
+	}
+	if len(r.Queries) > 0 {
+		fmt.Fprintf(w, "query\thighlight\thits\tp50 ms\tp95 ms\tp99 ms\tbare p50\tbare p99\n")
+	}
+	for _, q := range r.Queries {
+		b := bare[fmt.Sprint(q.Class, q.Highlight)]
+		fmt.Fprintf(w, "%s\t%v\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\n", q.Class, q.Highlight, q.Hits, q.P50MS, q.P95MS, q.P99MS, b.P50MS, b.P99MS)
+	}
+	for _, p := range r.Process {
+		fmt.Fprintf(w, "whole process %q\tconvsearch %.1f ms\trg %.1f ms\tgrep %.1f ms\trg/convsearch %.1fx\n", p.Term, p.ConvsearchS, p.RgMS, p.GrepMS, p.RgRatio)
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -48,8 +50,16 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	sf.register(fs, true)
 	rebuild := fs.Bool("rebuild", false, "discard the index and read every file again")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for go tool pprof)")
 	if err := parseFlags(env, fs, "index", args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	for _, a := range fs.Args() { // `convsearch index DIR` means --root DIR
 		sf.Roots = append(sf.Roots, a)
@@ -206,4 +216,20 @@ func humanBytes(n int64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// startCPUProfile writes a CPU profile to path until the returned func runs.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

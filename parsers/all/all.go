@@ -11,6 +11,7 @@ import (
 	"github.com/convsearch/convsearch/parsers/personalagent"
 	"github.com/convsearch/convsearch/parsers/portable"
 	"github.com/convsearch/convsearch/parsers/qcli"
+	"github.com/convsearch/convsearch/parsers/qclistore"
 	"github.com/convsearch/convsearch/parsers/rao"
 	"github.com/convsearch/convsearch/parsers/studio"
 )
@@ -20,6 +21,7 @@ import (
 // generic JSON shapes, and the portable format, the most generic, last.
 func Registry() *parsers.Registry {
 	return parsers.NewRegistry(
+		qclistore.New(),
 		personalagent.New(),
 		fnord.New(),
 		rao.New(),

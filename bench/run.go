@@ -1,0 +1,403 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	bq "github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/query"
+)
+
+// Options configure a benchmark run.
+type Options struct {
+	Dir   string // work folder: corpora and indexes are kept here between runs
+	Exe   string // the convsearch binary, run as a child for whole-process figures
+	Sizes []int  // corpus sizes in messages
+	// Phases to run: index, reconcile, sync, query, process, grep, bare.
+	Phases     []string
+	Iterations int // per query class (default 200)
+	Logger     *slog.Logger
+	// Sync, if set, re-syncs one changed file on the open index; the
+	// caller wires it to ingest so this package stays below it.
+	Sync func(ctx context.Context, dataDir string, paths []string) (time.Duration, error)
+}
+
+func (o *Options) has(phase string) bool { return len(o.Phases) == 0 || slices.Contains(o.Phases, phase) }
+
+// Report is the outcome of one size.
+type Report struct {
+	Size   int       `json:"size_messages"`
+	Corpus *GenStats `json:"corpus"`
+	// Indexing: convsearch's whole pipeline, as the `index` command.
+	Index *IndexFigures `json:"index,omitempty"`
+	// Bare is Bleve at default settings on the same messages.
+	Bare *IndexFigures `json:"bare_bleve,omitempty"`
+	// NoChangeReconcileMS is an `index` run with nothing changed.
+	NoChangeReconcileMS float64 `json:"no_change_reconcile_ms,omitempty"`
+	NoChangeFiles       int     `json:"no_change_files,omitempty"`
+	SyncOneMS           float64 `json:"sync_one_file_ms,omitempty"`
+	// Queries per class, warm.
+	Queries     []QueryFigures   `json:"queries,omitempty"`
+	BareQueries []QueryFigures   `json:"bare_queries,omitempty"`
+	Process     []ProcessFigures `json:"process,omitempty"`
+}
+
+// IndexFigures describe one indexing run.
+type IndexFigures struct {
+	Seconds     float64 `json:"seconds"`
+	MsgsPerSec  float64 `json:"messages_per_second"`
+	MBPerSec    float64 `json:"mb_per_second"`
+	PeakRSSMB   float64 `json:"peak_rss_mb"`
+	IndexMB     float64 `json:"index_mb"`
+	IndexToText float64 `json:"index_to_raw_text"`
+}
+
+// QueryFigures are the latencies of one query class.
+type QueryFigures struct {
+	Class     string  `json:"class"`
+	Query     string  `json:"query"`
+	Highlight bool    `json:"highlight"`
+	Hits      uint64  `json:"hits"`
+	P50MS     float64 `json:"p50_ms"`
+	P95MS     float64 `json:"p95_ms"`
+	P99MS     float64 `json:"p99_ms"`
+}
+
+// ProcessFigures compare whole-process searches for one term.
+type ProcessFigures struct {
+	Term        string  `json:"term"`
+	ConvsearchS float64 `json:"convsearch_ms"`
+	RgMS        float64 `json:"rg_ms,omitempty"`
+	GrepMS      float64 `json:"grep_ms,omitempty"`
+	RgRatio     float64 `json:"rg_over_convsearch,omitempty"`
+}
+
+// queryClasses is the mix timed on both convsearch and bare Bleve.
+var queryClasses = []struct{ class, q string }{
+	{"common term", "latency"},
+	{"rare term", RareTerm},
+	{"medium term", MediumTerm},
+	{"AND", "retry backoff"},
+	{"phrase", `"` + PhraseA + " " + PhraseB + `"`},
+	{"field filter", "cache role:user"},
+	{"date range", "index"}, // with Since
+}
+
+// Run measures one corpus size.
+func Run(ctx context.Context, size int, o Options) (*Report, error) {
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if o.Iterations <= 0 {
+		o.Iterations = 200
+	}
+	rep := &Report{Size: size}
+	corpus := filepath.Join(o.Dir, fmt.Sprintf("corpus-%d", size))
+	data := filepath.Join(o.Dir, fmt.Sprintf("data-%d", size))
+	gen, err := ensureCorpus(corpus, filepath.Join(o.Dir, fmt.Sprintf("claude-code-%d", size)), size, log)
+	if err != nil {
+		return nil, err
+	}
+	rep.Corpus = gen
+
+	if o.has("index") || !exists(indexer.ManifestPath(data)) {
+		log.Info("indexing", "size", size)
+		start := time.Now()
+		rss, out, err := child(ctx, o.Exe, "index", "--data-dir", data, "--root", corpus, "--no-default-roots", "--rebuild", "--json")
+		if err != nil {
+			return nil, fmt.Errorf("index: %w\n%s", err, out)
+		}
+		secs := time.Since(start).Seconds()
+		ixMB := float64(dirSize(indexer.IndexPath(data))) / 1e6
+		rep.Index = &IndexFigures{
+			Seconds: secs, MsgsPerSec: float64(gen.Messages) / secs, MBPerSec: float64(gen.Bytes) / 1e6 / secs,
+			PeakRSSMB: rss, IndexMB: ixMB, IndexToText: ixMB * 1e6 / float64(gen.TextBytes),
+		}
+	}
+	if o.has("bare") {
+		log.Info("bare bleve", "size", size)
+		bare := filepath.Join(o.Dir, fmt.Sprintf("bare-%d", size))
+		start := time.Now()
+		rss, out, err := child(ctx, o.Exe, "bench", "bare", "--dir", bare, "--size", fmt.Sprint(size))
+		if err != nil {
+			return nil, fmt.Errorf("bare bleve: %w\n%s", err, out)
+		}
+		var r struct {
+			Seconds float64 `json:"seconds"`
+		}
+		json.Unmarshal(out, &r)
+		if r.Seconds == 0 {
+			r.Seconds = time.Since(start).Seconds()
+		}
+		ixMB := float64(dirSize(bare)) / 1e6
+		rep.Bare = &IndexFigures{
+			Seconds: r.Seconds, MsgsPerSec: float64(gen.Messages) / r.Seconds, MBPerSec: float64(gen.Bytes) / 1e6 / r.Seconds,
+			PeakRSSMB: rss, IndexMB: ixMB, IndexToText: ixMB * 1e6 / float64(gen.TextBytes),
+		}
+	}
+	if o.has("reconcile") {
+		log.Info("no-change reconcile", "size", size)
+		start := time.Now()
+		_, out, err := child(ctx, o.Exe, "index", "--data-dir", data, "--root", corpus, "--no-default-roots", "--json")
+		if err != nil {
+			return nil, fmt.Errorf("reconcile: %w\n%s", err, out)
+		}
+		var s struct {
+			Seen    int   `json:"files_seen"`
+			Elapsed int64 `json:"elapsed_ns"`
+		}
+		json.Unmarshal(out, &s)
+		rep.NoChangeFiles = s.Seen
+		rep.NoChangeReconcileMS = float64(s.Elapsed) / 1e6
+		if s.Elapsed == 0 {
+			rep.NoChangeReconcileMS = float64(time.Since(start).Microseconds()) / 1000
+		}
+	}
+	if o.has("sync") && o.Sync != nil {
+		path, err := changeOneFile(corpus)
+		if err != nil {
+			return nil, err
+		}
+		d, err := o.Sync(ctx, data, []string{path})
+		if err != nil {
+			return nil, fmt.Errorf("sync: %w", err)
+		}
+		rep.SyncOneMS = float64(d.Microseconds()) / 1000
+	}
+	if o.has("query") {
+		log.Info("queries", "size", size)
+		if rep.Queries, err = timeQueries(ctx, data, o.Iterations); err != nil {
+			return nil, err
+		}
+		bare := filepath.Join(o.Dir, fmt.Sprintf("bare-%d", size))
+		if exists(bare) {
+			if rep.BareQueries, err = timeBareQueries(ctx, bare, o.Iterations); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if o.has("process") {
+		log.Info("whole-process searches", "size", size)
+		for _, term := range []string{"latency", MediumTerm, RareTerm} {
+			pf := ProcessFigures{Term: term}
+			pf.ConvsearchS = medianRun(ctx, 7, o.Exe, "search", "--data-dir", data, "--limit", "10", term)
+			if rg, err := exec.LookPath("rg"); err == nil {
+				pf.RgMS = medianRun(ctx, 5, rg, "-l", "-i", term, corpus)
+				if pf.ConvsearchS > 0 {
+					pf.RgRatio = pf.RgMS / pf.ConvsearchS
+				}
+			}
+			if o.has("grep") {
+				pf.GrepMS = medianRun(ctx, 3, "grep", "-rli", term, corpus)
+			}
+			rep.Process = append(rep.Process, pf)
+		}
+	}
+	return rep, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// ensureCorpus generates the corpus once; later runs reuse it.
+func ensureCorpus(dir, claudeDir string, size int, log *slog.Logger) (*GenStats, error) {
+	stamp := filepath.Join(dir, ".gen.json")
+	if data, err := os.ReadFile(stamp); err == nil {
+		var st GenStats
+		if json.Unmarshal(data, &st) == nil && st.Messages == size {
+			return &st, nil
+		}
+	}
+	os.RemoveAll(dir)
+	os.RemoveAll(claudeDir)
+	log.Info("generating corpus", "messages", size, "dir", dir, "claude_code_copy", claudeDir)
+	st, err := Generate(dir, GenOptions{Messages: size, ClaudeCodeDir: claudeDir})
+	if err != nil {
+		return nil, fmt.Errorf("generate: %w", err)
+	}
+	data, _ := json.Marshal(st)
+	return st, os.WriteFile(stamp, data, 0o644)
+}
+
+// child runs the binary and returns its peak RSS in MB and its stdout.
+func child(ctx context.Context, exe string, args ...string) (float64, []byte, error) {
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Stderr = io.Discard
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, out, err
+	}
+	var rss float64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = float64(ru.Maxrss) / 1024 // KiB on Linux
+	}
+	return rss, out, nil
+}
+
+// medianRun runs a command n times and returns its median wall time in ms.
+func medianRun(ctx context.Context, n int, exe string, args ...string) float64 {
+	var ds []float64
+	for range n {
+		cmd := exec.CommandContext(ctx, exe, args...)
+		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+		start := time.Now()
+		cmd.Run() // rg and grep exit 1 when nothing matches: still timed
+		ds = append(ds, float64(time.Since(start).Microseconds())/1000)
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2]
+}
+
+func dirSize(dir string) int64 {
+	var total int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				total += info.Size()
+			}
+		}
+		return nil
+	})
+	return total
+}
+
+// changeOneFile rewrites one portable conversation with a new message.
+func changeOneFile(corpus string) (string, error) {
+	var path string
+	filepath.WalkDir(filepath.Join(corpus, "portable"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && path == "" && strings.HasSuffix(p, ".json") {
+			path = p
+		}
+		return nil
+	})
+	if path == "" {
+		return "", fmt.Errorf("no portable file in %s", corpus)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return "", err
+	}
+	msgs, _ := doc["messages"].([]any)
+	doc["messages"] = append(msgs, map[string]any{"role": "user", "content": fmt.Sprintf("one more question at %d", time.Now().UnixNano()), "timestamp": nil})
+	return path, writeJSON(path, doc)
+}
+
+func percentiles(ds []time.Duration) (p50, p95, p99 float64) {
+	slices.Sort(ds)
+	at := func(p float64) float64 {
+		i := int(p * float64(len(ds)-1))
+		return float64(ds[i].Microseconds()) / 1000
+	}
+	return at(0.50), at(0.95), at(0.99)
+}
+
+func timeQueries(ctx context.Context, data string, n int) ([]QueryFigures, error) {
+	ix, err := indexer.Open(indexer.Options{Dir: data})
+	if err != nil {
+		return nil, err
+	}
+	defer ix.Close()
+	e, err := query.New(ix)
+	if err != nil {
+		return nil, err
+	}
+	since := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+	var out []QueryFigures
+	for _, hl := range []bool{false, true} {
+		for _, qc := range queryClasses {
+			req := query.Request{Query: qc.q, Limit: 10, NoHighlight: !hl}
+			if qc.class == "date range" {
+				req.Since = since
+			}
+			var ds []time.Duration
+			var hits uint64
+			for i := range n + 5 {
+				start := time.Now()
+				res, err := e.Search(ctx, req)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", qc.q, err)
+				}
+				if i >= 5 { // the first few warm the caches
+					ds = append(ds, time.Since(start))
+				}
+				hits = res.Total
+			}
+			p50, p95, p99 := percentiles(ds)
+			out = append(out, QueryFigures{Class: qc.class, Query: qc.q, Highlight: hl, Hits: hits, P50MS: p50, P95MS: p95, P99MS: p99})
+		}
+	}
+	return out, nil
+}
+
+// timeBareQueries runs the same mix on the bare index with Bleve's default
+// search settings (match queries on _all, default request).
+func timeBareQueries(ctx context.Context, path string, n int) ([]QueryFigures, error) {
+	idx, err := bleve.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer idx.Close()
+	match := func(s string) bq.Query { return bleve.NewMatchQuery(s) }
+	since := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+	role := bleve.NewTermQuery("user")
+	role.SetField("role")
+	dr := bleve.NewDateRangeQuery(since, time.Time{})
+	dr.SetField("date")
+	and := bleve.NewMatchQuery("retry backoff")
+	and.SetOperator(bq.MatchQueryOperatorAnd)
+	queries := map[string]bq.Query{
+		"common term":  match("latency"),
+		"rare term":    match(RareTerm),
+		"medium term":  match(MediumTerm),
+		"AND":          and,
+		"phrase":       bleve.NewMatchPhraseQuery(PhraseA + " " + PhraseB),
+		"field filter": bleve.NewConjunctionQuery(match("cache"), role),
+		"date range":   bleve.NewConjunctionQuery(match("index"), dr),
+	}
+	var out []QueryFigures
+	for _, hl := range []bool{false, true} {
+		for _, qc := range queryClasses {
+			var ds []time.Duration
+			var hits uint64
+			for i := range n + 5 {
+				req := bleve.NewSearchRequest(queries[qc.class])
+				if hl {
+					req.Highlight = bleve.NewHighlight()
+				}
+				start := time.Now()
+				res, err := idx.SearchInContext(ctx, req)
+				if err != nil {
+					return nil, err
+				}
+				if i >= 5 {
+					ds = append(ds, time.Since(start))
+				}
+				hits = res.Total
+			}
+			p50, p95, p99 := percentiles(ds)
+			out = append(out, QueryFigures{Class: qc.class, Query: qc.q, Highlight: hl, Hits: hits, P50MS: p50, P95MS: p95, P99MS: p99})
+		}
+	}
+	return out, nil
+}
