@@ -36,7 +36,9 @@ type Options struct {
 	Sync func(ctx context.Context, dataDir string, paths []string) (time.Duration, error)
 }
 
-func (o *Options) has(phase string) bool { return len(o.Phases) == 0 || slices.Contains(o.Phases, phase) }
+func (o *Options) has(phase string) bool {
+	return len(o.Phases) == 0 || slices.Contains(o.Phases, phase)
+}
 
 // Report is the outcome of one size.
 type Report struct {
