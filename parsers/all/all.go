@@ -5,8 +5,10 @@ package all
 import (
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/browserexport"
+	"github.com/convsearch/convsearch/parsers/chatgpt"
 	"github.com/convsearch/convsearch/parsers/claudeai"
 	"github.com/convsearch/convsearch/parsers/claudecode"
+	"github.com/convsearch/convsearch/parsers/codex"
 	"github.com/convsearch/convsearch/parsers/fnord"
 	"github.com/convsearch/convsearch/parsers/personalagent"
 	"github.com/convsearch/convsearch/parsers/portable"
@@ -26,9 +28,11 @@ func Registry() *parsers.Registry {
 		fnord.New(),
 		rao.New(),
 		claudecode.New(),
+		codex.New(),
 		qcli.New(),
 		studio.New(),
 		claudeai.New(),
+		chatgpt.New(),
 		browserexport.New(),
 		portable.New(),
 	)

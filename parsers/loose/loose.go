@@ -271,7 +271,8 @@ func DataURL(url string) (mediaType string, size int64, ok bool) {
 	}
 	size = int64(len(payload))
 	if base64 {
-		size = size * 3 / 4
+		pad := int64(len(payload) - len(strings.TrimRight(payload, "=")))
+		size = size*3/4 - pad
 	}
 	return mediaType, size, true
 }

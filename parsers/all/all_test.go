@@ -1,0 +1,125 @@
+package all
+
+import (
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/convsearch/convsearch/parsers"
+)
+
+// familyOf says which family must claim a file, from where it sits; ""
+// means no family may claim it (side files, manifests, notes).
+func familyOf(path string) string {
+	p := filepath.ToSlash(path)
+	base := filepath.Base(p)
+	switch {
+	case strings.HasSuffix(p, ".md"), strings.HasSuffix(base, ".meta.json"), base == "index.json",
+		strings.Contains(p, "/rao/") && base != "conversation_log.json":
+		return ""
+	case strings.Contains(p, "/claude-code/"):
+		return "claude-code"
+	case strings.Contains(p, "/codex/"):
+		return "codex"
+	case strings.Contains(p, "/claude-ai/"):
+		return "claude-ai"
+	case strings.Contains(p, "/chatgpt/"):
+		return "chatgpt"
+	case strings.Contains(p, "/kiro-cli/"), strings.Contains(p, "/qcli/"):
+		return "qcli"
+	case strings.Contains(p, "/studio/"):
+		return "studio"
+	case strings.Contains(p, "/rao/"):
+		return "rao"
+	case strings.Contains(p, "/personalagent/"):
+		return "personalagent"
+	case strings.Contains(p, "/portable/"):
+		return "portable"
+	case strings.Contains(p, "/browser-export/"):
+		return "browser-export"
+	case strings.Contains(p, "/fnord/"):
+		return "fnord"
+	}
+	return "?"
+}
+
+// TestEveryFileHasOneFamily walks the real corpus and the examples: every
+// conversation file is claimed by its own family and by no other, and no
+// side file or manifest is claimed at all.
+func TestEveryFileHasOneFamily(t *testing.T) {
+	reg := Registry()
+	n := 0
+	for _, root := range []string{"../../testdata/corpus", "../../examples"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			want := familyOf(path)
+			if want == "?" {
+				t.Errorf("%s: add it to familyOf", path)
+				return nil
+			}
+			head, err := parsers.ReadHead(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var claimed []string
+			for _, p := range reg.Parsers() {
+				if p.Detect(path, head) {
+					claimed = append(claimed, p.Info().Name)
+				}
+			}
+			switch {
+			case want == "" && len(claimed) > 0:
+				t.Errorf("%s: no family should claim it, claimed by %v", path, claimed)
+			case want != "" && (len(claimed) != 1 || claimed[0] != want):
+				t.Errorf("%s: claimed by %v, want only %s", path, claimed, want)
+			}
+			n++
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n < 30 {
+		t.Errorf("only %d files looked at", n)
+	}
+}
+
+func TestFamiliesAreComplete(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range Registry().Parsers() {
+		in := p.Info()
+		if in.Name == "" || in.Description == "" || in.Detection == "" || in.Version < 1 {
+			t.Errorf("%T: incomplete Info %+v", p, in)
+		}
+		if seen[in.Name] {
+			t.Errorf("two families named %s", in.Name)
+		}
+		seen[in.Name] = true
+	}
+	for _, want := range []string{"rao", "studio", "personalagent", "portable", "browser-export", "qcli", "qcli-store", "fnord", "claude-code", "codex", "claude-ai", "chatgpt"} {
+		if !seen[want] {
+			t.Errorf("family %s is not registered", want)
+		}
+	}
+}
+
+func TestDefaultRootsHonourEnvironment(t *testing.T) {
+	env := map[string]string{"CLAUDE_CONFIG_DIR": "/cfg/claude", "CODEX_HOME": "/cfg/codex"}
+	getenv := func(k string) string { return env[k] }
+	var roots []string
+	for _, p := range Registry().Parsers() {
+		if l, ok := p.(parsers.Locator); ok {
+			roots = append(roots, l.DefaultRoots("/home/u", getenv)...)
+		}
+	}
+	joined := strings.Join(roots, "\n")
+	for _, want := range []string{"/cfg/claude/projects", "/cfg/codex/sessions"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("default roots lack %s:\n%s", want, joined)
+		}
+	}
+}

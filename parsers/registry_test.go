@@ -1,0 +1,111 @@
+package parsers_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/parsers"
+)
+
+// stopEarly reads only its first line, as a parser of a format with a
+// header may do, to check that ParseFileFrom still hashes the whole file.
+type stopEarly struct{}
+
+func (stopEarly) Info() parsers.Info { return parsers.Info{Name: "early", Version: 1} }
+func (stopEarly) Detect(path string, head []byte) bool {
+	return bytes.HasPrefix(head, []byte("EARLY"))
+}
+func (stopEarly) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
+	buf := make([]byte, 5)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return nil, parsers.Errorf(path, 1, parsers.ErrSyntax, "short")
+	}
+	c := &conversation.Conversation{ID: "x", Messages: []conversation.Message{{Role: conversation.RoleUser, Content: "hi"}}}
+	return &parsers.Result{Conversations: []*conversation.Conversation{c}}, nil
+}
+
+func TestParseFileFrom(t *testing.T) {
+	dir := t.TempDir()
+	data := append([]byte("EARLY"), bytes.Repeat([]byte("x"), 200000)...)
+	path := filepath.Join(dir, "a.txt")
+	os.WriteFile(path, data, 0o644)
+	reg := parsers.NewRegistry(stopEarly{})
+	h := sha256.New()
+	p, res, err := reg.ParseFileFrom(context.Background(), path, nil, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Info().Name != "early" || len(res.Conversations) != 1 {
+		t.Fatalf("parser %s, %d conversations", p.Info().Name, len(res.Conversations))
+	}
+	if c := res.Conversations[0]; c.Source != "early" || c.File != path {
+		t.Errorf("Source %q File %q: the registry must fill them", c.Source, c.File)
+	}
+	if want := sha256.Sum256(data); !bytes.Equal(h.Sum(nil), want[:]) {
+		t.Error("the hash does not cover the whole file")
+	}
+
+	other := filepath.Join(dir, "b.txt")
+	os.WriteFile(other, []byte("something else"), 0o644)
+	_, _, err = reg.ParseFile(context.Background(), other, nil)
+	if !errors.Is(err, parsers.ErrFormat) || !bytes.Contains([]byte(err.Error()), []byte("b.txt")) {
+		t.Errorf("unknown format: %v, want ErrFormat naming the file", err)
+	}
+	_, _, err = reg.ParseFile(context.Background(), filepath.Join(dir, "missing"), nil)
+	if !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	_, _, err = reg.ParseFile(context.Background(), dir, nil)
+	if err == nil {
+		t.Error("a folder parsed as a file")
+	}
+}
+
+func TestWalk(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a/one.txt", "a/b/two.txt", "skip.txt", ".git/three.txt", "node_modules/four.txt"} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		content := "EARLY"
+		if name == "skip.txt" {
+			content = "nope"
+		}
+		os.WriteFile(p, []byte(content), 0o644)
+	}
+	var found []string
+	err := parsers.NewRegistry(stopEarly{}).Walk(context.Background(), dir, func(path string, p parsers.Parser, err error) error {
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, path)
+		found = append(found, filepath.ToSlash(rel))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a/b/two.txt", "a/one.txt"}; len(found) != 2 || found[0] != want[0] || found[1] != want[1] {
+		t.Errorf("Walk found %v, want %v", found, want)
+	}
+}
+
+func TestErrorFormat(t *testing.T) {
+	err := parsers.Errorf("f.jsonl", 7, parsers.ErrSyntax, "bad %s", "line")
+	if err.Error() != "f.jsonl:7: syntax error: bad line" || !errors.Is(err, parsers.ErrSyntax) {
+		t.Errorf("got %q", err)
+	}
+	if parsers.Wrap("f", 0, nil) != nil {
+		t.Error("Wrap(nil) is not nil")
+	}
+	if w := parsers.Wrap("f.jsonl", 0, err); w != err {
+		t.Error("Wrap re-wrapped an error that already names the file")
+	}
+}
