@@ -51,7 +51,9 @@ func TestIntFloatBool(t *testing.T) {
 }
 
 func TestTime(t *testing.T) {
-	utc := func(y int, mo time.Month, d, h, mi, s, ns int) time.Time { return time.Date(y, mo, d, h, mi, s, ns, time.UTC) }
+	utc := func(y int, mo time.Month, d, h, mi, s, ns int) time.Time {
+		return time.Date(y, mo, d, h, mi, s, ns, time.UTC)
+	}
 	tests := []struct {
 		in   string
 		want time.Time
