@@ -186,13 +186,15 @@ type tree struct {
 func buildTree(mapping map[string]rawNode) *tree {
 	t := &tree{nodes: mapping, parent: map[string]string{}, children: map[string][]string{}}
 	keys := make([]string, 0, len(mapping))
-	for k := range mapping {
+	times := make(map[string]time.Time, len(mapping))
+	for k, n := range mapping {
 		keys = append(keys, k)
+		times[k] = n.time()
 	}
 	// Nodes whose order nothing says (extra roots, children missing from
 	// their parent's list) go by time, then key: a fixed order, run after run.
 	sort.Slice(keys, func(i, j int) bool {
-		ti, tj := mapping[keys[i]].time(), mapping[keys[j]].time()
+		ti, tj := times[keys[i]], times[keys[j]]
 		if !ti.Equal(tj) {
 			return ti.Before(tj)
 		}

@@ -50,7 +50,7 @@ func (*Parser) Info() parsers.Info {
 	return parsers.Info{
 		Name:        Name,
 		Description: "claude.ai data export (conversations.json): conversations with their chat_messages, artifacts, thinking, tool use and attachments",
-		Detection:   `a JSON array or object whose first bytes hold "chat_messages", or "uuid" with "sender" (a message) or with "account" (a conversation cut before its messages)`,
+		Detection:   `a JSON array or object whose first bytes hold a "chat_messages" key, or "uuid" with "sender" (a message), with "account" and "created_at", or first in an array's object before "name" (a conversation cut before its messages); never a ChatGPT "mapping"`,
 		Locations:   []string{"conversations.json in the zip claude.ai mails from Settings → Privacy → Export data"},
 		Version:     1,
 	}
@@ -72,7 +72,22 @@ func (*Parser) Detect(path string, head []byte) bool {
 	if !hasKey(h, "uuid") {
 		return false
 	}
-	return hasKey(h, "sender") || (hasKey(h, "account") && hasKey(h, "created_at"))
+	// A head cut before chat_messages (a long summary comes first in newer
+	// exports): an array of objects that open with "uuid", with a "name".
+	return hasKey(h, "sender") || (hasKey(h, "account") && hasKey(h, "created_at")) ||
+		(opensWithUUID(h) && hasKey(h, "name"))
+}
+
+// opensWithUUID reports whether h opens an array whose first object's first
+// key is "uuid", as claude.ai writes its conversations.
+func opensWithUUID(h string) bool {
+	const ws = " \t\r\n"
+	rest, ok := strings.CutPrefix(h, "[")
+	if !ok {
+		return false
+	}
+	rest, ok = strings.CutPrefix(strings.TrimLeft(rest, ws), "{")
+	return ok && strings.HasPrefix(strings.TrimLeft(rest, ws), `"uuid"`)
 }
 
 // hasKey reports whether s holds "key" followed by a colon: the key of an
@@ -672,12 +687,13 @@ func titleFrom(s string) string {
 	if utf8.RuneCountInString(s) <= limit {
 		return s
 	}
-	cut := 0
+	cut, n := 0, 0
 	for i := range s {
-		if utf8.RuneCountInString(s[:i]) > limit {
+		if n == limit {
+			cut = i
 			break
 		}
-		cut = i
+		n++
 	}
 	if sp := strings.LastIndexByte(s[:cut], ' '); sp > limit/2 {
 		cut = sp
