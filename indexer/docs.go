@@ -38,7 +38,6 @@ func documents(c *conversation.Conversation, key, file string) []doc {
 		m[FieldType] = kind
 		m[FieldConversationID] = key
 		m[FieldSource] = c.Source
-		m[FieldFile] = file
 		if c.Project != "" {
 			m[FieldProject] = c.Project
 		}
@@ -52,6 +51,7 @@ func documents(c *conversation.Conversation, key, file string) []doc {
 	}
 
 	cm := base(KindConversation, c.Date)
+	cm[FieldFile] = file
 	cm[FieldTitle] = c.Title
 	if len(c.Summaries) > 0 {
 		cm[FieldSummaries] = strings.Join(c.Summaries, "\n")

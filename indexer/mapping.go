@@ -9,7 +9,7 @@ import (
 
 // FormatVersion is the version of the index's mapping and document layout.
 // Bump it whenever either changes: an index of another version is rebuilt.
-const FormatVersion = 1
+const FormatVersion = 2
 
 // Document kinds, the value of the "type" field.
 const (
@@ -94,25 +94,29 @@ func newMapping() *mapping.IndexMappingImpl {
 		f.DocValues = true
 		return f
 	}
+	// stored numbers are shown, never searched: no index terms.
 	num := func() *mapping.FieldMapping {
 		f := bleve.NewNumericFieldMapping()
+		f.Index = false
 		f.Store = true
 		f.IncludeInAll = false
 		f.DocValues = false
 		return f
 	}
 
+	// Every kind carries what filters and facets need; the file is on the
+	// conversation document only (hits take it from there).
 	common := func(dm *mapping.DocumentMapping) {
 		dm.AddFieldMappingsAt(FieldType, kw(true))
 		dm.AddFieldMappingsAt(FieldConversationID, kw(true))
 		dm.AddFieldMappingsAt(FieldSource, kw(true))
 		dm.AddFieldMappingsAt(FieldProject, kw(true))
-		dm.AddFieldMappingsAt(FieldFile, kw(true))
 		dm.AddFieldMappingsAt(FieldDate, date())
 	}
 
 	conv := bleve.NewDocumentStaticMapping()
 	common(conv)
+	conv.AddFieldMappingsAt(FieldFile, kw(true))
 	conv.AddFieldMappingsAt(FieldTitle, text())
 	conv.AddFieldMappingsAt(FieldSummaries, text())
 	conv.AddFieldMappingsAt(FieldTopics, text())

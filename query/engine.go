@@ -512,6 +512,7 @@ func (e *Engine) addConversationInfo(ctx context.Context, hits []Hit) error {
 		if hits[i].Date.IsZero() {
 			hits[i].Date = info.Date
 		}
+		hits[i].File = info.File
 	}
 	return nil
 }
