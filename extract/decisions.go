@@ -63,7 +63,7 @@ var (
 	// the helper to …").
 	reWalkthrough = re(`^(?:first|next|then|now|here|below|above|in this|to do this|for this|for example|in the example|step \d|after that|finally)\b`)
 	// reLead is an interjection before the decision proper.
-	reLead = re(`^(?:(?:ok|okay|so|alright|all right|right|great|perfect|fine|good|yes|yeah|yep|cool|then|thanks|thank you|sounds good|agreed|also|and|in that case|that settles it|done|alright then|ok then)\b\s*[,.!:;—–-]*\s*)+`)
+	reLead = re(`^(?:(?:ok|okay|so|alright|all right|right|great|perfect|fine|good|yes|yeah|yep|cool|then|thanks|thank you|sounds good|agreed|also|and|but|in that case|that settles it|done|alright then|ok then)\b\s*[,.!:;—–-]*\s*)+`)
 	// reReasonIn starts a reason inside the decision's sentence.
 	// It is tried at the words of reasonAnchors; what precedes it (", ",
 	// " — ", " (") is cut from the decision.
@@ -145,7 +145,7 @@ var notCommitting = set(`see need have be get lose probably likely possibly mayb
 	brainstorm explore dig learn ask check hear regret miss notice worry eventually deal
 	not never all both each say assume suppose imagine pretend hope take go come debug
 	verify investigate consider try understand walk step pause recap summarize continue
-	reconsider double-check confirm`)
+	reconsider double-check confirm research measure benchmark profile`)
 
 // useVerb reports whether the trigger is about using something, the kind of
 // phrase a walkthrough also uses.

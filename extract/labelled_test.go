@@ -194,11 +194,20 @@ func TestLabelled(t *testing.T) {
 		t.Fatalf("labelled set has %d conversations, want at least 40", len(tune)+len(holdout))
 	}
 	e := New(nil, Options{})
-	floors := struct{ decP, decR, topP, topR float64 }{0, 0, 0, 0}
+	// Floors just below the figures reached when they were set (tune: decisions
+	// P=1.00 R=0.88, topics P=0.56 R=0.65; holdout: decisions P=1.00 R=0.66,
+	// topics P=0.52 R=0.61). Topic precision is bounded by MaxTopics 5
+	// against 2–5 labelled phrases.
+	type floor struct{ decP, decR, topP, topR float64 }
 	for _, half := range []struct {
-		name string
-		set  []*labelled
-	}{{"tune", tune}, {"holdout", holdout}} {
+		name   string
+		set    []*labelled
+		floors floor
+	}{
+		{"tune", tune, floor{0.95, 0.85, 0.52, 0.60}},
+		{"holdout", holdout, floor{0.95, 0.62, 0.48, 0.57}},
+	} {
+		floors := half.floors
 		tp, dp := evaluate(t, e, half.set)
 		t.Logf("%-7s (%d conversations) decisions: P=%.2f R=%.2f (%d predicted, %d labelled)   topics: P=%.2f R=%.2f (%d predicted, %d labelled)",
 			half.name, len(half.set), dp.precision(), dp.recall(), dp.predicted, dp.relevant,
