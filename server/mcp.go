@@ -1,0 +1,375 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/convsearch/convsearch/query"
+)
+
+// MCPOptions configure the MCP server.
+type MCPOptions struct {
+	// Version is the server version reported to clients (default "dev").
+	Version string
+	// Logger receives one debug line per call and the failures (default:
+	// discarded). Over stdio it must not write to stdout: stdout is the
+	// protocol.
+	Logger *slog.Logger
+	// Now is the clock relative dates (7d, 2w) count back from (default
+	// time.Now).
+	Now func() time.Time
+	// SessionTimeout closes idle streamable HTTP sessions (default 30
+	// minutes), so clients that vanish without saying goodbye do not pile up
+	// in a long-running daemon.
+	SessionTimeout time.Duration
+}
+
+// SetDefaults fills the zero fields of o.
+func (o *MCPOptions) SetDefaults() {
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.SessionTimeout <= 0 {
+		o.SessionTimeout = 30 * time.Minute
+	}
+}
+
+// Sizes of answers: an agent's context is small and shared with its work.
+const (
+	mcpSearchDefault    = 10
+	mcpSearchMax        = 50
+	mcpDecisionsDefault = 10
+	mcpDecisionsMax     = 50
+	mcpTopicsDefault    = 20
+	mcpTopicsMax        = 100
+	mcpRelatedDefault   = 5
+	mcpRelatedMax       = 20
+	mcpWindowDefault    = 20  // messages of get_conversation
+	mcpWindowMax        = 100 // hard cap on the window
+	mcpContextDefault   = 3   // messages before the one asked for
+	mcpContentMax       = 4000
+	// mcpToolTextMax caps tool arguments and outputs, thinking and hidden
+	// (injected) text: long, and rarely what the agent came for.
+	mcpToolTextMax = 1000
+	// mcpWindowBudget caps the text of a whole window: a hundred messages
+	// at their own cap would still flood a context.
+	mcpWindowBudget = 60000
+	// mcpResourceBudget caps a conversation read as a resource.
+	mcpResourceBudget = 100000
+	mcpFragmentsMax   = 3
+	mcpFieldMax       = 1000 // decisions, rationales, titles, summaries
+	mcpDecisionsShown = 20   // decisions listed with a conversation
+)
+
+// ConversationURIPrefix starts the URI of every conversation resource:
+// convsearch://conversation/{id}.
+const ConversationURIPrefix = "convsearch://conversation/"
+
+const mcpInstructions = `convsearch is a searchable memory of the user's past conversations with AI tools (Claude Code, Codex, ChatGPT and claude.ai exports, Cursor-like IDE assistants and more), indexed locally.
+Use it to recall what was discussed or decided before: search_conversations first (words, "exact phrases", -excluded, OR, prefix*, field:value), then get_conversation with a hit's conversation_id and message_index to read the exchange around it. list_decisions finds decisions with their rationale; list_topics shows what the conversations are about; related_conversations finds earlier discussions of the same subject.
+Answers are capped in size: when "truncated" is true, page with offset (searches) or next_message (get_conversation).`
+
+// NewMCPServer returns an MCP server whose tools and resources answer from b.
+// Serve it over stdio with Run(ctx, &mcp.StdioTransport{}), or over HTTP
+// with MCPHandler.
+func NewMCPServer(b Backend, opts MCPOptions) *mcp.Server {
+	opts.SetDefaults()
+	s := mcp.NewServer(&mcp.Implementation{Name: "convsearch", Title: "convsearch conversation memory", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: mcpInstructions,
+		Logger:       slog.New(quieter{opts.Logger.Handler(), slog.LevelWarn}),
+		// Tools and resources never change while the server runs; logging
+		// to the client is not offered (our logs go to stderr).
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:     &mcp.ToolCapabilities{},
+			Resources: &mcp.ResourceCapabilities{},
+		},
+	})
+	t := &mcpTools{b: b, opts: opts, log: opts.Logger.With("component", "mcp"), checks: map[string]func(json.RawMessage) error{}}
+	t.register(s)
+	s.AddReceivingMiddleware(t.checkArgs)
+	return s
+}
+
+// MCPHandler serves NewMCPServer(b, opts) over streamable HTTP, for
+// mounting at /mcp. Requests from other web origins are refused, so a page
+// open in a browser cannot read the user's conversations through it.
+func MCPHandler(b Backend, opts MCPOptions) http.Handler {
+	opts.SetDefaults()
+	s := NewMCPServer(b, opts)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+		Logger:         slog.New(quieter{opts.Logger.Handler(), slog.LevelWarn}),
+		SessionTimeout: opts.SessionTimeout,
+	})
+	return http.NewCrossOriginProtection().Handler(h)
+}
+
+// mcpTools holds what the tool handlers share.
+type mcpTools struct {
+	b    Backend
+	opts MCPOptions
+	log  *slog.Logger
+	// checks hold each tool's argument check, by tool name.
+	checks map[string]func(json.RawMessage) error
+}
+
+// readOnly tells clients a tool changes nothing and reaches nothing
+// outside the index, so they may call it without asking the user.
+func readOnly() *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
+}
+
+func (t *mcpTools) register(s *mcp.Server) {
+	addTool(t, s, &mcp.Tool{
+		Name:  "search_conversations",
+		Title: "Search past conversations",
+		Description: `Search the user's past AI conversations (all tools and projects) for what was said, tried or decided before. Use it before re-deriving something that may already have been discussed, or when the user refers to an earlier conversation ("what did we decide about X", "like last time").
+Query language: words (all should match; when none matches all, the closest are ranked), "exact phrase", -excluded, a OR b, prefix*, typo~, and field:value for role, project, source, type, topic, title, decision, tool, model.
+Hits are messages, conversations, topics or decisions, best first, with highlighted fragments (matched words in <mark>). Read around a message hit with get_conversation(id=conversation_id, message=message_index).`,
+		Annotations: readOnly(),
+	}, t.search, func(s *jsonschema.Schema) {
+		prop(s, "query").MinLength = jsonschema.Ptr(1)
+		prop(s, "type").Enum = []any{"conversation", "message", "topic", "decision"}
+		prop(s, "role").Enum = []any{"user", "assistant", "system", "tool"}
+		prop(s, "sort").Enum = []any{query.SortRelevance, query.SortNewest, query.SortOldest}
+		limits(prop(s, "limit"), 1, mcpSearchMax, mcpSearchDefault)
+		limits(prop(s, "offset"), 0, query.MaxLimit, 0)
+	})
+	addTool(t, s, &mcp.Tool{
+		Name:        "get_conversation",
+		Title:       "Read a conversation",
+		Description: `Read a window of one past conversation: its title, project, topics, decisions and a run of messages with their tool calls and results. Never the whole conversation at once: without "message", the window starts at the first message; with "message" (e.g. a search hit's message_index) it starts "context" messages before it. It holds up to max_messages messages; long texts are cut with a marker saying how much was cut. When "truncated" is true and next_message is set, call again with message=next_message and context=0 to read on.`,
+		Annotations: readOnly(),
+	}, t.getConversation, func(s *jsonschema.Schema) {
+		prop(s, "id").MinLength = jsonschema.Ptr(1)
+		limits(prop(s, "message"), 0, -1, -1)
+		limits(prop(s, "context"), 0, mcpWindowMax-1, mcpContextDefault)
+		limits(prop(s, "max_messages"), 1, mcpWindowMax, mcpWindowDefault)
+	})
+	addTool(t, s, &mcp.Tool{
+		Name:        "list_decisions",
+		Title:       "List past decisions",
+		Description: `List decisions taken in past conversations, each with its rationale, the conversation it comes from (conversation_id, title, source, date) and the message it was taken in. Newest first; with a query, most relevant first. Use it to check what was already settled (a library, a design, a policy) and why, before proposing something else.`,
+		Annotations: readOnly(),
+	}, t.decisions, func(s *jsonschema.Schema) {
+		limits(prop(s, "limit"), 1, mcpDecisionsMax, mcpDecisionsDefault)
+	})
+	addTool(t, s, &mcp.Tool{
+		Name:        "list_topics",
+		Title:       "List topics",
+		Description: `List the topics past conversations are about, most frequent first, with the number of conversations on each. Use it to get an overview of what the user has discussed (optionally in one project) and to find words worth searching for.`,
+		Annotations: readOnly(),
+	}, t.topics, func(s *jsonschema.Schema) {
+		limits(prop(s, "limit"), 1, mcpTopicsMax, mcpTopicsDefault)
+	})
+	addTool(t, s, &mcp.Tool{
+		Name:        "related_conversations",
+		Title:       "Find related conversations",
+		Description: `Find the past conversations most related to one conversation: those sharing its topics and similar in content, best first, one hit per conversation. Use it after get_conversation or search_conversations to find earlier or later discussions of the same subject.`,
+		Annotations: readOnly(),
+	}, t.related, func(s *jsonschema.Schema) {
+		prop(s, "id").MinLength = jsonschema.Ptr(1)
+		limits(prop(s, "limit"), 1, mcpRelatedMax, mcpRelatedDefault)
+	})
+
+	s.AddResourceTemplate(&mcp.ResourceTemplate{
+		Name:        "conversation",
+		Title:       "Conversation",
+		URITemplate: ConversationURIPrefix + "{id}",
+		MIMEType:    "text/markdown",
+		Description: "A past conversation as Markdown: title, project, topics, decisions and its messages (long texts cut with a marker). The id is a conversation_id from search_conversations.",
+	}, t.readConversation)
+}
+
+// addTool adds a typed tool whose input schema, inferred from In, is then
+// refined by edit (ranges, enums, defaults the struct tags cannot say). Its
+// arguments are checked by In's check method before the SDK validates them
+// against the schema, so that a mistake gets an answer worded for the agent
+// rather than a schema validator's. It times and logs every call.
+func addTool[In any, PIn interface {
+	*In
+	check() error
+}, Out any](t *mcpTools, s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In, Out], edit func(*jsonschema.Schema)) {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp tool %s: input schema: %v", tool.Name, err)) // a programming error, caught by every test
+	}
+	edit(schema)
+	tool.InputSchema = schema
+	name := tool.Name
+	t.checks[name] = func(raw json.RawMessage) error {
+		var in In
+		if err := decodeArgs(raw, &in, name, schema.PropertyOrder); err != nil {
+			return err
+		}
+		return PIn(&in).check()
+	}
+	mcp.AddTool(s, tool, func(ctx context.Context, req *mcp.CallToolRequest, input In) (*mcp.CallToolResult, Out, error) {
+		start := time.Now()
+		res, out, err := h(ctx, req, input)
+		var ie *indexError
+		switch {
+		case errors.As(err, &ie):
+			t.log.Warn("tool call failed", "tool", name, "err", ie.err, "took", time.Since(start))
+		case err != nil:
+			t.log.Debug("tool call refused", "tool", name, "err", err, "took", time.Since(start))
+		default:
+			t.log.Debug("tool call", "tool", name, "took", time.Since(start))
+		}
+		return res, out, err
+	})
+}
+
+// checkArgs is a middleware that answers a tools/call whose arguments fail
+// the tool's check with a tool error, before the SDK's schema validation.
+func (t *mcpTools) checkArgs(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if r, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
+			if check := t.checks[r.Params.Name]; check != nil {
+				if err := check(r.Params.Arguments); err != nil {
+					t.log.Debug("tool call refused", "tool", r.Params.Name, "err", err)
+					res := &mcp.CallToolResult{}
+					res.SetError(err)
+					return res, nil
+				}
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// decodeArgs decodes a tool's arguments into in, strictly, wording errors
+// for the agent.
+func decodeArgs(raw json.RawMessage, in any, tool string, names []string) error {
+	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		raw = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(in)
+	var te *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Errorf("%s: want %s, got %s", te.Field, jsonKind(te.Type.Kind()), article(te.Value))
+	case errors.As(err, &te):
+		return fmt.Errorf("arguments: want an object of named arguments (%s), got %s", strings.Join(names, ", "), article(te.Value))
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		field := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		return fmt.Errorf("unknown argument %s: %s takes %s", field, tool, strings.Join(names, ", "))
+	}
+	return fmt.Errorf("arguments are not valid JSON: %v", err)
+}
+
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return "an integer"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Float64:
+		return "a number"
+	}
+	return k.String()
+}
+
+func article(v string) string {
+	switch v {
+	case "array", "object", "integer":
+		return "an " + v
+	case "number", "string", "bool":
+		return "a " + v
+	}
+	if n, ok := strings.CutPrefix(v, "number "); ok {
+		return "the number " + n
+	}
+	return v
+}
+
+func prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
+	p := s.Properties[name]
+	if p == nil {
+		panic("mcp schema: no property " + name)
+	}
+	return p
+}
+
+// limits sets an integer property's range (max < 0: none) and default
+// (< 0: none).
+func limits(p *jsonschema.Schema, lo, hi, def int) {
+	p.Minimum = jsonschema.Ptr(float64(lo))
+	if hi >= 0 {
+		p.Maximum = jsonschema.Ptr(float64(hi))
+	}
+	if def >= 0 {
+		p.Default = []byte(fmt.Sprint(def))
+	}
+}
+
+// argError is a mistake in a tool's arguments, worded for the agent to fix.
+func argError(format string, args ...any) error {
+	return fmt.Errorf(format, args...)
+}
+
+// backendError words a failure of the backend for an agent: what went wrong
+// and what to do next.
+func backendError(err error, id string) error {
+	var se *query.SyntaxError
+	switch {
+	case errors.Is(err, query.ErrNotFound):
+		return fmt.Errorf("no conversation with id %q; ids come from search_conversations (conversation_id) or list_decisions", id)
+	case errors.As(err, &se):
+		return fmt.Errorf("%v\n%s\nThe query language: words, \"exact phrases\", -excluded, a OR b, (groups), prefix*, typo~, field:value with field one of %s. Quote text with special characters.",
+			se, se.Caret(), strings.Join(query.KnownFields(), ", "))
+	case errors.Is(err, context.DeadlineExceeded):
+		return errors.New("the search took too long and was stopped; narrow it: fewer or rarer words, a project, a since date, or no phrase")
+	case errors.Is(err, context.Canceled):
+		return err
+	}
+	return &indexError{err}
+}
+
+// indexError is a failure of the index rather than of the arguments.
+type indexError struct{ err error }
+
+func (e *indexError) Error() string { return fmt.Sprintf("the index could not answer: %v", e.err) }
+func (e *indexError) Unwrap() error { return e.err }
+
+// quieter passes on records of at least min, and those of any level when
+// the handler is enabled for debug: the SDK's session lines are noise
+// unless one is debugging.
+type quieter struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (q quieter) Enabled(ctx context.Context, l slog.Level) bool {
+	return (l >= q.min || q.Handler.Enabled(ctx, slog.LevelDebug)) && q.Handler.Enabled(ctx, l)
+}
+
+func (q quieter) WithAttrs(as []slog.Attr) slog.Handler {
+	return quieter{q.Handler.WithAttrs(as), q.min}
+}
+
+func (q quieter) WithGroup(name string) slog.Handler {
+	return quieter{q.Handler.WithGroup(name), q.min}
+}

@@ -1,0 +1,548 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/convsearch/convsearch/extract"
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/ingest"
+	"github.com/convsearch/convsearch/parsers/all"
+	"github.com/convsearch/convsearch/query"
+)
+
+// fixtureID is the long session of testdata/mcp: 130 messages, a hidden
+// system message (#0), a 6000-character tool output (#3), a decision (#6)
+// and a 9000-character message (#7).
+const fixtureID = "20250301-5e1d2a90"
+
+var mcpRoots = []string{"testdata/mcp", "../examples"}
+
+// newTestBackend indexes the MCP fixture and the bundled examples into a
+// fresh index.
+func newTestBackend(tb testing.TB) *Local {
+	tb.Helper()
+	ix, err := indexer.Open(indexer.Options{Dir: tb.TempDir()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { ix.Close() })
+	reg := all.Registry()
+	ing := ingest.New(reg, ix, extract.New(extract.DefaultBackground(), extract.Options{}), ingest.Options{})
+	sum, err := ing.Reconcile(context.Background(), mcpRoots)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if sum.Conversations < 10 {
+		tb.Fatalf("indexed %d conversations, want the fixture and the examples (errors %v)", sum.Conversations, sum.Errors)
+	}
+	e, err := query.New(ix)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &Local{Engine: e, Registry: reg, StatsOf: ix.Stats}
+}
+
+// connect serves b over in-memory transports and returns a connected client.
+func connect(tb testing.TB, b Backend) *mcp.ClientSession {
+	tb.Helper()
+	ctx := context.Background()
+	now := func() time.Time { return time.Date(2025, 3, 10, 12, 0, 0, 0, time.UTC) }
+	s := NewMCPServer(b, MCPOptions{Version: "test", Now: now})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { ss.Close() })
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, nil)
+	cs, err := c.Connect(ctx, ct, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call calls a tool and fails the test on a protocol error.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s(%v): protocol error %v", name, args, err)
+	}
+	return res
+}
+
+func text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// ok calls a tool that must succeed and decodes its structured output.
+func ok[T any](t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (T, string) {
+	t.Helper()
+	var out T
+	res := call(t, cs, name, args)
+	if res.IsError {
+		t.Fatalf("%s(%v): tool error %s", name, args, text(res))
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%s: structured content %s: %v", name, b, err)
+	}
+	return out, text(res)
+}
+
+func TestMCPListsToolsAndTemplate(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	ctx := context.Background()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"search_conversations":  {"query", "type", "project", "source", "role", "since", "until", "limit"},
+		"get_conversation":      {"id", "message", "context", "max_messages"},
+		"list_decisions":        {"query", "project", "since", "limit"},
+		"list_topics":           {"project", "limit"},
+		"related_conversations": {"id", "limit"},
+	}
+	if len(tools.Tools) != len(want) {
+		t.Errorf("%d tools, want %d", len(tools.Tools), len(want))
+	}
+	for _, tool := range tools.Tools {
+		props, ok := want[tool.Name]
+		if !ok {
+			t.Errorf("unexpected tool %s", tool.Name)
+			continue
+		}
+		if len(tool.Description) < 100 {
+			t.Errorf("%s: description too short to tell an agent when to use it: %q", tool.Name, tool.Description)
+		}
+		if tool.OutputSchema == nil {
+			t.Errorf("%s: no output schema", tool.Name)
+		}
+		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
+			t.Errorf("%s: not marked read-only", tool.Name)
+		}
+		schema := tool.InputSchema.(map[string]any)
+		got := schema["properties"].(map[string]any)
+		for _, p := range props {
+			prop, ok := got[p].(map[string]any)
+			if !ok {
+				t.Errorf("%s: no property %s", tool.Name, p)
+				continue
+			}
+			if d, _ := prop["description"].(string); d == "" {
+				t.Errorf("%s.%s: no description", tool.Name, p)
+			}
+		}
+		if lim, ok := got["limit"].(map[string]any); ok {
+			if lim["maximum"] == nil || lim["default"] == nil {
+				t.Errorf("%s.limit: no maximum or default: %v", tool.Name, lim)
+			}
+		}
+	}
+	tpl, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tpl.ResourceTemplates) != 1 || tpl.ResourceTemplates[0].URITemplate != "convsearch://conversation/{id}" {
+		t.Errorf("resource templates %+v", tpl.ResourceTemplates)
+	}
+}
+
+func TestMCPSearch(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+
+	out, txt := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "outbox replay batches"})
+	if len(out.Hits) == 0 || out.Hits[0].ConversationID != fixtureID {
+		t.Fatalf("hits %+v, want the fixture first", out.Hits)
+	}
+	if !strings.Contains(txt, "conversation_id: "+fixtureID) {
+		t.Errorf("text does not name the conversation id:\n%s", txt)
+	}
+	for _, h := range out.Hits {
+		if len(h.Sort) > 0 || len(h.Fragments) > mcpFragmentsMax {
+			t.Errorf("hit %s: sort %v, %d fragments", h.ID, h.Sort, len(h.Fragments))
+		}
+	}
+
+	// "billing" is in some 60 messages: the default limit, a next page.
+	page1, _ := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "billing lag", "type": "message"})
+	if len(page1.Hits) != mcpSearchDefault || !page1.Truncated || page1.NextOffset != mcpSearchDefault || page1.Total <= mcpSearchDefault {
+		t.Fatalf("page 1: %d hits of %d, truncated %v, next %d", len(page1.Hits), page1.Total, page1.Truncated, page1.NextOffset)
+	}
+	page2, txt := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "billing lag", "type": "message", "offset": page1.NextOffset, "limit": 50})
+	if len(page2.Hits) != min(50, int(page1.Total)-10) || page2.Hits[0].ID == page1.Hits[0].ID {
+		t.Errorf("page 2: %d hits, first %s", len(page2.Hits), page2.Hits[0].ID)
+	}
+	if !strings.Contains(txt, "showing 11–") {
+		t.Errorf("page 2 text: %s", firstLine(txt))
+	}
+	all, _ := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "postgres 16 upgrade", "limit": 50})
+	if all.Truncated && all.NextOffset == 0 {
+		t.Errorf("truncated without a next page and no text cut: %+v", all)
+	}
+
+	// Filters.
+	for _, tc := range []struct {
+		args  map[string]any
+		check func(h query.Hit) bool
+	}{
+		{map[string]any{"query": "outbox", "type": "decision"}, func(h query.Hit) bool { return h.Kind == "decision" && h.Rationale != "" }},
+		{map[string]any{"query": "outbox", "role": "user"}, func(h query.Hit) bool { return h.Role == "user" }},
+		{map[string]any{"query": "outbox", "project": "ledger"}, func(h query.Hit) bool { return h.Project == "ledger" }},
+		{map[string]any{"query": "outbox", "source": "portable"}, func(h query.Hit) bool { return h.Source == "portable" }},
+		{map[string]any{"query": "outbox", "since": "2025-03-01", "until": "2025-03-02"}, func(h query.Hit) bool { return h.ConversationID == fixtureID }},
+		{map[string]any{"query": "outbox", "since": "10d"}, func(h query.Hit) bool { return h.ConversationID == fixtureID }},
+		{map[string]any{"query": "environment_context", "include_hidden": true}, func(h query.Hit) bool { return h.Hidden }},
+	} {
+		out, _ := ok[searchOutput](t, cs, "search_conversations", tc.args)
+		if len(out.Hits) == 0 {
+			t.Errorf("%v: no hits", tc.args)
+		}
+		for _, h := range out.Hits {
+			if !tc.check(h) {
+				t.Errorf("%v: hit %+v does not pass the filter", tc.args, h)
+			}
+		}
+	}
+	hidden, _ := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "environment_context"})
+	for _, h := range hidden.Hits {
+		if h.Hidden {
+			t.Errorf("hidden message %s found without include_hidden", h.ID)
+		}
+	}
+	none, txt := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "outbox", "project": "ledgr"})
+	if len(none.Hits) != 0 || !strings.Contains(txt, "projects in the index") || !strings.Contains(txt, "ledger") {
+		t.Errorf("unknown project: %d hits, text %q", len(none.Hits), txt)
+	}
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
+
+func TestMCPGetConversation(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+
+	w, txt := ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": fixtureID})
+	if w.MessageCount != 130 || w.First != 0 || w.Last != mcpWindowDefault-1 || len(w.Messages) != mcpWindowDefault {
+		t.Fatalf("default window: %d messages %d–%d of %d", len(w.Messages), w.First, w.Last, w.MessageCount)
+	}
+	if !w.Truncated || w.NextMessage == nil || *w.NextMessage != mcpWindowDefault {
+		t.Errorf("default window: truncated %v, next %v", w.Truncated, w.NextMessage)
+	}
+	if w.Project != "ledger" || len(w.Decisions) != 1 || w.Decisions[0].Rationale == "" || w.URI != "convsearch://conversation/"+fixtureID {
+		t.Errorf("head: project %q, decisions %+v, uri %q", w.Project, w.Decisions, w.URI)
+	}
+	if !w.Messages[0].Hidden || w.Messages[2].ToolCalls[0].Name != "Bash" {
+		t.Errorf("messages lost their structure: %+v", w.Messages[:3])
+	}
+	// The tool output (6000 characters) and the long message (9000) are cut
+	// with a marker.
+	out := w.Messages[3].ToolResults[0].Content
+	if n := len([]rune(out)); n > mcpToolTextMax+40 || !strings.Contains(out, "more characters cut]") {
+		t.Errorf("tool output: %d characters, ends %q", n, out[max(len(out)-60, 0):])
+	}
+	long := w.Messages[7].Content
+	if n := len([]rune(long)); n > mcpContentMax+40 || n < mcpContentMax/2 || !strings.Contains(long, "more characters cut]") {
+		t.Errorf("long message: %d characters, ends %q", n, long[max(len(long)-60, 0):])
+	}
+	if !strings.Contains(txt, "## #3 tool") || !strings.Contains(txt, "more characters cut]") || !strings.Contains(txt, "message=20, context=0") {
+		t.Errorf("text rendering:\n%s", txt)
+	}
+
+	// A window around a message: context before it, then forward.
+	w, txt = ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": fixtureID, "message": 50, "context": 2, "max_messages": 5})
+	if w.First != 48 || w.Last != 52 || len(w.Messages) != 5 || w.Messages[2].Index != 50 || *w.NextMessage != 53 {
+		t.Errorf("window around 50: %d–%d, next %v", w.First, w.Last, w.NextMessage)
+	}
+	if !strings.Contains(txt, "#50 ") || !strings.Contains(txt, "asked for") {
+		t.Errorf("focus not marked:\n%s", txt)
+	}
+	// Default context; a context wider than the window keeps the message.
+	w, _ = ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": fixtureID, "message": 50})
+	if w.First != 50-mcpContextDefault || len(w.Messages) != mcpWindowDefault {
+		t.Errorf("default context: %d–%d", w.First, w.Last)
+	}
+	w, _ = ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": fixtureID, "message": 50, "context": 90, "max_messages": 10})
+	if w.Last != 50 || len(w.Messages) != 10 {
+		t.Errorf("context wider than the window: %d–%d", w.First, w.Last)
+	}
+	// The end of the conversation; the hard cap.
+	w, _ = ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": fixtureID, "message": 125, "context": 0})
+	if w.First != 125 || w.Last != 129 || w.NextMessage != nil || !w.Truncated {
+		t.Errorf("tail: %d–%d next %v truncated %v", w.First, w.Last, w.NextMessage, w.Truncated)
+	}
+	w, _ = ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": fixtureID, "max_messages": mcpWindowMax})
+	if len(w.Messages) != mcpWindowMax || *w.NextMessage != mcpWindowMax {
+		t.Errorf("cap: %d messages", len(w.Messages))
+	}
+	size := 0
+	for i := range w.Messages {
+		size += messageSize(&w.Messages[i])
+	}
+	if size > mcpWindowBudget+mcpContentMax*2 {
+		t.Errorf("window of %d characters, budget %d", size, mcpWindowBudget)
+	}
+
+	// A short conversation comes whole, not truncated.
+	ex, _ := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "advisory locks lease", "type": "conversation"})
+	if len(ex.Hits) == 0 {
+		t.Fatal("example conversation not found")
+	}
+	w, _ = ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": ex.Hits[0].ConversationID})
+	if w.Truncated || w.NextMessage != nil || len(w.Messages) != w.MessageCount {
+		t.Errorf("short conversation: %d of %d, truncated %v", len(w.Messages), w.MessageCount, w.Truncated)
+	}
+}
+
+func TestMCPDecisionsTopicsRelated(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+
+	d, txt := ok[searchOutput](t, cs, "list_decisions", map[string]any{"query": "outbox"})
+	if len(d.Hits) == 0 || d.Hits[0].ConversationID != fixtureID || !strings.Contains(d.Hits[0].Rationale, "reordering") || d.Hits[0].Source != "portable" {
+		t.Fatalf("decisions: %+v", d.Hits)
+	}
+	if !strings.Contains(txt, "because: ") || !strings.Contains(txt, "conversation_id: "+fixtureID) {
+		t.Errorf("decisions text:\n%s", txt)
+	}
+	d, _ = ok[searchOutput](t, cs, "list_decisions", map[string]any{})
+	if len(d.Hits) != mcpDecisionsDefault || !d.Truncated {
+		t.Errorf("newest decisions: %d of %d, truncated %v", len(d.Hits), d.Total, d.Truncated)
+	}
+	for i := 1; i < len(d.Hits); i++ {
+		if d.Hits[i].Date.After(d.Hits[i-1].Date) {
+			t.Errorf("decisions not newest first: %v after %v", d.Hits[i].Date, d.Hits[i-1].Date)
+		}
+	}
+	d, _ = ok[searchOutput](t, cs, "list_decisions", map[string]any{"project": "ledger", "since": "2025-02-01", "limit": 50})
+	if len(d.Hits) == 0 {
+		t.Error("no decision of project ledger since February")
+	}
+	for _, h := range d.Hits {
+		if h.Project != "ledger" || h.Kind != "decision" {
+			t.Errorf("decision %+v", h)
+		}
+	}
+
+	tp, txt := ok[topicsOutput](t, cs, "list_topics", map[string]any{"project": "ledger"})
+	if len(tp.Topics) == 0 || !strings.Contains(txt, "outbox replay") {
+		t.Errorf("topics of ledger: %+v", tp)
+	}
+	tp, _ = ok[topicsOutput](t, cs, "list_topics", map[string]any{"limit": 1})
+	if len(tp.Topics) != 1 || !tp.Truncated {
+		t.Errorf("one topic: %+v", tp)
+	}
+	tp, _ = ok[topicsOutput](t, cs, "list_topics", map[string]any{"project": "no-such-project"})
+	if tp.Topics == nil || len(tp.Topics) != 0 {
+		t.Errorf("topics of an unknown project: %+v", tp)
+	}
+
+	r, txt := ok[searchOutput](t, cs, "related_conversations", map[string]any{"id": fixtureID})
+	if len(r.Hits) == 0 {
+		t.Fatalf("nothing related to the fixture:\n%s", txt)
+	}
+	for _, h := range r.Hits {
+		if h.ConversationID == fixtureID {
+			t.Error("a conversation is related to itself")
+		}
+	}
+}
+
+func TestMCPResource(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	ctx := context.Background()
+	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: ConversationURI(fixtureID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Contents) != 1 || res.Contents[0].MIMEType != "text/markdown" {
+		t.Fatalf("contents %+v", res.Contents)
+	}
+	md := res.Contents[0].Text
+	for _, want := range []string{"# Replaying the ledger outbox", "project ledger", "decision: replay the outbox", "## #129 assistant", "more characters cut]"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("resource lacks %q", want)
+		}
+	}
+	if len(md) > mcpResourceBudget+mcpContentMax*2 {
+		t.Errorf("resource of %d bytes", len(md))
+	}
+	for _, uri := range []string{"convsearch://conversation/nosuch", "convsearch://conversation/", "convsearch://other/x"} {
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil || !strings.Contains(err.Error(), "not found") {
+			t.Errorf("read %s: error %v, want not found", uri, err)
+		}
+	}
+}
+
+// TestMCPBadArguments checks every kind of mistake gets a tool error an
+// agent can act on, and that the server goes on serving.
+func TestMCPBadArguments(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	tests := []struct {
+		tool string
+		args map[string]any
+		want string // in the error text
+	}{
+		{"search_conversations", map[string]any{"query": ""}, "query"},
+		{"search_conversations", map[string]any{"query": "   "}, "query is empty"},
+		{"search_conversations", map[string]any{}, "query"},
+		{"search_conversations", map[string]any{"query": "x", "limit": 0}, "limit"},
+		{"search_conversations", map[string]any{"query": "x", "limit": 51}, "limit"},
+		{"search_conversations", map[string]any{"query": "x", "limit": -3}, "limit"},
+		{"search_conversations", map[string]any{"query": "x", "limit": "ten"}, "limit"},
+		{"search_conversations", map[string]any{"query": "x", "offset": -1}, "offset"},
+		{"search_conversations", map[string]any{"query": "x", "since": "yesterday"}, "since"},
+		{"search_conversations", map[string]any{"query": "x", "until": "2025-13-45"}, "until"},
+		{"search_conversations", map[string]any{"query": "x", "since": "2025-03-02", "until": "2025-03-01"}, "before since"},
+		{"search_conversations", map[string]any{"query": "x", "type": "bogus"}, "type"},
+		{"search_conversations", map[string]any{"query": "x", "role": "robot"}, "role"},
+		{"search_conversations", map[string]any{"query": "x", "role": "User"}, "use user"},
+		{"search_conversations", map[string]any{"query": "x", "type": "messages"}, "use conversation"},
+		{"search_conversations", map[string]any{"query": "x", "sort": "random"}, "sort"},
+		{"search_conversations", map[string]any{"query": `"unclosed phrase`}, "closing"},
+		{"search_conversations", map[string]any{"query": "a OR"}, "OR needs"},
+		{"search_conversations", map[string]any{"query": "x", "nosuch": 1}, "nosuch"},
+		{"get_conversation", map[string]any{"id": "no-such-id"}, "ids come from search_conversations"},
+		{"get_conversation", map[string]any{}, "id"},
+		{"get_conversation", map[string]any{"id": " "}, "id is missing"},
+		{"search_conversations", map[string]any{"query": "x", "limit": 2.5}, "limit"},
+		{"list_topics", map[string]any{"project": []string{"a", "b"}}, "project"},
+		{"get_conversation", map[string]any{"id": fixtureID, "message": 500}, "130 messages"},
+		{"get_conversation", map[string]any{"id": fixtureID, "message": -1}, "message"},
+		{"get_conversation", map[string]any{"id": fixtureID, "max_messages": 0}, "max_messages"},
+		{"get_conversation", map[string]any{"id": fixtureID, "max_messages": 101}, "max_messages"},
+		{"get_conversation", map[string]any{"id": fixtureID, "context": -2}, "context"},
+		{"get_conversation", map[string]any{"id": 42}, "id"},
+		{"list_decisions", map[string]any{"limit": 51}, "limit"},
+		{"list_decisions", map[string]any{"since": "last tuesday"}, "since"},
+		{"list_decisions", map[string]any{"query": "(unbalanced"}, "query syntax error"},
+		{"list_topics", map[string]any{"limit": 101}, "limit"},
+		{"list_topics", map[string]any{"limit": 0}, "limit"},
+		{"related_conversations", map[string]any{"id": "no-such-id"}, "ids come from search_conversations"},
+		{"related_conversations", map[string]any{"id": fixtureID, "limit": 21}, "limit"},
+		{"related_conversations", map[string]any{}, "id"},
+	}
+	for _, tc := range tests {
+		res := call(t, cs, tc.tool, tc.args)
+		msg := text(res)
+		if !res.IsError {
+			t.Errorf("%s(%v): no error, got %.200s", tc.tool, tc.args, msg)
+			continue
+		}
+		if !strings.Contains(msg, tc.want) {
+			t.Errorf("%s(%v): error %q does not mention %q", tc.tool, tc.args, msg, tc.want)
+		}
+		t.Logf("%s(%v): %s", tc.tool, tc.args, msg)
+		// Still serving.
+		if res := call(t, cs, "list_topics", map[string]any{"limit": 1}); res.IsError {
+			t.Fatalf("after %s(%v): %s", tc.tool, tc.args, text(res))
+		}
+	}
+	// An unknown tool is a protocol error; the session survives it.
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"}); err == nil {
+		t.Error("unknown tool: no error")
+	}
+	if res := call(t, cs, "list_topics", map[string]any{"limit": 1}); res.IsError {
+		t.Fatal("not serving after an unknown tool")
+	}
+}
+
+// failing is a backend whose index fails or times out.
+type failing struct {
+	Backend
+	err error
+}
+
+func (f failing) Search(context.Context, query.Request) (*query.Result, error) { return nil, f.err }
+
+func TestMCPBackendErrors(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{context.DeadlineExceeded, "took too long"},
+		{errFake("disk on fire"), "disk on fire"},
+	} {
+		cs := connect(t, failing{Backend: newTestBackend(t), err: tc.err})
+		res := call(t, cs, "search_conversations", map[string]any{"query": "outbox"})
+		if !res.IsError || !strings.Contains(text(res), tc.want) {
+			t.Errorf("backend error %v: %v %q", tc.err, res.IsError, text(res))
+		}
+	}
+}
+
+type errFake string
+
+func (e errFake) Error() string { return string(e) }
+
+func TestMCPHandler(t *testing.T) {
+	ts := httptest.NewServer(MCPHandler(newTestBackend(t), MCPOptions{}))
+	defer ts.Close()
+	ctx := context.Background()
+	c := mcp.NewClient(&mcp.Implementation{Name: "http-client", Version: "0"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	out, _ := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "outbox replay"})
+	if len(out.Hits) == 0 {
+		t.Error("no hits over HTTP")
+	}
+
+	// A page of another site may not call it from the user's browser.
+	req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	req.Header.Set("Origin", "https://evil.example")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-site request: status %d, want 403", resp.StatusCode)
+	}
+}
+
+func TestClip(t *testing.T) {
+	for _, tc := range []struct {
+		in       string
+		n        int
+		want     string
+		wantsCut bool
+	}{
+		{"short", 10, "short", false},
+		{"ééééé", 5, "ééééé", false},
+		{"ééééééé", 5, "ééééé [… 2 more characters cut]", true},
+		{"one two three four five six seven eight nine ten", 45, "one two three four five six seven eight nine [… 4 more characters cut]", true},
+		{"abcdefghij", 4, "abcd [… 6 more characters cut]", true},
+	} {
+		got, cut := clip(tc.in, tc.n)
+		if got != tc.want || cut != tc.wantsCut {
+			t.Errorf("clip(%q, %d) = %q, %v; want %q, %v", tc.in, tc.n, got, cut, tc.want, tc.wantsCut)
+		}
+	}
+}

@@ -1,0 +1,343 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/query"
+)
+
+// The text renderings of the tools' answers, for clients that give the model
+// only the text content: short, plain, and naming the ids and arguments the
+// next call needs.
+
+// clip returns s cut to at most n characters, ending with a marker saying
+// how many were cut, preferably at a space; cut reports whether it cut.
+func clip(s string, n int) (_ string, cut bool) {
+	if len(s) <= n { // n bytes hold at least n characters
+		return s, false
+	}
+	total := utf8.RuneCountInString(s)
+	if total <= n {
+		return s, false
+	}
+	// Byte offset of character n, and of the last space in the final tenth
+	// before it.
+	end, space, i := len(s), -1, 0
+	for off, r := range s {
+		if i == n {
+			end = off
+			break
+		}
+		if i >= n*9/10 && unicode.IsSpace(r) {
+			space = off
+		}
+		i++
+	}
+	if space > 0 {
+		end = space
+	}
+	kept := s[:end]
+	return fmt.Sprintf("%s [… %d more characters cut]", kept, total-utf8.RuneCountInString(kept)), true
+}
+
+// oneLine squeezes s onto one line of at most n characters.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+func day(t time.Time) string {
+	if t.IsZero() {
+		return "undated"
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+// hitLine is the head of one hit: kind, where, when.
+func hitLine(n int, h *query.Hit) string {
+	label := h.Kind
+	if h.Kind == indexer.KindMessage && h.MessageIndex != nil {
+		label = fmt.Sprintf("message #%d, %s", *h.MessageIndex, h.Role)
+		if h.Hidden {
+			label += ", hidden"
+		}
+	}
+	if h.Count > 1 {
+		label += fmt.Sprintf(", %d hits", h.Count)
+	}
+	meta := []string{h.Source, day(h.Date)}
+	if h.Project != "" {
+		meta = append(meta, "project "+h.Project)
+	}
+	title := h.Title
+	if title == "" {
+		title = "(untitled)"
+	}
+	return fmt.Sprintf("%d. [%s] %q · %s\n   conversation_id: %s", n, label, oneLine(title, 100), strings.Join(meta, " · "), h.ConversationID)
+}
+
+// hitText is what a hit says: its decision and rationale, or its fragments.
+func hitText(h *query.Hit) string {
+	var b strings.Builder
+	switch {
+	case h.Kind == indexer.KindDecision:
+		fmt.Fprintf(&b, "   decision: %s", oneLine(h.Text, 400))
+		if h.Rationale != "" {
+			fmt.Fprintf(&b, "\n   because: %s", oneLine(h.Rationale, 400))
+		}
+	case len(h.Fragments) > 0:
+		for i, f := range h.Fragments {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			fmt.Fprintf(&b, "   %s", oneLine(query.PlainFragment(f, "«", "»"), 300))
+		}
+	case h.Text != "":
+		fmt.Fprintf(&b, "   %s", oneLine(h.Text, 300))
+	}
+	return b.String()
+}
+
+func (t *mcpTools) renderSearch(ctx context.Context, out *searchOutput, offset int, project string) string {
+	var b strings.Builder
+	if len(out.Hits) == 0 {
+		fmt.Fprintf(&b, "No match for %q", out.Query)
+		if offset > 0 {
+			fmt.Fprintf(&b, " past offset %d (%d hits in all)", offset, out.Total)
+		}
+		b.WriteString(".")
+		t.projectHint(ctx, &b, project)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%d hits for %q; showing %d–%d", out.Total, out.Query, offset+1, offset+len(out.Hits))
+	if out.NextOffset > 0 {
+		fmt.Fprintf(&b, "; more with offset=%d", out.NextOffset)
+	}
+	b.WriteString(".\n")
+	if out.Relaxed {
+		b.WriteString("Nothing matched every word: these match the most of them.\n")
+	}
+	for i := range out.Hits {
+		h := &out.Hits[i]
+		b.WriteString("\n" + hitLine(offset+i+1, h))
+		if s := hitText(h); s != "" {
+			b.WriteString("\n" + s)
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("\nRead around a hit with get_conversation(id=conversation_id, message=<message #>).")
+	return b.String()
+}
+
+func (t *mcpTools) renderDecisions(ctx context.Context, out *searchOutput, project string) string {
+	var b strings.Builder
+	if len(out.Hits) == 0 {
+		b.WriteString("No decisions found")
+		if out.Query != "" {
+			fmt.Fprintf(&b, " for %q", out.Query)
+		}
+		b.WriteString(".")
+		t.projectHint(ctx, &b, project)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%d decisions", out.Total)
+	if out.Query != "" {
+		fmt.Fprintf(&b, " for %q", out.Query)
+	}
+	if uint64(len(out.Hits)) < out.Total {
+		fmt.Fprintf(&b, "; showing %d (raise limit or narrow with query, project, since)", len(out.Hits))
+	}
+	b.WriteString(".\n")
+	for i := range out.Hits {
+		h := &out.Hits[i]
+		fmt.Fprintf(&b, "\n%d. %s\n", i+1, oneLine(h.Text, 400))
+		if h.Rationale != "" {
+			fmt.Fprintf(&b, "   because: %s\n", oneLine(h.Rationale, 400))
+		}
+		where := fmt.Sprintf("   from %q · %s · %s", oneLine(h.Title, 100), h.Source, day(h.Date))
+		if h.Project != "" {
+			where += " · project " + h.Project
+		}
+		fmt.Fprintf(&b, "%s\n   conversation_id: %s", where, h.ConversationID)
+		if h.MessageIndex != nil {
+			fmt.Fprintf(&b, ", message %d", *h.MessageIndex)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (t *mcpTools) renderTopics(ctx context.Context, out *topicsOutput, project string) string {
+	var b strings.Builder
+	if len(out.Topics) == 0 {
+		b.WriteString("No topics found.")
+		t.projectHint(ctx, &b, project)
+		return b.String()
+	}
+	b.WriteString("Topics by number of conversations:\n")
+	for _, tc := range out.Topics {
+		fmt.Fprintf(&b, "%5d  %s\n", tc.Conversations, tc.Name)
+	}
+	if out.Truncated {
+		b.WriteString("(more topics exist: raise limit)\n")
+	}
+	return b.String()
+}
+
+func renderRelated(id string, out *searchOutput) string {
+	var b strings.Builder
+	if len(out.Hits) == 0 {
+		return fmt.Sprintf("No conversation related to %s found.", id)
+	}
+	fmt.Fprintf(&b, "Conversations related to %s, best first:\n", id)
+	for i := range out.Hits {
+		b.WriteString("\n" + hitLine(i+1, &out.Hits[i]) + "\n")
+	}
+	return b.String()
+}
+
+// projectHint adds, after an empty answer filtered by project, the projects
+// the index knows, in case the name was mistyped.
+func (t *mcpTools) projectHint(ctx context.Context, b *strings.Builder, project string) {
+	if project == "" {
+		return
+	}
+	st, err := t.b.Stats(ctx)
+	if err != nil || st == nil || st.ByProject[project] > 0 {
+		return
+	}
+	names := make([]string, 0, len(st.ByProject))
+	for p := range st.ByProject {
+		if p != "" {
+			names = append(names, p)
+		}
+	}
+	sort.Strings(names)
+	if len(names) > 30 {
+		names = append(names[:30], "…")
+	}
+	fmt.Fprintf(b, " No conversation has project %q; projects in the index: %s.", project, strings.Join(names, ", "))
+}
+
+// renderConversation writes a conversation window as Markdown, stopping
+// once budget characters are written. focus marks the message asked for.
+func renderConversation(c *conversationOutput, focus, budget int) string {
+	var b strings.Builder
+	title := c.Title
+	if title == "" {
+		title = "(untitled)"
+	}
+	fmt.Fprintf(&b, "# %s\n\n", oneLine(title, 200))
+	meta := []string{"id " + c.ID, c.Source, day(c.Date)}
+	if c.Project != "" {
+		meta = append(meta, "project "+c.Project)
+	}
+	if c.Model != "" {
+		meta = append(meta, "model "+c.Model)
+	}
+	fmt.Fprintf(&b, "%s\nfile: %s\n", strings.Join(meta, " · "), c.File)
+	if len(c.Topics) > 0 {
+		fmt.Fprintf(&b, "topics: %s\n", strings.Join(c.Topics, ", "))
+	}
+	for _, s := range c.Summaries {
+		fmt.Fprintf(&b, "summary: %s\n", oneLine(s, 400))
+	}
+	for _, d := range c.Decisions {
+		fmt.Fprintf(&b, "decision: %s", oneLine(d.Decision, 400))
+		if d.Rationale != "" {
+			fmt.Fprintf(&b, " — because %s", oneLine(d.Rationale, 400))
+		}
+		if d.MessageIndex >= 0 {
+			fmt.Fprintf(&b, " (message %d)", d.MessageIndex)
+		}
+		b.WriteByte('\n')
+	}
+	if c.FromIndex {
+		b.WriteString("(the source file could not be read again: this is the text the index keeps, without tool calls)\n")
+	}
+	switch {
+	case c.MessageCount == 0:
+		b.WriteString("\nNo messages.\n")
+		return b.String()
+	case len(c.Messages) == c.MessageCount:
+		fmt.Fprintf(&b, "\nAll %d messages:\n", c.MessageCount)
+	default:
+		fmt.Fprintf(&b, "\nMessages %d–%d of %d:\n", c.First, c.Last, c.MessageCount)
+	}
+	shown := 0
+	for i := range c.Messages {
+		if b.Len() > budget {
+			break
+		}
+		writeMessage(&b, &c.Messages[i], c.Messages[i].Index == focus)
+		shown++
+	}
+	last := c.First + shown - 1
+	if shown < len(c.Messages) {
+		fmt.Fprintf(&b, "\n[… messages %d–%d cut to keep this short]\n", last+1, c.Last)
+	}
+	if last < c.MessageCount-1 {
+		fmt.Fprintf(&b, "\nRead on with get_conversation(id=%q, message=%d, context=0).\n", c.ID, last+1)
+	}
+	return b.String()
+}
+
+func writeMessage(b *strings.Builder, m *conversation.Message, focus bool) {
+	head := fmt.Sprintf("#%d %s", m.Index, m.Role)
+	if !m.Timestamp.IsZero() {
+		head += " · " + m.Timestamp.UTC().Format("2006-01-02 15:04")
+	}
+	var flags []string
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{m.Hidden, "hidden"}, {m.Cancelled, "cancelled"}, {m.Partial, "partial"}, {m.Deleted, "deleted"}, {m.Sidechain, "sub-agent"}} {
+		if f.on {
+			flags = append(flags, f.name)
+		}
+	}
+	if m.Branch != "" && m.Branch != "0" {
+		flags = append(flags, "branch "+m.Branch)
+	}
+	if len(flags) > 0 {
+		head += " [" + strings.Join(flags, ", ") + "]"
+	}
+	if focus {
+		head += " ◀ asked for"
+	}
+	fmt.Fprintf(b, "\n## %s\n", head)
+	if m.Thinking != "" {
+		fmt.Fprintf(b, "(thinking) %s\n", m.Thinking)
+	}
+	if m.Content != "" {
+		b.WriteString(strings.TrimRight(m.Content, "\n") + "\n")
+	}
+	for _, tc := range m.ToolCalls {
+		fmt.Fprintf(b, "→ tool call %s(%s)\n", tc.Name, tc.Arguments)
+	}
+	for _, tr := range m.ToolResults {
+		name := tr.Name
+		if name == "" {
+			name = "tool"
+		}
+		if tr.IsError {
+			name += " (error)"
+		}
+		fmt.Fprintf(b, "← %s result:\n%s\n", name, strings.TrimRight(tr.Content, "\n"))
+	}
+	for _, a := range m.Attachments {
+		fmt.Fprintf(b, "(attachment %s, %s, %d bytes)\n", a.Name, a.Type, a.Size)
+	}
+}

@@ -1,0 +1,505 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/query"
+)
+
+// The tools' arguments. Descriptions (jsonschema tags) are what an agent
+// reads to fill them; ranges, enums and defaults are added in register.
+
+type searchInput struct {
+	Query         string `json:"query" jsonschema:"what to look for: words, \"exact phrase\", -excluded, a OR b, prefix*, field:value (e.g. decision:postgres, tool:Bash, project:ledger)"`
+	Type          string `json:"type,omitempty" jsonschema:"only hits of this kind"`
+	Project       string `json:"project,omitempty" jsonschema:"only this project (names as in hits or list_topics)"`
+	Source        string `json:"source,omitempty" jsonschema:"only conversations read from this tool's files, e.g. claude-code, codex, chatgpt, claude-ai"`
+	Role          string `json:"role,omitempty" jsonschema:"only messages written by this role"`
+	Since         string `json:"since,omitempty" jsonschema:"only from this time on: a date (2025-01-31), RFC 3339, or a duration back from now (36h, 7d, 2w, 3mo, 1y)"`
+	Until         string `json:"until,omitempty" jsonschema:"only up to this time (same forms as since)"`
+	Limit         *int   `json:"limit,omitempty" jsonschema:"at most this many hits"`
+	Offset        int    `json:"offset,omitempty" jsonschema:"skip this many hits: pass next_offset of the previous answer to page"`
+	Sort          string `json:"sort,omitempty" jsonschema:"order of the hits (default relevance)"`
+	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"also search injected and procedural messages (system prompts, environment blocks), left out by default"`
+}
+
+type getInput struct {
+	ID          string `json:"id" jsonschema:"the conversation: a conversation_id from search_conversations, list_decisions or related_conversations"`
+	Message     *int   `json:"message,omitempty" jsonschema:"index of the message to read around, from 0 (a hit's message_index); omit to start at the beginning"`
+	Context     *int   `json:"context,omitempty" jsonschema:"with message: how many messages before it the window starts"`
+	MaxMessages *int   `json:"max_messages,omitempty" jsonschema:"at most this many messages in the window"`
+}
+
+type decisionsInput struct {
+	Query   string `json:"query,omitempty" jsonschema:"only decisions matching this (words, \"phrases\", -excluded, OR, prefix*); omit to list the newest"`
+	Project string `json:"project,omitempty" jsonschema:"only decisions of this project"`
+	Since   string `json:"since,omitempty" jsonschema:"only decisions from this time on: a date (2025-01-31), RFC 3339, or a duration back from now (7d, 2w, 3mo)"`
+	Until   string `json:"until,omitempty" jsonschema:"only decisions up to this time (same forms as since)"`
+	Limit   *int   `json:"limit,omitempty" jsonschema:"at most this many decisions"`
+}
+
+type topicsInput struct {
+	Project string `json:"project,omitempty" jsonschema:"only topics of this project"`
+	Limit   *int   `json:"limit,omitempty" jsonschema:"at most this many topics"`
+}
+
+type relatedInput struct {
+	ID    string `json:"id" jsonschema:"the conversation to find relatives of: a conversation_id from another tool"`
+	Limit *int   `json:"limit,omitempty" jsonschema:"at most this many conversations"`
+}
+
+// searchOutput is the query Result shape, as the CLI's --json and the HTTP
+// API give it, with what the MCP server cut to fit an agent's context.
+type searchOutput struct {
+	query.Result
+	// Truncated is true when more hits match than are shown or a text was
+	// cut.
+	Truncated bool `json:"truncated"`
+	// NextOffset is the offset of the next page, when there is one.
+	NextOffset int `json:"next_offset,omitempty"`
+}
+
+// conversationOutput is a window of a conversation in the canonical model's
+// terms.
+type conversationOutput struct {
+	ID        string                  `json:"id"`
+	URI       string                  `json:"uri"`
+	Title     string                  `json:"title"`
+	Source    string                  `json:"source"`
+	File      string                  `json:"file"`
+	Date      time.Time               `json:"date,omitzero"`
+	Updated   time.Time               `json:"updated,omitzero"`
+	Project   string                  `json:"project,omitempty"`
+	Model     string                  `json:"model,omitempty"`
+	Topics    []string                `json:"topics,omitempty"`
+	Tags      []string                `json:"tags,omitempty"`
+	Summaries []string                `json:"summaries,omitempty"`
+	Decisions []conversation.Decision `json:"decisions,omitempty"`
+	// MessageCount is the number of messages of the whole conversation.
+	MessageCount int `json:"message_count"`
+	// First and Last are the indexes of the first and last message of the
+	// window (Last is First-1 when it holds none).
+	First    int                    `json:"first"`
+	Last     int                    `json:"last"`
+	Messages []conversation.Message `json:"messages"`
+	// NextMessage is where to read on (message=next_message, context=0).
+	NextMessage *int `json:"next_message,omitempty"`
+	// FromIndex is true when the source file could not be read again and
+	// the messages are the index's stored text (no tool structure).
+	FromIndex bool `json:"from_index,omitempty"`
+	Truncated bool `json:"truncated"`
+}
+
+type topicsOutput struct {
+	Topics    []query.TopicCount `json:"topics"`
+	Truncated bool               `json:"truncated"`
+}
+
+// The checks of the arguments, run before the schema's (see addTool): each
+// message says what is wrong and what would be right.
+
+func (in *searchInput) check() error {
+	if strings.TrimSpace(in.Query) == "" {
+		return argError("query is empty: give words to look for, e.g. \"retry policy\" or decision:postgres (list_decisions and list_topics list without a query)")
+	}
+	if err := checkLimit("limit", in.Limit, mcpSearchDefault, mcpSearchMax); err != nil {
+		return err
+	}
+	if in.Offset < 0 || in.Offset > query.MaxLimit {
+		return argError("offset %d out of range: 0 to %d (pass next_offset of the previous answer)", in.Offset, query.MaxLimit)
+	}
+	switch in.Type {
+	case "", "conversation", "message", "topic", "decision":
+	default:
+		return argError("type %q: use conversation, message, topic or decision", in.Type)
+	}
+	if in.Role != "" && !conversation.Role(in.Role).Valid() {
+		return argError("role %q: use user, assistant, system or tool", in.Role)
+	}
+	switch in.Sort {
+	case "", query.SortRelevance, query.SortNewest, query.SortOldest:
+	default:
+		return argError("sort %q: use relevance, newest or oldest", in.Sort)
+	}
+	return checkWhen(in.Since, in.Until)
+}
+
+func (in *getInput) check() error {
+	if strings.TrimSpace(in.ID) == "" {
+		return argError("id is missing: give a conversation_id from search_conversations")
+	}
+	if in.Message != nil && *in.Message < 0 {
+		return argError("message %d is negative: messages are numbered from 0 (a hit's message_index)", *in.Message)
+	}
+	if in.Context != nil && (*in.Context < 0 || *in.Context > mcpWindowMax-1) {
+		return argError("context %d out of range: 0 to %d messages before message", *in.Context, mcpWindowMax-1)
+	}
+	return checkLimit("max_messages", in.MaxMessages, mcpWindowDefault, mcpWindowMax)
+}
+
+func (in *decisionsInput) check() error {
+	if err := checkLimit("limit", in.Limit, mcpDecisionsDefault, mcpDecisionsMax); err != nil {
+		return err
+	}
+	return checkWhen(in.Since, in.Until)
+}
+
+func (in *topicsInput) check() error {
+	return checkLimit("limit", in.Limit, mcpTopicsDefault, mcpTopicsMax)
+}
+
+func (in *relatedInput) check() error {
+	if strings.TrimSpace(in.ID) == "" {
+		return argError("id is missing: give a conversation_id from search_conversations")
+	}
+	return checkLimit("limit", in.Limit, mcpRelatedDefault, mcpRelatedMax)
+}
+
+// checkLimit checks a count argument; nil stands for the default.
+func checkLimit(name string, v *int, def, hi int) error {
+	if v != nil && (*v < 1 || *v > hi) {
+		return argError("%s %d out of range: 1 to %d (default %d)", name, *v, hi, def)
+	}
+	return nil
+}
+
+// orDefault returns *v, or def when v is nil.
+func orDefault(v *int, def int) int {
+	if v == nil {
+		return def
+	}
+	return *v
+}
+
+// checkWhen checks that since and until are times query.ParseWhen reads.
+func checkWhen(since, until string) error {
+	now := time.Now()
+	if _, err := query.ParseWhen(since, now); err != nil {
+		return argError("since: %v", err)
+	}
+	if _, err := query.ParseWhen(until, now); err != nil {
+		return argError("until: %v", err)
+	}
+	return nil
+}
+
+func (t *mcpTools) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
+	var out searchOutput
+	if err := in.check(); err != nil {
+		return nil, out, err
+	}
+	since, until, err := t.times(in.Since, in.Until)
+	if err != nil {
+		return nil, out, err
+	}
+	q := strings.TrimSpace(in.Query)
+	r := query.Request{Query: q, Types: one(in.Type), Projects: one(in.Project), Sources: one(in.Source), Roles: one(in.Role),
+		Since: since, Until: until, Limit: orDefault(in.Limit, mcpSearchDefault), Offset: in.Offset, Sort: in.Sort,
+		ExcludeHidden: !in.IncludeHidden}
+	if err := r.Validate(); err != nil {
+		return nil, out, argError("%v", err)
+	}
+	if _, err := query.Parse(q); err != nil {
+		return nil, out, backendError(err, "")
+	}
+	res, err := t.b.Search(ctx, r)
+	if err != nil {
+		return nil, out, backendError(err, "")
+	}
+	out.Result = *res
+	out.Truncated = trimHits(out.Hits)
+	if next := in.Offset + len(out.Hits); uint64(next) < out.Total {
+		out.Truncated = true
+		out.NextOffset = next
+	}
+	return textResult(t.renderSearch(ctx, &out, in.Offset, in.Project)), out, nil
+}
+
+func (t *mcpTools) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, conversationOutput, error) {
+	var out conversationOutput
+	if err := in.check(); err != nil {
+		return nil, out, err
+	}
+	id := strings.TrimSpace(in.ID)
+	size := orDefault(in.MaxMessages, mcpWindowDefault)
+	c, fromIndex, err := t.b.Load(ctx, id)
+	if err != nil {
+		return nil, out, backendError(err, id)
+	}
+	n := len(c.Messages)
+	start, focus := 0, -1
+	if in.Message != nil {
+		focus = *in.Message
+		if focus >= n {
+			return nil, out, argError("conversation %s has %d messages (0 to %d); there is no message %d", id, n, n-1, focus)
+		}
+		// The message asked for stays in the window whatever context says.
+		start = max(focus-min(orDefault(in.Context, mcpContextDefault), size-1), 0)
+	}
+	h := conversationHead(c)
+	h.FromIndex = fromIndex
+	h.MessageCount = n
+	h.First = start
+	h.Messages = []conversation.Message{}
+	budget := mcpWindowBudget
+	for i := start; i < n && len(h.Messages) < size; i++ {
+		m, cut := clipMessage(c.Messages[i])
+		cost := messageSize(&m)
+		if cost > budget && i > max(focus, start) {
+			break
+		}
+		budget -= cost
+		h.Truncated = h.Truncated || cut
+		h.Messages = append(h.Messages, m)
+	}
+	h.Last = start + len(h.Messages) - 1
+	if h.Last < n-1 {
+		next := h.Last + 1
+		h.NextMessage = &next
+	}
+	if start > 0 || h.Last < n-1 || h.headCut {
+		h.Truncated = true
+	}
+	out = h.conversationOutput
+	return textResult(renderConversation(&out, focus, mcpWindowBudget*2)), out, nil
+}
+
+func (t *mcpTools) decisions(ctx context.Context, _ *mcp.CallToolRequest, in decisionsInput) (*mcp.CallToolResult, searchOutput, error) {
+	var out searchOutput
+	if err := in.check(); err != nil {
+		return nil, out, err
+	}
+	since, until, err := t.times(in.Since, in.Until)
+	if err != nil {
+		return nil, out, err
+	}
+	q := strings.TrimSpace(in.Query)
+	if _, err := query.Parse(q); err != nil {
+		return nil, out, backendError(err, "")
+	}
+	res, err := t.b.Decisions(ctx, query.DecisionsRequest{Query: q, Projects: one(in.Project), Since: since, Until: until,
+		Limit: orDefault(in.Limit, mcpDecisionsDefault)})
+	if err != nil {
+		return nil, out, backendError(err, "")
+	}
+	out.Result = *res
+	out.Truncated = trimHits(out.Hits) || uint64(len(out.Hits)) < out.Total
+	return textResult(t.renderDecisions(ctx, &out, in.Project)), out, nil
+}
+
+func (t *mcpTools) topics(ctx context.Context, _ *mcp.CallToolRequest, in topicsInput) (*mcp.CallToolResult, topicsOutput, error) {
+	var out topicsOutput
+	if err := in.check(); err != nil {
+		return nil, out, err
+	}
+	limit := orDefault(in.Limit, mcpTopicsDefault)
+	// One more than asked tells whether there are more.
+	topics, err := t.b.Topics(ctx, query.TopicsRequest{Projects: one(in.Project), Limit: limit + 1})
+	if err != nil {
+		return nil, out, backendError(err, "")
+	}
+	if len(topics) > limit {
+		topics, out.Truncated = topics[:limit], true
+	}
+	if topics == nil {
+		topics = []query.TopicCount{}
+	}
+	out.Topics = topics
+	return textResult(t.renderTopics(ctx, &out, in.Project)), out, nil
+}
+
+func (t *mcpTools) related(ctx context.Context, _ *mcp.CallToolRequest, in relatedInput) (*mcp.CallToolResult, searchOutput, error) {
+	var out searchOutput
+	if err := in.check(); err != nil {
+		return nil, out, err
+	}
+	id := strings.TrimSpace(in.ID)
+	limit := orDefault(in.Limit, mcpRelatedDefault)
+	res, err := t.b.Related(ctx, id, limit)
+	if err != nil {
+		return nil, out, backendError(err, id)
+	}
+	out.Result = *res
+	// Related looks at a bounded number of candidates: a full page means
+	// there may be more.
+	out.Truncated = trimHits(out.Hits) || len(out.Hits) >= limit
+	return textResult(renderRelated(id, &out)), out, nil
+}
+
+// readConversation serves convsearch://conversation/{id} as Markdown.
+func (t *mcpTools) readConversation(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	raw, ok := strings.CutPrefix(uri, ConversationURIPrefix)
+	id, err := url.PathUnescape(raw)
+	if !ok || err != nil || strings.TrimSpace(id) == "" {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	c, fromIndex, err := t.b.Load(ctx, id)
+	if errors.Is(err, query.ErrNotFound) {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	if err != nil {
+		return nil, backendError(err, id)
+	}
+	out := conversationHead(c)
+	out.FromIndex = fromIndex
+	out.MessageCount = len(c.Messages)
+	out.Messages = make([]conversation.Message, 0, len(c.Messages))
+	for _, m := range c.Messages {
+		m, cut := clipMessage(m)
+		out.Truncated = out.Truncated || cut
+		out.Messages = append(out.Messages, m)
+	}
+	out.Last = len(out.Messages) - 1
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
+		URI: uri, MIMEType: "text/markdown", Text: renderConversation(&out.conversationOutput, -1, mcpResourceBudget),
+	}}}, nil
+}
+
+// ConversationURI is the MCP resource URI of conversation id.
+func ConversationURI(id string) string {
+	return ConversationURIPrefix + url.PathEscape(id)
+}
+
+// headOutput is a conversationOutput being built, with whether its head
+// (decisions, summaries, title) had to be cut.
+type headOutput struct {
+	conversationOutput
+	headCut bool
+}
+
+// conversationHead fills what an output says of c besides its messages.
+func conversationHead(c *conversation.Conversation) headOutput {
+	var h headOutput
+	cut := func(s string, n int) string {
+		s, c := clip(s, n)
+		h.headCut = h.headCut || c
+		return s
+	}
+	h.conversationOutput = conversationOutput{
+		ID: c.ID, URI: ConversationURI(c.ID), Title: cut(c.Title, mcpFieldMax), Source: c.Source, File: c.File,
+		Date: c.Date, Updated: c.Updated, Project: c.Project, Model: c.Model, Tags: c.Tags, Topics: c.TopicNames(),
+	}
+	for i, s := range c.Summaries {
+		if i == 5 {
+			h.headCut = true
+			break
+		}
+		h.Summaries = append(h.Summaries, cut(s, mcpFieldMax))
+	}
+	for i, d := range c.Decisions {
+		if i == mcpDecisionsShown {
+			h.headCut = true
+			break
+		}
+		d.Decision = cut(d.Decision, mcpFieldMax)
+		d.Rationale = cut(d.Rationale, mcpFieldMax)
+		h.Decisions = append(h.Decisions, d)
+	}
+	return h
+}
+
+// clipMessage cuts m's long texts, reporting whether it cut any.
+func clipMessage(m conversation.Message) (conversation.Message, bool) {
+	var cutAny bool
+	cut := func(s string, n int) string {
+		s, c := clip(s, n)
+		cutAny = cutAny || c
+		return s
+	}
+	limit := mcpContentMax
+	if m.Hidden {
+		limit = mcpToolTextMax
+	}
+	m.Content = cut(m.Content, limit)
+	m.Thinking = cut(m.Thinking, mcpToolTextMax)
+	if len(m.ToolCalls) > 0 {
+		calls := make([]conversation.ToolCall, len(m.ToolCalls))
+		for i, tc := range m.ToolCalls {
+			tc.Arguments = cut(tc.Arguments, mcpToolTextMax)
+			calls[i] = tc
+		}
+		m.ToolCalls = calls
+	}
+	if len(m.ToolResults) > 0 {
+		results := make([]conversation.ToolResult, len(m.ToolResults))
+		for i, tr := range m.ToolResults {
+			tr.Content = cut(tr.Content, mcpToolTextMax)
+			results[i] = tr
+		}
+		m.ToolResults = results
+	}
+	return m, cutAny
+}
+
+// messageSize is roughly how many characters m takes in an answer.
+func messageSize(m *conversation.Message) int {
+	n := len(m.Content) + len(m.Thinking) + 100
+	for _, tc := range m.ToolCalls {
+		n += len(tc.Name) + len(tc.Arguments) + 20
+	}
+	for _, tr := range m.ToolResults {
+		n += len(tr.Content) + 20
+	}
+	return n + 50*len(m.Attachments)
+}
+
+// trimHits cuts the long texts of hits in place and drops what an agent
+// cannot use (sort keys: the tools page with offset), reporting whether it
+// cut anything.
+func trimHits(hits []query.Hit) bool {
+	var cutAny bool
+	cut := func(s string) string {
+		s, c := clip(s, mcpFieldMax)
+		cutAny = cutAny || c
+		return s
+	}
+	for i := range hits {
+		h := &hits[i]
+		h.Sort = nil
+		h.Title = cut(h.Title)
+		h.Text = cut(h.Text)
+		h.Rationale = cut(h.Rationale)
+		if len(h.Fragments) > mcpFragmentsMax {
+			h.Fragments, cutAny = h.Fragments[:mcpFragmentsMax], true
+		}
+		for j, f := range h.Fragments {
+			h.Fragments[j] = cut(f)
+		}
+	}
+	return cutAny
+}
+
+// times reads since and until as query.ParseWhen does.
+func (t *mcpTools) times(since, until string) (s, u time.Time, err error) {
+	now := t.opts.Now()
+	if s, err = query.ParseWhen(since, now); err != nil {
+		return s, u, argError("since: %v", err)
+	}
+	if u, err = query.ParseWhen(until, now); err != nil {
+		return s, u, argError("until: %v", err)
+	}
+	if !s.IsZero() && !u.IsZero() && u.Before(s) {
+		return s, u, argError("until (%s) is before since (%s)", u.Format(time.RFC3339), s.Format(time.RFC3339))
+	}
+	return s, u, nil
+}
+
+// one turns an optional filter value into a filter list.
+func one(v string) []string {
+	if v = strings.TrimSpace(v); v == "" {
+		return nil
+	}
+	return []string{v}
+}
+
+func textResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
