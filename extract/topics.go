@@ -209,15 +209,38 @@ func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
 			order = append(order, i)
 		}
 	}
+	// Only the best few are needed, and names are dear to build: order by
+	// score alone (ties by position, cheap and deterministic), then order the
+	// head — everything tied with its last score included — by score and
+	// name. The tail is ordered the same way only if the head runs out.
 	slices.SortFunc(order, func(a, b int) int {
-		ca, cb := &s.cands[a], &s.cands[b]
-		if c := cmp.Compare(cb.score, ca.score); c != 0 {
+		if c := cmp.Compare(s.cands[b].score, s.cands[a].score); c != 0 {
 			return c
 		}
-		return strings.Compare(s.name(ca), s.name(cb))
+		return cmp.Compare(a, b)
 	})
+	byName := func(part []int) {
+		slices.SortStableFunc(part, func(a, b int) int {
+			ca, cb := &s.cands[a], &s.cands[b]
+			if c := cmp.Compare(cb.score, ca.score); c != 0 {
+				return c
+			}
+			return strings.Compare(s.name(ca), s.name(cb))
+		})
+	}
+	head := min(len(order), e.opts.MaxTopics*8)
+	for head < len(order) && s.cands[order[head]].score == s.cands[order[head-1]].score {
+		head++
+	}
+	byName(order[:head])
+	tailSorted := false
 	var out []conversation.Topic
-	for _, i := range order {
+	for k, i := range order {
+		if k == head && !tailSorted {
+			byName(order[head:])
+			tailSorted = true
+			i = order[k]
+		}
 		c := &s.cands[i]
 		overlaps := false
 		for _, j := range s.selected {
