@@ -36,8 +36,16 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	iterations := fs.Int("iterations", 200, "runs per query class")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	verbose := fs.BoolP("verbose", "v", false, "log progress on stderr")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the in-process phases (sync, query) to this file")
 	if err := parseFlags(env, fs, "bench", args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	var ns []int
 	for _, s := range strings.Split(*sizes, ",") {
