@@ -378,6 +378,7 @@ func (rc *rawConversation) convert(path, base string, index int) *conversation.C
 			ids[p.key] = firstNonEmpty(loose.String(m.ID), p.key)
 		}
 	}
+	c.Messages = make([]conversation.Message, 0, len(order))
 	for _, p := range order {
 		rm := t.nodes[p.key].Message
 		if rm == nil {

@@ -313,6 +313,9 @@ func TestLiberal(t *testing.T) {
 	if len(res.Conversations) != 3 || res.Conversations[1].ID != "a~2" || len(res.Warnings) != 1 {
 		t.Fatalf("conversations %d, warnings %v", len(res.Conversations), res.Warnings)
 	}
+	if res.Conversations[0].Messages == nil {
+		t.Errorf("an empty mapping gives messages null, want []")
+	}
 	c := res.Conversations[1]
 	if len(c.Messages) != 2 {
 		t.Fatalf("messages %+v", c.Messages)
