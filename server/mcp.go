@@ -91,19 +91,20 @@ Answers are capped in size: when "truncated" is true, page with offset (searches
 // with MCPHandler.
 func NewMCPServer(b Backend, opts MCPOptions) *mcp.Server {
 	opts.SetDefaults()
+	t := &mcpTools{b: b, opts: opts, log: opts.Logger}
 	s := mcp.NewServer(&mcp.Implementation{Name: "convsearch", Title: "convsearch conversation memory", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: mcpInstructions,
 		Logger:       slog.New(quieter{opts.Logger.Handler(), slog.LevelWarn}),
 		// Tools and resources never change while the server runs; logging
 		// to the client is not offered (our logs go to stderr).
 		Capabilities: &mcp.ServerCapabilities{
-			Tools:     &mcp.ToolCapabilities{},
-			Resources: &mcp.ResourceCapabilities{},
+			Tools:       &mcp.ToolCapabilities{},
+			Resources:   &mcp.ResourceCapabilities{},
+			Completions: &mcp.CompletionCapabilities{},
 		},
+		CompletionHandler: t.complete,
 	})
-	t := &mcpTools{b: b, opts: opts, log: opts.Logger.With("component", "mcp"), checks: map[string]func(json.RawMessage) error{}}
 	t.register(s)
-	s.AddReceivingMiddleware(t.checkArgs)
 	return s
 }
 
@@ -113,9 +114,14 @@ func NewMCPServer(b Backend, opts MCPOptions) *mcp.Server {
 func MCPHandler(b Backend, opts MCPOptions) http.Handler {
 	opts.SetDefaults()
 	s := NewMCPServer(b, opts)
+	// Streams can be resumed after a dropped connection: the last answers
+	// are kept (at most 8 MiB) and replayed to a client that reconnects.
+	events := mcp.NewMemoryEventStore(nil)
+	events.SetMaxBytes(8 << 20)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 		Logger:         slog.New(quieter{opts.Logger.Handler(), slog.LevelWarn}),
 		SessionTimeout: opts.SessionTimeout,
+		EventStore:     events,
 	})
 	return http.NewCrossOriginProtection().Handler(h)
 }
@@ -125,8 +131,6 @@ type mcpTools struct {
 	b    Backend
 	opts MCPOptions
 	log  *slog.Logger
-	// checks hold each tool's argument check, by tool name.
-	checks map[string]func(json.RawMessage) error
 }
 
 // readOnly tells clients a tool changes nothing and reaches nothing
@@ -197,61 +201,63 @@ Hits are messages, conversations, topics or decisions, best first, with highligh
 	}, t.readConversation)
 }
 
-// addTool adds a typed tool whose input schema, inferred from In, is then
-// refined by edit (ranges, enums, defaults the struct tags cannot say). Its
-// arguments are checked by In's check method before the SDK validates them
-// against the schema, so that a mistake gets an answer worded for the agent
-// rather than a schema validator's. It times and logs every call.
+// addTool adds a tool whose input schema, inferred from In, is refined by
+// edit (ranges, enums, defaults the struct tags cannot say), and whose output
+// schema is inferred from Out. Arguments are decoded strictly and checked by
+// In's check method, which words every mistake for the agent (the schema
+// validator's messages are not). h returns the text rendering and the
+// structured output; an error becomes a tool error (IsError), never a
+// protocol error, so the agent reads it and the session goes on.
+//
+// The SDK's typed mcp.AddTool would also validate every output against its
+// schema: a third of the protocol's cost per call, spent checking our own
+// structs (the tests check them instead).
 func addTool[In any, PIn interface {
 	*In
 	check() error
-}, Out any](t *mcpTools, s *mcp.Server, tool *mcp.Tool, h mcp.ToolHandlerFor[In, Out], edit func(*jsonschema.Schema)) {
-	schema, err := jsonschema.For[In](nil)
+}, Out any](t *mcpTools, s *mcp.Server, tool *mcp.Tool, h func(context.Context, *In) (string, Out, error), edit func(*jsonschema.Schema)) {
+	in, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("mcp tool %s: input schema: %v", tool.Name, err)) // a programming error, caught by every test
 	}
-	edit(schema)
-	tool.InputSchema = schema
-	name := tool.Name
-	t.checks[name] = func(raw json.RawMessage) error {
-		var in In
-		if err := decodeArgs(raw, &in, name, schema.PropertyOrder); err != nil {
-			return err
-		}
-		return PIn(&in).check()
+	edit(in)
+	out, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp tool %s: output schema: %v", tool.Name, err))
 	}
-	mcp.AddTool(s, tool, func(ctx context.Context, req *mcp.CallToolRequest, input In) (*mcp.CallToolResult, Out, error) {
+	tool.InputSchema, tool.OutputSchema = in, out
+	name, names := tool.Name, in.PropertyOrder
+	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		res, out, err := h(ctx, req, input)
+		var args In
+		err := decodeArgs(req.Params.Arguments, &args, name, names)
+		if err == nil {
+			err = PIn(&args).check()
+		}
+		var text string
+		var out Out
+		if err == nil {
+			text, out, err = h(ctx, &args)
+		}
 		var ie *indexError
 		switch {
 		case errors.As(err, &ie):
 			t.log.Warn("tool call failed", "tool", name, "err", ie.err, "took", time.Since(start))
 		case err != nil:
 			t.log.Debug("tool call refused", "tool", name, "err", err, "took", time.Since(start))
-		default:
-			t.log.Debug("tool call", "tool", name, "took", time.Since(start))
 		}
-		return res, out, err
+		if err != nil {
+			res := &mcp.CallToolResult{}
+			res.SetError(err)
+			return res, nil
+		}
+		data, err := json.Marshal(out)
+		if err != nil {
+			return nil, fmt.Errorf("%s: encode the answer: %w", name, err)
+		}
+		t.log.Debug("tool call", "tool", name, "took", time.Since(start))
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(data)}, nil
 	})
-}
-
-// checkArgs is a middleware that answers a tools/call whose arguments fail
-// the tool's check with a tool error, before the SDK's schema validation.
-func (t *mcpTools) checkArgs(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if r, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
-			if check := t.checks[r.Params.Name]; check != nil {
-				if err := check(r.Params.Arguments); err != nil {
-					t.log.Debug("tool call refused", "tool", r.Params.Name, "err", err)
-					res := &mcp.CallToolResult{}
-					res.SetError(err)
-					return res, nil
-				}
-			}
-		}
-		return next(ctx, method, req)
-	}
 }
 
 // decodeArgs decodes a tool's arguments into in, strictly, wording errors

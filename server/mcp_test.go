@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/convsearch/convsearch/extract"
@@ -106,7 +108,38 @@ func ok[T any](t *testing.T, cs *mcp.ClientSession, name string, args map[string
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatalf("%s: structured content %s: %v", name, b, err)
 	}
+	// The output is what the tool's output schema says.
+	if err := outputSchema(t, cs, name).Validate(res.StructuredContent); err != nil {
+		t.Errorf("%s: output does not match the output schema: %v\n%s", name, err, b)
+	}
 	return out, text(res)
+}
+
+// outputSchema returns the resolved output schema of a tool, as a client
+// sees it.
+func outputSchema(t *testing.T, cs *mcp.ClientSession, name string) *jsonschema.Resolved {
+	t.Helper()
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name != name {
+			continue
+		}
+		data, _ := json.Marshal(tool.OutputSchema)
+		var s jsonschema.Schema
+		if err := json.Unmarshal(data, &s); err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: output schema: %v", name, err)
+		}
+		return r
+	}
+	t.Fatalf("no tool %s", name)
+	return nil
 }
 
 func TestMCPListsToolsAndTemplate(t *testing.T) {
@@ -544,5 +577,67 @@ func TestClip(t *testing.T) {
 		if got != tc.want || cut != tc.wantsCut {
 			t.Errorf("clip(%q, %d) = %q, %v; want %q, %v", tc.in, tc.n, got, cut, tc.want, tc.wantsCut)
 		}
+	}
+}
+
+// BenchmarkMCPSearch compares a search through the MCP server (SDK client,
+// in-memory transport: the protocol's encoding and dispatch, no pipe) with
+// the same query on the engine alone. cmd/convsearch's BenchmarkMCPStdio
+// adds the pipe and a separate process.
+func BenchmarkMCPSearch(b *testing.B) {
+	l := newTestBackend(b)
+	cs := connect(b, l)
+	ctx := context.Background()
+	for _, q := range []struct{ name, query string }{{"rare", "outbox replay"}, {"common", "billing lag"}} {
+		b.Run("query="+q.name+"/path=bare", func(b *testing.B) {
+			req := query.Request{Query: q.query, Limit: mcpSearchDefault, ExcludeHidden: true}
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := l.Search(ctx, req)
+				if err != nil || len(res.Hits) == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("query="+q.name+"/path=inmemory", func(b *testing.B) {
+			args := map[string]any{"query": q.query}
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_conversations", Arguments: args})
+				if err != nil || res.IsError {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func TestMCPCompleteConversationID(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	ctx := context.Background()
+	complete := func(ref *mcp.CompleteReference, name, value string) []string {
+		t.Helper()
+		res, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteParamsArgument{Name: name, Value: value}})
+		if err != nil {
+			t.Fatalf("complete %q: %v", value, err)
+		}
+		if res.Completion.Values == nil || len(res.Completion.Values) > 100 {
+			t.Fatalf("complete %q: values %v", value, res.Completion.Values)
+		}
+		return res.Completion.Values
+	}
+	tpl := &mcp.CompleteReference{Type: "ref/resource", URI: "convsearch://conversation/{id}"}
+	for _, typed := range []string{"20250301-5e", "ledger outb", "Replaying", ""} {
+		if got := complete(tpl, "id", typed); !slices.Contains(got, fixtureID) {
+			t.Errorf("complete %q: %v, want %s among them", typed, got, fixtureID)
+		}
+	}
+	for _, typed := range []string{`"(`, "zzzzqqq"} {
+		if got := complete(tpl, "id", typed); len(got) != 0 {
+			t.Errorf("complete %q: %v, want nothing", typed, got)
+		}
+	}
+	if got := complete(&mcp.CompleteReference{Type: "ref/prompt", Name: "nosuch"}, "x", "a"); len(got) != 0 {
+		t.Errorf("prompt completion: %v", got)
 	}
 }

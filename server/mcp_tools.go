@@ -3,9 +3,11 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -190,28 +192,25 @@ func checkWhen(since, until string) error {
 	return nil
 }
 
-func (t *mcpTools) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
+func (t *mcpTools) search(ctx context.Context, in *searchInput) (string, searchOutput, error) {
 	var out searchOutput
-	if err := in.check(); err != nil {
-		return nil, out, err
-	}
 	since, until, err := t.times(in.Since, in.Until)
 	if err != nil {
-		return nil, out, err
+		return "", out, err
 	}
 	q := strings.TrimSpace(in.Query)
 	r := query.Request{Query: q, Types: one(in.Type), Projects: one(in.Project), Sources: one(in.Source), Roles: one(in.Role),
 		Since: since, Until: until, Limit: orDefault(in.Limit, mcpSearchDefault), Offset: in.Offset, Sort: in.Sort,
 		ExcludeHidden: !in.IncludeHidden}
 	if err := r.Validate(); err != nil {
-		return nil, out, argError("%v", err)
+		return "", out, argError("%v", err)
 	}
 	if _, err := query.Parse(q); err != nil {
-		return nil, out, backendError(err, "")
+		return "", out, backendError(err, "")
 	}
 	res, err := t.b.Search(ctx, r)
 	if err != nil {
-		return nil, out, backendError(err, "")
+		return "", out, backendError(err, "")
 	}
 	out.Result = *res
 	out.Truncated = trimHits(out.Hits)
@@ -219,26 +218,23 @@ func (t *mcpTools) search(ctx context.Context, _ *mcp.CallToolRequest, in search
 		out.Truncated = true
 		out.NextOffset = next
 	}
-	return textResult(t.renderSearch(ctx, &out, in.Offset, in.Project)), out, nil
+	return t.renderSearch(ctx, &out, in.Offset, in.Project), out, nil
 }
 
-func (t *mcpTools) getConversation(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, conversationOutput, error) {
+func (t *mcpTools) getConversation(ctx context.Context, in *getInput) (string, conversationOutput, error) {
 	var out conversationOutput
-	if err := in.check(); err != nil {
-		return nil, out, err
-	}
 	id := strings.TrimSpace(in.ID)
 	size := orDefault(in.MaxMessages, mcpWindowDefault)
 	c, fromIndex, err := t.b.Load(ctx, id)
 	if err != nil {
-		return nil, out, backendError(err, id)
+		return "", out, backendError(err, id)
 	}
 	n := len(c.Messages)
 	start, focus := 0, -1
 	if in.Message != nil {
 		focus = *in.Message
 		if focus >= n {
-			return nil, out, argError("conversation %s has %d messages (0 to %d); there is no message %d", id, n, n-1, focus)
+			return "", out, argError("conversation %s has %d messages (0 to %d); there is no message %d", id, n, n-1, focus)
 		}
 		// The message asked for stays in the window whatever context says.
 		start = max(focus-min(orDefault(in.Context, mcpContextDefault), size-1), 0)
@@ -268,42 +264,36 @@ func (t *mcpTools) getConversation(ctx context.Context, _ *mcp.CallToolRequest, 
 		h.Truncated = true
 	}
 	out = h.conversationOutput
-	return textResult(renderConversation(&out, focus, mcpWindowBudget*2)), out, nil
+	return renderConversation(&out, focus, mcpWindowBudget*2), out, nil
 }
 
-func (t *mcpTools) decisions(ctx context.Context, _ *mcp.CallToolRequest, in decisionsInput) (*mcp.CallToolResult, searchOutput, error) {
+func (t *mcpTools) decisions(ctx context.Context, in *decisionsInput) (string, searchOutput, error) {
 	var out searchOutput
-	if err := in.check(); err != nil {
-		return nil, out, err
-	}
 	since, until, err := t.times(in.Since, in.Until)
 	if err != nil {
-		return nil, out, err
+		return "", out, err
 	}
 	q := strings.TrimSpace(in.Query)
 	if _, err := query.Parse(q); err != nil {
-		return nil, out, backendError(err, "")
+		return "", out, backendError(err, "")
 	}
 	res, err := t.b.Decisions(ctx, query.DecisionsRequest{Query: q, Projects: one(in.Project), Since: since, Until: until,
 		Limit: orDefault(in.Limit, mcpDecisionsDefault)})
 	if err != nil {
-		return nil, out, backendError(err, "")
+		return "", out, backendError(err, "")
 	}
 	out.Result = *res
 	out.Truncated = trimHits(out.Hits) || uint64(len(out.Hits)) < out.Total
-	return textResult(t.renderDecisions(ctx, &out, in.Project)), out, nil
+	return t.renderDecisions(ctx, &out, in.Project), out, nil
 }
 
-func (t *mcpTools) topics(ctx context.Context, _ *mcp.CallToolRequest, in topicsInput) (*mcp.CallToolResult, topicsOutput, error) {
+func (t *mcpTools) topics(ctx context.Context, in *topicsInput) (string, topicsOutput, error) {
 	var out topicsOutput
-	if err := in.check(); err != nil {
-		return nil, out, err
-	}
 	limit := orDefault(in.Limit, mcpTopicsDefault)
 	// One more than asked tells whether there are more.
 	topics, err := t.b.Topics(ctx, query.TopicsRequest{Projects: one(in.Project), Limit: limit + 1})
 	if err != nil {
-		return nil, out, backendError(err, "")
+		return "", out, backendError(err, "")
 	}
 	if len(topics) > limit {
 		topics, out.Truncated = topics[:limit], true
@@ -312,25 +302,22 @@ func (t *mcpTools) topics(ctx context.Context, _ *mcp.CallToolRequest, in topics
 		topics = []query.TopicCount{}
 	}
 	out.Topics = topics
-	return textResult(t.renderTopics(ctx, &out, in.Project)), out, nil
+	return t.renderTopics(ctx, &out, in.Project), out, nil
 }
 
-func (t *mcpTools) related(ctx context.Context, _ *mcp.CallToolRequest, in relatedInput) (*mcp.CallToolResult, searchOutput, error) {
+func (t *mcpTools) related(ctx context.Context, in *relatedInput) (string, searchOutput, error) {
 	var out searchOutput
-	if err := in.check(); err != nil {
-		return nil, out, err
-	}
 	id := strings.TrimSpace(in.ID)
 	limit := orDefault(in.Limit, mcpRelatedDefault)
 	res, err := t.b.Related(ctx, id, limit)
 	if err != nil {
-		return nil, out, backendError(err, id)
+		return "", out, backendError(err, id)
 	}
 	out.Result = *res
 	// Related looks at a bounded number of candidates: a full page means
 	// there may be more.
 	out.Truncated = trimHits(out.Hits) || len(out.Hits) >= limit
-	return textResult(renderRelated(id, &out)), out, nil
+	return renderRelated(id, &out), out, nil
 }
 
 // readConversation serves convsearch://conversation/{id} as Markdown.
@@ -361,6 +348,55 @@ func (t *mcpTools) readConversation(ctx context.Context, req *mcp.ReadResourceRe
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
 		URI: uri, MIMEType: "text/markdown", Text: renderConversation(&out.conversationOutput, -1, mcpResourceBudget),
 	}}}, nil
+}
+
+// complete suggests conversation ids for the {id} of the conversation
+// resource template, so a client can offer them as the user types: ids
+// starting with what was typed, then conversations whose title or topics
+// match it, at most 100; with nothing typed, the newest. Anything else
+// (there are no prompts) gets no suggestion.
+func (t *mcpTools) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
+	p := req.Params
+	if p == nil || p.Ref == nil || p.Ref.Type != "ref/resource" || p.Ref.URI != ConversationURIPrefix+"{id}" || p.Argument.Name != "id" {
+		return res, nil
+	}
+	typed := strings.TrimSpace(p.Argument.Value)
+	var queries []query.Request
+	if typed == "" {
+		queries = append(queries, query.Request{Sort: query.SortNewest})
+	} else {
+		if !strings.ContainsAny(typed, " \t\"():*~|") {
+			queries = append(queries, query.Request{Query: "id:" + typed + "*"})
+		}
+		// The words typed, the last one whole or unfinished (a prefix alone
+		// would miss the stemmed form of a whole word).
+		words := strings.FieldsFunc(typed, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if n := len(words); n > 0 {
+			words[n-1] = fmt.Sprintf("(%s OR %s*)", words[n-1], words[n-1])
+			queries = append(queries, query.Request{Query: strings.Join(words, " ")})
+		}
+	}
+	seen := map[string]bool{}
+	var total uint64
+	for _, r := range queries {
+		r.Types, r.Limit, r.NoHighlight = []string{"conversation"}, 100, true
+		found, err := t.b.Search(ctx, r)
+		if err != nil {
+			t.log.Debug("completion", "typed", typed, "err", err)
+			continue
+		}
+		total = max(total, found.Total)
+		for _, h := range found.Hits {
+			if !seen[h.ConversationID] && len(res.Completion.Values) < 100 {
+				seen[h.ConversationID] = true
+				res.Completion.Values = append(res.Completion.Values, h.ConversationID)
+			}
+		}
+	}
+	res.Completion.Total = max(int(total), len(res.Completion.Values))
+	res.Completion.HasMore = res.Completion.Total > len(res.Completion.Values)
+	return res, nil
 }
 
 // ConversationURI is the MCP resource URI of conversation id.
@@ -498,8 +534,4 @@ func one(v string) []string {
 		return nil
 	}
 	return []string{v}
-}
-
-func textResult(text string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }

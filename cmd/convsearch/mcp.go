@@ -59,7 +59,7 @@ func runMcp(ctx context.Context, env *Env, args []string) error {
 		keeper.run(ctx)
 	}()
 
-	srv := server.NewMCPServer(b, server.MCPOptions{Version: version, Logger: base})
+	srv := server.NewMCPServer(b, server.MCPOptions{Version: version, Logger: log})
 	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(env.Stdin), Writer: nopWriteCloser{env.Stdout}})
 	cancel()
 	<-done // the index is closed only once its writer has stopped
