@@ -1,0 +1,123 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// benchRoot returns a folder of n generated conversations of a dozen
+// messages each.
+func benchRoot(b *testing.B, n int) string {
+	b.Helper()
+	root := b.TempDir()
+	subjects := []string{"retry policy with jitter", "index layout on disk", "bootstrap confidence intervals", "database migration plan", "cache eviction", "lease table for the job queue"}
+	for i := range n {
+		s := subjects[i%len(subjects)]
+		var msgs []string
+		for j := range 12 {
+			msgs = append(msgs, fmt.Sprintf("Message %d about the %s of service %d: we compared the options and decided to keep the simplest one because it is easy to test and to operate.", j, s, i))
+		}
+		path := filepath.Join(root, fmt.Sprintf("p%d", i%10), fmt.Sprintf("conv-%04d.json", i))
+		if err := writeAtomic(path, portable(fmt.Sprintf("bench-%04d", i), "About the "+s, msgs...)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return root
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// BenchmarkFreshness times how long after a file is written its new content
+// is found through the HTTP API (p50 and p95 over 100 writes per op), on a
+// small index, for three ways of writing.
+//
+//	go test ./server -run '^$' -bench Freshness -benchtime 1x
+func BenchmarkFreshness(b *testing.B) {
+	root := benchRoot(b, 200)
+	d := startTestDaemon(b, root, "")
+	ctx := context.Background()
+	writers := []struct {
+		name  string
+		write func(i int, word string) error
+	}{
+		{"inplace", func(i int, word string) error {
+			return os.WriteFile(filepath.Join(root, "fresh", "inplace.json"), portable("fresh-inplace", "Fresh", "we measured "+word), 0o644)
+		}},
+		{"atomic", func(i int, word string) error {
+			return writeAtomic(filepath.Join(root, "fresh", "atomic.json"), portable("fresh-atomic", "Fresh", "we measured "+word))
+		}},
+		{"newfile", func(i int, word string) error {
+			return writeAtomic(filepath.Join(root, "fresh", fmt.Sprintf("new-%d-%s.json", i, word)), portable("fresh-"+word, "Fresh", "we measured "+word))
+		}},
+	}
+	if err := os.MkdirAll(filepath.Join(root, "fresh"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for _, w := range writers {
+		b.Run("write="+w.name, func(b *testing.B) {
+			var all Timings
+			for b.Loop() {
+				t, err := MeasureFreshness(ctx, d.client, FreshnessOptions{Writes: 100, Write: w.write})
+				if err != nil {
+					b.Fatal(err)
+				}
+				all = append(all, t...)
+			}
+			b.ReportMetric(ms(all.Percentile(50)), "p50-ms")
+			b.ReportMetric(ms(all.Percentile(95)), "p95-ms")
+			b.ReportMetric(0, "ns/op")
+			b.Logf("write to searchable: %s", all)
+		})
+	}
+}
+
+// BenchmarkSearchLoad has 50 clients search over loopback HTTP for 3
+// seconds per op while a file is rewritten every 20 ms, and reports the
+// latency percentiles, the rate and the failures (there must be none).
+//
+//	go test ./server -run '^$' -bench SearchLoad -benchtime 1x
+func BenchmarkSearchLoad(b *testing.B) {
+	root := benchRoot(b, 200)
+	d := startTestDaemon(b, root, "")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	writes := 0
+	go func() {
+		defer wg.Done()
+		path := filepath.Join(root, "churn", "churn.json")
+		for i := 0; ctx.Err() == nil; i++ {
+			if err := writeAtomic(path, portable("churn", "Churn", fmt.Sprintf("rewrite number %d of the churn file", i))); err != nil {
+				b.Error(err)
+				return
+			}
+			writes++
+			select {
+			case <-ctx.Done():
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	var res *LoadResult
+	for b.Loop() {
+		res = LoadTest(ctx, d.client, LoadOptions{Clients: 50, Duration: 3 * time.Second, Facets: true})
+		if res.Failures > 0 {
+			b.Errorf("%d of %d requests failed; first: %s", res.Failures, res.Requests, res.FirstError)
+		}
+	}
+	cancel()
+	wg.Wait()
+	b.ReportMetric(ms(res.Latencies.Percentile(50)), "p50-ms")
+	b.ReportMetric(ms(res.Latencies.Percentile(95)), "p95-ms")
+	b.ReportMetric(ms(res.Latencies.Percentile(99)), "p99-ms")
+	b.ReportMetric(res.PerSecond(), "req/s")
+	b.ReportMetric(float64(res.Failures), "failures")
+	b.ReportMetric(0, "ns/op")
+	b.Logf("50 clients, 3s, %d rewrites meanwhile: %d requests, %.0f/s, %d failed; %s", writes, res.Requests, res.PerSecond(), res.Failures, res.Latencies)
+}

@@ -1,0 +1,234 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/ingest"
+	"github.com/convsearch/convsearch/query"
+)
+
+// Client is a Backend that asks a running daemon over HTTP.
+type Client struct {
+	base  string // http://host:port, no trailing slash
+	token string
+	hc    *http.Client
+}
+
+var _ Backend = (*Client)(nil)
+
+// NewClient returns a client of the daemon at baseURL (http://host:port),
+// sending token when it is not empty.
+func NewClient(baseURL, token string) *Client {
+	tr := &http.Transport{
+		Proxy:               nil, // a loopback daemon is never behind the user's proxy
+		DialContext:         (&net.Dialer{Timeout: 2 * time.Second}).DialContext,
+		MaxIdleConnsPerHost: 64,
+		IdleConnTimeout:     90 * time.Second,
+	}
+	return &Client{base: strings.TrimRight(baseURL, "/"), token: token, hc: &http.Client{Transport: tr}}
+}
+
+// URL returns the daemon's base URL.
+func (c *Client) URL() string { return c.base }
+
+// Close releases the client's idle connections.
+func (c *Client) Close() error {
+	c.hc.CloseIdleConnections()
+	return nil
+}
+
+// APIError is an error answer of the daemon.
+type APIError struct {
+	Status  int
+	Message string
+	Pos     *int // for a query syntax error
+}
+
+func (e *APIError) Error() string {
+	return fmt.Sprintf("daemon: %s (HTTP %d)", e.Message, e.Status)
+}
+
+// Health asks /healthz.
+func (c *Client) Health(ctx context.Context) (*Health, error) {
+	var h Health
+	return &h, c.get(ctx, "/healthz", nil, &h)
+}
+
+// Ready asks /readyz.
+func (c *Client) Ready(ctx context.Context) (bool, error) {
+	var out struct {
+		Ready bool `json:"ready"`
+	}
+	err := c.get(ctx, "/readyz", nil, &out)
+	var ae *APIError
+	if errors.As(err, &ae) && ae.Status == http.StatusServiceUnavailable {
+		return false, nil
+	}
+	return out.Ready, err
+}
+
+func (c *Client) Search(ctx context.Context, r query.Request) (*query.Result, error) {
+	var res query.Result
+	if err := c.get(ctx, "/api/search", SearchValues(r, 0), &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+func (c *Client) Load(ctx context.Context, id string) (*conversation.Conversation, bool, error) {
+	var l Loaded
+	if err := c.get(ctx, "/api/conversations/"+url.PathEscape(id), nil, &l); err != nil {
+		return nil, false, err
+	}
+	if l.Conversation == nil {
+		return nil, false, fmt.Errorf("daemon: no conversation in the answer for %s", id)
+	}
+	return l.Conversation, l.FromIndex, nil
+}
+
+func (c *Client) Topics(ctx context.Context, r query.TopicsRequest) ([]query.TopicCount, error) {
+	v := url.Values{}
+	if len(r.Projects) > 0 {
+		v["project"] = r.Projects
+	}
+	if len(r.Sources) > 0 {
+		v["source"] = r.Sources
+	}
+	if r.Limit != 0 {
+		v.Set("limit", strconv.Itoa(r.Limit))
+	}
+	var out []query.TopicCount
+	return out, c.get(ctx, "/api/topics", v, &out)
+}
+
+func (c *Client) Decisions(ctx context.Context, r query.DecisionsRequest) (*query.Result, error) {
+	var res query.Result
+	if err := c.get(ctx, "/api/decisions", DecisionsValues(r), &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+func (c *Client) Related(ctx context.Context, id string, limit int) (*query.Result, error) {
+	v := url.Values{}
+	if limit != 0 {
+		v.Set("limit", strconv.Itoa(limit))
+	}
+	var res query.Result
+	if err := c.get(ctx, "/api/conversations/"+url.PathEscape(id)+"/related", v, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// AddContext asks the daemon for the messages around the message hits and
+// fills their Context.
+func (c *Client) AddContext(ctx context.Context, hits []query.Hit, n int) error {
+	if n <= 0 || len(hits) == 0 {
+		return nil
+	}
+	// Only what the daemon needs to find the messages travels.
+	req := ContextRequest{Context: n, Hits: make([]query.Hit, len(hits))}
+	for i, h := range hits {
+		req.Hits[i] = query.Hit{Kind: h.Kind, ID: h.ID, ConversationID: h.ConversationID, MessageIndex: h.MessageIndex}
+	}
+	var out []query.Hit
+	if err := c.post(ctx, "/api/context", req, &out); err != nil {
+		return err
+	}
+	if len(out) != len(hits) {
+		return fmt.Errorf("daemon: %d hits with context for %d asked", len(out), len(hits))
+	}
+	for i := range hits {
+		hits[i].Context = out[i].Context
+	}
+	return nil
+}
+
+func (c *Client) Stats(ctx context.Context) (*indexer.Stats, error) {
+	var s indexer.Stats
+	if err := c.get(ctx, "/api/stats", nil, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// Sync asks the daemon to bring the index in line with roots now (every
+// root it watches when roots is empty) and returns the pass's summary.
+func (c *Client) Sync(ctx context.Context, roots []string) (*ingest.Summary, error) {
+	var sum ingest.Summary
+	if err := c.post(ctx, "/api/sync", SyncRequest{Roots: roots}, &sum); err != nil {
+		return nil, err
+	}
+	return &sum, nil
+}
+
+func (c *Client) get(ctx context.Context, path string, v url.Values, out any) error {
+	u := c.base + path
+	if len(v) > 0 {
+		u += "?" + v.Encode()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	return c.do(req, out)
+}
+
+func (c *Client) post(ctx context.Context, path string, body, out any) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+path, bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return c.do(req, out)
+}
+
+func (c *Client) do(req *http.Request, out any) error {
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("daemon at %s: %w", c.base, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		var body apiError
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		ae := &APIError{Status: resp.StatusCode}
+		if json.Unmarshal(data, &body) == nil && body.Error != "" {
+			ae.Message, ae.Pos = body.Error, body.Pos
+		} else {
+			ae.Message = strings.TrimSpace(string(data))
+		}
+		if resp.StatusCode == http.StatusNotFound && strings.HasPrefix(req.URL.Path, "/api/conversations/") {
+			return fmt.Errorf("%w: %w", query.ErrNotFound, ae)
+		}
+		return ae
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return fmt.Errorf("daemon at %s: read answer to %s: %w", c.base, req.URL.Path, err)
+	}
+	// Drain what is left so the connection is reused.
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return nil
+}

@@ -1,0 +1,149 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/convsearch/convsearch/extract"
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/ingest"
+	"github.com/convsearch/convsearch/parsers/all"
+	"github.com/convsearch/convsearch/query"
+	"github.com/convsearch/convsearch/watcher"
+)
+
+// testDaemon is the daemon assembled in this process, as serve assembles
+// it: an index, the watcher and keeper over root, the HTTP API on loopback.
+type testDaemon struct {
+	root   string
+	dir    string
+	ix     *indexer.Index
+	local  *Local
+	keeper *Keeper
+	srv    *httptest.Server
+	client *Client
+}
+
+// startTestDaemon starts a daemon over root (which may hold files already)
+// and waits for its first pass. It stops at the end of the test.
+func startTestDaemon(tb testing.TB, root string, token string) *testDaemon {
+	tb.Helper()
+	d := &testDaemon{root: root, dir: tb.TempDir()}
+	ix, err := indexer.Open(indexer.Options{Dir: d.dir})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d.ix = ix
+	reg := all.Registry()
+	ing := ingest.New(reg, ix, extract.New(extract.DefaultBackground(), extract.Options{}), ingest.Options{})
+	e, err := query.New(ix)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d.local = &Local{Engine: e, Registry: reg, StatsOf: ix.Stats}
+	w, err := watcher.New([]string{root}, watcher.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d.keeper = NewKeeper(ing, KeeperOptions{Roots: []string{root}})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{}, 2)
+	go func() { w.Run(ctx); done <- struct{}{} }()
+	go func() { d.keeper.Run(ctx, w.Batches()); done <- struct{}{} }()
+	d.srv = httptest.NewServer(NewHandler(HandlerOptions{
+		Backend:  d.local,
+		Sync:     d.keeper.Reconcile,
+		Ready:    d.keeper.Ready,
+		Status:   func() any { return d.keeper.Status() },
+		Token:    token,
+		Identity: Health{PID: os.Getpid(), DataDir: d.dir, Version: "test"},
+	}))
+	d.client = NewClient(d.srv.URL, token)
+	tb.Cleanup(func() {
+		d.client.Close()
+		d.srv.Close()
+		cancel()
+		<-done
+		<-done
+		if err := ix.Close(); err != nil {
+			tb.Error(err)
+		}
+	})
+	wctx, wcancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer wcancel()
+	if err := d.keeper.WaitReady(wctx); err != nil {
+		tb.Fatalf("the first pass did not end: %v", err)
+	}
+	return d
+}
+
+// portable returns a conversation in the portable format holding words.
+func portable(id, title string, messages ...string) []byte {
+	type msg struct {
+		Role      string `json:"role"`
+		Content   string `json:"content"`
+		Timestamp string `json:"timestamp"`
+	}
+	c := struct {
+		ID       string `json:"id"`
+		Title    string `json:"title"`
+		Date     string `json:"date"`
+		Messages []msg  `json:"messages"`
+	}{ID: id, Title: title, Date: "2025-06-01T10:00:00Z"}
+	for i, m := range messages {
+		role := "user"
+		if i%2 == 1 {
+			role = "assistant"
+		}
+		c.Messages = append(c.Messages, msg{Role: role, Content: m, Timestamp: fmt.Sprintf("2025-06-01T10:%02d:00Z", i%60)})
+	}
+	b, _ := json.MarshalIndent(c, "", "  ")
+	return b
+}
+
+// writeAtomic writes a file as editors do: a temporary file renamed over.
+func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// waitFor polls until ok returns true, failing the test after a generous
+// deadline.
+func waitFor(tb testing.TB, what string, ok func() (bool, error)) {
+	tb.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		done, err := ok()
+		if err != nil {
+			tb.Fatalf("%s: %v", what, err)
+		}
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// total returns how many documents match q.
+func (d *testDaemon) total(q string) (uint64, error) {
+	res, err := d.client.Search(context.Background(), query.Request{Query: q, NoHighlight: true})
+	if err != nil {
+		return 0, err
+	}
+	return res.Total, nil
+}

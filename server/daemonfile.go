@@ -1,0 +1,156 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// DaemonInfo is what a running daemon writes to its data folder so that
+// commands ask it instead of opening the index (Bleve allows one writer).
+type DaemonInfo struct {
+	// Addr is the address it listens on (host:port, the real port).
+	Addr string `json:"addr"`
+	PID  int    `json:"pid"`
+	// Token is required by the API when set. The file is readable by its
+	// owner only.
+	Token   string    `json:"token,omitempty"`
+	Started time.Time `json:"started"`
+	Version string    `json:"version,omitempty"`
+	DataDir string    `json:"data_dir"`
+}
+
+// ErrNoDaemon means no daemon answers for a data folder.
+var ErrNoDaemon = errors.New("no daemon answers")
+
+// DaemonFile is where the daemon of data folder dir describes itself.
+func DaemonFile(dir string) string { return filepath.Join(dir, "daemon.json") }
+
+// URL returns the base URL to reach the daemon from this machine: an
+// address listening on every interface is reached on loopback.
+func (d *DaemonInfo) URL() string {
+	host, port, err := net.SplitHostPort(d.Addr)
+	if err != nil {
+		return "http://" + d.Addr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+		if ip != nil && ip.To4() == nil {
+			host = "::1"
+		}
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// WriteDaemonInfo writes info to dir's daemon file atomically, readable by
+// its owner only.
+func WriteDaemonInfo(dir string, info DaemonInfo) error {
+	path := DaemonFile(dir)
+	b, err := json.MarshalIndent(info, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".daemon-*.json")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadDaemonInfo reads dir's daemon file; ErrNoDaemon when there is none.
+func ReadDaemonInfo(dir string) (*DaemonInfo, error) {
+	path := DaemonFile(dir)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrNoDaemon
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	var info DaemonInfo
+	if err := json.Unmarshal(b, &info); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if info.Addr == "" {
+		return nil, fmt.Errorf("read %s: no address", path)
+	}
+	return &info, nil
+}
+
+// RemoveDaemonInfo removes dir's daemon file if it still describes process
+// pid (a daemon started since must keep its own).
+func RemoveDaemonInfo(dir string, pid int) error {
+	info, err := ReadDaemonInfo(dir)
+	if errors.Is(err, ErrNoDaemon) {
+		return nil
+	}
+	if err == nil && info.PID != pid {
+		return nil
+	}
+	if err := os.Remove(DaemonFile(dir)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// DialTimeout bounds how long Dial waits for a daemon's answer: a command
+// that finds none opens the index itself, so waiting long helps nobody.
+const DialTimeout = 500 * time.Millisecond
+
+// Dial returns a client of the daemon serving data folder dir, after
+// checking that it answers and is the one the daemon file names (a stale
+// file may point at a port some other process took since). It fails with
+// ErrNoDaemon when none answers.
+func Dial(ctx context.Context, dir string) (*Client, *DaemonInfo, error) {
+	info, err := ReadDaemonInfo(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := NewClient(info.URL(), info.Token)
+	hctx, cancel := context.WithTimeout(ctx, DialTimeout)
+	defer cancel()
+	h, err := c.Health(hctx)
+	if err != nil {
+		c.Close()
+		return nil, nil, fmt.Errorf("%w: %s: %v", ErrNoDaemon, info.URL(), err)
+	}
+	if h.PID != info.PID || !sameDir(h.DataDir, dir) {
+		c.Close()
+		return nil, nil, fmt.Errorf("%w: %s is process %d serving %q, not the daemon of %s", ErrNoDaemon, info.URL(), h.PID, h.DataDir, dir)
+	}
+	return c, info, nil
+}
+
+func sameDir(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ia, err1 := os.Stat(a)
+	ib, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
+}

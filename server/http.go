@@ -1,0 +1,414 @@
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/ingest"
+	"github.com/convsearch/convsearch/query"
+)
+
+// HandlerOptions configure NewHandler.
+type HandlerOptions struct {
+	// Backend answers the queries.
+	Backend Backend
+	// Sync brings the index in line with roots now (POST /api/sync); empty
+	// roots mean every root the daemon watches. Nil: the endpoint is absent.
+	Sync func(ctx context.Context, roots []string) (*ingest.Summary, error)
+	// Ready reports whether the first pass over the roots is done
+	// (/readyz). Nil: always ready.
+	Ready func() bool
+	// Status returns what /api/status shows besides the basics (roots,
+	// last sync…). Nil: nothing more.
+	Status func() any
+	// Token, when set, is required on every /api and /mcp request as
+	// "Authorization: Bearer <token>". Without it only requests naming a
+	// loopback host are served (a defence against DNS rebinding).
+	Token string
+	// MCP, when set, is mounted at /mcp.
+	MCP http.Handler
+	// Identity is what /healthz tells about the process, so a client can
+	// check it reached the daemon it meant.
+	Identity Health
+	// Logger receives a debug line per request and errors (default: none).
+	Logger *slog.Logger
+}
+
+// Health is /healthz's answer.
+type Health struct {
+	Status  string    `json:"status"`
+	PID     int       `json:"pid,omitempty"`
+	DataDir string    `json:"data_dir,omitempty"`
+	Version string    `json:"version,omitempty"`
+	Started time.Time `json:"started,omitzero"`
+	Ready   bool      `json:"ready"`
+}
+
+// ContextRequest asks for the messages around message hits
+// (POST /api/context).
+type ContextRequest struct {
+	Hits    []query.Hit `json:"hits"`
+	Context int         `json:"context"`
+}
+
+// SyncRequest asks the daemon to reconcile roots (POST /api/sync).
+type SyncRequest struct {
+	Roots []string `json:"roots"`
+}
+
+// Loaded is a conversation as GET /api/conversations/{id} returns it.
+type Loaded struct {
+	Conversation *conversation.Conversation `json:"conversation"`
+	// FromIndex is true when the source file could not be read again and
+	// the conversation was rebuilt from the text the index keeps.
+	FromIndex bool `json:"from_index,omitempty"`
+}
+
+// maxContext bounds the messages asked around each hit.
+const maxContext = 50
+
+// NewHandler returns the daemon's HTTP handler: the JSON API under /api,
+// /healthz, /readyz, the search page at /, and /mcp when given.
+func NewHandler(o HandlerOptions) http.Handler {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	h := &handler{o: o}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", h.health)
+	mux.HandleFunc("GET /readyz", h.readyz)
+	api := func(pattern string, f http.HandlerFunc) { mux.Handle(pattern, h.authorized(f)) }
+	api("GET /api/search", h.search)
+	api("GET /api/conversations/{id}", h.conversation)
+	api("GET /api/conversations/{id}/related", h.related)
+	api("POST /api/context", h.context)
+	api("GET /api/topics", h.topics)
+	api("GET /api/decisions", h.decisions)
+	api("GET /api/stats", h.stats)
+	api("GET /api/status", h.status)
+	if o.Sync != nil {
+		api("POST /api/sync", h.sync)
+	}
+	api("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path)
+	})
+	if o.MCP != nil {
+		mux.Handle("/mcp", h.authorized(o.MCP.ServeHTTP))
+		mux.Handle("/mcp/", h.authorized(o.MCP.ServeHTTP))
+	}
+	mux.Handle("/", pageHandler())
+	return h.guard(mux)
+}
+
+type handler struct{ o HandlerOptions }
+
+// guard refuses requests for a host that is not loopback when there is no
+// token (a web page elsewhere must not reach the API through DNS
+// rebinding), sets the headers every answer shares, and logs.
+func (h *handler) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		if h.o.Token == "" && !loopbackHost(r.Host) {
+			writeError(w, http.StatusForbidden, "host %q refused: this daemon answers on loopback only (start it with --token to serve other hosts)", r.Host)
+			return
+		}
+		hdr := w.Header()
+		hdr.Set("X-Content-Type-Options", "nosniff")
+		hdr.Set("Referrer-Policy", "no-referrer")
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		h.o.Logger.Debug("http", "method", r.Method, "path", r.URL.Path, "status", rec.status, "took", time.Since(start).Round(time.Microsecond))
+	})
+}
+
+// statusRecorder remembers the status written, for the log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// Flush lets streaming handlers (MCP) flush through the recorder.
+func (s *statusRecorder) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// loopbackHost reports whether a Host header names this machine's loopback.
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// authorized requires the token, when there is one.
+func (h *handler) authorized(f http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h.o.Token != "" && !h.tokenOK(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="convsearch"`)
+			writeError(w, http.StatusUnauthorized, "missing or wrong token: send Authorization: Bearer <token>")
+			return
+		}
+		f(w, r)
+	})
+}
+
+func (h *handler) tokenOK(r *http.Request) bool {
+	auth := r.Header.Get("Authorization")
+	tok, ok := strings.CutPrefix(auth, "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), []byte(h.o.Token)) == 1
+}
+
+func (h *handler) ready() bool { return h.o.Ready == nil || h.o.Ready() }
+
+func (h *handler) health(w http.ResponseWriter, r *http.Request) {
+	out := Health{Status: "ok", Ready: h.ready()}
+	// Who we are is told to those allowed to ask.
+	if h.o.Token == "" || h.tokenOK(r) {
+		id := h.o.Identity
+		out.PID, out.DataDir, out.Version, out.Started = id.PID, id.DataDir, id.Version, id.Started
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (h *handler) readyz(w http.ResponseWriter, r *http.Request) {
+	if !h.ready() {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ready": false, "status": "indexing the roots for the first time"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ready": true})
+}
+
+func (h *handler) search(w http.ResponseWriter, r *http.Request) {
+	req, n, err := ParseSearchParams(r.URL.Query(), time.Now())
+	if err != nil {
+		writeBadRequest(w, err)
+		return
+	}
+	res, err := h.o.Backend.Search(r.Context(), req)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if n > 0 {
+		if err := h.o.Backend.AddContext(r.Context(), res.Hits, n); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (h *handler) conversation(w http.ResponseWriter, r *http.Request) {
+	c, fromIndex, err := h.o.Backend.Load(r.Context(), r.PathValue("id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, Loaded{Conversation: c, FromIndex: fromIndex})
+}
+
+func (h *handler) related(w http.ResponseWriter, r *http.Request) {
+	limit, err := intParam(r.URL.Query(), "limit", 10)
+	if err != nil {
+		writeBadRequest(w, err)
+		return
+	}
+	if limit < 1 || limit > 100 {
+		writeError(w, http.StatusBadRequest, "limit %d out of range: 1 to 100", limit)
+		return
+	}
+	res, err := h.o.Backend.Related(r.Context(), r.PathValue("id"), limit)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (h *handler) context(w http.ResponseWriter, r *http.Request) {
+	var req ContextRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if req.Context < 0 || req.Context > maxContext {
+		writeError(w, http.StatusBadRequest, "context %d out of range: 0 to %d", req.Context, maxContext)
+		return
+	}
+	if len(req.Hits) > query.MaxLimit {
+		writeError(w, http.StatusBadRequest, "%d hits: at most %d", len(req.Hits), query.MaxLimit)
+		return
+	}
+	if err := h.o.Backend.AddContext(r.Context(), req.Hits, req.Context); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, req.Hits)
+}
+
+func (h *handler) topics(w http.ResponseWriter, r *http.Request) {
+	v := r.URL.Query()
+	limit, err := intParam(v, "limit", 50)
+	if err != nil {
+		writeBadRequest(w, err)
+		return
+	}
+	if limit < 1 || limit > query.MaxLimit {
+		writeError(w, http.StatusBadRequest, "limit %d out of range: 1 to %d", limit, query.MaxLimit)
+		return
+	}
+	topics, err := h.o.Backend.Topics(r.Context(), query.TopicsRequest{Projects: v["project"], Sources: list(v, "source"), Limit: limit})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, topics)
+}
+
+func (h *handler) decisions(w http.ResponseWriter, r *http.Request) {
+	req, err := ParseDecisionsParams(r.URL.Query(), time.Now())
+	if err != nil {
+		writeBadRequest(w, err)
+		return
+	}
+	res, err := h.o.Backend.Decisions(r.Context(), req)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (h *handler) stats(w http.ResponseWriter, r *http.Request) {
+	s, err := h.o.Backend.Stats(r.Context())
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, s)
+}
+
+func (h *handler) status(w http.ResponseWriter, r *http.Request) {
+	out := map[string]any{"ready": h.ready(), "version": h.o.Identity.Version, "started": h.o.Identity.Started}
+	if h.o.Status != nil {
+		out["daemon"] = h.o.Status()
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (h *handler) sync(w http.ResponseWriter, r *http.Request) {
+	// A browser sends a cross-site JSON POST only after a preflight, which
+	// this server never grants: the type check keeps other pages out.
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		writeError(w, http.StatusUnsupportedMediaType, "send the roots as application/json: {\"roots\": [...]}")
+		return
+	}
+	var req SyncRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	// A pass over large roots takes longer than the server's write timeout.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	sum, err := h.o.Sync(r.Context(), req.Roots)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, sum)
+}
+
+// fail answers err with the status that fits it.
+func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var se *query.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		writeBadRequest(w, err)
+	case errors.Is(err, query.ErrNotFound):
+		writeError(w, http.StatusNotFound, "%v", err)
+	case errors.Is(err, context.DeadlineExceeded):
+		writeError(w, http.StatusGatewayTimeout, "%v", err)
+	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
+		// The client went away; nobody reads the answer.
+		writeError(w, 499, "%v", err)
+	default:
+		h.o.Logger.Error("request failed", "path", r.URL.Path, "err", err)
+		writeError(w, http.StatusInternalServerError, "%v", err)
+	}
+}
+
+// apiError is the body of every error answer.
+type apiError struct {
+	Error string `json:"error"`
+	// Pos is, for a query syntax error, the byte offset of the mistake.
+	Pos *int `json:"pos,omitempty"`
+}
+
+func writeBadRequest(w http.ResponseWriter, err error) {
+	body := apiError{Error: err.Error()}
+	var se *query.SyntaxError
+	if errors.As(err, &se) {
+		body.Pos = &se.Pos
+	}
+	writeJSON(w, http.StatusBadRequest, body)
+}
+
+func writeError(w http.ResponseWriter, status int, format string, args ...any) {
+	writeJSON(w, status, apiError{Error: fmt.Sprintf(format, args...)})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	_ = enc.Encode(v) // the client may be gone; nothing to do about it
+}
+
+// maxBody bounds a request body.
+const maxBody = 8 << 20
+
+func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
+		writeError(w, http.StatusBadRequest, "read request body: %v", err)
+		return false
+	}
+	return true
+}
+
+func intParam(v map[string][]string, name string, def int) (int, error) {
+	s := first(v, name)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %q is not a whole number", name, s)
+	}
+	return n, nil
+}

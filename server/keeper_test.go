@@ -1,0 +1,209 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/convsearch/convsearch/watcher"
+)
+
+func TestKeeperApply(t *testing.T) {
+	f := &fakeIngester{}
+	k := NewKeeper(f, KeeperOptions{Roots: []string{"/r1", "/r2"}})
+	if k.Ready() {
+		t.Fatal("ready before the first batch")
+	}
+	ctx := context.Background()
+	k.Apply(ctx, watcher.Batch{Paths: []string{"/r1/a"}})
+	if k.Ready() {
+		t.Fatal("ready before the initial batch")
+	}
+	k.Apply(ctx, watcher.Batch{Initial: true, Rescan: []string{"/r1"}, Paths: []string{"/r2/b"}})
+	if !k.Ready() {
+		t.Fatal("not ready after the initial batch")
+	}
+	if _, err := k.Reconcile(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Reconcile(ctx, []string{"/elsewhere"}); err != nil {
+		t.Fatal(err)
+	}
+	wantR := [][]string{{"/r1"}, {"/r1", "/r2"}, {"/elsewhere"}}
+	wantS := [][]string{{"/r1/a"}, {"/r2/b"}}
+	if !reflect.DeepEqual(f.reconciled, wantR) || !reflect.DeepEqual(f.synced, wantS) {
+		t.Errorf("reconciled %v synced %v, want %v and %v", f.reconciled, f.synced, wantR, wantS)
+	}
+	if st := k.Status(); st.Passes != 5 || st.Last == nil || st.Last.Reason != "request" {
+		t.Errorf("status %+v", st)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := k.Reconcile(cctx, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("reconcile after cancel: %v", err)
+	}
+}
+
+// TestLiveIndex runs the daemon in this process over a folder and changes
+// files under it: each change shows up in searches through the API.
+func TestLiveIndex(t *testing.T) {
+	root := t.TempDir()
+	a := filepath.Join(root, "proj", "conv-a.json")
+	if err := writeAtomic(a, portable("conv-a", "Alpha", "we chose zebrafish for the screen", "zebrafish it is")); err != nil {
+		t.Fatal(err)
+	}
+	d := startTestDaemon(t, root, "")
+	has := func(q string, want bool) {
+		t.Helper()
+		waitFor(t, q+" searchable", func() (bool, error) {
+			n, err := d.total(q)
+			return (n > 0) == want, err
+		})
+	}
+	has("zebrafish", true)
+
+	// A new file, in new folders.
+	b := filepath.Join(root, "new", "deep", "conv-b.json")
+	if err := writeAtomic(b, portable("conv-b", "Beta", "the axolotl regenerates")); err != nil {
+		t.Fatal(err)
+	}
+	has("axolotl", true)
+
+	// Rewritten in place, in bursts.
+	for i := range 5 {
+		words := []string{"planaria", "planaria again"}[min(i, 1)]
+		if err := os.WriteFile(a, portable("conv-a", "Alpha", words), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	has("planaria", true)
+	has("zebrafish", false)
+
+	// Half-written: the old content stays until the file is whole again.
+	full := portable("conv-a", "Alpha", "tardigrade survives")
+	if err := os.WriteFile(a, full[:len(full)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(a, full, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	has("tardigrade", true)
+
+	// Removed; a folder removed whole.
+	if err := os.Remove(a); err != nil {
+		t.Fatal(err)
+	}
+	has("tardigrade", false)
+	if err := os.RemoveAll(filepath.Join(root, "new")); err != nil {
+		t.Fatal(err)
+	}
+	has("axolotl", false)
+
+	// Replaced by a folder holding a conversation.
+	c := filepath.Join(root, "conv-c.json")
+	if err := writeAtomic(c, portable("conv-c", "Gamma", "the quokka smiles")); err != nil {
+		t.Fatal(err)
+	}
+	has("quokka", true)
+	if err := os.Remove(c); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeAtomic(filepath.Join(c, "inner.json"), portable("conv-d", "Delta", "the okapi hides")); err != nil {
+		t.Fatal(err)
+	}
+	has("okapi", true)
+	has("quokka", false)
+
+	// Unreadable files are logged and skipped (root reads everything).
+	if runtime.GOOS != "windows" && os.Geteuid() != 0 {
+		u := filepath.Join(root, "locked.json")
+		if err := os.WriteFile(u, portable("conv-u", "Locked", "the pangolin rolls"), 0o000); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeAtomic(filepath.Join(root, "after.json"), portable("conv-e", "After", "the narwhal dives")); err != nil {
+			t.Fatal(err)
+		}
+		has("narwhal", true)
+		if n, _ := d.total("pangolin"); n != 0 {
+			t.Error("an unreadable file was indexed")
+		}
+	}
+	if st := d.keeper.Status(); st.LastChange == nil {
+		t.Errorf("status tells no change: %+v", st)
+	}
+}
+
+// TestRootAppears starts the daemon on a root that does not exist yet.
+func TestRootAppears(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "later")
+	d := startTestDaemon(t, root, "")
+	if err := writeAtomic(filepath.Join(root, "x.json"), portable("conv-x", "X", "the capybara relaxes")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "capybara searchable", func() (bool, error) {
+		n, err := d.total("capybara")
+		return n > 0, err
+	})
+}
+
+func TestDaemonFile(t *testing.T) {
+	d := examplesDaemon(t, "tok")
+	dir := d.dir
+	if _, _, err := Dial(context.Background(), dir); !errors.Is(err, ErrNoDaemon) {
+		t.Errorf("dial with no daemon file: %v", err)
+	}
+	addr := d.srv.Listener.Addr().String()
+	info := DaemonInfo{Addr: addr, PID: os.Getpid(), Token: "tok", Started: time.Now(), DataDir: dir}
+	if err := WriteDaemonInfo(dir, info); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(DaemonFile(dir)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("daemon file: %v, mode %v", err, fi.Mode())
+	}
+	c, got, err := Dial(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if got.Addr != addr || got.Token != "tok" {
+		t.Errorf("daemon info %+v", got)
+	}
+	// Another process's file is left alone; ours is removed.
+	if err := RemoveDaemonInfo(dir, os.Getpid()+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(DaemonFile(dir)); err != nil {
+		t.Error("removed the file of another process")
+	}
+	// A file naming another pid (a stale file, the port taken since).
+	info.PID++
+	WriteDaemonInfo(dir, info)
+	if _, _, err := Dial(context.Background(), dir); !errors.Is(err, ErrNoDaemon) {
+		t.Errorf("dial of a stale file: %v", err)
+	}
+	// Nobody listening.
+	dead := httptest.NewServer(nil)
+	deadAddr := dead.Listener.Addr().String()
+	dead.Close()
+	WriteDaemonInfo(dir, DaemonInfo{Addr: deadAddr, PID: os.Getpid(), DataDir: dir})
+	if _, _, err := Dial(context.Background(), dir); !errors.Is(err, ErrNoDaemon) {
+		t.Errorf("dial of a dead address: %v", err)
+	}
+	if err := RemoveDaemonInfo(dir, os.Getpid()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(DaemonFile(dir)); !os.IsNotExist(err) {
+		t.Errorf("daemon file still there: %v", err)
+	}
+	for addr, want := range map[string]string{"0.0.0.0:80": "http://127.0.0.1:80", "[::]:81": "http://[::1]:81", ":82": "http://127.0.0.1:82", "127.0.0.1:83": "http://127.0.0.1:83"} {
+		if got := (&DaemonInfo{Addr: addr}).URL(); got != want {
+			t.Errorf("URL of %s: %s, want %s", addr, got, want)
+		}
+	}
+}

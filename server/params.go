@@ -1,0 +1,211 @@
+package server
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/convsearch/convsearch/query"
+)
+
+// The query parameters of GET /api/search:
+//
+//	q          the query text (query language)
+//	type       conversation, message, topic, decision
+//	source     formats
+//	role       user, assistant, system, tool
+//	project    projects (repeat the parameter: a project name may hold a comma)
+//	conversation  conversation ids (repeat)
+//	since, until  a date, RFC 3339, or a duration back from now (7d, 36h)
+//	limit, offset, after (repeat: the Sort values of the last hit)
+//	sort       relevance, newest, oldest
+//	group, facets, no_hidden, no_highlight  booleans (1, true; bare = true)
+//	context    messages around each message hit (0 to 50)
+//
+// type, source and role may be repeated or comma-separated.
+
+// ParseSearchParams reads a search request from URL parameters, and the
+// number of context messages asked for. The request is validated.
+func ParseSearchParams(v url.Values, now time.Time) (query.Request, int, error) {
+	r := query.Request{
+		Query:         first(v, "q"),
+		Types:         list(v, "type"),
+		Sources:       list(v, "source"),
+		Roles:         list(v, "role"),
+		Projects:      nonEmpty(v["project"]),
+		Conversations: nonEmpty(v["conversation"]),
+		After:         v["after"],
+		Sort:          first(v, "sort"),
+	}
+	var err error
+	if r.Since, err = query.ParseWhen(first(v, "since"), now); err != nil {
+		return r, 0, fmt.Errorf("since: %w", err)
+	}
+	if r.Until, err = query.ParseWhen(first(v, "until"), now); err != nil {
+		return r, 0, fmt.Errorf("until: %w", err)
+	}
+	if r.Limit, err = intParam(v, "limit", query.DefaultLimit); err != nil {
+		return r, 0, err
+	}
+	if r.Offset, err = intParam(v, "offset", 0); err != nil {
+		return r, 0, err
+	}
+	for name, dst := range map[string]*bool{"group": &r.Group, "facets": &r.Facets, "no_hidden": &r.ExcludeHidden, "no_highlight": &r.NoHighlight} {
+		if *dst, err = boolParam(v, name); err != nil {
+			return r, 0, err
+		}
+	}
+	n, err := intParam(v, "context", 0)
+	if err != nil {
+		return r, 0, err
+	}
+	if n < 0 || n > maxContext {
+		return r, 0, fmt.Errorf("context %d out of range: 0 to %d", n, maxContext)
+	}
+	if err := r.Validate(); err != nil {
+		return r, 0, err
+	}
+	if _, err := query.Parse(r.Query); err != nil {
+		return r, 0, err
+	}
+	return r, n, nil
+}
+
+// SearchValues is the inverse of ParseSearchParams.
+func SearchValues(r query.Request, context int) url.Values {
+	v := url.Values{}
+	set := func(name, s string) {
+		if s != "" {
+			v.Set(name, s)
+		}
+	}
+	set("q", r.Query)
+	v["type"] = r.Types
+	v["source"] = r.Sources
+	v["role"] = r.Roles
+	v["project"] = r.Projects
+	v["conversation"] = r.Conversations
+	v["after"] = r.After
+	set("sort", r.Sort)
+	if !r.Since.IsZero() {
+		set("since", r.Since.Format(time.RFC3339Nano))
+	}
+	if !r.Until.IsZero() {
+		set("until", r.Until.Format(time.RFC3339Nano))
+	}
+	if r.Limit != 0 {
+		set("limit", strconv.Itoa(r.Limit))
+	}
+	if r.Offset != 0 {
+		set("offset", strconv.Itoa(r.Offset))
+	}
+	for name, b := range map[string]bool{"group": r.Group, "facets": r.Facets, "no_hidden": r.ExcludeHidden, "no_highlight": r.NoHighlight} {
+		if b {
+			set(name, "1")
+		}
+	}
+	if context > 0 {
+		set("context", strconv.Itoa(context))
+	}
+	for k, vs := range v {
+		if len(vs) == 0 {
+			delete(v, k)
+		}
+	}
+	return v
+}
+
+// ParseDecisionsParams reads a decisions request (q, project, source,
+// since, until, limit) from URL parameters.
+func ParseDecisionsParams(v url.Values, now time.Time) (query.DecisionsRequest, error) {
+	r := query.DecisionsRequest{Query: first(v, "q"), Projects: nonEmpty(v["project"]), Sources: list(v, "source")}
+	var err error
+	if r.Since, err = query.ParseWhen(first(v, "since"), now); err != nil {
+		return r, fmt.Errorf("since: %w", err)
+	}
+	if r.Until, err = query.ParseWhen(first(v, "until"), now); err != nil {
+		return r, fmt.Errorf("until: %w", err)
+	}
+	if r.Limit, err = intParam(v, "limit", 50); err != nil {
+		return r, err
+	}
+	if r.Limit < 1 || r.Limit > query.MaxLimit {
+		return r, fmt.Errorf("limit %d out of range: 1 to %d", r.Limit, query.MaxLimit)
+	}
+	if _, err := query.Parse(r.Query); err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+// DecisionsValues is the inverse of ParseDecisionsParams.
+func DecisionsValues(r query.DecisionsRequest) url.Values {
+	v := url.Values{}
+	if r.Query != "" {
+		v.Set("q", r.Query)
+	}
+	if len(r.Projects) > 0 {
+		v["project"] = r.Projects
+	}
+	if len(r.Sources) > 0 {
+		v["source"] = r.Sources
+	}
+	if !r.Since.IsZero() {
+		v.Set("since", r.Since.Format(time.RFC3339Nano))
+	}
+	if !r.Until.IsZero() {
+		v.Set("until", r.Until.Format(time.RFC3339Nano))
+	}
+	if r.Limit != 0 {
+		v.Set("limit", strconv.Itoa(r.Limit))
+	}
+	return v
+}
+
+func first(v map[string][]string, name string) string {
+	if vs := v[name]; len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
+}
+
+// list reads a parameter that may be repeated or comma-separated.
+func list(v map[string][]string, name string) []string {
+	var out []string
+	for _, s := range v[name] {
+		for _, part := range strings.Split(s, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}
+
+func nonEmpty(ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// boolParam reads a boolean: absent is false, present and empty is true.
+func boolParam(v map[string][]string, name string) (bool, error) {
+	vs, ok := v[name]
+	if !ok {
+		return false, nil
+	}
+	if len(vs) == 0 || vs[0] == "" {
+		return true, nil
+	}
+	b, err := strconv.ParseBool(vs[0])
+	if err != nil {
+		return false, fmt.Errorf("%s: %q is not a boolean (1, true, 0, false)", name, vs[0])
+	}
+	return b, nil
+}
