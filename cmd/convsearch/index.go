@@ -155,12 +155,7 @@ func runStats(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(env, fs, "stats", args); err != nil {
 		return err
 	}
-	st, err := openStore(env, &sf, false, nil)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	s, err := st.ix.Stats(ctx)
+	s, err := statsOf(ctx, env, &sf)
 	if err != nil {
 		return err
 	}
@@ -178,6 +173,24 @@ func runStats(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(w, "last sync:   %s\n", s.LastSync.Local().Format(time.RFC3339))
 	}
 	return nil
+}
+
+// statsOf asks the daemon when one answers, else opens the index.
+func statsOf(ctx context.Context, env *Env, sf *storeFlags) (*indexer.Stats, error) {
+	dir, err := sf.dataDir(env)
+	if err != nil {
+		return nil, err
+	}
+	if c, err := dialDaemon(ctx, env, dir); err == nil {
+		defer c.Close()
+		return c.Stats(ctx)
+	}
+	st, err := openStore(env, sf, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	return st.ix.Stats(ctx)
 }
 
 func countsLine(m map[string]uint64) string {

@@ -37,8 +37,18 @@ func openBackend(ctx context.Context, env *Env, sf *storeFlags) (backend, error)
 	if err != nil {
 		return nil, err
 	}
-	if b, err := dialDaemon(ctx, env, dir); err == nil {
-		return b, nil
+	if c, err := dialDaemon(ctx, env, dir); err == nil {
+		// The daemon holds the index: it reconciles --root for us.
+		if sf.Verbose {
+			fmt.Fprintf(env.Stderr, "convsearch: asking the daemon at %s\n", c.URL())
+		}
+		if len(sf.Roots) > 0 {
+			if err := syncRoots(ctx, env, c, sf.Roots); err != nil {
+				c.Close()
+				return nil, err
+			}
+		}
+		return c, nil
 	}
 	st, err := openStore(env, sf, false, nil)
 	if err != nil {
@@ -50,13 +60,7 @@ func openBackend(ctx context.Context, env *Env, sf *storeFlags) (backend, error)
 			st.Close()
 			return nil, err
 		}
-		if sum.Parsed > 0 || sum.Removed > 0 {
-			fmt.Fprintf(env.Stderr, "convsearch: indexed %d changed files (%d conversations, %d messages) in %s\n",
-				sum.Parsed, sum.Conversations, sum.Messages, sum.Elapsed.Round(time.Millisecond))
-		}
-		for _, e := range sum.Errors {
-			fmt.Fprintf(env.Stderr, "convsearch: %s: %s\n", e.Path, strings.TrimPrefix(e.Err, e.Path+": "))
-		}
+		reportSync(env, sum)
 	}
 	e, err := query.New(st.ix)
 	if err != nil {

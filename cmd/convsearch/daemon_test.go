@@ -1,0 +1,360 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests run the built binary as a daemon (serve, watch), change files
+// under its root and ask it over HTTP, as a user's tools would.
+
+// daemonDeadline bounds every wait for the daemon: generous, as no test
+// asserts how fast anything happens.
+const daemonDeadline = 30 * time.Second
+
+// daemonBuffer is a bytes.Buffer safe for a process writing while a test
+// reads.
+type daemonBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *daemonBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *daemonBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// daemonProc is a running convsearch serve or watch.
+type daemonProc struct {
+	t       *testing.T
+	cmd     *exec.Cmd
+	dataDir string
+	url     string // serve only
+	stdout  *daemonBuffer
+	stderr  *daemonBuffer
+	exited  chan struct{}
+	code    int
+}
+
+// daemonEnv is the environment cs gives the binary: a private HOME and XDG
+// folders.
+func daemonEnv(home string) []string {
+	return append(os.Environ(), "HOME="+home, "XDG_DATA_HOME="+filepath.Join(home, "data"),
+		"XDG_CONFIG_HOME="+filepath.Join(home, "config"), "CONVSEARCH_DATA=", "CONVSEARCH_TOKEN=", "NO_COLOR=1",
+		"CLAUDE_CONFIG_DIR=", "CODEX_HOME=")
+}
+
+// startDaemon runs the binary with args in the background; it is killed at
+// the end of the test if still running.
+func startDaemon(t *testing.T, home string, args ...string) *daemonProc {
+	t.Helper()
+	d := &daemonProc{t: t, dataDir: filepath.Join(home, "data", "convsearch"), stdout: &daemonBuffer{}, stderr: &daemonBuffer{}, exited: make(chan struct{})}
+	d.cmd = exec.Command(binary, args...)
+	d.cmd.Env = daemonEnv(home)
+	d.cmd.Stdout, d.cmd.Stderr = d.stdout, d.stderr
+	if err := d.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		err := d.cmd.Wait()
+		d.code = 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			d.code = ee.ExitCode()
+		}
+		close(d.exited)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-d.exited:
+		default:
+			d.cmd.Process.Kill()
+			<-d.exited
+		}
+		if t.Failed() {
+			t.Logf("%s stderr:\n%s", args[0], d.stderr.String())
+		}
+	})
+	return d
+}
+
+// startServe runs `serve` on a free loopback port over root and waits until
+// it answers and its first pass is done.
+func startServe(t *testing.T, home, root string, extra ...string) *daemonProc {
+	t.Helper()
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--no-default-roots", "--root", root}, extra...)
+	d := startDaemon(t, home, args...)
+	d.waitUntil("the daemon file", func() bool {
+		b, err := os.ReadFile(filepath.Join(d.dataDir, "daemon.json"))
+		if err != nil {
+			return false
+		}
+		var info struct {
+			Addr string `json:"addr"`
+			PID  int    `json:"pid"`
+		}
+		if json.Unmarshal(b, &info) != nil || info.PID != d.cmd.Process.Pid {
+			return false
+		}
+		d.url = "http://" + info.Addr
+		return true
+	})
+	if strings.HasSuffix(d.url, ":0") {
+		t.Fatalf("daemon file has the port asked for, not the real one: %s", d.url)
+	}
+	d.waitUntil("its address on stdout", func() bool { return strings.Contains(d.stdout.String(), d.url+"/") })
+	d.waitUntil("/readyz", func() bool {
+		resp, err := http.Get(d.url + "/readyz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	})
+	return d
+}
+
+// waitUntil polls ok until it holds, failing after the deadline or when the
+// process exits.
+func (d *daemonProc) waitUntil(what string, ok func() bool) {
+	d.t.Helper()
+	deadline := time.Now().Add(daemonDeadline)
+	for !ok() {
+		select {
+		case <-d.exited:
+			d.t.Fatalf("waiting for %s: the daemon exited with %d\nstderr:\n%s", what, d.code, d.stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			d.t.Fatalf("timed out waiting for %s\nstderr:\n%s", what, d.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// total asks /api/search how many documents match q.
+func (d *daemonProc) total(q string) int {
+	d.t.Helper()
+	resp, err := http.Get(d.url + "/api/search?no_highlight=1&q=" + url.QueryEscape(q))
+	if err != nil {
+		d.t.Fatalf("search %q: %v", q, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		d.t.Fatalf("search %q: HTTP %d: %s", q, resp.StatusCode, body)
+	}
+	var res struct {
+		Total int `json:"total"`
+	}
+	if err := json.Unmarshal(body, &res); err != nil {
+		d.t.Fatalf("search %q: %v", q, err)
+	}
+	return res.Total
+}
+
+// searchable waits until q finds something (want) or nothing (!want).
+func (d *daemonProc) searchable(q string, want bool) {
+	d.t.Helper()
+	d.waitUntil(fmt.Sprintf("%q searchable=%v", q, want), func() bool { return (d.total(q) > 0) == want })
+}
+
+// stop sends sig and returns the exit code.
+func (d *daemonProc) stop(sig os.Signal) int {
+	d.t.Helper()
+	if err := d.cmd.Process.Signal(sig); err != nil {
+		d.t.Fatal(err)
+	}
+	select {
+	case <-d.exited:
+		return d.code
+	case <-time.After(daemonDeadline):
+		d.t.Fatalf("still running %s after %v\nstderr:\n%s", sig, daemonDeadline, d.stderr.String())
+		return -1
+	}
+}
+
+// conversationJSON is a portable-format conversation holding text.
+func conversationJSON(id, title string, texts ...string) string {
+	type msg struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	}
+	c := struct {
+		ID       string `json:"id"`
+		Title    string `json:"title"`
+		Date     string `json:"date"`
+		Messages []msg  `json:"messages"`
+	}{ID: id, Title: title, Date: "2025-05-02T09:00:00Z"}
+	for i, s := range texts {
+		role := "user"
+		if i%2 == 1 {
+			role = "assistant"
+		}
+		c.Messages = append(c.Messages, msg{role, s})
+	}
+	b, _ := json.Marshal(c)
+	return string(b)
+}
+
+func writeConv(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestServeKeepsIndexInLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the daemon")
+	}
+	home := t.TempDir()
+	root := filepath.Join(home, "convs")
+	a := filepath.Join(root, "a.json")
+	writeConv(t, a, conversationJSON("conv-a", "Marmosets", "Should we model the marmoset colony?", "Yes: we'll use a mixed model because colonies nest."))
+	d := startServe(t, home, root)
+	d.searchable("marmoset", true)
+
+	// New, changed, removed; a new folder with a file in it.
+	b := filepath.Join(root, "sub", "deeper", "b.json")
+	writeConv(t, b, conversationJSON("conv-b", "Ocelots", "Where do ocelots hunt?"))
+	d.searchable("ocelot", true)
+	writeConv(t, a, conversationJSON("conv-a", "Tamarins", "Tamarin troops instead."))
+	d.searchable("tamarin", true)
+	d.searchable("marmoset", false)
+	if err := os.Remove(b); err != nil {
+		t.Fatal(err)
+	}
+	d.searchable("ocelot", false)
+
+	// A file that cannot be read as its format is logged; the daemon goes on.
+	writeConv(t, filepath.Join(root, "broken.json"), `{"id": "conv-x", "title": "Broken", "messages": [{"role": "user", "content": "cut sh`)
+	writeConv(t, filepath.Join(root, "c.json"), conversationJSON("conv-c", "Kinkajous", "Kinkajou tails grip."))
+	d.searchable("kinkajou", true)
+	d.waitUntil("the broken file in the log", func() bool { return strings.Contains(d.stderr.String(), "broken.json") })
+
+	// The command line asks the daemon while it runs (it holds the index).
+	r := cs(t, home, "search", "-v", "tamarin")
+	if r.code != 0 || !strings.Contains(r.stdout, "Tamarins") || !strings.Contains(r.stderr, "asking the daemon at "+d.url) {
+		t.Errorf("search through the daemon: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	r = cs(t, home, "show", "conv-a")
+	if r.code != 0 || !strings.Contains(r.stdout, "Tamarin troops") {
+		t.Errorf("show through the daemon: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = cs(t, home, "stats", "--json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"conversation"`) {
+		t.Errorf("stats through the daemon: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// search --root DIR has the daemon reconcile DIR first.
+	other := filepath.Join(home, "other")
+	writeConv(t, filepath.Join(other, "o.json"), conversationJSON("conv-o", "Okapis", "The okapi is shy."))
+	r = cs(t, home, "search", "--root", other, "okapi")
+	if r.code != 0 || !strings.Contains(r.stdout, "Okapis") || !strings.Contains(r.stderr, "indexed 1 changed files") {
+		t.Errorf("search --root through the daemon: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+
+	// A second daemon for the same data folder is refused.
+	r = cs(t, home, "serve", "--addr", "127.0.0.1:0", "--no-default-roots", "--root", root)
+	if r.code != 1 || !strings.Contains(r.stderr, "already") {
+		t.Errorf("second serve: exit %d, stderr %s", r.code, r.stderr)
+	}
+
+	if code := d.stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("SIGTERM: exit %d\n%s", code, d.stderr.String())
+	}
+	manifest, err := os.ReadFile(filepath.Join(d.dataDir, "index.json"))
+	if err != nil || !strings.Contains(string(manifest), "conv-a") || !strings.Contains(string(manifest), "conv-c") {
+		t.Errorf("index.json after stop: %v\n%s", err, manifest)
+	}
+	if _, err := os.Stat(filepath.Join(d.dataDir, "daemon.json")); !os.IsNotExist(err) {
+		t.Errorf("daemon.json left behind: %v", err)
+	}
+	// With the daemon gone, commands open the index themselves.
+	r = cs(t, home, "search", "-v", "kinkajou")
+	if r.code != 0 || !strings.Contains(r.stdout, "Kinkajous") || strings.Contains(r.stderr, "asking the daemon") {
+		t.Errorf("search after the daemon stopped: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestServeAddressAndToken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the daemon")
+	}
+	home := t.TempDir()
+	root := filepath.Join(home, "convs")
+	writeConv(t, filepath.Join(root, "a.json"), conversationJSON("conv-a", "Lemurs", "Lemur tails balance."))
+
+	// Not loopback without a token: a usage error.
+	r := cs(t, home, "serve", "--addr", "0.0.0.0:0", "--no-default-roots", "--root", root)
+	if r.code != 2 || !strings.Contains(r.stderr, "--token") {
+		t.Errorf("serve on 0.0.0.0 without a token: exit %d, stderr %s", r.code, r.stderr)
+	}
+
+	d := startServe(t, home, root, "--token", "let-me-in")
+	resp, err := http.Get(d.url + "/api/search?q=lemur")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("no token: HTTP %d", resp.StatusCode)
+	}
+	// The command line finds the token in the daemon file.
+	d.waitUntil("the first pass", func() bool {
+		r = cs(t, home, "search", "-v", "lemur")
+		return r.code == 0 && strings.Contains(r.stdout, "Lemurs")
+	})
+	if !strings.Contains(r.stderr, "asking the daemon") {
+		t.Errorf("search with a token daemon did not ask it: %s", r.stderr)
+	}
+	if code := d.stop(os.Interrupt); code != 0 {
+		t.Errorf("SIGINT: exit %d", code)
+	}
+}
+
+func TestWatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the watcher")
+	}
+	home := t.TempDir()
+	root := filepath.Join(home, "not-yet") // waited for
+	d := startDaemon(t, home, "watch", "--no-default-roots", "--root", root)
+	d.waitUntil("watching", func() bool { return strings.Contains(d.stderr.String(), "waiting for it") })
+	writeConv(t, filepath.Join(root, "a.json"), conversationJSON("conv-w", "Wombats", "Wombat burrows are long."))
+	d.waitUntil("a sync of the new root", func() bool {
+		return strings.Contains(d.stderr.String(), "msg=sync") && strings.Contains(d.stderr.String(), "conversations=1")
+	})
+	if code := d.stop(os.Interrupt); code != 0 {
+		t.Fatalf("SIGINT: exit %d\n%s", code, d.stderr.String())
+	}
+	manifest, err := os.ReadFile(filepath.Join(d.dataDir, "index.json"))
+	if err != nil || !strings.Contains(string(manifest), "conv-w") {
+		t.Errorf("index.json after stop: %v\n%s", err, manifest)
+	}
+	r := cs(t, home, "search", "wombat")
+	if r.code != 0 || !strings.Contains(r.stdout, "Wombats") {
+		t.Errorf("search after watch: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
