@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/extract"
 	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/ingest"
@@ -640,4 +641,68 @@ func TestMCPCompleteConversationID(t *testing.T) {
 	if got := complete(&mcp.CompleteReference{Type: "ref/prompt", Name: "nosuch"}, "x", "a"); len(got) != 0 {
 		t.Errorf("prompt completion: %v", got)
 	}
+}
+
+// bigBackend serves one generated conversation of n long messages, each
+// with a long tool output.
+type bigBackend struct {
+	Backend
+	c *conversation.Conversation
+}
+
+func (b bigBackend) Load(_ context.Context, id string) (*conversation.Conversation, bool, error) {
+	if id != b.c.ID {
+		return nil, false, query.ErrNotFound
+	}
+	c := *b.c
+	return &c, false, nil
+}
+
+func newBig(n int) bigBackend {
+	c := &conversation.Conversation{ID: "big", Source: "portable", Title: "A very long session"}
+	for i := range n {
+		c.Messages = append(c.Messages, conversation.Message{
+			Index: i, Role: conversation.RoleAssistant, Content: strings.Repeat("word ", 2000),
+			ToolResults: []conversation.ToolResult{{Content: strings.Repeat("log line\n", 500)}},
+		})
+	}
+	return bigBackend{c: c}
+}
+
+// TestMCPSizeBudgets: a window and a resource stop at their budget however
+// many messages they were asked for, and say where to read on.
+func TestMCPSizeBudgets(t *testing.T) {
+	cs := connect(t, newBig(3000))
+	w, txt := ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": "big", "max_messages": 100})
+	if len(w.Messages) == 0 || len(w.Messages) >= 100 || !w.Truncated || w.NextMessage == nil || *w.NextMessage != len(w.Messages) {
+		t.Errorf("window: %d messages, truncated %v, next %v", len(w.Messages), w.Truncated, w.NextMessage)
+	}
+	if len(txt) > 2*mcpWindowBudget {
+		t.Errorf("window text of %d bytes", len(txt))
+	}
+	// The message asked for is there even past the budget.
+	w, _ = ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": "big", "message": 2000, "context": 99, "max_messages": 100})
+	if w.Last < 2000 || w.First > 2000 || w.First < 1901 || len(w.Messages) != w.Last-w.First+1 || w.Messages[2000-w.First].Index != 2000 {
+		t.Errorf("window %d–%d (%d messages) around message 2000", w.First, w.Last, len(w.Messages))
+	}
+	if size := len(mustJSON(t, w)); size > 2*mcpWindowBudget {
+		t.Errorf("window around message 2000: %d bytes", size)
+	}
+	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: ConversationURI("big")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := res.Contents[0].Text
+	if len(md) > mcpResourceBudget+2*mcpContentMax || !strings.Contains(md, `Read on with get_conversation(id="big", message=`) {
+		t.Errorf("resource of %d bytes, ends %q", len(md), md[max(len(md)-200, 0):])
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -242,25 +243,52 @@ func (t *mcpTools) getConversation(ctx context.Context, in *getInput) (string, c
 	h := conversationHead(c)
 	h.FromIndex = fromIndex
 	h.MessageCount = n
-	h.First = start
+	// The anchor (the message asked for, or the start) first, then the
+	// messages before it back to start, then those after it: when the
+	// budget runs out, the edges of the window go.
+	anchor := max(focus, start)
 	h.Messages = []conversation.Message{}
-	budget := mcpWindowBudget
-	for i := start; i < n && len(h.Messages) < size; i++ {
-		m, cut := clipMessage(c.Messages[i])
-		cost := messageSize(&m)
-		if cost > budget && i > max(focus, start) {
-			break
+	from, to := anchor, anchor-1
+	if n > 0 {
+		budget := mcpWindowBudget
+		take := func(i int) (conversation.Message, bool) {
+			m, cut := clipMessage(c.Messages[i])
+			cost := messageSize(&m)
+			if cost > budget && i != anchor {
+				return m, false
+			}
+			budget -= cost
+			h.Truncated = h.Truncated || cut
+			return m, true
 		}
-		budget -= cost
-		h.Truncated = h.Truncated || cut
-		h.Messages = append(h.Messages, m)
+		var before, after []conversation.Message
+		m, _ := take(anchor)
+		after = append(after, m)
+		to = anchor
+		for i := anchor - 1; i >= start && len(before)+len(after) < size; i-- {
+			m, ok := take(i)
+			if !ok {
+				break
+			}
+			before, from = append(before, m), i
+		}
+		for i := anchor + 1; i < n && len(before)+len(after) < size; i++ {
+			m, ok := take(i)
+			if !ok {
+				break
+			}
+			after, to = append(after, m), i
+		}
+		slices.Reverse(before)
+		h.Messages = append(before, after...)
 	}
-	h.Last = start + len(h.Messages) - 1
+	h.First = from
+	h.Last = to
 	if h.Last < n-1 {
 		next := h.Last + 1
 		h.NextMessage = &next
 	}
-	if start > 0 || h.Last < n-1 || h.headCut {
+	if h.First > 0 || h.Last < n-1 || h.headCut {
 		h.Truncated = true
 	}
 	out = h.conversationOutput
@@ -338,9 +366,13 @@ func (t *mcpTools) readConversation(ctx context.Context, req *mcp.ReadResourceRe
 	out := conversationHead(c)
 	out.FromIndex = fromIndex
 	out.MessageCount = len(c.Messages)
-	out.Messages = make([]conversation.Message, 0, len(c.Messages))
+	out.Messages = []conversation.Message{}
+	budget := mcpResourceBudget
 	for _, m := range c.Messages {
 		m, cut := clipMessage(m)
+		if budget -= messageSize(&m); budget < 0 && len(out.Messages) > 0 {
+			break // the text says where to read on
+		}
 		out.Truncated = out.Truncated || cut
 		out.Messages = append(out.Messages, m)
 	}

@@ -328,32 +328,88 @@ func TestMCPOfficialClients(t *testing.T) {
 }
 
 // BenchmarkMCPStdio measures the round trip of search_conversations over a
-// real stdio pipe to the built binary, and reports its p50 and p95 besides
-// the mean. Run with -benchtime=200x for the figures of 200 calls; compare
-// with server's BenchmarkMCPSearch/path=bare for the query alone.
+// real stdio pipe to the built binary, with p50 and p95 besides the mean.
+// client=sdk drives it with the Go SDK's client (whose own decoding is part
+// of the figure); client=raw writes JSON-RPC lines and waits for the answer
+// line, so the figure is the server's work and the pipe. Run with
+// -benchtime=200x for the figures of 200 calls; server's
+// BenchmarkMCPSearch/path=bare gives the query alone.
 func BenchmarkMCPStdio(b *testing.B) {
-	home := b.TempDir()
-	p := startMCP(b, home, "--no-default-roots", "--root", examples, "--root", mcpFixtures)
-	for _, q := range []struct{ name, query string }{{"rare", "outbox replay"}, {"common", "billing lag"}} {
-		b.Run("query="+q.name, func(b *testing.B) {
-			p.waitHits(b, q.query)
-			args := map[string]any{"query": q.query}
-			var took []time.Duration
-			b.ReportAllocs()
-			for b.Loop() {
-				start := time.Now()
-				res := p.call(b, "search_conversations", args)
-				took = append(took, time.Since(start))
-				if res.IsError {
-					b.Fatal(resultText(res))
+	queries := []struct{ name, query string }{{"rare", "outbox replay"}, {"common", "billing lag"}}
+	b.Run("client=sdk", func(b *testing.B) {
+		p := startMCP(b, b.TempDir(), "--no-default-roots", "--root", examples, "--root", mcpFixtures)
+		for _, q := range queries {
+			b.Run("query="+q.name, func(b *testing.B) {
+				p.waitHits(b, q.query)
+				args := map[string]any{"query": q.query}
+				timeCalls(b, func() {
+					if res := p.call(b, "search_conversations", args); res.IsError {
+						b.Fatal(resultText(res))
+					}
+				})
+			})
+		}
+	})
+	b.Run("client=raw", func(b *testing.B) {
+		home := b.TempDir()
+		// The index is built first, so every call finds the same hits.
+		index := exec.Command(binary, "index", "--no-default-roots", "--root", examples, "--root", mcpFixtures)
+		index.Env = mcpEnv(home)
+		if out, err := index.CombinedOutput(); err != nil {
+			b.Fatalf("index: %v\n%s", err, out)
+		}
+		cmd := exec.Command(binary, "mcp", "--no-default-roots", "--root", examples, "--root", mcpFixtures)
+		cmd.Env = mcpEnv(home)
+		stdin, _ := cmd.StdinPipe()
+		stdout, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		defer func() { stdin.Close(); cmd.Wait() }()
+		r := bufio.NewReaderSize(stdout, 1<<20)
+		id := 0
+		send := func(method string, params any) []byte {
+			id++
+			msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+			stdin.Write(append(msg, '\n'))
+			line, err := r.ReadBytes('\n')
+			if err != nil {
+				b.Fatal(err)
+			}
+			return line
+		}
+		send("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "raw", "version": "0"}})
+		stdin.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
+		for _, q := range queries {
+			b.Run("query="+q.name, func(b *testing.B) {
+				params := map[string]any{"name": "search_conversations", "arguments": map[string]any{"query": q.query}}
+				if line := send("tools/call", params); !bytes.Contains(line, []byte(`"hits":[{`)) {
+					b.Fatalf("no hits: %s", line)
 				}
-			}
-			slices.Sort(took)
-			pct := func(f float64) float64 {
-				return float64(took[min(int(f*float64(len(took))), len(took)-1)].Microseconds())
-			}
-			b.ReportMetric(pct(0.50), "p50-µs")
-			b.ReportMetric(pct(0.95), "p95-µs")
+				timeCalls(b, func() { send("tools/call", params) })
+			})
+		}
+		// The floor: a request that does nothing.
+		b.Run("method=ping", func(b *testing.B) {
+			timeCalls(b, func() { send("ping", map[string]any{}) })
 		})
+	})
+}
+
+// timeCalls runs call in b's loop and reports the p50 and p95 of its
+// durations.
+func timeCalls(b *testing.B, call func()) {
+	var took []time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		start := time.Now()
+		call()
+		took = append(took, time.Since(start))
 	}
+	slices.Sort(took)
+	pct := func(f float64) float64 {
+		return float64(took[min(int(f*float64(len(took))), len(took)-1)].Microseconds())
+	}
+	b.ReportMetric(pct(0.50), "p50-µs")
+	b.ReportMetric(pct(0.95), "p95-µs")
 }
