@@ -349,24 +349,31 @@ func (in *Ingester) process(ctx context.Context, run *pass, jobs []job, removed 
 		close(resCh)
 	}()
 
+	// One goroutine writes batches while this one gathers the next, so the
+	// parse workers never wait for Bleve to build a segment.
+	batches := make(chan []indexer.Change, 1)
+	applied := make(chan error, 1)
+	go func() {
+		var err error
+		for b := range batches {
+			if err == nil {
+				// Written even after cancellation: what was parsed is
+				// kept, and the next pass starts from there.
+				err = in.ix.Apply(context.WithoutCancel(ctx), b)
+			}
+		}
+		applied <- err
+	}()
 	batch := append([]indexer.Change(nil), removed...)
 	run.p.Removed += len(removed)
 	docs := 0
-	var writeErr error
 	flush := func() {
-		if len(batch) == 0 || writeErr != nil {
-			return
+		if len(batch) > 0 {
+			batches <- batch
+			batch, docs = nil, 0
 		}
-		if err := in.ix.Apply(ctx, batch); err != nil {
-			writeErr = err
-			return
-		}
-		batch, docs = batch[:0], 0
 	}
 	for r := range resCh {
-		if writeErr != nil {
-			continue // drain the workers
-		}
 		path := r.change.State.Path
 		switch {
 		case r.err != nil:
@@ -391,14 +398,13 @@ func (in *Ingester) process(ctx context.Context, run *pass, jobs []job, removed 
 		}
 		run.progress()
 	}
-	if err := ctx.Err(); err != nil {
-		// What was parsed is kept: the next pass starts from there.
-		flush()
+	flush()
+	close(batches)
+	if err := <-applied; err != nil {
 		return run.summary(), err
 	}
-	flush()
-	if writeErr != nil {
-		return run.summary(), writeErr
+	if err := ctx.Err(); err != nil {
+		return run.summary(), err
 	}
 	if err := in.ix.WriteManifest(); err != nil {
 		return run.summary(), err

@@ -26,7 +26,9 @@ func (*lineParser) Info() parsers.Info {
 	return parsers.Info{Name: "lines", Version: 1, Description: "test", Detection: "TESTCONV header"}
 }
 
-func (*lineParser) Detect(path string, head []byte) bool { return bytes.HasPrefix(head, []byte("TESTCONV ")) }
+func (*lineParser) Detect(path string, head []byte) bool {
+	return bytes.HasPrefix(head, []byte("TESTCONV "))
+}
 
 func (*lineParser) Companions(path string) []string { return []string{path + ".title"} }
 
