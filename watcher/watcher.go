@@ -352,9 +352,9 @@ func (w *Watcher) watchTree(r *root, dir string) {
 // watch adds a watch on folder dir of root r. It returns false when the
 // watch limit is reached: r is then rescanned now and every Options.Rescan.
 func (w *Watcher) watch(r *root, dir string) bool {
-	if w.watched[dir] {
-		return true
-	}
+	// Added again even when known: a folder removed and made again under
+	// the same name while events were lost needs a new watch, and adding an
+	// existing one costs a system call.
 	err := w.add(dir)
 	switch {
 	case err == nil:
@@ -486,6 +486,14 @@ func (w *Watcher) handleError(err error) {
 // overflow handles lost events: every root is rescanned, and its folders
 // watched again (some may have been created unseen).
 func (w *Watcher) overflow(why string) {
+	// Folders removed unseen are forgotten.
+	for dir := range w.watched {
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			_ = w.fsw.Remove(dir)
+			delete(w.watched, dir)
+		}
+	}
+	w.folders.Store(int64(len(w.watched)))
 	var roots []string
 	for _, r := range w.roots {
 		if r.exists {

@@ -17,7 +17,8 @@ const state = {
   abort: null,
   open: null,      // {id, m}
   clicked: null,   // the position of the hit last opened
-  lastChange: null,
+  lastChange: null, // when the index last changed, as the daemon said
+  counts: "",
 };
 
 // ---- talking to the daemon ----
@@ -455,19 +456,26 @@ function route() {
 
 // ---- status line ----
 
+// refreshStatus polls the daemon's status (cheap); the index's counts are
+// asked again only when the index changed.
 async function refreshStatus() {
   try {
-    const [stats, status] = await Promise.all([api("api/stats"), api("api/status")]);
-    const parts = [];
-    const convs = (stats.by_kind && stats.by_kind.conversation) || 0;
-    const msgs = (stats.by_kind && stats.by_kind.message) || 0;
-    parts.push(convs.toLocaleString() + " conversations, " + msgs.toLocaleString() + " messages");
+    const status = await api("api/status");
     const d = status.daemon || {};
+    const changed = d.last_change ? d.last_change.at : "";
+    const first = state.lastChange === null;
+    if (first || changed !== state.lastChange || !status.ready) {
+      const stats = await api("api/stats");
+      const convs = (stats.by_kind && stats.by_kind.conversation) || 0;
+      const msgs = (stats.by_kind && stats.by_kind.message) || 0;
+      state.counts = convs.toLocaleString() + " conversations, " + msgs.toLocaleString() + " messages";
+    }
+    const parts = [state.counts];
     if (!status.ready) parts.push("indexing…");
-    if (d.last_change) parts.push("last change " + new Date(d.last_change.at).toLocaleTimeString());
+    if (changed) parts.push("last change " + new Date(changed).toLocaleTimeString());
     $("status").textContent = parts.join(" · ");
-    const changed = d.last_change ? d.last_change.at : null;
-    if (state.lastChange !== null && changed !== state.lastChange && !(document.activeElement && document.activeElement.closest("#hits"))) {
+    const browsing = document.activeElement && document.activeElement.closest("#hits");
+    if (!first && changed !== state.lastChange && !browsing) {
       search(false, true); // the index changed: show it
     }
     state.lastChange = changed;
