@@ -82,7 +82,7 @@ const (
 // convsearch://conversation/{id}.
 const ConversationURIPrefix = "convsearch://conversation/"
 
-const mcpInstructions = `convsearch is a searchable memory of the user's past conversations with AI tools (Claude Code, Codex, ChatGPT and claude.ai exports, Cursor-like IDE assistants and more), indexed locally.
+const mcpInstructions = `convsearch is a searchable memory of the user's past conversations with AI tools (Claude Code, Codex, ChatGPT and claude.ai exports, Amazon Q and Kiro CLI, and more), indexed on this machine.
 Use it to recall what was discussed or decided before: search_conversations first (words, "exact phrases", -excluded, OR, prefix*, field:value), then get_conversation with a hit's conversation_id and message_index to read the exchange around it. list_decisions finds decisions with their rationale; list_topics shows what the conversations are about; related_conversations finds earlier discussions of the same subject.
 Answers are capped in size: when "truncated" is true, page with offset (searches) or next_message (get_conversation).`
 

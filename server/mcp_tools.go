@@ -22,7 +22,7 @@ import (
 type searchInput struct {
 	Query         string `json:"query" jsonschema:"what to look for: words, \"exact phrase\", -excluded, a OR b, prefix*, field:value (e.g. decision:postgres, tool:Bash, project:ledger)"`
 	Type          string `json:"type,omitempty" jsonschema:"only hits of this kind"`
-	Project       string `json:"project,omitempty" jsonschema:"only this project (names as in hits or list_topics)"`
+	Project       string `json:"project,omitempty" jsonschema:"only this project (as the project of a hit names it)"`
 	Source        string `json:"source,omitempty" jsonschema:"only conversations read from this tool's files, e.g. claude-code, codex, chatgpt, claude-ai"`
 	Role          string `json:"role,omitempty" jsonschema:"only messages written by this role"`
 	Since         string `json:"since,omitempty" jsonschema:"only from this time on: a date (2025-01-31), RFC 3339, or a duration back from now (36h, 7d, 2w, 3mo, 1y)"`
@@ -217,7 +217,9 @@ func (t *mcpTools) search(ctx context.Context, in *searchInput) (string, searchO
 	out.Truncated = trimHits(out.Hits)
 	if next := in.Offset + len(out.Hits); uint64(next) < out.Total {
 		out.Truncated = true
-		out.NextOffset = next
+		if next <= query.MaxLimit { // deeper pages: narrow the search instead
+			out.NextOffset = next
+		}
 	}
 	return t.renderSearch(ctx, &out, in.Offset, in.Project), out, nil
 }
