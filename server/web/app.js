@@ -511,7 +511,8 @@ function onKey(e) {
       search();
     }
   } else if ((e.key === "ArrowDown" || (e.key === "j" && !inInput)) && !e.altKey && !e.ctrlKey && !e.metaKey) {
-    if (inInput && e.target !== $("q")) return;
+    // Elsewhere (the conversation view) the arrows scroll as usual.
+    if (e.target !== $("q") && e.target !== document.body && !e.target.closest("#hits")) return;
     e.preventDefault();
     moveFocus(1);
   } else if ((e.key === "ArrowUp" || (e.key === "k" && !inInput)) && e.target.closest("#hits")) {
