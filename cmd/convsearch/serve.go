@@ -40,20 +40,47 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err := refuseSecondDaemon(ctx, env, &sf); err != nil {
 		return err
 	}
-	kp, err := startKeeping(ctx, env, &sf, "serve")
+	sv, err := startServing(ctx, env, &sf, *addr, *token)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", *addr)
+	fmt.Fprintf(env.Stdout, "convsearch: serving %s/ (pid %d)\n", sv.URL(), sv.info.PID)
+	select {
+	case <-ctx.Done():
+	case <-sv.served:
+	}
+	return sv.stop()
+}
+
+// serving is a running daemon: the index kept in line with the files, the
+// HTTP server, the daemon file. serve runs one; bench can too (its address
+// may be 127.0.0.1:0, see URL).
+type serving struct {
+	kp     *keeping
+	srv    *http.Server
+	info   server.DaemonInfo
+	served chan struct{} // closed when the HTTP server stops by itself
+	err    error         // why it stopped
+	log    *slog.Logger
+}
+
+// startServing opens the index, starts the watcher and keeper, listens on
+// addr and writes the daemon file. Stop it with stop.
+func startServing(ctx context.Context, env *Env, sf *storeFlags, addr, token string) (*serving, error) {
+	kp, err := startKeeping(ctx, env, sf, "serve")
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		kp.stop()
-		return fmt.Errorf("serve: %w", err)
+		return nil, fmt.Errorf("serve: %w", err)
 	}
 	e, err := query.New(kp.st.ix)
 	if err != nil {
 		ln.Close()
 		kp.stop()
-		return err
+		return nil, err
 	}
 	local := &server.Local{Engine: e, Registry: kp.st.reg, StatsOf: kp.st.ix.Stats}
 	log := kp.log
@@ -63,51 +90,66 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		Sync:    kp.k.Reconcile,
 		Ready:   kp.k.Ready,
 		Status:  kp.status,
-		Token:   *token,
+		Token:   token,
 		// The MCP tools over streamable HTTP, at /mcp.
 		MCP:      server.MCPHandler(local, server.MCPOptions{Version: version, Logger: log.With("component", "mcp")}),
 		Identity: server.Health{PID: os.Getpid(), DataDir: kp.st.dir, Version: version, Started: started},
 		Logger:   log.With("component", "http"),
 	})
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      2 * time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.With("component", "http").Handler(), slog.LevelWarn),
+	sv := &serving{
+		kp:     kp,
+		served: make(chan struct{}),
+		log:    log,
+		srv: &http.Server{
+			Handler:           handler,
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       30 * time.Second,
+			WriteTimeout:      2 * time.Minute,
+			IdleTimeout:       2 * time.Minute,
+			ErrorLog:          slog.NewLogLogger(log.With("component", "http").Handler(), slog.LevelWarn),
+		},
 	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-
+	go func() {
+		if err := sv.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			sv.err = err
+			log.Error("the HTTP server stopped", "err", err)
+		}
+		close(sv.served)
+	}()
 	bound := ln.Addr().String()
-	info := server.DaemonInfo{Addr: bound, PID: os.Getpid(), Token: *token, Started: started, Version: version, DataDir: kp.st.dir}
-	if err := server.WriteDaemonInfo(kp.st.dir, info); err != nil {
+	sv.info = server.DaemonInfo{Addr: bound, PID: os.Getpid(), Token: token, Started: started, Version: version, DataDir: kp.st.dir}
+	if err := server.WriteDaemonInfo(kp.st.dir, sv.info); err != nil {
 		// Commands will not find the daemon, but it serves: say so, go on.
 		log.Error("cannot write the daemon file; commands will not use this daemon", "err", err)
 	}
-	fmt.Fprintf(env.Stdout, "convsearch: serving %s/ (pid %d)\n", info.URL(), info.PID)
-	log.Info("serving", "addr", bound, "url", info.URL()+"/", "roots", len(kp.roots), "data_dir", kp.st.dir, "token", *token != "")
+	log.Info("serving", "addr", bound, "url", sv.URL()+"/", "roots", len(kp.roots), "data_dir", kp.st.dir, "token", token != "")
+	return sv, nil
+}
 
-	var serveErr error
-	select {
-	case <-ctx.Done():
-	case serveErr = <-served:
-		log.Error("the HTTP server stopped", "err", serveErr)
-	}
+// URL returns the daemon's base URL, with the real port.
+func (sv *serving) URL() string { return sv.info.URL() }
+
+// Client returns a client of the daemon.
+func (sv *serving) Client() *server.Client { return server.NewClient(sv.URL(), sv.info.Token) }
+
+// stop removes the daemon file, lets requests under way finish (for a
+// bounded time), stops the watcher and closes the index (index.json
+// written).
+func (sv *serving) stop() error {
 	// Commands stop asking this daemon before it stops answering.
-	if err := server.RemoveDaemonInfo(kp.st.dir, info.PID); err != nil {
-		log.Warn("cannot remove the daemon file", "err", err)
+	if err := server.RemoveDaemonInfo(sv.kp.st.dir, sv.info.PID); err != nil {
+		sv.log.Warn("cannot remove the daemon file", "err", err)
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		log.Warn("requests cut short at shutdown", "err", err)
-		srv.Close()
+	if err := sv.srv.Shutdown(sctx); err != nil {
+		sv.log.Warn("requests cut short at shutdown", "err", err)
+		sv.srv.Close()
 	}
-	err = kp.stop()
-	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
-		return fmt.Errorf("serve: %w", serveErr)
+	<-sv.served
+	err := sv.kp.stop()
+	if sv.err != nil {
+		return fmt.Errorf("serve: %w", sv.err)
 	}
 	return err
 }
