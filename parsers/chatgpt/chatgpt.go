@@ -73,7 +73,7 @@ func (p *Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.
 	res := &parsers.Result{}
 	base := filepath.Base(path)
 	seen := map[string]int{}
-	err := decodeEach(ctx, path, r, res, func(i, line int, rc *rawConversation) {
+	err := loose.DecodeEach(ctx, path, r, res, func(i, line int, rc *rawConversation) {
 		c := rc.convert(path, base, i)
 		if c == nil {
 			res.Warn(parsers.Errorf(path, line, parsers.ErrShape, "element %d is not a ChatGPT conversation (no id, title or mapping): skipped", i))

@@ -1,4 +1,4 @@
-package chatgpt
+package loose
 
 import (
 	"bufio"
@@ -11,6 +11,72 @@ import (
 
 	"github.com/convsearch/convsearch/parsers"
 )
+
+// DecodeEach reads an export that is a JSON array of conversations, or one
+// conversation given alone as an object, decoding one element at a time into
+// a new T so the whole file is never held in memory. fn gets each element with
+// its index and the line it starts on.
+//
+// An element of the wrong shape is skipped with a warning (a field of the
+// wrong type is warned about and the element still given to fn). A syntax
+// error stops the read: it is returned when no element was read yet, and
+// recorded as a warning after the elements read so far otherwise, so a cut
+// export still yields what it holds. Errors and warnings name path and the
+// line.
+func DecodeEach[T any](ctx context.Context, path string, r io.Reader, res *parsers.Result, fn func(i, line int, v *T)) error {
+	br := bufio.NewReaderSize(r, maxRead)
+	first, lines, err := firstByte(br)
+	if errors.Is(err, io.EOF) {
+		return parsers.Errorf(path, 0, parsers.ErrSyntax, "empty file")
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	lc := &lineCounter{r: br, lines: lines}
+	dec := json.NewDecoder(lc)
+	switch first {
+	case '{':
+		var v T
+		if err := dec.Decode(&v); err != nil {
+			if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
+				return syntaxError(path, dec, lc, err)
+			}
+			res.Warn(parsers.Errorf(path, lines+1, parsers.ErrShape, "%v", err))
+		}
+		fn(0, lines+1, &v)
+		return nil
+	case '[':
+	default:
+		return parsers.Errorf(path, lines+1, parsers.ErrShape, "not an export: want a JSON array or object, found %q", first)
+	}
+	if _, err := dec.Token(); err != nil {
+		return syntaxError(path, dec, lc, err)
+	}
+	n := 0
+	for ; dec.More(); n++ {
+		if err := ctx.Err(); err != nil {
+			return parsers.Wrap(path, 0, err)
+		}
+		line := valueLine(dec, lc)
+		var v T
+		if err := dec.Decode(&v); err != nil {
+			te, ok := errors.AsType[*json.UnmarshalTypeError](err)
+			if !ok {
+				return stopAt(path, dec, lc, err, n, res)
+			}
+			if te.Field == "" {
+				res.Warn(parsers.Errorf(path, line, parsers.ErrShape, "element %d is a JSON %s, not an object: skipped", n, te.Value))
+				continue
+			}
+			res.Warn(parsers.Errorf(path, line, parsers.ErrShape, "element %d: %v", n, err))
+		}
+		fn(n, line, &v)
+	}
+	if _, err := dec.Token(); err != nil {
+		return stopAt(path, dec, lc, err, n, res)
+	}
+	return nil
+}
 
 // maxRead caps each read the JSON decoder makes. The decoder keeps what it
 // read past the current value; a small cap keeps that remainder small, so
@@ -78,68 +144,6 @@ func errorLine(dec *json.Decoder, lc *lineCounter) int {
 	}
 	off = min(max(off, 0), int64(len(rest)))
 	return start + bytes.Count(rest[:off], []byte{'\n'})
-}
-
-// decodeEach reads a JSON export that is an array of values, or one value
-// given alone, decoding one element at a time into a new T so the whole file
-// is never held in memory. fn gets each element with its index and the line
-// it starts on. An element of the wrong shape is skipped with a warning; a
-// syntax error stops the read: it is returned when nothing was read yet, and
-// recorded as a warning after the elements read so far otherwise, so a cut
-// export still yields what it holds.
-func decodeEach[T any](ctx context.Context, path string, r io.Reader, res *parsers.Result, fn func(i, line int, v *T)) error {
-	br := bufio.NewReaderSize(r, maxRead)
-	first, lines, err := firstByte(br)
-	if errors.Is(err, io.EOF) {
-		return parsers.Errorf(path, 0, parsers.ErrSyntax, "empty file")
-	}
-	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
-	}
-	lc := &lineCounter{r: br, lines: lines}
-	dec := json.NewDecoder(lc)
-	switch first {
-	case '{':
-		var v T
-		if err := dec.Decode(&v); err != nil {
-			if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
-				return syntaxError(path, dec, lc, err)
-			}
-			res.Warn(parsers.Errorf(path, lines+1, parsers.ErrShape, "%v", err))
-		}
-		fn(0, lines+1, &v)
-		return nil
-	case '[':
-	default:
-		return parsers.Errorf(path, lines+1, parsers.ErrShape, "not an export: want a JSON array or object, found %q", first)
-	}
-	if _, err := dec.Token(); err != nil {
-		return syntaxError(path, dec, lc, err)
-	}
-	n := 0
-	for ; dec.More(); n++ {
-		if err := ctx.Err(); err != nil {
-			return parsers.Wrap(path, 0, err)
-		}
-		line := valueLine(dec, lc)
-		var v T
-		if err := dec.Decode(&v); err != nil {
-			te, ok := errors.AsType[*json.UnmarshalTypeError](err)
-			if !ok {
-				return stopAt(path, dec, lc, err, n, res)
-			}
-			if te.Field == "" {
-				res.Warn(parsers.Errorf(path, line, parsers.ErrShape, "element %d is a JSON %s, not an object: skipped", n, te.Value))
-				continue
-			}
-			res.Warn(parsers.Errorf(path, line, parsers.ErrShape, "element %d: %v", n, err))
-		}
-		fn(n, line, &v)
-	}
-	if _, err := dec.Token(); err != nil {
-		return stopAt(path, dec, lc, err, n, res)
-	}
-	return nil
 }
 
 // stopAt ends a read at a syntax error: an error if nothing was read, a
