@@ -53,9 +53,7 @@ func documents(c *conversation.Conversation, key, file string) []doc {
 	cm := base(KindConversation, c.Date)
 	cm[FieldFile] = file
 	cm[FieldTitle] = c.Title
-	if len(c.Summaries) > 0 {
-		cm[FieldSummaries] = strings.Join(c.Summaries, "\n")
-	}
+	cm[FieldContent] = conversationText(c)
 	if len(c.Topics) > 0 {
 		cm[FieldTopics] = c.TopicNames()
 	}
@@ -90,16 +88,6 @@ func documents(c *conversation.Conversation, key, file string) []doc {
 		docs = append(docs, doc{MessageDocID(key, m.Index), mm})
 	}
 
-	// Side text (notes, artifacts) belongs to no message: it goes into the
-	// conversation's summaries field, where a match finds the conversation.
-	if side := sideText(c); side != "" {
-		if s, ok := cm[FieldSummaries].(string); ok {
-			cm[FieldSummaries] = s + "\n" + side
-		} else {
-			cm[FieldSummaries] = side
-		}
-	}
-
 	seen := map[string]bool{}
 	for _, t := range c.Topics {
 		slug := conversation.Slug(t.Name)
@@ -109,6 +97,7 @@ func documents(c *conversation.Conversation, key, file string) []doc {
 		seen[slug] = true
 		tm := base(KindTopic, time.Time{})
 		tm[FieldName] = t.Name
+		tm[FieldContent] = t.Name
 		tm[FieldTopicKey] = strings.ToLower(strings.Join(strings.Fields(t.Name), " "))
 		tm[FieldOrigin] = string(t.Origin)
 		docs = append(docs, doc{TopicDocID(key, slug), tm})
@@ -116,8 +105,10 @@ func documents(c *conversation.Conversation, key, file string) []doc {
 	for n, d := range c.Decisions {
 		dm := base(KindDecision, d.Timestamp)
 		dm[FieldDecision] = d.Decision
+		dm[FieldContent] = d.Decision
 		if d.Rationale != "" {
 			dm[FieldRationale] = d.Rationale
+			dm[FieldContent] = d.Decision + "\n" + d.Rationale
 		}
 		dm[FieldMessageIndex] = float64(d.MessageIndex)
 		dm[FieldOrigin] = string(d.Origin)
@@ -126,10 +117,21 @@ func documents(c *conversation.Conversation, key, file string) []doc {
 	return docs
 }
 
-// sideText is the searchable text a conversation keeps outside its
-// messages: artifact titles and text, notes.
-func sideText(c *conversation.Conversation) string {
+// conversationText is the searchable text of a conversation's own
+// document: its title, summaries and topics, and what it keeps outside its
+// messages (artifact titles and text, notes).
+func conversationText(c *conversation.Conversation) string {
 	var b strings.Builder
+	b.WriteString(c.Title)
+	b.WriteByte('\n')
+	for _, s := range c.Summaries {
+		b.WriteString(s)
+		b.WriteByte('\n')
+	}
+	for _, t := range c.Topics {
+		b.WriteString(t.Name)
+		b.WriteByte('\n')
+	}
 	for _, a := range c.Artifacts {
 		for _, s := range []string{a.Title, a.Path, a.Description, a.Content} {
 			if s != "" {

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -66,6 +67,9 @@ type Index struct {
 	// rebuilt is true when Open found an index of another format version
 	// (or none) and started a new one.
 	rebuilt bool
+	// gen counts the batches applied since Open, so readers can tell that
+	// what they cached may be stale.
+	gen atomic.Uint64
 }
 
 // IndexPath is where the Bleve index of data folder dir lives.
@@ -352,8 +356,12 @@ func (ix *Index) Apply(ctx context.Context, changes []Change) error {
 		}
 	}
 	ix.meta = m
+	ix.gen.Add(1)
 	return nil
 }
+
+// Generation changes whenever the index changes (in this process).
+func (ix *Index) Generation() uint64 { return ix.gen.Load() }
 
 func shortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))

@@ -9,7 +9,7 @@ import (
 
 // FormatVersion is the version of the index's mapping and document layout.
 // Bump it whenever either changes: an index of another version is rebuilt.
-const FormatVersion = 2
+const FormatVersion = 3
 
 // Document kinds, the value of the "type" field.
 const (
@@ -31,7 +31,6 @@ const (
 	FieldFile           = "file"
 	FieldDate           = "date"
 	FieldTitle          = "title"
-	FieldSummaries      = "summaries"
 	FieldTopics         = "topics"
 	FieldTags           = "tags"
 	FieldModel          = "model"
@@ -48,9 +47,10 @@ const (
 	FieldRationale      = "rationale"
 )
 
-// TextFields are the analysed (English, stemmed) fields, by kind. The query
-// package searches these.
-var TextFields = []string{FieldTitle, FieldSummaries, FieldTopics, FieldContent, FieldName, FieldDecision, FieldRationale}
+// Every kind of document puts all of its searchable text into content (a
+// conversation its title, summaries, topics and side text; a topic its name;
+// a decision its text and rationale), so one term lookup covers every kind.
+// The kind-specific fields serve field:value queries and display.
 
 // newMapping builds the explicit mapping: no dynamic fields, no _all field
 // (queries name their fields, so every text field is indexed once, not
@@ -117,8 +117,8 @@ func newMapping() *mapping.IndexMappingImpl {
 	conv := bleve.NewDocumentStaticMapping()
 	common(conv)
 	conv.AddFieldMappingsAt(FieldFile, kw(true))
+	conv.AddFieldMappingsAt(FieldContent, text())
 	conv.AddFieldMappingsAt(FieldTitle, text())
-	conv.AddFieldMappingsAt(FieldSummaries, text())
 	conv.AddFieldMappingsAt(FieldTopics, text())
 	conv.AddFieldMappingsAt(FieldTags, kw(true))
 	conv.AddFieldMappingsAt(FieldModel, kw(true))
@@ -137,6 +137,7 @@ func newMapping() *mapping.IndexMappingImpl {
 
 	topic := bleve.NewDocumentStaticMapping()
 	common(topic)
+	topic.AddFieldMappingsAt(FieldContent, text())
 	topic.AddFieldMappingsAt(FieldName, text())
 	topic.AddFieldMappingsAt(FieldTopicKey, kw(true))
 	topic.AddFieldMappingsAt(FieldOrigin, kw(true))
@@ -144,6 +145,7 @@ func newMapping() *mapping.IndexMappingImpl {
 
 	dec := bleve.NewDocumentStaticMapping()
 	common(dec)
+	dec.AddFieldMappingsAt(FieldContent, text())
 	dec.AddFieldMappingsAt(FieldDecision, text())
 	dec.AddFieldMappingsAt(FieldRationale, text())
 	dec.AddFieldMappingsAt(FieldMessageIndex, num())

@@ -12,8 +12,12 @@ import (
 	"github.com/convsearch/convsearch/indexer"
 )
 
-// textField is a searched text field and its weight: a match in a title,
-// topic or decision says more about a conversation than one in a message.
+// textField is a searched text field and its weight. Every kind carries its
+// text in content (see indexer.SearchFields), so a word is one term lookup.
+// Conversation, topic and decision documents are short (a title and its
+// topics, a topic's name, a decision and its reason), so the length norm
+// ranks a match in them above the same match in a long message: the boost
+// for titles, topics and decisions comes from the data, at no query cost.
 type textField struct {
 	name  string
 	boost float64
@@ -21,12 +25,6 @@ type textField struct {
 
 var textFields = []textField{
 	{indexer.FieldContent, 1.0},
-	{indexer.FieldTitle, 3.0},
-	{indexer.FieldTopics, 2.5},
-	{indexer.FieldName, 2.5},
-	{indexer.FieldDecision, 2.0},
-	{indexer.FieldRationale, 1.0},
-	{indexer.FieldSummaries, 1.2},
 }
 
 // kindAliases maps what people type after type: to a document kind.

@@ -10,6 +10,7 @@ import (
 	"html"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -49,6 +50,42 @@ type Engine struct {
 	s        Searcher
 	analyzer analysis.Analyzer
 	timeout  time.Duration
+	convs    convCache
+}
+
+// generationer is implemented by searchers that can say when the index
+// changed (the indexer's Index): conversation details are cached until then.
+type generationer interface{ Generation() uint64 }
+
+// convCache keeps conversation details for hits, valid for one generation
+// of the index.
+type convCache struct {
+	mu    sync.Mutex
+	gen   uint64
+	infos map[string]ConversationInfo
+}
+
+const convCacheSize = 20000
+
+func (c *convCache) get(gen uint64, id string) (ConversationInfo, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen {
+		return ConversationInfo{}, false
+	}
+	info, ok := c.infos[id]
+	return info, ok
+}
+
+func (c *convCache) put(gen uint64, infos map[string]ConversationInfo) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen || c.infos == nil || len(c.infos)+len(infos) > convCacheSize {
+		c.gen, c.infos = gen, make(map[string]ConversationInfo, len(infos))
+	}
+	for id, info := range infos {
+		c.infos[id] = info
+	}
 }
 
 // New returns an Engine over s.
@@ -195,13 +232,22 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 		return nil, err
 	}
 	b := &builder{ctx: ctx, e: e, src: r.Query}
+	node, filterNodes := splitFilters(node)
+	var filters []bq.Query
+	for _, f := range filterNodes {
+		q, err := b.build(f)
+		if err != nil {
+			return nil, err
+		}
+		filters = append(filters, q)
+	}
 	var main bq.Query
 	if node != nil {
 		if main, err = b.build(node); err != nil {
 			return nil, err
 		}
 	}
-	res, err := e.run(ctx, r, main)
+	res, err := e.run(ctx, r, main, filters...)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +255,7 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 		if relaxed, err := b.relaxed(node); err != nil {
 			return nil, err
 		} else if relaxed != nil {
-			if res, err = e.run(ctx, r, relaxed); err != nil {
+			if res, err = e.run(ctx, r, relaxed, filters...); err != nil {
 				return nil, err
 			}
 			res.Relaxed = true
@@ -218,6 +264,47 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 	res.Query = r.Query
 	res.TookMS = float64(time.Since(start).Microseconds()) / 1000
 	return res, nil
+}
+
+// keywordFields are exact fields: a match on one restricts, it says nothing
+// about relevance.
+var keywordFields = map[string]bool{"role": true, "project": true, "source": true, "type": true, "tool": true, "model": true, "id": true}
+
+// splitFilters takes the top-level keyword-field clauses (role:user,
+// project:x…) out of n: they become non-scoring filters. It returns what is
+// left (nil when nothing) and the filters.
+func splitFilters(n Node) (Node, []Node) {
+	isFilter := func(c Node) bool {
+		t, ok := c.(*Term)
+		return ok && keywordFields[t.Field] && t.Fuzziness == 0
+	}
+	switch n := n.(type) {
+	case *Term:
+		if isFilter(n) {
+			return nil, []Node{n}
+		}
+	case *And:
+		var rest, filters []Node
+		for _, c := range n.Clauses {
+			if isFilter(c) {
+				filters = append(filters, c)
+			} else {
+				rest = append(rest, c)
+			}
+		}
+		switch {
+		case len(filters) == 0:
+			return n, nil
+		case len(rest) == 0:
+			return nil, filters
+		case len(rest) == 1:
+			if _, neg := rest[0].(*Not); !neg {
+				return rest[0], filters
+			}
+		}
+		return &And{Clauses: rest}, filters
+	}
+	return n, nil
 }
 
 // relaxed returns, for a query of several words that all had to match, the
@@ -292,18 +379,24 @@ func lower(ss []string) []string {
 
 // run executes main (nil: everything) with r's filters, sort, paging,
 // highlighting and facets, and builds the Result.
-func (e *Engine) run(ctx context.Context, r Request, main bq.Query) (*Result, error) {
-	must := r.filters()
-	if main != nil {
-		must = append([]bq.Query{main}, must...)
-	}
-	var mustNot []bq.Query
+func (e *Engine) run(ctx context.Context, r Request, main bq.Query, extra ...bq.Query) (*Result, error) {
+	// Filters restrict without scoring: Bleve checks them only for the
+	// documents the main query finds, and scores nothing twice.
+	filters := append(r.filters(), extra...)
 	if r.ExcludeHidden {
 		q := bleve.NewTermQuery("true")
 		q.SetField(indexer.FieldHidden)
-		mustNot = append(mustNot, q)
+		filters = append(filters, combine(nil, nil, []bq.Query{q}))
 	}
-	q := combine(must, nil, mustNot)
+	var q bq.Query = main
+	if len(filters) > 0 {
+		fq := bleve.NewBooleanQuery()
+		if main != nil {
+			fq.AddMust(main)
+		}
+		fq.AddFilter(combine(filters, nil, nil))
+		q = fq
+	}
 	if q == nil {
 		q = bleve.NewMatchAllQuery()
 	}
@@ -489,21 +582,37 @@ func (e *Engine) addConversationInfo(ctx context.Context, hits []Hit) error {
 	if len(hits) == 0 {
 		return nil
 	}
+	gen, cacheable := e.generation()
+	infos := map[string]ConversationInfo{}
 	var ids []string
-	seen := map[string]bool{}
 	for _, h := range hits {
-		if !seen[h.ConversationID] {
-			seen[h.ConversationID] = true
-			ids = append(ids, indexer.ConversationDocID(h.ConversationID))
+		if _, ok := infos[h.ConversationID]; ok {
+			continue
+		}
+		if cacheable {
+			if info, ok := e.convs.get(gen, h.ConversationID); ok {
+				infos[h.ConversationID] = info
+				continue
+			}
+		}
+		infos[h.ConversationID] = ConversationInfo{}
+		ids = append(ids, indexer.ConversationDocID(h.ConversationID))
+	}
+	if len(ids) > 0 {
+		found, err := e.conversationDocs(ctx, ids)
+		if err != nil {
+			return err
+		}
+		for id, info := range found {
+			infos[id] = info
+		}
+		if cacheable {
+			e.convs.put(gen, found)
 		}
 	}
-	infos, err := e.conversationDocs(ctx, ids)
-	if err != nil {
-		return err
-	}
 	for i := range hits {
-		info, ok := infos[hits[i].ConversationID]
-		if !ok {
+		info := infos[hits[i].ConversationID]
+		if info.ID == "" {
 			continue
 		}
 		if hits[i].Kind != indexer.KindConversation || hits[i].Title == "" {
@@ -515,6 +624,14 @@ func (e *Engine) addConversationInfo(ctx context.Context, hits []Hit) error {
 		hits[i].File = info.File
 	}
 	return nil
+}
+
+func (e *Engine) generation() (uint64, bool) {
+	g, ok := e.s.(generationer)
+	if !ok {
+		return 0, false
+	}
+	return g.Generation(), true
 }
 
 // ConversationInfo is what the index holds of a conversation itself.
