@@ -37,6 +37,14 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# timeout_words prints the words that bound a command to $1 seconds, where
+# timeout(1) exists.
+timeout_words() {
+	if command -v timeout >/dev/null 2>&1; then
+		echo "timeout $1"
+	fi
+}
+
 # bounded runs a command for at most $1 seconds, where timeout(1) exists.
 bounded() {
 	secs=$1
@@ -57,11 +65,10 @@ fi
 
 home=$work/home
 mkdir -p "$home"
-private() (
-	export HOME="$home" XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" \
-		CONVSEARCH_DATA= CLAUDE_CONFIG_DIR= CODEX_HOME= NO_COLOR=1
-	"$@"
-)
+private() {
+	env HOME="$home" XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" \
+		CONVSEARCH_DATA= CLAUDE_CONFIG_DIR= CODEX_HOME= NO_COLOR=1 "$@"
+}
 examples=$repo/examples
 fixtures=$repo/server/testdata/mcp
 
@@ -77,7 +84,7 @@ status=0
 if [ "$mode" = e2e ] || [ "$mode" = all ]; then
 	echo "== e2e: convsearch mcp over stdio under the TypeScript SDK client"
 	cp "$here/e2e.mjs" "$work/npm/e2e.mjs"
-	if ! private bounded 120 node "$work/npm/e2e.mjs" "$bin" "$examples" "$fixtures"; then
+	if ! private $(timeout_words 120) node "$work/npm/e2e.mjs" "$bin" "$examples" "$fixtures"; then
 		status=1
 	fi
 fi
@@ -85,7 +92,10 @@ fi
 if [ "$mode" = conformance ] || [ "$mode" = all ]; then
 	echo "== conformance: @modelcontextprotocol/conformance@$conformance_version against convsearch serve /mcp"
 	daemon=$home/data/convsearch/daemon.json
-	private "$bin" serve --addr 127.0.0.1:0 --no-default-roots --root "$examples" --root "$fixtures" \
+	# Not through private: $! must be the daemon itself, for cleanup to stop it.
+	env HOME="$home" XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" \
+		CONVSEARCH_DATA= CLAUDE_CONFIG_DIR= CODEX_HOME= NO_COLOR=1 \
+		"$bin" serve --addr 127.0.0.1:0 --no-default-roots --root "$examples" --root "$fixtures" \
 		>"$work/serve.log" 2>&1 &
 	serve_pid=$!
 	tries=0
