@@ -76,8 +76,8 @@ func BenchmarkFreshness(b *testing.B) {
 	}
 }
 
-// BenchmarkSearchLoad has 50 clients search over loopback HTTP for 3
-// seconds per op while a file is rewritten every 20 ms, and reports the
+// BenchmarkSearchLoad has 1 and 50 clients search over loopback HTTP for
+// 3 seconds per op while a file is rewritten every 20 ms, and reports the
 // latency percentiles, the rate and the failures (there must be none).
 //
 //	go test ./server -run '^$' -bench SearchLoad -benchtime 1x
@@ -88,7 +88,6 @@ func BenchmarkSearchLoad(b *testing.B) {
 	defer cancel()
 	var wg sync.WaitGroup
 	wg.Add(1)
-	writes := 0
 	go func() {
 		defer wg.Done()
 		path := filepath.Join(root, "churn", "churn.json")
@@ -97,27 +96,30 @@ func BenchmarkSearchLoad(b *testing.B) {
 				b.Error(err)
 				return
 			}
-			writes++
 			select {
 			case <-ctx.Done():
 			case <-time.After(20 * time.Millisecond):
 			}
 		}
 	}()
-	var res *LoadResult
-	for b.Loop() {
-		res = LoadTest(ctx, d.client, LoadOptions{Clients: 50, Duration: 3 * time.Second, Facets: true})
-		if res.Failures > 0 {
-			b.Errorf("%d of %d requests failed; first: %s", res.Failures, res.Requests, res.FirstError)
-		}
+	for _, clients := range []int{1, 50} {
+		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
+			var res *LoadResult
+			for b.Loop() {
+				res = LoadTest(ctx, d.client, LoadOptions{Clients: clients, Duration: 3 * time.Second, Facets: true})
+				if res.Failures > 0 {
+					b.Errorf("%d of %d requests failed; first: %s", res.Failures, res.Requests, res.FirstError)
+				}
+			}
+			b.ReportMetric(ms(res.Latencies.Percentile(50)), "p50-ms")
+			b.ReportMetric(ms(res.Latencies.Percentile(95)), "p95-ms")
+			b.ReportMetric(ms(res.Latencies.Percentile(99)), "p99-ms")
+			b.ReportMetric(res.PerSecond(), "req/s")
+			b.ReportMetric(float64(res.Failures), "failures")
+			b.ReportMetric(0, "ns/op")
+			b.Logf("%d clients, 3s, files changing: %d requests, %.0f/s, %d failed; %s", clients, res.Requests, res.PerSecond(), res.Failures, res.Latencies)
+		})
 	}
 	cancel()
 	wg.Wait()
-	b.ReportMetric(ms(res.Latencies.Percentile(50)), "p50-ms")
-	b.ReportMetric(ms(res.Latencies.Percentile(95)), "p95-ms")
-	b.ReportMetric(ms(res.Latencies.Percentile(99)), "p99-ms")
-	b.ReportMetric(res.PerSecond(), "req/s")
-	b.ReportMetric(float64(res.Failures), "failures")
-	b.ReportMetric(0, "ns/op")
-	b.Logf("50 clients, 3s, %d rewrites meanwhile: %d requests, %.0f/s, %d failed; %s", writes, res.Requests, res.PerSecond(), res.Failures, res.Latencies)
 }
