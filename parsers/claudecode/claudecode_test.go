@@ -315,20 +315,6 @@ func TestCancelled(t *testing.T) {
 	}
 }
 
-func TestTitleFrom(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"  Fix the flaky test  ", "Fix the flaky test"},
-		{"First paragraph\nstill first.\n\nSecond paragraph.", "First paragraph still first."},
-		{strings.Repeat("word ", 30), "word word word word word word word word word word word word word word word word…"},
-		{strings.Repeat("é", 100), strings.Repeat("é", 80) + "…"},
-	}
-	for _, tt := range tests {
-		if got := titleFrom(tt.in); got != tt.want {
-			t.Errorf("titleFrom(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestStripBase64Runs(t *testing.T) {
 	payload := strings.Repeat("iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB", 20) // 640 chars
 	tests := []struct{ in, want string }{

@@ -491,12 +491,12 @@ func (b *builder) title(msgs []conversation.Message) string {
 	}
 	for _, m := range msgs {
 		if m.Role == conversation.RoleUser && !m.Hidden && strings.TrimSpace(m.Content) != "" {
-			return titleFrom(m.Content)
+			return loose.Title(m.Content, titleLen)
 		}
 	}
 	for _, m := range msgs {
 		if !m.Hidden && strings.TrimSpace(m.Content) != "" {
-			return titleFrom(m.Content)
+			return loose.Title(m.Content, titleLen)
 		}
 	}
 	return ""

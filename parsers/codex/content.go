@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers/loose"
@@ -262,32 +261,3 @@ func base64Class(c byte) byte {
 
 // titleLen is the most runes a title derived from a message keeps.
 const titleLen = 80
-
-// titleFrom derives a title from a message: its first paragraph on one
-// line, cut at a word boundary near titleLen runes.
-func titleFrom(text string) string {
-	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
-	if i := strings.Index(text, "\n\n"); i > 0 {
-		text = text[:i]
-	}
-	return truncate(strings.Join(strings.Fields(text), " "), titleLen)
-}
-
-func truncate(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	cut := 0
-	for i := range s {
-		if n == 0 {
-			cut = i
-			break
-		}
-		n--
-	}
-	t := s[:cut]
-	if i := strings.LastIndexByte(t, ' '); i > len(t)/2 {
-		t = t[:i]
-	}
-	return strings.TrimRight(t, " ,.;:-") + "…"
-}

@@ -556,7 +556,7 @@ func (b *builder) conversationID(date time.Time) string {
 func title(msgs []conversation.Message) string {
 	for _, m := range msgs {
 		if m.Role == conversation.RoleUser && !m.Hidden {
-			if t := titleFrom(request(m.Content)); t != "" {
+			if t := loose.Title(request(m.Content), titleLen); t != "" {
 				return t
 			}
 		}
