@@ -297,7 +297,7 @@ func TestNewFoldersAreWatched(t *testing.T) {
 // (events are handled in order).
 func TestBurstIsOneBatch(t *testing.T) {
 	root := tempRoot(t)
-	h := start(t, []string{root}, Options{Debounce: 300 * time.Millisecond}, nil)
+	h := start(t, []string{root}, Options{Debounce: 500 * time.Millisecond}, nil)
 	path := filepath.Join(root, "burst.jsonl")
 	f, err := os.Create(path)
 	if err != nil {
