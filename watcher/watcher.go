@@ -188,10 +188,10 @@ func (w *Watcher) Folders() int { return int(w.folders.Load()) }
 // Run watches until ctx is done, then releases every watch and closes the
 // Batches channel.
 func (w *Watcher) Run(ctx context.Context) error {
-	defer close(w.out)
 	if w.running.Swap(true) {
 		return errors.New("watch: Run called twice")
 	}
+	defer close(w.out)
 	fsw := w.fsw
 	var drained sync.WaitGroup
 	drained.Add(1)
