@@ -315,21 +315,6 @@ func TestCancelled(t *testing.T) {
 	}
 }
 
-func TestStripBase64Runs(t *testing.T) {
-	payload := strings.Repeat("iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB", 20) // 640 chars
-	tests := []struct{ in, want string }{
-		{"short text", "short text"},
-		{"png: " + payload + "== end", "png: [base64 data, 481 bytes] end"},
-		{strings.Repeat("-", 500), strings.Repeat("-", 500)},             // a rule, not a payload
-		{strings.Repeat("deadbeef", 60), strings.Repeat("deadbeef", 60)}, // no upper case
-	}
-	for _, tt := range tests {
-		if got := stripBase64Runs(tt.in); got != tt.want {
-			t.Errorf("stripBase64Runs(%.30q…) = %.60q, want %.60q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestProject(t *testing.T) {
 	tests := []struct{ cwd, want string }{
 		{"/Users/a/src/convsearch", "convsearch"},

@@ -2,7 +2,6 @@ package claudecode
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/convsearch/convsearch/conversation"
@@ -233,66 +232,7 @@ func injected(texts []string) bool {
 // clean removes binary payloads from text: data: URLs and long base64 runs
 // (a tool that printed an encoded file).
 func clean(s string) string {
-	return stripBase64Runs(loose.StripDataURLs(s))
-}
-
-// minBase64Run is the shortest run of base64 characters taken for an
-// encoded payload: far longer than any word, hash or identifier.
-const minBase64Run = 400
-
-// stripBase64Runs replaces each run of at least minBase64Run base64
-// characters that mixes upper case, lower case and digits (as encoded bytes
-// do, and rules of dashes or hex dumps do not) with a marker giving its size.
-func stripBase64Runs(s string) string {
-	if len(s) < minBase64Run {
-		return s
-	}
-	var out strings.Builder
-	last, start := 0, -1
-	var classes byte
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) {
-			if k := base64Class(s[i]); k != 0 {
-				if start < 0 {
-					start, classes = i, 0
-				}
-				classes |= k
-				continue
-			}
-		}
-		if start >= 0 && i-start >= minBase64Run && classes&7 == 7 {
-			end := i
-			for end < len(s) && s[end] == '=' { // padding
-				end++
-			}
-			out.WriteString(s[last:start])
-			fmt.Fprintf(&out, "[base64 data, %d bytes]", (end-start)*3/4)
-			last = end
-			i = end
-		}
-		start = -1
-	}
-	if last == 0 {
-		return s
-	}
-	out.WriteString(s[last:])
-	return out.String()
-}
-
-// base64Class returns 1 for an upper-case letter, 2 for lower case, 4 for a
-// digit, 8 for + or /, and 0 for a byte outside the base64 alphabet.
-func base64Class(c byte) byte {
-	switch {
-	case c >= 'A' && c <= 'Z':
-		return 1
-	case c >= 'a' && c <= 'z':
-		return 2
-	case c >= '0' && c <= '9':
-		return 4
-	case c == '+' || c == '/':
-		return 8
-	}
-	return 0
+	return loose.StripBase64Runs(loose.StripDataURLs(s))
 }
 
 // titleLen is the most runes a title derived from a message keeps.
