@@ -165,6 +165,12 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		}
 		return nil
 	}
+	if res.Total == 0 {
+		// An empty index is the likely reason on a first run: say what to do.
+		if st, err := be.Stats(ctx); err == nil && st.Documents == 0 {
+			fmt.Fprintf(env.Stderr, "convsearch: the index in %s is empty: run `convsearch index` or give --root DIR\n", st.Dir)
+		}
+	}
 	printResult(env, res, *facets)
 	return nil
 }
