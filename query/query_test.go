@@ -444,3 +444,26 @@ func TestParseWhen(t *testing.T) {
 		}
 	}
 }
+
+func TestAddContext(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	res, err := e.Search(ctx, query.Request{Query: "resamples"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.AddContext(ctx, res.Hits, 2); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 1 || res.Hits[0].MessageIndex == nil || *res.Hits[0].MessageIndex != 3 {
+		t.Fatalf("hits %v, want message 3 of boot", ids(res))
+	}
+	var got []int
+	for _, m := range res.Hits[0].Context {
+		got = append(got, m.Index)
+	}
+	// Message 3 is the last of four: two before it, none after.
+	if !slices.Equal(got, []int{1, 2, 3}) {
+		t.Errorf("context indexes %v, want [1 2 3]", got)
+	}
+}
