@@ -18,9 +18,9 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 	"github.com/convsearch/convsearch/parsers/loose"
 	"github.com/convsearch/convsearch/parsers/portable"
-	"github.com/convsearch/convsearch/parsers/portable/jsonhead"
 )
 
 // Name is the family name, the Source of every conversation read here.

@@ -10,8 +10,8 @@ import (
 	"io"
 
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 	"github.com/convsearch/convsearch/parsers/loose"
-	"github.com/convsearch/convsearch/parsers/portable/jsonhead"
 )
 
 // Name is the family name, the Source of every conversation read here.

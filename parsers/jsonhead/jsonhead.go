@@ -1,6 +1,6 @@
 // Package jsonhead lists the object keys in the first bytes of a JSON
 // document, for Detect methods: the head may be cut anywhere and must not be
-// decoded. It belongs beside parsers/loose; it lives here until it moves.
+// decoded.
 package jsonhead
 
 import "strings"
