@@ -241,7 +241,7 @@ func TestFields(t *testing.T) {
 	}
 	wantAtt := []conversation.Attachment{
 		{Name: "document.pdf", Type: "application/pdf", Ref: "https://example.com/files/document.pdf"},
-		{Name: "example.png", Type: "image/png", Size: 72},
+		{Name: "example.png", Type: "image/png", Size: 70}, // 96 base64 characters, two of them padding
 	}
 	if !reflect.DeepEqual(c.Messages[5].Attachments, wantAtt) {
 		t.Errorf("attachments %+v, want %+v", c.Messages[5].Attachments, wantAtt)
@@ -251,7 +251,7 @@ func TestFields(t *testing.T) {
 	}
 
 	c = parseFile(t, "testdata/odd.json").Conversations[0]
-	if got := c.Messages[1].Content; got != "Inline image: ![chart]([image/png data, 72 bytes]) shows the spike." {
+	if got := c.Messages[1].Content; got != "Inline image: ![chart]([image/png data, 70 bytes]) shows the spike." {
 		t.Errorf("inline data URL not stripped: %q", got)
 	}
 	c = parseFile(t, corpus+"920de45/comments2.json").Conversations[0]
