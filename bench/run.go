@@ -27,7 +27,8 @@ type Options struct {
 	Dir   string // work folder: corpora and indexes are kept here between runs
 	Exe   string // the convsearch binary, run as a child for whole-process figures
 	Sizes []int  // corpus sizes in messages
-	// Phases to run: index, reconcile, sync, query, process, grep, bare.
+	// Phases to run: index, bare, reconcile, sync, query, process, grep
+	// (empty: all). "gen" alone only generates the corpus.
 	Phases     []string
 	Iterations int // per query class (default 200)
 	Logger     *slog.Logger
@@ -117,7 +118,8 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 	}
 	rep.Corpus = gen
 
-	if o.has("index") || !exists(indexer.ManifestPath(data)) {
+	needIndex := o.has("reconcile") || o.has("sync") || o.has("query") || o.has("process")
+	if o.has("index") || needIndex && !exists(indexer.ManifestPath(data)) {
 		log.Info("indexing", "size", size)
 		start := time.Now()
 		rss, out, err := child(ctx, o.Exe, "index", "--data-dir", data, "--root", corpus, "--no-default-roots", "--rebuild", "--json")
