@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -30,15 +31,28 @@ func benchRoot(b *testing.B, n int) string {
 	return root
 }
 
+// benchConvs is how many conversations the benchmarks index: 200 (2600
+// messages), or $CONVSEARCH_BENCH_CONVS.
+func benchConvs(b *testing.B) int {
+	if v := os.Getenv("CONVSEARCH_BENCH_CONVS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			b.Fatalf("CONVSEARCH_BENCH_CONVS=%q: want a positive number", v)
+		}
+		return n
+	}
+	return 200
+}
+
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // BenchmarkFreshness times how long after a file is written its new content
 // is found through the HTTP API (p50 and p95 over 100 writes per op), on a
-// small index, for three ways of writing.
+// small index (see benchConvs), for three ways of writing.
 //
 //	go test ./server -run '^$' -bench Freshness -benchtime 1x
 func BenchmarkFreshness(b *testing.B) {
-	root := benchRoot(b, 200)
+	root := benchRoot(b, benchConvs(b))
 	d := startTestDaemon(b, root, "")
 	ctx := context.Background()
 	writers := []struct {
@@ -82,7 +96,7 @@ func BenchmarkFreshness(b *testing.B) {
 //
 //	go test ./server -run '^$' -bench SearchLoad -benchtime 1x
 func BenchmarkSearchLoad(b *testing.B) {
-	root := benchRoot(b, 200)
+	root := benchRoot(b, benchConvs(b))
 	d := startTestDaemon(b, root, "")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -197,9 +197,19 @@ function searchParams(more) {
   }
   for (const [name] of FACETS) for (const v of state.filters[name]) p.append(name, v);
   if (state.group) p.set("group", "1");
-  p.set("facets", "1");
   p.set("limit", String(PAGE));
   if (more && state.next) p.set("offset", String(state.next.offset));
+  return p;
+}
+
+// facetParams asks for the facets of the same search alone: counting every
+// hit costs several times the search, so the hits are not kept waiting.
+function facetParams() {
+  const p = searchParams(false);
+  p.delete("group");
+  p.set("limit", "1");
+  p.set("no_highlight", "1");
+  p.set("facets", "1");
   return p;
 }
 
@@ -226,8 +236,14 @@ async function search(more = false, quiet = false) {
   if (hits.length === PAGE) state.next = { offset: shown };
   renderSummary(res);
   renderHits(state.hits, more ? shown - hits.length : 0);
-  renderFacets(res.facets || {});
   $("more").hidden = !state.next;
+  if (more) return; // the same search: the same facets
+  try {
+    const f = await api("api/search?" + facetParams(), ctl.signal);
+    if (seq === state.seq) renderFacets(f.facets || {});
+  } catch (e) {
+    /* the hits are shown; a search typed since aborted this */
+  }
 }
 
 function showError(e) {
