@@ -2,8 +2,6 @@ package browserexport
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,17 +117,12 @@ func TestParseErrors(t *testing.T) {
 	}
 	const path = "/backups/chat-backup-bad.json"
 	for _, tt := range tests {
-		_, err := New().Parse(context.Background(), path, strings.NewReader(tt.data))
-		var pe *parsers.Error
-		if err == nil || !errors.As(err, &pe) || pe.Path != path || pe.Line != tt.line || !errors.Is(err, tt.kind) {
-			t.Errorf("%s: error %v, want one for %s line %d wrapping %v", tt.name, err, path, tt.line, tt.kind)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New().Parse(context.Background(), path, strings.NewReader(tt.data))
+			parsertest.CheckError(t, err, path, tt.line, tt.kind)
+		})
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := New().Parse(ctx, path, strings.NewReader(`{"threads": []}`)); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled: %v", err)
-	}
+	parsertest.CheckCancel(t, New(), path, []byte(`{"threads": []}`))
 }
 
 func TestDetect(t *testing.T) {
@@ -169,26 +162,8 @@ func TestDetect(t *testing.T) {
 // TestDetectOthers: no file of another family, real or example, is claimed;
 // every file here and in examples/browser-export is.
 func TestDetectOthers(t *testing.T) {
-	for _, root := range []string{"../../testdata/corpus", "../../examples", "testdata"} {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				if d != nil && d.Name() == "golden" {
-					return filepath.SkipDir
-				}
-				return err
-			}
-			head, err := parsers.ReadHead(path)
-			if err != nil {
-				return err
-			}
-			mine := strings.Contains(path, "examples/browser-export/") || (strings.HasPrefix(path, "testdata/") && filepath.Ext(path) == ".json")
-			if got := New().Detect(path, head); got != mine {
-				t.Errorf("Detect(%s) = %v, want %v", path, got, mine)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	parsertest.DetectTree(t, New(), func(path string) bool {
+		return strings.Contains(path, "examples/browser-export/") ||
+			(strings.HasPrefix(path, "testdata/") && !strings.HasPrefix(path, "testdata/golden/") && filepath.Ext(path) == ".json")
+	}, "../../testdata/corpus", "../../examples", "testdata")
 }

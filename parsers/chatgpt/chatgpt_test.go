@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,19 +52,6 @@ func TestSuite(t *testing.T) {
 	})
 }
 
-func parseFile(t *testing.T, path string) *parsers.Result {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := New().Parse(context.Background(), path, bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
 func parseString(s string) (*parsers.Result, error) {
 	return New().Parse(context.Background(), "/x/conversations.json", strings.NewReader(s))
 }
@@ -108,30 +93,13 @@ func TestDetect(t *testing.T) {
 
 // TestDetectOthers makes sure no file of another family is claimed.
 func TestDetectOthers(t *testing.T) {
-	p := New()
-	for _, root := range []string{"../../testdata/corpus", "../../examples"} {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			head, err := parsers.ReadHead(path)
-			if err != nil {
-				return err
-			}
-			mine := strings.Contains(filepath.ToSlash(path), "/chatgpt/")
-			if got := p.Detect(path, head); got != mine {
-				t.Errorf("Detect(%s) = %v, want %v", path, got, mine)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	parsertest.DetectTree(t, New(), func(path string) bool {
+		return strings.Contains(filepath.ToSlash(path), "/chatgpt/")
+	}, "../../testdata/corpus", "../../examples")
 }
 
 func TestBranches(t *testing.T) {
-	res := parseFile(t, "testdata/export-2023.json")
+	res := parsertest.ParseFile(t, New(), "testdata/export-2023.json")
 	b := res.Conversations[1]
 	var got []string
 	for _, m := range b.Messages {
@@ -163,7 +131,7 @@ func TestBranches(t *testing.T) {
 }
 
 func TestNoCurrentNode(t *testing.T) {
-	c := parseFile(t, "testdata/export-2025.json").Conversations[1]
+	c := parsertest.ParseFile(t, New(), "testdata/export-2025.json").Conversations[1]
 	var got []string
 	for _, m := range c.Messages {
 		got = append(got, m.ID+"@"+m.Branch)
@@ -197,7 +165,7 @@ func TestNoCurrentNode(t *testing.T) {
 }
 
 func TestContentTypes(t *testing.T) {
-	res := parseFile(t, "testdata/export-2025.json")
+	res := parsertest.ParseFile(t, New(), "testdata/export-2025.json")
 	k := res.Conversations[0]
 	hidden := ""
 	for _, m := range k.Messages {
@@ -231,7 +199,7 @@ func TestContentTypes(t *testing.T) {
 		t.Errorf("model %q", k.Model)
 	}
 
-	old := parseFile(t, "testdata/export-2023.json").Conversations
+	old := parsertest.ParseFile(t, New(), "testdata/export-2023.json").Conversations
 	nginx := old[0]
 	if m := nginx.Messages[0]; m.Role != conversation.RoleSystem || !m.Hidden {
 		t.Errorf("empty system root %+v", m)
@@ -285,15 +253,10 @@ func TestErrors(t *testing.T) {
 		{"cut", "[{\"title\": \"x\", \"mapping\": {\n", parsers.ErrSyntax, 2},
 	}
 	for _, tt := range tests {
-		_, err := parseString(tt.in)
-		var pe *parsers.Error
-		if !errors.As(err, &pe) || !errors.Is(err, tt.kind) {
-			t.Errorf("%s: error %v, want a *parsers.Error wrapping %v", tt.name, err, tt.kind)
-			continue
-		}
-		if pe.Path != "/x/conversations.json" || pe.Line != tt.line {
-			t.Errorf("%s: error at %s:%d, want line %d: %v", tt.name, pe.Path, pe.Line, tt.line, err)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parseString(tt.in)
+			parsertest.CheckError(t, err, "/x/conversations.json", tt.line, tt.kind)
+		})
 	}
 }
 
@@ -333,10 +296,7 @@ func TestLiberal(t *testing.T) {
 }
 
 func TestCutExport(t *testing.T) {
-	data, err := os.ReadFile("testdata/export-2025.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := parsertest.ReadFile(t, "testdata/export-2025.json")
 	// Cut inside the last conversation: the first is kept, with a warning.
 	cut := data[:bytes.Index(data, []byte(`"677e2b10`))+40]
 	res, err := New().Parse(context.Background(), "c.json", bytes.NewReader(cut))
@@ -349,15 +309,7 @@ func TestCutExport(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	data, err := os.ReadFile("testdata/export-2023.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := New().Parse(ctx, "c.json", bytes.NewReader(data)); !errors.Is(err, context.Canceled) {
-		t.Errorf("error %v, want context.Canceled", err)
-	}
+	parsertest.CheckCancel(t, New(), "c.json", parsertest.ReadFile(t, "testdata/export-2023.json"))
 }
 
 func FuzzParse(f *testing.F) {

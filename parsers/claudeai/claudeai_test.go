@@ -1,11 +1,8 @@
 package claudeai
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,19 +69,6 @@ func TestSuite(t *testing.T) {
 	})
 }
 
-func parseFile(t *testing.T, path string) *parsers.Result {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := New().Parse(context.Background(), path, bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
 func parseString(s string) (*parsers.Result, error) {
 	return New().Parse(context.Background(), "/x/conversations.json", strings.NewReader(s))
 }
@@ -120,30 +104,13 @@ func TestDetect(t *testing.T) {
 
 // TestDetectOthers makes sure no file of another family is claimed.
 func TestDetectOthers(t *testing.T) {
-	p := New()
-	for _, root := range []string{"../../testdata/corpus", "../../examples"} {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			head, err := parsers.ReadHead(path)
-			if err != nil {
-				return err
-			}
-			mine := strings.Contains(filepath.ToSlash(path), "/claude-ai/")
-			if got := p.Detect(path, head); got != mine {
-				t.Errorf("Detect(%s) = %v, want %v", path, got, mine)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	parsertest.DetectTree(t, New(), func(path string) bool {
+		return strings.Contains(filepath.ToSlash(path), "/claude-ai/")
+	}, "../../testdata/corpus", "../../examples")
 }
 
 func TestTimeOrder(t *testing.T) {
-	res := parseFile(t, "testdata/quirks.json")
+	res := parsertest.ParseFile(t, New(), "testdata/quirks.json")
 	var ids []string
 	for _, m := range res.Conversations[0].Messages {
 		ids = append(ids, m.ID[len(m.ID)-1:])
@@ -166,7 +133,7 @@ func TestTimeOrder(t *testing.T) {
 }
 
 func TestMarkup(t *testing.T) {
-	res := parseFile(t, "testdata/quirks.json")
+	res := parsertest.ParseFile(t, New(), "testdata/quirks.json")
 	c := res.Conversations[0]
 	a := c.Messages[1]
 	if want := "A fixed-size ring buffer does it.\n\n[artifact: Ring & buffer for log lines]\n\nEach Add overwrites the oldest line once the ring is full."; a.Content != want {
@@ -218,7 +185,7 @@ func TestExtractMarkup(t *testing.T) {
 }
 
 func TestContentBlocks(t *testing.T) {
-	c := parseFile(t, "testdata/newer.json").Conversations[0]
+	c := parsertest.ParseFile(t, New(), "testdata/newer.json").Conversations[0]
 	if len(c.Summaries) != 1 || !strings.Contains(c.Summaries[0], "PgBouncer in transaction mode") {
 		t.Errorf("summaries %q", c.Summaries)
 	}
@@ -276,7 +243,7 @@ func TestContentBlocks(t *testing.T) {
 }
 
 func TestBranches(t *testing.T) {
-	c := parseFile(t, "testdata/newer.json").Conversations[0]
+	c := parsertest.ParseFile(t, New(), "testdata/newer.json").Conversations[0]
 	var got []string
 	for _, m := range c.Messages {
 		got = append(got, m.Branch)
@@ -292,7 +259,7 @@ func TestBranches(t *testing.T) {
 }
 
 func TestConversationFields(t *testing.T) {
-	res := parseFile(t, "testdata/quirks.json")
+	res := parsertest.ParseFile(t, New(), "testdata/quirks.json")
 	mixed := res.Conversations[2]
 	if got := mixed.Date.Format("2006-01-02T15:04:05Z"); got != "2024-05-03T08:00:00Z" {
 		t.Errorf("date from epoch seconds: %s", got)
@@ -336,15 +303,10 @@ func TestErrors(t *testing.T) {
 		{"object cut", "{\"uuid\": \"x\",\n\"name\": \"n\"", parsers.ErrSyntax, 2},
 	}
 	for _, tt := range tests {
-		_, err := parseString(tt.in)
-		var pe *parsers.Error
-		if !errors.As(err, &pe) || !errors.Is(err, tt.kind) {
-			t.Errorf("%s: error %v, want a *parsers.Error wrapping %v", tt.name, err, tt.kind)
-			continue
-		}
-		if pe.Path != "/x/conversations.json" || pe.Line != tt.line {
-			t.Errorf("%s: error at %s:%d, want line %d: %v", tt.name, pe.Path, pe.Line, tt.line, err)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parseString(tt.in)
+			parsertest.CheckError(t, err, "/x/conversations.json", tt.line, tt.kind)
+		})
 	}
 }
 
@@ -408,15 +370,7 @@ func TestWarningLine(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	data, err := os.ReadFile(examples + "conversations.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := New().Parse(ctx, "c.json", bytes.NewReader(data)); !errors.Is(err, context.Canceled) {
-		t.Errorf("error %v, want context.Canceled", err)
-	}
+	parsertest.CheckCancel(t, New(), "c.json", parsertest.ReadFile(t, examples+"conversations.json"))
 }
 
 func TestTitleFrom(t *testing.T) {

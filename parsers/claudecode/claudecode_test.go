@@ -1,11 +1,8 @@
 package claudecode
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -134,29 +131,13 @@ func TestCorpus(t *testing.T) {
 	parsertest.Run(t, New(), cases)
 }
 
-func parseFile(t *testing.T, path string) *conversation.Conversation {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := New().Parse(context.Background(), path, bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Conversations) != 1 {
-		t.Fatalf("%s: %d conversations, want 1", path, len(res.Conversations))
-	}
-	return res.Conversations[0]
-}
-
 func parseString(t *testing.T, path, data string) (*parsers.Result, error) {
 	t.Helper()
 	return New().Parse(context.Background(), path, strings.NewReader(data))
 }
 
 func TestQuirks(t *testing.T) {
-	c := parseFile(t, "testdata/quirks.jsonl")
+	c := parsertest.ParseOne(t, New(), "testdata/quirks.jsonl")
 	m := c.Messages
 
 	if c.Project != "ratelimit" {
@@ -293,26 +274,14 @@ func TestErrors(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, tt.kind) {
-				t.Fatalf("error %v, want %v", err, tt.kind)
-			}
-			var pe *parsers.Error
-			if !errors.As(err, &pe) || pe.Path != "/x/s.jsonl" || pe.Line != tt.line {
-				t.Errorf("error %v: want path /x/s.jsonl line %d", err, tt.line)
-			}
+			parsertest.CheckError(t, err, "/x/s.jsonl", tt.line, tt.kind)
 		})
 	}
 }
 
 func TestCancelled(t *testing.T) {
 	line := `{"type":"user","sessionId":"s","message":{"role":"user","content":"hi"}}` + "\n"
-	data := strings.Repeat(line, 1000)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err := New().Parse(ctx, "s.jsonl", strings.NewReader(data))
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("error %v, want context.Canceled", err)
-	}
+	parsertest.CheckCancel(t, New(), "s.jsonl", []byte(strings.Repeat(line, 1000)))
 }
 
 func TestProject(t *testing.T) {
@@ -377,31 +346,10 @@ func TestDetect(t *testing.T) {
 // TestDetectTree runs Detect over every real file and example of every
 // family: only Claude Code's own may be claimed.
 func TestDetectTree(t *testing.T) {
-	p := New()
-	claimed := 0
-	for _, root := range []string{"../../testdata/corpus", "../../examples", "testdata"} {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			head, err := parsers.ReadHead(path)
-			if err != nil {
-				return err
-			}
-			mine := strings.Contains(filepath.ToSlash(path), "/claude-code/") ||
-				(root == "testdata" && !strings.Contains(path, "golden") && !strings.Contains(path, "fuzz"))
-			if got := p.Detect(path, head); got != mine {
-				t.Errorf("Detect(%s) = %v, want %v", path, got, mine)
-			}
-			if mine {
-				claimed++
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	claimed := parsertest.DetectTree(t, New(), func(path string) bool {
+		return strings.Contains(filepath.ToSlash(path), "/claude-code/") ||
+			(strings.HasPrefix(path, "testdata") && !strings.Contains(path, "golden") && !strings.Contains(path, "fuzz"))
+	}, "../../testdata/corpus", "../../examples", "testdata")
 	if claimed < len(cases) {
 		t.Errorf("claimed %d files, want at least %d", claimed, len(cases))
 	}

@@ -1,11 +1,8 @@
 package codex
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -145,24 +142,8 @@ func TestCorpus(t *testing.T) {
 	parsertest.Run(t, New(), cases)
 }
 
-func parseFile(t *testing.T, path string) *conversation.Conversation {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := New().Parse(context.Background(), path, bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Conversations) != 1 {
-		t.Fatalf("%s: %d conversations, want 1", path, len(res.Conversations))
-	}
-	return res.Conversations[0]
-}
-
 func TestQuirks(t *testing.T) {
-	c := parseFile(t, quirks)
+	c := parsertest.ParseOne(t, New(), quirks)
 	m := c.Messages
 
 	if c.Project != "jobs" || c.Model != "gpt-5-codex" {
@@ -349,13 +330,7 @@ func TestErrors(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, tt.kind) {
-				t.Fatalf("error %v, want %v", err, tt.kind)
-			}
-			var pe *parsers.Error
-			if !errors.As(err, &pe) || pe.Path != "/x/r.jsonl" || pe.Line != tt.line {
-				t.Errorf("error %v: want path /x/r.jsonl line %d", err, tt.line)
-			}
+			parsertest.CheckError(t, err, "/x/r.jsonl", tt.line, tt.kind)
 		})
 	}
 }
@@ -380,12 +355,7 @@ func TestWarningNamesLine(t *testing.T) {
 
 func TestCancelled(t *testing.T) {
 	line := `{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"hi"}}` + "\n"
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err := New().Parse(ctx, "r.jsonl", strings.NewReader(strings.Repeat(line, 1000)))
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("error %v, want context.Canceled", err)
-	}
+	parsertest.CheckCancel(t, New(), "r.jsonl", []byte(strings.Repeat(line, 1000)))
 }
 
 func TestDefaultRoots(t *testing.T) {
@@ -431,32 +401,11 @@ func TestDetect(t *testing.T) {
 // TestDetectTree runs Detect over every real file and example of every
 // family: only Codex's own may be claimed.
 func TestDetectTree(t *testing.T) {
-	p := New()
-	claimed := 0
-	for _, root := range []string{"../../testdata/corpus", "../../examples", "testdata"} {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			head, err := parsers.ReadHead(path)
-			if err != nil {
-				return err
-			}
-			slash := filepath.ToSlash(path)
-			mine := strings.Contains(slash, "/codex/") ||
-				(root == "testdata" && !strings.Contains(slash, "golden/") && !strings.Contains(slash, "fuzz/"))
-			if got := p.Detect(path, head); got != mine {
-				t.Errorf("Detect(%s) = %v, want %v", path, got, mine)
-			}
-			if mine {
-				claimed++
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	claimed := parsertest.DetectTree(t, New(), func(path string) bool {
+		slash := filepath.ToSlash(path)
+		return strings.Contains(slash, "/codex/") ||
+			(strings.HasPrefix(slash, "testdata/") && !strings.Contains(slash, "golden/") && !strings.Contains(slash, "fuzz/"))
+	}, "../../testdata/corpus", "../../examples", "testdata")
 	if claimed < len(cases) {
 		t.Errorf("claimed %d files, want at least %d", claimed, len(cases))
 	}

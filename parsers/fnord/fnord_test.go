@@ -3,7 +3,6 @@ package fnord
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,22 +85,6 @@ func FuzzParse(f *testing.F) {
 	parsertest.Fuzz(f, New(), "0b9e7c4d-2f1a-4c3b-9d8e-7f6a5b4c3d2e.json", v0Legacy, v1Odd, v1Memory, exampleV0)
 }
 
-func parseFile(t *testing.T, path string) *conversation.Conversation {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := New().Parse(context.Background(), path, bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("Parse(%s): %v", path, err)
-	}
-	if len(res.Conversations) != 1 {
-		t.Fatalf("Parse(%s): %d conversations", path, len(res.Conversations))
-	}
-	return res.Conversations[0]
-}
-
 func TestDetect(t *testing.T) {
 	const name = "/h/.fnord/projects/p/conversations/6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a6b.json"
 	bigMemory := `{"memory":[{"content":"x","embeddings":[` + strings.Repeat("0.012345,", 600)
@@ -136,26 +119,9 @@ func TestDetect(t *testing.T) {
 // TestDetectOthers runs Detect over every corpus and example file: only
 // fnord's own may be claimed.
 func TestDetectOthers(t *testing.T) {
-	p := New()
-	for _, root := range []string{"../../testdata/corpus", "../../examples"} {
-		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			head, err := parsers.ReadHead(path)
-			if err != nil {
-				return err
-			}
-			want := strings.Contains(filepath.ToSlash(path), "examples/fnord/")
-			if got := p.Detect(path, head); got != want {
-				t.Errorf("Detect(%s) = %v, want %v", path, got, want)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	parsertest.DetectTree(t, New(), func(path string) bool {
+		return strings.Contains(filepath.ToSlash(path), "examples/fnord/")
+	}, "../../testdata/corpus", "../../examples")
 }
 
 func TestDefaultRoots(t *testing.T) {
@@ -181,7 +147,7 @@ func TestProject(t *testing.T) {
 }
 
 func TestV1(t *testing.T) {
-	c := parseFile(t, v1Sorted)
+	c := parsertest.ParseOne(t, New(), v1Sorted)
 	if c.Project != "convsearch" || c.Model != "gpt-5-mini" {
 		t.Errorf("project %q model %q", c.Project, c.Model)
 	}
@@ -232,7 +198,7 @@ func TestV1(t *testing.T) {
 }
 
 func TestV0(t *testing.T) {
-	c := parseFile(t, v0Legacy)
+	c := parsertest.ParseOne(t, New(), v0Legacy)
 	if want := time.Unix(1699999999, 0).UTC(); !c.Date.Equal(want) {
 		t.Errorf("date %v, want the v0 prefix %v", c.Date, want)
 	}
@@ -256,7 +222,7 @@ func TestV0(t *testing.T) {
 }
 
 func TestOddItems(t *testing.T) {
-	c := parseFile(t, v1Odd)
+	c := parsertest.ParseOne(t, New(), v1Odd)
 	if m := c.Messages[0]; m.Content != "Compare these two flame graphs" || len(m.Attachments) != 1 ||
 		m.Attachments[0].Type != "image/png" || m.Attachments[0].Size == 0 {
 		t.Errorf("image part: %+v", m)
@@ -274,7 +240,7 @@ func TestOddItems(t *testing.T) {
 		t.Errorf("string timestamp: %v", c.Date)
 	}
 
-	c = parseFile(t, v1Memory)
+	c = parsertest.ParseOne(t, New(), v1Memory)
 	if len(c.Notes) != 1 || c.Notes[0].Title != "Deploy window" || c.Title != "" {
 		t.Errorf("memory-only file: title %q notes %+v", c.Title, c.Notes)
 	}
@@ -284,7 +250,7 @@ func TestOddItems(t *testing.T) {
 // reach the output.
 func TestNoEmbeddings(t *testing.T) {
 	for _, path := range []string{v1Sorted, v0Legacy, exampleV1, exampleV0} {
-		c := parseFile(t, path)
+		c := parsertest.ParseOne(t, New(), path)
 		out, err := parsertest.Canonical([]*conversation.Conversation{c})
 		if err != nil {
 			t.Fatal(err)
@@ -315,11 +281,10 @@ func TestParseErrors(t *testing.T) {
 		{"text", "hello", parsers.ErrSyntax, 1},
 	}
 	for _, tt := range tests {
-		_, err := New().Parse(context.Background(), path, strings.NewReader(tt.in))
-		var pe *parsers.Error
-		if !errors.As(err, &pe) || !errors.Is(err, tt.kind) || pe.Line != tt.line || !strings.Contains(err.Error(), path) {
-			t.Errorf("%s: err = %v, want %v at line %d naming the file", tt.name, err, tt.kind, tt.line)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New().Parse(context.Background(), path, strings.NewReader(tt.in))
+			parsertest.CheckError(t, err, path, tt.line, tt.kind)
+		})
 	}
 
 	// Damage inside a readable file is a warning, not an error.
@@ -333,11 +298,7 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := New().Parse(ctx, path, strings.NewReader(`{"version":1,"messages":[{"role":"user","content":"x"}]}`)); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled ctx: %v", err)
-	}
+	parsertest.CheckCancel(t, New(), path, []byte(`{"version":1,"messages":[{"role":"user","content":"x"}]}`))
 }
 
 func TestTasksOrder(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/parsertest"
 )
 
 type item struct {
@@ -97,13 +98,7 @@ func TestDecodeEachErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			seen, _, err := decodeAll(context.Background(), tt.in)
-			pe, ok := errors.AsType[*parsers.Error](err)
-			if !ok || !errors.Is(err, tt.kind) {
-				t.Fatalf("error %v, want a *parsers.Error wrapping %v", err, tt.kind)
-			}
-			if pe.Path != "/x/e.json" || pe.Line != tt.line {
-				t.Errorf("error at %s:%d, want line %d: %v", pe.Path, pe.Line, tt.line, err)
-			}
+			parsertest.CheckError(t, err, "/x/e.json", tt.line, tt.kind)
 			if len(seen) != 0 {
 				t.Errorf("fn saw %q on an error", seen)
 			}

@@ -79,7 +79,7 @@ func Run(t *testing.T, p parsers.Parser, cases []Case) {
 	}
 }
 
-func parse(t *testing.T, p parsers.Parser, path string, data []byte) *parsers.Result {
+func parse(t testing.TB, p parsers.Parser, path string, data []byte) *parsers.Result {
 	t.Helper()
 	res, err := p.Parse(context.Background(), path, bytes.NewReader(data))
 	if err != nil {

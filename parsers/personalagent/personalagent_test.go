@@ -1,10 +1,8 @@
 package personalagent
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,19 +80,6 @@ func FuzzParse(f *testing.F) {
 	)
 }
 
-func parseFile(t *testing.T, path string) *parsers.Result {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := New().Parse(context.Background(), path, bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("Parse(%s): %v", path, err)
-	}
-	return res
-}
-
 func TestDetect(t *testing.T) {
 	long := `{"role":"user","content":"` + strings.Repeat("x", 5000) + `","ts":"2025-01-01T00:00:00Z"}`
 	tests := []struct {
@@ -131,26 +116,9 @@ func TestDetect(t *testing.T) {
 // TestDetectOthers runs Detect over every corpus and example file: only our
 // own .jsonl files may be claimed.
 func TestDetectOthers(t *testing.T) {
-	p := New()
-	for _, root := range []string{"../../testdata/corpus", "../../examples"} {
-		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			head, err := parsers.ReadHead(path)
-			if err != nil {
-				return err
-			}
-			want := strings.Contains(filepath.ToSlash(path), "examples/personalagent/") && strings.HasSuffix(path, ".jsonl")
-			if got := p.Detect(path, head); got != want {
-				t.Errorf("Detect(%s) = %v, want %v", path, got, want)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	parsertest.DetectTree(t, New(), func(path string) bool {
+		return strings.Contains(filepath.ToSlash(path), "examples/personalagent/") && strings.HasSuffix(path, ".jsonl")
+	}, "../../testdata/corpus", "../../examples")
 }
 
 func TestCompanions(t *testing.T) {
@@ -182,7 +150,7 @@ func TestDefaultRoots(t *testing.T) {
 }
 
 func TestFields(t *testing.T) {
-	res := parseFile(t, "testdata/20250302141503417.jsonl")
+	res := parsertest.ParseFile(t, New(), "testdata/20250302141503417.jsonl")
 	c := res.Conversations[0]
 	if want := time.Date(2025, 3, 2, 14, 15, 3, 0, time.UTC); !c.Date.Equal(want) {
 		t.Errorf("Date = %v, want %v (the file name's stamp)", c.Date, want)
@@ -215,7 +183,7 @@ func TestFields(t *testing.T) {
 		t.Error("timestamp key not read")
 	}
 
-	c = parseFile(t, "testdata/20250121193000001.jsonl").Conversations[0]
+	c = parsertest.ParseFile(t, New(), "testdata/20250121193000001.jsonl").Conversations[0]
 	if c.Messages[1].Model != "claude-sonnet-4-20250514" || c.Messages[1].Thinking == "" {
 		t.Errorf("model_id/thinking: %+v", c.Messages[1])
 	}
@@ -229,7 +197,7 @@ func TestFields(t *testing.T) {
 		t.Errorf("Updated = %v, want the companion's updated_at %v", c.Updated, want)
 	}
 
-	c = parseFile(t, "testdata/20250705163000250.jsonl").Conversations[0]
+	c = parsertest.ParseFile(t, New(), "testdata/20250705163000250.jsonl").Conversations[0]
 	m = c.Messages[0]
 	if len(m.Attachments) != 1 || m.Attachments[0].Type != "image/png" || m.Attachments[0].Size == 0 {
 		t.Errorf("inline image: %+v", m.Attachments)
@@ -249,7 +217,7 @@ func TestFields(t *testing.T) {
 }
 
 func TestWarnings(t *testing.T) {
-	res := parseFile(t, "testdata/20250410080000123.jsonl")
+	res := parsertest.ParseFile(t, New(), "testdata/20250410080000123.jsonl")
 	wantLines := []int{4, 5, 6}
 	if len(res.Warnings) != len(wantLines) {
 		t.Fatalf("warnings = %v", res.Warnings)
@@ -264,7 +232,7 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("warning kinds: %v", res.Warnings)
 	}
 
-	res = parseFile(t, "testdata/20250511120000999.jsonl")
+	res = parsertest.ParseFile(t, New(), "testdata/20250511120000999.jsonl")
 	if len(res.Warnings) != 1 || !errors.Is(res.Warnings[0], parsers.ErrSyntax) ||
 		!strings.Contains(res.Warnings[0].Error(), "20250511120000999.meta.json") {
 		t.Errorf("malformed companion: %v", res.Warnings)
@@ -293,10 +261,7 @@ func TestParseErrors(t *testing.T) {
 			}
 			continue
 		}
-		var pe *parsers.Error
-		if !errors.As(err, &pe) || pe.Line != tt.line || !errors.Is(err, tt.kind) || !strings.Contains(err.Error(), path) {
-			t.Errorf("%s: err = %v, want %v at line %d naming the file", tt.name, err, tt.kind, tt.line)
-		}
+		parsertest.CheckError(t, err, path, tt.line, tt.kind)
 	}
 
 	// An empty file is a new conversation, not an error.

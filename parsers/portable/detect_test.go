@@ -3,14 +3,12 @@ package portable
 import (
 	"bytes"
 	"context"
-	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/parsertest"
 )
 
 func TestDetect(t *testing.T) {
@@ -62,34 +60,15 @@ func TestDetect(t *testing.T) {
 // TestDetectOthers makes sure no file of another family, real or example,
 // is claimed, and every portable file here is.
 func TestDetectOthers(t *testing.T) {
-	for _, root := range []string{"../../testdata/corpus", "../../examples", "testdata/conversations"} {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			head, err := parsers.ReadHead(path)
-			if err != nil {
-				return err
-			}
-			mine := (strings.Contains(path, "examples/portable/") || strings.HasPrefix(path, "testdata/")) && filepath.Base(path) != "index.json"
-			if got := New().Detect(path, head); got != mine {
-				t.Errorf("Detect(%s) = %v, want %v", path, got, mine)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	parsertest.DetectTree(t, New(), func(path string) bool {
+		return (strings.Contains(path, "examples/portable/") || strings.HasPrefix(path, "testdata/")) && filepath.Base(path) != "index.json"
+	}, "../../testdata/corpus", "../../examples", "testdata/conversations")
 }
 
 // TestDetectCutHeads: a portable file's head, cut anywhere after "messages",
 // is still recognised.
 func TestDetectCutHeads(t *testing.T) {
-	data, err := os.ReadFile("testdata/conversations/20251127-b6247f39.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := parsertest.ReadFile(t, "testdata/conversations/20251127-b6247f39.json")
 	from := bytes.Index(data, []byte(`"messages"`)) + len(`"messages": `)
 	for cut := from; cut < len(data); cut += 7 {
 		if !New().Detect("a.json", data[:cut]) {
@@ -117,24 +96,15 @@ func TestParseErrors(t *testing.T) {
 	}
 	const path = "/data/conversations/bad.json"
 	for _, tt := range tests {
-		_, err := New().Parse(context.Background(), path, strings.NewReader(tt.data))
-		if err == nil {
-			t.Errorf("%s: no error", tt.name)
-			continue
-		}
-		var pe *parsers.Error
-		if !errors.As(err, &pe) || pe.Path != path || !errors.Is(err, tt.kind) || pe.Line != tt.line {
-			t.Errorf("%s: error %v: want a *parsers.Error for %s, line %d, wrapping %v", tt.name, err, path, tt.line, tt.kind)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New().Parse(context.Background(), path, strings.NewReader(tt.data))
+			parsertest.CheckError(t, err, path, tt.line, tt.kind)
+		})
 	}
 }
 
 func TestParseCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := New().Parse(ctx, "a.json", strings.NewReader(`{"id":"x","messages":[]}`)); !errors.Is(err, context.Canceled) {
-		t.Errorf("Parse with a cancelled context: %v", err)
-	}
+	parsertest.CheckCancel(t, New(), "a.json", []byte(`{"id":"x","messages":[]}`))
 }
 
 func TestParseQuirks(t *testing.T) {

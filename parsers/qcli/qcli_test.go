@@ -1,10 +1,7 @@
 package qcli
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,24 +50,8 @@ func TestSuite(t *testing.T) {
 	})
 }
 
-func parseFile(t *testing.T, path string) *conversation.Conversation {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := New().Parse(context.Background(), path, bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Conversations) != 1 {
-		t.Fatalf("%d conversations, want 1", len(res.Conversations))
-	}
-	return res.Conversations[0]
-}
-
 func TestCorpusToolResultsJoined(t *testing.T) {
-	c := parseFile(t, "../../testdata/corpus/kiro-cli/conversation-negative.json")
+	c := parsertest.ParseOne(t, New(), "../../testdata/corpus/kiro-cli/conversation-negative.json")
 	if c.Project != "gfxrepo" {
 		t.Errorf("project %q, want gfxrepo", c.Project)
 	}
@@ -105,7 +86,7 @@ func TestCorpusToolResultsJoined(t *testing.T) {
 }
 
 func TestQuirks(t *testing.T) {
-	c := parseFile(t, "testdata/quirks.json")
+	c := parsertest.ParseOne(t, New(), "testdata/quirks.json")
 	m := c.Messages
 	if c.Project != "report-service" {
 		t.Errorf("project %q from a Windows cwd, want report-service", c.Project)
@@ -179,7 +160,7 @@ func TestQuirks(t *testing.T) {
 }
 
 func TestLegacy(t *testing.T) {
-	c := parseFile(t, "testdata/legacy-pairs.json")
+	c := parsertest.ParseOne(t, New(), "testdata/legacy-pairs.json")
 	if c.Model != "CLAUDE_3_7_SONNET_20250219_V1_0" || c.Project != "billing-api" {
 		t.Errorf("model %q project %q", c.Model, c.Project)
 	}
@@ -197,7 +178,7 @@ func TestLegacy(t *testing.T) {
 }
 
 func TestExample(t *testing.T) {
-	c := parseFile(t, "../../examples/qcli/terraform-state-split.json")
+	c := parsertest.ParseOne(t, New(), "../../examples/qcli/terraform-state-split.json")
 	if c.Project != "platform-infra" || c.Model != "claude-sonnet-4" {
 		t.Errorf("project %q model %q", c.Project, c.Model)
 	}
@@ -245,26 +226,9 @@ func TestDetect(t *testing.T) {
 
 // TestDetectOthers makes sure no file of another family is claimed.
 func TestDetectOthers(t *testing.T) {
-	p := New()
-	for _, root := range []string{"../../testdata/corpus", "../../examples"} {
-		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			head, err := parsers.ReadHead(path)
-			if err != nil {
-				return err
-			}
-			mine := strings.Contains(path, "kiro-cli") || strings.Contains(path, filepath.Join("examples", "qcli"))
-			if got := p.Detect(path, head); got != mine {
-				t.Errorf("Detect(%s) = %v, want %v", path, got, mine)
-			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			t.Fatal(err)
-		}
-	}
+	parsertest.DetectTree(t, New(), func(path string) bool {
+		return strings.Contains(path, "kiro-cli") || strings.Contains(path, filepath.Join("examples", "qcli"))
+	}, "../../testdata/corpus", "../../examples")
 }
 
 func TestErrors(t *testing.T) {
@@ -284,20 +248,7 @@ func TestErrors(t *testing.T) {
 	for _, tt := range tests {
 		path := filepath.Join("some", "dir", tt.name+".json")
 		_, err := New().Parse(context.Background(), path, strings.NewReader(tt.data))
-		if err == nil {
-			t.Errorf("%s: no error", tt.name)
-			continue
-		}
-		if !errors.Is(err, tt.kind) {
-			t.Errorf("%s: %v, want %v", tt.name, err, tt.kind)
-		}
-		if !strings.Contains(err.Error(), path) {
-			t.Errorf("%s: error does not name the file: %v", tt.name, err)
-		}
-		var pe *parsers.Error
-		if errors.As(err, &pe) && pe.Line != tt.line {
-			t.Errorf("%s: line %d, want %d (%v)", tt.name, pe.Line, tt.line, err)
-		}
+		parsertest.CheckError(t, err, path, tt.line, tt.kind)
 	}
 }
 
@@ -374,15 +325,7 @@ func TestNoBinaryKept(t *testing.T) {
 }
 
 func TestCancelledContext(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	data, err := os.ReadFile("testdata/quirks.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := New().Parse(ctx, "quirks.json", bytes.NewReader(data)); !errors.Is(err, context.Canceled) {
-		t.Errorf("err %v, want context.Canceled", err)
-	}
+	parsertest.CheckCancel(t, New(), "quirks.json", parsertest.ReadFile(t, "testdata/quirks.json"))
 }
 
 func TestShorten(t *testing.T) {

@@ -1,13 +1,11 @@
 package rao
 
 import (
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/parsertest"
 )
 
 func TestDetect(t *testing.T) {
@@ -52,29 +50,9 @@ func TestDetect(t *testing.T) {
 // corpus and of every family's examples: only rao conversation logs may be
 // claimed.
 func TestDetectClaimsOnlyRaoLogs(t *testing.T) {
-	p := New()
-	for _, root := range []string{"../../testdata/corpus", "../../examples", "testdata"} {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			head, err := parsers.ReadHead(path)
-			if err != nil {
-				return err
-			}
-			want := d.Name() == logName && (strings.Contains(path, "/rao/") || strings.HasPrefix(path, "testdata"))
-			if strings.Contains(path, "/fuzz/") {
-				return nil // fuzz inputs are arbitrary bytes
-			}
-			if got := p.Detect(path, head); got != want {
-				t.Errorf("Detect(%s) = %v, want %v", path, got, want)
-			}
-			return nil
-		})
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-	}
+	parsertest.DetectTree(t, New(), func(path string) bool {
+		return filepath.Base(path) == logName && (strings.Contains(path, "/rao/") || strings.HasPrefix(path, "testdata"))
+	}, "../../testdata/corpus", "../../examples", "testdata")
 }
 
 func TestCompanions(t *testing.T) {

@@ -1,7 +1,6 @@
 package rao
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -12,21 +11,8 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/parsertest"
 )
-
-// parseFile parses the log at path from disk.
-func parseFile(t *testing.T, path string) *parsers.Result {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := New().Parse(context.Background(), path, bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("Parse(%s): %v", path, err)
-	}
-	return res
-}
 
 // writeLog writes a conversation folder under a temp dir and returns the
 // log's path.
@@ -71,23 +57,8 @@ func TestParseErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "conversation_9", logName)
-			res, err := New().Parse(context.Background(), path, strings.NewReader(tt.log))
-			if err == nil {
-				t.Fatalf("Parse = %+v, want an error", res)
-			}
-			if !errors.Is(err, tt.kind) {
-				t.Errorf("error %v is not %v", err, tt.kind)
-			}
-			if !strings.Contains(err.Error(), path) {
-				t.Errorf("error %v does not name %s", err, path)
-			}
-			var pe *parsers.Error
-			if !errors.As(err, &pe) {
-				t.Fatalf("error %v is not a *parsers.Error", err)
-			}
-			if pe.Line != tt.line {
-				t.Errorf("error %v: line %d, want %d", err, pe.Line, tt.line)
-			}
+			_, err := New().Parse(context.Background(), path, strings.NewReader(tt.log))
+			parsertest.CheckError(t, err, path, tt.line, tt.kind)
 		})
 	}
 }
@@ -111,7 +82,7 @@ func TestParseEmptyLogs(t *testing.T) {
 func TestBadElementsWarnWithLine(t *testing.T) {
 	log := "[\n  {\"id\": 1, \"role\": \"user\", \"content\": \"q\"},\n  42,\n  \"text\",\n  [1],\n  {\"id\": 2, \"role\": \"assistant\", \"content\": \"a\"}\n]\n"
 	path := writeLog(t, "conversation_5", log, nil)
-	res := parseFile(t, path)
+	res := parsertest.ParseFile(t, New(), path)
 	if len(res.Conversations) != 1 || len(res.Conversations[0].Messages) != 2 {
 		t.Fatalf("got %d conversations, want 1 with 2 messages", len(res.Conversations))
 	}
@@ -127,7 +98,7 @@ func TestBadElementsWarnWithLine(t *testing.T) {
 }
 
 func TestFullFixture(t *testing.T) {
-	res := parseFile(t, fixtures+"conversation_1/conversation_log.json")
+	res := parsertest.ParseFile(t, New(), fixtures+"conversation_1/conversation_log.json")
 	c := res.Conversations[0]
 	msg := func(id string) conversation.Message {
 		for _, m := range c.Messages {
@@ -220,7 +191,7 @@ func TestFullFixture(t *testing.T) {
 }
 
 func TestLegacyShapes(t *testing.T) {
-	res := parseFile(t, "testdata/legacy-ai/conversation_7/conversation_log.json")
+	res := parsertest.ParseFile(t, New(), "testdata/legacy-ai/conversation_7/conversation_log.json")
 	c := res.Conversations[0]
 	ms := c.Messages
 	// The names file beside the conversation folder, with R's row names.
@@ -269,7 +240,7 @@ func TestLegacyShapes(t *testing.T) {
 
 func TestSideFileWarningsNameBothFiles(t *testing.T) {
 	path := fixtures + "conversation_4/conversation_log.json"
-	res := parseFile(t, path)
+	res := parsertest.ParseFile(t, New(), path)
 	want := []struct {
 		side string
 		kind error
@@ -305,7 +276,7 @@ func TestOrderAndDateFromMtime(t *testing.T) {
 	if err := os.Chtimes(path, mtime, mtime); err != nil {
 		t.Fatal(err)
 	}
-	c := parseFile(t, path).Conversations[0]
+	c := parsertest.ParseFile(t, New(), path).Conversations[0]
 	var ids []string
 	for _, m := range c.Messages {
 		ids = append(ids, m.ID)
@@ -328,7 +299,7 @@ func TestOrderAndDateFromMtime(t *testing.T) {
 
 	// Mixed ids: file order is kept.
 	log = `[{"id":2,"role":"user","content":"q"},{"role":"assistant","content":"no id"},{"id":1,"role":"assistant","content":"a"}]`
-	c = parseFile(t, writeLog(t, "conversation_13", log, nil)).Conversations[0]
+	c = parsertest.ParseFile(t, New(), writeLog(t, "conversation_13", log, nil)).Conversations[0]
 	if got := c.Messages[0].Content + "," + c.Messages[1].Content + "," + c.Messages[2].Content; got != "q,no id,a" {
 		t.Errorf("mixed ids reordered: %s", got)
 	}
@@ -336,8 +307,8 @@ func TestOrderAndDateFromMtime(t *testing.T) {
 
 func TestIDIgnoresSideFilesAndPlace(t *testing.T) {
 	log := `[{"id":1,"role":"user","content":"How do I pin package versions?","original_query":true},{"id":2,"role":"assistant","content":"Use renv.","related_to":1}]`
-	bare := parseFile(t, writeLog(t, "conversation_3", log, nil)).Conversations[0]
-	dressed := parseFile(t, writeLog(t, "conversation_3", log, map[string]string{
+	bare := parsertest.ParseFile(t, New(), writeLog(t, "conversation_3", log, nil)).Conversations[0]
+	dressed := parsertest.ParseFile(t, New(), writeLog(t, "conversation_3", log, map[string]string{
 		"summaries.json":               `{"summaries":{"1":{"query_number":1,"timestamp":"2025-01-02 03:04:05","summary_text":"renv"}}}`,
 		"../../conversation_names.csv": "\"conversation_id\",\"name\"\n3,\"Pinning packages\"\n",
 	})).Conversations[0]
@@ -350,7 +321,7 @@ func TestIDIgnoresSideFilesAndPlace(t *testing.T) {
 	if want := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC); !dressed.Date.Equal(want) {
 		t.Errorf("date %v, want %v from summaries.json", dressed.Date, want)
 	}
-	other := parseFile(t, writeLog(t, "conversation_4", log, nil)).Conversations[0]
+	other := parsertest.ParseFile(t, New(), writeLog(t, "conversation_4", log, nil)).Conversations[0]
 	if other.ID == bare.ID {
 		t.Error("two conversation folders with the same first question share an id")
 	}
@@ -366,7 +337,7 @@ func TestDiffsBothKeysAndDefaultNames(t *testing.T) {
 		"attachments.csv":              "\"timestamp\",\"message_id\",\"file_path\",\"file_id\",\"vector_store_id\"\n\"2025-02-03 04:00:00\",NA,\"C:\\Users\\me\\data.xlsx\",NA,NA\n",
 		"script_history.tsv":           "filename\torder\tconversation_index\n",
 	})
-	res := parseFile(t, path)
+	res := parsertest.ParseFile(t, New(), path)
 	if len(res.Warnings) != 0 {
 		t.Errorf("warnings %v", res.Warnings)
 	}
@@ -401,7 +372,7 @@ func TestUnreadableCompanionWarns(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(filepath.Dir(path), summariesName), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	res := parseFile(t, path)
+	res := parsertest.ParseFile(t, New(), path)
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Error(), path) || !strings.Contains(res.Warnings[0].Error(), summariesName) {
 		t.Errorf("warnings %v, want one naming the log and %s", res.Warnings, summariesName)
 	}
@@ -411,13 +382,8 @@ func TestUnreadableCompanionWarns(t *testing.T) {
 }
 
 func TestParseCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
 	path := filepath.Join(t.TempDir(), "conversation_1", logName)
-	_, err := New().Parse(ctx, path, strings.NewReader(`[{"id":1,"role":"user","content":"q"}]`))
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("Parse with a cancelled context: %v, want context.Canceled", err)
-	}
+	parsertest.CheckCancel(t, New(), path, []byte(`[{"id":1,"role":"user","content":"q"}]`))
 }
 
 func TestDeriveTitle(t *testing.T) {

@@ -69,22 +69,6 @@ func TestParse(t *testing.T) {
 	parsertest.Run(t, New(), cases)
 }
 
-func parseFile(t *testing.T, path string) *parsers.Result {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := New().Parse(context.Background(), path, bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("Parse(%s): %v", path, err)
-	}
-	if len(res.Conversations) != 1 {
-		t.Fatalf("Parse(%s): %d conversations, want 1", path, len(res.Conversations))
-	}
-	return res
-}
-
 // shape is what must agree between exports of one tree: everything but the
 // conversation id (which names the file).
 type shape struct {
@@ -118,9 +102,9 @@ func TestSameTreeAcrossFormats(t *testing.T) {
 	}
 	for _, tg := range groups {
 		g := tg.files
-		want := parseFile(t, g[0]).Conversations[0]
+		want := parsertest.ParseOne(t, New(), g[0])
 		for _, f := range g[1:] {
-			got := parseFile(t, f).Conversations[0]
+			got := parsertest.ParseOne(t, New(), f)
 			if tg.noSize {
 				for i := range got.Messages {
 					for j := range got.Messages[i].Attachments {
@@ -147,8 +131,11 @@ func TestSameTreeAcrossFormats(t *testing.T) {
 // and one warning naming the reply that lost its comments.
 func TestObjectPromise(t *testing.T) {
 	path := corpus + "318be31/comments.text"
-	res := parseFile(t, path)
-	full := shapes(parseFile(t, corpus+"318be31/comments.json").Conversations[0])
+	res := parsertest.ParseFile(t, New(), path)
+	if len(res.Conversations) != 1 {
+		t.Fatalf("Parse(%s): %d conversations, want 1", path, len(res.Conversations))
+	}
+	full := shapes(parsertest.ParseOne(t, New(), corpus+"318be31/comments.json"))
 	got := shapes(res.Conversations[0])
 	if len(got) != 3 || len(full) != 5 {
 		t.Fatalf("text has %d messages, json %d; want 3 and 5", len(got), len(full))
@@ -219,7 +206,7 @@ func TestTree(t *testing.T) {
 		}},
 	}
 	for _, tt := range tests {
-		c := parseFile(t, tt.file).Conversations[0]
+		c := parsertest.ParseOne(t, New(), tt.file)
 		var got []msg
 		for _, m := range c.Messages {
 			got = append(got, msg{m.ID, m.ParentID, m.Branch})
@@ -231,7 +218,7 @@ func TestTree(t *testing.T) {
 }
 
 func TestFields(t *testing.T) {
-	c := parseFile(t, "testdata/spec.json").Conversations[0]
+	c := parsertest.ParseOne(t, New(), "testdata/spec.json")
 	if !c.Messages[3].Deleted || c.Messages[1].Deleted {
 		t.Errorf("deleted flags: %v %v, want false true", c.Messages[1].Deleted, c.Messages[3].Deleted)
 	}
@@ -250,11 +237,11 @@ func TestFields(t *testing.T) {
 		t.Errorf("string timestamp read as %d", got)
 	}
 
-	c = parseFile(t, "testdata/odd.json").Conversations[0]
+	c = parsertest.ParseOne(t, New(), "testdata/odd.json")
 	if got := c.Messages[1].Content; got != "Inline image: ![chart]([image/png data, 70 bytes]) shows the spike." {
 		t.Errorf("inline data URL not stripped: %q", got)
 	}
-	c = parseFile(t, corpus+"920de45/comments2.json").Conversations[0]
+	c = parsertest.ParseOne(t, New(), corpus+"920de45/comments2.json")
 	want := []conversation.Attachment{{Name: "NDA - Prospective Consultant, Employee or 3rd Party.signed.pdf", Type: "application/pdf"}}
 	if got := c.Messages[3].Attachments; !reflect.DeepEqual(got, want) {
 		t.Errorf("hand-truncated data URL: %+v, want %+v (no size: the payload is cut)", got, want)
@@ -435,23 +422,11 @@ func TestErrors(t *testing.T) {
 		{"comments.text", "just some notes\nwith no headers\n", parsers.ErrShape, 1},
 	}
 	for _, tt := range tests {
-		path := filepath.Join(t.TempDir(), tt.name)
-		res, err := New().Parse(context.Background(), path, strings.NewReader(tt.data))
-		if err == nil {
-			t.Errorf("Parse(%.40q) = %d conversations, want an error", tt.data, len(res.Conversations))
-			continue
-		}
-		var pe *parsers.Error
-		if !errors.As(err, &pe) || pe.Path != path {
-			t.Errorf("Parse(%.40q): error %v does not name the file", tt.data, err)
-			continue
-		}
-		if !errors.Is(err, tt.kind) {
-			t.Errorf("Parse(%.40q): error %v, want %v", tt.data, err, tt.kind)
-		}
-		if pe.Line != tt.line {
-			t.Errorf("Parse(%.40q): error at line %d, want %d: %v", tt.data, pe.Line, tt.line, err)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tt.name)
+			_, err := New().Parse(context.Background(), path, strings.NewReader(tt.data))
+			parsertest.CheckError(t, err, path, tt.line, tt.kind)
+		})
 	}
 }
 
@@ -549,8 +524,6 @@ func TestBOM(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
 	var b strings.Builder
 	b.WriteString("[")
 	for i := range 5000 {
@@ -560,9 +533,7 @@ func TestCancel(t *testing.T) {
 		b.WriteString(`{"id":"x","userId":"u","children":[]}`)
 	}
 	b.WriteString("]")
-	if _, err := New().Parse(ctx, "comments.json", strings.NewReader(b.String())); !errors.Is(err, context.Canceled) {
-		t.Errorf("Parse with a cancelled context: %v, want context.Canceled", err)
-	}
+	parsertest.CheckCancel(t, New(), "comments.json", []byte(b.String()))
 }
 
 // TestDeepText makes sure nesting depth costs no recursion.
