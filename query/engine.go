@@ -158,8 +158,29 @@ func (r *Request) Validate() error {
 	if len(r.After) > 0 && r.Offset > 0 {
 		return errors.New("give offset or after, not both")
 	}
+	if len(r.After) > 0 && r.Sort == SortRelevance {
+		// Scores tie and Bleve's score sort has no tie-breaker to resume from.
+		return errors.New("after pages results sorted newest or oldest; page relevance-sorted results with offset")
+	}
+	// Bleve's date range takes times it can hold as nanoseconds since 1970.
+	for _, t := range []*time.Time{&r.Since, &r.Until} {
+		switch {
+		case t.IsZero():
+		case t.Before(minDate):
+			*t = minDate
+		case t.After(maxDate):
+			*t = maxDate
+		}
+	}
 	return nil
 }
+
+// The range of dates a filter can name (Bleve stores dates as int64
+// nanoseconds); dates beyond are clamped to these.
+var (
+	minDate = time.Unix(0, 0).UTC()
+	maxDate = time.Date(2262, 1, 1, 0, 0, 0, 0, time.UTC)
+)
 
 // Hit is one matching document.
 type Hit struct {

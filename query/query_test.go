@@ -344,6 +344,7 @@ func TestRequestValidation(t *testing.T) {
 		{Query: "x", Types: []string{"file"}},
 		{Query: "x", Since: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC), Until: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{Query: "x", Offset: -3},
+		{Query: "x", After: []string{"1"}},
 	}
 	for _, r := range bad {
 		if _, err := e.Search(context.Background(), r); err == nil {
@@ -441,6 +442,23 @@ func TestParseWhen(t *testing.T) {
 	for _, bad := range []string{"yesterday", "7x", "-3d", "2025-13-01"} {
 		if _, err := query.ParseWhen(bad, now); err == nil {
 			t.Errorf("ParseWhen(%q) accepted", bad)
+		}
+	}
+}
+
+func TestFarDatesAreClamped(t *testing.T) {
+	e := newEngine(t)
+	for _, r := range []query.Request{
+		{Query: "type:conversation", Since: time.Date(2999, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{Query: "type:conversation", Until: time.Date(1200, 1, 1, 0, 0, 0, 0, time.UTC)},
+	} {
+		res, err := e.Search(context.Background(), r)
+		if err != nil {
+			t.Errorf("%+v: %v", r, err)
+			continue
+		}
+		if res.Total != 0 {
+			t.Errorf("%+v: %d hits, want none", r, res.Total)
 		}
 	}
 }

@@ -108,7 +108,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	asJSONL := fs.Bool("jsonl", false, "print one hit per line as JSON")
 	limit := fs.IntP("limit", "n", query.DefaultLimit, "at most this many hits")
 	offset := fs.Int("offset", 0, "skip this many hits")
-	after := fs.StringSlice("after", nil, "start after this hit (its \"sort\" value from --json), for paging")
+	after := fs.StringSlice("after", nil, "with --sort newest or oldest: start after this hit (its \"sort\" value from --json)")
 	sortBy := fs.String("sort", query.SortRelevance, "relevance, newest or oldest")
 	groupBy := fs.BoolP("group", "g", false, "one hit per conversation (its best), with the number of hits in it")
 	contextN := fs.IntP("context", "C", 0, "show N messages before and after each message hit")
