@@ -275,6 +275,15 @@ func TestServeKeepsIndexInLine(t *testing.T) {
 		t.Errorf("search --root through the daemon: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 
+	// index while the daemon runs has the daemon do the pass.
+	third := filepath.Join(home, "third")
+	writeConv(t, filepath.Join(third, "p.json"), conversationJSON("conv-p", "Pangolins", "Pangolin scales."))
+	r = cs(t, home, "index", "--no-default-roots", "--root", third)
+	if r.code != 0 || !strings.Contains(r.stdout, "indexed 1 files") || !strings.Contains(r.stderr, "asking it to index") {
+		t.Errorf("index through the daemon: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	d.searchable("pangolin", true)
+
 	// A second daemon for the same data folder is refused.
 	r = cs(t, home, "serve", "--addr", "127.0.0.1:0", "--no-default-roots", "--root", root)
 	if r.code != 1 || !strings.Contains(r.stderr, "already") {

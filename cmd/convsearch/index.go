@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 	"sort"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/convsearch/convsearch/ingest"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/all"
+	"github.com/convsearch/convsearch/server"
 )
 
 // store is an open index with what feeds it.
@@ -64,6 +66,17 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	for _, a := range fs.Args() { // `convsearch index DIR` means --root DIR
 		sf.Roots = append(sf.Roots, a)
 	}
+	// A running daemon holds the index: it does the pass (no --rebuild:
+	// that needs the index to itself).
+	if dir, err := sf.dataDir(env); err == nil && !*rebuild {
+		if c, err := dialDaemon(ctx, env, dir); err == nil {
+			return indexThroughDaemon(ctx, env, c, &sf, *asJSON)
+		}
+	}
+	// A bulk index allocates fast and briefly: collect garbage less often,
+	// but harder as the heap nears the limit, which keeps peak memory bounded.
+	defer debug.SetGCPercent(debug.SetGCPercent(300))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
 	bar := newProgressBar(env)
 	st, err := openStore(env, &sf, *rebuild, bar.update)
 	if err != nil {
@@ -245,4 +258,30 @@ func startCPUProfile(path string) (func(), error) {
 		pprof.StopCPUProfile()
 		f.Close()
 	}, nil
+}
+
+// indexThroughDaemon asks the daemon to reconcile the roots this command
+// would have indexed.
+func indexThroughDaemon(ctx context.Context, env *Env, c *server.Client, sf *storeFlags, asJSON bool) error {
+	defer c.Close()
+	roots, err := sf.roots(env, all.Registry())
+	if err != nil {
+		return err
+	}
+	if len(roots) == 0 {
+		return usagef("index: nothing to index: give --root DIR")
+	}
+	fmt.Fprintf(env.Stderr, "convsearch: the daemon at %s holds the index; asking it to index\n", c.URL())
+	sum, err := c.Sync(ctx, roots)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(env.Stdout, sum)
+	}
+	printSummary(env.Stdout, sum)
+	for _, e := range sum.Errors {
+		fmt.Fprintf(env.Stderr, "convsearch: %s: %s\n", e.Path, strings.TrimPrefix(e.Err, e.Path+": "))
+	}
+	return nil
 }
