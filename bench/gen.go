@@ -383,3 +383,17 @@ func writeClaudeCode(dir string, c genConversation) ([]string, error) {
 	}
 	return []string{path}, f.Close()
 }
+
+// LiveConversation is a small portable conversation holding word, for
+// timing how soon a written file becomes searchable.
+func LiveConversation(i int, word string) string {
+	doc := map[string]any{
+		"id": fmt.Sprintf("20250101-live%04d", i%10000), "date": "2025-01-01T10:00:00", "title": "live conversation " + word,
+		"messages": []map[string]any{
+			{"role": "user", "content": "Does the watcher pick up " + word + " quickly?", "timestamp": "2025-01-01T10:00:00"},
+			{"role": "assistant", "content": "It should: the file was just written.", "timestamp": "2025-01-01T10:00:05"},
+		},
+	}
+	b, _ := json.Marshal(doc)
+	return string(b)
+}

@@ -27,14 +27,36 @@ type Options struct {
 	Dir   string // work folder: corpora and indexes are kept here between runs
 	Exe   string // the convsearch binary, run as a child for whole-process figures
 	Sizes []int  // corpus sizes in messages
-	// Phases to run: index, bare, reconcile, sync, query, process, grep
-	// (empty: all). "gen" alone only generates the corpus.
+	// Phases to run: index, bare, reconcile, sync, query, watch, process,
+	// grep (empty: all). "gen" alone only generates the corpus.
 	Phases     []string
 	Iterations int // per query class (default 200)
 	Logger     *slog.Logger
 	// Sync, if set, re-syncs one changed file on the open index; the
 	// caller wires it to ingest so this package stays below it.
 	Sync func(ctx context.Context, dataDir string, paths []string) (time.Duration, error)
+	// Watch, if set, runs the daemon on the index and measures freshness
+	// and HTTP latency under load (the "watch" phase); the caller wires it
+	// to the daemon so this package stays below it.
+	Watch func(ctx context.Context, dataDir, corpus string) (*WatchFigures, error)
+}
+
+// WatchFigures are the daemon's figures: a file written to its content
+// found through the HTTP API, and search latency under concurrent load while
+// files change.
+type WatchFigures struct {
+	Writes          int     `json:"writes"`
+	FreshP50MS      float64 `json:"write_to_searchable_p50_ms"`
+	FreshP95MS      float64 `json:"write_to_searchable_p95_ms"`
+	LoadClients     int     `json:"load_clients"`
+	LoadSeconds     float64 `json:"load_seconds"`
+	LoadRequests    int     `json:"load_requests"`
+	LoadFailures    int     `json:"load_failures"`
+	LoadPerSecond   float64 `json:"load_requests_per_second"`
+	LoadP50MS       float64 `json:"load_p50_ms"`
+	LoadP95MS       float64 `json:"load_p95_ms"`
+	LoadP99MS       float64 `json:"load_p99_ms"`
+	WritesDuringRun int     `json:"writes_during_load"`
 }
 
 func (o *Options) has(phase string) bool {
@@ -57,6 +79,7 @@ type Report struct {
 	Queries     []QueryFigures   `json:"queries,omitempty"`
 	BareQueries []QueryFigures   `json:"bare_queries,omitempty"`
 	Process     []ProcessFigures `json:"process,omitempty"`
+	Watch       *WatchFigures    `json:"watch,omitempty"`
 }
 
 // IndexFigures describe one indexing run.
@@ -118,7 +141,7 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 	}
 	rep.Corpus = gen
 
-	needIndex := o.has("reconcile") || o.has("sync") || o.has("query") || o.has("process")
+	needIndex := o.has("reconcile") || o.has("sync") || o.has("query") || o.has("process") || o.has("watch")
 	if o.has("index") || needIndex && !exists(indexer.ManifestPath(data)) {
 		log.Info("indexing", "size", size)
 		start := time.Now()
@@ -193,6 +216,12 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 			if rep.BareQueries, err = timeBareQueries(ctx, bare, o.Iterations); err != nil {
 				return nil, err
 			}
+		}
+	}
+	if o.has("watch") && o.Watch != nil {
+		log.Info("daemon: write to searchable, load", "size", size)
+		if rep.Watch, err = o.Watch(ctx, data, corpus); err != nil {
+			return nil, fmt.Errorf("watch: %w", err)
 		}
 	}
 	if o.has("process") {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/convsearch/convsearch/bench"
+	"github.com/convsearch/convsearch/server"
 )
 
 // benchReport is what `convsearch bench --json` prints.
@@ -72,6 +74,7 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 		Dir: *dir, Exe: exe, Phases: *phases, Iterations: *iterations,
 		Logger: newLogger(env, true).With("component", "bench"),
 		Sync:   benchSync(env),
+		Watch:  benchWatch(env),
 	}
 	if !*verbose && !isTerminal(env.Stderr) {
 		opts.Logger = nil
@@ -108,6 +111,66 @@ func benchSync(env *Env) func(ctx context.Context, dataDir string, paths []strin
 		return time.Since(start), nil
 	}
 }
+
+// benchWatch runs the daemon in process on the index in dataDir, watching a
+// fresh folder beside the corpus: it times 100 writes to searchable through
+// the HTTP API, then 50 clients searching for 30 s while a file changes
+// every 50 ms.
+func benchWatch(env *Env) func(ctx context.Context, dataDir, corpus string) (*bench.WatchFigures, error) {
+	return func(ctx context.Context, dataDir, corpus string) (*bench.WatchFigures, error) {
+		root := filepath.Join(corpus, "live")
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			return nil, err
+		}
+		quiet := &Env{Stdin: env.Stdin, Stdout: io.Discard, Stderr: io.Discard, Getenv: env.Getenv}
+		sv, err := startServing(ctx, quiet, &storeFlags{DataDir: dataDir, Roots: []string{root}, NoDefaults: true}, "127.0.0.1:0", "")
+		if err != nil {
+			return nil, err
+		}
+		defer sv.stop()
+		c := sv.Client()
+		write := func(i int, word string) error {
+			path := filepath.Join(root, fmt.Sprintf("live-%03d.json", i%20))
+			return os.WriteFile(path, []byte(bench.LiveConversation(i, word)), 0o644)
+		}
+		fresh, err := server.MeasureFreshness(ctx, c, server.FreshnessOptions{Writes: 100, Write: write})
+		if err != nil {
+			return nil, err
+		}
+		wf := &bench.WatchFigures{
+			Writes:     len(fresh),
+			FreshP50MS: ms(fresh.Percentile(50)),
+			FreshP95MS: ms(fresh.Percentile(95)),
+		}
+		// Load while files keep changing.
+		stopWriting := make(chan struct{})
+		done := make(chan int)
+		go func() {
+			n := 0
+			t := time.NewTicker(50 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-stopWriting:
+					done <- n
+					return
+				case <-t.C:
+					write(1000+n, fmt.Sprintf("churn%d", n))
+					n++
+				}
+			}
+		}()
+		load := server.LoadTest(ctx, c, server.LoadOptions{Clients: 50, Duration: 30 * time.Second})
+		close(stopWriting)
+		wf.WritesDuringRun = <-done
+		wf.LoadClients, wf.LoadSeconds, wf.LoadRequests, wf.LoadFailures = 50, load.Elapsed.Seconds(), load.Requests, load.Failures
+		wf.LoadPerSecond = load.PerSecond()
+		wf.LoadP50MS, wf.LoadP95MS, wf.LoadP99MS = ms(load.Latencies.Percentile(50)), ms(load.Latencies.Percentile(95)), ms(load.Latencies.Percentile(99))
+		return wf, nil
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // runBenchBare is the child process that indexes with bare Bleve, so its
 // peak memory is measured on its own.
@@ -177,6 +240,11 @@ func printBench(env *Env, r *bench.Report) {
 	for _, q := range r.Queries {
 		b := bare[fmt.Sprint(q.Class, q.Highlight)]
 		fmt.Fprintf(w, "%s\t%v\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\n", q.Class, q.Highlight, q.Hits, q.P50MS, q.P95MS, q.P99MS, b.P50MS, b.P99MS)
+	}
+	if wf := r.Watch; wf != nil {
+		fmt.Fprintf(w, "write to searchable (daemon, %d writes)\tp50 %.1f ms\tp95 %.1f ms\n", wf.Writes, wf.FreshP50MS, wf.FreshP95MS)
+		fmt.Fprintf(w, "HTTP search, %d clients, %.0f s, %d writes meanwhile\t%.0f req/s\tp50 %.1f ms\tp95 %.1f ms\tp99 %.1f ms\t%d failed\n",
+			wf.LoadClients, wf.LoadSeconds, wf.WritesDuringRun, wf.LoadPerSecond, wf.LoadP50MS, wf.LoadP95MS, wf.LoadP99MS, wf.LoadFailures)
 	}
 	for _, p := range r.Process {
 		fmt.Fprintf(w, "whole process %q\tconvsearch %.1f ms\trg %.1f ms\tgrep %.1f ms\trg/convsearch %.1fx\n", p.Term, p.ConvsearchS, p.RgMS, p.GrepMS, p.RgRatio)
