@@ -70,6 +70,10 @@ type Index struct {
 	// gen counts the batches applied since Open, so readers can tell that
 	// what they cached may be stale.
 	gen atomic.Uint64
+	// inFlight marks the shards an Apply is writing; free signals when one
+	// finishes.
+	inFlight [numShards]bool
+	free     *sync.Cond
 }
 
 // IndexPath is where the Bleve index of data folder dir lives.
@@ -90,6 +94,7 @@ func Open(opts Options) (*Index, error) {
 	}
 	path := IndexPath(opts.Dir)
 	ix := &Index{opts: opts, owners: map[string]string{}}
+	ix.free = sync.NewCond(&ix.mu)
 	for i := range ix.shards {
 		ix.shards[i] = map[string]*FileState{}
 	}
@@ -234,8 +239,18 @@ type Change struct {
 	Conversations []*conversation.Conversation
 }
 
+// ShardOf returns which of the index's record shards holds path's record
+// (0 to NumShards-1). Two Applies whose files fall in different shards run
+// at the same time; callers that want parallel batches split work by it.
+func ShardOf(path string) int { return shardOf(path) }
+
+// NumShards is the number of record shards.
+const NumShards = numShards
+
 // Apply writes changes in one Bleve batch: old documents deleted, new ones
-// added, file records updated. Either all of it lands or none.
+// added, file records updated. Either all of it lands or none. Applies on
+// disjoint sets of shards (see ShardOf) build their Bleve segments at the
+// same time; others wait for the shards they share.
 func (ix *Index) Apply(ctx context.Context, changes []Change) error {
 	if len(changes) == 0 {
 		return nil
@@ -243,30 +258,120 @@ func (ix *Index) Apply(ctx context.Context, changes []Change) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	shards := make([]int, 0, len(changes))
+	seenShard := map[int]bool{}
+	for i := range changes {
+		if n := shardOf(changes[i].State.Path); !seenShard[n] {
+			seenShard[n] = true
+			shards = append(shards, n)
+		}
+	}
+
+	ix.mu.Lock()
+	for ix.busy(shards) {
+		ix.free.Wait()
+	}
+	for _, n := range shards {
+		ix.inFlight[n] = true
+	}
+	release := func() {
+		for _, n := range shards {
+			ix.inFlight[n] = false
+		}
+		ix.free.Broadcast()
+	}
+	p, err := ix.prepare(changes)
+	if err != nil {
+		p.undoOwners(ix)
+		release()
+		ix.mu.Unlock()
+		return err
+	}
+	ix.mu.Unlock()
+
+	// The expensive part — analysis, building the segment — runs unlocked.
+	err = ix.idx.Batch(p.batch)
+
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	defer release()
+	if err != nil {
+		p.undoOwners(ix)
+		return fmt.Errorf("write index batch: %w", err)
+	}
+	for n, sh := range p.touched {
+		ix.shards[n] = sh
+	}
+	if p.meta.LastSync.After(ix.meta.LastSync) {
+		ix.meta = p.meta
+	}
+	ix.gen.Add(1)
+	return nil
+}
 
-	batch := ix.idx.NewBatch()
-	touched := map[int]map[string]*FileState{}
+func (ix *Index) busy(shards []int) bool {
+	for _, n := range shards {
+		if ix.inFlight[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// prepared is a batch ready to write, with what to install once it lands.
+type prepared struct {
+	batch   *bleve.Batch
+	touched map[int]map[string]*FileState
+	meta    meta
+	// owners taken or released in advance (so a concurrent Apply sees
+	// them), with what they were, to undo if the batch fails.
+	undo map[string]string
+}
+
+func (p *prepared) undoOwners(ix *Index) {
+	for key, prev := range p.undo {
+		if prev == "" {
+			delete(ix.owners, key)
+		} else {
+			ix.owners[key] = prev
+		}
+	}
+}
+
+// prepare builds the batch for changes; ix.mu is held.
+func (ix *Index) prepare(changes []Change) (*prepared, error) {
+	p := &prepared{batch: ix.idx.NewBatch(), touched: map[int]map[string]*FileState{}, undo: map[string]string{}}
 	shardFor := func(path string) map[string]*FileState {
 		n := shardOf(path)
-		if sh, ok := touched[n]; ok {
+		if sh, ok := p.touched[n]; ok {
 			return sh
 		}
 		sh := make(map[string]*FileState, len(ix.shards[n])+1)
 		for k, v := range ix.shards[n] {
 			sh[k] = v
 		}
-		touched[n] = sh
+		p.touched[n] = sh
 		return sh
 	}
-	ownerOps := map[string]string{} // key -> path ("" releases)
-	ownerOf := func(key string) (string, bool) {
-		if p, ok := ownerOps[key]; ok {
-			return p, p != ""
+	setOwner := func(key, path string) {
+		if _, saved := p.undo[key]; !saved {
+			p.undo[key] = ix.owners[key]
 		}
-		p, ok := ix.owners[key]
-		return p, ok
+		if path == "" {
+			delete(ix.owners, key)
+		} else {
+			ix.owners[key] = path
+		}
+	}
+	release := func(old *FileState, path string) {
+		for _, id := range old.Docs {
+			p.batch.Delete(id)
+		}
+		for _, c := range old.Conversations {
+			if ix.owners[c.ID] == path {
+				setOwner(c.ID, "")
+			}
+		}
 	}
 	now := time.Now().UTC()
 	for i := range changes {
@@ -276,14 +381,7 @@ func (ix *Index) Apply(ctx context.Context, changes []Change) error {
 		old := sh[path]
 		if ch.Remove {
 			if old != nil {
-				for _, id := range old.Docs {
-					batch.Delete(id)
-				}
-				for _, c := range old.Conversations {
-					if p, _ := ownerOf(c.ID); p == path {
-						ownerOps[c.ID] = ""
-					}
-				}
+				release(old, path)
 				delete(sh, path)
 			}
 			continue
@@ -298,28 +396,21 @@ func (ix *Index) Apply(ctx context.Context, changes []Change) error {
 			continue
 		}
 		if old != nil {
-			for _, id := range old.Docs {
-				batch.Delete(id)
-			}
-			for _, c := range old.Conversations {
-				if p, _ := ownerOf(c.ID); p == path {
-					ownerOps[c.ID] = ""
-				}
-			}
+			release(old, path)
 		}
 		st.Docs, st.Conversations, st.Messages = nil, nil, 0
 		for _, c := range ch.Conversations {
 			key := c.ID
-			if p, ok := ownerOf(key); ok && p != path {
+			if owner, ok := ix.owners[key]; ok && owner != path {
 				// The same conversation read from another file (the same
 				// tree exported as JSON and XML, a copy): index it under its
 				// own key so neither file's documents overwrite the other's.
 				key = c.ID + "~" + shortHash(path)
 			}
-			ownerOps[key] = path
+			setOwner(key, path)
 			for _, d := range documents(c, key, path) {
-				if err := batch.Index(d.id, d.fields); err != nil {
-					return fmt.Errorf("index %s: %w", path, err)
+				if err := p.batch.Index(d.id, d.fields); err != nil {
+					return p, fmt.Errorf("index %s: %w", path, err)
 				}
 				st.Docs = append(st.Docs, d.id)
 			}
@@ -331,33 +422,18 @@ func (ix *Index) Apply(ctx context.Context, changes []Change) error {
 		}
 		sh[path] = &st
 	}
-	for n, sh := range touched {
+	for n, sh := range p.touched {
 		b, err := encodeShard(sh)
 		if err != nil {
-			return fmt.Errorf("encode file records: %w", err)
+			return p, fmt.Errorf("encode file records: %w", err)
 		}
-		batch.SetInternal(shardKey(n), b)
+		p.batch.SetInternal(shardKey(n), b)
 	}
-	m := ix.meta
-	m.LastSync = now
-	mb, _ := json.Marshal(m)
-	batch.SetInternal(metaKey, mb)
-	if err := ix.idx.Batch(batch); err != nil {
-		return fmt.Errorf("write index batch: %w", err)
-	}
-	for n, sh := range touched {
-		ix.shards[n] = sh
-	}
-	for key, p := range ownerOps {
-		if p == "" {
-			delete(ix.owners, key)
-		} else {
-			ix.owners[key] = p
-		}
-	}
-	ix.meta = m
-	ix.gen.Add(1)
-	return nil
+	p.meta = ix.meta
+	p.meta.LastSync = now
+	mb, _ := json.Marshal(p.meta)
+	p.batch.SetInternal(metaKey, mb)
+	return p, nil
 }
 
 // Generation changes whenever the index changes (in this process).
