@@ -27,8 +27,8 @@ type Options struct {
 	Dir   string // work folder: corpora and indexes are kept here between runs
 	Exe   string // the convsearch binary, run as a child for whole-process figures
 	Sizes []int  // corpus sizes in messages
-	// Phases to run: index, bare, reconcile, sync, query, watch, process,
-	// grep (empty: all). "gen" alone only generates the corpus.
+	// Phases to run: index, bare, reconcile, sync, query, watch, mcp,
+	// process, grep (empty: all). "gen" alone only generates the corpus.
 	Phases     []string
 	Iterations int // per query class (default 200)
 	Logger     *slog.Logger
@@ -80,6 +80,10 @@ type Report struct {
 	BareQueries []QueryFigures   `json:"bare_queries,omitempty"`
 	Process     []ProcessFigures `json:"process,omitempty"`
 	Watch       *WatchFigures    `json:"watch,omitempty"`
+	// MCP is search_conversations over stdio; EngineMS the same query in
+	// process, for the protocol's share.
+	MCP      *MCPFigures `json:"mcp,omitempty"`
+	EngineMS float64     `json:"mcp_query_in_process_p50_ms,omitempty"`
 }
 
 // IndexFigures describe one indexing run.
@@ -141,7 +145,7 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 	}
 	rep.Corpus = gen
 
-	needIndex := o.has("reconcile") || o.has("sync") || o.has("query") || o.has("process") || o.has("watch")
+	needIndex := o.has("reconcile") || o.has("sync") || o.has("query") || o.has("process") || o.has("watch") || o.has("mcp")
 	if o.has("index") || needIndex && !exists(indexer.ManifestPath(data)) {
 		log.Info("indexing", "size", size)
 		start := time.Now()
@@ -223,6 +227,18 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 		if rep.Watch, err = o.Watch(ctx, data, corpus); err != nil {
 			return nil, fmt.Errorf("watch: %w", err)
 		}
+	}
+	if o.has("mcp") {
+		log.Info("mcp over stdio", "size", size)
+		if rep.MCP, err = timeMCP(ctx, o.Exe, data, "latency", 200); err != nil {
+			return nil, err
+		}
+		// The tool asks for 10 hits with fragments, facets off.
+		q, err := timeQuery(ctx, data, query.Request{Query: "latency", Limit: 10}, 200)
+		if err != nil {
+			return nil, err
+		}
+		rep.EngineMS = q
 	}
 	if o.has("process") {
 		log.Info("whole-process searches", "size", size)
@@ -433,4 +449,29 @@ func timeBareQueries(ctx context.Context, path string, n int) ([]QueryFigures, e
 		}
 	}
 	return out, nil
+}
+
+// timeQuery returns the warm p50 of one request run in process, in ms.
+func timeQuery(ctx context.Context, data string, req query.Request, n int) (float64, error) {
+	ix, err := indexer.Open(indexer.Options{Dir: data})
+	if err != nil {
+		return 0, err
+	}
+	defer ix.Close()
+	e, err := query.New(ix)
+	if err != nil {
+		return 0, err
+	}
+	var ds []time.Duration
+	for i := range n + 5 {
+		start := time.Now()
+		if _, err := e.Search(ctx, req); err != nil {
+			return 0, err
+		}
+		if i >= 5 {
+			ds = append(ds, time.Since(start))
+		}
+	}
+	p50, _, _ := percentiles(ds)
+	return p50, nil
 }

@@ -34,7 +34,7 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "bench")
 	sizes := fs.String("sizes", "10k,100k", "corpus sizes in messages (10k, 100k, 1m)")
 	dir := fs.String("dir", "", "work folder; corpora and indexes are kept there between runs (default $XDG_CACHE_HOME/convsearch-bench)")
-	phases := fs.StringSlice("phases", nil, "only these phases: index, bare, reconcile, sync, query, process, grep (default: all)")
+	phases := fs.StringSlice("phases", nil, "only these phases: gen, index, bare, reconcile, sync, query, watch, mcp, process, grep (default: all)")
 	iterations := fs.Int("iterations", 200, "runs per query class")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	verbose := fs.BoolP("verbose", "v", false, "log progress on stderr")
@@ -245,6 +245,9 @@ func printBench(env *Env, r *bench.Report) {
 		fmt.Fprintf(w, "write to searchable (daemon, %d writes)\tp50 %.1f ms\tp95 %.1f ms\n", wf.Writes, wf.FreshP50MS, wf.FreshP95MS)
 		fmt.Fprintf(w, "HTTP search, %d clients, %.0f s, %d writes meanwhile\t%.0f req/s\tp50 %.1f ms\tp95 %.1f ms\tp99 %.1f ms\t%d failed\n",
 			wf.LoadClients, wf.LoadSeconds, wf.WritesDuringRun, wf.LoadPerSecond, wf.LoadP50MS, wf.LoadP95MS, wf.LoadP99MS, wf.LoadFailures)
+	}
+	if m := r.MCP; m != nil {
+		fmt.Fprintf(w, "MCP search_conversations over stdio (%d calls)\tp50 %.2f ms\tp95 %.2f ms\tsame query in process p50 %.2f ms\tping p50 %.2f ms\n", m.Calls, m.P50MS, m.P95MS, r.EngineMS, m.PingMS)
 	}
 	for _, p := range r.Process {
 		fmt.Fprintf(w, "whole process %q\tconvsearch %.1f ms\trg %.1f ms\tgrep %.1f ms\trg/convsearch %.1fx\n", p.Term, p.ConvsearchS, p.RgMS, p.GrepMS, p.RgRatio)
