@@ -70,11 +70,20 @@ type Index struct {
 	// gen counts the batches applied since Open, so readers can tell that
 	// what they cached may be stale.
 	gen atomic.Uint64
+	// recordsLoaded is set once the file records were read (see
+	// loadRecords); dirty once a batch changed them since the manifest was
+	// written.
+	recordsLoaded bool
+	recordsErr    error
+	dirty         bool
 	// inFlight marks the shards an Apply is writing; free signals when one
 	// finishes.
 	inFlight [numShards]bool
 	free     *sync.Cond
 }
+
+// maxSegmentDocs caps how many documents merging puts in one segment.
+const maxSegmentDocs = 100000
 
 // IndexPath is where the Bleve index of data folder dir lives.
 func IndexPath(dir string) string { return filepath.Join(dir, "index.bleve") }
@@ -103,7 +112,13 @@ func Open(opts Options) (*Index, error) {
 			return nil, fmt.Errorf("remove old index %s: %w", path, err)
 		}
 	}
-	config := map[string]any{"bolt_timeout": opts.LockTimeout.String()}
+	config := map[string]any{
+		"bolt_timeout": opts.LockTimeout.String(),
+		// Segments stop growing at maxSegmentDocs: a merge maps every segment
+		// it reads, and merging towards one huge segment took peak RSS past
+		// 2 GB at 1M messages. A few segments of this size cost queries little.
+		"scorchMergePlanOptions": map[string]any{"maxSegmentSize": maxSegmentDocs},
+	}
 	idx, err := bleve.OpenUsing(path, config)
 	switch {
 	case err == nil:
@@ -138,6 +153,7 @@ func Open(opts Options) (*Index, error) {
 	}
 	ix.idx = idx
 	ix.rebuilt = true
+	ix.recordsLoaded = true // a new index has none
 	ix.meta = meta{FormatVersion: FormatVersion, Created: time.Now().UTC()}
 	b, _ := json.Marshal(ix.meta)
 	if err := idx.SetInternal(metaKey, b); err != nil {
@@ -163,6 +179,21 @@ func (ix *Index) load() error {
 			return fmt.Errorf("read index meta: %w", err)
 		}
 	}
+	return nil
+}
+
+// loadRecords reads every file record, once, when something first needs
+// them: a search never does, so it does not pay for them. ix.mu is held.
+func (ix *Index) loadRecords() error {
+	if ix.recordsLoaded {
+		return ix.recordsErr
+	}
+	ix.recordsLoaded = true
+	ix.recordsErr = ix.readRecords()
+	return ix.recordsErr
+}
+
+func (ix *Index) readRecords() error {
 	for n := range ix.shards {
 		b, err := ix.idx.GetInternal(shardKey(n))
 		if err != nil {
@@ -191,9 +222,16 @@ func (ix *Index) Rebuilt() bool { return ix.rebuilt }
 // Dir returns the data folder.
 func (ix *Index) Dir() string { return ix.opts.Dir }
 
-// Close writes the manifest and closes the index.
+// Close writes the manifest, if the index changed or has none, and closes
+// the index.
 func (ix *Index) Close() error {
-	merr := ix.WriteManifest()
+	var merr error
+	ix.mu.Lock()
+	write := ix.dirty || ix.rebuilt
+	ix.mu.Unlock()
+	if _, err := os.Stat(ManifestPath(ix.opts.Dir)); write || err != nil {
+		merr = ix.WriteManifest()
+	}
 	if err := ix.idx.Close(); err != nil {
 		return fmt.Errorf("close index: %w", err)
 	}
@@ -202,8 +240,9 @@ func (ix *Index) Close() error {
 
 // File returns the record of the file at path.
 func (ix *Index) File(path string) (FileState, bool) {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.loadRecords()
 	f, ok := ix.shards[shardOf(path)][path]
 	if !ok {
 		return FileState{}, false
@@ -214,8 +253,9 @@ func (ix *Index) File(path string) (FileState, bool) {
 // Files returns every file record, sorted by path. The records share their
 // slices with the index: treat them as read-only.
 func (ix *Index) Files() []FileState {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.loadRecords()
 	var out []FileState
 	for _, sh := range ix.shards {
 		for _, f := range sh {
@@ -280,6 +320,11 @@ func (ix *Index) Apply(ctx context.Context, changes []Change) error {
 		}
 		ix.free.Broadcast()
 	}
+	if err := ix.loadRecords(); err != nil {
+		release()
+		ix.mu.Unlock()
+		return err
+	}
 	p, err := ix.prepare(changes)
 	if err != nil {
 		p.undoOwners(ix)
@@ -305,6 +350,7 @@ func (ix *Index) Apply(ctx context.Context, changes []Change) error {
 	if p.meta.LastSync.After(ix.meta.LastSync) {
 		ix.meta = p.meta
 	}
+	ix.dirty = true
 	ix.gen.Add(1)
 	return nil
 }
@@ -364,7 +410,7 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 		}
 	}
 	release := func(old *FileState, path string) {
-		for _, id := range old.Docs {
+		for _, id := range old.DocIDs() {
 			p.batch.Delete(id)
 		}
 		for _, c := range old.Conversations {
@@ -390,7 +436,7 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 		st.Indexed = now
 		if ch.KeepDocs {
 			if old != nil {
-				st.Docs, st.Conversations, st.Messages = old.Docs, old.Conversations, old.Messages
+				st.Conversations, st.Messages = old.Conversations, old.Messages
 			}
 			sh[path] = &st
 			continue
@@ -398,7 +444,7 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 		if old != nil {
 			release(old, path)
 		}
-		st.Docs, st.Conversations, st.Messages = nil, nil, 0
+		st.Conversations, st.Messages = nil, 0
 		for _, c := range ch.Conversations {
 			key := c.ID
 			if owner, ok := ix.owners[key]; ok && owner != path {
@@ -412,12 +458,11 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 				if err := p.batch.Index(d.id, d.fields); err != nil {
 					return p, fmt.Errorf("index %s: %w", path, err)
 				}
-				st.Docs = append(st.Docs, d.id)
 			}
 			st.Messages += len(c.Messages)
 			st.Conversations = append(st.Conversations, ConversationEntry{
 				ID: key, Date: c.Date, Title: c.Title, Project: c.Project,
-				Topics: c.TopicNames(), Source: c.Source, Messages: len(c.Messages),
+				Topics: c.TopicNames(), Source: c.Source, Messages: len(c.Messages), Decisions: len(c.Decisions),
 			})
 		}
 		sh[path] = &st

@@ -113,7 +113,7 @@ func TestApplyReplaceRemove(t *testing.T) {
 	if got := counts(t, ix); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("after failed parse: %v, want %v", got, want)
 	}
-	if st, _ := ix.File(b.Path); st.Error == "" || len(st.Docs) == 0 {
+	if st, _ := ix.File(b.Path); st.Error == "" || len(st.DocIDs()) == 0 {
 		t.Errorf("failed file's record: %+v, want its error and its old docs", st)
 	}
 

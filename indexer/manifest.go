@@ -95,7 +95,13 @@ func (ix *Index) BuildManifest() *Manifest {
 // WriteManifest writes index.json atomically: a temp file in the same
 // folder, fsync, rename, fsync the folder.
 func (ix *Index) WriteManifest() error {
-	return WriteFileAtomic(ManifestPath(ix.opts.Dir), ix.BuildManifest())
+	if err := WriteFileAtomic(ManifestPath(ix.opts.Dir), ix.BuildManifest()); err != nil {
+		return err
+	}
+	ix.mu.Lock()
+	ix.dirty = false
+	ix.mu.Unlock()
+	return nil
 }
 
 // WriteFileAtomic writes v as indented JSON to path so that a reader (or a

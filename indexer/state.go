@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"time"
+
+	"github.com/convsearch/convsearch/conversation"
 )
 
 // Stamp is what is known of a file without reading it.
@@ -25,6 +27,9 @@ type ConversationEntry struct {
 	Topics   []string  `json:"topics,omitempty"`
 	Source   string    `json:"source"`
 	Messages int       `json:"messages"`
+	// Decisions is how many decision documents the conversation has; with
+	// Messages and Topics it names every document (see FileState.DocIDs).
+	Decisions int `json:"decisions,omitempty"`
 }
 
 // FileState is the index's record of one source file: its fingerprint, the
@@ -43,12 +48,34 @@ type FileState struct {
 	// Conversations are those the file yielded, under the keys they are
 	// indexed with.
 	Conversations []ConversationEntry `json:"conversations,omitempty"`
-	// Docs are the ids of every Bleve document the file yielded.
-	Docs     []string  `json:"docs,omitempty"`
-	Messages int       `json:"messages,omitempty"`
-	Error    string    `json:"error,omitempty"`
-	Warnings []string  `json:"warnings,omitempty"`
-	Indexed  time.Time `json:"indexed,omitzero"`
+	Messages      int                 `json:"messages,omitempty"`
+	Error         string              `json:"error,omitempty"`
+	Warnings      []string            `json:"warnings,omitempty"`
+	Indexed       time.Time           `json:"indexed,omitzero"`
+}
+
+// DocIDs returns the ids of every Bleve document the file yielded. They are
+// derived from the conversation entries, not stored: a million message ids
+// in the records made every open and every sync read and write them all.
+func (f *FileState) DocIDs() []string {
+	var ids []string
+	for _, c := range f.Conversations {
+		ids = append(ids, ConversationDocID(c.ID))
+		for i := range c.Messages {
+			ids = append(ids, MessageDocID(c.ID, i))
+		}
+		seen := map[string]bool{}
+		for _, t := range c.Topics {
+			if slug := conversation.Slug(t); slug != "" && !seen[slug] {
+				seen[slug] = true
+				ids = append(ids, TopicDocID(c.ID, slug))
+			}
+		}
+		for n := range c.Decisions {
+			ids = append(ids, DecisionDocID(c.ID, n))
+		}
+	}
+	return ids
 }
 
 // numShards splits the file records over this many internal keys, so a sync

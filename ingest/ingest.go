@@ -54,6 +54,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Progress, if set, is called after every file with the running totals.
 	Progress func(Progress)
+	// ManifestEvery, when positive, writes index.json at most this often
+	// (a daemon syncing every few seconds on a large index would spend its
+	// time rewriting it); zero writes it after every pass.
+	ManifestEvery time.Duration
 }
 
 // SetDefaults fills the zero fields of o.
@@ -79,6 +83,9 @@ type Ingester struct {
 	ix   Index
 	ex   Extractor
 	opts Options
+
+	mu            sync.Mutex
+	manifestTimer *time.Timer // a pending index.json write, with ManifestEvery
 }
 
 // New returns an Ingester that parses with reg, derives with ex (nil: none)
@@ -408,10 +415,31 @@ func (in *Ingester) process(ctx context.Context, run *pass, jobs []job, removed 
 	if err := ctx.Err(); err != nil {
 		return run.summary(), err
 	}
-	if err := in.ix.WriteManifest(); err != nil {
+	if err := in.writeManifest(); err != nil {
 		return run.summary(), err
 	}
 	return run.summary(), nil
+}
+
+// writeManifest writes index.json now, or with ManifestEvery, once that
+// interval has passed, folding in every pass until then.
+func (in *Ingester) writeManifest() error {
+	if in.opts.ManifestEvery <= 0 {
+		return in.ix.WriteManifest()
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.manifestTimer == nil {
+		in.manifestTimer = time.AfterFunc(in.opts.ManifestEvery, func() {
+			in.mu.Lock()
+			in.manifestTimer = nil
+			in.mu.Unlock()
+			if err := in.ix.WriteManifest(); err != nil {
+				in.opts.Logger.Warn("cannot write index.json", "err", err)
+			}
+		})
+	}
+	return nil
 }
 
 // lane gathers changes into batches and writes them, one at a time, on its

@@ -99,7 +99,7 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 // way the daemon applies a file change.
 func benchSync(env *Env) func(ctx context.Context, dataDir string, paths []string) (time.Duration, error) {
 	return func(ctx context.Context, dataDir string, paths []string) (time.Duration, error) {
-		st, err := openStore(env, &storeFlags{DataDir: dataDir}, false, nil)
+		st, err := openStore(env, &storeFlags{DataDir: dataDir}, storeOptions{})
 		if err != nil {
 			return 0, err
 		}

@@ -28,19 +28,34 @@ type store struct {
 	ing *ingest.Ingester
 }
 
-func openStore(env *Env, sf *storeFlags, rebuild bool, progress func(ingest.Progress)) (*store, error) {
+// The garbage collector's settings for a bulk index (see runIndex).
+const (
+	bulkGCPercent   = 300
+	bulkMemoryLimit = 700 << 20
+)
+
+// storeOptions are how a command uses the store.
+type storeOptions struct {
+	Rebuild  bool
+	Progress func(ingest.Progress)
+	// ManifestEvery, for long-running commands, writes index.json at most
+	// this often instead of after every pass.
+	ManifestEvery time.Duration
+}
+
+func openStore(env *Env, sf *storeFlags, so storeOptions) (*store, error) {
 	dir, err := sf.dataDir(env)
 	if err != nil {
 		return nil, err
 	}
 	logger := newLogger(env, sf.Verbose)
-	ix, err := indexer.Open(indexer.Options{Dir: dir, Rebuild: rebuild, Logger: logger.With("component", "indexer")})
+	ix, err := indexer.Open(indexer.Options{Dir: dir, Rebuild: so.Rebuild, Logger: logger.With("component", "indexer")})
 	if err != nil {
 		return nil, err
 	}
 	reg := all.Registry()
 	ex := extract.New(extract.DefaultBackground(), extract.Options{})
-	ing := ingest.New(reg, ix, ex, ingest.Options{Logger: logger.With("component", "ingest"), Progress: progress})
+	ing := ingest.New(reg, ix, ex, ingest.Options{Logger: logger.With("component", "ingest"), Progress: so.Progress, ManifestEvery: so.ManifestEvery})
 	return &store{dir: dir, reg: reg, ix: ix, ing: ing}, nil
 }
 
@@ -74,11 +89,16 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	// A bulk index allocates fast and briefly: collect garbage less often,
-	// but harder as the heap nears the limit, which keeps peak memory bounded.
-	defer debug.SetGCPercent(debug.SetGCPercent(300))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
+	// but harder as the heap nears the limit, which keeps peak memory
+	// bounded. GOGC and GOMEMLIMIT in the environment win.
+	if env.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(bulkGCPercent))
+	}
+	if env.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(bulkMemoryLimit))
+	}
 	bar := newProgressBar(env)
-	st, err := openStore(env, &sf, *rebuild, bar.update)
+	st, err := openStore(env, &sf, storeOptions{Rebuild: *rebuild, Progress: bar.update})
 	if err != nil {
 		return err
 	}
@@ -198,7 +218,7 @@ func statsOf(ctx context.Context, env *Env, sf *storeFlags) (*indexer.Stats, err
 		defer c.Close()
 		return c.Stats(ctx)
 	}
-	st, err := openStore(env, sf, false, nil)
+	st, err := openStore(env, sf, storeOptions{})
 	if err != nil {
 		return nil, err
 	}

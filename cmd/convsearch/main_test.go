@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -370,5 +371,42 @@ func TestKilledIndexRecovers(t *testing.T) {
 	}
 	if want := stats(t, home, data); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("after kill and rerun %v, after a clean rebuild %v", got, want)
+	}
+}
+
+// TestParseHugeTruncatedFile gives parse a 100 MB portable conversation cut
+// short at the end: an error naming the file and its line, exit 1, no panic,
+// and the next file still parsed.
+func TestParseHugeTruncatedFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 100 MB")
+	}
+	home := t.TempDir()
+	path := filepath.Join(t.TempDir(), "huge.json")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	fmt.Fprint(w, `{"id": "20250101-huge", "title": "huge", "messages": [`+"\n")
+	line := `{"role": "user", "content": "` + strings.Repeat("all work and no play ", 40) + `", "timestamp": null},` + "\n"
+	lines := 0
+	for written := 0; written < 100<<20; written += len(line) {
+		w.WriteString(line)
+		lines++
+	}
+	w.WriteString(`{"role": "assistant", "content": "cut her`) // no end
+	w.Flush()
+	f.Close()
+	good := filepath.Join(corpus, "kiro-cli", "conversation-graphify.json")
+	r := cs(t, home, "parse", path, good)
+	if r.code != 1 || strings.Contains(r.stderr, "panic") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, fmt.Sprintf("huge.json:%d:", lines+2)) {
+		t.Errorf("the error does not name the file and its last line (%d): %q", lines+2, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "aaaaaaaa-0000-4000-8000-000000000001") {
+		t.Errorf("the good file after the huge one was not parsed: %q", r.stdout)
 	}
 }

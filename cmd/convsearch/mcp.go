@@ -96,7 +96,7 @@ func (k *mcpKeeper) run(ctx context.Context) {
 			k.throughDaemon(ctx, c)
 			continue // the daemon went away: find the index again
 		}
-		st, err := openStore(k.env, k.sf, false, nil)
+		st, err := openStore(k.env, k.sf, storeOptions{ManifestEvery: 2 * time.Second})
 		if err == nil {
 			k.own(ctx, st)
 			return

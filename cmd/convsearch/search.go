@@ -50,7 +50,7 @@ func openBackend(ctx context.Context, env *Env, sf *storeFlags) (backend, error)
 		}
 		return c, nil
 	}
-	st, err := openStore(env, sf, false, nil)
+	st, err := openStore(env, sf, storeOptions{})
 	if err != nil {
 		return nil, err
 	}

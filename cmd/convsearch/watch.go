@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/parsers"
@@ -67,7 +68,7 @@ type keeping struct {
 // startKeeping opens the index and starts the watcher and the keeper; the
 // first batch reconciles every root.
 func startKeeping(ctx context.Context, env *Env, sf *storeFlags, name string) (*keeping, error) {
-	st, err := openStore(env, sf, false, nil)
+	st, err := openStore(env, sf, storeOptions{ManifestEvery: 2 * time.Second})
 	if err != nil {
 		return nil, err
 	}
