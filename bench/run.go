@@ -233,8 +233,9 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 		if rep.MCP, err = timeMCP(ctx, o.Exe, data, "latency", 200); err != nil {
 			return nil, err
 		}
-		// The tool asks for 10 hits with fragments, facets off.
-		q, err := timeQuery(ctx, data, query.Request{Query: "latency", Limit: 10}, 200)
+		// The tool's defaults: 10 hits with fragments, facets off, hidden
+		// messages left out.
+		q, err := timeQuery(ctx, data, query.Request{Query: "latency", Limit: 10, ExcludeHidden: true}, 200)
 		if err != nil {
 			return nil, err
 		}

@@ -404,18 +404,22 @@ func (e *Engine) run(ctx context.Context, r Request, main bq.Query, extra ...bq.
 	// Filters restrict without scoring: Bleve checks them only for the
 	// documents the main query finds, and scores nothing twice.
 	filters := append(r.filters(), extra...)
-	if r.ExcludeHidden {
-		q := bleve.NewTermQuery("true")
-		q.SetField(indexer.FieldHidden)
-		filters = append(filters, combine(nil, nil, []bq.Query{q}))
-	}
 	var q bq.Query = main
-	if len(filters) > 0 {
+	if len(filters) > 0 || r.ExcludeHidden {
 		fq := bleve.NewBooleanQuery()
 		if main != nil {
 			fq.AddMust(main)
 		}
-		fq.AddFilter(combine(filters, nil, nil))
+		if len(filters) > 0 {
+			fq.AddFilter(combine(filters, nil, nil))
+		}
+		if r.ExcludeHidden {
+			// A must-not on the few hidden documents, not a filter: a
+			// negative filter walks every document to say which are left.
+			hidden := bleve.NewTermQuery("true")
+			hidden.SetField(indexer.FieldHidden)
+			fq.AddMustNot(hidden)
+		}
 		q = fq
 	}
 	if q == nil {
