@@ -65,3 +65,22 @@ func (c *Conversation) TopicNames() []string {
 	}
 	return names
 }
+
+// Flags names what is special about the message, for display: hidden,
+// cancelled, partial, deleted, sub-agent, and its branch when not the main
+// line.
+func (m *Message) Flags() []string {
+	var flags []string
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{m.Hidden, "hidden"}, {m.Cancelled, "cancelled"}, {m.Partial, "partial"}, {m.Deleted, "deleted"}, {m.Sidechain, "sub-agent"}} {
+		if f.on {
+			flags = append(flags, f.name)
+		}
+	}
+	if m.Branch != "" && m.Branch != "0" {
+		flags = append(flags, "branch "+m.Branch)
+	}
+	return flags
+}

@@ -50,25 +50,9 @@ type builder struct {
 func (b *builder) build(n Node) (bq.Query, error) {
 	switch n := n.(type) {
 	case *And:
-		var must, mustNot []bq.Query
-		for _, c := range n.Clauses {
-			if neg, ok := c.(*Not); ok {
-				q, err := b.build(neg.Clause)
-				if err != nil {
-					return nil, err
-				}
-				if q != nil {
-					mustNot = append(mustNot, q)
-				}
-				continue
-			}
-			q, err := b.build(c)
-			if err != nil {
-				return nil, err
-			}
-			if q != nil {
-				must = append(must, q)
-			}
+		must, mustNot, err := b.clauses(n)
+		if err != nil {
+			return nil, err
 		}
 		return combine(must, nil, mustNot), nil
 	case *Or:
@@ -98,6 +82,25 @@ func (b *builder) build(n Node) (bq.Query, error) {
 		return b.phrase(n)
 	}
 	return nil, fmt.Errorf("query: unknown node %T", n)
+}
+
+// clauses builds an And's clauses: those that must match and those (after
+// NOT) that must not. Clauses of stop words only are dropped.
+func (b *builder) clauses(n *And) (pos, neg []bq.Query, err error) {
+	for _, c := range n.Clauses {
+		list := &pos
+		if not, ok := c.(*Not); ok {
+			c, list = not.Clause, &neg
+		}
+		q, err := b.build(c)
+		if err != nil {
+			return nil, nil, err
+		}
+		if q != nil {
+			*list = append(*list, q)
+		}
+	}
+	return pos, neg, nil
 }
 
 // combine makes a boolean query of must, should and mustNot clauses.

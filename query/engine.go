@@ -336,25 +336,9 @@ func (b *builder) relaxed(n Node) (bq.Query, error) {
 	if !ok {
 		return nil, nil
 	}
-	var should, mustNot []bq.Query
-	for _, c := range and.Clauses {
-		if neg, ok := c.(*Not); ok {
-			q, err := b.build(neg.Clause)
-			if err != nil {
-				return nil, err
-			}
-			if q != nil {
-				mustNot = append(mustNot, q)
-			}
-			continue
-		}
-		q, err := b.build(c)
-		if err != nil {
-			return nil, err
-		}
-		if q != nil {
-			should = append(should, q)
-		}
+	should, mustNot, err := b.clauses(and)
+	if err != nil {
+		return nil, err
 	}
 	if len(should) < 2 {
 		return nil, nil

@@ -299,19 +299,7 @@ func writeMessage(b *strings.Builder, m *conversation.Message, focus bool) {
 	if !m.Timestamp.IsZero() {
 		head += " · " + m.Timestamp.UTC().Format("2006-01-02 15:04")
 	}
-	var flags []string
-	for _, f := range []struct {
-		on   bool
-		name string
-	}{{m.Hidden, "hidden"}, {m.Cancelled, "cancelled"}, {m.Partial, "partial"}, {m.Deleted, "deleted"}, {m.Sidechain, "sub-agent"}} {
-		if f.on {
-			flags = append(flags, f.name)
-		}
-	}
-	if m.Branch != "" && m.Branch != "0" {
-		flags = append(flags, "branch "+m.Branch)
-	}
-	if len(flags) > 0 {
+	if flags := m.Flags(); len(flags) > 0 {
 		head += " [" + strings.Join(flags, ", ") + "]"
 	}
 	if focus {
