@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/convsearch/convsearch/conversation"
 )
@@ -59,10 +60,28 @@ type Result struct {
 	// Warnings are problems that did not stop the parse (a malformed line
 	// skipped), each naming the file and, where there is one, the line.
 	Warnings []error
+
+	ids map[string]int // ids given so far, for AddUnique
 }
 
 // Warn records a problem that did not stop the parse.
 func (r *Result) Warn(err error) { r.Warnings = append(r.Warnings, err) }
+
+// AddUnique adds c to an export file's conversations. The same id twice in
+// one file (exports concatenated by hand) keeps both: the later one is read
+// as <id>~<n>, with a warning naming path and line.
+func (r *Result) AddUnique(c *conversation.Conversation, path string, line int) {
+	if r.ids == nil {
+		r.ids = map[string]int{}
+	}
+	if n := r.ids[c.ID]; n > 0 {
+		r.Warn(Errorf(path, line, ErrShape, "conversation %s appears %d times: this one is read as %s~%d", c.ID, n+1, c.ID, n+1))
+		r.ids[c.ID]++
+		c.ID = c.ID + "~" + strconv.Itoa(n+1)
+	}
+	r.ids[c.ID]++
+	r.Conversations = append(r.Conversations, c)
+}
 
 // Companioned is implemented by parsers whose unit spans more than one file.
 // Companions lists the other files that Parse(path) reads, whether or not they

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -107,5 +108,23 @@ func TestErrorFormat(t *testing.T) {
 	}
 	if w := parsers.Wrap("f.jsonl", 0, err); w != err {
 		t.Error("Wrap re-wrapped an error that already names the file")
+	}
+}
+
+func TestAddUnique(t *testing.T) {
+	var res parsers.Result
+	for range 3 {
+		res.AddUnique(&conversation.Conversation{ID: "a"}, "export.json", 7)
+	}
+	res.AddUnique(&conversation.Conversation{ID: "b"}, "export.json", 9)
+	var ids []string
+	for _, c := range res.Conversations {
+		ids = append(ids, c.ID)
+	}
+	if got := fmt.Sprint(ids); got != "[a a~2 a~3 b]" {
+		t.Errorf("ids %s, want [a a~2 a~3 b]", got)
+	}
+	if len(res.Warnings) != 2 || !bytes.Contains([]byte(res.Warnings[0].Error()), []byte("export.json:7:")) {
+		t.Errorf("warnings %v: want two naming export.json:7", res.Warnings)
 	}
 }

@@ -72,22 +72,13 @@ func hasKey(s, key string) bool {
 func (p *Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
 	res := &parsers.Result{}
 	base := filepath.Base(path)
-	seen := map[string]int{}
 	err := loose.DecodeEach(ctx, path, r, res, func(i, line int, rc *rawConversation) {
 		c := rc.convert(path, base, i)
 		if c == nil {
 			res.Warn(parsers.Errorf(path, line, parsers.ErrShape, "element %d is not a ChatGPT conversation (no id, title or mapping): skipped", i))
 			return
 		}
-		// The same id twice (exports concatenated by hand): keep both, the
-		// later one under a derived id.
-		if n := seen[c.ID]; n > 0 {
-			res.Warn(parsers.Errorf(path, line, parsers.ErrShape, "conversation %s appears %d times: this one is read as %s~%d", c.ID, n+1, c.ID, n+1))
-			seen[c.ID]++
-			c.ID = c.ID + "~" + strconv.Itoa(n+1)
-		}
-		seen[c.ID]++
-		res.Conversations = append(res.Conversations, c)
+		res.AddUnique(c, path, line)
 	})
 	if err != nil {
 		return nil, err
