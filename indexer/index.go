@@ -189,7 +189,9 @@ func (ix *Index) loadRecords() error {
 		return ix.recordsErr
 	}
 	ix.recordsLoaded = true
-	ix.recordsErr = ix.readRecords()
+	if err := ix.readRecords(); err != nil {
+		ix.recordsErr = fmt.Errorf("%w (the index's record of files is damaged: run `convsearch index --rebuild`)", err)
+	}
 	return ix.recordsErr
 }
 

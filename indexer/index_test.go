@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -257,4 +258,25 @@ func TestConcurrentApply(t *testing.T) {
 	ix = open(t, dir)
 	defer ix.Close()
 	check("after reopen")
+}
+
+func TestDamagedRecordsSayWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	ix := open(t, dir)
+	path := "/d/a.json"
+	if err := ix.Apply(context.Background(), []Change{{State: FileState{Path: path, Parser: "test"}, Conversations: []*conversation.Conversation{conv("A", "x")}}}); err != nil {
+		t.Fatal(err)
+	}
+	ix.idx.SetInternal(shardKey(shardOf(path)), []byte("{not json"))
+	ix.Close()
+	ix = open(t, dir)
+	defer ix.Close()
+	// Searching never reads the records, so it still works.
+	if n := search(t, ix, FieldContent, "x"); n == 0 {
+		t.Error("search failed on an index whose records are damaged")
+	}
+	err := ix.Apply(context.Background(), []Change{{State: FileState{Path: "/d/b.json", Parser: "test"}}})
+	if err == nil || !strings.Contains(err.Error(), "--rebuild") {
+		t.Errorf("Apply on damaged records: %v, want an error saying to rebuild", err)
+	}
 }
