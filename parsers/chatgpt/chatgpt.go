@@ -41,31 +41,13 @@ func (*Parser) Info() parsers.Info {
 // Detect recognises a ChatGPT export by its marker keys.
 func (*Parser) Detect(path string, head []byte) bool {
 	h := strings.TrimLeft(strings.TrimPrefix(string(head), "\xef\xbb\xbf"), " \t\r\n")
-	if h == "" || (h[0] != '[' && h[0] != '{') || hasKey(h, "chat_messages") {
+	if h == "" || (h[0] != '[' && h[0] != '{') || loose.HasKey(h, "chat_messages") {
 		return false
 	}
-	if hasKey(h, "mapping") {
-		return hasKey(h, "current_node") || hasKey(h, "create_time") || hasKey(h, "children") || hasKey(h, "title")
+	if loose.HasKey(h, "mapping") {
+		return loose.HasKey(h, "current_node") || loose.HasKey(h, "create_time") || loose.HasKey(h, "children") || loose.HasKey(h, "title")
 	}
-	return hasKey(h, "current_node") && hasKey(h, "conversation_id")
-}
-
-// hasKey reports whether s holds "key" followed by a colon: the key of an
-// object, not the same word as a value.
-func hasKey(s, key string) bool {
-	q := `"` + key + `"`
-	for i := strings.Index(s, q); i >= 0; {
-		rest := strings.TrimLeft(s[i+len(q):], " \t\r\n")
-		if strings.HasPrefix(rest, ":") {
-			return true
-		}
-		j := strings.Index(s[i+len(q):], q)
-		if j < 0 {
-			return false
-		}
-		i += len(q) + j
-	}
-	return false
+	return loose.HasKey(h, "current_node") && loose.HasKey(h, "conversation_id")
 }
 
 // Parse reads every conversation of the export, one at a time.
@@ -399,7 +381,7 @@ func (rc *rawConversation) convert(path, base string, index int) *conversation.C
 			break
 		}
 		if c.Title == "" && m.Role == conversation.RoleUser && !m.Hidden && strings.TrimSpace(m.Content) != "" {
-			c.Title = titleFrom(m.Content)
+			c.Title = loose.Shorten(m.Content, 80)
 		}
 		if m.Role == conversation.RoleAssistant && m.Model != "" && loose.String(rc.DefaultModelSlug) == "" {
 			c.Model = m.Model // the main thread's last answering model

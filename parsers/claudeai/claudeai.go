@@ -23,7 +23,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
@@ -63,19 +62,19 @@ func (*Parser) Detect(path string, head []byte) bool {
 	if h == "" || (h[0] != '[' && h[0] != '{') {
 		return false
 	}
-	if hasKey(h, "mapping") || hasKey(h, "current_node") {
+	if loose.HasKey(h, "mapping") || loose.HasKey(h, "current_node") {
 		return false
 	}
-	if hasKey(h, "chat_messages") {
+	if loose.HasKey(h, "chat_messages") {
 		return true
 	}
-	if !hasKey(h, "uuid") {
+	if !loose.HasKey(h, "uuid") {
 		return false
 	}
 	// A head cut before chat_messages (a long summary comes first in newer
 	// exports): an array of objects that open with "uuid", with a "name".
-	return hasKey(h, "sender") || (hasKey(h, "account") && hasKey(h, "created_at")) ||
-		(opensWithUUID(h) && hasKey(h, "name"))
+	return loose.HasKey(h, "sender") || (loose.HasKey(h, "account") && loose.HasKey(h, "created_at")) ||
+		(opensWithUUID(h) && loose.HasKey(h, "name"))
 }
 
 // opensWithUUID reports whether h opens an array whose first object's first
@@ -88,24 +87,6 @@ func opensWithUUID(h string) bool {
 	}
 	rest, ok = strings.CutPrefix(strings.TrimLeft(rest, ws), "{")
 	return ok && strings.HasPrefix(strings.TrimLeft(rest, ws), `"uuid"`)
-}
-
-// hasKey reports whether s holds "key" followed by a colon: the key of an
-// object, not the same word as a value.
-func hasKey(s, key string) bool {
-	q := `"` + key + `"`
-	for i := strings.Index(s, q); i >= 0; {
-		rest := strings.TrimLeft(s[i+len(q):], " \t\r\n")
-		if strings.HasPrefix(rest, ":") {
-			return true
-		}
-		j := strings.Index(s[i+len(q):], q)
-		if j < 0 {
-			return false
-		}
-		i += len(q) + j
-	}
-	return false
 }
 
 // Parse reads every conversation of the export, one at a time.
@@ -294,7 +275,7 @@ func (rc *rawConversation) convert(path, base string, index int) *conversation.C
 			break
 		}
 		if m.Role == conversation.RoleUser {
-			c.Title = titleFrom(firstNonEmpty(items[i].text, m.Content))
+			c.Title = loose.Shorten(firstNonEmpty(items[i].text, m.Content), 80)
 		}
 	}
 	c.ID = id
@@ -668,26 +649,4 @@ func addAttachment(list []conversation.Attachment, a conversation.Attachment) []
 		}
 	}
 	return append(list, a)
-}
-
-// titleFrom makes a title of a message: its text on one line, cut near 80
-// characters at a word boundary.
-func titleFrom(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	const limit = 80
-	if utf8.RuneCountInString(s) <= limit {
-		return s
-	}
-	cut, n := 0, 0
-	for i := range s {
-		if n == limit {
-			cut = i
-			break
-		}
-		n++
-	}
-	if sp := strings.LastIndexByte(s[:cut], ' '); sp > limit/2 {
-		cut = sp
-	}
-	return strings.TrimSpace(s[:cut]) + "…"
 }

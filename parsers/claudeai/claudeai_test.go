@@ -9,6 +9,7 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/loose"
 	"github.com/convsearch/convsearch/parsers/parsertest"
 )
 
@@ -373,15 +374,15 @@ func TestCancel(t *testing.T) {
 	parsertest.CheckCancel(t, New(), "c.json", parsertest.ReadFile(t, examples+"conversations.json"))
 }
 
-func TestTitleFrom(t *testing.T) {
+func TestTitleShortening(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"  short\n question  ", "short question"},
 		{strings.Repeat("é", 81), strings.Repeat("é", 80) + "…"},
 		{strings.Repeat("word ", 30), strings.TrimSpace(strings.Repeat("word ", 16)) + "…"},
 	}
 	for _, tt := range tests {
-		if got := titleFrom(tt.in); got != tt.want {
-			t.Errorf("titleFrom(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := loose.Shorten(tt.in, 80); got != tt.want {
+			t.Errorf("loose.Shorten(%q, 80) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

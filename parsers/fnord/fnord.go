@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
@@ -472,7 +471,7 @@ func readMetadata(c *conversation.Conversation, raw json.RawMessage) {
 	if json.Unmarshal(raw, &md) != nil {
 		return
 	}
-	c.Title = shorten(loose.String(md.Title), 200)
+	c.Title = loose.Shorten(loose.String(md.Title), 200)
 	c.Model = loose.String(md.Model)
 }
 
@@ -669,23 +668,10 @@ func members(raw json.RawMessage) ([]member, error) {
 func firstUserText(msgs []conversation.Message) string {
 	for _, m := range msgs {
 		if m.Role == conversation.RoleUser {
-			if t := shorten(m.Content, 80); t != "" {
+			if t := loose.Shorten(m.Content, 80); t != "" {
 				return t
 			}
 		}
 	}
 	return ""
-}
-
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)[:n]
-	cut := string(r)
-	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
-		cut = cut[:i]
-	}
-	return strings.TrimRight(cut, " ,.;:-") + "…"
 }

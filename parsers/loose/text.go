@@ -20,6 +20,13 @@ func Title(text string, n int) string {
 }
 
 // cutWords cuts s, already on one line, as Title says.
+// Shorten puts s on one line and cuts it to at most n runes, at a word
+// boundary when there is one in the second half, ending it with "…" when
+// anything was cut. Every family's derived titles go through it.
+func Shorten(s string, n int) string {
+	return cutWords(strings.Join(strings.Fields(s), " "), n)
+}
+
 func cutWords(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
@@ -40,4 +47,23 @@ func cutWords(s string, n int) string {
 		t = t[:i]
 	}
 	return strings.TrimRight(t, " ,.;:-") + "…"
+}
+
+// HasKey reports whether head holds "key" followed by a colon: the key of
+// an object, not the same word as a value. It is for Detect methods, whose
+// head may be cut anywhere and so cannot be decoded.
+func HasKey[T ~string | ~[]byte](head T, key string) bool {
+	s := string(head)
+	q := `"` + key + `"`
+	for off := 0; ; {
+		i := strings.Index(s[off:], q)
+		if i < 0 {
+			return false
+		}
+		rest := strings.TrimLeft(s[off+i+len(q):], " \t\r\n")
+		if strings.HasPrefix(rest, ":") {
+			return true
+		}
+		off += i + len(q)
+	}
 }

@@ -18,7 +18,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
@@ -608,22 +607,9 @@ func firstUserText(msgs []conversation.Message) string {
 		if m.Role != conversation.RoleUser {
 			continue
 		}
-		if t := shorten(m.Content, 80); t != "" {
+		if t := loose.Shorten(m.Content, 80); t != "" {
 			return t
 		}
 	}
 	return ""
-}
-
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)[:n]
-	cut := string(r)
-	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
-		cut = cut[:i]
-	}
-	return strings.TrimRight(cut, " ,.;:-") + "…"
 }

@@ -59,24 +59,7 @@ func (*Parser) Detect(path string, head []byte) bool {
 	if len(h) == 0 || h[0] != '{' {
 		return false
 	}
-	return hasKey(h, "conversation_id") && (hasKey(h, "history") || hasKey(h, "next_message"))
-}
-
-// hasKey reports whether "key" appears in data followed by a colon, as an
-// object key does; a cut head may end anywhere, so no JSON is decoded.
-func hasKey(data []byte, key string) bool {
-	pat := []byte(`"` + key + `"`)
-	for off := 0; ; {
-		i := bytes.Index(data[off:], pat)
-		if i < 0 {
-			return false
-		}
-		rest := bytes.TrimLeft(data[off+i+len(pat):], " \t\r\n")
-		if len(rest) > 0 && rest[0] == ':' {
-			return true
-		}
-		off += i + len(pat)
-	}
+	return loose.HasKey(h, "conversation_id") && (loose.HasKey(h, "history") || loose.HasKey(h, "next_message"))
 }
 
 // Parse reads one conversation document.
