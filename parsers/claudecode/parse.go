@@ -1,12 +1,10 @@
 package claudecode
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
@@ -108,27 +106,8 @@ func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, erro
 		models:     map[string]int{},
 		fileSeen:   map[string]bool{},
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
-	n := 0
-	for {
-		// ReadBytes has no line-length cap: a line holding a pasted PDF can
-		// be megabytes long.
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			n++
-			b.line(n, line)
-		}
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, parsers.Wrap(path, n, fmt.Errorf("read: %w", err))
-		}
-		if n%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, parsers.Wrap(path, n, err)
-			}
-		}
+	if err := loose.EachLine(ctx, path, r, b.line); err != nil {
+		return nil, err
 	}
 	return b.finish()
 }

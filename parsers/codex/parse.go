@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -109,27 +108,8 @@ type builder struct {
 
 func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
 	b := &builder{path: path}
-	br := bufio.NewReaderSize(r, 64<<10)
-	n := 0
-	for {
-		// ReadBytes has no line-length cap: one tool output can be
-		// megabytes.
-		data, err := br.ReadBytes('\n')
-		if len(data) > 0 {
-			n++
-			b.line(n, data)
-		}
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, parsers.Wrap(path, n, fmt.Errorf("read: %w", err))
-		}
-		if n%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, parsers.Wrap(path, n, err)
-			}
-		}
+	if err := loose.EachLine(ctx, path, r, b.line); err != nil {
+		return nil, err
 	}
 	return b.finish()
 }

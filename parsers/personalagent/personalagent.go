@@ -5,7 +5,6 @@
 package personalagent
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -175,42 +174,28 @@ func (p *Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.
 		}
 	}
 
-	br := bufio.NewReaderSize(r, 64<<10)
 	var (
-		lineNo   int
 		nonBlank int
 		firstErr error
 	)
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	err := loose.EachLine(ctx, path, r, func(lineNo int, raw []byte) {
+		text := bytes.TrimSpace(raw)
+		if len(text) == 0 {
+			return
 		}
-		raw, rerr := br.ReadBytes('\n')
-		if len(raw) > 0 {
-			lineNo++
-			if lineNo == 1 {
-				raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
+		nonBlank++
+		msg, err := readLine(path, lineNo, text)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
 			}
-			text := bytes.TrimSpace(raw)
-			if len(text) > 0 {
-				nonBlank++
-				msg, err := readLine(path, lineNo, text)
-				if err != nil {
-					if firstErr == nil {
-						firstErr = err
-					}
-					res.Warn(err)
-				} else {
-					c.Messages = append(c.Messages, msg)
-				}
-			}
+			res.Warn(err)
+			return
 		}
-		if rerr != nil {
-			if errors.Is(rerr, io.EOF) {
-				break
-			}
-			return nil, fmt.Errorf("read %s: %w", path, rerr)
-		}
+		c.Messages = append(c.Messages, msg)
+	})
+	if err != nil {
+		return nil, err
 	}
 	// A file with lines, none of which is a message, is not this format.
 	if nonBlank > 0 && len(c.Messages) == 0 {
