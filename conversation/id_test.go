@@ -46,3 +46,14 @@ func TestSlug(t *testing.T) {
 }
 
 func sha8(s string) string { return NewID(s, time.Time{})[len(undatedPrefix)+1:] }
+
+func TestSpan(t *testing.T) {
+	at := func(h int) time.Time { return time.Date(2025, 1, 1, h, 0, 0, 0, time.UTC) }
+	first, last := Span([]Message{{Timestamp: at(9)}, {}, {Timestamp: at(7)}, {Timestamp: at(12)}})
+	if !first.Equal(at(7)) || !last.Equal(at(12)) {
+		t.Errorf("Span = %v, %v; want 07:00, 12:00", first, last)
+	}
+	if f, l := Span([]Message{{}, {}}); !f.IsZero() || !l.IsZero() {
+		t.Errorf("Span of undated messages = %v, %v; want zero", f, l)
+	}
+}

@@ -1,6 +1,9 @@
 package conversation
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // Renumber sets each message's Index to its position. Parsers call it once
 // their messages are in reading order.
@@ -83,4 +86,23 @@ func (m *Message) Flags() []string {
 		flags = append(flags, "branch "+m.Branch)
 	}
 	return flags
+}
+
+// Span returns the earliest and latest timestamps of msgs (zero when none
+// has one): a conversation's Date and Updated when the format gives no
+// better.
+func Span(msgs []Message) (first, last time.Time) {
+	for _, m := range msgs {
+		t := m.Timestamp
+		if t.IsZero() {
+			continue
+		}
+		if first.IsZero() || t.Before(first) {
+			first = t
+		}
+		if t.After(last) {
+			last = t
+		}
+	}
+	return first, last
 }

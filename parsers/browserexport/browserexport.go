@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
@@ -254,14 +253,14 @@ func readThread(ctx context.Context, path string, n int, raw json.RawMessage, re
 	}
 	c.Renumber()
 
-	first, last := span(c.Messages)
+	first, last := conversation.Span(c.Messages)
 	c.Date = created
 	if c.Date.IsZero() {
 		c.Date = first
 	}
 	c.Updated = latest(updated, last, c.Date)
 	if c.Title == "" {
-		c.Title = deriveTitle(c.Messages)
+		c.Title = portable.DeriveTitle(c.Messages)
 	}
 	key := "browser:" + loose.String(rt.ID)
 	if loose.String(rt.ID) == "" {
@@ -391,44 +390,6 @@ func latest(ts ...time.Time) time.Time {
 		}
 	}
 	return l
-}
-
-func span(msgs []conversation.Message) (first, last time.Time) {
-	for _, m := range msgs {
-		if t := m.Timestamp; !t.IsZero() {
-			if first.IsZero() || t.Before(first) {
-				first = t
-			}
-			if t.After(last) {
-				last = t
-			}
-		}
-	}
-	return first, last
-}
-
-const titleLen = 80
-
-// deriveTitle makes a title from the first user message for unnamed threads.
-func deriveTitle(msgs []conversation.Message) string {
-	pick := ""
-	for _, m := range msgs {
-		if strings.TrimSpace(m.Content) == "" {
-			continue
-		}
-		if m.Role == conversation.RoleUser {
-			pick = m.Content
-			break
-		}
-		if pick == "" {
-			pick = m.Content
-		}
-	}
-	t := strings.Join(strings.Fields(pick), " ")
-	if utf8.RuneCountInString(t) <= titleLen {
-		return t
-	}
-	return strings.TrimSpace(string([]rune(t)[:titleLen-1])) + "…"
 }
 
 func lineOf(data []byte, key string) int {

@@ -159,7 +159,7 @@ func parse(ctx context.Context, path string, data []byte) (*parsers.Result, erro
 	c.Date = loose.Time(rc.Date)
 	readMetadata(path, rc.Metadata, c, res)
 
-	first, last := span(c.Messages)
+	first, last := conversation.Span(c.Messages)
 	if c.Date.IsZero() {
 		c.Date = first
 	}
@@ -170,7 +170,7 @@ func parse(ctx context.Context, path string, data []byte) (*parsers.Result, erro
 		}
 	}
 	if c.Title == "" {
-		c.Title = deriveTitle(c.Messages)
+		c.Title = DeriveTitle(c.Messages)
 	}
 	c.ID = strings.TrimSpace(loose.String(rc.ID))
 	if c.ID == "" {
@@ -653,29 +653,13 @@ func readNotes(raw json.RawMessage) []conversation.Note {
 	return out
 }
 
-// span returns the earliest and latest message timestamps.
-func span(msgs []conversation.Message) (first, last time.Time) {
-	for _, m := range msgs {
-		t := m.Timestamp
-		if t.IsZero() {
-			continue
-		}
-		if first.IsZero() || t.Before(first) {
-			first = t
-		}
-		if t.After(last) {
-			last = t
-		}
-	}
-	return first, last
-}
-
 // titleLen is how many characters of the first user message make a title.
 const titleLen = 80
 
-// deriveTitle makes a title from the first user message (or the first
-// message with text) for files that have none.
-func deriveTitle(msgs []conversation.Message) string {
+// DeriveTitle makes a title from the first user message (or the first
+// message with text) for conversations that have none: the portable family
+// and the browser exports it imports.
+func DeriveTitle(msgs []conversation.Message) string {
 	pick := ""
 	for _, m := range msgs {
 		if strings.TrimSpace(m.Content) == "" {
