@@ -243,7 +243,11 @@ func shard(dir, kind string, i int) (string, error) {
 	return d, os.MkdirAll(d, 0o755)
 }
 
-func writeJSON(path string, v any) error {
+func writeJSON(path string, v any) error { return writeJSONLines(path, v) }
+
+// writeJSONLines writes each value as one line of JSON: a JSON Lines file,
+// or with one value a JSON file.
+func writeJSONLines(path string, values ...any) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -251,9 +255,11 @@ func writeJSON(path string, v any) error {
 	w := bufio.NewWriterSize(f, 64<<10)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		f.Close()
-		return err
+	for _, v := range values {
+		if err := enc.Encode(v); err != nil {
+			f.Close()
+			return err
+		}
 	}
 	if err := w.Flush(); err != nil {
 		f.Close()
@@ -296,29 +302,16 @@ func writePersonalAgent(dir string, i int, c genConversation) ([]string, error) 
 	}
 	stem := c.Date.Format("20060102150405") + fmt.Sprintf("%03d", i%1000)
 	path := filepath.Join(d, stem+".jsonl")
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	w := bufio.NewWriterSize(f, 64<<10)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	lines := make([]any, 0, len(c.Msgs))
 	for _, m := range c.Msgs {
 		line := map[string]any{"role": m.Role, "content": m.Content, "ts": m.Time.Format(time.RFC3339)}
 		if m.ToolName != "" {
 			line["tool_calls"] = []map[string]any{{"id": "call_" + stem, "name": m.ToolName, "arguments": json.RawMessage(m.ToolArgs)}}
 			line["tool_results"] = []map[string]any{{"tool_call_id": "call_" + stem, "content": m.ToolOut}}
 		}
-		if err := enc.Encode(line); err != nil {
-			f.Close()
-			return nil, err
-		}
+		lines = append(lines, line)
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
+	if err := writeJSONLines(path, lines...); err != nil {
 		return nil, err
 	}
 	meta := filepath.Join(d, stem+".meta.json")
@@ -356,32 +349,18 @@ func writeClaudeCode(dir string, c genConversation) ([]string, error) {
 		return nil, err
 	}
 	path := filepath.Join(d, c.ID+".jsonl")
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	w := bufio.NewWriterSize(f, 64<<10)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	lines := make([]any, 0, len(c.Msgs))
 	for k, m := range c.Msgs {
 		content := m.Content
 		if m.ToolOut != "" {
 			content += "\n" + m.ToolOut
 		}
-		line := map[string]any{
+		lines = append(lines, map[string]any{
 			"type": m.Role, "sessionId": c.ID, "uuid": fmt.Sprintf("%s-%d", c.ID[:8], k), "timestamp": m.Time.Format(time.RFC3339Nano),
 			"cwd": "/home/bench/" + c.Project, "message": map[string]any{"role": m.Role, "content": content},
-		}
-		if err := enc.Encode(line); err != nil {
-			f.Close()
-			return nil, err
-		}
+		})
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return []string{path}, f.Close()
+	return []string{path}, writeJSONLines(path, lines...)
 }
 
 // LiveConversation is a small portable conversation holding word, for

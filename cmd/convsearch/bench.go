@@ -42,13 +42,11 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(env, fs, "bench", args); err != nil {
 		return err
 	}
-	if *cpuProfile != "" {
-		stop, err := startCPUProfile(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer stop()
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	var ns []int
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := parseCount(s)

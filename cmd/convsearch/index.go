@@ -71,13 +71,11 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(env, fs, "index", args); err != nil {
 		return err
 	}
-	if *cpuProfile != "" {
-		stop, err := startCPUProfile(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer stop()
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	for _, a := range fs.Args() { // `convsearch index DIR` means --root DIR
 		sf.Roots = append(sf.Roots, a)
 	}
@@ -264,8 +262,12 @@ func humanBytes(n int64) string {
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
 
-// startCPUProfile writes a CPU profile to path until the returned func runs.
+// startCPUProfile writes a CPU profile to path until the returned func runs
+// (a no-op when path is empty: no profile asked for).
 func startCPUProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("cpu profile: %w", err)
