@@ -33,6 +33,10 @@ type MCPOptions struct {
 	// minutes), so clients that vanish without saying goodbye do not pile up
 	// in a long-running daemon.
 	SessionTimeout time.Duration
+	// Indexing reports whether the first pass over the roots is still
+	// running, so that answers can say they may be incomplete (default:
+	// never).
+	Indexing func(context.Context) bool
 }
 
 // SetDefaults fills the zero fields of o.
@@ -48,6 +52,9 @@ func (o *MCPOptions) SetDefaults() {
 	}
 	if o.SessionTimeout <= 0 {
 		o.SessionTimeout = 30 * time.Minute
+	}
+	if o.Indexing == nil {
+		o.Indexing = func(context.Context) bool { return false }
 	}
 }
 
@@ -84,7 +91,7 @@ const ConversationURIPrefix = "convsearch://conversation/"
 
 const mcpInstructions = `convsearch is a searchable memory of the user's past conversations with AI tools (Claude Code, Codex, ChatGPT and claude.ai exports, Amazon Q and Kiro CLI, and more), indexed on this machine.
 Use it to recall what was discussed or decided before: search_conversations first (words, "exact phrases", -excluded, OR, prefix*, field:value), then get_conversation with a hit's conversation_id and message_index to read the exchange around it. list_decisions finds decisions with their rationale; list_topics shows what the conversations are about; related_conversations finds earlier discussions of the same subject.
-Answers are capped in size: when "truncated" is true, page with offset (searches) or next_message (get_conversation).`
+Answers are capped in size: when "truncated" is true, page with offset (searches) or next_message (get_conversation). While "indexing" is true the first pass over the user's files is still running and answers may miss conversations: ask again shortly.`
 
 // NewMCPServer returns an MCP server whose tools and resources answer from b.
 // Serve it over stdio with Run(ctx, &mcp.StdioTransport{}), or over HTTP
@@ -352,6 +359,16 @@ func backendError(err error, id string) error {
 		return err
 	}
 	return &indexError{err}
+}
+
+// idError is backendError for a call naming conversation id, saying when
+// the id may only not have been read yet.
+func (t *mcpTools) idError(ctx context.Context, err error, id string) error {
+	e := backendError(err, id)
+	if errors.Is(err, query.ErrNotFound) && t.opts.Indexing(ctx) {
+		return fmt.Errorf("%w (convsearch is still indexing for the first time: it may not be read yet; ask again shortly)", e)
+	}
+	return e
 }
 
 // indexError is a failure of the index rather than of the arguments.

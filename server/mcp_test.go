@@ -56,9 +56,16 @@ func newTestBackend(tb testing.TB) *Local {
 // connect serves b over in-memory transports and returns a connected client.
 func connect(tb testing.TB, b Backend) *mcp.ClientSession {
 	tb.Helper()
+	return connectWith(tb, b, MCPOptions{})
+}
+
+// connectWith is connect with options; Version and Now are set for it.
+func connectWith(tb testing.TB, b Backend, opts MCPOptions) *mcp.ClientSession {
+	tb.Helper()
 	ctx := context.Background()
-	now := func() time.Time { return time.Date(2025, 3, 10, 12, 0, 0, 0, time.UTC) }
-	s := NewMCPServer(b, MCPOptions{Version: "test", Now: now})
+	opts.Version = "test"
+	opts.Now = func() time.Time { return time.Date(2025, 3, 10, 12, 0, 0, 0, time.UTC) }
+	s := NewMCPServer(b, opts)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := s.Connect(ctx, st, nil)
 	if err != nil {
@@ -522,6 +529,39 @@ func TestMCPBackendErrors(t *testing.T) {
 		res := call(t, cs, "search_conversations", map[string]any{"query": "outbox"})
 		if !res.IsError || !strings.Contains(text(res), tc.want) {
 			t.Errorf("backend error %v: %v %q", tc.err, res.IsError, text(res))
+		}
+	}
+}
+
+// TestMCPIndexing checks that answers given during the first indexing pass
+// say they may be incomplete, in the structure and in the text, and that
+// the others do not.
+func TestMCPIndexing(t *testing.T) {
+	b := newTestBackend(t)
+	for _, indexing := range []bool{true, false} {
+		cs := connectWith(t, b, MCPOptions{Indexing: func(context.Context) bool { return indexing }})
+		for _, tc := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{"search_conversations", map[string]any{"query": "outbox"}},
+			{"search_conversations", map[string]any{"query": "zzqxnothing"}},
+			{"list_decisions", map[string]any{}},
+			{"list_topics", map[string]any{}},
+			{"related_conversations", map[string]any{"id": fixtureID}},
+		} {
+			out, txt := ok[struct {
+				Indexing *bool `json:"indexing"`
+			}](t, cs, tc.tool, tc.args)
+			got := out.Indexing != nil && *out.Indexing
+			noted := strings.HasPrefix(txt, "Note: convsearch is still indexing")
+			if got != indexing || noted != indexing {
+				t.Errorf("indexing %v: %s(%v): indexing field %v, note in text %v", indexing, tc.tool, tc.args, got, noted)
+			}
+		}
+		res := call(t, cs, "get_conversation", map[string]any{"id": "20990101-00000000"})
+		if !res.IsError || strings.Contains(text(res), "still indexing") != indexing {
+			t.Errorf("indexing %v: unknown id: error %v %q", indexing, res.IsError, text(res))
 		}
 	}
 }

@@ -196,6 +196,16 @@ func (t *mcpTools) renderTopics(ctx context.Context, out *topicsOutput, project 
 	return b.String()
 }
 
+// indexingNote puts first, in an answer read during the first indexing
+// pass, that it may be incomplete: an agent that trusts an empty answer
+// would otherwise conclude nothing was ever said.
+func indexingNote(indexing bool, text string) string {
+	if !indexing {
+		return text
+	}
+	return "Note: convsearch is still indexing the user's conversations for the first time; this answer may miss some. Ask again shortly for a complete one.\n\n" + text
+}
+
 func renderRelated(id string, out *searchOutput) string {
 	var b strings.Builder
 	if len(out.Hits) == 0 {

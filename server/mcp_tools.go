@@ -67,6 +67,9 @@ type searchOutput struct {
 	Truncated bool `json:"truncated"`
 	// NextOffset is the offset of the next page, when there is one.
 	NextOffset int `json:"next_offset,omitempty"`
+	// Indexing is true while the first pass over the roots is running:
+	// conversations not yet read are missing.
+	Indexing bool `json:"indexing,omitempty" jsonschema:"true while the first indexing pass over the user's files is running: conversations not read yet are missing, ask again shortly"`
 }
 
 // conversationOutput is a window of a conversation in the canonical model's
@@ -103,6 +106,8 @@ type conversationOutput struct {
 type topicsOutput struct {
 	Topics    []query.TopicCount `json:"topics"`
 	Truncated bool               `json:"truncated"`
+	// Indexing: as in searchOutput.
+	Indexing bool `json:"indexing,omitempty" jsonschema:"true while the first indexing pass over the user's files is running: conversations not read yet are missing, ask again shortly"`
 }
 
 // The checks of the arguments, run before the schema's (see addTool): each
@@ -209,6 +214,9 @@ func (t *mcpTools) search(ctx context.Context, in *searchInput) (string, searchO
 	if _, err := query.Parse(q); err != nil {
 		return "", out, backendError(err, "")
 	}
+	// Asked before the query: an answer read during the first pass says so
+	// even if the pass ends meanwhile.
+	out.Indexing = t.opts.Indexing(ctx)
 	res, err := t.b.Search(ctx, r)
 	if err != nil {
 		return "", out, backendError(err, "")
@@ -221,7 +229,7 @@ func (t *mcpTools) search(ctx context.Context, in *searchInput) (string, searchO
 			out.NextOffset = next
 		}
 	}
-	return t.renderSearch(ctx, &out, in.Offset, in.Project), out, nil
+	return indexingNote(out.Indexing, t.renderSearch(ctx, &out, in.Offset, in.Project)), out, nil
 }
 
 func (t *mcpTools) getConversation(ctx context.Context, in *getInput) (string, conversationOutput, error) {
@@ -230,7 +238,7 @@ func (t *mcpTools) getConversation(ctx context.Context, in *getInput) (string, c
 	size := orDefault(in.MaxMessages, mcpWindowDefault)
 	c, fromIndex, err := t.b.Load(ctx, id)
 	if err != nil {
-		return "", out, backendError(err, id)
+		return "", out, t.idError(ctx, err, id)
 	}
 	n := len(c.Messages)
 	start, focus := 0, -1
@@ -307,6 +315,7 @@ func (t *mcpTools) decisions(ctx context.Context, in *decisionsInput) (string, s
 	if _, err := query.Parse(q); err != nil {
 		return "", out, backendError(err, "")
 	}
+	out.Indexing = t.opts.Indexing(ctx)
 	res, err := t.b.Decisions(ctx, query.DecisionsRequest{Query: q, Projects: one(in.Project), Since: since, Until: until,
 		Limit: orDefault(in.Limit, mcpDecisionsDefault)})
 	if err != nil {
@@ -314,12 +323,13 @@ func (t *mcpTools) decisions(ctx context.Context, in *decisionsInput) (string, s
 	}
 	out.Result = *res
 	out.Truncated = trimHits(out.Hits) || uint64(len(out.Hits)) < out.Total
-	return t.renderDecisions(ctx, &out, in.Project), out, nil
+	return indexingNote(out.Indexing, t.renderDecisions(ctx, &out, in.Project)), out, nil
 }
 
 func (t *mcpTools) topics(ctx context.Context, in *topicsInput) (string, topicsOutput, error) {
 	var out topicsOutput
 	limit := orDefault(in.Limit, mcpTopicsDefault)
+	out.Indexing = t.opts.Indexing(ctx)
 	// One more than asked tells whether there are more.
 	topics, err := t.b.Topics(ctx, query.TopicsRequest{Projects: one(in.Project), Limit: limit + 1})
 	if err != nil {
@@ -332,22 +342,23 @@ func (t *mcpTools) topics(ctx context.Context, in *topicsInput) (string, topicsO
 		topics = []query.TopicCount{}
 	}
 	out.Topics = topics
-	return t.renderTopics(ctx, &out, in.Project), out, nil
+	return indexingNote(out.Indexing, t.renderTopics(ctx, &out, in.Project)), out, nil
 }
 
 func (t *mcpTools) related(ctx context.Context, in *relatedInput) (string, searchOutput, error) {
 	var out searchOutput
 	id := strings.TrimSpace(in.ID)
 	limit := orDefault(in.Limit, mcpRelatedDefault)
+	out.Indexing = t.opts.Indexing(ctx)
 	res, err := t.b.Related(ctx, id, limit)
 	if err != nil {
-		return "", out, backendError(err, id)
+		return "", out, t.idError(ctx, err, id)
 	}
 	out.Result = *res
 	// Related looks at a bounded number of candidates: a full page means
 	// there may be more.
 	out.Truncated = trimHits(out.Hits) || len(out.Hits) >= limit
-	return renderRelated(id, &out), out, nil
+	return indexingNote(out.Indexing, renderRelated(id, &out)), out, nil
 }
 
 // readConversation serves convsearch://conversation/{id} as Markdown.

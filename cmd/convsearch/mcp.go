@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -59,7 +60,7 @@ func runMcp(ctx context.Context, env *Env, args []string) error {
 		keeper.run(ctx)
 	}()
 
-	srv := server.NewMCPServer(b, server.MCPOptions{Version: version, Logger: log})
+	srv := server.NewMCPServer(b, server.MCPOptions{Version: version, Logger: log, Indexing: b.indexing})
 	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(env.Stdin), Writer: nopWriteCloser{env.Stdout}})
 	cancel()
 	<-done // the index is closed only once its writer has stopped
@@ -123,6 +124,7 @@ func (k *mcpKeeper) throughDaemon(ctx context.Context, c *server.Client) {
 	defer c.Close()
 	k.log.Info("answering through the daemon", "url", c.URL())
 	k.b.set(c, nil)
+	k.b.setReady(daemonReady(c))
 	if len(k.sf.Roots) > 0 {
 		roots := make([]string, 0, len(k.sf.Roots))
 		for _, r := range k.sf.Roots {
@@ -163,23 +165,29 @@ func (k *mcpKeeper) own(ctx context.Context, st *store) {
 		k.b.set(nil, err)
 		return
 	}
-	k.b.set(&server.Local{Engine: e, Registry: st.reg, StatsOf: st.ix.Stats}, nil)
+	local := &server.Local{Engine: e, Registry: st.reg, StatsOf: st.ix.Stats}
+	k.b.setReady(nil) // not the daemon's, should one have been used before
 	// Calls still running when ctx ends finish before the index closes.
 	defer k.b.set(nil, errors.New("the MCP server is stopping"))
 
 	roots, err := k.sf.roots(k.env, st.reg)
 	if err != nil {
 		k.log.Error("no roots to index", "err", err)
+		k.b.set(local, nil)
 		<-ctx.Done()
 		return
 	}
 	if len(roots) == 0 {
 		k.log.Warn("nothing to index: no --root, no default location of a known format here; serving the index as it is", "dir", k.dir)
+		k.b.set(local, nil)
 		<-ctx.Done()
 		return
 	}
 	k.log.Info("serving the local index", "dir", k.dir, "roots", len(roots))
 	keeper := server.NewKeeper(st.ing, server.KeeperOptions{Roots: roots, Logger: k.base.With("component", "keeper")})
+	// Answers say they may be incomplete until the first pass is done.
+	k.b.setReady(func(context.Context) bool { return keeper.Ready() })
+	k.b.set(local, nil)
 	w, err := watcher.New(roots, watcher.Options{SkipDir: parsers.SkipDir, Logger: k.base.With("component", "watcher")})
 	if err != nil {
 		// Without a watcher, a reconcile now and then keeps the index fresh.
@@ -216,6 +224,9 @@ type mcpBackend struct {
 	b  server.Backend
 	// err is why there is no backend.
 	err error
+	// ready reports whether b has been through its first pass over the
+	// roots; nil: it has.
+	ready func(context.Context) bool
 }
 
 var _ server.Backend = (*mcpBackend)(nil)
@@ -226,6 +237,48 @@ func (m *mcpBackend) set(b server.Backend, err error) {
 	m.b, m.err = b, err
 	m.mu.Unlock()
 	m.once.Do(func() { close(m.first) })
+}
+
+// setReady installs how to tell whether the backend's first pass over the
+// roots is done; called before set, so that no answer from a half-built
+// index goes out unmarked.
+func (m *mcpBackend) setReady(ready func(context.Context) bool) {
+	m.mu.Lock()
+	m.ready = ready
+	m.mu.Unlock()
+}
+
+// indexing reports whether answers may miss conversations because the
+// first pass over the roots is still running.
+func (m *mcpBackend) indexing(ctx context.Context) bool {
+	select {
+	case <-m.first:
+	case <-ctx.Done():
+		return false
+	}
+	m.mu.RLock()
+	ready := m.ready
+	m.mu.RUnlock()
+	return ready != nil && !ready(ctx)
+}
+
+// daemonReady asks the daemon whether its first pass is done, until it
+// says yes: it never goes back.
+func daemonReady(c *server.Client) func(context.Context) bool {
+	var done atomic.Bool
+	return func(ctx context.Context) bool {
+		if done.Load() {
+			return true
+		}
+		ctx, cancel := context.WithTimeout(ctx, time.Second)
+		defer cancel()
+		ok, err := c.Ready(ctx)
+		if err != nil {
+			return true // a daemon that does not answer is not indexing
+		}
+		done.Store(ok)
+		return ok
+	}
 }
 
 // with runs f with the backend, once the keeper's first attempt is over.

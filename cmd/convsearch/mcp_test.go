@@ -131,21 +131,26 @@ func resultText(res *mcp.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
-// waitHits calls search_conversations until it finds something: the index
-// is built in the background while the server already answers.
+// waitHits calls search_conversations until it finds something in a
+// complete answer: the index is built in the background while the server
+// already answers, and answers say "indexing" until the first pass is over.
 func (p *mcpProc) waitHits(tb testing.TB, q string) map[string]any {
 	tb.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		res := p.call(tb, "search_conversations", map[string]any{"query": q})
 		if !res.IsError {
 			out := res.StructuredContent.(map[string]any)
-			if hits, _ := out["hits"].([]any); len(hits) > 0 {
+			hits, _ := out["hits"].([]any)
+			if out["indexing"] == true && !strings.HasPrefix(resultText(res), "Note: convsearch is still indexing") {
+				tb.Errorf("a partial answer without the note: %.300s", resultText(res))
+			}
+			if len(hits) > 0 && out["indexing"] != true {
 				return out
 			}
 		}
 		if time.Now().After(deadline) {
-			tb.Fatalf("no hits for %q after 20s: %s\nstderr:\n%s", q, resultText(res), p.stderr)
+			tb.Fatalf("no complete answer with hits for %q after 30s: %s\nstderr:\n%s", q, resultText(res), p.stderr)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -48,6 +48,9 @@ func openBackend(ctx context.Context, env *Env, sf *storeFlags) (backend, error)
 				return nil, err
 			}
 		}
+		if ready, err := c.Ready(ctx); err == nil && !ready {
+			fmt.Fprintln(env.Stderr, "convsearch: the daemon is still indexing for the first time; results may be incomplete")
+		}
 		return c, nil
 	}
 	st, err := openStore(env, sf, storeOptions{})

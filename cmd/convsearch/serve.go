@@ -92,7 +92,8 @@ func startServing(ctx context.Context, env *Env, sf *storeFlags, addr, token str
 		Status:  kp.status,
 		Token:   token,
 		// The MCP tools over streamable HTTP, at /mcp.
-		MCP:      server.MCPHandler(local, server.MCPOptions{Version: version, Logger: log.With("component", "mcp")}),
+		MCP: server.MCPHandler(local, server.MCPOptions{Version: version, Logger: log.With("component", "mcp"),
+			Indexing: func(context.Context) bool { return !kp.k.Ready() }}),
 		Identity: server.Health{PID: os.Getpid(), DataDir: kp.st.dir, Version: version, Started: started},
 		Logger:   log.With("component", "http"),
 	})

@@ -58,15 +58,26 @@ try {
     check(t.annotations?.readOnlyHint === true, `${t.name}: read-only`);
   }
 
-  // The index is built in the background: wait for the first hits.
+  // The index is built in the background: answers say "indexing" until the
+  // first pass is over. Wait for a complete answer, and check that partial
+  // ones said so.
   let search;
-  const deadline = Date.now() + 30000;
+  let sawIndexingNote = true;
+  let partial = 0;
+  const deadline = Date.now() + 60000;
   for (;;) {
     search = await call("search_conversations", { query: "outbox replay batches" });
-    if (!search.isError && search.structuredContent?.hits?.length > 0) break;
+    const sc = search.structuredContent;
+    if (!search.isError && sc?.indexing === true) {
+      partial++;
+      if (!text(search).startsWith("Note: convsearch is still indexing")) sawIndexingNote = false;
+    }
+    if (!search.isError && sc && sc.indexing !== true) break;
     if (Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 200));
   }
+  check(sawIndexingNote, `answers during the first pass say so in their text (${partial} such answers)`);
+  check(!search.isError && search.structuredContent?.indexing !== true, "the first indexing pass ends (indexing no longer set)");
   const s = search.structuredContent;
   check(s?.hits?.length > 0 && s.hits[0].conversation_id === FIXTURE, "search_conversations finds the fixture first");
   check(typeof s?.total === "number" && typeof s?.took_ms === "number" && typeof s?.truncated === "boolean", "search result has total, took_ms, truncated");
