@@ -114,6 +114,9 @@ type Message struct {
 	// parentId): it keeps the shape of branching conversations.
 	ParentID string `json:"parent_id,omitempty"`
 	Role     Role   `json:"role"`
+	// Author names who wrote the message where the format says more than
+	// the role (studio's userId: which person, in a shared thread).
+	Author string `json:"author,omitempty"`
 	// Content is the message's text, flattened from whatever structure the
 	// format uses. Tool calls and results are kept apart in their own fields.
 	Content   string    `json:"content"`

@@ -315,6 +315,23 @@ func TestShow(t *testing.T) {
 	if r := cs(t, home, "show", "--data-dir", data, "no-such-id"); r.code != 1 || !strings.Contains(r.stderr, "no-such-id") {
 		t.Errorf("unknown id: exit %d, stderr %q", r.code, r.stderr)
 	}
+
+	// A shared thread names who wrote each message next to the role: the
+	// first comment of examples/studio/comments.json is maya's.
+	if r := cs(t, home, "index", "--data-dir", data, "--root", filepath.Join(examples, "studio")); r.code != 0 {
+		t.Fatalf("index: %s", r.stderr)
+	}
+	r = cs(t, home, "parse", "--json", filepath.Join(examples, "studio", "comments.json"))
+	var parsed []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &parsed); err != nil || len(parsed) != 1 {
+		t.Fatalf("parse --json: %v\n%s", err, r.stdout)
+	}
+	r = cs(t, home, "show", "--data-dir", data, parsed[0].ID)
+	if r.code != 0 || !strings.Contains(r.stdout, "#0 user (maya)") {
+		t.Errorf("show of a studio thread: exit %d, no author on #0\n%s", r.code, r.stdout)
+	}
 }
 
 // TestKilledIndexRecovers kills `index` with SIGKILL part-way and runs it

@@ -88,6 +88,9 @@ func printConversation(env *Env, c *conversation.Conversation, focus int, all bo
 		}
 		fmt.Fprintln(w)
 		head := fmt.Sprintf("── #%d %s", m.Index, m.Role)
+		if m.Author != "" {
+			head += " (" + m.Author + ")"
+		}
 		if !m.Timestamp.IsZero() {
 			head += " · " + m.Timestamp.Local().Format("2006-01-02 15:04")
 		}

@@ -48,6 +48,7 @@ type rawMessage struct {
 	Deleted     json.RawMessage `json:"deleted"`
 	Sidechain   json.RawMessage `json:"sidechain"`
 	Branch      json.RawMessage `json:"branch"`
+	Author      json.RawMessage `json:"author"`
 }
 
 type rawToolCall struct {
@@ -226,6 +227,7 @@ func readMessage(raw json.RawMessage) (m conversation.Message, ok bool, err erro
 	m.Deleted = loose.Bool(rm.Deleted)
 	m.Sidechain = loose.Bool(rm.Sidechain)
 	m.Branch = loose.String(rm.Branch)
+	m.Author = loose.String(rm.Author)
 	return m, true, nil
 }
 

@@ -136,6 +136,7 @@ func TestRoundTripVaried(t *testing.T) {
 			{Role: conversation.RoleAssistant, Partial: true}, {Role: conversation.RoleTool, Deleted: true},
 			{Role: conversation.RoleAssistant, Sidechain: true}, {Role: conversation.RoleUser, Branch: "0"},
 			{Role: conversation.RoleUser, Branch: "main/2"}, {Role: conversation.RoleUser, ID: "7", ParentID: "0"},
+			{Role: conversation.RoleUser, Author: "user-139"},
 		}},
 		{"attachments", []conversation.Message{{Role: conversation.RoleUser, Attachments: []conversation.Attachment{
 			{Name: "a.pdf", Type: "application/pdf", Size: 1 << 40}, {Ref: "plots/1"}, {},
@@ -213,6 +214,9 @@ func TestRoundTripFixtures(t *testing.T) {
 			}
 			m.Hidden, m.Cancelled, m.Partial = rng.IntN(5) == 0, rng.IntN(5) == 0, rng.IntN(5) == 0
 			m.Deleted, m.Sidechain = rng.IntN(5) == 0, rng.IntN(5) == 0
+			if rng.IntN(3) == 0 {
+				m.Author = pick()
+			}
 			if rng.IntN(3) == 0 {
 				m.Branch = strconv.Itoa(rng.IntN(3))
 			}

@@ -27,6 +27,7 @@ type outConversation struct {
 // which the format's own readers ignore.
 type outMessage struct {
 	Role        string                    `json:"role"`
+	Author      string                    `json:"author,omitempty"`
 	Content     string                    `json:"content"`
 	Timestamp   *string                   `json:"timestamp"`
 	ID          string                    `json:"id,omitempty"`
@@ -87,6 +88,7 @@ func Marshal(c *conversation.Conversation) ([]byte, error) {
 	for _, m := range c.Messages {
 		om := outMessage{
 			Role:        string(m.Role),
+			Author:      m.Author,
 			Content:     m.Content,
 			Timestamp:   timeText(m.Timestamp),
 			ID:          m.ID,

@@ -217,6 +217,16 @@ func role(n *node) conversation.Role {
 	return conversation.RoleUser
 }
 
+// author is the comment's userId, which tells the people of a shared thread
+// apart, unless it only repeats the role.
+func author(n *node, r conversation.Role) string {
+	id := strings.TrimSpace(n.userID)
+	if strings.EqualFold(id, string(r)) {
+		return ""
+	}
+	return id
+}
+
 // build flattens the tree into one conversation. Reading order is
 // depth-first, children right after their parent, siblings in the order of
 // the file: that is the order the app shows them in. Timestamps cannot give
@@ -253,10 +263,12 @@ func build(ctx context.Context, path string, roots []*node) (*conversation.Conve
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n := it.n
+		r := role(n)
 		m := conversation.Message{
 			ID:          n.id,
 			ParentID:    n.parentID,
-			Role:        role(n),
+			Role:        r,
+			Author:      author(n, r),
 			Content:     loose.StripDataURLs(n.content),
 			Timestamp:   n.ts,
 			Attachments: n.atts,

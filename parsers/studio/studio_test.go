@@ -3,12 +3,14 @@ package studio
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -246,6 +248,9 @@ func TestFields(t *testing.T) {
 	if got := c.Messages[3].Attachments; !reflect.DeepEqual(got, want) {
 		t.Errorf("hand-truncated data URL: %+v, want %+v (no size: the payload is cut)", got, want)
 	}
+	if got, want := authors(c), userIDs(t, corpus+"920de45/comments2.json"); !reflect.DeepEqual(got, want) {
+		t.Errorf("authors %v, want the file's userIds %v", got, want)
+	}
 	if got := c.Messages[2].Attachments; len(got) != 1 || got[0].Ref != "" || got[0].Name != "ff2.png" {
 		t.Errorf("blob: URL attachment: %+v, want name ff2.png and no ref", got)
 	}
@@ -311,23 +316,68 @@ func TestFirstLine(t *testing.T) {
 	}
 }
 
+// authors lists the messages' authors, sorted.
+func authors(c *conversation.Conversation) []string {
+	var out []string
+	for _, m := range c.Messages {
+		out = append(out, m.Author)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// userIDs reads every comment's userId from a studio JSON file, sorted.
+func userIDs(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type comment struct {
+		UserID   string    `json:"userId"`
+		Children []comment `json:"children"`
+	}
+	var roots []comment
+	if err := json.Unmarshal(b, &roots); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	var walk func([]comment)
+	walk = func(cs []comment) {
+		for _, c := range cs {
+			out = append(out, c.UserID)
+			walk(c.Children)
+		}
+	}
+	walk(roots)
+	slices.Sort(out)
+	return out
+}
+
 func TestRoles(t *testing.T) {
 	tests := []struct {
 		typ, user string
 		want      conversation.Role
+		author    string
 	}{
-		{"", "user-139", conversation.RoleUser},
-		{"user", "assistant", conversation.RoleUser},
-		{"assistant", "maya", conversation.RoleAssistant},
-		{"Assistant", "", conversation.RoleAssistant},
-		{"system", "", conversation.RoleSystem},
-		{"tool", "", conversation.RoleTool},
-		{"moderator", "", conversation.RoleUser},
-		{"", "assistant", conversation.RoleAssistant},
+		{"", "user-139", conversation.RoleUser, "user-139"},
+		{"user", "assistant", conversation.RoleUser, "assistant"},
+		{"assistant", "maya", conversation.RoleAssistant, "maya"},
+		{"Assistant", "", conversation.RoleAssistant, ""},
+		{"system", "", conversation.RoleSystem, ""},
+		{"tool", "", conversation.RoleTool, ""},
+		{"moderator", "", conversation.RoleUser, ""},
+		{"", "assistant", conversation.RoleAssistant, ""},
+		{"", " User ", conversation.RoleUser, ""},
 	}
 	for _, tt := range tests {
-		if got := role(&node{typ: tt.typ, userID: tt.user}); got != tt.want {
+		n := &node{typ: tt.typ, userID: tt.user}
+		got := role(n)
+		if got != tt.want {
 			t.Errorf("role(type %q, user %q) = %s, want %s", tt.typ, tt.user, got, tt.want)
+		}
+		if a := author(n, got); a != tt.author {
+			t.Errorf("author(type %q, user %q) = %q, want %q", tt.typ, tt.user, a, tt.author)
 		}
 	}
 }

@@ -403,6 +403,7 @@ function renderMessage(m, re) {
   if (m.hidden) li.classList.add("hidden-msg");
   const head = el("div", "msg-head");
   head.appendChild(el("span", "role", m.role));
+  if (m.author) head.appendChild(el("span", "author", m.author));
   head.appendChild(el("span", null, "#" + m.index));
   const when = longDate(m.timestamp);
   if (when) head.appendChild(el("span", null, when));
