@@ -120,6 +120,10 @@ type Summary struct {
 	Progress
 	Errors   []FileError `json:"errors,omitempty"`
 	Warnings []FileError `json:"warnings,omitempty"`
+	// StillFailing are files not read again because they have not changed
+	// since a pass failed on them (their error is the recorded one): a
+	// command run again goes on reporting them until they are fixed.
+	StillFailing []FileError `json:"still_failing,omitempty"`
 }
 
 // job is a file to look at closely: detect, hash, parse.
@@ -182,7 +186,7 @@ func (in *Ingester) Reconcile(ctx context.Context, roots []string) (*Summary, er
 			if j, changed := in.check(path, info); changed {
 				jobs = append(jobs, j)
 			} else {
-				run.p.Unchanged++
+				run.unchanged(j)
 			}
 			return nil
 		})
@@ -234,7 +238,7 @@ func (in *Ingester) Sync(ctx context.Context, paths []string) (*Summary, error) 
 			if j, changed := in.check(path, info); changed {
 				jobs = append(jobs, j)
 			} else {
-				run.p.Unchanged++
+				run.unchanged(j)
 			}
 		}
 	}
@@ -575,6 +579,7 @@ type pass struct {
 	p        Progress
 	errors   []FileError
 	warnings []FileError
+	stale    []FileError
 }
 
 func newPass(in *Ingester, start time.Time) *pass { return &pass{in: in, start: start} }
@@ -592,9 +597,18 @@ func (r *pass) progress() {
 	}
 }
 
+// unchanged counts a file check found unchanged, and keeps its recorded
+// error if the last pass failed on it.
+func (r *pass) unchanged(j job) {
+	r.p.Unchanged++
+	if j.prev != nil && j.prev.Error != "" {
+		r.stale = append(r.stale, FileError{Path: j.path, Err: j.prev.Error})
+	}
+}
+
 func (r *pass) summary() *Summary {
 	r.p.Elapsed = time.Since(r.start)
-	return &Summary{Progress: r.p, Errors: r.errors, Warnings: r.warnings}
+	return &Summary{Progress: r.p, Errors: r.errors, Warnings: r.warnings, StillFailing: r.stale}
 }
 
 func (s *Summary) add(o *Summary) {
@@ -609,4 +623,5 @@ func (s *Summary) add(o *Summary) {
 	s.Elapsed += o.Elapsed
 	s.Errors = append(s.Errors, o.Errors...)
 	s.Warnings = append(s.Warnings, o.Warnings...)
+	s.StillFailing = append(s.StillFailing, o.StillFailing...)
 }

@@ -114,6 +114,7 @@ type Request struct {
 	Offset        int      `json:"offset,omitempty"` // hits to skip
 	// After is the Sort value of the last hit of the previous page: the
 	// next page starts after it (search-after; better than Offset deep in).
+	// The values are opaque, printable and safe on a command line.
 	After []string `json:"after,omitempty"`
 	Sort  string   `json:"sort,omitempty"` // relevance (default), newest, oldest
 	// Group returns the best hit per conversation, with how many hits the
@@ -161,6 +162,14 @@ func (r *Request) Validate() error {
 	if len(r.After) > 0 && r.Sort == SortRelevance {
 		// Scores tie and Bleve's score sort has no tie-breaker to resume from.
 		return errors.New("after pages results sorted newest or oldest; page relevance-sorted results with offset")
+	}
+	if len(r.After) > 0 {
+		if r.Group {
+			return errors.New("after pages single hits; page grouped results with offset")
+		}
+		if _, err := decodeCursor(r.After); err != nil {
+			return err
+		}
 	}
 	// Bleve's date range takes times it can hold as nanoseconds since 1970.
 	for _, t := range []*time.Time{&r.Since, &r.Until} {
@@ -430,7 +439,11 @@ func (e *Engine) run(ctx context.Context, r Request, main bq.Query, extra ...bq.
 		req.SortBy([]string{"-_score"})
 	}
 	if len(r.After) > 0 && !r.Group {
-		req.SearchAfter = r.After
+		after, err := decodeCursor(r.After)
+		if err != nil {
+			return nil, err
+		}
+		req.SearchAfter = after
 	}
 	if !r.NoHighlight && main != nil {
 		req.Highlight = bleve.NewHighlightWithStyle(htmlhl.Name)
@@ -448,8 +461,14 @@ func (e *Engine) run(ctx context.Context, r Request, main bq.Query, extra ...bq.
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	res := &Result{Total: sr.Total, Hits: make([]Hit, 0, len(sr.Hits))}
+	// Only date-sorted single hits can be resumed from (see Validate).
+	cursors := r.Sort != SortRelevance && !r.Group
 	for _, dm := range sr.Hits {
-		res.Hits = append(res.Hits, hitOf(dm))
+		h := hitOf(dm)
+		if cursors {
+			h.Sort = encodeCursor(dm.Sort)
+		}
+		res.Hits = append(res.Hits, h)
 	}
 	if r.Group {
 		res.Hits = group(res.Hits, r.Offset, r.Limit)
@@ -511,7 +530,6 @@ func hitOf(dm *bsearch.DocumentMatch) Hit {
 		Title:          str(dm.Fields[indexer.FieldTitle]),
 		Rationale:      str(dm.Fields[indexer.FieldRationale]),
 		Score:          dm.Score,
-		Sort:           dm.Sort,
 	}
 	if t, ok := timeOf(dm.Fields[indexer.FieldDate]); ok {
 		h.Date = t

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/indexer"
@@ -270,6 +271,45 @@ func TestSortAndPaging(t *testing.T) {
 	if off.Hits[0].ConversationID != "retry" {
 		t.Errorf("offset 1 gave %v, want retry", ids(off))
 	}
+
+	// Paging every hit one at a time with After gives each once, in the
+	// order of one big page, and the cursors are printable.
+	all, err := e.Search(ctx, query.Request{Sort: query.SortNewest, Limit: query.MaxLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paged []string
+	var after []string
+	for range len(all.Hits) + 1 {
+		page, err := e.Search(ctx, query.Request{Sort: query.SortNewest, Limit: 1, After: after})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Hits) == 0 {
+			break
+		}
+		h := page.Hits[0]
+		for _, v := range h.Sort {
+			if strings.IndexFunc(v, func(r rune) bool { return !unicode.IsPrint(r) || r == ',' }) >= 0 {
+				t.Fatalf("cursor %q of %s is not printable", v, h.ID)
+			}
+		}
+		paged, after = append(paged, h.ID), h.Sort
+	}
+	if got, want := paged, hitIDs(all); !slices.Equal(got, want) {
+		t.Errorf("paged with after:\n%v\nwant\n%v", got, want)
+	}
+	if rel, _ := e.Search(ctx, query.Request{Query: "retry"}); len(rel.Hits) == 0 || rel.Hits[0].Sort != nil {
+		t.Errorf("relevance hits carry a cursor they cannot be paged with: %+v", rel.Hits)
+	}
+}
+
+func hitIDs(r *query.Result) []string {
+	var out []string
+	for _, h := range r.Hits {
+		out = append(out, h.ID)
+	}
+	return out
 }
 
 func TestGroup(t *testing.T) {
@@ -345,6 +385,13 @@ func TestRequestValidation(t *testing.T) {
 		{Query: "x", Since: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC), Until: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{Query: "x", Offset: -3},
 		{Query: "x", After: []string{"1"}},
+		// Cursors: one value of two (Bleve would panic), not ours, and a
+		// grouped search.
+		{Query: "x", Sort: query.SortNewest, After: []string{"x"}},
+		{Query: "x", Sort: query.SortNewest, After: []string{"x", "_score"}},
+		{Query: "x", Sort: query.SortNewest, After: []string{"bS9jLzE", "not base64!"}},
+		{Query: "x", Sort: query.SortNewest, After: []string{"IAEYQA", "bS9jLzE", "bS9jLzE"}},
+		{Query: "x", Sort: query.SortNewest, Group: true, After: []string{"IAEYQA", "bS9jLzE"}},
 	}
 	for _, r := range bad {
 		if _, err := e.Search(context.Background(), r); err == nil {

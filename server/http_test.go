@@ -399,7 +399,7 @@ func TestSearchParamsRoundTrip(t *testing.T) {
 		{Query: `"x y" -z`, Types: []string{"message"}, Sources: []string{"portable", "claude-code"}, Roles: []string{"user"},
 			Projects: []string{"a,b", "c"}, Since: now.Add(-time.Hour).UTC(), Until: now.UTC(), Limit: 5, Offset: 10,
 			Sort: "newest", Group: true, Facets: true, ExcludeHidden: true, NoHighlight: true, Conversations: []string{"id1"}},
-		{Query: "x", After: []string{"0.5", "m/c/1"}, Limit: 20, Sort: "oldest"},
+		{Query: "x", After: []string{"IAEYQA", "bS9jLzE"}, Limit: 20, Sort: "oldest"},
 	} {
 		got, n, err := ParseSearchParams(SearchValues(r, 3), now)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
@@ -41,6 +42,10 @@ type storeOptions struct {
 	// ManifestEvery, for long-running commands, writes index.json at most
 	// this often instead of after every pass.
 	ManifestEvery time.Duration
+	// ReportsFiles is set by commands that list the files they could not
+	// read once the pass is over: the ingester then logs them only with -v,
+	// so that each is told once.
+	ReportsFiles bool
 }
 
 func openStore(env *Env, sf *storeFlags, so storeOptions) (*store, error) {
@@ -55,7 +60,11 @@ func openStore(env *Env, sf *storeFlags, so storeOptions) (*store, error) {
 	}
 	reg := all.Registry()
 	ex := extract.New(extract.DefaultBackground(), extract.Options{})
-	ing := ingest.New(reg, ix, ex, ingest.Options{Logger: logger.With("component", "ingest"), Progress: so.Progress, ManifestEvery: so.ManifestEvery})
+	ingLog := logger.With("component", "ingest")
+	if so.ReportsFiles && !sf.Verbose {
+		ingLog = slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	}
+	ing := ingest.New(reg, ix, ex, ingest.Options{Logger: ingLog, Progress: so.Progress, ManifestEvery: so.ManifestEvery})
 	return &store{dir: dir, reg: reg, ix: ix, ing: ing}, nil
 }
 
@@ -96,7 +105,7 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(bulkMemoryLimit))
 	}
 	bar := newProgressBar(env)
-	st, err := openStore(env, &sf, storeOptions{Rebuild: *rebuild, Progress: bar.update})
+	st, err := openStore(env, &sf, storeOptions{Rebuild: *rebuild, Progress: bar.update, ReportsFiles: true})
 	if err != nil {
 		return err
 	}
@@ -114,17 +123,43 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
-	if sum != nil {
-		if *asJSON {
-			writeJSON(env.Stdout, sum)
-		} else {
-			printSummary(env.Stdout, sum)
-			for _, e := range sum.Errors {
-				fmt.Fprintf(env.Stderr, "convsearch: %s: %s\n", e.Path, strings.TrimPrefix(e.Err, e.Path+": "))
-			}
-		}
+	if sum == nil {
+		return err
+	}
+	if *asJSON {
+		writeJSON(env.Stdout, sum)
+	} else {
+		printSummary(env.Stdout, sum)
+	}
+	if ferr := reportFailures(env, sum); err == nil {
+		err = ferr
 	}
 	return err
+}
+
+// fileError says which file and why, naming the file once: most errors
+// start with the path already (path: or path:line:).
+func fileError(e ingest.FileError) string {
+	if strings.HasPrefix(e.Err, e.Path+":") {
+		return e.Err
+	}
+	return e.Path + ": " + e.Err
+}
+
+// reportFailures lists on stderr the files a pass could not read, and
+// those unchanged since a pass failed on them, and returns an error (exit
+// 1) when there are any: the rest is indexed, but a script must know.
+func reportFailures(env *Env, sum *ingest.Summary) error {
+	for _, e := range sum.Errors {
+		fmt.Fprintf(env.Stderr, "convsearch: %s\n", fileError(e))
+	}
+	for _, e := range sum.StillFailing {
+		fmt.Fprintf(env.Stderr, "convsearch: %s (unchanged since it failed)\n", fileError(e))
+	}
+	if n := len(sum.Errors) + len(sum.StillFailing); n > 0 {
+		return fmt.Errorf("%d of the files could not be read (listed above); everything else is indexed", n)
+	}
+	return nil
 }
 
 func printSummary(w io.Writer, s *ingest.Summary) {
@@ -299,11 +334,11 @@ func indexThroughDaemon(ctx context.Context, env *Env, c *server.Client, sf *sto
 		return err
 	}
 	if asJSON {
-		return writeJSON(env.Stdout, sum)
+		if err := writeJSON(env.Stdout, sum); err != nil {
+			return err
+		}
+	} else {
+		printSummary(env.Stdout, sum)
 	}
-	printSummary(env.Stdout, sum)
-	for _, e := range sum.Errors {
-		fmt.Fprintf(env.Stderr, "convsearch: %s: %s\n", e.Path, strings.TrimPrefix(e.Err, e.Path+": "))
-	}
-	return nil
+	return reportFailures(env, sum)
 }

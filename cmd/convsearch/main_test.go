@@ -427,3 +427,54 @@ func TestParseHugeTruncatedFile(t *testing.T) {
 		t.Errorf("the good file after the huge one was not parsed: %q", r.stdout)
 	}
 }
+
+// TestIndexReportsFailures: a file that cannot be read is named on stderr
+// and makes index exit 1 while the rest is indexed, on every run until it
+// is fixed; a root that does not exist fails the same way.
+func TestIndexReportsFailures(t *testing.T) {
+	home := t.TempDir()
+	data := filepath.Join(t.TempDir(), "data")
+	root := filepath.Join(t.TempDir(), "convs")
+	good := filepath.Join(root, "good.json")
+	bad := filepath.Join(root, "bad.json")
+	writeConv(t, good, conversationJSON("conv-g", "Gibbons", "Gibbons sing at dawn."))
+	full := conversationJSON("conv-b", "Baboons", "Baboon troops")
+	writeConv(t, bad, full[:strings.Index(full, "troops")]) // cut short mid-message
+	index := func(extra ...string) result {
+		return cs(t, home, append([]string{"index", "--data-dir", data, "--no-default-roots", "--root", root}, extra...)...)
+	}
+	tests := []struct {
+		name   string
+		before func()
+		args   []string
+		code   int
+		stderr []string // each must appear
+		stdout string
+	}{
+		{"first run", nil, nil, 1, []string{bad + ":", "1 of the files could not be read"}, "1 failed"},
+		{"unchanged", nil, nil, 1, []string{bad + ":", "unchanged since it failed"}, "2 unchanged"},
+		{"as JSON", nil, []string{"--json"}, 1, []string{"unchanged since it failed"}, `"still_failing"`},
+		{"fixed", func() { writeConv(t, bad, conversationJSON("conv-b", "Baboons", "Baboon troops groom.")) }, nil, 0, nil, "0 failed"},
+		{"missing root", nil, []string{"--root", filepath.Join(root, "nope")}, 1, []string{"nope", "could not be read"}, ""},
+	}
+	for _, tt := range tests {
+		if tt.before != nil {
+			tt.before()
+		}
+		r := index(tt.args...)
+		if r.code != tt.code || !strings.Contains(r.stdout, tt.stdout) {
+			t.Errorf("%s: exit %d (want %d), stdout %q (want %q)\nstderr %s", tt.name, r.code, tt.code, r.stdout, tt.stdout, r.stderr)
+		}
+		for _, w := range tt.stderr {
+			if !strings.Contains(r.stderr, w) {
+				t.Errorf("%s: stderr lacks %q:\n%s", tt.name, w, r.stderr)
+			}
+		}
+		if strings.Count(r.stderr, bad) > 1 {
+			t.Errorf("%s: the file is named more than once:\n%s", tt.name, r.stderr)
+		}
+	}
+	if r := cs(t, home, "search", "--data-dir", data, "--json", "baboon OR gibbon"); !strings.Contains(r.stdout, "conv-b") || !strings.Contains(r.stdout, "conv-g") {
+		t.Errorf("after the fix both are searchable: %s", r.stdout)
+	}
+}

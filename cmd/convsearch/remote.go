@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/convsearch/convsearch/ingest"
@@ -49,6 +48,6 @@ func reportSync(env *Env, sum *ingest.Summary) {
 			sum.Parsed, sum.Conversations, sum.Messages, sum.Elapsed.Round(time.Millisecond))
 	}
 	for _, e := range sum.Errors {
-		fmt.Fprintf(env.Stderr, "convsearch: %s: %s\n", e.Path, strings.TrimPrefix(e.Err, e.Path+": "))
+		fmt.Fprintf(env.Stderr, "convsearch: %s\n", fileError(e))
 	}
 }
