@@ -21,6 +21,7 @@ import (
 	htmlhl "github.com/blevesearch/bleve/v2/search/highlight/highlighter/html"
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/indexer"
 )
 
@@ -148,6 +149,12 @@ func (r *Request) Validate() error {
 	}
 	if !r.Since.IsZero() && !r.Until.IsZero() && r.Until.Before(r.Since) {
 		return fmt.Errorf("until (%s) is before since (%s)", r.Until.Format(time.RFC3339), r.Since.Format(time.RFC3339))
+	}
+	for i, role := range r.Roles {
+		r.Roles[i] = strings.ToLower(strings.TrimSpace(role))
+		if !conversation.Role(r.Roles[i]).Valid() {
+			return fmt.Errorf("role %q: use user, assistant, system or tool", role)
+		}
 	}
 	for i, t := range r.Types {
 		k := NormalizeKind(t)

@@ -78,7 +78,7 @@ func run(ctx context.Context, args []string, env *Env) error {
 	name, rest := args[0], args[1:]
 	switch name {
 	case "help", "-h", "--help":
-		if len(rest) > 0 {
+		if len(rest) > 0 && rest[0] != "-h" && rest[0] != "--help" {
 			if c, ok := lookupCommand(rest[0]); ok {
 				if err := c.run(ctx, env, []string{"--help"}); !errors.Is(err, errHelp) {
 					return err

@@ -19,6 +19,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "export")
 	to := fs.String("to", "", "the folder to write into (created if needed)")
 	quiet := fs.BoolP("quiet", "q", false, "do not print the per-family totals on stderr")
+	asJSON := fs.Bool("json", false, "print what was written as JSON: the folder, the manifest's path and its entries")
 	if err := parseFlags(env, fs, "export", args); err != nil {
 		return err
 	}
@@ -63,10 +64,27 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	}
 	if !*quiet {
 		printTotals(env, run)
-		fmt.Fprintf(env.Stderr, "wrote %d conversations and index.json to %s\n", len(manifest.Conversations), *to)
+	}
+	// What was written is the result: on stdout.
+	if *asJSON {
+		dir, _ := filepath.Abs(*to)
+		if err := writeJSON(env.Stdout, exportResult{Dir: dir, Index: filepath.Join(dir, "index.json"),
+			Written: len(manifest.Conversations), Conversations: manifest.Conversations}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(env.Stdout, "wrote %d conversations and index.json to %s\n", len(manifest.Conversations), *to)
 	}
 	if run.Failed > 0 {
 		return errReported
 	}
 	return nil
+}
+
+// exportResult is export --json.
+type exportResult struct {
+	Dir           string                   `json:"dir"`
+	Index         string                   `json:"index"`
+	Written       int                      `json:"written"`
+	Conversations []portable.ManifestEntry `json:"conversations"`
 }

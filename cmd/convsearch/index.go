@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/extract"
 	"github.com/convsearch/convsearch/indexer"
@@ -172,17 +173,36 @@ func printSummary(w io.Writer, s *ingest.Summary) {
 }
 
 // progressBar draws a one-line progress display on stderr when stderr is a
-// terminal, at most ten times a second; elsewhere it stays silent.
+// terminal, at most ten times a second; elsewhere it stays silent. With
+// NO_COLOR or TERM=dumb it writes no escape sequence at all: the line is
+// overwritten with carriage returns and spaces.
 type progressBar struct {
 	env   *Env
 	on    bool
+	plain bool
 	mu    sync.Mutex
 	last  time.Time
-	drawn bool
+	width int // of the line drawn, in runes; 0: none
 }
 
 func newProgressBar(env *Env) *progressBar {
-	return &progressBar{env: env, on: isTerminal(env.Stderr)}
+	return &progressBar{env: env, on: isTerminal(env.Stderr), plain: env.Getenv("NO_COLOR") != "" || env.Getenv("TERM") == "dumb"}
+}
+
+// draw replaces the line on screen with line ("" clears it).
+func (b *progressBar) draw(line string) {
+	if !b.plain {
+		fmt.Fprint(b.env.Stderr, "\r\033[K"+line)
+	} else {
+		n := utf8.RuneCountInString(line)
+		pad := max(b.width-n, 0)
+		end := ""
+		if line == "" {
+			end = "\r"
+		}
+		fmt.Fprint(b.env.Stderr, "\r"+line+strings.Repeat(" ", pad)+end)
+	}
+	b.width = utf8.RuneCountInString(line)
 }
 
 func (b *progressBar) update(p ingest.Progress) {
@@ -199,16 +219,15 @@ func (b *progressBar) update(p ingest.Progress) {
 	if p.Elapsed > 0 {
 		rate = float64(p.Messages) / p.Elapsed.Seconds()
 	}
-	fmt.Fprintf(b.env.Stderr, "\r\033[K%d files (%d unchanged, %d failed) · %d conversations · %d messages · %.0f msg/s",
-		p.Seen, p.Unchanged, p.Failed, p.Conversations, p.Messages, rate)
-	b.drawn = true
+	b.draw(fmt.Sprintf("%d files (%d unchanged, %d failed) · %d conversations · %d messages · %.0f msg/s",
+		p.Seen, p.Unchanged, p.Failed, p.Conversations, p.Messages, rate))
 }
 
 func (b *progressBar) finish() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.drawn {
-		fmt.Fprint(b.env.Stderr, "\r\033[K")
+	if b.width > 0 {
+		b.draw("")
 	}
 	b.on = false
 }
@@ -220,6 +239,9 @@ func runStats(ctx context.Context, env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the statistics as JSON")
 	if err := parseFlags(env, fs, "stats", args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("stats takes no arguments")
 	}
 	s, err := statsOf(ctx, env, &sf)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -68,7 +69,16 @@ func cs(t *testing.T, home string, args ...string) result {
 
 func TestUsageErrors(t *testing.T) {
 	home := t.TempDir()
-	for _, args := range [][]string{{}, {"nosuchcommand"}, {"parse"}, {"parse", "--nosuchflag", "x"}, {"search"}, {"search", "--sort", "random", "x"}, {"search", "--since", "yesterday", "x"}} {
+	data := filepath.Join(t.TempDir(), "data")
+	for _, args := range [][]string{
+		{}, {"nosuchcommand"}, {"parse"}, {"parse", "--nosuchflag", "x"}, {"search"}, {"search", "--sort", "random", "x"},
+		{"search", "--since", "yesterday", "x"},
+		{"search", "--data-dir", data, "--role", "weird", "x"},
+		{"search", "--data-dir", data, "-n", "0", "x"},
+		{"search", "--data-dir", data, "--sort", "newest", "--after", "x", "x"}, // one value of two: Bleve panicked
+		{"search", "--data-dir", data, "--sort", "newest", "--after", "IAEYQA,not base64!", "x"},
+		{"stats", "--data-dir", data, "extra"},
+	} {
 		r := cs(t, home, args...)
 		if r.code != 2 {
 			t.Errorf("convsearch %v: exit %d, want 2 (stderr %q)", args, r.code, r.stderr)
@@ -76,10 +86,18 @@ func TestUsageErrors(t *testing.T) {
 		if r.stderr == "" {
 			t.Errorf("convsearch %v: nothing on stderr", args)
 		}
+		if strings.Contains(r.stderr, "panic:") || strings.Contains(r.stderr, "goroutine ") {
+			t.Errorf("convsearch %v: a crash, not a usage error:\n%s", args, r.stderr)
+		}
 	}
 	r := cs(t, home, "help")
 	if r.code != 0 || !strings.Contains(r.stdout, "search") {
 		t.Errorf("help: exit %d, stdout %q", r.code, r.stdout)
+	}
+	for _, args := range [][]string{{"help", "--help"}, {"help", "-h"}, {"--help"}} {
+		if r := cs(t, home, args...); r.code != 0 || !strings.Contains(r.stdout, "search") {
+			t.Errorf("%v: exit %d, stdout %q", args, r.code, r.stdout)
+		}
 	}
 	r = cs(t, home, "parse", "--help")
 	if r.code != 0 || !strings.Contains(r.stdout, "--json") {
@@ -165,6 +183,23 @@ func TestExportRoundTrip(t *testing.T) {
 	}
 	if len(manifest.Conversations) != 7 {
 		t.Errorf("manifest lists %d conversations, want 7", len(manifest.Conversations))
+	}
+	if want := fmt.Sprintf("wrote 7 conversations and index.json to %s\n", out); r.stdout != want {
+		t.Errorf("export stdout %q, want %q (the result, on stdout)", r.stdout, want)
+	}
+	// --json: the same manifest entries, where they were written.
+	r = cs(t, home, "export", "--json", "-q", "--to", out, filepath.Join(corpus, "kiro-cli"), filepath.Join(corpus, "claude-ai"))
+	var res struct {
+		Dir           string
+		Index         string
+		Written       int
+		Conversations []struct{ ID, File string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != 0 || r.stderr != "" {
+		t.Fatalf("export --json: exit %d, %v\n%s\nstderr %s", r.code, err, r.stdout, r.stderr)
+	}
+	if res.Dir != out || res.Index != filepath.Join(out, "index.json") || res.Written != 7 || !reflect.DeepEqual(res.Conversations, manifest.Conversations) {
+		t.Errorf("export --json: %+v, want dir %s and the manifest's entries %+v", res, out, manifest.Conversations)
 	}
 	// Parsing what export wrote gives the same messages.
 	type msg struct {
@@ -314,6 +349,15 @@ func TestShow(t *testing.T) {
 	}
 	if r := cs(t, home, "show", "--data-dir", data, "no-such-id"); r.code != 1 || !strings.Contains(r.stderr, "no-such-id") {
 		t.Errorf("unknown id: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := cs(t, home, "show", "--data-dir", data, "--message", "999", id); r.code != 1 || !strings.Contains(r.stderr, "no message 999") {
+		t.Errorf("unknown message: exit %d, stderr %q", r.code, r.stderr)
+	}
+	// A hit's id from search --json opens its conversation at the message.
+	r = cs(t, home, "show", "--data-dir", data, "--json", "--context", "0", "m/"+id+"/6")
+	c.Messages = nil
+	if err := json.Unmarshal([]byte(r.stdout), &c); err != nil || len(c.Messages) != 1 || c.Messages[0].Index != 6 {
+		t.Errorf("show m/%s/6: exit %d, %v, %+v\n%s", id, r.code, err, c.Messages, r.stderr)
 	}
 
 	// A shared thread names who wrote each message next to the role: the

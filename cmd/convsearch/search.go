@@ -111,7 +111,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	asJSONL := fs.Bool("jsonl", false, "print one hit per line as JSON")
 	limit := fs.IntP("limit", "n", query.DefaultLimit, "at most this many hits")
 	offset := fs.Int("offset", 0, "skip this many hits")
-	after := fs.StringSlice("after", nil, "with --sort newest or oldest: start after this hit (its \"sort\" value from --json)")
+	after := fs.StringSlice("after", nil, "with --sort newest or oldest: start after this hit (its \"sort\" values from --json, comma-separated)")
 	sortBy := fs.String("sort", query.SortRelevance, "relevance, newest or oldest")
 	groupBy := fs.BoolP("group", "g", false, "one hit per conversation (its best), with the number of hits in it")
 	contextN := fs.IntP("context", "C", 0, "show N messages before and after each message hit")
@@ -126,6 +126,9 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	}
 	if *asJSON && *asJSONL {
 		return usagef("search: --json and --jsonl exclude each other")
+	}
+	if *limit < 1 {
+		return usagef("search: --limit must be at least 1")
 	}
 	if *contextN < 0 || *contextN > 50 {
 		return usagef("search: --context must be between 0 and 50")

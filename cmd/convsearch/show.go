@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/convsearch/convsearch/conversation"
@@ -34,6 +35,14 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 	}
 	defer be.Close()
 	c, fromIndex, err := be.Load(ctx, id)
+	if conv, msg, ok := hitConversation(id); ok && errors.Is(err, query.ErrNotFound) {
+		// A hit's own id (search --json "id"): its conversation, at the
+		// message for a message hit.
+		c, fromIndex, err = be.Load(ctx, conv)
+		if msg >= 0 && *message < 0 {
+			*message = msg
+		}
+	}
 	if errors.Is(err, query.ErrNotFound) {
 		return fmt.Errorf("show: no conversation %q in the index (search for it, or run convsearch index)", id)
 	}
@@ -45,7 +54,8 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 	}
 	if *message >= 0 {
 		if *message >= len(c.Messages) {
-			return usagef("show: conversation %s has %d messages (0 to %d); no message %d", id, len(c.Messages), len(c.Messages)-1, *message)
+			// Like an unknown id: the thing asked for does not exist (exit 1).
+			return fmt.Errorf("show: conversation %s has %d messages (0 to %d); no message %d", id, len(c.Messages), len(c.Messages)-1, *message)
 		}
 		lo, hi := max(*message-*contextN, 0), min(*message+*contextN, len(c.Messages)-1)
 		c.Messages = c.Messages[lo : hi+1]
@@ -235,4 +245,33 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(w, "  %s\n", st.dim(ref))
 	}
 	return nil
+}
+
+// hitConversation reads a search hit's id: c/CONV, m/CONV/N, t/CONV/SLUG or
+// d/CONV/N, giving the conversation and, for a message, its index (else
+// -1).
+func hitConversation(id string) (conv string, message int, ok bool) {
+	kind, rest, found := strings.Cut(id, "/")
+	if !found || rest == "" {
+		return "", -1, false
+	}
+	if kind == "c" {
+		return rest, -1, true
+	}
+	i := strings.LastIndexByte(rest, '/')
+	if i <= 0 || i == len(rest)-1 {
+		return "", -1, false
+	}
+	conv, tail := rest[:i], rest[i+1:]
+	switch kind {
+	case "m":
+		n, err := strconv.Atoi(tail)
+		if err != nil || n < 0 {
+			return "", -1, false
+		}
+		return conv, n, true
+	case "t", "d":
+		return conv, -1, true
+	}
+	return "", -1, false
 }
