@@ -22,6 +22,35 @@ func TopicDocID(conv, slug string) string { return "t/" + conv + "/" + slug }
 // DecisionDocID is the id of the n-th decision of conversation conv.
 func DecisionDocID(conv string, n int) string { return "d/" + conv + "/" + strconv.Itoa(n) }
 
+// ParseDocID reads a document id (a search hit's id): c/CONV, m/CONV/N,
+// t/CONV/SLUG or d/CONV/N, giving the conversation and, for a message, its
+// index (else -1).
+func ParseDocID(id string) (conv string, message int, ok bool) {
+	kind, rest, found := strings.Cut(id, "/")
+	if !found || rest == "" {
+		return "", -1, false
+	}
+	if kind == "c" {
+		return rest, -1, true
+	}
+	i := strings.LastIndexByte(rest, '/')
+	if i <= 0 || i == len(rest)-1 {
+		return "", -1, false
+	}
+	conv, tail := rest[:i], rest[i+1:]
+	switch kind {
+	case "m":
+		n, err := strconv.Atoi(tail)
+		if err != nil || n < 0 {
+			return "", -1, false
+		}
+		return conv, n, true
+	case "t", "d":
+		return conv, -1, true
+	}
+	return "", -1, false
+}
+
 // doc is one Bleve document: a map, so absent values are absent fields (a
 // struct would index zero times and empty strings).
 type doc struct {

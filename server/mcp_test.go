@@ -298,6 +298,13 @@ func TestMCPGetConversation(t *testing.T) {
 	if !w.Messages[0].Hidden || w.Messages[2].ToolCalls[0].Name != "Bash" {
 		t.Errorf("messages lost their structure: %+v", w.Messages[:3])
 	}
+
+	// A hit's id given for the conversation id: the window is at its
+	// message, as get_conversation(conversation_id, message) would give.
+	byHit, _ := ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": "m/" + fixtureID + "/6", "context": 0, "max_messages": 1})
+	if byHit.ID != fixtureID || byHit.First != 6 || len(byHit.Messages) != 1 {
+		t.Errorf("by a hit's id: conversation %q, window from %d, %d messages", byHit.ID, byHit.First, len(byHit.Messages))
+	}
 	// The tool output (6000 characters) and the long message (9000) are cut
 	// with a marker.
 	out := w.Messages[3].ToolResults[0].Content

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -34,7 +35,7 @@ type searchInput struct {
 }
 
 type getInput struct {
-	ID          string `json:"id" jsonschema:"the conversation: a conversation_id from search_conversations, list_decisions or related_conversations"`
+	ID          string `json:"id" jsonschema:"the conversation: a conversation_id from search_conversations, list_decisions or related_conversations (a hit's id works too, and opens at its message)"`
 	Message     *int   `json:"message,omitempty" jsonschema:"index of the message to read around, from 0 (a hit's message_index); omit to start at the beginning"`
 	Context     *int   `json:"context,omitempty" jsonschema:"with message: how many messages before it the window starts"`
 	MaxMessages *int   `json:"max_messages,omitempty" jsonschema:"at most this many messages in the window"`
@@ -237,6 +238,14 @@ func (t *mcpTools) getConversation(ctx context.Context, in *getInput) (string, c
 	id := strings.TrimSpace(in.ID)
 	size := orDefault(in.MaxMessages, mcpWindowDefault)
 	c, fromIndex, err := t.b.Load(ctx, id)
+	if conv, msg, ok := indexer.ParseDocID(id); ok && errors.Is(err, query.ErrNotFound) {
+		// A hit's own id instead of its conversation_id: read it as meant,
+		// at the hit's message.
+		c, fromIndex, err = t.b.Load(ctx, conv)
+		if msg >= 0 && in.Message == nil {
+			in.Message = &msg
+		}
+	}
 	if err != nil {
 		return "", out, t.idError(ctx, err, id)
 	}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -35,7 +35,7 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 	}
 	defer be.Close()
 	c, fromIndex, err := be.Load(ctx, id)
-	if conv, msg, ok := hitConversation(id); ok && errors.Is(err, query.ErrNotFound) {
+	if conv, msg, ok := indexer.ParseDocID(id); ok && errors.Is(err, query.ErrNotFound) {
 		// A hit's own id (search --json "id"): its conversation, at the
 		// message for a message hit.
 		c, fromIndex, err = be.Load(ctx, conv)
@@ -245,33 +245,4 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(w, "  %s\n", st.dim(ref))
 	}
 	return nil
-}
-
-// hitConversation reads a search hit's id: c/CONV, m/CONV/N, t/CONV/SLUG or
-// d/CONV/N, giving the conversation and, for a message, its index (else
-// -1).
-func hitConversation(id string) (conv string, message int, ok bool) {
-	kind, rest, found := strings.Cut(id, "/")
-	if !found || rest == "" {
-		return "", -1, false
-	}
-	if kind == "c" {
-		return rest, -1, true
-	}
-	i := strings.LastIndexByte(rest, '/')
-	if i <= 0 || i == len(rest)-1 {
-		return "", -1, false
-	}
-	conv, tail := rest[:i], rest[i+1:]
-	switch kind {
-	case "m":
-		n, err := strconv.Atoi(tail)
-		if err != nil || n < 0 {
-			return "", -1, false
-		}
-		return conv, n, true
-	case "t", "d":
-		return conv, -1, true
-	}
-	return "", -1, false
 }

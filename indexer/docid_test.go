@@ -1,8 +1,8 @@
-package main
+package indexer
 
 import "testing"
 
-func TestHitConversation(t *testing.T) {
+func TestParseDocID(t *testing.T) {
 	for _, tt := range []struct {
 		id   string
 		conv string
@@ -24,9 +24,25 @@ func TestHitConversation(t *testing.T) {
 		{"x/conv/1", "", -1, false},
 		{"20250311-a7f126dc", "", -1, false},
 	} {
-		conv, msg, ok := hitConversation(tt.id)
+		conv, msg, ok := ParseDocID(tt.id)
 		if conv != tt.conv || msg != tt.msg || ok != tt.ok {
-			t.Errorf("hitConversation(%q) = %q, %d, %v; want %q, %d, %v", tt.id, conv, msg, ok, tt.conv, tt.msg, tt.ok)
+			t.Errorf("ParseDocID(%q) = %q, %d, %v; want %q, %d, %v", tt.id, conv, msg, ok, tt.conv, tt.msg, tt.ok)
+		}
+	}
+}
+
+// TestParseDocIDRoundTrip reads back the ids the indexer writes.
+func TestParseDocIDRoundTrip(t *testing.T) {
+	for _, conv := range []string{"20250311-a7f126dc", "91098bc8-f2c4-427b-b71b-1e25efa2e871", "a/b", "x~1f2e"} {
+		for id, msg := range map[string]int{
+			ConversationDocID(conv):          -1,
+			MessageDocID(conv, 12):           12,
+			TopicDocID(conv, "retry-jitter"): -1,
+			DecisionDocID(conv, 3):           -1,
+		} {
+			if c, m, ok := ParseDocID(id); !ok || c != conv || m != msg {
+				t.Errorf("ParseDocID(%q) = %q, %d, %v; want %q, %d", id, c, m, ok, conv, msg)
+			}
 		}
 	}
 }
