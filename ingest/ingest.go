@@ -507,7 +507,10 @@ func (in *Ingester) read(ctx context.Context, j job) result {
 			// short mid-write, overwritten): keep what it said before.
 			return fail(err)
 		}
-		return r // not a conversation file: remember it, index nothing
+		// Not a conversation file (a README, an image, an unknown
+		// format): remember it, index nothing, say so under -v.
+		in.opts.Logger.Debug("not a known conversation format; skipped", "path", j.path)
+		return r
 	}
 	if err != nil {
 		return fail(err)

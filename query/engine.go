@@ -34,6 +34,7 @@ type Searcher interface {
 const (
 	DefaultLimit = 20
 	MaxLimit     = 1000
+	MaxOffset    = 10000
 	// DefaultTimeout bounds one search: a phrase matching most of a large
 	// index can take long, and no answer is worth a hung caller.
 	DefaultTimeout = 10 * time.Second
@@ -139,6 +140,10 @@ func (r *Request) Validate() error {
 	}
 	if r.Offset < 0 {
 		return fmt.Errorf("offset %d is negative", r.Offset)
+	}
+	if r.Offset > MaxOffset {
+		// Bleve collects offset+limit hits to skip offset of them.
+		return fmt.Errorf("offset %d too deep: at most %d; page further with after (sort newest or oldest), or narrow the search", r.Offset, MaxOffset)
 	}
 	switch r.Sort {
 	case "":

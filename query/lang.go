@@ -182,11 +182,26 @@ func readQuoted(q string, i int) (string, int, error) {
 	return q[i+1 : i+1+end], i + 2 + end, nil
 }
 
+// Limits on a query, so that no request can make a search cost without
+// bound: a prefix or fuzzy word expands into every term it matches, and
+// each term is a posting list to read.
+const (
+	MaxQueryBytes = 4096
+	MaxQueryParts = 100 // words, phrases, operators and parentheses
+	MaxExpanding  = 8   // prefix* and fuzzy~ words
+)
+
 // Parse parses a query. An empty query (only spaces) gives a nil Node.
 func Parse(q string) (Node, error) {
+	if len(q) > MaxQueryBytes {
+		return nil, &SyntaxError{Query: q[:MaxQueryBytes], Pos: MaxQueryBytes - 1, Msg: fmt.Sprintf("query too long: at most %d bytes", MaxQueryBytes)}
+	}
 	toks, err := lex(q)
 	if err != nil {
 		return nil, err
+	}
+	if len(toks)-1 > MaxQueryParts { // the last token is the end
+		return nil, &SyntaxError{Query: q, Pos: toks[MaxQueryParts].pos, Msg: fmt.Sprintf("too many words: at most %d words, phrases and operators", MaxQueryParts)}
 	}
 	p := &parser{q: q, toks: toks}
 	if p.peek().kind == tEOF {
@@ -206,9 +221,10 @@ func Parse(q string) (Node, error) {
 }
 
 type parser struct {
-	q    string
-	toks []token
-	i    int
+	q         string
+	toks      []token
+	i         int
+	expanding int // prefix and fuzzy words so far
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
@@ -339,6 +355,11 @@ func (p *parser) term(t token) (Node, error) {
 	}
 	if strings.Contains(text, "*") && !term.Prefix {
 		return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "'*' is allowed only at the end of a word (prefix search)"}
+	}
+	if term.Prefix || term.Fuzziness > 0 {
+		if p.expanding++; p.expanding > MaxExpanding {
+			return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: fmt.Sprintf("too many prefix (*) and fuzzy (~) words: at most %d, each matches many terms", MaxExpanding)}
+		}
 	}
 	term.Text = text
 	return term, nil

@@ -355,6 +355,13 @@ func TestSyntaxErrors(t *testing.T) {
 		{`a*b`, 0, "only at the end"},
 		{`word~3`, 4, "fuzziness"},
 		{`()`, 0, "empty group"},
+		// Limits: no query may cost without bound.
+		{strings.Repeat("a* ", 8) + "b*", 24, "too many prefix"},
+		{strings.Repeat("a~ ", 8) + "b*", 24, "too many prefix"},
+		{strings.Repeat("a* ", 8), -1, ""}, // eight is allowed
+		{strings.Repeat("w ", query.MaxQueryParts) + "last", 2 * query.MaxQueryParts, "too many words"},
+		{strings.Repeat("w ", query.MaxQueryParts), -1, ""},
+		{strings.Repeat("x", query.MaxQueryBytes+1), query.MaxQueryBytes - 1, "too long"},
 	}
 	for _, tt := range tests {
 		_, err := e.Search(context.Background(), query.Request{Query: tt.q})
@@ -384,6 +391,8 @@ func TestRequestValidation(t *testing.T) {
 		{Query: "x", Types: []string{"file"}},
 		{Query: "x", Since: time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC), Until: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{Query: "x", Offset: -3},
+		{Query: "x", Offset: query.MaxOffset + 1},
+		{Query: "x", Offset: 1<<63 - 1}, // Bleve panicked making offset+limit slots
 		{Query: "x", After: []string{"1"}},
 		// Cursors: one value of two (Bleve would panic), not ours, and a
 		// grouped search.
@@ -479,6 +488,15 @@ func TestParseWhen(t *testing.T) {
 		{"3mo", now.AddDate(0, -3, 0)},
 		{"1y", now.AddDate(-1, 0, 0)},
 		{"90m", now.Add(-90 * time.Minute)},
+		{"0d", now},
+		// Past what a Duration holds (292 years), and past any index:
+		// counted by the calendar, then held at 10000 years back.
+		{"2562048h", now.AddDate(0, 0, -2562048/24)},
+		{"2562047h", now.Add(-2562047 * time.Hour)},
+		{"9223372036854775807y", now.AddDate(-10000, 0, 0)},
+		{"99999999999999999999999d", now.AddDate(-10000, 0, 0)},
+		{"9223372036854775807mo", now.AddDate(-10000, 0, 0)},
+		{"9223372036854775807m", now.AddDate(-10000, 0, 0)},
 	}
 	for _, tt := range tests {
 		got, err := query.ParseWhen(tt.in, now)

@@ -1,7 +1,9 @@
 package query
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -20,23 +22,45 @@ func ParseWhen(s string, now time.Time) (time.Time, error) {
 			return t, nil
 		}
 	}
+	// perYear bounds each count: anything further back than maxYearsBack
+	// is taken as that far (the dawn of any index), where the arithmetic
+	// below would overflow and wrap around.
+	const maxYearsBack = 10000
 	units := []struct {
-		suffix string
-		apply  func(n int) time.Time
+		suffix  string
+		perYear int
+		apply   func(n int) time.Time
 	}{
-		{"mo", func(n int) time.Time { return now.AddDate(0, -n, 0) }},
-		{"y", func(n int) time.Time { return now.AddDate(-n, 0, 0) }},
-		{"w", func(n int) time.Time { return now.AddDate(0, 0, -7*n) }},
-		{"d", func(n int) time.Time { return now.AddDate(0, 0, -n) }},
-		{"h", func(n int) time.Time { return now.Add(-time.Duration(n) * time.Hour) }},
-		{"m", func(n int) time.Time { return now.Add(-time.Duration(n) * time.Minute) }},
+		{"mo", 12, func(n int) time.Time { return now.AddDate(0, -n, 0) }},
+		{"y", 1, func(n int) time.Time { return now.AddDate(-n, 0, 0) }},
+		{"w", 53, func(n int) time.Time { return now.AddDate(0, 0, -7*n) }},
+		{"d", 366, func(n int) time.Time { return now.AddDate(0, 0, -n) }},
+		{"h", 366 * 24, func(n int) time.Time { return back(now, n, time.Hour) }},
+		{"m", 366 * 24 * 60, func(n int) time.Time { return back(now, n, time.Minute) }},
 	}
 	for _, u := range units {
 		if num, ok := strings.CutSuffix(s, u.suffix); ok {
-			if n, err := strconv.Atoi(num); err == nil && n >= 0 {
+			n, err := strconv.Atoi(num)
+			if err != nil && errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(num, "-") {
+				n, err = math.MaxInt, nil
+			}
+			if err == nil && n >= 0 {
+				if n/u.perYear >= maxYearsBack {
+					return now.AddDate(-maxYearsBack, 0, 0), nil
+				}
 				return u.apply(n), nil
 			}
 		}
 	}
 	return time.Time{}, fmt.Errorf("%q is neither a date (2025-01-31, RFC 3339) nor a duration back from now (36h, 7d, 2w, 3mo, 1y)", s)
+}
+
+// back is n units before now: exact when it fits a Duration, else (past
+// 292 years) whole days by the calendar and the rest as a duration.
+func back(now time.Time, n int, unit time.Duration) time.Time {
+	if int64(n) <= math.MaxInt64/int64(unit) {
+		return now.Add(-time.Duration(n) * unit)
+	}
+	perDay := int(24 * time.Hour / unit)
+	return now.AddDate(0, 0, -n/perDay).Add(-time.Duration(n%perDay) * unit)
 }

@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -332,6 +334,12 @@ func (h *handler) sync(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
+	roots, err := checkRoots(req.Roots)
+	if err != nil {
+		writeBadRequest(w, err)
+		return
+	}
+	req.Roots = roots
 	// A pass over large roots takes longer than the server's write timeout.
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 	sum, err := h.o.Sync(r.Context(), req.Roots)
@@ -340,6 +348,51 @@ func (h *handler) sync(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, sum)
+}
+
+// maxSyncRoots bounds the roots of one sync request.
+const maxSyncRoots = 100
+
+// checkRoots vets the roots of a sync request, which the daemon walks with
+// the user's rights: each an absolute path to a file or folder that exists,
+// not the whole filesystem nor a virtual one; repeats are dropped. None
+// means every root the daemon watches.
+func checkRoots(roots []string) ([]string, error) {
+	if len(roots) > maxSyncRoots {
+		return nil, fmt.Errorf("%d roots: at most %d in one request", len(roots), maxSyncRoots)
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range roots {
+		switch {
+		case strings.TrimSpace(r) == "":
+			return nil, errors.New("an empty root: give absolute paths (no roots: every root the daemon watches)")
+		case !filepath.IsAbs(r):
+			return nil, fmt.Errorf("root %q is not an absolute path: the daemon's working folder is not yours", r)
+		}
+		c := filepath.Clean(r)
+		if c == string(filepath.Separator) || underAny(c, "/proc", "/sys", "/dev") {
+			return nil, fmt.Errorf("root %q: refusing to walk the whole filesystem or a virtual one", r)
+		}
+		if _, err := os.Stat(c); err != nil {
+			return nil, fmt.Errorf("root %q: %w", r, err)
+		}
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// underAny reports whether path is one of dirs or inside one.
+func underAny(path string, dirs ...string) bool {
+	for _, d := range dirs {
+		if path == d || strings.HasPrefix(path, d+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // fail answers err with the status that fits it.

@@ -308,6 +308,38 @@ func TestSyncEndpoint(t *testing.T) {
 	if sum.Seen == 0 || sum.Parsed != 0 || sum.Unchanged != sum.Seen {
 		t.Errorf("sync of unchanged roots: %+v", sum.Progress)
 	}
+
+	// Roots the daemon would walk with the user's rights are vetted.
+	dir := t.TempDir()
+	many := make([]string, maxSyncRoots+1)
+	for i := range many {
+		many[i] = dir
+	}
+	for _, tc := range []struct {
+		roots []string
+		want  string
+	}{
+		{[]string{""}, "empty root"},
+		{[]string{"relative/dir"}, "not an absolute path"},
+		{[]string{filepath.Join(dir, "nope")}, "no such file"},
+		{[]string{"/"}, "whole filesystem"},
+		{[]string{"/proc/self"}, "virtual"},
+		{many, "at most"},
+	} {
+		_, err := d.client.Sync(context.Background(), tc.roots)
+		var ae *APIError
+		if !errors.As(err, &ae) || ae.Status != http.StatusBadRequest || !strings.Contains(ae.Message, tc.want) {
+			t.Errorf("sync %.60q: %v, want 400 %q", tc.roots, err, tc.want)
+		}
+	}
+	// Repeats are walked once.
+	sum, err = d.client.Sync(context.Background(), []string{dir, dir + "/", dir})
+	if err != nil || sum.Seen != 0 {
+		t.Errorf("sync of one empty root given three times: %v %+v", err, sum)
+	}
+	if got, err := checkRoots([]string{dir, dir + "/", dir}); err != nil || len(got) != 1 {
+		t.Errorf("checkRoots kept %v, %v; want the one root", got, err)
+	}
 }
 
 // TestClient checks the HTTP client answers as the index does.
