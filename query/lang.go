@@ -189,6 +189,7 @@ const (
 	MaxQueryBytes = 4096
 	MaxQueryParts = 100 // words, phrases, operators and parentheses
 	MaxExpanding  = 8   // prefix* and fuzzy~ words
+	MaxFuzzyRunes = 64  // the length of a fuzzy~ word
 )
 
 // Parse parses a query. An empty query (only spaces) gives a nil Node.
@@ -355,6 +356,11 @@ func (p *parser) term(t token) (Node, error) {
 	}
 	if strings.Contains(text, "*") && !term.Prefix {
 		return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "'*' is allowed only at the end of a word (prefix search)"}
+	}
+	if term.Fuzziness > 0 && utf8.RuneCountInString(text) > MaxFuzzyRunes {
+		// Bleve's Levenshtein automaton refuses long words (over 10000
+		// states), which would surface as a failure of the index.
+		return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: fmt.Sprintf("a fuzzy (~) word is at most %d characters", MaxFuzzyRunes)}
 	}
 	if term.Prefix || term.Fuzziness > 0 {
 		if p.expanding++; p.expanding > MaxExpanding {

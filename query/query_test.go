@@ -64,7 +64,7 @@ func fixture() []*conversation.Conversation {
 	return convs
 }
 
-func newEngine(t *testing.T) *query.Engine {
+func newEngine(t testing.TB) *query.Engine {
 	t.Helper()
 	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
 	if err != nil {
@@ -362,6 +362,8 @@ func TestSyntaxErrors(t *testing.T) {
 		{strings.Repeat("w ", query.MaxQueryParts) + "last", 2 * query.MaxQueryParts, "too many words"},
 		{strings.Repeat("w ", query.MaxQueryParts), -1, ""},
 		{strings.Repeat("x", query.MaxQueryBytes+1), query.MaxQueryBytes - 1, "too long"},
+		{"a " + strings.Repeat("r", query.MaxFuzzyRunes+1) + "~2", 2, "fuzzy (~) word is at most"}, // found by FuzzSearch
+		{strings.Repeat("r", query.MaxFuzzyRunes) + "~2", -1, ""},
 	}
 	for _, tt := range tests {
 		_, err := e.Search(context.Background(), query.Request{Query: tt.q})
