@@ -90,7 +90,15 @@ func NewHandler(o HandlerOptions) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", h.health)
 	mux.HandleFunc("GET /readyz", h.readyz)
-	api := func(pattern string, f http.HandlerFunc) { mux.Handle(pattern, h.authorized(f)) }
+	// allowed is the method of each fixed API path, so that another method
+	// gets 405 and an Allow header rather than 404.
+	allowed := map[string]string{}
+	api := func(pattern string, f http.HandlerFunc) {
+		if method, path, ok := strings.Cut(pattern, " "); ok && !strings.Contains(path, "{") {
+			allowed[path] = method
+		}
+		mux.Handle(pattern, h.authorized(f))
+	}
 	api("GET /api/search", h.search)
 	api("GET /api/conversations/{id}", h.conversation)
 	api("GET /api/conversations/{id}/related", h.related)
@@ -103,6 +111,11 @@ func NewHandler(o HandlerOptions) http.Handler {
 		api("POST /api/sync", h.sync)
 	}
 	api("/api/", func(w http.ResponseWriter, r *http.Request) {
+		if method, ok := allowed[r.URL.Path]; ok {
+			w.Header().Set("Allow", method)
+			writeError(w, http.StatusMethodNotAllowed, "%s %s: this endpoint takes %s", r.Method, r.URL.Path, method)
+			return
+		}
 		writeError(w, http.StatusNotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path)
 	})
 	if o.MCP != nil {

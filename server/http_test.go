@@ -201,6 +201,16 @@ func TestAPI(t *testing.T) {
 			}
 		}},
 		{"unknown endpoint", "/api/nope", 404, isError("no such API endpoint")},
+		{"wrong method", "/api/sync", 405, isError("takes POST")},
+		// What one request may cost is bounded (each once a crash or 3.5 GB).
+		{"offset too deep", "/api/search?q=x&offset=9223372036854775807", 400, isError("too deep")},
+		{"too many prefixes", "/api/search?q=" + url.QueryEscape(strings.Repeat("a* ", 100)), 400, isError("too many prefix")},
+		{"query too long", "/api/search?q=" + strings.Repeat("x", query.MaxQueryBytes+1), 400, isError("too long")},
+		{"far since", "/api/search?q=" + genomeWord + "&since=2562048h", 200, func(t *testing.T, body []byte) {
+			if res := decode[query.Result](t, body); res.Total == 0 {
+				t.Error("since 292 years ago found nothing: the duration wrapped around")
+			}
+		}},
 		{"healthz", "/healthz", 200, func(t *testing.T, body []byte) {
 			if h := decode[Health](t, body); h.Status != "ok" || h.PID == 0 || h.DataDir != d.dir || !h.Ready {
 				t.Errorf("healthz %+v", h)
