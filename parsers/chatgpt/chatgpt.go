@@ -13,6 +13,7 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 	"github.com/convsearch/convsearch/parsers/loose"
 )
 
@@ -40,14 +41,16 @@ func (*Parser) Info() parsers.Info {
 
 // Detect recognises a ChatGPT export by its marker keys.
 func (*Parser) Detect(path string, head []byte) bool {
-	h := strings.TrimLeft(strings.TrimPrefix(string(head), "\xef\xbb\xbf"), " \t\r\n")
-	if h == "" || (h[0] != '[' && h[0] != '{') || loose.HasKey(h, "chat_messages") {
+	// The keys may sit in one conversation object, in an array of them or
+	// (children) in the mapping's nodes: any depth counts.
+	s := jsonhead.Scan(head)
+	if (s.Root != '[' && s.Root != '{') || s.Anywhere("chat_messages") {
 		return false
 	}
-	if loose.HasKey(h, "mapping") {
-		return loose.HasKey(h, "current_node") || loose.HasKey(h, "create_time") || loose.HasKey(h, "children") || loose.HasKey(h, "title")
+	if s.Anywhere("mapping") {
+		return s.Anywhere("current_node", "create_time", "children", "title")
 	}
-	return loose.HasKey(h, "current_node") && loose.HasKey(h, "conversation_id")
+	return s.Anywhere("current_node") && s.Anywhere("conversation_id")
 }
 
 // Parse reads every conversation of the export, one at a time.

@@ -26,6 +26,7 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 	"github.com/convsearch/convsearch/parsers/loose"
 )
 
@@ -58,35 +59,26 @@ func (*Parser) Info() parsers.Info {
 // Detect recognises a claude.ai export by its marker keys. A ChatGPT export
 // (its "mapping" tree) is never claimed.
 func (*Parser) Detect(path string, head []byte) bool {
-	h := strings.TrimLeft(strings.TrimPrefix(string(head), "\xef\xbb\xbf"), " \t\r\n")
-	if h == "" || (h[0] != '[' && h[0] != '{') {
+	// The keys may sit in one conversation object, in an array of them or
+	// in their messages: any depth counts.
+	s := jsonhead.Scan(head)
+	if s.Root != '[' && s.Root != '{' {
 		return false
 	}
-	if loose.HasKey(h, "mapping") || loose.HasKey(h, "current_node") {
+	if s.Anywhere("mapping", "current_node") {
 		return false
 	}
-	if loose.HasKey(h, "chat_messages") {
+	if s.Anywhere("chat_messages") {
 		return true
 	}
-	if !loose.HasKey(h, "uuid") {
+	if !s.Anywhere("uuid") {
 		return false
 	}
 	// A head cut before chat_messages (a long summary comes first in newer
 	// exports): an array of objects that open with "uuid", with a "name".
-	return loose.HasKey(h, "sender") || (loose.HasKey(h, "account") && loose.HasKey(h, "created_at")) ||
-		(opensWithUUID(h) && loose.HasKey(h, "name"))
-}
-
-// opensWithUUID reports whether h opens an array whose first object's first
-// key is "uuid", as claude.ai writes its conversations.
-func opensWithUUID(h string) bool {
-	const ws = " \t\r\n"
-	rest, ok := strings.CutPrefix(h, "[")
-	if !ok {
-		return false
-	}
-	rest, ok = strings.CutPrefix(strings.TrimLeft(rest, ws), "{")
-	return ok && strings.HasPrefix(strings.TrimLeft(rest, ws), `"uuid"`)
+	first, _ := s.First("[]")
+	return s.Anywhere("sender") || (s.Anywhere("account") && s.Anywhere("created_at")) ||
+		(s.Root == '[' && first == "uuid" && s.Anywhere("name"))
 }
 
 // Parse reads every conversation of the export, one at a time.

@@ -12,13 +12,12 @@
 package claudecode
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"path/filepath"
-	"regexp"
 
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 )
 
 // Name is the family name, used as Conversation.Source.
@@ -55,42 +54,27 @@ func (*Parser) DefaultRoots(home string, getenv func(string) string) []string {
 	return []string{filepath.Join(home, ".claude", "projects")}
 }
 
-var (
-	// Record types that only Claude Code writes as the first line of a
-	// session file, with the key that always comes with them.
-	reSummary  = regexp.MustCompile(`"type"\s*:\s*"summary"`)
-	reSnapshot = regexp.MustCompile(`"type"\s*:\s*"file-history-snapshot"`)
-	reTitle    = regexp.MustCompile(`"type"\s*:\s*"(?:custom-title|ai-title|agent-name|queue-operation)"`)
-	// Claude Code's own keys; codex and personalagent files have neither.
-	reSessionID = regexp.MustCompile(`"sessionId"\s*:`)
-	reUUID      = regexp.MustCompile(`"(?:parentUuid|uuid)"\s*:`)
-	reLeafUUID  = regexp.MustCompile(`"leafUuid"\s*:`)
-	reMessageID = regexp.MustCompile(`"(?:messageId|snapshot)"\s*:`)
-	reTitleKey  = regexp.MustCompile(`"(?:sessionId|customTitle|aiTitle|agentName)"\s*:`)
-)
-
 // Detect reports whether path is a Claude Code session log: a .jsonl file
-// whose first line (possibly cut short in head) holds Claude Code's keys.
+// whose first record (possibly cut short in head) holds Claude Code's keys.
+// Record types that only Claude Code writes come with a key of their own;
+// codex and personalagent records have neither sessionId nor uuid.
 func (*Parser) Detect(path string, head []byte) bool {
 	if !parsers.HasExt(path, ".jsonl") {
 		return false
 	}
-	first := bytes.TrimSpace(head)
-	if i := bytes.IndexByte(first, '\n'); i >= 0 {
-		first = first[:i]
-	}
-	if len(first) == 0 || first[0] != '{' {
+	s := jsonhead.Scan(jsonhead.FirstLine(head))
+	if s.Root != '{' {
 		return false
 	}
-	switch {
-	case reSummary.Match(first):
-		return reLeafUUID.Match(first)
-	case reSnapshot.Match(first):
-		return reMessageID.Match(first)
-	case reTitle.Match(first):
-		return reTitleKey.Match(first)
+	switch typ, _ := s.Value("", "type"); typ {
+	case "summary":
+		return s.Has("", "leafUuid")
+	case "file-history-snapshot":
+		return s.Has("", "messageId", "snapshot")
+	case "custom-title", "ai-title", "agent-name", "queue-operation":
+		return s.Has("", "sessionId", "customTitle", "aiTitle", "agentName")
 	}
-	return reSessionID.Match(first) && reUUID.Match(first)
+	return s.Has("", "sessionId") && s.Has("", "parentUuid", "uuid")
 }
 
 // Parse reads one session log. A log that holds no message at all (only

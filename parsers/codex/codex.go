@@ -13,14 +13,13 @@
 package codex
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 )
 
 // Name is the family name, used as Conversation.Source.
@@ -58,37 +57,28 @@ func (*Parser) DefaultRoots(home string, getenv func(string) string) []string {
 	return []string{filepath.Join(dir, "sessions"), filepath.Join(dir, "archived_sessions")}
 }
 
-var (
-	reMeta    = regexp.MustCompile(`"type"\s*:\s*"session_meta"`)
-	reType    = regexp.MustCompile(`"type"\s*:\s*"(?:response_item|event_msg|turn_context|compacted)"`)
-	rePayload = regexp.MustCompile(`"payload"\s*:`)
-	reStamp   = regexp.MustCompile(`"timestamp"\s*:`)
-	// The header of rollouts written before records were wrapped.
-	reLegacyID = regexp.MustCompile(`^\{\s*"id"\s*:`)
-)
-
 // Detect reports whether path is a Codex rollout, from its first line.
 func (*Parser) Detect(path string, head []byte) bool {
 	if !parsers.HasExt(path, ".jsonl") {
 		return false
 	}
-	first := bytes.TrimSpace(head)
-	if i := bytes.IndexByte(first, '\n'); i >= 0 {
-		first = first[:i]
-	}
-	if len(first) == 0 || first[0] != '{' {
+	s := jsonhead.Scan(jsonhead.FirstLine(head))
+	if s.Root != '{' {
 		return false
 	}
-	if reMeta.Match(first) && rePayload.Match(first) {
-		return true
+	typ, _ := s.Value("", "type")
+	if s.Has("", "payload") {
+		switch typ {
+		case "session_meta":
+			return true
+		case "response_item", "event_msg", "turn_context", "compacted":
+			return s.Has("", "timestamp")
+		}
 	}
-	if reStamp.Match(first) && reType.Match(first) && rePayload.Match(first) {
-		return true
-	}
-	// Older rollouts open with the bare session header: only trusted under
-	// Codex's own file name.
-	return strings.HasPrefix(filepath.Base(path), "rollout-") &&
-		reLegacyID.Match(first) && reStamp.Match(first)
+	// Older rollouts open with the bare session header {"id", "timestamp",
+	// …}: only trusted under Codex's own file name.
+	first, _ := s.First("")
+	return strings.HasPrefix(filepath.Base(path), "rollout-") && first == "id" && s.Has("", "timestamp")
 }
 
 // Parse reads one rollout. A rollout that holds no message yields no

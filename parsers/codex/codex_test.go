@@ -415,3 +415,23 @@ func FuzzParse(f *testing.F) {
 	parsertest.Fuzz(f, New(), "rollout-2025-10-14T10-00-00-0199e2a4-5b3c-7d8e-9f01-23456789abcd.jsonl",
 		quirks, legacy, noMeta, example)
 }
+
+func TestRolloutID(t *testing.T) {
+	tests := []struct {
+		base, want string
+		ok         bool
+	}{
+		{"rollout-2025-09-25T08-02-05-0199812e-64f0-7f73-91fc-095dda01c36e.jsonl", "0199812e-64f0-7f73-91fc-095dda01c36e", true},
+		{"rollout-2025-09-25T08-02-05-0199812E-64F0-7F73-91FC-095DDA01C36E.jsonl", "0199812e-64f0-7f73-91fc-095dda01c36e", true},
+		{"0199812e-64f0-7f73-91fc-095dda01c36e.jsonl", "0199812e-64f0-7f73-91fc-095dda01c36e", true},
+		{"rollout-2025-09-25T08-02-05-0199812e64f07f7391fc095dda01c36e.jsonl", "", false}, // no hyphens
+		{"rollout-2025-09-25T08-02-05-0199812e-64f0-7f73-91fc-095dda01c36g.jsonl", "", false},
+		{"rollout-2025-09-25T08-02-05-0199812e-64f0-7f73-91fc-095dda01c36e.json", "", false},
+		{"rollout-x.jsonl", "", false},
+	}
+	for _, tt := range tests {
+		if got, ok := rolloutID(tt.base); got != tt.want || ok != tt.ok {
+			t.Errorf("rolloutID(%q) = %q, %v; want %q, %v", tt.base, got, ok, tt.want, tt.ok)
+		}
+	}
+}

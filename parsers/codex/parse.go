@@ -8,9 +8,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
@@ -516,9 +517,6 @@ func (b *builder) finish() (*parsers.Result, error) {
 	return &b.res, nil
 }
 
-// reRolloutID finds the session uuid at the end of a rollout's file name.
-var reRolloutID = regexp.MustCompile(`([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$`)
-
 // conversationID is the session id from the header, else the one in the
 // file name, else one derived from the file name.
 func (b *builder) conversationID(date time.Time) string {
@@ -526,10 +524,25 @@ func (b *builder) conversationID(date time.Time) string {
 		return b.id
 	}
 	base := filepath.Base(b.path)
-	if m := reRolloutID.FindStringSubmatch(base); m != nil {
-		return strings.ToLower(m[1])
+	if id, ok := rolloutID(base); ok {
+		return id
 	}
 	return conversation.NewID(base, date)
+}
+
+// rolloutID returns the session uuid that ends a rollout's file name
+// (rollout-<time>-<uuid>.jsonl), in its canonical lower-case form.
+func rolloutID(base string) (string, bool) {
+	stem, ok := strings.CutSuffix(base, ".jsonl")
+	const n = 36 // xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx
+	if !ok || len(stem) < n {
+		return "", false
+	}
+	u, err := uuid.Parse(stem[len(stem)-n:])
+	if err != nil {
+		return "", false
+	}
+	return u.String(), true
 }
 
 // title is the first request a person typed.

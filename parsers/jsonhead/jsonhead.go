@@ -1,9 +1,13 @@
 // Package jsonhead lists the object keys in the first bytes of a JSON
 // document, for Detect methods: the head may be cut anywhere and must not be
-// decoded.
+// decoded. It is the one way families recognise a JSON format from its head;
+// a JSON Lines format scans its first line (FirstLine).
 package jsonhead
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Key is an object key seen in the first bytes of a JSON document.
 type Key struct {
@@ -15,6 +19,9 @@ type Key struct {
 	// Kind is the first byte of the key's value ('{', '[', '"', 'n', 't',
 	// 'f', a digit or '-'), or 0 when the head ends before the value.
 	Kind byte
+	// Value is a string value as written, escapes and all, without its
+	// quotes; "" for other kinds and for a string the head cuts.
+	Value string
 }
 
 // Shape is what Scan saw.
@@ -83,8 +90,10 @@ func Scan(head []byte) Shape {
 				s.Keys = append(s.Keys, Key{Path: stack[n-1].path, Name: name})
 				pending = len(s.Keys) - 1
 				expectKey = false
-			} else {
-				setKind('"')
+			} else if pending >= 0 {
+				s.Keys[pending].Kind = '"'
+				s.Keys[pending].Value = string(head[i+1 : j])
+				pending = -1
 			}
 			i = j
 		case ',':
@@ -138,6 +147,54 @@ func (s Shape) Kind(path, name string) (byte, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Value returns the string value of key name in the object at path, as
+// written, and whether the key was seen with a whole string value.
+func (s Shape) Value(path, name string) (string, bool) {
+	for _, k := range s.Keys {
+		if k.Path == path && k.Name == name && k.Kind == '"' {
+			return k.Value, true
+		}
+	}
+	return "", false
+}
+
+// Anywhere reports whether any of names is a key of an object at any depth,
+// for formats whose marker keys may sit in a conversation object or in an
+// array of them.
+func (s Shape) Anywhere(names ...string) bool {
+	for _, k := range s.Keys {
+		for _, n := range names {
+			if k.Name == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// First returns the first key of the object at path ("" for the root,
+// "[]" for the first object of a root array) and whether it has one.
+func (s Shape) First(path string) (string, bool) {
+	for _, k := range s.Keys {
+		if k.Path == path {
+			return k.Name, true
+		}
+	}
+	return "", false
+}
+
+// FirstLine returns the first non-blank line of head, for JSON Lines
+// formats that are recognised by their first record alone. A first line cut
+// by the end of head is returned as it is.
+func FirstLine(head []byte) []byte {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	first := bytes.TrimSpace(head)
+	if i := bytes.IndexByte(first, '\n'); i >= 0 {
+		first = bytes.TrimSpace(first[:i])
+	}
+	return first
 }
 
 // Has reports whether any of names is a key of the object at path.

@@ -52,6 +52,74 @@ func TestScan(t *testing.T) {
 	}
 }
 
+func TestValueFirstAnywhere(t *testing.T) {
+	s := Scan([]byte(`{"id": "x\"y", "type": "summary", "n": 1, "p": {"type": "inner", "leafUuid": "u"}, "cut": "ab`))
+	if v, ok := s.Value("", "type"); !ok || v != "summary" {
+		t.Errorf("Value(type) = %q, %v", v, ok)
+	}
+	if v, ok := s.Value("", "id"); !ok || v != `x\"y` {
+		t.Errorf("Value(id) = %q, %v: want the string as written", v, ok)
+	}
+	if v, ok := s.Value("p", "type"); !ok || v != "inner" {
+		t.Errorf("Value(p/type) = %q, %v", v, ok)
+	}
+	for _, name := range []string{"n", "p", "cut", "absent"} {
+		if v, ok := s.Value("", name); ok {
+			t.Errorf("Value(%s) = %q, true: want no whole string", name, v)
+		}
+	}
+	if first, ok := s.First(""); !ok || first != "id" {
+		t.Errorf("First(root) = %q, %v", first, ok)
+	}
+	if _, ok := s.First("q"); ok {
+		t.Error("First of an absent object")
+	}
+	if !s.Anywhere("leafUuid") || s.Has("", "leafUuid") || s.Anywhere("summary") {
+		t.Error("Anywhere: a nested key counts, a value does not")
+	}
+	arr := Scan([]byte(`[{"uuid": "a", "name": "n"}, {"sender": "human"}]`))
+	if first, ok := arr.First("[]"); !ok || first != "uuid" || !arr.Anywhere("sender", "x") {
+		t.Errorf("array: First = %q, %v; Anywhere(sender) = %v", first, ok, arr.Anywhere("sender"))
+	}
+}
+
+// TestKeyNotValue is what the Detect methods rely on: a key is told from the
+// same word as a value, wherever white space falls.
+func TestKeyNotValue(t *testing.T) {
+	tests := []struct {
+		head, key string
+		want      bool
+	}{
+		{`{"mapping": {`, "mapping", true},
+		{`{"title": "mapping", "x": 1}`, "mapping", false},
+		{`{"title": "mapping", "mapping" :{}}`, "mapping", true},
+		{`[{"uuid"` + "\n\t:" + `"x"}]`, "uuid", true},
+		{`{"uuid_x": 1}`, "uuid", false},
+		{`{"chat_mess`, "chat_messages", false},
+		{`{"text": "say \"mapping\": no"}`, "mapping", false},
+	}
+	for _, tt := range tests {
+		if got := Scan([]byte(tt.head)).Anywhere(tt.key); got != tt.want {
+			t.Errorf("Scan(%q).Anywhere(%q) = %v, want %v", tt.head, tt.key, got, tt.want)
+		}
+	}
+}
+
+func TestFirstLine(t *testing.T) {
+	tests := []struct{ head, want string }{
+		{"{\"a\":1}\n{\"b\":2}\n", `{"a":1}`},
+		{"\n\n  {\"a\":1}\r\n{", `{"a":1}`},
+		{"\xef\xbb\xbf{\"a\":1}", `{"a":1}`},
+		{`{"a": "cut`, `{"a": "cut`},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := string(FirstLine([]byte(tt.head))); got != tt.want {
+			t.Errorf("FirstLine(%q) = %q, want %q", tt.head, got, tt.want)
+		}
+	}
+}
+
 func FuzzScan(f *testing.F) {
 	f.Add([]byte(`{"a": [{"b": "c\"d"}], "e": 1}`))
 	f.Fuzz(func(t *testing.T, head []byte) {

@@ -3,6 +3,8 @@ package loose
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 )
 
 // Title derives a title from a message's text, for formats that have none:
@@ -49,21 +51,11 @@ func cutWords(s string, n int) string {
 	return strings.TrimRight(t, " ,.;:-") + "…"
 }
 
-// HasKey reports whether head holds "key" followed by a colon: the key of
-// an object, not the same word as a value. It is for Detect methods, whose
-// head may be cut anywhere and so cannot be decoded.
+// HasKey reports whether head, a JSON document that may be cut anywhere,
+// holds key as an object key at any depth (not the same word as a value).
+//
+// Deprecated: Detect methods read their head with jsonhead.Scan, which
+// also knows where a key sits and what its value is; HasKey is that scan.
 func HasKey[T ~string | ~[]byte](head T, key string) bool {
-	s := string(head)
-	q := `"` + key + `"`
-	for off := 0; ; {
-		i := strings.Index(s[off:], q)
-		if i < 0 {
-			return false
-		}
-		rest := strings.TrimLeft(s[off+i+len(q):], " \t\r\n")
-		if strings.HasPrefix(rest, ":") {
-			return true
-		}
-		off += i + len(q)
-	}
+	return jsonhead.Scan([]byte(head)).Anywhere(key)
 }

@@ -26,6 +26,7 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 	"github.com/convsearch/convsearch/parsers/loose"
 )
 
@@ -55,11 +56,8 @@ func (*Parser) Info() parsers.Info {
 // tool writes conversation_id first and history after next_message, which can
 // be long, so next_message stands in for history when the head is cut.
 func (*Parser) Detect(path string, head []byte) bool {
-	h := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
-	if len(h) == 0 || h[0] != '{' {
-		return false
-	}
-	return loose.HasKey(h, "conversation_id") && (loose.HasKey(h, "history") || loose.HasKey(h, "next_message"))
+	s := jsonhead.Scan(head)
+	return s.Root == '{' && s.Has("", "conversation_id") && s.Has("", "history", "next_message")
 }
 
 // Parse reads one conversation document.
