@@ -19,18 +19,20 @@ const example = "../../examples/claude-code/projects/-home-maya-src-cachesvc/3f6
 // The counts and roles below were derived from the files, not from the
 // parser, with this script (one message per user or system line and per
 // distinct assistant message.id; a user line holding only tool_result
-// blocks is a tool message; malformed lines and repeated uuids skipped):
+// blocks is a tool message; malformed lines skipped, and a record skipped
+// when one with the same uuid, type and content came before):
 //
 //	python3 -c '
 //	import json,sys
 //	for f in sys.argv[1:]:
-//	  ids=set(); uu=set(); r=""
+//	  ids=set(); seen=set(); r=""
 //	  for l in open(f):
 //	    try: o=json.loads(l)
 //	    except ValueError: continue
-//	    u=o.get("uuid"); t=o.get("type"); c=(o.get("message") or {}).get("content")
-//	    if u in uu: continue
-//	    if u: uu.add(u)
+//	    u=o.get("uuid"); t=o.get("type"); m=o.get("message"); c=(m or {}).get("content")
+//	    k=(u,t,json.dumps(m,sort_keys=True),json.dumps(o.get("content")),o.get("subtype"),json.dumps(o.get("error")),o.get("isSidechain"))
+//	    if u and k in seen: continue
+//	    if u: seen.add(k)
 //	    if t=="assistant":
 //	      i=o["message"].get("id")
 //	      if i in ids: continue
@@ -39,9 +41,16 @@ const example = "../../examples/claude-code/projects/-home-maya-src-cachesvc/3f6
 //	    elif t=="system": r+="s"
 //	  print(f,len(r),r)' FILES
 //
-// Titles: jq -r 'select(.type=="summary").summary' FILE | tail -1, or the
-// first paragraph of the first prompt a person typed, whitespace collapsed,
-// cut to 80 runes at the last space past the middle, with "…" appended.
+// Titles: the last summary line whose leafUuid is the uuid of a record of
+// the file (summaries of other sessions do not count),
+//
+//	jq -rs '[.[].uuid] as $u | .[] | select(.type=="summary" and (.leafUuid as $l | $u | index($l))).summary' FILE | tail -1
+//
+// or the first paragraph of the first prompt a person typed (not isMeta, not
+// an echo of Claude Code's own, a slash command with arguments read as
+// "/name args"; not a sub-agent's prompt unless every message is one),
+// whitespace collapsed, cut to 80 runes at the last space past the middle,
+// with "…" appended.
 var cases = []parsertest.Case{
 	{
 		File: corpus + "tiny-conversation.jsonl",
@@ -55,8 +64,9 @@ var cases = []parsertest.Case{
 	{
 		File: corpus + "short-conversation.jsonl",
 		Want: []parsertest.Want{{
+			// Its one summary line names a leaf in another session.
 			ID:       "982581eb-41b9-46da-86c1-ac34168117a8",
-			Title:    "Prerequisites Checking: Unveiling Hidden Requirements and Technical Nuances",
+			Title:    "Summarize this part of a conversation in 2-3 sentences. What happened, what was…",
 			Messages: 2,
 			Roles:    "ua",
 		}},
@@ -69,7 +79,7 @@ var cases = []parsertest.Case{
 		File: corpus + "large-conversation.jsonl",
 		Want: []parsertest.Want{{
 			ID:       "0fae0449-64d3-4788-8622-d3a47d82c14b",
-			Title:    "Clarifying AI Assistant's Action-Taking Guidelines",
+			Title:    "I see four uncommitted files?", // both summary lines are of other sessions
 			Messages: 350,
 			Roles: "atatatatatatatatatatatatatatatauatatauatatatatatatatatatatatatatauatatatatatatatauatatatauatatauauatatatatatatuauatatata" +
 				"tatatatatatatatatatauatatatatatatatatatatatatauuuuatatatatatatatatataatatatatatatautatatataattataatatatuuatauatuuatataua" +
@@ -117,6 +127,29 @@ var cases = []parsertest.Case{
 		}},
 	},
 	{
+		// Summaries of two other sessions; /clear without arguments
+		// hidden, /review with arguments the title; a reply written twice
+		// read once; two different prompts under one uuid both kept.
+		File: "testdata/slash-command.jsonl",
+		Want: []parsertest.Want{{
+			ID:       "7c1e0b9a-2d4f-4a8e-b6c3-1f2e3d4c5b6a",
+			Title:    "/review the limiter change in bucket.go, especially the refill cap",
+			Messages: 9,
+			Roles:    "uuuuuauua",
+		}},
+	},
+	{
+		// The only visible prompt is a sub-agent's: the title is the
+		// first visible message of the main thread.
+		File: "testdata/sidechain-first.jsonl",
+		Want: []parsertest.Want{{
+			ID:       "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b",
+			Title:    "I'll survey the repository first.",
+			Messages: 7,
+			Roles:    "uuauata",
+		}},
+	},
+	{
 		File: example,
 		Want: []parsertest.Want{{
 			ID:       "3f6b2c1e-8d4a-4f7b-9c2e-5a1d0e7f9b34",
@@ -157,7 +190,6 @@ func TestQuirks(t *testing.T) {
 		t.Errorf("updated %s", got)
 	}
 	wantSummaries := []string{
-		"Older summary of a previous session",
 		"Token bucket rate limiter: burst handling",
 		"This session is being continued from a previous conversation that ran out of context. Summary: the refill cap was added and the burst test passes.",
 	}
@@ -223,6 +255,51 @@ func TestQuirks(t *testing.T) {
 	}
 	if last := m[17]; last.Model != "" || last.Content != "API Error: 529 Overloaded" {
 		t.Errorf("synthetic reply: %+v", last)
+	}
+}
+
+func TestSlashCommand(t *testing.T) {
+	c := parsertest.ParseOne(t, New(), "testdata/slash-command.jsonl")
+	if len(c.Summaries) != 0 {
+		t.Errorf("summaries %q: those of other sessions are not this one's", c.Summaries)
+	}
+	hidden := map[int]bool{0: true, 1: true, 2: true, 4: true}
+	for i, m := range c.Messages {
+		if m.Hidden != hidden[i] {
+			t.Errorf("message %d (%.40q): hidden %v, want %v", i, m.Content, m.Hidden, hidden[i])
+		}
+	}
+	if m := c.Messages[3]; m.Role != conversation.RoleUser || m.Content != "/review the limiter change in bucket.go,\nespecially the refill cap" {
+		t.Errorf("slash command: %s %q", m.Role, m.Content)
+	}
+	if a, b := c.Messages[6], c.Messages[7]; a.ID != "c-7" || b.ID != "c-7" || a.Content != "ok, add that test" || b.Content != "and name it TestBurstAfterLongIdle" {
+		t.Errorf("records sharing a uuid: %q %q", a.Content, b.Content)
+	}
+
+	side := parsertest.ParseOne(t, New(), "testdata/sidechain-first.jsonl")
+	if m := side.Messages[3]; !m.Sidechain || m.Hidden || m.Role != conversation.RoleUser {
+		t.Errorf("sub-agent prompt: %+v", m)
+	}
+}
+
+func TestSlashCommandText(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"<command-name>/review</command-name>\n<command-message>review</command-message>\n<command-args>pr 12</command-args>", "/review pr 12"},
+		{"<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>a <T> generic\nacross files</command-args>", "/review a <T> generic\nacross files"},
+		{"<command-name>deploy</command-name><command-args>staging</command-args>", "/deploy staging"},
+		{"<command-name>/clear</command-name><command-message>clear</command-message><command-args></command-args>", ""},
+		{"<command-name>/init</command-name>", ""},
+		{"<command-args>x</command-args>", ""},
+		{"<command-name>/x</command-name><command-args>y</command-args> and more", ""},
+		{"<command-name>/x</command-name><local-command-stdout>y</local-command-stdout>", ""},
+		{"<command-name>/x</command-name><command-args>cut", ""},
+		{"plain prompt", ""},
+	}
+	for _, tt := range tests {
+		got, ok := slashCommand(tt.text)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("slashCommand(%q) = %q, %v; want %q", tt.text, got, ok, tt.want)
+		}
 	}
 }
 
@@ -358,5 +435,6 @@ func TestDetectTree(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	parsertest.Fuzz(f, New(), "3f6b2c1e-8d4a-4f7b-9c2e-5a1d0e7f9b34.jsonl",
 		"testdata/quirks.jsonl", "testdata/renamed.jsonl", "testdata/agent-a1b2c3d4.jsonl",
+		"testdata/slash-command.jsonl", "testdata/sidechain-first.jsonl",
 		corpus+"tiny-conversation.jsonl", corpus+"short-conversation.jsonl")
 }

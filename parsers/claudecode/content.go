@@ -229,6 +229,45 @@ func injected(texts []string) bool {
 	return true
 }
 
+// slashCommand reads the echo Claude Code writes for a slash command,
+// <command-name>/x</command-name> with <command-message> and
+// <command-args> in either order, and returns what the person typed,
+// "/x args", when it has arguments. Any text outside the tags means it is
+// not a bare echo.
+func slashCommand(text string) (string, bool) {
+	rest := strings.TrimSpace(text)
+	var name, args string
+	for rest != "" {
+		tag, ok := strings.CutPrefix(rest, "<")
+		end := strings.IndexByte(tag, '>')
+		if !ok || end < 0 {
+			return "", false
+		}
+		tag, rest = tag[:end], tag[end+1:]
+		body, after, ok := strings.Cut(rest, "</"+tag+">")
+		if !ok {
+			return "", false
+		}
+		switch tag {
+		case "command-name":
+			name = strings.TrimSpace(body)
+		case "command-args":
+			args = strings.TrimSpace(body)
+		case "command-message":
+		default:
+			return "", false
+		}
+		rest = strings.TrimSpace(after)
+	}
+	if name == "" || args == "" {
+		return "", false
+	}
+	if !strings.HasPrefix(name, "/") {
+		name = "/" + name
+	}
+	return name + " " + args, true
+}
+
 // clean removes binary payloads from text: data: URLs and long base64 runs
 // (a tool that printed an encoded file).
 func clean(s string) string {

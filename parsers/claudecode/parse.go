@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"hash/fnv"
 	"io"
 	"path/filepath"
 	"slices"
@@ -71,8 +72,12 @@ type builder struct {
 	// alias maps the uuid of a line that is not a message of its own (a
 	// merged reply line, a progress record) to the id its children should
 	// point at instead, so ParentID always names a message where it can.
-	alias     map[string]string
-	seenUUID  map[string]bool
+	alias map[string]string
+	// seen holds, for each uuid of a message record, a hash of each
+	// distinct record read under it: the same record written twice is read
+	// once, two different records that share a uuid are both kept.
+	seen      map[string][]uint64
+	uuids     map[string]bool // the uuid of every record, for summaries' leaves
 	toolNames map[string]string
 
 	sessionID  string          // the last one seen
@@ -100,7 +105,8 @@ func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, erro
 		path:       path,
 		byAPIID:    map[string]*draft{},
 		alias:      map[string]string{},
-		seenUUID:   map[string]bool{},
+		seen:       map[string][]uint64{},
+		uuids:      map[string]bool{},
 		toolNames:  map[string]string{},
 		sessionIDs: map[string]bool{},
 		models:     map[string]int{},
@@ -132,6 +138,9 @@ func (b *builder) line(n int, data []byte) {
 		}
 		b.bad++
 		return
+	}
+	if id := loose.String(rec.UUID); id != "" {
+		b.uuids[id] = true
 	}
 	typ := loose.String(rec.Type)
 	switch typ {
@@ -165,20 +174,22 @@ func (b *builder) line(n int, data []byte) {
 		if !loose.IsNull(rec.SessionID) || !loose.IsNull(rec.UUID) {
 			b.known++
 		}
-		if id := loose.String(rec.UUID); id != "" && !b.seenUUID[id] {
+		if id := loose.String(rec.UUID); id != "" && len(b.seen[id]) == 0 {
 			b.alias[id] = loose.String(rec.ParentUUID)
 		}
 	}
 }
 
-// common reads what every message record carries.
+// common reads what every message record carries. dup is true for a
+// record already read: same uuid, type and content.
 func (b *builder) common(rec *record) (uuid string, ts time.Time, dup bool) {
 	uuid = loose.String(rec.UUID)
 	if uuid != "" {
-		if b.seenUUID[uuid] {
-			return uuid, ts, true // the same record written twice
+		h := sameness(rec)
+		if slices.Contains(b.seen[uuid], h) {
+			return uuid, ts, true
 		}
-		b.seenUUID[uuid] = true
+		b.seen[uuid] = append(b.seen[uuid], h)
 	}
 	if sid := loose.String(rec.SessionID); sid != "" {
 		b.sessionID = sid
@@ -191,6 +202,17 @@ func (b *builder) common(rec *record) (uuid string, ts time.Time, dup bool) {
 		b.branch = strings.TrimSpace(loose.String(rec.GitBranch))
 	}
 	return uuid, loose.Time(rec.Timestamp), false
+}
+
+// sameness hashes what makes two records with one uuid the same record:
+// their type and content, not when or in which session they were written.
+func sameness(rec *record) uint64 {
+	h := fnv.New64a()
+	for _, part := range [][]byte{rec.Type, rec.Message, rec.Content, rec.Subtype, rec.Error, rec.IsSidechain} {
+		h.Write(bytes.TrimSpace(part))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
 }
 
 func (b *builder) chat(typ string, rec *record) {
@@ -238,6 +260,15 @@ func (b *builder) chat(typ string, rec *record) {
 	if len(c.results) > 0 && len(c.text) == 0 && c.own == 0 {
 		role = conversation.RoleTool
 	}
+	// A slash command given arguments is what the person typed: read as
+	// "/name args". Without arguments (/model, /clear) it stays Claude
+	// Code's own echo.
+	command := false
+	if len(c.text) == 1 {
+		if typed, ok := slashCommand(c.text[0]); ok {
+			c.text[0], command = typed, true
+		}
+	}
 	d := b.newDraft(rec, uuid, ts, role)
 	d.add(c)
 	if loose.Bool(rec.IsCompactSummary) {
@@ -246,7 +277,7 @@ func (b *builder) chat(typ string, rec *record) {
 			b.summaries = append(b.summaries, summary{text: s})
 		}
 	}
-	if role == conversation.RoleUser && (loose.Bool(rec.IsMeta) || injected(c.text)) {
+	if role == conversation.RoleUser && (loose.Bool(rec.IsMeta) || (!command && injected(c.text))) {
 		d.m.Hidden = true
 	}
 }
@@ -396,7 +427,9 @@ func (b *builder) finish() (*parsers.Result, error) {
 		c.Tags = append(c.Tags, "branch:"+b.branch)
 	}
 	for _, s := range b.summaries {
-		c.Summaries = append(c.Summaries, s.text)
+		if b.own(s) {
+			c.Summaries = append(c.Summaries, s.text)
+		}
 	}
 	if len(b.files) > 0 {
 		c.Notes = append(c.Notes, conversation.Note{
@@ -437,11 +470,20 @@ func (b *builder) id(c *conversation.Conversation) string {
 	return id
 }
 
+// own reports whether a summary is this session's: a compaction summary, or
+// a summary line whose leafUuid names a record of this file. Claude Code
+// also writes into the newest file summary lines of other sessions (the
+// ones a resumed session continues, the ones /resume listed): those are
+// neither this session's title nor its summaries.
+func (b *builder) own(s summary) bool {
+	return s.leaf == "" || b.uuids[s.leaf]
+}
+
 // title is, in order: the name the user gave (/rename), the title Claude
-// Code generated, the summary of this session's leaf (a summary line names
-// the last message it covers; Claude Code also writes summaries of the
-// sessions a resumed one continues, so failing a match the last summary
-// line is the nearest), and the first prompt a person typed.
+// Code generated, the last summary line of this session's own records, and
+// the first prompt a person typed. A sub-agent's prompt was written by the
+// model, not the person: never the title, unless the file is that
+// sub-agent's own log (agent-<id>.jsonl, every message a sidechain).
 func (b *builder) title(msgs []conversation.Message) string {
 	if b.customTitle != "" {
 		return oneLine(b.customTitle)
@@ -449,32 +491,22 @@ func (b *builder) title(msgs []conversation.Message) string {
 	if b.aiTitle != "" {
 		return oneLine(b.aiTitle)
 	}
-	if len(b.summaries) > 0 {
-		ids := make(map[string]bool, len(msgs))
-		for _, m := range msgs {
-			ids[m.ID] = true
-		}
-		for k := range b.alias {
-			ids[k] = true
-		}
-		for i := len(b.summaries) - 1; i >= 0; i-- {
-			if s := b.summaries[i]; s.leaf != "" && ids[s.leaf] {
-				return oneLine(s.text)
-			}
-		}
-		for i := len(b.summaries) - 1; i >= 0; i-- {
-			if b.summaries[i].leaf != "" { // not a compaction summary
-				return oneLine(b.summaries[i].text)
-			}
+	for i := len(b.summaries) - 1; i >= 0; i-- {
+		if s := b.summaries[i]; s.leaf != "" && b.own(s) {
+			return oneLine(s.text)
 		}
 	}
+	main := slices.ContainsFunc(msgs, func(m conversation.Message) bool { return !m.Sidechain })
+	usable := func(m conversation.Message) bool {
+		return !m.Hidden && !(main && m.Sidechain) && strings.TrimSpace(m.Content) != ""
+	}
 	for _, m := range msgs {
-		if m.Role == conversation.RoleUser && !m.Hidden && strings.TrimSpace(m.Content) != "" {
+		if m.Role == conversation.RoleUser && usable(m) {
 			return loose.Title(m.Content, titleLen)
 		}
 	}
 	for _, m := range msgs {
-		if !m.Hidden && strings.TrimSpace(m.Content) != "" {
+		if usable(m) {
 			return loose.Title(m.Content, titleLen)
 		}
 	}
