@@ -1,0 +1,459 @@
+package cline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/loose"
+)
+
+// titleLen is the most runes a title derived from the task keeps.
+const titleLen = 80
+
+// apiMessage is one element of api_conversation_history.json: an Anthropic
+// MessageParam, with the extras later versions add (Roo's ts, Cline's
+// modelInfo).
+type apiMessage struct {
+	Role      json.RawMessage `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	Ts        json.RawMessage `json:"ts"`
+	ModelInfo json.RawMessage `json:"modelInfo"`
+	IsSummary json.RawMessage `json:"isSummary"`
+}
+
+// block is one content block.
+type block struct {
+	Type      json.RawMessage `json:"type"`
+	Text      json.RawMessage `json:"text"`
+	Thinking  json.RawMessage `json:"thinking"`
+	Reasoning json.RawMessage `json:"reasoning"`
+	ID        json.RawMessage `json:"id"`
+	Name      json.RawMessage `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID json.RawMessage `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   json.RawMessage `json:"is_error"`
+	Source    json.RawMessage `json:"source"`
+}
+
+func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
+	res := &parsers.Result{}
+	var msgs []conversation.Message
+	toolNames := map[string]string{}
+	var models []string
+	var cwd string
+	err := loose.DecodeEach(ctx, path, r, res, func(i, line int, v *apiMessage) {
+		m, dir, ok := readMessage(v, toolNames)
+		if cwd == "" {
+			cwd = dir
+		}
+		if !ok {
+			res.Warn(parsers.Errorf(path, line, parsers.ErrShape, "message %d has no role: skipped", i))
+			return
+		}
+		if m.Model != "" && (len(models) == 0 || models[len(models)-1] != m.Model) {
+			models = append(models, m.Model)
+		}
+		msgs = append(msgs, m)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(msgs) == 0 {
+		return res, nil // a task just created: "[]"
+	}
+	dir := filepath.Dir(path)
+	c := &conversation.Conversation{
+		// The task id is the folder's name: Date.now() in Cline, a UUID in
+		// Roo Code. It stays when the folder moves.
+		ID:       filepath.Base(dir),
+		Source:   source(path),
+		File:     path,
+		Messages: msgs,
+	}
+	if c.ID == "" || c.ID == "." || c.ID == string(filepath.Separator) {
+		c.ID = conversation.NewID(Name+"\x00"+firstText(msgs), time.Time{})
+	}
+	c.Renumber()
+	side := readSide(ctx, path, res)
+	if side.workspace == "" {
+		side.workspace = cwd
+	}
+	side.apply(c)
+	if c.Model == "" && len(models) > 0 {
+		c.Model = models[len(models)-1]
+	}
+	if c.Title == "" {
+		c.Title = loose.Title(firstText(msgs), titleLen)
+	}
+	if first, last := conversation.Span(c.Messages); !first.IsZero() {
+		if c.Date.IsZero() || first.Before(c.Date) {
+			c.Date = first
+		}
+		if last.After(c.Updated) {
+			c.Updated = last
+		}
+	}
+	if c.Date.IsZero() {
+		c.Date = taskTime(c.ID)
+	}
+	if c.Updated.Before(c.Date) {
+		c.Updated = c.Date
+	}
+	res.Conversations = append(res.Conversations, c)
+	return res, nil
+}
+
+// taskTime reads a Cline task id, Date.now() as decimal text, as a time.
+func taskTime(id string) time.Time {
+	if len(id) < 12 || len(id) > 14 || strings.Trim(id, "0123456789") != "" {
+		return time.Time{}
+	}
+	t, _ := loose.ParseTime(id)
+	return t
+}
+
+// firstText is the visible text of the first user message: the task.
+func firstText(msgs []conversation.Message) string {
+	for _, m := range msgs {
+		if m.Role == conversation.RoleUser && !m.Hidden && m.Content != "" {
+			return m.Content
+		}
+	}
+	return ""
+}
+
+// readMessage turns one history element into a message, and gives the
+// working directory its environment details name. ok is false when it has
+// no role it could be read with.
+func readMessage(v *apiMessage, toolNames map[string]string) (m conversation.Message, cwd string, ok bool) {
+	switch strings.ToLower(loose.String(v.Role)) {
+	case "user":
+		m.Role = conversation.RoleUser
+	case "assistant":
+		m.Role = conversation.RoleAssistant
+	case "system":
+		m.Role = conversation.RoleSystem
+		m.Hidden = true
+	default:
+		if loose.IsNull(v.Content) {
+			return m, "", false
+		}
+		m.Role = conversation.RoleUser
+	}
+	m.Timestamp = loose.Time(v.Ts)
+	var info struct {
+		ModelID json.RawMessage `json:"modelId"`
+	}
+	if json.Unmarshal(v.ModelInfo, &info) == nil {
+		m.Model = strings.TrimSpace(loose.String(info.ModelID))
+	}
+	c := readContent(blocks(v.Content), toolNames)
+	m.Content = strings.Join(c.text, "\n\n")
+	m.Thinking = strings.Join(c.thinking, "\n\n")
+	m.ToolCalls = c.calls
+	m.ToolResults = c.results
+	m.Attachments = c.attachments
+	if m.Role == conversation.RoleUser {
+		switch {
+		case len(c.results) > 0 && len(c.text) == 0 && c.own == 0:
+			m.Role = conversation.RoleTool
+		case len(c.text) == 0 && len(c.results) == 0 && c.own == 0 && len(c.injected) > 0:
+			// Cline's own text only (environment details, a resumption
+			// notice): kept, hidden.
+			m.Hidden = true
+			m.Content = strings.Join(c.injected, "\n\n")
+		}
+		if loose.Bool(v.IsSummary) {
+			m.Hidden = true
+		}
+	}
+	for _, inj := range c.injected {
+		if mm := cwdLine.FindStringSubmatch(inj); mm != nil {
+			cwd = strings.TrimSpace(mm[1])
+			break
+		}
+	}
+	return m, cwd, true
+}
+
+// content is a message's blocks sorted by kind.
+type content struct {
+	text        []string
+	injected    []string
+	thinking    []string
+	calls       []conversation.ToolCall
+	results     []conversation.ToolResult
+	attachments []conversation.Attachment
+	own         int // attachments of the message itself, not of a result
+}
+
+// resultHeader is the text block Cline puts before a tool's output in the
+// next user message: "[read_file for 'src/a.ts'] Result:".
+var resultHeader = regexp.MustCompile(`^\[([A-Za-z0-9_:.-]+)(?: for [^\n]*)?\] Result:\s*$`)
+
+func readContent(bs []block, toolNames map[string]string) content {
+	var c content
+	var open *conversation.ToolResult // a text tool result being gathered
+	closeResult := func() {
+		if open != nil {
+			open.Content = strings.TrimSpace(open.Content)
+			c.results = append(c.results, *open)
+			open = nil
+		}
+	}
+	for _, b := range bs {
+		typ := loose.String(b.Type)
+		switch typ {
+		case "text", "":
+			t := clean(loose.String(b.Text))
+			if t == "" {
+				t = clean(loose.String(b.Content))
+			}
+			if m := resultHeader.FindStringSubmatch(strings.TrimSpace(t)); m != nil {
+				closeResult()
+				open = &conversation.ToolResult{Name: m[1], Content: strings.TrimSpace(t)}
+				continue
+			}
+			visible, injected := splitInjected(t)
+			if injected != "" {
+				c.injected = append(c.injected, injected)
+			}
+			if visible == "" {
+				continue
+			}
+			if open != nil {
+				open.Content += "\n" + visible
+				continue
+			}
+			c.text = append(c.text, visible)
+		case "thinking", "reasoning":
+			t := loose.String(b.Thinking)
+			if t == "" {
+				t = loose.String(b.Reasoning)
+			}
+			if t == "" {
+				t = loose.String(b.Text)
+			}
+			if t = clean(strings.TrimSpace(t)); t != "" {
+				c.thinking = append(c.thinking, t)
+			}
+		case "redacted_thinking":
+			// Encrypted: nothing a person can read.
+		case "tool_use":
+			closeResult()
+			id := loose.String(b.ID)
+			name := loose.String(b.Name)
+			if id != "" {
+				toolNames[id] = name
+			}
+			c.calls = append(c.calls, conversation.ToolCall{ID: id, Name: name, Arguments: arguments(b.Input)})
+		case "tool_result":
+			closeResult()
+			text, atts := readResult(b.Content)
+			id := loose.String(b.ToolUseID)
+			c.results = append(c.results, conversation.ToolResult{
+				CallID:  id,
+				Name:    toolNames[id],
+				Content: text,
+				IsError: loose.Bool(b.IsError),
+			})
+			c.attachments = append(c.attachments, atts...)
+		case "image", "document":
+			a := attachment(typ, b.Source)
+			c.attachments = append(c.attachments, a)
+			if open == nil {
+				c.own++
+			}
+		default:
+			// A block of a kind to come: keep its text, if it has any.
+			if t := clean(loose.String(b.Text)); t != "" {
+				c.text = append(c.text, t)
+			}
+		}
+	}
+	closeResult()
+	return c
+}
+
+// injectedPrefixes open text Cline (or Roo) writes into user messages
+// itself: task resumption notices and its reminders after a reply that used
+// no tool.
+var injectedPrefixes = []string{
+	"[TASK RESUMPTION]",
+	"[ERROR] You did not use a tool in your previous response!",
+}
+
+// splitInjected separates a text block into what the user wrote and what
+// Cline injected: <environment_details> blocks, wherever they sit, and its
+// notices. <task>, <feedback> and <user_message> tags around the user's
+// own words are unwrapped.
+func splitInjected(t string) (visible, injected string) {
+	var inj []string
+	for {
+		i := strings.Index(t, "<environment_details>")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(t[i:], "</environment_details>")
+		end := len(t)
+		if j >= 0 {
+			end = i + j + len("</environment_details>")
+		}
+		inj = append(inj, strings.TrimSpace(t[i:end]))
+		t = t[:i] + t[end:]
+	}
+	t = strings.TrimSpace(t)
+	for _, p := range injectedPrefixes {
+		if strings.HasPrefix(t, p) {
+			inj = append(inj, t)
+			t = ""
+			break
+		}
+	}
+	for _, tag := range []string{"task", "feedback", "user_message"} {
+		t = unwrap(t, tag)
+	}
+	return strings.TrimSpace(t), strings.Join(inj, "\n\n")
+}
+
+// unwrap removes <tag>…</tag> around the whole of t.
+func unwrap(t, tag string) string {
+	open, end := "<"+tag+">", "</"+tag+">"
+	if strings.HasPrefix(t, open) && strings.HasSuffix(t, end) && len(t) >= len(open)+len(end) {
+		return strings.TrimSpace(t[len(open) : len(t)-len(end)])
+	}
+	return t
+}
+
+// blocks reads content as a list of blocks; a string is one text block.
+func blocks(raw json.RawMessage) []block {
+	if loose.IsNull(raw) {
+		return nil
+	}
+	t := strings.TrimSpace(string(raw))
+	switch t[0] {
+	case '[':
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return nil
+		}
+		out := make([]block, 0, len(items))
+		for _, it := range items {
+			var b block
+			if json.Unmarshal(it, &b) == nil {
+				out = append(out, b)
+			} else if s := loose.String(it); s != "" {
+				out = append(out, block{Text: mustJSON(s)})
+			}
+		}
+		return out
+	case '{':
+		var b block
+		if json.Unmarshal(raw, &b) == nil {
+			return []block{b}
+		}
+		return nil
+	}
+	return []block{{Text: raw}}
+}
+
+func mustJSON(s string) json.RawMessage {
+	out, _ := json.Marshal(s)
+	return out
+}
+
+// readResult reads a tool_result's content: a string or text and image
+// blocks.
+func readResult(raw json.RawMessage) (string, []conversation.Attachment) {
+	var text []string
+	var atts []conversation.Attachment
+	for _, b := range blocks(raw) {
+		switch typ := loose.String(b.Type); typ {
+		case "image", "document":
+			atts = append(atts, attachment(typ, b.Source))
+		default:
+			if t := clean(loose.String(b.Text)); t != "" {
+				text = append(text, t)
+			}
+		}
+	}
+	return strings.Join(text, "\n"), atts
+}
+
+// arguments returns a tool's input as compact JSON text.
+func arguments(raw json.RawMessage) string {
+	t := strings.TrimSpace(string(raw))
+	if t != "" && t[0] == '"' {
+		return clean(loose.JSONText(loose.String(raw)))
+	}
+	return clean(loose.String(raw))
+}
+
+// attachment describes an image or document block without its payload.
+func attachment(kind string, raw json.RawMessage) conversation.Attachment {
+	var src struct {
+		Type      json.RawMessage `json:"type"`
+		MediaType json.RawMessage `json:"media_type"`
+		Data      json.RawMessage `json:"data"`
+		URL       json.RawMessage `json:"url"`
+	}
+	_ = json.Unmarshal(raw, &src)
+	a := conversation.Attachment{Type: loose.String(src.MediaType)}
+	switch data := loose.String(src.Data); loose.String(src.Type) {
+	case "base64":
+		a.Size = int64(len(data))*3/4 - int64(len(data)-len(strings.TrimRight(data, "=")))
+	case "url":
+		if u := loose.String(src.URL); u != "" {
+			if mt, size, ok := loose.DataURL(u); ok {
+				a.Size = size
+				if a.Type == "" {
+					a.Type = mt
+				}
+			} else {
+				a.Ref = u
+			}
+		}
+	}
+	if a.Type == "" {
+		a.Type = kind
+	}
+	return a
+}
+
+// clean removes binary payloads from text: data: URLs and long base64 runs.
+func clean(s string) string {
+	return loose.StripBase64Runs(loose.StripDataURLs(s))
+}
+
+// readJSON reads a side file of the task folder into v. A missing file is
+// no error; one that cannot be read or decoded is a warning on the history
+// file (the unit the index knows), naming the side file and its line.
+func readJSON(ctx context.Context, primary, path string, v any, res *parsers.Result) bool {
+	if err := ctx.Err(); err != nil {
+		return false
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) {
+		return false
+	}
+	if err == nil {
+		err = loose.Unmarshal(path, data, v)
+	}
+	if err != nil {
+		res.Warn(&parsers.Error{Path: primary, Err: fmt.Errorf("side file %w", err)})
+		return false
+	}
+	return true
+}
