@@ -1,0 +1,306 @@
+// Package cursor reads the conversations Cursor keeps on disk. Two families
+// live here because their files have nothing in common:
+//
+//   - "cursor" (IDE chats): the state.vscdb SQLite databases of Cursor's
+//     globalStorage and workspaceStorage. Table cursorDiskKV holds one
+//     composerData:<composerId> value per chat (name, times, the ordered
+//     fullConversationHeadersOnly list, or an inline conversation in older
+//     builds) and one bubbleId:<composerId>:<bubbleId> value per message
+//     (type 1 user, 2 assistant; text or richText, thinking,
+//     toolFormerData, codeBlocks). Older builds kept chats in ItemTable:
+//     workbench.panel.aichat.view.aichat.chatdata (chat tabs) and
+//     composer.composerData (composers with inline conversations). VS Code
+//     writes state.vscdb files too; one without Cursor's keys gives no
+//     conversation.
+//   - "cursor-agent" (the agent's own records, from the cursor-agent CLI or
+//     the IDE's agent): transcripts under ~/.cursor/projects/<workspace
+//     slug>/agent-transcripts/ (<id>.jsonl, <id>/<id>.jsonl, sub-agents in
+//     <id>/subagents/<child>.jsonl, and the older plain-text <id>.txt), and
+//     the CLI's session store ~/.cursor/chats/<workspace hash>/<id>/store.db
+//     (table meta: hex-encoded JSON with agentId, name, createdAt; table
+//     blobs: JSON messages {role, content} among binary tree nodes).
+//
+// The same session can be in a transcript and in a database: transcripts,
+// the lossy copy, get the id <session id>/transcript so they never replace
+// the database's conversation in the index.
+package cursor
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/loose"
+)
+
+// Names of the two families, used as Conversation.Source.
+const (
+	Name      = "cursor"
+	AgentName = "cursor-agent"
+)
+
+// titleRunes is how long a derived title may be.
+const titleRunes = 80
+
+// clean keeps binary payloads out of the index: data: URLs and long base64
+// runs become short markers.
+func clean(s string) string {
+	return loose.StripBase64Runs(loose.StripDataURLs(s))
+}
+
+var (
+	reQuery     = regexp.MustCompile(`(?s)<user_query>\s*(.*?)\s*</user_query>`)
+	reStamp     = regexp.MustCompile(`(?s)^\s*<timestamp>(.*?)</timestamp>\s*`)
+	reLeadTag   = regexp.MustCompile(`^<([A-Za-z_][A-Za-z0-9_\-]*)>`)
+	reStampBody = regexp.MustCompile(`^(?:[A-Za-z]+, )?([A-Za-z]+ \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M)\s*(?:\((UTC|GMT)([+-]\d{1,2})?(?::(\d{2}))?\))?$`)
+)
+
+// prompt is a user message's text taken apart: Cursor wraps what the person
+// typed in <user_query> and may put a <timestamp> and context blocks
+// (<user_info>, <attached_files>, …) around it.
+type prompt struct {
+	text    string    // what the person typed, or the whole text
+	context string    // injected text around the query
+	when    time.Time // from <timestamp>
+	hidden  bool      // injected context only, no query
+}
+
+func splitPrompt(s string) prompt {
+	var p prompt
+	if m := reStamp.FindStringSubmatchIndex(s); m != nil {
+		p.when = stampTime(s[m[2]:m[3]])
+		s = s[m[1]:]
+	}
+	if m := reQuery.FindStringSubmatchIndex(s); m != nil {
+		p.text = s[m[2]:m[3]]
+		p.context = strings.TrimSpace(s[:m[0]] + "\n" + s[m[1]:])
+		return p
+	}
+	p.text = strings.TrimSpace(s)
+	// A user turn that is only a tagged block is context Cursor injected.
+	p.hidden = reLeadTag.MatchString(p.text)
+	return p
+}
+
+// stampTime reads Cursor's <timestamp> text, "Tuesday, May 26, 2026, 10:57
+// PM (UTC+2)", as UTC; the zero time when it cannot.
+func stampTime(s string) time.Time {
+	m := reStampBody.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return time.Time{}
+	}
+	var t time.Time
+	var err error
+	for _, layout := range []string{"Jan 2, 2006, 3:04 PM", "January 2, 2006, 3:04 PM"} {
+		if t, err = time.Parse(layout, m[1]); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return time.Time{}
+	}
+	off := 0
+	if m[3] != "" {
+		h := 0
+		for _, c := range m[3][1:] {
+			h = h*10 + int(c-'0')
+		}
+		mins := 0
+		for _, c := range m[4] {
+			mins = mins*10 + int(c-'0')
+		}
+		off = h*3600 + mins*60
+		if m[3][0] == '-' {
+			off = -off
+		}
+	}
+	return t.Add(-time.Duration(off) * time.Second).UTC()
+}
+
+// cursorHome is ~/.cursor, or $CURSOR_CONFIG_DIR when set (the agent CLI
+// reads its configuration from there).
+func cursorHome(home string, getenv func(string) string) string {
+	if d := getenv("CURSOR_CONFIG_DIR"); d != "" && filepath.IsAbs(d) {
+		return d
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".cursor")
+}
+
+// AgentParser reads the agent's transcripts and the CLI's store.db.
+type AgentParser struct{}
+
+var (
+	_ parsers.Parser      = (*AgentParser)(nil)
+	_ parsers.Locator     = (*AgentParser)(nil)
+	_ parsers.Companioned = (*AgentParser)(nil)
+)
+
+// NewAgent returns the cursor-agent parser.
+func NewAgent() *AgentParser { return &AgentParser{} }
+
+// Info describes the family.
+func (*AgentParser) Info() parsers.Info {
+	return parsers.Info{
+		Name:        AgentName,
+		Description: "Cursor agent sessions: agent-transcripts (.jsonl, .txt) and the cursor-agent CLI's store.db",
+		Detection: `a .jsonl under agent-transcripts/ whose first line has "role" and "message" (or is a turn_ended/metadata record); ` +
+			`a .txt under agent-transcripts/ starting with "user:"; a store.db in chats/<hash>/<id>/ starting with the SQLite magic`,
+		Locations: []string{
+			"~/.cursor/projects/<workspace>/agent-transcripts",
+			"~/.cursor/chats/<workspace hash>/<session>/store.db",
+			"$CURSOR_CONFIG_DIR/projects, $CURSOR_CONFIG_DIR/chats",
+		},
+		Version: 1,
+	}
+}
+
+// DefaultRoots returns ~/.cursor/projects and ~/.cursor/chats (the same on
+// Linux and macOS).
+func (*AgentParser) DefaultRoots(home string, getenv func(string) string) []string {
+	base := cursorHome(home, getenv)
+	if base == "" {
+		return nil
+	}
+	return []string{filepath.Join(base, "projects"), filepath.Join(base, "chats")}
+}
+
+// Companions lists store.db's write-ahead log; transcripts stand alone.
+func (*AgentParser) Companions(path string) []string {
+	if filepath.Base(path) == storeName {
+		return []string{path + "-wal"}
+	}
+	return nil
+}
+
+func inTranscripts(path string) bool {
+	p := filepath.ToSlash(path)
+	return strings.Contains(p, "/agent-transcripts/") || strings.HasPrefix(p, "agent-transcripts/")
+}
+
+// underChats reports whether path is chats/<hash>/<id>/store.db.
+func underChats(path string) bool {
+	return filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(path)))) == "chats"
+}
+
+// Detect recognises the three file kinds by place, name and first bytes.
+func (*AgentParser) Detect(path string, head []byte) bool {
+	switch {
+	case filepath.Base(path) == storeName:
+		return underChats(path) && isSQLite(head)
+	case !inTranscripts(path):
+		return false
+	case parsers.HasExt(path, ".jsonl"):
+		first := strings.TrimSpace(strings.TrimPrefix(string(head), "\xef\xbb\xbf"))
+		if i := strings.IndexByte(first, '\n'); i >= 0 {
+			first = first[:i]
+		}
+		if !strings.HasPrefix(first, "{") {
+			return false
+		}
+		if loose.HasKey(first, "role") && (loose.HasKey(first, "message") || loose.HasKey(first, "content")) {
+			return true
+		}
+		return reMarkerType.MatchString(first)
+	case parsers.HasExt(path, ".txt"):
+		first := strings.TrimLeft(strings.TrimPrefix(string(head), "\xef\xbb\xbf"), " \t\r\n")
+		if i := strings.IndexByte(first, '\n'); i >= 0 {
+			first = first[:i]
+		}
+		return roleLine(first) == "user"
+	}
+	return false
+}
+
+var reMarkerType = regexp.MustCompile(`"type"\s*:\s*"(?:turn_ended|metadata)"`)
+
+// Parse reads one transcript or store. A store is read from its path (SQLite
+// needs the file itself); r is not read then.
+func (*AgentParser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
+	switch {
+	case filepath.Base(path) == storeName:
+		return parseStore(ctx, path)
+	case parsers.HasExt(path, ".txt"):
+		return parseText(ctx, path, r)
+	}
+	return parseJSONL(ctx, path, r)
+}
+
+// IDE is the parser of Cursor's state.vscdb chats.
+type IDE struct{}
+
+var (
+	_ parsers.Parser      = (*IDE)(nil)
+	_ parsers.Locator     = (*IDE)(nil)
+	_ parsers.Companioned = (*IDE)(nil)
+)
+
+// New returns the cursor (IDE chats) parser.
+func New() *IDE { return &IDE{} }
+
+// Info describes the family.
+func (*IDE) Info() parsers.Info {
+	return parsers.Info{
+		Name:        Name,
+		Description: "Cursor IDE chats and composers in state.vscdb (SQLite tables cursorDiskKV and ItemTable)",
+		Detection:   `a file named state.vscdb that starts with the SQLite magic; Parse checks for Cursor's tables and keys`,
+		Locations: []string{
+			"~/.config/Cursor/User/globalStorage/state.vscdb (Linux)",
+			"~/.config/Cursor/User/workspaceStorage/<id>/state.vscdb (Linux)",
+			"~/Library/Application Support/Cursor/User/globalStorage/state.vscdb (macOS)",
+			"~/Library/Application Support/Cursor/User/workspaceStorage/<id>/state.vscdb (macOS)",
+			`%APPDATA%\Cursor\User\globalStorage\state.vscdb (Windows)`,
+		},
+		Version: 1,
+	}
+}
+
+// DefaultRoots returns Cursor's User folder's two storages for this platform.
+func (*IDE) DefaultRoots(home string, getenv func(string) string) []string {
+	return ideRoots(runtime.GOOS, home, getenv)
+}
+
+func ideRoots(goos, home string, getenv func(string) string) []string {
+	var base string
+	switch goos {
+	case "darwin", "ios":
+		if home != "" {
+			base = filepath.Join(home, "Library", "Application Support")
+		}
+	case "windows":
+		base = getenv("APPDATA")
+		if base == "" && home != "" {
+			base = filepath.Join(home, "AppData", "Roaming")
+		}
+	default:
+		if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+			base = x
+		} else if home != "" {
+			base = filepath.Join(home, ".config")
+		}
+	}
+	if base == "" {
+		return nil
+	}
+	user := filepath.Join(base, "Cursor", "User")
+	return []string{filepath.Join(user, "globalStorage", vscdbName), filepath.Join(user, "workspaceStorage")}
+}
+
+// Companions lists the write-ahead log and, for a workspace database, the
+// workspace.json that names its folder.
+func (*IDE) Companions(path string) []string {
+	return []string{path + "-wal", filepath.Join(filepath.Dir(path), "workspace.json")}
+}
+
+// Detect: the file name and the SQLite magic. Whether Cursor's tables are
+// there is Parse's business: VS Code's own state.vscdb gives nothing.
+func (*IDE) Detect(path string, head []byte) bool {
+	return filepath.Base(path) == vscdbName && isSQLite(head)
+}

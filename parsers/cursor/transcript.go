@@ -1,0 +1,459 @@
+package cursor
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/loose"
+)
+
+// tline is one line of a JSON Lines transcript: a message
+// {"role", "message": {"content": …}} (or with content at the top), or a
+// marker {"type": "turn_ended", "status", "error"} / {"type": "metadata"}.
+// Fields are raw so a value of an unexpected type spoils only itself.
+type tline struct {
+	Role     json.RawMessage `json:"role"`
+	Type     json.RawMessage `json:"type"`
+	Message  json.RawMessage `json:"message"`
+	Content  json.RawMessage `json:"content"`
+	Status   json.RawMessage `json:"status"`
+	Error    json.RawMessage `json:"error"`
+	Metadata json.RawMessage `json:"metadata"`
+}
+
+// block is one content block, in the Anthropic-like shape transcripts use.
+type block struct {
+	Type      json.RawMessage `json:"type"`
+	Text      json.RawMessage `json:"text"`
+	Thinking  json.RawMessage `json:"thinking"`
+	ID        json.RawMessage `json:"id"`
+	Name      json.RawMessage `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID json.RawMessage `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   json.RawMessage `json:"is_error"`
+	Source    json.RawMessage `json:"source"`
+}
+
+type imageSource struct {
+	Type      json.RawMessage `json:"type"`
+	MediaType json.RawMessage `json:"media_type"`
+	Data      json.RawMessage `json:"data"`
+	URL       json.RawMessage `json:"url"`
+}
+
+// tbuilder gathers a transcript's messages into a conversation.
+type tbuilder struct {
+	path     string
+	res      parsers.Result
+	msgs     []conversation.Message
+	overview string
+}
+
+// transcriptConversation names and dates the conversation of a transcript:
+// its id is the file's session id (the file name, which Cursor gives the
+// session's uuid) with /transcript appended.
+func (b *tbuilder) finish() *parsers.Result {
+	if len(b.msgs) == 0 {
+		return &b.res
+	}
+	stem := strings.TrimSuffix(filepath.Base(b.path), filepath.Ext(b.path))
+	sub := filepath.Base(filepath.Dir(b.path)) == "subagents"
+	c := &conversation.Conversation{ID: stem + "/transcript", Source: AgentName, File: b.path, Messages: b.msgs}
+	for i := range c.Messages {
+		c.Messages[i].Sidechain = sub
+	}
+	c.Renumber()
+	c.Title = firstPromptTitle(c.Messages)
+	if b.overview != "" {
+		c.Summaries = []string{b.overview}
+		if c.Title == "" {
+			c.Title = loose.Shorten(b.overview, titleRunes)
+		}
+	}
+	c.Date, c.Updated = conversation.Span(c.Messages)
+	c.Project = projectSlug(b.path)
+	b.res.Conversations = append(b.res.Conversations, c)
+	return &b.res
+}
+
+// projectSlug is the <workspace slug> of .../projects/<slug>/agent-transcripts/.
+func projectSlug(path string) string {
+	p := filepath.ToSlash(path)
+	i := strings.Index(p, "/agent-transcripts/")
+	if i < 0 {
+		return ""
+	}
+	dir := p[:i]
+	if filepath.Base(filepath.Dir(dir)) != "projects" {
+		return ""
+	}
+	return filepath.Base(dir)
+}
+
+// firstPromptTitle is the title derived from the first visible user message.
+func firstPromptTitle(msgs []conversation.Message) string {
+	for _, m := range msgs {
+		if m.Role == conversation.RoleUser && !m.Hidden && strings.TrimSpace(m.Content) != "" {
+			return loose.Title(m.Content, titleRunes)
+		}
+	}
+	return ""
+}
+
+func parseJSONL(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
+	b := &tbuilder{path: path}
+	err := loose.EachLine(ctx, path, r, func(n int, data []byte) {
+		data = bytes.TrimSpace(data)
+		if len(data) == 0 {
+			return
+		}
+		var l tline
+		if err := json.Unmarshal(data, &l); err != nil {
+			kind := parsers.ErrSyntax
+			if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+				kind = parsers.ErrShape
+			}
+			b.res.Warn(parsers.Errorf(path, n, kind, "%v", err))
+			return
+		}
+		b.line(n, &l)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b.finish(), nil
+}
+
+func (b *tbuilder) line(n int, l *tline) {
+	role := loose.String(l.Role)
+	if role == "" {
+		switch loose.String(l.Type) {
+		case "turn_ended":
+			b.turnEnded(l)
+		case "metadata":
+			var md struct {
+				Overview json.RawMessage `json:"overview"`
+			}
+			if json.Unmarshal(l.Metadata, &md) == nil {
+				if s := strings.TrimSpace(loose.String(md.Overview)); s != "" {
+					b.overview = clean(s)
+				}
+			}
+		case "":
+			b.res.Warn(parsers.Errorf(b.path, n, parsers.ErrShape, "line has neither a role nor a type: skipped"))
+		}
+		// Other record types carry no message.
+		return
+	}
+	content := l.Content
+	if !loose.IsNull(l.Message) {
+		var inner struct {
+			Content json.RawMessage `json:"content"`
+		}
+		if err := json.Unmarshal(l.Message, &inner); err != nil {
+			b.res.Warn(parsers.Errorf(b.path, n, parsers.ErrShape, "message is not an object: skipped"))
+			return
+		}
+		content = inner.Content
+	}
+	if m, ok := b.message(role, content); ok {
+		b.msgs = append(b.msgs, m...)
+	}
+}
+
+// turnEnded marks how a turn ended: an aborted turn's last message is
+// cancelled; an error is kept as a hidden system message.
+func (b *tbuilder) turnEnded(l *tline) {
+	switch loose.String(l.Status) {
+	case "aborted", "cancelled":
+		if len(b.msgs) > 0 {
+			b.msgs[len(b.msgs)-1].Cancelled = true
+		}
+	case "error":
+		text := strings.TrimSpace(loose.String(l.Error))
+		if text == "" {
+			text = "the turn ended with an error"
+		}
+		b.msgs = append(b.msgs, conversation.Message{Role: conversation.RoleSystem, Content: clean(text), Hidden: true})
+	}
+}
+
+// message turns one line's content into its messages: usually one; a user
+// turn with context around its query gives the context as a hidden message
+// first.
+func (b *tbuilder) message(role string, content json.RawMessage) ([]conversation.Message, bool) {
+	var m conversation.Message
+	switch role {
+	case "user":
+		m.Role = conversation.RoleUser
+	case "assistant":
+		m.Role = conversation.RoleAssistant
+	case "system":
+		m.Role, m.Hidden = conversation.RoleSystem, true
+	case "tool":
+		m.Role = conversation.RoleTool
+	default:
+		m.Role = conversation.RoleAssistant
+		m.Author = role
+	}
+	var text, thinking []string
+	var blocks []block
+	trimmed := bytes.TrimSpace(content)
+	switch {
+	case len(trimmed) > 0 && trimmed[0] == '"':
+		text = append(text, loose.String(trimmed))
+	case len(trimmed) > 0 && trimmed[0] == '[':
+		var raws []json.RawMessage
+		_ = json.Unmarshal(trimmed, &raws)
+		for _, raw := range raws {
+			var bl block
+			if json.Unmarshal(raw, &bl) != nil {
+				continue
+			}
+			blocks = append(blocks, bl)
+		}
+	}
+	onlyResults := len(blocks) > 0
+	for _, bl := range blocks {
+		switch typ := loose.String(bl.Type); typ {
+		case "text":
+			text = append(text, loose.String(bl.Text))
+			onlyResults = false
+		case "thinking", "reasoning", "redacted_thinking":
+			t := loose.String(bl.Thinking)
+			if t == "" {
+				t = loose.String(bl.Text)
+			}
+			if strings.TrimSpace(t) != "" {
+				thinking = append(thinking, t)
+			}
+			onlyResults = false
+		case "tool_use":
+			m.ToolCalls = append(m.ToolCalls, conversation.ToolCall{
+				ID: loose.String(bl.ID), Name: loose.String(bl.Name), Arguments: clean(loose.String(bl.Input)),
+			})
+			onlyResults = false
+		case "tool_result":
+			m.ToolResults = append(m.ToolResults, conversation.ToolResult{
+				CallID: loose.String(bl.ToolUseID), Content: clean(resultText(bl.Content)), IsError: loose.Bool(bl.IsError),
+			})
+		case "image":
+			m.Attachments = append(m.Attachments, imageAttachment(bl.Source))
+			onlyResults = false
+		default:
+			onlyResults = false
+		}
+	}
+	if onlyResults && m.Role == conversation.RoleUser {
+		m.Role = conversation.RoleTool
+	}
+	m.Content = clean(strings.TrimSpace(strings.Join(text, "\n")))
+	m.Thinking = clean(strings.TrimSpace(strings.Join(thinking, "\n")))
+	var out []conversation.Message
+	if m.Role == conversation.RoleUser {
+		p := splitPrompt(m.Content)
+		m.Content, m.Timestamp = p.text, p.when
+		m.Hidden = m.Hidden || p.hidden
+		if p.context != "" {
+			out = append(out, conversation.Message{Role: conversation.RoleUser, Content: p.context, Timestamp: p.when, Hidden: true})
+		}
+	}
+	if m.Content == "" && m.Thinking == "" && len(m.ToolCalls) == 0 && len(m.ToolResults) == 0 && len(m.Attachments) == 0 {
+		return out, len(out) > 0
+	}
+	return append(out, m), true
+}
+
+// resultText reads a tool result's content: a string, or blocks of text.
+func resultText(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) > 0 && t[0] == '[' {
+		var parts []block
+		if json.Unmarshal(t, &parts) == nil {
+			var out []string
+			for _, p := range parts {
+				switch loose.String(p.Type) {
+				case "text":
+					out = append(out, loose.String(p.Text))
+				case "image":
+					a := imageAttachment(p.Source)
+					out = append(out, "["+a.Type+" image]")
+				}
+			}
+			return strings.Join(out, "\n")
+		}
+	}
+	return loose.String(raw)
+}
+
+// imageAttachment describes an inline image by its type and size only; the
+// payload is never kept.
+func imageAttachment(raw json.RawMessage) conversation.Attachment {
+	var src imageSource
+	_ = json.Unmarshal(raw, &src)
+	a := conversation.Attachment{Name: "image", Type: loose.String(src.MediaType)}
+	if url := loose.String(src.URL); url != "" {
+		if mt, size, ok := loose.DataURL(url); ok {
+			a.Size = size
+			if a.Type == "" {
+				a.Type = mt
+			}
+		} else {
+			a.Ref = url
+		}
+	}
+	if data := loose.String(src.Data); data != "" {
+		a.Size = int64(len(strings.TrimRight(data, "="))) * 3 / 4
+	}
+	if a.Type == "" {
+		a.Type = "image"
+	}
+	return a
+}
+
+// roleLine returns the role a line of a text transcript opens ("user",
+// "assistant"), or "".
+func roleLine(s string) string {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "user:":
+		return "user"
+	case "assistant:", "a:":
+		return "assistant"
+	}
+	return ""
+}
+
+// parseText reads the older plain-text transcript: turns opened by "user:"
+// or "assistant:" ("A:") lines; in an assistant turn, "[Thinking] …",
+// "[Tool call] Name" (arguments on the lines after it) and "[Tool result]
+// Name" (its output after it) sections.
+func parseText(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
+	b := &tbuilder{path: path}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var cur *textTurn
+	flush := func() {
+		if cur != nil {
+			if m, ok := cur.messages(); ok {
+				b.msgs = append(b.msgs, m...)
+			}
+		}
+		cur = nil
+	}
+	for n := 1; ; n++ {
+		if n%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, parsers.Wrap(path, n, err)
+			}
+		}
+		line, err := br.ReadString('\n')
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\xef\xbb\xbf")
+		}
+		if line != "" {
+			line = strings.TrimRight(line, "\r\n")
+			if role := roleLine(line); role != "" {
+				flush()
+				cur = &textTurn{role: role}
+			} else if cur != nil {
+				cur.add(line)
+			} else if strings.TrimSpace(line) != "" {
+				b.res.Warn(parsers.Errorf(path, n, parsers.ErrShape, "text before the first turn: skipped"))
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, parsers.Wrap(path, n, err)
+		}
+	}
+	flush()
+	return b.finish(), nil
+}
+
+// textTurn is one turn of a text transcript being read.
+type textTurn struct {
+	role     string
+	section  string // "", "thinking", "call", "result"
+	text     []string
+	thinking []string
+	calls    []conversation.ToolCall
+	results  []conversation.ToolResult
+	args     []string
+	out      []string
+}
+
+func (t *textTurn) close() {
+	switch t.section {
+	case "call":
+		if len(t.calls) > 0 {
+			t.calls[len(t.calls)-1].Arguments = clean(strings.TrimSpace(strings.Join(t.args, "\n")))
+		}
+	case "result":
+		if len(t.results) > 0 {
+			t.results[len(t.results)-1].Content = clean(strings.TrimSpace(strings.Join(t.out, "\n")))
+		}
+	}
+	t.args, t.out, t.section = nil, nil, ""
+}
+
+func (t *textTurn) add(line string) {
+	switch {
+	case strings.HasPrefix(line, "[Tool call] "):
+		t.close()
+		t.section = "call"
+		t.calls = append(t.calls, conversation.ToolCall{Name: strings.TrimSpace(line[len("[Tool call] "):])})
+	case strings.HasPrefix(line, "[Tool result] "):
+		t.close()
+		t.section = "result"
+		t.results = append(t.results, conversation.ToolResult{Name: strings.TrimSpace(line[len("[Tool result] "):])})
+	case strings.HasPrefix(line, "[Thinking]"):
+		t.close()
+		t.section = "thinking"
+		t.thinking = append(t.thinking, strings.TrimSpace(line[len("[Thinking]"):]))
+	default:
+		switch t.section {
+		case "call":
+			t.args = append(t.args, strings.TrimPrefix(line, "  "))
+		case "result":
+			t.out = append(t.out, line)
+		case "thinking":
+			t.thinking = append(t.thinking, line)
+		default:
+			t.text = append(t.text, line)
+		}
+	}
+}
+
+func (t *textTurn) messages() ([]conversation.Message, bool) {
+	t.close()
+	m := conversation.Message{
+		Role:        conversation.RoleAssistant,
+		Content:     clean(strings.TrimSpace(strings.Join(t.text, "\n"))),
+		Thinking:    clean(strings.TrimSpace(strings.Join(t.thinking, "\n"))),
+		ToolCalls:   t.calls,
+		ToolResults: t.results,
+	}
+	var out []conversation.Message
+	if t.role == "user" {
+		m.Role = conversation.RoleUser
+		p := splitPrompt(m.Content)
+		m.Content, m.Timestamp, m.Hidden = p.text, p.when, p.hidden
+		if p.context != "" {
+			out = append(out, conversation.Message{Role: conversation.RoleUser, Content: p.context, Timestamp: p.when, Hidden: true})
+		}
+	}
+	if m.Content == "" && m.Thinking == "" && len(m.ToolCalls) == 0 && len(m.ToolResults) == 0 {
+		return out, len(out) > 0
+	}
+	return append(out, m), true
+}
