@@ -9,6 +9,7 @@ import (
 	"github.com/convsearch/convsearch/parsers/claudeai"
 	"github.com/convsearch/convsearch/parsers/claudecode"
 	"github.com/convsearch/convsearch/parsers/codex"
+	"github.com/convsearch/convsearch/parsers/cursor"
 	"github.com/convsearch/convsearch/parsers/fnord"
 	"github.com/convsearch/convsearch/parsers/personalagent"
 	"github.com/convsearch/convsearch/parsers/portable"
@@ -24,6 +25,7 @@ import (
 func Registry() *parsers.Registry {
 	return parsers.NewRegistry(
 		qclistore.New(),
+		cursor.New(), cursor.NewAgent(), // state.vscdb, store.db and agent-transcripts/: by place and name
 		personalagent.New(),
 		fnord.New(),
 		rao.New(),

@@ -40,6 +40,10 @@ func familyOf(path string) string {
 		return "browser-export"
 	case strings.Contains(p, "/fnord/"):
 		return "fnord"
+	case strings.Contains(p, "/cursor-agent/"):
+		return "cursor-agent"
+	case strings.Contains(p, "/cursor/"):
+		return "cursor"
 	}
 	return "?"
 }
