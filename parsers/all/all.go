@@ -11,6 +11,8 @@ import (
 	"github.com/convsearch/convsearch/parsers/codex"
 	"github.com/convsearch/convsearch/parsers/cursor"
 	"github.com/convsearch/convsearch/parsers/fnord"
+	"github.com/convsearch/convsearch/parsers/gemini"
+	"github.com/convsearch/convsearch/parsers/kirosession"
 	"github.com/convsearch/convsearch/parsers/personalagent"
 	"github.com/convsearch/convsearch/parsers/portable"
 	"github.com/convsearch/convsearch/parsers/qcli"
@@ -29,6 +31,8 @@ func Registry() *parsers.Registry {
 		personalagent.New(),
 		fnord.New(),
 		rao.New(),
+		gemini.New(), gemini.NewQwen(), // before claudecode: Qwen's records share its uuid keys
+		kirosession.New(),
 		claudecode.New(),
 		codex.New(),
 		qcli.New(),

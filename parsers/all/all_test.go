@@ -28,6 +28,12 @@ func familyOf(path string) string {
 		return "chatgpt"
 	case strings.Contains(p, "/kiro-cli/"), strings.Contains(p, "/qcli/"):
 		return "qcli"
+	case strings.Contains(p, "/gemini-cli/"):
+		return "gemini-cli"
+	case strings.Contains(p, "/qwen-code/"):
+		return "qwen-code"
+	case strings.Contains(p, "/kiro-session/"):
+		return "kiro-session"
 	case strings.Contains(p, "/studio/"):
 		return "studio"
 	case strings.Contains(p, "/rao/"):
