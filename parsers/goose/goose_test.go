@@ -1,6 +1,7 @@
 package goose
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -107,7 +108,16 @@ func TestSuite(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	parsertest.Fuzz(f, New(), "20250101_000000.jsonl", "testdata/20250612_143015.jsonl", "testdata/quirks.jsonl", "testdata/empty.jsonl")
+	// quirks.jsonl less its 150 KB tool output: the fuzzer crawls over
+	// large inputs.
+	var small [][]byte
+	for _, line := range bytes.SplitAfter(parsertest.ReadFile(f, "testdata/quirks.jsonl"), []byte("\n")) {
+		if len(line) < 4096 {
+			small = append(small, line)
+		}
+	}
+	f.Add(bytes.Join(small, nil))
+	parsertest.Fuzz(f, New(), "20250101_000000.jsonl", "testdata/20250612_143015.jsonl", "testdata/empty.jsonl")
 }
 
 // storeData is testdata/store.json: rows for the two tables.
