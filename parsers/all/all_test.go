@@ -15,8 +15,6 @@ func familyOf(path string) string {
 	p := filepath.ToSlash(path)
 	base := filepath.Base(p)
 	switch {
-	case strings.Contains(p, "/aider/") && base == ".aider.chat.history.md":
-		return "aider"
 	case strings.HasSuffix(p, ".md"), strings.HasSuffix(base, ".meta.json"), base == "index.json",
 		strings.Contains(p, "/rao/") && base != "conversation_log.json":
 		return ""
@@ -48,6 +46,10 @@ func familyOf(path string) string {
 		return "browser-export"
 	case strings.Contains(p, "/fnord/"):
 		return "fnord"
+	case strings.Contains(p, "/goose/"):
+		return "goose"
+	case strings.Contains(p, "/zed/"):
+		return "zed"
 	case strings.Contains(p, "/cursor-agent/"):
 		return "cursor-agent"
 	case strings.Contains(p, "/cursor/"):
