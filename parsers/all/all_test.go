@@ -15,8 +15,6 @@ func familyOf(path string) string {
 	p := filepath.ToSlash(path)
 	base := filepath.Base(p)
 	switch {
-	case strings.Contains(p, "/aider/") && base == ".aider.chat.history.md":
-		return "aider"
 	case strings.HasSuffix(p, ".md"), strings.HasSuffix(base, ".meta.json"), base == "index.json",
 		strings.Contains(p, "/rao/") && base != "conversation_log.json":
 		return ""
@@ -24,6 +22,10 @@ func familyOf(path string) string {
 		return "claude-code"
 	case strings.Contains(p, "/codex/"):
 		return "codex"
+	case strings.Contains(p, "/copilot-cli/"):
+		return "copilot-cli"
+	case strings.Contains(p, "/copilot-vscode/"):
+		return "copilot-vscode"
 	case strings.Contains(p, "/claude-ai/"):
 		return "claude-ai"
 	case strings.Contains(p, "/chatgpt/"):

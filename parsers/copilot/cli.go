@@ -1,0 +1,117 @@
+package copilot
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"path/filepath"
+	"regexp"
+	"runtime"
+
+	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
+)
+
+// CLIName is the Copilot CLI family's name, used as Conversation.Source.
+const CLIName = "copilot-cli"
+
+// CLI reads GitHub Copilot CLI sessions: the event log
+// session-state/<id>/events.jsonl (one event a line: session.start,
+// user.message, assistant.message, tool.execution_complete, …; before
+// version 0.0.400 or so, session-state/<id>.jsonl), with the session's name
+// in workspace.yaml beside it, and the older one-object-per-session
+// history-session-state/<id>.json (chatMessages in OpenAI chat shape, and
+// a timeline).
+type CLI struct{}
+
+var (
+	_ parsers.Parser      = (*CLI)(nil)
+	_ parsers.Locator     = (*CLI)(nil)
+	_ parsers.Companioned = (*CLI)(nil)
+)
+
+// NewCLI returns a Copilot CLI parser.
+func NewCLI() *CLI { return &CLI{} }
+
+// Info describes the family.
+func (*CLI) Info() parsers.Info {
+	return parsers.Info{
+		Name:        CLIName,
+		Description: "GitHub Copilot CLI sessions (session-state/<id>/events.jsonl, and the older history-session-state/<id>.json)",
+		Detection:   `.jsonl whose first record has a dotted Copilot event type ("session.start", "user.message", …) and "data", named events.jsonl or under session-state/ or naming copilot-agent; .json whose root has "sessionId" with "chatMessages" or "timeline"`,
+		Locations: []string{
+			"$COPILOT_HOME/session-state, $COPILOT_HOME/history-session-state",
+			"~/.copilot/session-state, ~/.copilot/history-session-state",
+			"$XDG_CONFIG_HOME/.copilot/session-state (versions up to 0.0.421)",
+		},
+		Version: 1,
+	}
+}
+
+// DefaultRoots returns the session folders under $COPILOT_HOME (else
+// ~/.copilot), and under $XDG_CONFIG_HOME/.copilot, which versions up to
+// 0.0.421 used when the variable was set.
+func (*CLI) DefaultRoots(home string, getenv func(string) string) []string {
+	var bases []string
+	if h := getenv("COPILOT_HOME"); h != "" {
+		bases = append(bases, h)
+	} else if home != "" {
+		bases = append(bases, filepath.Join(home, ".copilot"))
+	}
+	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) && runtime.GOOS != "windows" {
+		bases = append(bases, filepath.Join(x, ".copilot"))
+	}
+	var roots []string
+	for _, b := range bases {
+		roots = append(roots, filepath.Join(b, "session-state"), filepath.Join(b, "history-session-state"))
+	}
+	return roots
+}
+
+// Companions names workspace.yaml beside an events.jsonl: it holds the
+// session's name.
+func (*CLI) Companions(path string) []string {
+	if filepath.Base(path) != eventsFile {
+		return nil
+	}
+	return []string{filepath.Join(filepath.Dir(path), workspaceFile)}
+}
+
+const (
+	eventsFile    = "events.jsonl"
+	workspaceFile = "workspace.yaml"
+)
+
+var (
+	// reEventType is the first record's type: Copilot's events are named
+	// namespace.event.
+	reEventType = regexp.MustCompile(`"type"\s*:\s*"(?:session|user|assistant|system|tool|hook|subagent|skill)\.[a-z_]+"`)
+	reData      = regexp.MustCompile(`"data"\s*:\s*\{`)
+	reCopilot   = regexp.MustCompile(`"(?:producer"\s*:\s*"copilot-agent|copilotVersion)"`)
+)
+
+// Detect reports whether path is a Copilot CLI session: an event log whose
+// first record is a Copilot event, or a legacy session object.
+func (*CLI) Detect(path string, head []byte) bool {
+	switch {
+	case parsers.HasExt(path, ".jsonl"):
+		first := jsonhead.FirstLine(head)
+		if len(first) == 0 || first[0] != '{' || !reEventType.Match(first) || !reData.Match(first) {
+			return false
+		}
+		slash := filepath.ToSlash(path)
+		return filepath.Base(path) == eventsFile || bytes.Contains([]byte(slash), []byte("/session-state/")) || reCopilot.Match(first)
+	case parsers.HasExt(path, ".json"):
+		s := jsonhead.Scan(head)
+		return s.Root == '{' && s.Has("", "sessionId") && s.Has("", "chatMessages", "timeline")
+	}
+	return false
+}
+
+// Parse reads one session.
+func (*CLI) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
+	if parsers.HasExt(path, ".json") {
+		return parseLegacy(ctx, path, r)
+	}
+	return parseEvents(ctx, path, r)
+}

@@ -1,0 +1,51 @@
+// Package copilot reads the conversations of GitHub Copilot: the Copilot
+// CLI's session logs (family copilot-cli, see CLI) and the chat sessions of
+// Copilot Chat in VS Code and its forks (family copilot-vscode, see VSCode).
+package copilot
+
+import (
+	"encoding/json"
+	"path"
+	"strings"
+
+	"github.com/convsearch/convsearch/parsers/loose"
+)
+
+// titleLen is the most runes a title derived from a prompt keeps.
+const titleLen = 80
+
+// clean makes tool text fit for the index: no data: URL or base64 payload
+// survives.
+func clean(s string) string {
+	return loose.StripBase64Runs(loose.StripDataURLs(s))
+}
+
+// argText returns tool arguments as text: an object as compact JSON, a
+// string holding JSON reformatted, payloads stripped.
+func argText(raw json.RawMessage) string {
+	s := loose.String(raw)
+	if t := strings.TrimSpace(string(raw)); strings.HasPrefix(t, `"`) {
+		s = loose.JSONText(s)
+	}
+	return clean(s)
+}
+
+// projectOf names a working directory's project: its last element.
+func projectOf(dir string) string {
+	dir = strings.TrimRight(strings.ReplaceAll(dir, `\`, "/"), "/")
+	if dir == "" {
+		return ""
+	}
+	return path.Base(dir)
+}
+
+// join appends b to a as a new paragraph.
+func join(a, b string) string {
+	switch {
+	case b == "":
+		return a
+	case a == "":
+		return b
+	}
+	return a + "\n\n" + b
+}
