@@ -22,8 +22,8 @@ import (
 // found in public repositories, so every fixture here is written from the
 // format as Cursor's readers (specstory's cursorcli, VibeLens, entire's
 // cursor agent, cursor-history) describe it: the transcripts and the JSON
-// sources of the two SQLite fixtures, which TestMain-less builders below turn
-// into committed databases when the goldens are updated.
+// sources of the two SQLite fixtures, which the builders below turn into
+// committed databases when the goldens are updated (go test -update).
 const (
 	transcripts = "testdata/projects/home-dana-src-ratelimit/agent-transcripts/"
 	session     = "7c1d2e3f-0a4b-4c5d-8e6f-1a2b3c4d5e6f"
@@ -37,7 +37,7 @@ func updating() bool {
 }
 
 // The counts and roles below come from the fixtures' sources, not from the
-// parsers, with /tmp/cursor_counts.py (kept here):
+// parsers, with the Python script below:
 //
 //	transcripts: per line with a role, a user line of only tool_result blocks
 //	is t; else a user line gives u for the context around <user_query> (if
@@ -50,7 +50,83 @@ func updating() bool {
 //	is a warning), else by createdAt; type 1 u, 2 a, empty bubbles skipped;
 //	then ItemTable composers not seen, then chat tabs.
 //
-//	python3 /tmp/cursor_counts.py   # run in testdata/
+// Run in testdata/ (python3 counts.py), the script being:
+//
+//	import json,re,sys,glob
+//	def split(t):
+//	    t=re.sub(r'(?s)^\s*<timestamp>.*?</timestamp>\s*','',t)
+//	    m=re.search(r'(?s)<user_query>\s*(.*?)\s*</user_query>',t)
+//	    if m: return m.group(1), (t[:m.start()]+"\n"+t[m.end():]).strip(), False
+//	    t=t.strip(); return t,"",bool(re.match(r'^<[A-Za-z_][A-Za-z0-9_\-]*>',t))
+//	def jsonl(f):
+//	    r="";bad=0
+//	    for l in open(f):
+//	        if not l.strip(): continue
+//	        try:o=json.loads(l)
+//	        except ValueError: bad+=1; continue
+//	        if "role" not in o:
+//	            if o.get("type")=="turn_ended" and o.get("status")=="error": r+="s"
+//	            continue
+//	        c=(o.get("message") or {}).get("content", o.get("content"))
+//	        bl=c if isinstance(c,list) else []
+//	        txt=" ".join(b.get("text","") for b in bl if b.get("type")=="text") if isinstance(c,list) else (c or "")
+//	        other=[b for b in bl if b.get("type")!="text"]
+//	        if o["role"]=="user":
+//	            if bl and all(b.get("type")=="tool_result" for b in bl): r+="t"; continue
+//	            p,ctx,_=split(txt)
+//	            if ctx: r+="u"
+//	            if p or other: r+="u"
+//	        elif txt.strip() or other: r+={"assistant":"a","system":"s","tool":"t"}[o["role"]]
+//	    return r,bad
+//	def txt(f):
+//	    r=""
+//	    for l in open(f):
+//	        l=l.strip().lower()
+//	        if l=="user:": r+="u"
+//	        elif l in("assistant:","a:"): r+="a"
+//	    return r
+//	def store(f):
+//	    d=json.load(open(f));r="";bad=0
+//	    for b in d["blobs"]:
+//	        if "raw" in b: bad+=1; continue
+//	        o=b.get("json")
+//	        if not o or "role" not in o: continue
+//	        c=o["content"]; bl=c if isinstance(c,list) else []
+//	        t=" ".join(x.get("text","") for x in bl if x.get("type")=="text") if isinstance(c,list) else c
+//	        if o["role"]=="user":
+//	            p,ctx,_=split(t)
+//	            if ctx: r+="u"
+//	            r+="u"
+//	        else: r+={"assistant":"a","system":"s","tool":"t"}[o["role"]]
+//	    return r,bad
+//	def vscdb(f):
+//	    d=json.load(open(f));kv=d["cursorDiskKV"];out=[];bad=0
+//	    def ok(b): return bool(b.get("text") or b.get("richText") or b.get("thinking") or b.get("toolFormerData") or b.get("codeBlocks") or b.get("images"))
+//	    for k in sorted(x for x in kv if x.startswith("composerData:")):
+//	        cid=k.split(":",1)[1]; v=kv[k]
+//	        if isinstance(v,str): bad+=1; continue
+//	        hs=v.get("fullConversationHeadersOnly") or []
+//	        if hs:
+//	            bs=[]
+//	            for h in hs:
+//	                key="bubbleId:%s:%s"%(cid,h["bubbleId"])
+//	                if key not in kv: bad+=1; continue
+//	                bs.append(kv[key])
+//	        else:
+//	            bs=sorted((kv[x] for x in kv if x.startswith("bubbleId:%s:"%cid)), key=lambda b:b.get("createdAt"))
+//	        r="".join("ua"[b["type"]-1] for b in bs if ok(b))
+//	        if r: out.append((cid,r))
+//	    seen={c for c,_ in out}
+//	    for c in d["ItemTable"]["composer.composerData"]["allComposers"]:
+//	        if c["composerId"] in seen: continue
+//	        out.append((c["composerId"],"".join("ua"[b["type"]-1] for b in c["conversation"] if b.get("text"))))
+//	    for t in d["ItemTable"]["workbench.panel.aichat.view.aichat.chatdata"]["tabs"]:
+//	        out.append((t["tabId"],"".join({"user":"u","ai":"a"}[b["type"]] for b in t["bubbles"] if b.get("text"))))
+//	    return out,bad
+//	for f in sorted(glob.glob("projects/**/*.jsonl",recursive=True)): print(f,*jsonl(f))
+//	for f in sorted(glob.glob("projects/**/*.txt",recursive=True)): print(f,txt(f))
+//	print("store",*store("store-blobs.json"))
+//	print("vscdb",*vscdb("vscdb-rows.json"))
 func TestAgentSuite(t *testing.T) {
 	if updating() {
 		buildStoreFixture(t, storeFile, "DELETE")
