@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -48,7 +49,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "Amazon Q Developer CLI / Kiro CLI conversation state (the JSON of /save, the value column of data.sqlite3)",
 		Detection:   `a JSON object whose first bytes hold the keys "conversation_id" and "history" (or "next_message")`,
 		Locations:   []string{"wherever `/save <file>` wrote it in `q chat` or `kiro-cli chat`"},
-		Version:     1,
+		Version:     2,
 	}
 }
 
@@ -193,6 +194,7 @@ func Decode(ctx context.Context, path string, data []byte) (*conversation.Conver
 		}
 	}
 	var lastModel string
+	resultsFirst := false // the history opens with tool results made a prompt
 	for i, e := range entries {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -200,6 +202,9 @@ func Decode(ctx context.Context, path string, data []byte) (*conversation.Conver
 			}
 		}
 		msgs, model := d.entry(i, e)
+		if i == 0 {
+			resultsFirst = compacted(msgs)
+		}
 		if mainLen >= 0 && i >= mainLen {
 			for j := range msgs {
 				msgs[j].Branch = "tangent"
@@ -218,7 +223,7 @@ func Decode(ctx context.Context, path string, data []byte) (*conversation.Conver
 
 	c.Model = modelOf(st.ModelInfo, st.Model, lastModel)
 	c.Project = ProjectName(d.cwd)
-	c.Title = title(c.Messages)
+	c.Title = title(c.Messages, st, resultsFirst)
 	for i := range c.Messages {
 		m := &c.Messages[i]
 		if m.Timestamp.IsZero() {
@@ -497,7 +502,12 @@ func resultText(raw json.RawMessage) string {
 		var s string
 		switch variant, body := oneOf(b); variant {
 		case "Text":
+			// Often JSON itself (an MCP server's answer, a Json block the
+			// tool cut to size): read it as text, escapes undone.
 			s = loose.String(body)
+			if strings.HasPrefix(strings.TrimSpace(s), "{") || strings.HasPrefix(strings.TrimSpace(s), "[") {
+				s = jsonText(json.RawMessage(s))
+			}
 		case "Json":
 			s = jsonText(body)
 		default:
@@ -510,9 +520,10 @@ func resultText(raw json.RawMessage) string {
 	return strings.Join(parts, "\n")
 }
 
-// jsonText renders a JSON result for reading and search. A shell result
-// ({exit_status, stdout, stderr}) becomes its output, since its text inside a
-// JSON string would be all escapes; anything else is compact JSON.
+// jsonText renders a JSON result for reading and search: its text inside
+// JSON strings would be all escapes, "\n" glued to the next word. A shell
+// result ({exit_status, stdout, stderr}) becomes its output; anything else
+// goes through loose.ReadableJSON.
 func jsonText(raw json.RawMessage) string {
 	var sh struct {
 		ExitStatus json.RawMessage `json:"exit_status"`
@@ -520,7 +531,11 @@ func jsonText(raw json.RawMessage) string {
 		Stderr     json.RawMessage `json:"stderr"`
 	}
 	if json.Unmarshal(raw, &sh) != nil || (sh.Stdout == nil && sh.Stderr == nil) {
-		return loose.String(raw)
+		s := loose.String(raw)
+		if r, ok := loose.ReadableJSON(s); ok {
+			return r
+		}
+		return s
 	}
 	var b strings.Builder
 	b.WriteString(strings.TrimRight(loose.String(sh.Stdout), "\n"))
@@ -759,9 +774,72 @@ func ProjectName(dir string) string {
 	return dir
 }
 
-// title is the first prompt, else the first text of any message, on one line
-// and cut to about 80 characters.
-func title(msgs []conversation.Message) string {
+// redacted is what Q CLI writes for tool results it turned into a prompt
+// when they had no content.
+const redacted = "<tool result redacted>"
+
+// compacted handles the first history entry after /compact: Q CLI must open
+// the history it sends with a prompt, so when the first entry left holds tool
+// results it replaces them with a prompt made of their content, JSON results
+// as JSON text, joined by spaces. That prompt is the tool's, not the
+// person's: hidden, and read like any tool result. compacted reports
+// whether msgs, the first entry's messages, open so.
+func compacted(msgs []conversation.Message) bool {
+	for i := range msgs {
+		m := &msgs[i]
+		if m.Role != conversation.RoleUser || m.Hidden {
+			continue
+		}
+		text, ok := resultsPrompt(m.Content)
+		if ok {
+			m.Content, m.Hidden = text, true
+		}
+		return ok
+	}
+	return false
+}
+
+// resultsPrompt reports whether prompt is tool results turned into a
+// prompt, one or more JSON values (or the placeholder for none), and returns
+// them as readable text.
+func resultsPrompt(prompt string) (string, bool) {
+	t := strings.TrimSpace(prompt)
+	if t == redacted {
+		return t, true
+	}
+	if t == "" || (t[0] != '{' && t[0] != '[') {
+		return "", false
+	}
+	dec := json.NewDecoder(strings.NewReader(t))
+	var parts []string
+	for {
+		var v json.RawMessage
+		err := dec.Decode(&v)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil || (v[0] != '{' && v[0] != '[') {
+			return "", false
+		}
+		parts = append(parts, jsonText(v))
+	}
+	return strings.Join(parts, "\n"), len(parts) > 0
+}
+
+// title is the first prompt a person typed, else the first text of any
+// message, on one line and cut to about 80 characters. When the history
+// opens with tool results made a prompt (resultsFirst, after /compact), the
+// opening prompt is in the transcript, else the summary says what the
+// conversation is for.
+func title(msgs []conversation.Message, st state, resultsFirst bool) string {
+	if resultsFirst {
+		if t := firstPrompt(st.Transcript); t != "" {
+			return Shorten(t, 80)
+		}
+		if t := objective(summary(st.LatestSummary)); t != "" {
+			return Shorten(t, 80)
+		}
+	}
 	pick := ""
 	for _, m := range msgs {
 		if m.Role == conversation.RoleUser && !m.Hidden && strings.TrimSpace(m.Content) != "" {
@@ -772,12 +850,64 @@ func title(msgs []conversation.Message) string {
 	if pick == "" {
 		for _, m := range msgs {
 			if !m.Hidden && strings.TrimSpace(m.Content) != "" {
+				if _, ok := resultsPrompt(m.Content); ok {
+					continue // never a JSON blob
+				}
 				pick = m.Content
 				break
 			}
 		}
 	}
 	return Shorten(pick, 80)
+}
+
+// firstPrompt is the first prompt in the transcript, the display text Q CLI
+// keeps beside the history: prompts are written "> text", each newline as
+// "> \n".
+func firstPrompt(raw json.RawMessage) string {
+	var lines []json.RawMessage
+	if json.Unmarshal(raw, &lines) != nil {
+		return ""
+	}
+	for _, l := range lines {
+		if p, ok := strings.CutPrefix(loose.String(l), "> "); ok {
+			if p = strings.TrimSpace(strings.ReplaceAll(p, "> \n", "\n")); p != "" {
+				if _, blob := resultsPrompt(p); !blob {
+					return loose.StripDataURLs(p)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// objective picks what a /compact summary says the conversation is for: the
+// line an "objective" (or "goal") label or heading introduces, else the
+// summary's first line of text under its headings.
+func objective(summary string) string {
+	lines := strings.Split(strings.ReplaceAll(summary, "\r\n", "\n"), "\n")
+	first := ""
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		bare := strings.TrimSpace(strings.Trim(strings.TrimLeft(l, "#*-• "), "*_"))
+		label, rest, found := strings.Cut(bare, ":")
+		label = strings.ToLower(strings.Trim(strings.TrimSpace(label), "*_ "))
+		if label == "objective" || label == "goal" || strings.HasSuffix(label, " objective") || strings.HasSuffix(label, " goal") {
+			if rest = strings.TrimSpace(strings.Trim(strings.TrimSpace(rest), "*_")); rest != "" && found {
+				return rest
+			}
+			// A heading: the objective is the next line with text.
+			for _, next := range lines[i+1:] {
+				if t := strings.TrimSpace(strings.TrimLeft(next, "#*-• ")); t != "" {
+					return t
+				}
+			}
+		}
+		if first == "" && bare != "" && !strings.HasPrefix(l, "#") {
+			first = bare
+		}
+	}
+	return first
 }
 
 // Shorten puts s on one line and cuts it to at most n runes, at a word

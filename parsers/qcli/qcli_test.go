@@ -42,6 +42,30 @@ func TestSuite(t *testing.T) {
 			Title:    "Why does the CSV export in this screenshot show garbled umlauts?",
 			Messages: 12, Roles: "suauatauauau",
 		}}},
+		// After /compact: the first entry's prompt is the JSON of earlier
+		// tool results (hidden); the title comes from the transcript's first
+		// "> " line, or without a transcript from the summary's Objective.
+		// Counts and titles from
+		//	python3 -c 'import json,sys
+		//	for f in sys.argv[1:]:
+		//	  d=json.load(open(f)); r=""
+		//	  for e in d["history"]:
+		//	    u=e["user"]; c=u["content"]
+		//	    if u.get("additional_context"): r+="s"
+		//	    r+="t" if ("ToolUseResults" in c or "CancelledToolUses" in c) else "u"
+		//	    r+="a"
+		//	  t=[l[2:].replace("> \n","\n") for l in d["transcript"] if l.startswith("> ")]
+		//	  print(f,len(r),r," ".join((t[0] if t else "").split()))' FILES
+		{File: "testdata/compacted.json", Want: []parsertest.Want{{
+			ID:       "0c0aac7e-0000-4000-8000-000000000001",
+			Title:    "Why does the limiter let a burst through after a long idle?",
+			Messages: 6, Roles: "uauata",
+		}}},
+		{File: "testdata/compacted-no-transcript.json", Want: []parsertest.Want{{
+			ID:       "0c0aac7e-0000-4000-8000-000000000002",
+			Title:    "stop the token bucket from letting a burst through after a long idle period",
+			Messages: 6, Roles: "uauata",
+		}}},
 		{File: "../../examples/qcli/terraform-state-split.json", Want: []parsertest.Want{{
 			ID:       "3f9d2b6e-8a41-4c7e-b2d5-6e1a9c0f7b38",
 			Title:    "terraform plan in platform-infra wants to destroy and recreate the staging RDS…",
@@ -85,6 +109,71 @@ func TestCorpusToolResultsJoined(t *testing.T) {
 	}
 }
 
+func TestCompacted(t *testing.T) {
+	c := parsertest.ParseOne(t, New(), "testdata/compacted.json")
+	m := c.Messages
+	if !m[0].Hidden || m[0].Role != conversation.RoleUser ||
+		m[0].Content != "limiter/bucket.go:57:\tb.refill(now)\nlimiter/bucket.go:74:\tb.refill(now)\nstderr: grep: cmd/: No such file or directory\nexit status: 1" {
+		t.Errorf("tool results made a prompt: hidden %v, %q", m[0].Hidden, m[0].Content)
+	}
+	for i, want := range []string{
+		// JSON text inside a Text block: real newlines, so "PASS ok" and
+		// "Status: open" are found as phrases.
+		"=== RUN   TestBurstAfterLongIdle\n--- PASS: TestBurstAfterLongIdle (0.00s)\nPASS\nok  \tlimiter\t0.012s",
+		"content:\n  type: text\n  text: Issue #12: refill cap ignores long idle periods\nStatus: open\nLabels: bug, limiter\nisError: false",
+	} {
+		if got := m[4].ToolResults[i].Content; got != want {
+			t.Errorf("result %d: %q, want %q", i, got, want)
+		}
+	}
+	for _, msg := range m {
+		if strings.Contains(msg.Content, `\n`) {
+			t.Errorf("message %d keeps a JSON escape: %q", msg.Index, msg.Content)
+		}
+		for _, r := range msg.ToolResults {
+			if strings.Contains(r.Content, `\n`) {
+				t.Errorf("result of message %d keeps a JSON escape: %q", msg.Index, r.Content)
+			}
+		}
+	}
+}
+
+func TestResultsPrompt(t *testing.T) {
+	tests := []struct {
+		prompt string
+		ok     bool
+	}{
+		{`{"exit_status":"0","stdout":"x"} {"a":1}`, true},
+		{`[{"path":"a"}]`, true},
+		{"<tool result redacted>", true},
+		{`{"a":1} and then some words`, false},
+		{`{"a":1} "a string"`, false},
+		{"Why does the limiter let bursts through?", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if _, ok := resultsPrompt(tt.prompt); ok != tt.ok {
+			t.Errorf("resultsPrompt(%q) = %v, want %v", tt.prompt, ok, tt.ok)
+		}
+	}
+}
+
+func TestObjective(t *testing.T) {
+	tests := []struct{ summary, want string }{
+		{"## CONVERSATION SUMMARY\n* Objective: fix the refill cap\n* Topic 2: x", "fix the refill cap"},
+		{"## OBJECTIVE\n\nMigrate the billing DB to Aurora\n\n## PROGRESS\n- done", "Migrate the billing DB to Aurora"},
+		{"**Primary Goal:** ship v2", "ship v2"},
+		{"## CONVERSATION SUMMARY\n* Topic 1: Postgres pool sizing\n", "Topic 1: Postgres pool sizing"},
+		{"plain text summary", "plain text summary"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := objective(tt.summary); got != tt.want {
+			t.Errorf("objective(%q) = %q, want %q", tt.summary, got, tt.want)
+		}
+	}
+}
+
 func TestQuirks(t *testing.T) {
 	c := parsertest.ParseOne(t, New(), "testdata/quirks.json")
 	m := c.Messages
@@ -120,7 +209,7 @@ func TestQuirks(t *testing.T) {
 	if len(rs) != 3 {
 		t.Fatalf("results %+v", rs)
 	}
-	if rs[1].Name != "@sqlite/read_query" || !rs[1].IsError || rs[1].Content != `{"error":"no such table: exports"}` {
+	if rs[1].Name != "@sqlite/read_query" || !rs[1].IsError || rs[1].Content != "error: no such table: exports" {
 		t.Errorf("error result %+v", rs[1])
 	}
 	if rs[2].Name != "" || rs[2].Content != "plain string block" {
@@ -351,7 +440,7 @@ func FuzzParse(f *testing.F) {
 		"../../testdata/corpus/kiro-cli/conversation-negative.json",
 		"../../testdata/corpus/kiro-cli/conversation-report-read.json",
 		"testdata/legacy-pairs.json",
-		"testdata/quirks.json",
+		"testdata/quirks.json", "testdata/compacted.json",
 		"../../examples/qcli/terraform-state-split.json",
 	)
 }

@@ -73,7 +73,7 @@ func (*Parser) Info() parsers.Info {
 			"~/Library/Application Support/kiro-cli/data.sqlite3 (macOS)",
 			`%LOCALAPPDATA%\amazon-q\data.sqlite3, %LOCALAPPDATA%\kiro-cli\data.sqlite3 (Windows)`,
 		},
-		Version: 1,
+		Version: 2,
 	}
 }
 
