@@ -20,6 +20,7 @@ const (
 	quirks  = "testdata/rollout-2025-10-20T09-30-00-0199f0a1-7c2e-7b10-9e4d-3a5b6c7d8e9f.jsonl"
 	legacy  = "testdata/rollout-2025-05-07T17-24-21-5973b6c0-94b8-487b-a530-2aeb6098ae0e.jsonl"
 	noMeta  = "testdata/rollout-2025-10-21T08-00-00-0199f0b2-1111-7222-8333-944455566677.jsonl"
+	newer   = "testdata/rollout-2025-11-05T09-00-00-019a5b3c-1d2e-7f40-8a1b-2c3d4e5f6a7b.jsonl"
 	example = "../../examples/codex/sessions/2025/10/14/rollout-2025-10-14T10-00-00-0199e2a4-5b3c-7d8e-9f01-23456789abcd.jsonl"
 )
 
@@ -34,7 +35,7 @@ const (
 //
 //	python3 -c '
 //	import json,sys,collections
-//	RT=("message","reasoning","function_call","function_call_output","custom_tool_call","custom_tool_call_output","local_shell_call","web_search_call")
+//	RT=("message","reasoning","function_call","function_call_output","custom_tool_call","custom_tool_call_output","local_shell_call","web_search_call","image_generation_call","agent_message")
 //	T=lambda s:" ".join((s or "").split())
 //	for f in sys.argv[1:]:
 //	  items=[]
@@ -53,6 +54,9 @@ const (
 //	      elif pt=="reasoning":
 //	        for q in (p.get("summary") or [])+(p.get("content") or []):
 //	          if T(q.get("text")): items.append(("reason","a",T(q.get("text")),0))
+//	      elif pt=="agent_message":
+//	        c=p.get("content") or []
+//	        items.append(("text","a",T("\n\n".join(q.get("text","") for q in c)) or T(p.get("message")),0))
 //	      elif pt in RT[2:] and "output" not in pt: items.append(("call","a","",0))
 //	      elif pt in RT[2:]: items.append(("out","t","",0))
 //	    elif t=="event_msg":
@@ -108,6 +112,18 @@ var cases = []parsertest.Case{
 			Roles:    "suuuuatatatataua",
 		}},
 		Warnings: 1,
+	},
+	{
+		// Newer shapes: a function_call_output whose output is an object
+		// (content_items; an unknown shape), an image_generation_call, an
+		// agent_message response item with its event twin.
+		File: newer,
+		Want: []parsertest.Want{{
+			ID:       "019a5b3c-1d2e-7f40-8a1b-2c3d4e5f6a7b",
+			Title:    "Check issue 12, run the burst test, then draw the limiter's state machine.",
+			Messages: 7,
+			Roles:    "uatataa",
+		}},
 	},
 	{
 		File: legacy,
@@ -413,7 +429,27 @@ func TestDetectTree(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	parsertest.Fuzz(f, New(), "rollout-2025-10-14T10-00-00-0199e2a4-5b3c-7d8e-9f01-23456789abcd.jsonl",
-		quirks, legacy, noMeta, example)
+		quirks, legacy, noMeta, newer, example)
+}
+
+func TestNewerShapes(t *testing.T) {
+	c := parsertest.ParseOne(t, New(), newer)
+	m := c.Messages
+	if r := m[2].ToolResults; len(r) != 1 || r[0].Content != "Issue #12: refill cap ignores long idle periods\nStatus: open" || r[0].IsError {
+		t.Errorf("content_items output: %+v", r)
+	}
+	if r := m[4].ToolResults; len(r) != 1 || r[0].Content != "exit_code: 0\nstdout: === RUN   TestBurst\n--- PASS: TestBurst (0.00s)\nok  \tlimiter\t0.012s" {
+		t.Errorf("output object of another shape: %+v", r)
+	}
+	img := m[5]
+	if len(img.ToolCalls) != 1 || img.ToolCalls[0].Name != "image_generation" || img.ToolCalls[0].ID != "ig_0a1b2c" ||
+		!strings.Contains(img.ToolCalls[0].Arguments, "token bucket") ||
+		len(img.Attachments) != 1 || img.Attachments[0] != (conversation.Attachment{Type: "image/png", Size: 520}) {
+		t.Errorf("image generation: %+v", img)
+	}
+	if a := m[6]; a.Role != conversation.RoleAssistant || !strings.HasPrefix(a.Content, "The test passes") {
+		t.Errorf("agent_message item: %+v", a)
+	}
 }
 
 func TestRolloutID(t *testing.T) {

@@ -104,17 +104,21 @@ func arguments(raw json.RawMessage) string {
 }
 
 // readOutput reads a tool output: JSON text inside a string holding
-// {output, metadata: {exit_code}}, plain text, an {content, success}
-// object, or a list of content parts.
+// {output, metadata: {exit_code}}, plain text, a list of content parts, or
+// (Codex's FunctionCallOutputPayload written whole) an object with content
+// text or parts, content_items or a body, and success. An object of another
+// shape keeps its text, read with loose.ReadableJSON: never an empty output.
 func readOutput(raw json.RawMessage) (text string, isErr bool, atts []conversation.Attachment) {
 	t := strings.TrimSpace(string(raw))
 	if t == "" {
 		return "", false, nil
 	}
 	var obj struct {
-		Output   json.RawMessage `json:"output"`
-		Content  json.RawMessage `json:"content"`
-		Success  json.RawMessage `json:"success"`
+		Output       json.RawMessage `json:"output"`
+		Content      json.RawMessage `json:"content"`
+		ContentItems json.RawMessage `json:"content_items"`
+		Body         json.RawMessage `json:"body"`
+		Success      json.RawMessage `json:"success"`
 		Metadata struct {
 			ExitCode json.RawMessage `json:"exit_code"`
 		} `json:"metadata"`
@@ -138,14 +142,26 @@ func readOutput(raw json.RawMessage) (text string, isErr bool, atts []conversati
 	default:
 		return clean(loose.String(raw)), false, nil
 	}
-	body := obj.Output
-	if loose.IsNull(body) {
-		body = obj.Content
+	for _, body := range []json.RawMessage{obj.Output, obj.Content, obj.ContentItems, obj.Body} {
+		if loose.IsNull(body) {
+			continue
+		}
+		switch b := strings.TrimSpace(string(body)); {
+		case b != "" && b[0] == '[':
+			text, atts = readParts(body)
+		case b != "" && b[0] == '{':
+			text, _, atts = readOutput(body)
+		default:
+			text = clean(loose.String(body))
+		}
+		if strings.TrimSpace(text) != "" || len(atts) > 0 {
+			break
+		}
 	}
-	if b := strings.TrimSpace(string(body)); b != "" && b[0] == '[' {
-		text, atts = readParts(body)
-	} else {
-		text = clean(loose.String(body))
+	if strings.TrimSpace(text) == "" && len(atts) == 0 && t[0] == '{' {
+		if r, ok := loose.ReadableJSON(string(raw)); ok && r != "{}" {
+			text = clean(r)
+		}
 	}
 	if code, ok := loose.Int(obj.Metadata.ExitCode); ok && code != 0 {
 		isErr = true

@@ -53,6 +53,9 @@ type payload struct {
 	CallID    json.RawMessage `json:"call_id"`
 	Action    json.RawMessage `json:"action"`
 	Output    json.RawMessage `json:"output"`
+	// image_generation_call
+	Result        json.RawMessage `json:"result"`
+	RevisedPrompt json.RawMessage `json:"revised_prompt"`
 	// event_msg and compacted
 	Message json.RawMessage `json:"message"`
 	Text    json.RawMessage `json:"text"`
@@ -121,6 +124,7 @@ var responseTypes = map[string]bool{
 	"message": true, "reasoning": true, "function_call": true, "function_call_output": true,
 	"custom_tool_call": true, "custom_tool_call_output": true, "local_shell_call": true,
 	"web_search_call": true, "ghost_snapshot": true, "compaction": true, "compaction_summary": true,
+	"agent_message": true, "image_generation_call": true,
 }
 
 func (b *builder) line(n int, data []byte) {
@@ -280,6 +284,27 @@ func (b *builder) response(p *payload, ts time.Time) {
 		b.add(item{kind: kindCall, ts: ts, call: conversation.ToolCall{
 			ID: loose.String(p.ID), Name: "web_search", Arguments: clean(loose.String(p.Action)),
 		}})
+	case "agent_message":
+		// Newer rollouts record the model's message as a response item of
+		// its own too; its event twin is dropped by dedupe.
+		text, atts := readParts(p.Content)
+		if strings.TrimSpace(text) == "" {
+			text = clean(firstString(p.Message, p.Text))
+		}
+		b.add(item{kind: kindText, role: conversation.RoleAssistant, text: text, atts: atts, ts: ts})
+	case "image_generation_call":
+		// result is the generated image, base64: described, never kept.
+		att := conversation.Attachment{Type: "image/png"}
+		if r := loose.String(p.Result); r != "" {
+			if mt, size, ok := loose.DataURL(r); ok {
+				att.Type, att.Size = mt, size
+			} else {
+				att.Size = int64(len(strings.TrimRight(r, "="))) * 3 / 4
+			}
+		}
+		b.add(item{kind: kindCall, ts: ts, atts: []conversation.Attachment{att}, call: conversation.ToolCall{
+			ID: loose.String(p.ID), Name: "image_generation", Arguments: clean(loose.String(p.RevisedPrompt)),
+		}})
 	case "function_call_output", "custom_tool_call_output", "mcp_tool_call_output":
 		text, isErr, atts := readOutput(p.Output)
 		b.add(item{kind: kindOutput, role: conversation.RoleTool, ts: ts, atts: atts, result: conversation.ToolResult{
@@ -410,6 +435,7 @@ func (b *builder) group() []conversation.Message {
 				start(it)
 			}
 			cur.ToolCalls = append(cur.ToolCalls, it.call)
+			cur.Attachments = append(cur.Attachments, it.atts...)
 		case kindOutput:
 			flush()
 			msgs = append(msgs, conversation.Message{
@@ -528,6 +554,16 @@ func (b *builder) conversationID(date time.Time) string {
 		return id
 	}
 	return conversation.NewID(base, date)
+}
+
+// firstString is the first of raws that holds text.
+func firstString(raws ...json.RawMessage) string {
+	for _, r := range raws {
+		if s := loose.String(r); strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 // rolloutID returns the session uuid that ends a rollout's file name
