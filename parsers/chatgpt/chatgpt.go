@@ -35,7 +35,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "ChatGPT data export (conversations.json): each conversation's message tree, main thread and branches, tool and code messages, reasoning, image and file names",
 		Detection:   `a JSON array or object whose first bytes hold a "mapping" key with "current_node", "create_time", "children" or "title", or "current_node" with "conversation_id"; never "chat_messages" (claude.ai)`,
 		Locations:   []string{"conversations.json in the zip ChatGPT mails from Settings → Data controls → Export data"},
-		Version:     1,
+		Version:     2,
 	}
 }
 
@@ -113,7 +113,7 @@ type rawContent struct {
 	Text             json.RawMessage   `json:"text"`
 	Result           json.RawMessage   `json:"result"`
 	Summary          json.RawMessage   `json:"summary"`
-	Thoughts         []rawThought      `json:"thoughts"`
+	Thoughts         json.RawMessage   `json:"thoughts"`
 	Content          json.RawMessage   `json:"content"`
 	UserProfile      json.RawMessage   `json:"user_profile"`
 	UserInstructions json.RawMessage   `json:"user_instructions"`
@@ -126,6 +126,7 @@ type rawContent struct {
 type rawThought struct {
 	Summary json.RawMessage `json:"summary"`
 	Content json.RawMessage `json:"content"`
+	Chunks  json.RawMessage `json:"chunks"`
 }
 
 type rawMetadata struct {
@@ -446,14 +447,20 @@ func (rm *rawMessage) convert() conversation.Message {
 		text = appendText(text, loose.String(ct.ModelSetContext))
 		hidden = true
 	case "thoughts":
-		var th []string
-		for _, x := range ct.Thoughts {
-			th = appendText(th, strings.TrimSpace(loose.String(x.Summary)+"\n"+loose.String(x.Content)))
+		th := thoughts(ct.Thoughts)
+		if len(th) == 0 {
+			th = parts(ct.Parts, files, &m) // the text in parts instead
 		}
 		m.Thinking = loose.StripDataURLs(strings.Join(th, "\n\n"))
 	case "reasoning_recap":
-		text = appendText(text, loose.String(ct.Content))
-		hidden = true // "Thought for 8 seconds": procedural
+		// "Thought for 8 seconds", or a recap of the reasoning: in content
+		// or, in newer exports, in parts.
+		recap := appendText(nil, loose.String(ct.Content))
+		if len(recap) == 0 {
+			recap = parts(ct.Parts, files, &m)
+		}
+		m.Thinking = loose.StripDataURLs(strings.Join(recap, "\n\n"))
+		hidden = true // procedural
 	default:
 		// A type this reader does not know: keep whatever text it carries.
 		text = parts(ct.Parts, files, &m)
@@ -673,6 +680,36 @@ func stringList(raw json.RawMessage) []string {
 		if s := loose.String(r); s != "" {
 			out = append(out, s)
 		}
+	}
+	return out
+}
+
+// thoughts reads the thoughts of a "thoughts" message: objects with a
+// summary and content (or only the chunks content was made of), or plain
+// strings.
+func thoughts(raw json.RawMessage) []string {
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return appendText(nil, loose.String(raw))
+	}
+	var out []string
+	for _, it := range items {
+		var x rawThought
+		if json.Unmarshal(it, &x) != nil {
+			out = appendText(out, loose.String(it))
+			continue
+		}
+		body := loose.String(x.Content)
+		if strings.TrimSpace(body) == "" {
+			var chunks []json.RawMessage
+			_ = json.Unmarshal(x.Chunks, &chunks)
+			var cs []string
+			for _, c := range chunks {
+				cs = appendText(cs, loose.String(c))
+			}
+			body = strings.Join(cs, "\n")
+		}
+		out = appendText(out, strings.TrimSpace(loose.String(x.Summary)+"\n"+body))
 	}
 	return out
 }

@@ -38,6 +38,19 @@ func TestSuite(t *testing.T) {
 			Warnings: 1, // the null element
 		},
 		{
+			// Thoughts with content, with chunks only, as bare strings and
+			// in parts; a reasoning_recap whose text is in parts. Counts from
+			//	python3 -c 'import json
+			//	for c in json.load(open("testdata/thoughts.json")):
+			//	  m=c["mapping"]; n=c["current_node"]; r=""
+			//	  while n:
+			//	    if m[n]["message"]: r=m[n]["message"]["author"]["role"][0]+r
+			//	    n=m[n]["parent"]
+			//	  print(c["id"],len(r),r)'
+			File: "testdata/thoughts.json",
+			Want: []parsertest.Want{{ID: "68f1a2b3-4c5d-8001-9e0f-1a2b3c4d5e6f", Title: "Outbox relay: delete or mark sent", Messages: 9, Roles: "suaaaauaa"}},
+		},
+		{
 			File: "testdata/single.json",
 			Want: []parsertest.Want{{ID: "660a1b2c-3d4e-4f5a-8b6c-7d8e9f0a1b2c", Title: "SQLite WAL checkpoints", Messages: 2, Roles: "ua"}},
 		},
@@ -65,6 +78,25 @@ func byID(t *testing.T, c *conversation.Conversation, id string) conversation.Me
 	}
 	t.Fatalf("conversation %s: no message %s", c.ID, id)
 	return conversation.Message{}
+}
+
+func TestThoughts(t *testing.T) {
+	c := parsertest.ParseOne(t, New(), "testdata/thoughts.json")
+	want := []struct {
+		id, thinking string
+		hidden       bool
+	}{
+		{"n-t1", "Delete vs mark\nDeleting keeps the table small; marking keeps an audit trail.", false},
+		{"n-t2", "Vacuum cost\nMass deletes bloat the table until autovacuum runs.\nPartitioning by day lets old partitions be dropped.\n\nA bare thought string about retention.", false},
+		{"n-r1", "Thought for 41 seconds", true},
+		{"n-t3", "Logical decoding reads the WAL, so the relay could skip the table entirely.", false},
+	}
+	for _, w := range want {
+		m := byID(t, c, w.id)
+		if m.Thinking != w.thinking || m.Content != "" || m.Hidden != w.hidden {
+			t.Errorf("%s: thinking %q content %q hidden %v; want %q, hidden %v", w.id, m.Thinking, m.Content, m.Hidden, w.thinking, w.hidden)
+		}
+	}
 }
 
 func TestDetect(t *testing.T) {
@@ -187,8 +219,8 @@ func TestContentTypes(t *testing.T) {
 	if th.Content != "" || !strings.HasPrefix(th.Thinking, "Weighing commit order\nCommit before write loses the batch") || !strings.Contains(th.Thinking, "Idempotent writes\nAn upsert") || th.Model != "o3" {
 		t.Errorf("thoughts %+v", th)
 	}
-	if m := k.Messages[6]; m.Content != "Thought for 12 seconds" {
-		t.Errorf("reasoning recap %q", m.Content)
+	if m := k.Messages[6]; m.Content != "" || m.Thinking != "Thought for 12 seconds" || !m.Hidden {
+		t.Errorf("reasoning recap %+v", m)
 	}
 	voice := k.Messages[8]
 	if voice.Content != "And would Kafka transactions give us exactly once here?" || len(voice.Attachments) != 1 ||
@@ -313,5 +345,5 @@ func TestCancel(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	parsertest.Fuzz(f, New(), "conversations.json", "testdata/export-2023.json", "testdata/export-2025.json", "testdata/single.json")
+	parsertest.Fuzz(f, New(), "conversations.json", "testdata/export-2023.json", "testdata/export-2025.json", "testdata/single.json", "testdata/thoughts.json")
 }
