@@ -185,7 +185,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 			continue // a tool-call-only turn: the proposal stays pending
 		}
 		st.lower = asciiLower(st.lower[:0], m.Content)
-		st.sents = splitSentences(m.Content, st.lower, st.sents[:0])
+		st.sents = joinWrapped(m.Content, splitSentences(m.Content, st.lower, st.sents[:0]))
 		if m.Role == conversation.RoleUser && pending != nil && accepts(m.Content, st.lower, st.sents) {
 			// The user says yes: the proposal is what was decided, taken in the
 			// accepting message. What the reply states itself follows.
@@ -376,8 +376,40 @@ func cleanDecision(s string, lower []byte) string {
 
 func cleanReason(s string) string { return trimText(s) }
 
-// trimText drops markdown emphasis and surrounding punctuation.
+// joinWrapped joins a sentence cut at a hard line wrap to the line that
+// continues it: inside a paragraph a single newline is a space. The next
+// line goes on the sentence when the sentence does not end its line with
+// closing punctuation and that line starts no list item, heading or label
+// (a blank line or a list item starts a new sentence). sents is reused.
+func joinWrapped(text string, sents []sentence) []sentence {
+	out := sents[:0]
+	for _, s := range sents {
+		if n := len(out); n > 0 && s.lineStart && !s.afterLabel && out[n-1].para == s.para {
+			prev := &out[n-1]
+			gap := text[prev.end:s.start]
+			if strings.Count(gap, "\n") == 1 && strings.TrimSpace(gap) == "" && !endsSentence(text[prev.start:prev.end]) {
+				prev.end = s.end
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// endsSentence reports whether s ends with closing punctuation, past any
+// closing brackets, quotes or emphasis.
+func endsSentence(s string) bool {
+	s = strings.TrimRight(s, ")]\"'’”*_` \t\r")
+	return s != "" && strings.ContainsRune(".!?:;", rune(s[len(s)-1]))
+}
+
+// trimText drops markdown emphasis and surrounding punctuation; a line
+// break inside a sentence (a hard wrap) becomes a space.
 func trimText(s string) string {
+	if strings.ContainsAny(s, "\r\n") {
+		s = strings.Join(strings.Fields(s), " ")
+	}
 	if strings.Contains(s, "**") || strings.Contains(s, "__") {
 		s = strings.NewReplacer("**", "", "__", "").Replace(s)
 	}

@@ -70,6 +70,14 @@ func TestDecisionPatterns(t *testing.T) {
 			[]want{{0, "one index with a type field", "This keeps term statistics comparable"}}},
 		{"two decisions in one message", []string{"We'll use Redis for sessions. Let's go with Postgres for the audit log."},
 			[]want{{0, "Redis for sessions", ""}, {0, "Postgres for the audit log", ""}}},
+		{"hard wrap inside a paragraph", []string{"After the load test we decided to move the session store\nfrom Redis to Postgres, because the\nfailover story is simpler.\n\nNext we looked at logs."},
+			[]want{{0, "decided to move the session store from Redis to Postgres", "the failover story is simpler"}}},
+		{"wrapped list item", []string{"Decisions:\n- Use cursor pagination for every\n  list endpoint\n- Drop OFFSET"},
+			[]want{{0, "Use cursor pagination for every list endpoint", ""}, {0, "Drop OFFSET", ""}}},
+		{"blank line ends the sentence", []string{"We'll use Redis for the queue\n\nand the cache later maybe"},
+			[]want{{0, "We'll use Redis for the queue", ""}}},
+		{"list item starts a new sentence", []string{"We decided to keep\n- the monolith\n- the cron jobs"},
+			[]want{{0, "decided to keep", ""}}},
 
 		// Negatives.
 		{"question", []string{"Should we use Kafka here?"}, nil},
