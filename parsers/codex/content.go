@@ -119,7 +119,7 @@ func readOutput(raw json.RawMessage) (text string, isErr bool, atts []conversati
 		ContentItems json.RawMessage `json:"content_items"`
 		Body         json.RawMessage `json:"body"`
 		Success      json.RawMessage `json:"success"`
-		Metadata struct {
+		Metadata     struct {
 			ExitCode json.RawMessage `json:"exit_code"`
 		} `json:"metadata"`
 	}
