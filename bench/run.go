@@ -32,13 +32,6 @@ type Options struct {
 	Phases     []string
 	Iterations int // per query class (default 200)
 	Logger     *slog.Logger
-	// Sync, if set, re-syncs one changed file on the open index; the
-	// caller wires it to ingest so this package stays below it.
-	Sync func(ctx context.Context, dataDir string, paths []string) (time.Duration, error)
-	// Watch, if set, runs the daemon on the index and measures freshness
-	// and HTTP latency under load (the "watch" phase); the caller wires it
-	// to the daemon so this package stays below it.
-	Watch func(ctx context.Context, dataDir, corpus string) (*WatchFigures, error)
 }
 
 // WatchFigures are the daemon's figures: a file written to its content
@@ -199,12 +192,12 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 			rep.NoChangeReconcileMS = float64(time.Since(start).Microseconds()) / 1000
 		}
 	}
-	if o.has("sync") && o.Sync != nil {
+	if o.has("sync") {
 		path, err := changeOneFile(corpus)
 		if err != nil {
 			return nil, err
 		}
-		d, err := o.Sync(ctx, data, []string{path})
+		d, err := timeSync(ctx, data, []string{path})
 		if err != nil {
 			return nil, fmt.Errorf("sync: %w", err)
 		}
@@ -222,9 +215,9 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 			}
 		}
 	}
-	if o.has("watch") && o.Watch != nil {
+	if o.has("watch") {
 		log.Info("daemon: write to searchable, load", "size", size)
-		if rep.Watch, err = o.Watch(ctx, data, corpus); err != nil {
+		if rep.Watch, err = timeWatch(ctx, data, corpus); err != nil {
 			return nil, fmt.Errorf("watch: %w", err)
 		}
 	}
@@ -368,7 +361,7 @@ func timeQueries(ctx context.Context, data string, n int) ([]QueryFigures, error
 		return nil, err
 	}
 	defer ix.Close()
-	e, err := query.New(ix)
+	e, err := query.New(ix, query.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -459,7 +452,7 @@ func timeQuery(ctx context.Context, data string, req query.Request, n int) (floa
 		return 0, err
 	}
 	defer ix.Close()
-	e, err := query.New(ix)
+	e, err := query.New(ix, query.Options{})
 	if err != nil {
 		return 0, err
 	}

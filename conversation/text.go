@@ -3,6 +3,7 @@ package conversation
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Renumber sets each message's Index to its position. Parsers call it once
@@ -105,4 +106,18 @@ func Span(msgs []Message) (first, last time.Time) {
 		}
 	}
 	return first, last
+}
+
+// OneLine squeezes s onto one line of at most n characters, marking a cut
+// with "…": for titles and previews in lists.
+func OneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if n < 1 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
 }

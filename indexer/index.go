@@ -135,32 +135,68 @@ func Open(opts Options) (*Index, error) {
 		return ix, nil
 	case errors.Is(err, bleve.ErrorIndexPathDoesNotExist), errors.Is(err, bleve.ErrorIndexMetaMissing):
 		// No index yet (or a folder left by a crash before the first write).
+	case exists(path+".creating") && !isLockTimeout(err):
+		// Left half-made by a process killed while creating it.
+		opts.Logger.Info("an index left half-made; making it again", "path", path, "err", err)
 	default:
 		if isLockTimeout(err) {
 			return nil, fmt.Errorf("open index %s: %w (stop the other process or let it answer: `convsearch serve`)", path, ErrLocked)
 		}
 		return nil, fmt.Errorf("open index %s: %w (run `convsearch index --rebuild` to start over)", path, err)
 	}
-	if err := os.RemoveAll(path); err != nil {
-		return nil, fmt.Errorf("clear %s: %w", path, err)
+	if err := create(path, config); err != nil {
+		return nil, err
 	}
-	idx, err = bleve.NewUsing(path, newMapping(), scorch.Name, scorch.Name, config)
+	idx, err = bleve.OpenUsing(path, config)
 	if err != nil {
 		if isLockTimeout(err) {
-			return nil, fmt.Errorf("create index %s: %w", path, ErrLocked)
+			return nil, fmt.Errorf("open index %s: %w", path, ErrLocked)
 		}
-		return nil, fmt.Errorf("create index %s: %w", path, err)
+		return nil, fmt.Errorf("open new index %s: %w", path, err)
 	}
 	ix.idx = idx
 	ix.rebuilt = true
 	ix.recordsLoaded = true // a new index has none
-	ix.meta = meta{FormatVersion: FormatVersion, Created: time.Now().UTC()}
-	b, _ := json.Marshal(ix.meta)
-	if err := idx.SetInternal(metaKey, b); err != nil {
+	if err := ix.load(); err != nil {
 		idx.Close()
-		return nil, fmt.Errorf("create index %s: %w", path, err)
+		return nil, err
 	}
 	return ix, nil
+}
+
+// create makes a new, empty index at path. A marker file beside it stands
+// while it is being made, so that an index a killed process left half-made
+// (no mapping yet: Bleve could not open it) is known for what it is and
+// made again, while a complete index that fails to open is never removed.
+// (Bleve indexes cannot be built elsewhere and renamed into place: they
+// remember their path.)
+func create(path string, config map[string]any) error {
+	marker := path + ".creating"
+	if err := os.WriteFile(marker, nil, 0o600); err != nil {
+		return fmt.Errorf("create index %s: %w", path, err)
+	}
+	if err := os.RemoveAll(path); err != nil {
+		return fmt.Errorf("clear %s: %w", path, err)
+	}
+	idx, err := bleve.NewUsing(path, newMapping(), scorch.Name, scorch.Name, config)
+	if err != nil {
+		if isLockTimeout(err) {
+			return fmt.Errorf("create index %s: %w", path, ErrLocked)
+		}
+		return fmt.Errorf("create index %s: %w", path, err)
+	}
+	b, _ := json.Marshal(meta{FormatVersion: FormatVersion, Created: time.Now().UTC()})
+	err = idx.SetInternal(metaKey, b) // a batch: back once it is on disk
+	if cerr := idx.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("create index %s: %w", path, err)
+	}
+	if err := os.Remove(marker); err != nil {
+		return fmt.Errorf("create index %s: %w", path, err)
+	}
+	return syncDir(filepath.Dir(path))
 }
 
 func isLockTimeout(err error) bool {
@@ -515,4 +551,9 @@ func (ix *Index) DiskSize() int64 {
 		return nil
 	})
 	return total
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -280,3 +280,55 @@ func TestDamagedRecordsSayWhatToDo(t *testing.T) {
 		t.Errorf("Apply on damaged records: %v, want an error saying to rebuild", err)
 	}
 }
+
+// TestHalfMadeIndex: an index a killed process left half-made (its marker
+// still there) is made again; a damaged index without the marker is never
+// removed by Open, and the error says how to start over.
+func TestHalfMadeIndex(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		marker bool
+		wantOK bool
+	}{
+		{"half-made", true, true},
+		{"damaged", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := IndexPath(dir)
+			if err := os.MkdirAll(filepath.Join(path, "store"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			// What a kill right after Bleve wrote its meta file leaves.
+			if err := os.WriteFile(filepath.Join(path, "index_meta.json"), []byte(`{"storage":"scorch","index_type":"scorch"}`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if tc.marker {
+				if err := os.WriteFile(path+".creating", nil, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ix, err := Open(Options{Dir: dir})
+			if tc.wantOK {
+				if err != nil {
+					t.Fatalf("Open: %v", err)
+				}
+				defer ix.Close()
+				if _, err := os.Stat(path + ".creating"); err == nil {
+					t.Error("the marker is still there")
+				}
+				return
+			}
+			if err == nil {
+				ix.Close()
+				t.Fatal("Open of a damaged index succeeded")
+			}
+			if !strings.Contains(err.Error(), "--rebuild") {
+				t.Errorf("error %q does not say how to start over", err)
+			}
+			if _, serr := os.Stat(filepath.Join(path, "index_meta.json")); serr != nil {
+				t.Errorf("Open removed the damaged index: %v", serr)
+			}
+		})
+	}
+}

@@ -132,6 +132,11 @@ func WriteFileAtomic(path string, v any) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("rename %s: %w", path, err)
 	}
+	return syncDir(dir)
+}
+
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return fmt.Errorf("sync %s: %w", dir, err)

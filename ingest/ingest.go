@@ -87,6 +87,7 @@ type Ingester struct {
 
 	mu            sync.Mutex
 	manifestTimer *time.Timer // a pending index.json write, with ManifestEvery
+	closed        bool        // Close was called: no more timed writes
 }
 
 // New returns an Ingester that parses with reg, derives with ex (nil: none)
@@ -434,17 +435,40 @@ func (in *Ingester) writeManifest() error {
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	if in.manifestTimer == nil {
+	if in.manifestTimer == nil && !in.closed {
 		in.manifestTimer = time.AfterFunc(in.opts.ManifestEvery, func() {
+			// The lock is held through the write, so Close waits for a
+			// write under way rather than closing the index under it.
 			in.mu.Lock()
+			defer in.mu.Unlock()
+			if in.closed || in.manifestTimer == nil {
+				return
+			}
 			in.manifestTimer = nil
-			in.mu.Unlock()
 			if err := in.ix.WriteManifest(); err != nil {
 				in.opts.Logger.Warn("cannot write index.json", "err", err)
 			}
 		})
 	}
 	return nil
+}
+
+// Close stops the timed index.json write (ManifestEvery) and, if one was
+// pending, writes it now. Call it before closing the index; the Ingester
+// must not be used after.
+func (in *Ingester) Close() error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.closed {
+		return nil
+	}
+	in.closed = true
+	if in.manifestTimer == nil {
+		return nil
+	}
+	in.manifestTimer.Stop()
+	in.manifestTimer = nil
+	return in.ix.WriteManifest()
 }
 
 // lane gathers changes into batches and writes them, one at a time, on its

@@ -260,3 +260,57 @@ func TestReconcileCancelled(t *testing.T) {
 		t.Errorf("after a cancelled pass and a full one: %d conversations, want 20 (%+v)", got, s.Progress)
 	}
 }
+
+// manifestCounter is an Index whose index.json writes are counted.
+type manifestCounter struct {
+	Index
+	writes atomic.Int64
+}
+
+func (m *manifestCounter) WriteManifest() error {
+	m.writes.Add(1)
+	return m.Index.WriteManifest()
+}
+
+// TestCloseFlushesTimedManifest: with ManifestEvery, a pass leaves the
+// index.json write pending; Close writes it once, and the timer never fires
+// after (it would write to a closed index).
+func TestCloseFlushesTimedManifest(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		pass       bool
+		wantWrites int64
+	}{
+		{"a pass pending", true, 1},
+		{"nothing pending", false, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			mc := &manifestCounter{Index: e.ix}
+			in := New(parsers.NewRegistry(e.p), mc, nil, Options{ManifestEvery: 50 * time.Millisecond})
+			if tc.pass {
+				e.write("a.conv", "TESTCONV a\nhello\n")
+				if _, err := in.Reconcile(context.Background(), []string{e.root}); err != nil {
+					t.Fatal(err)
+				}
+				if n := mc.writes.Load(); n != 0 {
+					t.Fatalf("index.json written %d times during the pass, want it left to the timer", n)
+				}
+			}
+			if err := in.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if n := mc.writes.Load(); n != tc.wantWrites {
+				t.Errorf("after Close: %d writes, want %d", n, tc.wantWrites)
+			}
+			// Past the timer's interval nothing more may be written.
+			time.Sleep(150 * time.Millisecond)
+			if n := mc.writes.Load(); n != tc.wantWrites {
+				t.Errorf("the timer wrote after Close: %d writes, want %d", n, tc.wantWrites)
+			}
+			if err := in.Close(); err != nil {
+				t.Errorf("second Close: %v", err)
+			}
+		})
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/convsearch/convsearch/conversation"
 )
 
 // Registry holds the parsers convsearch knows, in the order Detect tries
@@ -198,4 +200,100 @@ func HasExt(path string, exts ...string) bool {
 		}
 	}
 	return false
+}
+
+// ReadConversations parses path again with the family named format (a
+// Conversation's Source) and returns its conversations. It lets a reader of
+// the index (query) show a conversation whole without knowing formats.
+func (r *Registry) ReadConversations(ctx context.Context, format, path string) ([]*conversation.Conversation, error) {
+	p := r.Lookup(format)
+	if p == nil {
+		return nil, fmt.Errorf("%s: no parser %q", path, format)
+	}
+	_, res, err := r.ParseFile(ctx, path, p)
+	if err != nil {
+		return nil, err
+	}
+	return res.Conversations, nil
+}
+
+// ParsePaths detects and parses every conversation file under paths (files
+// or folders) and calls fn for each: with its result, or with the error
+// that kept it from being read (naming the file). A bad file never stops
+// the run: only an error fn returns, or ctx ending, does. A file named
+// explicitly that no parser recognises is an error; one found while walking
+// a folder is skipped.
+func (r *Registry) ParsePaths(ctx context.Context, paths []string, fn func(path string, p Parser, res *Result, err error) error) error {
+	handle := func(path string, p Parser) error {
+		_, res, err := r.ParseFile(ctx, path, p)
+		if err != nil && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fn(path, p, res, err)
+	}
+	for _, root := range paths {
+		st, err := os.Stat(root)
+		if err != nil {
+			if err := fn(root, nil, nil, err); err != nil {
+				return err
+			}
+			continue
+		}
+		if !st.IsDir() {
+			p, err := r.DetectFile(root)
+			if err != nil {
+				err = fn(root, nil, nil, err)
+			} else {
+				err = handle(root, p)
+			}
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		var stop error // fn's own error ends the walk and the run
+		err = r.Walk(ctx, root, func(path string, p Parser, err error) error {
+			if err != nil {
+				stop = fn(path, nil, nil, err)
+			} else {
+				stop = handle(path, p)
+			}
+			return stop
+		})
+		switch {
+		case stop != nil:
+			return stop
+		case err != nil && ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
+			if err := fn(root, nil, nil, fmt.Errorf("walk %s: %w", root, err)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// DefaultRoots returns the default locations of every family (see Locator)
+// that exist on this machine, each once.
+func (r *Registry) DefaultRoots(home string, getenv func(string) string) []string {
+	seen := map[string]bool{}
+	var roots []string
+	for _, p := range r.parsers {
+		l, ok := p.(Locator)
+		if !ok {
+			continue
+		}
+		for _, root := range l.DefaultRoots(home, getenv) {
+			root = filepath.Clean(root)
+			if seen[root] {
+				continue
+			}
+			if _, err := os.Stat(root); err == nil {
+				seen[root] = true
+				roots = append(roots, root)
+			}
+		}
+	}
+	return roots
 }

@@ -7,21 +7,28 @@ import (
 	"strings"
 
 	"github.com/convsearch/convsearch/conversation"
-	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/indexer"
 )
 
+// Source reads the conversations of a source file again, with the format
+// that indexed it. The parsers' Registry is one; query itself knows no
+// formats.
+type Source interface {
+	ReadConversations(ctx context.Context, format, path string) ([]*conversation.Conversation, error)
+}
+
 // Load returns conversation id whole. It reads the conversation's source
-// file again with the parser that indexed it, so every detail is there (tool
-// calls, thinking, attachments); when the file is gone or no longer parses,
-// it rebuilds the conversation from the index's stored text and says so in
-// fromIndex.
-func (e *Engine) Load(ctx context.Context, reg *parsers.Registry, id string) (c *conversation.Conversation, fromIndex bool, err error) {
+// file again through the engine's Source, so every detail is there (tool
+// calls, thinking, attachments); when there is no Source, or the file is
+// gone or no longer parses, it rebuilds the conversation from the index's
+// stored text and says so in fromIndex.
+func (e *Engine) Load(ctx context.Context, id string) (c *conversation.Conversation, fromIndex bool, err error) {
 	info, err := e.Conversation(ctx, id)
 	if err != nil {
 		return nil, false, err
 	}
-	if reg != nil {
-		if c, err := parseAgain(ctx, reg, info, id); err == nil {
+	if e.source != nil {
+		if c, err := e.readAgain(ctx, info, id); err == nil {
 			return c, false, nil
 		} else if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, false, err
@@ -41,23 +48,34 @@ func (e *Engine) Load(ctx context.Context, reg *parsers.Registry, id string) (c 
 	return c, true, nil
 }
 
-func parseAgain(ctx context.Context, reg *parsers.Registry, info *ConversationInfo, id string) (*conversation.Conversation, error) {
-	p := reg.Lookup(info.Source)
-	if p == nil {
-		return nil, fmt.Errorf("no parser %q", info.Source)
-	}
-	_, res, err := reg.ParseFile(ctx, info.File, p)
+func (e *Engine) readAgain(ctx context.Context, info *ConversationInfo, id string) (*conversation.Conversation, error) {
+	convs, err := e.source.ReadConversations(ctx, info.Source, info.File)
 	if err != nil {
 		return nil, err
 	}
 	// The index may hold the conversation under id~<suffix> when two files
 	// carry the same conversation.
 	native, _, _ := strings.Cut(id, "~")
-	for _, c := range res.Conversations {
+	for _, c := range convs {
 		if c.ID == native {
 			c.ID = id
 			return c, nil
 		}
 	}
 	return nil, fmt.Errorf("%s no longer holds conversation %s", info.File, native)
+}
+
+// statser is implemented by searchers that can describe their index (the
+// indexer's Index).
+type statser interface {
+	Stats(ctx context.Context) (*indexer.Stats, error)
+}
+
+// Stats returns what the index holds.
+func (e *Engine) Stats(ctx context.Context) (*indexer.Stats, error) {
+	s, ok := e.s.(statser)
+	if !ok {
+		return nil, errors.New("query: this index cannot report statistics")
+	}
+	return s.Stats(ctx)
 }

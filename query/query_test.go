@@ -78,7 +78,7 @@ func newEngine(t testing.TB) *query.Engine {
 	if err := ix.Apply(context.Background(), changes); err != nil {
 		t.Fatal(err)
 	}
-	e, err := query.New(ix)
+	e, err := query.New(ix, query.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,8 +454,8 @@ func TestTopicsDecisionsAndMessages(t *testing.T) {
 	if _, err := e.Conversation(ctx, "nope"); !errors.Is(err, query.ErrNotFound) {
 		t.Errorf("Conversation(nope) = %v, want ErrNotFound", err)
 	}
-	// Without a registry, Load rebuilds the conversation from the index.
-	c, fromIndex, err := e.Load(ctx, nil, "retry")
+	// Without a Source, Load rebuilds the conversation from the index.
+	c, fromIndex, err := e.Load(ctx, "retry")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -17,7 +16,6 @@ import (
 	"time"
 
 	"github.com/convsearch/convsearch/conversation"
-	"github.com/convsearch/convsearch/ingest"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -27,7 +25,8 @@ type HandlerOptions struct {
 	Backend Backend
 	// Sync brings the index in line with roots now (POST /api/sync); empty
 	// roots mean every root the daemon watches. Nil: the endpoint is absent.
-	Sync func(ctx context.Context, roots []string) (*ingest.Summary, error)
+	// The summary it returns is sent as JSON.
+	Sync func(ctx context.Context, roots []string) (summary any, err error)
 	// Ready reports whether the first pass over the roots is done
 	// (/readyz). Nil: always ready.
 	Ready func() bool
@@ -134,7 +133,7 @@ type handler struct{ o HandlerOptions }
 func (h *handler) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		if h.o.Token == "" && !loopbackHost(r.Host) {
+		if h.o.Token == "" && !IsLoopback(r.Host) {
 			writeError(w, http.StatusForbidden, "host %q refused: this daemon answers on loopback only (start it with --token to serve other hosts)", r.Host)
 			return
 		}
@@ -165,20 +164,6 @@ func (s *statusRecorder) Flush() {
 	if f, ok := s.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
-}
-
-// loopbackHost reports whether a Host header names this machine's loopback.
-func loopbackHost(hostport string) bool {
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // authorized requires the token, when there is one.
@@ -363,16 +348,16 @@ func (h *handler) sync(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, sum)
 }
 
-// maxSyncRoots bounds the roots of one sync request.
-const maxSyncRoots = 100
+// MaxSyncRoots bounds the roots of one sync request.
+const MaxSyncRoots = 100
 
 // checkRoots vets the roots of a sync request, which the daemon walks with
 // the user's rights: each an absolute path to a file or folder that exists,
 // not the whole filesystem nor a virtual one; repeats are dropped. None
 // means every root the daemon watches.
 func checkRoots(roots []string) ([]string, error) {
-	if len(roots) > maxSyncRoots {
-		return nil, fmt.Errorf("%d roots: at most %d in one request", len(roots), maxSyncRoots)
+	if len(roots) > MaxSyncRoots {
+		return nil, fmt.Errorf("%d roots: at most %d in one request", len(roots), MaxSyncRoots)
 	}
 	seen := map[string]bool{}
 	var out []string
@@ -427,15 +412,15 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 }
 
-// apiError is the body of every error answer.
-type apiError struct {
+// ErrorBody is the body of every error answer.
+type ErrorBody struct {
 	Error string `json:"error"`
 	// Pos is, for a query syntax error, the byte offset of the mistake.
 	Pos *int `json:"pos,omitempty"`
 }
 
 func writeBadRequest(w http.ResponseWriter, err error) {
-	body := apiError{Error: err.Error()}
+	body := ErrorBody{Error: err.Error()}
 	var se *query.SyntaxError
 	if errors.As(err, &se) {
 		body.Pos = &se.Pos
@@ -444,7 +429,7 @@ func writeBadRequest(w http.ResponseWriter, err error) {
 }
 
 func writeError(w http.ResponseWriter, status int, format string, args ...any) {
-	writeJSON(w, status, apiError{Error: fmt.Sprintf(format, args...)})
+	writeJSON(w, status, ErrorBody{Error: fmt.Sprintf(format, args...)})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

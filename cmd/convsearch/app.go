@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -19,6 +18,20 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
+	// UserHomeDir finds the home folder when $HOME is unset (os.UserHomeDir
+	// in main; nil: no home beyond $HOME).
+	UserHomeDir func() (string, error)
+}
+
+// home returns the user's home folder: $HOME, else what UserHomeDir finds.
+func (e *Env) home() (string, error) {
+	if h := e.Getenv("HOME"); h != "" {
+		return h, nil
+	}
+	if e.UserHomeDir == nil {
+		return "", errors.New("$HOME is not set")
+	}
+	return e.UserHomeDir()
 }
 
 // usageError is a mistake in how the command was called: exit 2.
@@ -168,20 +181,4 @@ func newLogger(env *Env, verbose bool) *slog.Logger {
 		level = slog.LevelDebug
 	}
 	return slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
-}
-
-// isTerminal reports whether w is a terminal (for colour and progress).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// useColor reports whether to colour output to w: a terminal, and NO_COLOR
-// unset (https://no-color.org).
-func useColor(env *Env, w io.Writer) bool {
-	return isTerminal(w) && env.Getenv("NO_COLOR") == "" && env.Getenv("TERM") != "dumb"
 }

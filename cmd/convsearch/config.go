@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/convsearch/convsearch/daemon"
 	"github.com/convsearch/convsearch/parsers"
 )
 
@@ -45,12 +46,9 @@ func (s *storeFlags) dataDir(env *Env) (string, error) {
 	if d := env.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "convsearch"), nil
 	}
-	home := env.Getenv("HOME")
-	if home == "" {
-		var err error
-		if home, err = os.UserHomeDir(); err != nil {
-			return "", fmt.Errorf("no data folder: set --data-dir or $CONVSEARCH_DATA: %w", err)
-		}
+	home, err := env.home()
+	if err != nil {
+		return "", fmt.Errorf("no data folder: set --data-dir or $CONVSEARCH_DATA: %w", err)
 	}
 	return filepath.Join(home, ".local", "share", "convsearch"), nil
 }
@@ -61,10 +59,7 @@ func configPath(env *Env) string {
 	if d := env.Getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "convsearch", "config.json")
 	}
-	home := env.Getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
+	home, _ := env.home()
 	return filepath.Join(home, ".config", "convsearch", "config.json")
 }
 
@@ -127,4 +122,14 @@ func (s *storeFlags) roots(env *Env, reg *parsers.Registry) ([]string, error) {
 		add(r)
 	}
 	return roots, nil
+}
+
+// store says how to open the index: its folder, and the command's logger
+// for the components.
+func (s *storeFlags) store(env *Env) (daemon.StoreOptions, error) {
+	dir, err := s.dataDir(env)
+	if err != nil {
+		return daemon.StoreOptions{}, err
+	}
+	return daemon.StoreOptions{Dir: dir, Logger: newLogger(env, s.Verbose)}, nil
 }

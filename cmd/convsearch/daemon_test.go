@@ -55,12 +55,13 @@ type daemonProc struct {
 	code    int
 }
 
-// daemonEnv is the environment cs gives the binary: a private HOME and XDG
-// folders.
+// daemonEnv is testEnv for the binary run as a second process.
 func daemonEnv(home string) []string {
-	return append(os.Environ(), "HOME="+home, "XDG_DATA_HOME="+filepath.Join(home, "data"),
-		"XDG_CONFIG_HOME="+filepath.Join(home, "config"), "CONVSEARCH_DATA=", "CONVSEARCH_TOKEN=", "NO_COLOR=1",
-		"CLAUDE_CONFIG_DIR=", "CODEX_HOME=")
+	env := os.Environ()
+	for k, v := range testEnv(home) {
+		env = append(env, k+"="+v)
+	}
+	return env
 }
 
 // startDaemon runs the binary with args in the background; it is killed at

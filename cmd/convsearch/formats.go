@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -34,7 +33,7 @@ func runFormats(ctx context.Context, env *Env, args []string) error {
 		return usagef("formats takes no arguments")
 	}
 	reg := all.Registry()
-	home, _ := os.UserHomeDir()
+	home, _ := env.home()
 	var infos []formatInfo
 	for _, p := range reg.Parsers() {
 		in := p.Info()
@@ -71,29 +70,8 @@ func runFormats(ctx context.Context, env *Env, args []string) error {
 // defaultRoots returns the default locations of every format that exist on
 // this machine.
 func defaultRoots(env *Env, reg *parsers.Registry) []string {
-	home, _ := os.UserHomeDir()
-	if h := env.Getenv("HOME"); h != "" {
-		home = h
-	}
-	seen := map[string]bool{}
-	var roots []string
-	for _, p := range reg.Parsers() {
-		l, ok := p.(parsers.Locator)
-		if !ok {
-			continue
-		}
-		for _, root := range l.DefaultRoots(home, env.Getenv) {
-			root = filepath.Clean(root)
-			if seen[root] {
-				continue
-			}
-			if _, err := os.Stat(root); err == nil {
-				seen[root] = true
-				roots = append(roots, root)
-			}
-		}
-	}
-	return roots
+	home, _ := env.home()
+	return reg.DefaultRoots(home, env.Getenv)
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -21,14 +21,26 @@ const (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], &Env{
-		Stdin:  os.Stdin,
-		Stdout: os.Stdout,
-		Stderr: os.Stderr,
-		Getenv: os.Getenv,
+	code := runMain(ctx, os.Args[1:], &Env{
+		Stdin:       os.Stdin,
+		Stdout:      os.Stdout,
+		Stderr:      os.Stderr,
+		Getenv:      os.Getenv,
+		UserHomeDir: os.UserHomeDir,
 	})
 	stop()
-	os.Exit(exitCode(err))
+	os.Exit(code)
+}
+
+// runMain runs a command, tells the user on stderr what went wrong, and
+// returns the exit code; tests call it in-process.
+func runMain(ctx context.Context, args []string, env *Env) int {
+	err := run(ctx, args, env)
+	code := exitCode(err)
+	if code != exitOK && code != exitInterrupt && !errors.Is(err, errReported) {
+		fmt.Fprintln(env.Stderr, "convsearch:", err)
+	}
+	return code
 }
 
 func exitCode(err error) int {
@@ -37,13 +49,9 @@ func exitCode(err error) int {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintln(os.Stderr, "convsearch:", err)
 		return exitUsage
 	case errors.Is(err, context.Canceled):
 		return exitInterrupt
-	case errors.Is(err, errReported):
-		return exitFailure
 	}
-	fmt.Fprintln(os.Stderr, "convsearch:", err)
 	return exitFailure
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,8 +16,10 @@ import (
 	"time"
 )
 
-// These tests build the real binary and run it on the real files of
-// testdata/corpus and the bundled examples/.
+// These tests run commands in-process through runMain on the real files of
+// testdata/corpus and the bundled examples/. The real binary, built once in
+// TestMain, runs where a second process is the point: a kill -9, a signal,
+// a daemon, an MCP client on a pipe.
 
 var binary string
 
@@ -47,23 +50,34 @@ type result struct {
 	code           int
 }
 
-// cs runs the binary with a private HOME and XDG folders, so no test reads
-// or writes the real user's files.
+// testEnv is the environment every command of a test sees: a private HOME
+// and XDG folders, so no test reads or writes the real user's files; the
+// rest is the process's own.
+func testEnv(home string) map[string]string {
+	return map[string]string{
+		"HOME": home, "XDG_DATA_HOME": filepath.Join(home, "data"), "XDG_CONFIG_HOME": filepath.Join(home, "config"),
+		"CONVSEARCH_DATA": "", "CONVSEARCH_TOKEN": "", "NO_COLOR": "1", "CLAUDE_CONFIG_DIR": "", "CODEX_HOME": "",
+	}
+}
+
+// cs runs a command in this process, as main would (its exit code, and its
+// error on stderr), in testEnv(home).
 func cs(t *testing.T, home string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_DATA_HOME="+filepath.Join(home, "data"),
-		"XDG_CONFIG_HOME="+filepath.Join(home, "config"), "CONVSEARCH_DATA=", "NO_COLOR=1",
-		"CLAUDE_CONFIG_DIR=", "CODEX_HOME=")
+	vars := testEnv(home)
 	var so, se bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &so, &se
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code := runMain(context.Background(), args, &Env{
+		Stdin:  strings.NewReader(""),
+		Stdout: &so,
+		Stderr: &se,
+		Getenv: func(k string) string {
+			if v, ok := vars[k]; ok {
+				return v
+			}
+			return os.Getenv(k)
+		},
+		UserHomeDir: func() (string, error) { return home, nil },
+	})
 	return result{so.String(), se.String(), code}
 }
 

@@ -18,13 +18,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/convsearch/convsearch/server"
+	"github.com/convsearch/convsearch/daemon"
+	csmcp "github.com/convsearch/convsearch/mcp"
 )
 
 // The MCP server as an agent runs it: the built binary on a real stdio pipe,
 // driven by the Go SDK's client.
 
-const mcpFixtures = "../../server/testdata/mcp"
+const mcpFixtures = "../../mcp/testdata/mcp"
 
 // mcpProc is a running `convsearch mcp` and a client session to it.
 type mcpProc struct {
@@ -53,11 +54,7 @@ func (l *lockedBuffer) String() string {
 }
 
 // mcpEnv is the environment of a test process: a private HOME and data.
-func mcpEnv(home string) []string {
-	return append(os.Environ(), "HOME="+home, "XDG_DATA_HOME="+filepath.Join(home, "data"),
-		"XDG_CONFIG_HOME="+filepath.Join(home, "config"), "CONVSEARCH_DATA=", "NO_COLOR=1",
-		"CLAUDE_CONFIG_DIR=", "CODEX_HOME=")
-}
+func mcpEnv(home string) []string { return daemonEnv(home) }
 
 func startMCP(tb testing.TB, home string, args ...string) *mcpProc {
 	tb.Helper()
@@ -194,7 +191,7 @@ func TestMCPOverStdio(t *testing.T) {
 	if res := p.call(t, "get_conversation", map[string]any{"id": "nope"}); !res.IsError || !strings.Contains(resultText(res), "no conversation") {
 		t.Errorf("unknown id: %v %s", res.IsError, resultText(res))
 	}
-	rr, err := p.cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: server.ConversationURI("20250301-5e1d2a90")})
+	rr, err := p.cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: csmcp.ConversationURI("20250301-5e1d2a90")})
 	if err != nil || !strings.Contains(rr.Contents[0].Text, "# Replaying the ledger outbox") {
 		t.Errorf("resource: %v", err)
 	}
@@ -272,14 +269,11 @@ func TestMCPThroughDaemon(t *testing.T) {
 	dataDir := filepath.Join(home, "data", "convsearch")
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		if _, err := server.ReadDaemonInfo(dataDir); err == nil {
+		if _, err := daemon.ReadInfo(dataDir); err == nil {
 			break
 		}
 		select {
 		case <-exited:
-			if strings.Contains(serr.String(), "not built yet") {
-				t.Skip("convsearch serve is not built yet")
-			}
 			t.Fatalf("serve exited:\n%s", serr.String())
 		default:
 		}

@@ -3,15 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"sort"
-	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/all"
 )
@@ -27,24 +24,15 @@ type parseRun struct {
 	Failed int
 }
 
-// parsePaths detects and parses every conversation file under paths (files
-// or folders), calling fn for each parsed file. Errors and warnings go to
-// stderr naming the file; a bad file never stops the run. A file named
-// explicitly that no parser recognises is an error; one found while walking a
-// folder is skipped.
+// parsePaths parses every conversation file under paths, calling fn for
+// each parsed file. Errors and warnings go to stderr naming the file; a bad
+// file never stops the run.
 func parsePaths(ctx context.Context, env *Env, reg *parsers.Registry, paths []string, fn func(path string, p parsers.Parser, res *parsers.Result) error) (*parseRun, error) {
 	out := &parseRun{Totals: map[string]*familyTotals{}}
-	report := func(err error) {
-		out.Failed++
-		fmt.Fprintf(env.Stderr, "convsearch: %v\n", err)
-	}
-	handle := func(path string, p parsers.Parser) error {
-		_, res, err := reg.ParseFile(ctx, path, p)
+	err := reg.ParsePaths(ctx, paths, func(path string, p parsers.Parser, res *parsers.Result, err error) error {
 		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			report(err)
+			out.Failed++
+			fmt.Fprintf(env.Stderr, "convsearch: %v\n", err)
 			return nil
 		}
 		for _, w := range res.Warnings {
@@ -61,43 +49,8 @@ func parsePaths(ctx context.Context, env *Env, reg *parsers.Registry, paths []st
 			t.Messages += len(c.Messages)
 		}
 		return fn(path, p, res)
-	}
-	for _, root := range paths {
-		st, err := os.Stat(root)
-		if err != nil {
-			report(err)
-			continue
-		}
-		if !st.IsDir() {
-			p, err := reg.DetectFile(root)
-			if err != nil {
-				report(err)
-				continue
-			}
-			if err := handle(root, p); err != nil {
-				return out, err
-			}
-			continue
-		}
-		err = reg.Walk(ctx, root, func(path string, p parsers.Parser, err error) error {
-			if err != nil {
-				if errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist) {
-					report(err)
-					return nil
-				}
-				report(err)
-				return nil
-			}
-			return handle(path, p)
-		})
-		if err != nil {
-			if ctx.Err() != nil {
-				return out, ctx.Err()
-			}
-			report(fmt.Errorf("walk %s: %w", root, err))
-		}
-	}
-	return out, nil
+	})
+	return out, err
 }
 
 func printTotals(env *Env, run *parseRun) {
@@ -170,7 +123,7 @@ func runParse(ctx context.Context, env *Env, args []string) error {
 					fmt.Fprintln(env.Stdout)
 				}
 			default:
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", c.ID, c.Source, shortDate(c.Date), len(c.Messages), oneLine(c.Title, 70))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", c.ID, c.Source, shortDate(c.Date), len(c.Messages), conversation.OneLine(c.Title, 70))
 			}
 		}
 		return nil
@@ -198,14 +151,4 @@ func shortDate(t time.Time) string {
 		return "-"
 	}
 	return t.UTC().Format("2006-01-02")
-}
-
-// oneLine squeezes s onto one line of at most n runes.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }

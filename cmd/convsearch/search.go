@@ -11,66 +11,40 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/daemon"
+	"github.com/convsearch/convsearch/internal/term"
 	"github.com/convsearch/convsearch/query"
-	"github.com/convsearch/convsearch/server"
 )
 
-// backend answers queries: the local index, or a running daemon.
-type backend interface {
-	server.Backend
-	Close() error
-}
-
-// localBackend is the index opened by this process.
-type localBackend struct {
-	*server.Local
-	st *store
-}
-
-func (l *localBackend) Close() error { return l.st.Close() }
-
-// openBackend opens the index, first bringing it in line with --root (a
-// quick pass when nothing changed), so `search --root DIR` works on a fresh
-// machine.
-func openBackend(ctx context.Context, env *Env, sf *storeFlags) (backend, error) {
-	dir, err := sf.dataDir(env)
+// openBackend opens the index, or asks the daemon that holds it, first
+// bringing it in line with --root (a quick pass when nothing changed), so
+// `search --root DIR` works on a fresh machine.
+func openBackend(ctx context.Context, env *Env, sf *storeFlags) (*daemon.Conn, error) {
+	so, err := sf.store(env)
 	if err != nil {
 		return nil, err
 	}
-	if c, err := dialDaemon(ctx, env, dir); err == nil {
-		// The daemon holds the index: it reconciles --root for us.
-		if sf.Verbose {
-			fmt.Fprintf(env.Stderr, "convsearch: asking the daemon at %s\n", c.URL())
-		}
-		if len(sf.Roots) > 0 {
-			if err := syncRoots(ctx, env, c, sf.Roots); err != nil {
-				c.Close()
-				return nil, err
-			}
-		}
-		if ready, err := c.Ready(ctx); err == nil && !ready {
-			fmt.Fprintln(env.Stderr, "convsearch: the daemon is still indexing for the first time; results may be incomplete")
-		}
-		return c, nil
-	}
-	st, err := openStore(env, sf, storeOptions{})
+	conn, err := daemon.Connect(ctx, daemon.ConnectOptions{Store: so, Roots: sf.Roots})
 	if err != nil {
 		return nil, err
 	}
-	if len(sf.Roots) > 0 {
-		sum, err := st.ing.Reconcile(ctx, sf.Roots)
-		if err != nil {
-			st.Close()
-			return nil, err
+	if conn.Daemon != nil && sf.Verbose {
+		fmt.Fprintf(env.Stderr, "convsearch: asking the daemon at %s\n", conn.Daemon.URL())
+	}
+	if sum := conn.Synced; sum != nil {
+		if sum.Parsed > 0 || sum.Removed > 0 {
+			fmt.Fprintf(env.Stderr, "convsearch: indexed %d changed files (%d conversations, %d messages) in %s\n",
+				sum.Parsed, sum.Conversations, sum.Messages, sum.Elapsed.Round(time.Millisecond))
 		}
-		reportSync(env, sum)
+		for _, e := range sum.Errors {
+			fmt.Fprintf(env.Stderr, "convsearch: %s\n", fileError(e))
+		}
 	}
-	e, err := query.New(st.ix)
-	if err != nil {
-		st.Close()
-		return nil, err
+	if conn.Indexing {
+		fmt.Fprintln(env.Stderr, "convsearch: the daemon is still indexing for the first time; results may be incomplete")
 	}
-	return &localBackend{Local: &server.Local{Engine: e, Registry: st.reg, StatsOf: st.ix.Stats}, st: st}, nil
+	return conn, nil
 }
 
 // filterFlags are the filters search and decisions share.
@@ -192,19 +166,11 @@ func queryError(env *Env, err error) error {
 	return err
 }
 
-// style colours terminal output; its zero value prints plain text.
-type style struct{ on bool }
+// style colours terminal output and marks matches in fragments.
+type style struct{ term.Style }
 
-func (s style) wrap(code, text string) string {
-	if !s.on {
-		return text
-	}
-	return "\033[" + code + "m" + text + "\033[0m"
-}
-func (s style) bold(t string) string { return s.wrap("1", t) }
-func (s style) dim(t string) string  { return s.wrap("2", t) }
 func (s style) mark(frag string) string {
-	if s.on {
+	if s.On {
 		return query.PlainFragment(frag, "\033[1;33m", "\033[0m")
 	}
 	return query.PlainFragment(frag, "«", "»")
@@ -212,7 +178,7 @@ func (s style) mark(frag string) string {
 
 func printResult(env *Env, res *query.Result, facets bool) {
 	w := env.Stdout
-	st := style{on: useColor(env, w)}
+	st := style{term.Style{On: term.Color(env.Getenv, w)}}
 	if len(res.Hits) == 0 {
 		fmt.Fprintf(w, "no match for %q\n", res.Query)
 		return
@@ -221,7 +187,7 @@ func printResult(env *Env, res *query.Result, facets bool) {
 	if res.Relaxed {
 		note = " — nothing matched every word; these match the most of them"
 	}
-	fmt.Fprintln(w, st.dim(fmt.Sprintf("%d matches in %.1f ms%s", res.Total, res.TookMS, note)))
+	fmt.Fprintln(w, st.Dim(fmt.Sprintf("%d matches in %.1f ms%s", res.Total, res.TookMS, note)))
 	for i, h := range res.Hits {
 		fmt.Fprintln(w)
 		title := h.Title
@@ -232,7 +198,7 @@ func printResult(env *Env, res *query.Result, facets bool) {
 		if h.Project != "" {
 			meta = append(meta, h.Project)
 		}
-		fmt.Fprintf(w, "%d. %s  %s\n", i+1, st.bold(oneLine(title, 80)), st.dim(strings.Join(meta, " · ")))
+		fmt.Fprintf(w, "%d. %s  %s\n", i+1, st.Bold(conversation.OneLine(title, 80)), st.Dim(strings.Join(meta, " · ")))
 		label := h.Kind
 		if h.Kind == "message" && h.MessageIndex != nil {
 			label = fmt.Sprintf("%s #%d", h.Role, *h.MessageIndex)
@@ -247,22 +213,22 @@ func printResult(env *Env, res *query.Result, facets bool) {
 		if len(h.Fragments) > 0 {
 			text = st.mark(h.Fragments[0])
 		}
-		fmt.Fprintf(w, "   %s %s\n", st.dim("["+label+"]"), oneLine(text, 300))
+		fmt.Fprintf(w, "   %s %s\n", st.Dim("["+label+"]"), conversation.OneLine(text, 300))
 		if h.Rationale != "" {
-			fmt.Fprintf(w, "   %s %s\n", st.dim("because:"), oneLine(h.Rationale, 200))
+			fmt.Fprintf(w, "   %s %s\n", st.Dim("because:"), conversation.OneLine(h.Rationale, 200))
 		}
 		for _, m := range h.Context {
 			marker := "  "
 			if h.MessageIndex != nil && m.Index == *h.MessageIndex {
 				marker = "▶ "
 			}
-			fmt.Fprintf(w, "     %s%s %s\n", marker, st.dim(fmt.Sprintf("%s #%d:", m.Role, m.Index)), oneLine(m.Content, 160))
+			fmt.Fprintf(w, "     %s%s %s\n", marker, st.Dim(fmt.Sprintf("%s #%d:", m.Role, m.Index)), conversation.OneLine(m.Content, 160))
 		}
-		ref := "convsearch show " + shellQuote(h.ConversationID)
+		ref := "convsearch show " + term.ShellQuote(h.ConversationID)
 		if h.MessageIndex != nil {
 			ref += fmt.Sprintf(" --message %d", *h.MessageIndex)
 		}
-		fmt.Fprintf(w, "   %s\n", st.dim(ref))
+		fmt.Fprintf(w, "   %s\n", st.Dim(ref))
 	}
 	if facets && len(res.Facets) > 0 {
 		fmt.Fprintln(w)
@@ -272,19 +238,10 @@ func printResult(env *Env, res *query.Result, facets bool) {
 				parts = append(parts, fmt.Sprintf("%s %d", f.Value, f.Count))
 			}
 			if len(parts) > 0 {
-				fmt.Fprintf(w, "%s %s\n", st.dim(name+":"), strings.Join(parts, ", "))
+				fmt.Fprintf(w, "%s %s\n", st.Dim(name+":"), strings.Join(parts, ", "))
 			}
 		}
 	}
-}
-
-func shellQuote(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '~' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func writeJSONLine(w io.Writer, v any) error {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/internal/term"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -69,8 +70,8 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 
 func printConversation(env *Env, c *conversation.Conversation, focus int, all bool) {
 	w := env.Stdout
-	st := style{on: useColor(env, w)}
-	fmt.Fprintln(w, st.bold(c.Title))
+	st := style{term.Style{On: term.Color(env.Getenv, w)}}
+	fmt.Fprintln(w, st.Bold(c.Title))
 	meta := []string{c.ID, c.Source}
 	if !c.Date.IsZero() {
 		meta = append(meta, c.Date.UTC().Format("2006-01-02 15:04"))
@@ -78,17 +79,17 @@ func printConversation(env *Env, c *conversation.Conversation, focus int, all bo
 	if c.Project != "" {
 		meta = append(meta, "project "+c.Project)
 	}
-	fmt.Fprintln(w, st.dim(strings.Join(meta, " · ")))
-	fmt.Fprintln(w, st.dim(c.File))
+	fmt.Fprintln(w, st.Dim(strings.Join(meta, " · ")))
+	fmt.Fprintln(w, st.Dim(c.File))
 	if len(c.Topics) > 0 {
-		fmt.Fprintln(w, st.dim("topics: "+strings.Join(c.TopicNames(), ", ")))
+		fmt.Fprintln(w, st.Dim("topics: "+strings.Join(c.TopicNames(), ", ")))
 	}
 	for _, d := range c.Decisions {
 		line := "decision: " + d.Decision
 		if d.Rationale != "" {
 			line += " — because " + d.Rationale
 		}
-		fmt.Fprintln(w, st.dim(oneLine(line, 200)))
+		fmt.Fprintln(w, st.Dim(conversation.OneLine(line, 200)))
 	}
 	hidden := 0
 	for _, m := range c.Messages {
@@ -109,18 +110,18 @@ func printConversation(env *Env, c *conversation.Conversation, focus int, all bo
 		}
 		if m.Index == focus {
 			head = "▶" + head[len("─"):]
-			fmt.Fprintln(w, st.bold(head))
+			fmt.Fprintln(w, st.Bold(head))
 		} else {
-			fmt.Fprintln(w, st.dim(head))
+			fmt.Fprintln(w, st.Dim(head))
 		}
 		if m.Thinking != "" {
-			fmt.Fprintln(w, st.dim(indent("(thinking) "+clip(m.Thinking, all, 400))))
+			fmt.Fprintln(w, st.Dim(indent("(thinking) "+clip(m.Thinking, all, 400))))
 		}
 		if m.Content != "" {
 			fmt.Fprintln(w, indent(m.Content))
 		}
 		for _, tc := range m.ToolCalls {
-			fmt.Fprintln(w, st.dim(indent("→ "+tc.Name+"("+oneLine(tc.Arguments, 160)+")")))
+			fmt.Fprintln(w, st.Dim(indent("→ "+tc.Name+"("+conversation.OneLine(tc.Arguments, 160)+")")))
 		}
 		for _, tr := range m.ToolResults {
 			name := tr.Name
@@ -130,15 +131,15 @@ func printConversation(env *Env, c *conversation.Conversation, focus int, all bo
 			if tr.IsError {
 				name += " (error)"
 			}
-			fmt.Fprintln(w, st.dim(indent("← "+name+": "+clip(tr.Content, all, 300))))
+			fmt.Fprintln(w, st.Dim(indent("← "+name+": "+clip(tr.Content, all, 300))))
 		}
 		for _, a := range m.Attachments {
-			fmt.Fprintln(w, st.dim(indent(fmt.Sprintf("📎 %s (%s, %d bytes)", a.Name, a.Type, a.Size))))
+			fmt.Fprintln(w, st.Dim(indent(fmt.Sprintf("📎 %s (%s, %d bytes)", a.Name, a.Type, a.Size))))
 		}
 	}
 	if hidden > 0 {
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, st.dim(fmt.Sprintf("(%d hidden messages not shown; --all shows them)", hidden)))
+		fmt.Fprintln(w, st.Dim(fmt.Sprintf("(%d hidden messages not shown; --all shows them)", hidden)))
 	}
 }
 
@@ -228,21 +229,21 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 		return writeJSON(env.Stdout, res)
 	}
 	w := env.Stdout
-	st := style{on: useColor(env, w)}
+	st := style{term.Style{On: term.Color(env.Getenv, w)}}
 	if len(res.Hits) == 0 {
 		fmt.Fprintln(w, "no decisions found")
 		return nil
 	}
 	for _, h := range res.Hits {
-		fmt.Fprintf(w, "%s %s\n", st.bold("•"), h.Text)
+		fmt.Fprintf(w, "%s %s\n", st.Bold("•"), h.Text)
 		if h.Rationale != "" {
-			fmt.Fprintf(w, "  %s %s\n", st.dim("because:"), h.Rationale)
+			fmt.Fprintf(w, "  %s %s\n", st.Dim("because:"), h.Rationale)
 		}
-		ref := fmt.Sprintf("%s · %s · convsearch show %s", shortDate(h.Date), oneLine(h.Title, 60), shellQuote(h.ConversationID))
+		ref := fmt.Sprintf("%s · %s · convsearch show %s", shortDate(h.Date), conversation.OneLine(h.Title, 60), term.ShellQuote(h.ConversationID))
 		if h.MessageIndex != nil {
 			ref += fmt.Sprintf(" --message %d", *h.MessageIndex)
 		}
-		fmt.Fprintf(w, "  %s\n", st.dim(ref))
+		fmt.Fprintf(w, "  %s\n", st.Dim(ref))
 	}
 	return nil
 }

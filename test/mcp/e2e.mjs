@@ -16,7 +16,7 @@ if (!binary || roots.length === 0) {
   process.exit(2);
 }
 
-const FIXTURE = "20250301-5e1d2a90"; // server/testdata/mcp: 130 messages, long tool output
+const FIXTURE = "20250301-5e1d2a90"; // mcp/testdata/mcp: 130 messages, long tool output
 const failures = [];
 const check = (ok, what) => {
   if (!ok) failures.push(what);

@@ -9,7 +9,7 @@
 #   all          both (default)
 # Needs Node >= 20, npm and the npm registry. Installs into a temporary
 # folder and removes it. The servers get a private HOME and data folder and
-# index only examples/ and server/testdata/mcp/.
+# index only examples/ and mcp/testdata/mcp/.
 # Environment: CONVSEARCH_BIN (default: go build one), MCP_SDK_VERSION,
 # MCP_CONFORMANCE_VERSION.
 set -eu
@@ -70,7 +70,7 @@ private() {
 		CONVSEARCH_DATA= CLAUDE_CONFIG_DIR= CODEX_HOME= NO_COLOR=1 "$@"
 }
 examples=$repo/examples
-fixtures=$repo/server/testdata/mcp
+fixtures=$repo/mcp/testdata/mcp
 
 echo "== npm install @modelcontextprotocol/sdk@$sdk_version @modelcontextprotocol/conformance@$conformance_version (node $(node --version))"
 mkdir -p "$work/npm"

@@ -1,4 +1,4 @@
-package server
+package mcp
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/indexer"
@@ -199,7 +199,7 @@ func checkWhen(since, until string) error {
 	return nil
 }
 
-func (t *mcpTools) search(ctx context.Context, in *searchInput) (string, searchOutput, error) {
+func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutput, error) {
 	var out searchOutput
 	since, until, err := t.times(in.Since, in.Until)
 	if err != nil {
@@ -233,7 +233,7 @@ func (t *mcpTools) search(ctx context.Context, in *searchInput) (string, searchO
 	return indexingNote(out.Indexing, t.renderSearch(ctx, &out, in.Offset, in.Project)), out, nil
 }
 
-func (t *mcpTools) getConversation(ctx context.Context, in *getInput) (string, conversationOutput, error) {
+func (t *tools) getConversation(ctx context.Context, in *getInput) (string, conversationOutput, error) {
 	var out conversationOutput
 	id := strings.TrimSpace(in.ID)
 	size := orDefault(in.MaxMessages, mcpWindowDefault)
@@ -314,7 +314,7 @@ func (t *mcpTools) getConversation(ctx context.Context, in *getInput) (string, c
 	return renderConversation(&out, focus, mcpWindowBudget*2), out, nil
 }
 
-func (t *mcpTools) decisions(ctx context.Context, in *decisionsInput) (string, searchOutput, error) {
+func (t *tools) decisions(ctx context.Context, in *decisionsInput) (string, searchOutput, error) {
 	var out searchOutput
 	since, until, err := t.times(in.Since, in.Until)
 	if err != nil {
@@ -335,7 +335,7 @@ func (t *mcpTools) decisions(ctx context.Context, in *decisionsInput) (string, s
 	return indexingNote(out.Indexing, t.renderDecisions(ctx, &out, in.Project)), out, nil
 }
 
-func (t *mcpTools) topics(ctx context.Context, in *topicsInput) (string, topicsOutput, error) {
+func (t *tools) topics(ctx context.Context, in *topicsInput) (string, topicsOutput, error) {
 	var out topicsOutput
 	limit := orDefault(in.Limit, mcpTopicsDefault)
 	out.Indexing = t.opts.Indexing(ctx)
@@ -354,7 +354,7 @@ func (t *mcpTools) topics(ctx context.Context, in *topicsInput) (string, topicsO
 	return indexingNote(out.Indexing, t.renderTopics(ctx, &out, in.Project)), out, nil
 }
 
-func (t *mcpTools) related(ctx context.Context, in *relatedInput) (string, searchOutput, error) {
+func (t *tools) related(ctx context.Context, in *relatedInput) (string, searchOutput, error) {
 	var out searchOutput
 	id := strings.TrimSpace(in.ID)
 	limit := orDefault(in.Limit, mcpRelatedDefault)
@@ -371,16 +371,16 @@ func (t *mcpTools) related(ctx context.Context, in *relatedInput) (string, searc
 }
 
 // readConversation serves convsearch://conversation/{id} as Markdown.
-func (t *mcpTools) readConversation(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func (t *tools) readConversation(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
 	raw, ok := strings.CutPrefix(uri, ConversationURIPrefix)
 	id, err := url.PathUnescape(raw)
 	if !ok || err != nil || strings.TrimSpace(id) == "" {
-		return nil, mcp.ResourceNotFoundError(uri)
+		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	c, fromIndex, err := t.b.Load(ctx, id)
 	if errors.Is(err, query.ErrNotFound) {
-		return nil, mcp.ResourceNotFoundError(uri)
+		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	if err != nil {
 		return nil, backendError(err, id)
@@ -399,7 +399,7 @@ func (t *mcpTools) readConversation(ctx context.Context, req *mcp.ReadResourceRe
 		out.Messages = append(out.Messages, m)
 	}
 	out.Last = len(out.Messages) - 1
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
+	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{
 		URI: uri, MIMEType: "text/markdown", Text: renderConversation(&out.conversationOutput, -1, mcpResourceBudget),
 	}}}, nil
 }
@@ -409,8 +409,8 @@ func (t *mcpTools) readConversation(ctx context.Context, req *mcp.ReadResourceRe
 // starting with what was typed, then conversations whose title or topics
 // match it, at most 100; with nothing typed, the newest. Anything else
 // (there are no prompts) gets no suggestion.
-func (t *mcpTools) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
-	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
+func (t *tools) complete(ctx context.Context, req *sdk.CompleteRequest) (*sdk.CompleteResult, error) {
+	res := &sdk.CompleteResult{Completion: sdk.CompletionResultDetails{Values: []string{}}}
 	p := req.Params
 	if p == nil || p.Ref == nil || p.Ref.Type != "ref/resource" || p.Ref.URI != ConversationURIPrefix+"{id}" || p.Argument.Name != "id" {
 		return res, nil
@@ -568,7 +568,7 @@ func trimHits(hits []query.Hit) bool {
 }
 
 // times reads since and until as query.ParseWhen does.
-func (t *mcpTools) times(since, until string) (s, u time.Time, err error) {
+func (t *tools) times(since, until string) (s, u time.Time, err error) {
 	now := t.opts.Now()
 	if s, err = query.ParseWhen(since, now); err != nil {
 		return s, u, argError("since: %v", err)

@@ -1,4 +1,4 @@
-package server
+package daemon
 
 import (
 	"context"
@@ -189,4 +189,19 @@ func (k *Keeper) run(ctx context.Context, reason string, n int, f func() (*inges
 		k.opts.OnPass(p)
 	}
 	return sum, err
+}
+
+// poll reconciles every root now and then every interval until ctx is
+// done: the fallback when the roots cannot be watched. The first pass
+// counts as the initial one.
+func (k *Keeper) poll(ctx context.Context, every time.Duration) {
+	k.Apply(ctx, watcher.Batch{Rescan: k.opts.Roots, Initial: true})
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(every):
+		}
+		k.Apply(ctx, watcher.Batch{Rescan: k.opts.Roots})
+	}
 }

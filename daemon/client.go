@@ -1,4 +1,4 @@
-package server
+package daemon
 
 import (
 	"bytes"
@@ -17,7 +17,9 @@ import (
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/ingest"
+	"github.com/convsearch/convsearch/mcp"
 	"github.com/convsearch/convsearch/query"
+	"github.com/convsearch/convsearch/server"
 )
 
 // Client is a Backend that asks a running daemon over HTTP.
@@ -27,7 +29,10 @@ type Client struct {
 	hc    *http.Client
 }
 
-var _ Backend = (*Client)(nil)
+var (
+	_ server.Backend = (*Client)(nil)
+	_ mcp.Backend    = (*Client)(nil)
+)
 
 // NewClient returns a client of the daemon at baseURL (http://host:port),
 // sending token when it is not empty.
@@ -62,8 +67,8 @@ func (e *APIError) Error() string {
 }
 
 // Health asks /healthz.
-func (c *Client) Health(ctx context.Context) (*Health, error) {
-	var h Health
+func (c *Client) Health(ctx context.Context) (*server.Health, error) {
+	var h server.Health
 	return &h, c.get(ctx, "/healthz", nil, &h)
 }
 
@@ -82,14 +87,14 @@ func (c *Client) Ready(ctx context.Context) (bool, error) {
 
 func (c *Client) Search(ctx context.Context, r query.Request) (*query.Result, error) {
 	var res query.Result
-	if err := c.get(ctx, "/api/search", SearchValues(r, 0), &res); err != nil {
+	if err := c.get(ctx, "/api/search", server.SearchValues(r, 0), &res); err != nil {
 		return nil, err
 	}
 	return &res, nil
 }
 
 func (c *Client) Load(ctx context.Context, id string) (*conversation.Conversation, bool, error) {
-	var l Loaded
+	var l server.Loaded
 	if err := c.get(ctx, "/api/conversations/"+url.PathEscape(id), nil, &l); err != nil {
 		return nil, false, err
 	}
@@ -116,7 +121,7 @@ func (c *Client) Topics(ctx context.Context, r query.TopicsRequest) ([]query.Top
 
 func (c *Client) Decisions(ctx context.Context, r query.DecisionsRequest) (*query.Result, error) {
 	var res query.Result
-	if err := c.get(ctx, "/api/decisions", DecisionsValues(r), &res); err != nil {
+	if err := c.get(ctx, "/api/decisions", server.DecisionsValues(r), &res); err != nil {
 		return nil, err
 	}
 	return &res, nil
@@ -141,7 +146,7 @@ func (c *Client) AddContext(ctx context.Context, hits []query.Hit, n int) error 
 		return nil
 	}
 	// Only what the daemon needs to find the messages travels.
-	req := ContextRequest{Context: n, Hits: make([]query.Hit, len(hits))}
+	req := server.ContextRequest{Context: n, Hits: make([]query.Hit, len(hits))}
 	for i, h := range hits {
 		req.Hits[i] = query.Hit{Kind: h.Kind, ID: h.ID, ConversationID: h.ConversationID, MessageIndex: h.MessageIndex}
 	}
@@ -170,7 +175,7 @@ func (c *Client) Stats(ctx context.Context) (*indexer.Stats, error) {
 // root it watches when roots is empty) and returns the pass's summary.
 func (c *Client) Sync(ctx context.Context, roots []string) (*ingest.Summary, error) {
 	var sum ingest.Summary
-	if err := c.post(ctx, "/api/sync", SyncRequest{Roots: roots}, &sum); err != nil {
+	if err := c.post(ctx, "/api/sync", server.SyncRequest{Roots: roots}, &sum); err != nil {
 		return nil, err
 	}
 	return &sum, nil
@@ -212,7 +217,7 @@ func (c *Client) do(req *http.Request, out any) error {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
-		var body apiError
+		var body server.ErrorBody
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		ae := &APIError{Status: resp.StatusCode}
 		if json.Unmarshal(data, &body) == nil && body.Error != "" {

@@ -1,4 +1,4 @@
-package server
+package bench
 
 import (
 	"context"
@@ -12,6 +12,11 @@ import (
 
 	"github.com/convsearch/convsearch/query"
 )
+
+// Searcher answers searches: the daemon's client, or a query.Engine.
+type Searcher interface {
+	Search(ctx context.Context, r query.Request) (*query.Result, error)
+}
 
 // Timings are measured durations.
 type Timings []time.Duration
@@ -52,7 +57,7 @@ type FreshnessOptions struct {
 // file was written its new content is found by b (a Client: through the
 // HTTP API of a running daemon). This is what a user waits for between
 // saving a conversation and finding it.
-func MeasureFreshness(ctx context.Context, b Backend, o FreshnessOptions) (Timings, error) {
+func MeasureFreshness(ctx context.Context, b Searcher, o FreshnessOptions) (Timings, error) {
 	if o.Writes <= 0 {
 		o.Writes = 100
 	}
@@ -131,7 +136,7 @@ func (r *LoadResult) PerSecond() float64 {
 
 // LoadTest has o.Clients clients search b back to back for o.Duration, and
 // times every search.
-func LoadTest(ctx context.Context, b Backend, o LoadOptions) *LoadResult {
+func LoadTest(ctx context.Context, b Searcher, o LoadOptions) *LoadResult {
 	if o.Clients <= 0 {
 		o.Clients = 50
 	}

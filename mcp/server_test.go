@@ -1,4 +1,4 @@
-package server
+package mcp
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/extract"
@@ -30,7 +30,7 @@ var mcpRoots = []string{"testdata/mcp", "../examples"}
 
 // newTestBackend indexes the MCP fixture and the bundled examples into a
 // fresh index.
-func newTestBackend(tb testing.TB) *Local {
+func newTestBackend(tb testing.TB) *query.Engine {
 	tb.Helper()
 	ix, err := indexer.Open(indexer.Options{Dir: tb.TempDir()})
 	if err != nil {
@@ -46,33 +46,33 @@ func newTestBackend(tb testing.TB) *Local {
 	if sum.Conversations < 10 {
 		tb.Fatalf("indexed %d conversations, want the fixture and the examples (errors %v)", sum.Conversations, sum.Errors)
 	}
-	e, err := query.New(ix)
+	e, err := query.New(ix, query.Options{Source: reg})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &Local{Engine: e, Registry: reg, StatsOf: ix.Stats}
+	return e
 }
 
 // connect serves b over in-memory transports and returns a connected client.
-func connect(tb testing.TB, b Backend) *mcp.ClientSession {
+func connect(tb testing.TB, b Backend) *sdk.ClientSession {
 	tb.Helper()
-	return connectWith(tb, b, MCPOptions{})
+	return connectWith(tb, b, Options{})
 }
 
 // connectWith is connect with options; Version and Now are set for it.
-func connectWith(tb testing.TB, b Backend, opts MCPOptions) *mcp.ClientSession {
+func connectWith(tb testing.TB, b Backend, opts Options) *sdk.ClientSession {
 	tb.Helper()
 	ctx := context.Background()
 	opts.Version = "test"
 	opts.Now = func() time.Time { return time.Date(2025, 3, 10, 12, 0, 0, 0, time.UTC) }
-	s := NewMCPServer(b, opts)
-	st, ct := mcp.NewInMemoryTransports()
+	s := NewServer(b, opts)
+	st, ct := sdk.NewInMemoryTransports()
 	ss, err := s.Connect(ctx, st, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { ss.Close() })
-	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, nil)
+	c := sdk.NewClient(&sdk.Implementation{Name: "test-client", Version: "0"}, nil)
 	cs, err := c.Connect(ctx, ct, nil)
 	if err != nil {
 		tb.Fatal(err)
@@ -82,19 +82,19 @@ func connectWith(tb testing.TB, b Backend, opts MCPOptions) *mcp.ClientSession {
 }
 
 // call calls a tool and fails the test on a protocol error.
-func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
+func call(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) *sdk.CallToolResult {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s(%v): protocol error %v", name, args, err)
 	}
 	return res
 }
 
-func text(res *mcp.CallToolResult) string {
+func text(res *sdk.CallToolResult) string {
 	var parts []string
 	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
+		if tc, ok := c.(*sdk.TextContent); ok {
 			parts = append(parts, tc.Text)
 		}
 	}
@@ -102,7 +102,7 @@ func text(res *mcp.CallToolResult) string {
 }
 
 // ok calls a tool that must succeed and decodes its structured output.
-func ok[T any](t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (T, string) {
+func ok[T any](t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) (T, string) {
 	t.Helper()
 	var out T
 	res := call(t, cs, name, args)
@@ -125,7 +125,7 @@ func ok[T any](t *testing.T, cs *mcp.ClientSession, name string, args map[string
 
 // outputSchema returns the resolved output schema of a tool, as a client
 // sees it.
-func outputSchema(t *testing.T, cs *mcp.ClientSession, name string) *jsonschema.Resolved {
+func outputSchema(t *testing.T, cs *sdk.ClientSession, name string) *jsonschema.Resolved {
 	t.Helper()
 	tools, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
@@ -420,7 +420,7 @@ func TestMCPDecisionsTopicsRelated(t *testing.T) {
 func TestMCPResource(t *testing.T) {
 	cs := connect(t, newTestBackend(t))
 	ctx := context.Background()
-	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: ConversationURI(fixtureID)})
+	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: ConversationURI(fixtureID)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +437,7 @@ func TestMCPResource(t *testing.T) {
 		t.Errorf("resource of %d bytes", len(md))
 	}
 	for _, uri := range []string{"convsearch://conversation/nosuch", "convsearch://conversation/", "convsearch://other/x"} {
-		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil || !strings.Contains(err.Error(), "not found") {
+		if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri}); err == nil || !strings.Contains(err.Error(), "not found") {
 			t.Errorf("read %s: error %v, want not found", uri, err)
 		}
 	}
@@ -508,7 +508,7 @@ func TestMCPBadArguments(t *testing.T) {
 		}
 	}
 	// An unknown tool is a protocol error; the session survives it.
-	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"}); err == nil {
+	if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "no_such_tool"}); err == nil {
 		t.Error("unknown tool: no error")
 	}
 	if res := call(t, cs, "list_topics", map[string]any{"limit": 1}); res.IsError {
@@ -546,7 +546,7 @@ func TestMCPBackendErrors(t *testing.T) {
 func TestMCPIndexing(t *testing.T) {
 	b := newTestBackend(t)
 	for _, indexing := range []bool{true, false} {
-		cs := connectWith(t, b, MCPOptions{Indexing: func(context.Context) bool { return indexing }})
+		cs := connectWith(t, b, Options{Indexing: func(context.Context) bool { return indexing }})
 		for _, tc := range []struct {
 			tool string
 			args map[string]any
@@ -578,11 +578,11 @@ type errFake string
 func (e errFake) Error() string { return string(e) }
 
 func TestMCPHandler(t *testing.T) {
-	ts := httptest.NewServer(MCPHandler(newTestBackend(t), MCPOptions{}))
+	ts := httptest.NewServer(Handler(newTestBackend(t), Options{}))
 	defer ts.Close()
 	ctx := context.Background()
-	c := mcp.NewClient(&mcp.Implementation{Name: "http-client", Version: "0"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL}, nil)
+	c := sdk.NewClient(&sdk.Implementation{Name: "http-client", Version: "0"}, nil)
+	cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: ts.URL}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -649,7 +649,7 @@ func BenchmarkMCPSearch(b *testing.B) {
 		b.Run("query="+q.name+"/path=inmemory", func(b *testing.B) {
 			args := map[string]any{"query": q.query}
 			timeCalls(b, func() {
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_conversations", Arguments: args})
+				res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search_conversations", Arguments: args})
 				if err != nil || res.IsError {
 					b.Fatal(err)
 				}
@@ -661,9 +661,9 @@ func BenchmarkMCPSearch(b *testing.B) {
 func TestMCPCompleteConversationID(t *testing.T) {
 	cs := connect(t, newTestBackend(t))
 	ctx := context.Background()
-	complete := func(ref *mcp.CompleteReference, name, value string) []string {
+	complete := func(ref *sdk.CompleteReference, name, value string) []string {
 		t.Helper()
-		res, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteParamsArgument{Name: name, Value: value}})
+		res, err := cs.Complete(ctx, &sdk.CompleteParams{Ref: ref, Argument: sdk.CompleteParamsArgument{Name: name, Value: value}})
 		if err != nil {
 			t.Fatalf("complete %q: %v", value, err)
 		}
@@ -672,7 +672,7 @@ func TestMCPCompleteConversationID(t *testing.T) {
 		}
 		return res.Completion.Values
 	}
-	tpl := &mcp.CompleteReference{Type: "ref/resource", URI: "convsearch://conversation/{id}"}
+	tpl := &sdk.CompleteReference{Type: "ref/resource", URI: "convsearch://conversation/{id}"}
 	for _, typed := range []string{"20250301-5e", "ledger outb", "Replaying", ""} {
 		if got := complete(tpl, "id", typed); !slices.Contains(got, fixtureID) {
 			t.Errorf("complete %q: %v, want %s among them", typed, got, fixtureID)
@@ -683,7 +683,7 @@ func TestMCPCompleteConversationID(t *testing.T) {
 			t.Errorf("complete %q: %v, want nothing", typed, got)
 		}
 	}
-	if got := complete(&mcp.CompleteReference{Type: "ref/prompt", Name: "nosuch"}, "x", "a"); len(got) != 0 {
+	if got := complete(&sdk.CompleteReference{Type: "ref/prompt", Name: "nosuch"}, "x", "a"); len(got) != 0 {
 		t.Errorf("prompt completion: %v", got)
 	}
 }
@@ -733,7 +733,7 @@ func TestMCPSizeBudgets(t *testing.T) {
 	if size := len(mustJSON(t, w)); size > 2*mcpWindowBudget {
 		t.Errorf("window around message 2000: %d bytes", size)
 	}
-	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: ConversationURI("big")})
+	res, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: ConversationURI("big")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package server
+package daemon
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/ingest"
 	"github.com/convsearch/convsearch/query"
+	"github.com/convsearch/convsearch/server"
 )
 
 // The genome browser example holds decisions, topics and a dozen messages.
@@ -86,7 +87,7 @@ func TestAPI(t *testing.T) {
 	}
 	isError := func(substr string) func(*testing.T, []byte) {
 		return func(t *testing.T, body []byte) {
-			e := decode[apiError](t, body)
+			e := decode[server.ErrorBody](t, body)
 			if !strings.Contains(e.Error, substr) {
 				t.Errorf("error %q does not mention %q", e.Error, substr)
 			}
@@ -162,13 +163,13 @@ func TestAPI(t *testing.T) {
 		{"bad context", "/api/search?q=x&context=99", 400, isError("context")},
 		{"bad type", "/api/search?q=x&type=email", 400, isError("email")},
 		{"syntax error", "/api/search?q=" + url.QueryEscape(`"unclosed`), 400, func(t *testing.T, body []byte) {
-			e := decode[apiError](t, body)
+			e := decode[server.ErrorBody](t, body)
 			if e.Pos == nil || !strings.Contains(e.Error, "syntax") {
 				t.Errorf("syntax error answer %s has no position", body)
 			}
 		}},
 		{"conversation", "/api/conversations/" + genomeID, 200, func(t *testing.T, body []byte) {
-			l := decode[Loaded](t, body)
+			l := decode[server.Loaded](t, body)
 			if l.Conversation == nil || l.Conversation.ID != genomeID || len(l.Conversation.Messages) == 0 || l.FromIndex {
 				t.Errorf("conversation answer %+v", l)
 			}
@@ -212,7 +213,7 @@ func TestAPI(t *testing.T) {
 			}
 		}},
 		{"healthz", "/healthz", 200, func(t *testing.T, body []byte) {
-			if h := decode[Health](t, body); h.Status != "ok" || h.PID == 0 || h.DataDir != d.dir || !h.Ready {
+			if h := decode[server.Health](t, body); h.Status != "ok" || h.PID == 0 || h.DataDir != d.dir || !h.Ready {
 				t.Errorf("healthz %+v", h)
 			}
 		}},
@@ -251,16 +252,6 @@ func TestPage(t *testing.T) {
 			t.Errorf("GET %s: Content-Security-Policy %q", tc.path, csp)
 		}
 	}
-	// Nothing is loaded from elsewhere.
-	for _, f := range []string{"web/index.html", "web/app.js", "web/style.css"} {
-		b, err := webFiles.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Contains(string(b), "http://") || strings.Contains(string(b), "https://") {
-			t.Errorf("%s refers to another origin", f)
-		}
-	}
 }
 
 func TestTokenAndHosts(t *testing.T) {
@@ -281,11 +272,11 @@ func TestTokenAndHosts(t *testing.T) {
 	}
 	// /healthz answers anyone, but tells who it is only to the token holder.
 	_, _, body := get(t, d, "/healthz")
-	if h := decode[Health](t, body); h.Status != "ok" || h.PID != 0 || h.DataDir != "" {
+	if h := decode[server.Health](t, body); h.Status != "ok" || h.PID != 0 || h.DataDir != "" {
 		t.Errorf("healthz without the token tells %+v", h)
 	}
 	_, _, body = get(t, d, "/healthz", "Authorization", "Bearer "+token)
-	if h := decode[Health](t, body); h.PID == 0 {
+	if h := decode[server.Health](t, body); h.PID == 0 {
 		t.Errorf("healthz with the token tells %+v", h)
 	}
 	// The page itself holds no data.
@@ -321,7 +312,7 @@ func TestSyncEndpoint(t *testing.T) {
 
 	// Roots the daemon would walk with the user's rights are vetted.
 	dir := t.TempDir()
-	many := make([]string, maxSyncRoots+1)
+	many := make([]string, server.MaxSyncRoots+1)
 	for i := range many {
 		many[i] = dir
 	}
@@ -347,16 +338,13 @@ func TestSyncEndpoint(t *testing.T) {
 	if err != nil || sum.Seen != 0 {
 		t.Errorf("sync of one empty root given three times: %v %+v", err, sum)
 	}
-	if got, err := checkRoots([]string{dir, dir + "/", dir}); err != nil || len(got) != 1 {
-		t.Errorf("checkRoots kept %v, %v; want the one root", got, err)
-	}
 }
 
 // TestClient checks the HTTP client answers as the index does.
 func TestClient(t *testing.T) {
 	d := examplesDaemon(t, "tok")
 	ctx := context.Background()
-	c, l := d.client, d.local
+	c, l := d.client, d.engine
 
 	req := query.Request{Query: genomeWord, Facets: true, Types: []string{"message", "decision"}, Since: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)}
 	want, err := l.Search(ctx, req)
@@ -432,28 +420,6 @@ func ids(hits []query.Hit) []string {
 		out[i] = h.ID
 	}
 	return out
-}
-
-func TestSearchParamsRoundTrip(t *testing.T) {
-	now := time.Now()
-	for _, r := range []query.Request{
-		{Query: "a b", Limit: 20, Sort: "relevance"},
-		{Query: `"x y" -z`, Types: []string{"message"}, Sources: []string{"portable", "claude-code"}, Roles: []string{"user"},
-			Projects: []string{"a,b", "c"}, Since: now.Add(-time.Hour).UTC(), Until: now.UTC(), Limit: 5, Offset: 10,
-			Sort: "newest", Group: true, Facets: true, ExcludeHidden: true, NoHighlight: true, Conversations: []string{"id1"}},
-		{Query: "x", After: []string{"IAEYQA", "bS9jLzE"}, Limit: 20, Sort: "oldest"},
-	} {
-		got, n, err := ParseSearchParams(SearchValues(r, 3), now)
-		if err != nil {
-			t.Fatalf("%+v: %v", r, err)
-		}
-		if n != 3 {
-			t.Errorf("context %d, want 3", n)
-		}
-		if !reflect.DeepEqual(got, r) {
-			t.Errorf("round trip:\n got %+v\nwant %+v", got, r)
-		}
-	}
 }
 
 // fakeIngester records what it is asked.

@@ -1,4 +1,4 @@
-package server
+package daemon
 
 import (
 	"context"
@@ -159,11 +159,11 @@ func TestDaemonFile(t *testing.T) {
 		t.Errorf("dial with no daemon file: %v", err)
 	}
 	addr := d.srv.Listener.Addr().String()
-	info := DaemonInfo{Addr: addr, PID: os.Getpid(), Token: "tok", Started: time.Now(), DataDir: dir}
-	if err := WriteDaemonInfo(dir, info); err != nil {
+	info := Info{Addr: addr, PID: os.Getpid(), Token: "tok", Started: time.Now(), DataDir: dir}
+	if err := WriteInfo(dir, info); err != nil {
 		t.Fatal(err)
 	}
-	if fi, err := os.Stat(DaemonFile(dir)); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(InfoFile(dir)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("daemon file: %v, mode %v", err, fi.Mode())
 	}
 	c, got, err := Dial(context.Background(), dir)
@@ -175,15 +175,15 @@ func TestDaemonFile(t *testing.T) {
 		t.Errorf("daemon info %+v", got)
 	}
 	// Another process's file is left alone; ours is removed.
-	if err := RemoveDaemonInfo(dir, os.Getpid()+1); err != nil {
+	if err := RemoveInfo(dir, os.Getpid()+1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(DaemonFile(dir)); err != nil {
+	if _, err := os.Stat(InfoFile(dir)); err != nil {
 		t.Error("removed the file of another process")
 	}
 	// A file naming another pid (a stale file, the port taken since).
 	info.PID++
-	WriteDaemonInfo(dir, info)
+	WriteInfo(dir, info)
 	if _, _, err := Dial(context.Background(), dir); !errors.Is(err, ErrNoDaemon) {
 		t.Errorf("dial of a stale file: %v", err)
 	}
@@ -191,18 +191,18 @@ func TestDaemonFile(t *testing.T) {
 	dead := httptest.NewServer(nil)
 	deadAddr := dead.Listener.Addr().String()
 	dead.Close()
-	WriteDaemonInfo(dir, DaemonInfo{Addr: deadAddr, PID: os.Getpid(), DataDir: dir})
+	WriteInfo(dir, Info{Addr: deadAddr, PID: os.Getpid(), DataDir: dir})
 	if _, _, err := Dial(context.Background(), dir); !errors.Is(err, ErrNoDaemon) {
 		t.Errorf("dial of a dead address: %v", err)
 	}
-	if err := RemoveDaemonInfo(dir, os.Getpid()); err != nil {
+	if err := RemoveInfo(dir, os.Getpid()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(DaemonFile(dir)); !os.IsNotExist(err) {
+	if _, err := os.Stat(InfoFile(dir)); !os.IsNotExist(err) {
 		t.Errorf("daemon file still there: %v", err)
 	}
 	for addr, want := range map[string]string{"0.0.0.0:80": "http://127.0.0.1:80", "[::]:81": "http://[::1]:81", ":82": "http://127.0.0.1:82", "127.0.0.1:83": "http://127.0.0.1:83"} {
-		if got := (&DaemonInfo{Addr: addr}).URL(); got != want {
+		if got := (&Info{Addr: addr}).URL(); got != want {
 			t.Errorf("URL of %s: %s, want %s", addr, got, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package server
+package daemon
 
 import (
 	"context"
@@ -12,9 +12,9 @@ import (
 	"time"
 )
 
-// DaemonInfo is what a running daemon writes to its data folder so that
+// Info is what a running daemon writes to its data folder so that
 // commands ask it instead of opening the index (Bleve allows one writer).
-type DaemonInfo struct {
+type Info struct {
 	// Addr is the address it listens on (host:port, the real port).
 	Addr string `json:"addr"`
 	PID  int    `json:"pid"`
@@ -29,12 +29,12 @@ type DaemonInfo struct {
 // ErrNoDaemon means no daemon answers for a data folder.
 var ErrNoDaemon = errors.New("no daemon answers")
 
-// DaemonFile is where the daemon of data folder dir describes itself.
-func DaemonFile(dir string) string { return filepath.Join(dir, "daemon.json") }
+// InfoFile is where the daemon of data folder dir describes itself.
+func InfoFile(dir string) string { return filepath.Join(dir, "daemon.json") }
 
 // URL returns the base URL to reach the daemon from this machine: an
 // address listening on every interface is reached on loopback.
-func (d *DaemonInfo) URL() string {
+func (d *Info) URL() string {
 	host, port, err := net.SplitHostPort(d.Addr)
 	if err != nil {
 		return "http://" + d.Addr
@@ -48,10 +48,10 @@ func (d *DaemonInfo) URL() string {
 	return "http://" + net.JoinHostPort(host, port)
 }
 
-// WriteDaemonInfo writes info to dir's daemon file atomically, readable by
+// WriteInfo writes info to dir's daemon file atomically, readable by
 // its owner only.
-func WriteDaemonInfo(dir string, info DaemonInfo) error {
-	path := DaemonFile(dir)
+func WriteInfo(dir string, info Info) error {
+	path := InfoFile(dir)
 	b, err := json.MarshalIndent(info, "", "  ")
 	if err != nil {
 		return err
@@ -82,9 +82,9 @@ func WriteDaemonInfo(dir string, info DaemonInfo) error {
 	return nil
 }
 
-// ReadDaemonInfo reads dir's daemon file; ErrNoDaemon when there is none.
-func ReadDaemonInfo(dir string) (*DaemonInfo, error) {
-	path := DaemonFile(dir)
+// ReadInfo reads dir's daemon file; ErrNoDaemon when there is none.
+func ReadInfo(dir string) (*Info, error) {
+	path := InfoFile(dir)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNoDaemon
@@ -92,7 +92,7 @@ func ReadDaemonInfo(dir string) (*DaemonInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	var info DaemonInfo
+	var info Info
 	if err := json.Unmarshal(b, &info); err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
@@ -102,17 +102,17 @@ func ReadDaemonInfo(dir string) (*DaemonInfo, error) {
 	return &info, nil
 }
 
-// RemoveDaemonInfo removes dir's daemon file if it still describes process
+// RemoveInfo removes dir's daemon file if it still describes process
 // pid (a daemon started since must keep its own).
-func RemoveDaemonInfo(dir string, pid int) error {
-	info, err := ReadDaemonInfo(dir)
+func RemoveInfo(dir string, pid int) error {
+	info, err := ReadInfo(dir)
 	if errors.Is(err, ErrNoDaemon) {
 		return nil
 	}
 	if err == nil && info.PID != pid {
 		return nil
 	}
-	if err := os.Remove(DaemonFile(dir)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := os.Remove(InfoFile(dir)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil
@@ -126,8 +126,8 @@ const DialTimeout = 500 * time.Millisecond
 // checking that it answers and is the one the daemon file names (a stale
 // file may point at a port some other process took since). It fails with
 // ErrNoDaemon when none answers.
-func Dial(ctx context.Context, dir string) (*Client, *DaemonInfo, error) {
-	info, err := ReadDaemonInfo(dir)
+func Dial(ctx context.Context, dir string) (*Client, *Info, error) {
+	info, err := ReadInfo(dir)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,4 +1,4 @@
-package server
+package mcp
 
 import (
 	"context"
@@ -48,16 +48,6 @@ func clip(s string, n int) (_ string, cut bool) {
 	return fmt.Sprintf("%s [… %d more characters cut]", kept, total-utf8.RuneCountInString(kept)), true
 }
 
-// oneLine squeezes s onto one line of at most n characters.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
-}
-
 func day(t time.Time) string {
 	if t.IsZero() {
 		return "undated"
@@ -85,7 +75,7 @@ func hitLine(n int, h *query.Hit) string {
 	if title == "" {
 		title = "(untitled)"
 	}
-	return fmt.Sprintf("%d. [%s] %q · %s\n   conversation_id: %s", n, label, oneLine(title, 100), strings.Join(meta, " · "), h.ConversationID)
+	return fmt.Sprintf("%d. [%s] %q · %s\n   conversation_id: %s", n, label, conversation.OneLine(title, 100), strings.Join(meta, " · "), h.ConversationID)
 }
 
 // hitText is what a hit says: its decision and rationale, or its fragments.
@@ -93,24 +83,24 @@ func hitText(h *query.Hit) string {
 	var b strings.Builder
 	switch {
 	case h.Kind == indexer.KindDecision:
-		fmt.Fprintf(&b, "   decision: %s", oneLine(h.Text, 400))
+		fmt.Fprintf(&b, "   decision: %s", conversation.OneLine(h.Text, 400))
 		if h.Rationale != "" {
-			fmt.Fprintf(&b, "\n   because: %s", oneLine(h.Rationale, 400))
+			fmt.Fprintf(&b, "\n   because: %s", conversation.OneLine(h.Rationale, 400))
 		}
 	case len(h.Fragments) > 0:
 		for i, f := range h.Fragments {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			fmt.Fprintf(&b, "   %s", oneLine(query.PlainFragment(f, "«", "»"), 300))
+			fmt.Fprintf(&b, "   %s", conversation.OneLine(query.PlainFragment(f, "«", "»"), 300))
 		}
 	case h.Text != "":
-		fmt.Fprintf(&b, "   %s", oneLine(h.Text, 300))
+		fmt.Fprintf(&b, "   %s", conversation.OneLine(h.Text, 300))
 	}
 	return b.String()
 }
 
-func (t *mcpTools) renderSearch(ctx context.Context, out *searchOutput, offset int, project string) string {
+func (t *tools) renderSearch(ctx context.Context, out *searchOutput, offset int, project string) string {
 	var b strings.Builder
 	if len(out.Hits) == 0 {
 		fmt.Fprintf(&b, "No match for %q", out.Query)
@@ -141,7 +131,7 @@ func (t *mcpTools) renderSearch(ctx context.Context, out *searchOutput, offset i
 	return b.String()
 }
 
-func (t *mcpTools) renderDecisions(ctx context.Context, out *searchOutput, project string) string {
+func (t *tools) renderDecisions(ctx context.Context, out *searchOutput, project string) string {
 	var b strings.Builder
 	if len(out.Hits) == 0 {
 		b.WriteString("No decisions found")
@@ -162,11 +152,11 @@ func (t *mcpTools) renderDecisions(ctx context.Context, out *searchOutput, proje
 	b.WriteString(".\n")
 	for i := range out.Hits {
 		h := &out.Hits[i]
-		fmt.Fprintf(&b, "\n%d. %s\n", i+1, oneLine(h.Text, 400))
+		fmt.Fprintf(&b, "\n%d. %s\n", i+1, conversation.OneLine(h.Text, 400))
 		if h.Rationale != "" {
-			fmt.Fprintf(&b, "   because: %s\n", oneLine(h.Rationale, 400))
+			fmt.Fprintf(&b, "   because: %s\n", conversation.OneLine(h.Rationale, 400))
 		}
-		where := fmt.Sprintf("   from %q · %s · %s", oneLine(h.Title, 100), h.Source, day(h.Date))
+		where := fmt.Sprintf("   from %q · %s · %s", conversation.OneLine(h.Title, 100), h.Source, day(h.Date))
 		if h.Project != "" {
 			where += " · project " + h.Project
 		}
@@ -179,7 +169,7 @@ func (t *mcpTools) renderDecisions(ctx context.Context, out *searchOutput, proje
 	return b.String()
 }
 
-func (t *mcpTools) renderTopics(ctx context.Context, out *topicsOutput, project string) string {
+func (t *tools) renderTopics(ctx context.Context, out *topicsOutput, project string) string {
 	var b strings.Builder
 	if len(out.Topics) == 0 {
 		b.WriteString("No topics found.")
@@ -220,7 +210,7 @@ func renderRelated(id string, out *searchOutput) string {
 
 // projectHint adds, after an empty answer filtered by project, the projects
 // the index knows, in case the name was mistyped.
-func (t *mcpTools) projectHint(ctx context.Context, b *strings.Builder, project string) {
+func (t *tools) projectHint(ctx context.Context, b *strings.Builder, project string) {
 	if project == "" {
 		return
 	}
@@ -249,7 +239,7 @@ func renderConversation(c *conversationOutput, focus, budget int) string {
 	if title == "" {
 		title = "(untitled)"
 	}
-	fmt.Fprintf(&b, "# %s\n\n", oneLine(title, 200))
+	fmt.Fprintf(&b, "# %s\n\n", conversation.OneLine(title, 200))
 	meta := []string{"id " + c.ID, c.Source, day(c.Date)}
 	if c.Project != "" {
 		meta = append(meta, "project "+c.Project)
@@ -262,12 +252,12 @@ func renderConversation(c *conversationOutput, focus, budget int) string {
 		fmt.Fprintf(&b, "topics: %s\n", strings.Join(c.Topics, ", "))
 	}
 	for _, s := range c.Summaries {
-		fmt.Fprintf(&b, "summary: %s\n", oneLine(s, 400))
+		fmt.Fprintf(&b, "summary: %s\n", conversation.OneLine(s, 400))
 	}
 	for _, d := range c.Decisions {
-		fmt.Fprintf(&b, "decision: %s", oneLine(d.Decision, 400))
+		fmt.Fprintf(&b, "decision: %s", conversation.OneLine(d.Decision, 400))
 		if d.Rationale != "" {
-			fmt.Fprintf(&b, " — because %s", oneLine(d.Rationale, 400))
+			fmt.Fprintf(&b, " — because %s", conversation.OneLine(d.Rationale, 400))
 		}
 		if d.MessageIndex >= 0 {
 			fmt.Fprintf(&b, " (message %d)", d.MessageIndex)

@@ -1,4 +1,4 @@
-package server
+package mcp
 
 import (
 	"bytes"
@@ -13,13 +13,13 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/convsearch/convsearch/query"
 )
 
-// MCPOptions configure the MCP server.
-type MCPOptions struct {
+// Options configure the MCP server.
+type Options struct {
 	// Version is the server version reported to clients (default "dev").
 	Version string
 	// Logger receives one debug line per call and the failures (default:
@@ -40,7 +40,7 @@ type MCPOptions struct {
 }
 
 // SetDefaults fills the zero fields of o.
-func (o *MCPOptions) SetDefaults() {
+func (o *Options) SetDefaults() {
 	if o.Version == "" {
 		o.Version = "dev"
 	}
@@ -89,25 +89,25 @@ const (
 // convsearch://conversation/{id}.
 const ConversationURIPrefix = "convsearch://conversation/"
 
-const mcpInstructions = `convsearch is a searchable memory of the user's past conversations with AI tools (Claude Code, Codex, ChatGPT and claude.ai exports, Amazon Q and Kiro CLI, and more), indexed on this machine.
+const instructions = `convsearch is a searchable memory of the user's past conversations with AI tools (Claude Code, Codex, ChatGPT and claude.ai exports, Amazon Q and Kiro CLI, and more), indexed on this machine.
 Use it to recall what was discussed or decided before: search_conversations first (words, "exact phrases", -excluded, OR, prefix*, field:value), then get_conversation with a hit's conversation_id and message_index to read the exchange around it. list_decisions finds decisions with their rationale; list_topics shows what the conversations are about; related_conversations finds earlier discussions of the same subject.
 Answers are capped in size: when "truncated" is true, page with offset (searches) or next_message (get_conversation). While "indexing" is true the first pass over the user's files is still running and answers may miss conversations: ask again shortly.`
 
-// NewMCPServer returns an MCP server whose tools and resources answer from b.
-// Serve it over stdio with Run(ctx, &mcp.StdioTransport{}), or over HTTP
-// with MCPHandler.
-func NewMCPServer(b Backend, opts MCPOptions) *mcp.Server {
+// NewServer returns an MCP server whose tools and resources answer from b.
+// Serve it over stdio with Run(ctx, &sdk.StdioTransport{}), or over HTTP
+// with Handler.
+func NewServer(b Backend, opts Options) *sdk.Server {
 	opts.SetDefaults()
-	t := &mcpTools{b: b, opts: opts, log: opts.Logger}
-	s := mcp.NewServer(&mcp.Implementation{Name: "convsearch", Title: "convsearch conversation memory", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: mcpInstructions,
+	t := &tools{b: b, opts: opts, log: opts.Logger}
+	s := sdk.NewServer(&sdk.Implementation{Name: "convsearch", Title: "convsearch conversation memory", Version: opts.Version}, &sdk.ServerOptions{
+		Instructions: instructions,
 		Logger:       slog.New(quieter{opts.Logger.Handler(), slog.LevelWarn}),
 		// Tools and resources never change while the server runs; logging
 		// to the client is not offered (our logs go to stderr).
-		Capabilities: &mcp.ServerCapabilities{
-			Tools:       &mcp.ToolCapabilities{},
-			Resources:   &mcp.ResourceCapabilities{},
-			Completions: &mcp.CompletionCapabilities{},
+		Capabilities: &sdk.ServerCapabilities{
+			Tools:       &sdk.ToolCapabilities{},
+			Resources:   &sdk.ResourceCapabilities{},
+			Completions: &sdk.CompletionCapabilities{},
 		},
 		CompletionHandler: t.complete,
 	})
@@ -115,17 +115,17 @@ func NewMCPServer(b Backend, opts MCPOptions) *mcp.Server {
 	return s
 }
 
-// MCPHandler serves NewMCPServer(b, opts) over streamable HTTP, for
+// Handler serves NewServer(b, opts) over streamable HTTP, for
 // mounting at /mcp. Requests from other web origins are refused, so a page
 // open in a browser cannot read the user's conversations through it.
-func MCPHandler(b Backend, opts MCPOptions) http.Handler {
+func Handler(b Backend, opts Options) http.Handler {
 	opts.SetDefaults()
-	s := NewMCPServer(b, opts)
+	s := NewServer(b, opts)
 	// Streams can be resumed after a dropped connection: the last answers
 	// are kept (at most 8 MiB) and replayed to a client that reconnects.
-	events := mcp.NewMemoryEventStore(nil)
+	events := sdk.NewMemoryEventStore(nil)
 	events.SetMaxBytes(8 << 20)
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{
 		Logger:         slog.New(quieter{opts.Logger.Handler(), slog.LevelWarn}),
 		SessionTimeout: opts.SessionTimeout,
 		EventStore:     events,
@@ -133,21 +133,21 @@ func MCPHandler(b Backend, opts MCPOptions) http.Handler {
 	return http.NewCrossOriginProtection().Handler(h)
 }
 
-// mcpTools holds what the tool handlers share.
-type mcpTools struct {
+// tools holds what the tool handlers share.
+type tools struct {
 	b    Backend
-	opts MCPOptions
+	opts Options
 	log  *slog.Logger
 }
 
 // readOnly tells clients a tool changes nothing and reaches nothing
 // outside the index, so they may call it without asking the user.
-func readOnly() *mcp.ToolAnnotations {
-	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
+func readOnly() *sdk.ToolAnnotations {
+	return &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
 }
 
-func (t *mcpTools) register(s *mcp.Server) {
-	addTool(t, s, &mcp.Tool{
+func (t *tools) register(s *sdk.Server) {
+	addTool(t, s, &sdk.Tool{
 		Name:  "search_conversations",
 		Title: "Search past conversations",
 		Description: `Search the user's past AI conversations (all tools and projects) for what was said, tried or decided before. Use it before re-deriving something that may already have been discussed, or when the user refers to an earlier conversation ("what did we decide about X", "like last time").
@@ -162,7 +162,7 @@ Hits are messages, conversations, topics or decisions, best first, with highligh
 		limits(prop(s, "limit"), 1, mcpSearchMax, mcpSearchDefault)
 		limits(prop(s, "offset"), 0, query.MaxLimit, 0)
 	})
-	addTool(t, s, &mcp.Tool{
+	addTool(t, s, &sdk.Tool{
 		Name:        "get_conversation",
 		Title:       "Read a conversation",
 		Description: `Read a window of one past conversation: its title, project, topics, decisions and a run of messages with their tool calls and results. Never the whole conversation at once: without "message", the window starts at the first message; with "message" (e.g. a search hit's message_index) it starts "context" messages before it. It holds up to max_messages messages; long texts are cut with a marker saying how much was cut. When "truncated" is true and next_message is set, call again with message=next_message and context=0 to read on.`,
@@ -173,7 +173,7 @@ Hits are messages, conversations, topics or decisions, best first, with highligh
 		limits(prop(s, "context"), 0, mcpWindowMax-1, mcpContextDefault)
 		limits(prop(s, "max_messages"), 1, mcpWindowMax, mcpWindowDefault)
 	})
-	addTool(t, s, &mcp.Tool{
+	addTool(t, s, &sdk.Tool{
 		Name:        "list_decisions",
 		Title:       "List past decisions",
 		Description: `List decisions taken in past conversations, each with its rationale, the conversation it comes from (conversation_id, title, source, date) and the message it was taken in. Newest first; with a query, most relevant first. Use it to check what was already settled (a library, a design, a policy) and why, before proposing something else.`,
@@ -181,7 +181,7 @@ Hits are messages, conversations, topics or decisions, best first, with highligh
 	}, t.decisions, func(s *jsonschema.Schema) {
 		limits(prop(s, "limit"), 1, mcpDecisionsMax, mcpDecisionsDefault)
 	})
-	addTool(t, s, &mcp.Tool{
+	addTool(t, s, &sdk.Tool{
 		Name:        "list_topics",
 		Title:       "List topics",
 		Description: `List the topics past conversations are about, most frequent first, with the number of conversations on each. Use it to get an overview of what the user has discussed (optionally in one project) and to find words worth searching for.`,
@@ -189,7 +189,7 @@ Hits are messages, conversations, topics or decisions, best first, with highligh
 	}, t.topics, func(s *jsonschema.Schema) {
 		limits(prop(s, "limit"), 1, mcpTopicsMax, mcpTopicsDefault)
 	})
-	addTool(t, s, &mcp.Tool{
+	addTool(t, s, &sdk.Tool{
 		Name:        "related_conversations",
 		Title:       "Find related conversations",
 		Description: `Find the past conversations most related to one conversation: those sharing its topics and similar in content, best first, one hit per conversation. Use it after get_conversation or search_conversations to find earlier or later discussions of the same subject.`,
@@ -199,7 +199,7 @@ Hits are messages, conversations, topics or decisions, best first, with highligh
 		limits(prop(s, "limit"), 1, mcpRelatedMax, mcpRelatedDefault)
 	})
 
-	s.AddResourceTemplate(&mcp.ResourceTemplate{
+	s.AddResourceTemplate(&sdk.ResourceTemplate{
 		Name:        "conversation",
 		Title:       "Conversation",
 		URITemplate: ConversationURIPrefix + "{id}",
@@ -216,13 +216,13 @@ Hits are messages, conversations, topics or decisions, best first, with highligh
 // structured output; an error becomes a tool error (IsError), never a
 // protocol error, so the agent reads it and the session goes on.
 //
-// The SDK's typed mcp.AddTool would also validate every output against its
+// The SDK's typed sdk.AddTool would also validate every output against its
 // schema: a third of the protocol's cost per call, spent checking our own
 // structs (the tests check them instead).
 func addTool[In any, PIn interface {
 	*In
 	check() error
-}, Out any](t *mcpTools, s *mcp.Server, tool *mcp.Tool, h func(context.Context, *In) (string, Out, error), edit func(*jsonschema.Schema)) {
+}, Out any](t *tools, s *sdk.Server, tool *sdk.Tool, h func(context.Context, *In) (string, Out, error), edit func(*jsonschema.Schema)) {
 	in, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("mcp tool %s: input schema: %v", tool.Name, err)) // a programming error, caught by every test
@@ -234,7 +234,7 @@ func addTool[In any, PIn interface {
 	}
 	tool.InputSchema, tool.OutputSchema = in, out
 	name, names := tool.Name, in.PropertyOrder
-	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		start := time.Now()
 		var args In
 		err := decodeArgs(req.Params.Arguments, &args, name, names)
@@ -254,7 +254,7 @@ func addTool[In any, PIn interface {
 			t.log.Debug("tool call refused", "tool", name, "err", err, "took", time.Since(start))
 		}
 		if err != nil {
-			res := &mcp.CallToolResult{}
+			res := &sdk.CallToolResult{}
 			res.SetError(err)
 			return res, nil
 		}
@@ -263,7 +263,7 @@ func addTool[In any, PIn interface {
 			return nil, fmt.Errorf("%s: encode the answer: %w", name, err)
 		}
 		t.log.Debug("tool call", "tool", name, "took", time.Since(start))
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(data)}, nil
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, StructuredContent: json.RawMessage(data)}, nil
 	})
 }
 
@@ -363,7 +363,7 @@ func backendError(err error, id string) error {
 
 // idError is backendError for a call naming conversation id, saying when
 // the id may only not have been read yet.
-func (t *mcpTools) idError(ctx context.Context, err error, id string) error {
+func (t *tools) idError(ctx context.Context, err error, id string) error {
 	e := backendError(err, id)
 	if errors.Is(err, query.ErrNotFound) && t.opts.Indexing(ctx) {
 		return fmt.Errorf("%w (convsearch is still indexing for the first time: it may not be read yet; ask again shortly)", e)

@@ -1,7 +1,8 @@
-package server
+package bench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/convsearch/convsearch/daemon"
 )
 
 // benchRoot returns a folder of n generated conversations of a dozen
@@ -44,16 +47,69 @@ func benchConvs(b *testing.B) int {
 	return 200
 }
 
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+// startDaemon runs the daemon in this process over root, on a free
+// loopback port, and waits for its first pass. It stops with the benchmark.
+func startDaemon(b *testing.B, root string) *daemon.Client {
+	b.Helper()
+	ctx := context.Background()
+	d, err := daemon.Start(ctx, daemon.Options{Store: daemon.StoreOptions{Dir: b.TempDir()}, Roots: []string{root}, Addr: "127.0.0.1:0"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		if err := d.Stop(); err != nil {
+			b.Error(err)
+		}
+	})
+	wctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if err := d.Keeper().WaitReady(wctx); err != nil {
+		b.Fatalf("the first pass did not end: %v", err)
+	}
+	c := d.Client()
+	b.Cleanup(func() { c.Close() })
+	return c
+}
+
+// portable returns a conversation in the portable format holding messages.
+func portable(id, title string, messages ...string) []byte {
+	type msg struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	}
+	c := struct {
+		ID       string `json:"id"`
+		Title    string `json:"title"`
+		Date     string `json:"date"`
+		Messages []msg  `json:"messages"`
+	}{ID: id, Title: title, Date: "2025-06-01T10:00:00Z"}
+	for i, m := range messages {
+		c.Messages = append(c.Messages, msg{Role: []string{"user", "assistant"}[i%2], Content: m})
+	}
+	out, _ := json.Marshal(c)
+	return out
+}
+
+// writeAtomic writes a file as editors do: a temporary file renamed over.
+func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
 
 // BenchmarkFreshness times how long after a file is written its new content
 // is found through the HTTP API (p50 and p95 over 100 writes per op), on a
 // small index (see benchConvs), for three ways of writing.
 //
-//	go test ./server -run '^$' -bench Freshness -benchtime 1x
+//	go test ./bench -run '^$' -bench Freshness -benchtime 1x
 func BenchmarkFreshness(b *testing.B) {
 	root := benchRoot(b, benchConvs(b))
-	d := startTestDaemon(b, root, "")
+	c := startDaemon(b, root)
 	ctx := context.Background()
 	writers := []struct {
 		name  string
@@ -76,7 +132,7 @@ func BenchmarkFreshness(b *testing.B) {
 		b.Run("write="+w.name, func(b *testing.B) {
 			var all Timings
 			for b.Loop() {
-				t, err := MeasureFreshness(ctx, d.client, FreshnessOptions{Writes: 100, Write: w.write})
+				t, err := MeasureFreshness(ctx, c, FreshnessOptions{Writes: 100, Write: w.write})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -94,10 +150,10 @@ func BenchmarkFreshness(b *testing.B) {
 // 3 seconds per op while a file is rewritten every 20 ms, and reports the
 // latency percentiles, the rate and the failures (there must be none).
 //
-//	go test ./server -run '^$' -bench SearchLoad -benchtime 1x
+//	go test ./bench -run '^$' -bench SearchLoad -benchtime 1x
 func BenchmarkSearchLoad(b *testing.B) {
 	root := benchRoot(b, benchConvs(b))
-	d := startTestDaemon(b, root, "")
+	c := startDaemon(b, root)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var wg sync.WaitGroup
@@ -120,7 +176,7 @@ func BenchmarkSearchLoad(b *testing.B) {
 		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
 			var res *LoadResult
 			for b.Loop() {
-				res = LoadTest(ctx, d.client, LoadOptions{Clients: clients, Duration: 3 * time.Second, Facets: true})
+				res = LoadTest(ctx, c, LoadOptions{Clients: clients, Duration: 3 * time.Second, Facets: true})
 				if res.Failures > 0 {
 					b.Errorf("%d of %d requests failed; first: %s", res.Failures, res.Requests, res.FirstError)
 				}

@@ -1,4 +1,4 @@
-package server
+package daemon
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/convsearch/convsearch/ingest"
 	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/query"
+	"github.com/convsearch/convsearch/server"
 	"github.com/convsearch/convsearch/watcher"
 )
 
@@ -24,7 +25,7 @@ type testDaemon struct {
 	root   string
 	dir    string
 	ix     *indexer.Index
-	local  *Local
+	engine *query.Engine
 	keeper *Keeper
 	srv    *httptest.Server
 	client *Client
@@ -42,11 +43,11 @@ func startTestDaemon(tb testing.TB, root string, token string) *testDaemon {
 	d.ix = ix
 	reg := all.Registry()
 	ing := ingest.New(reg, ix, extract.New(extract.DefaultBackground(), extract.Options{}), ingest.Options{})
-	e, err := query.New(ix)
+	e, err := query.New(ix, query.Options{Source: reg})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	d.local = &Local{Engine: e, Registry: reg, StatsOf: ix.Stats}
+	d.engine = e
 	w, err := watcher.New([]string{root}, watcher.Options{})
 	if err != nil {
 		tb.Fatal(err)
@@ -56,13 +57,13 @@ func startTestDaemon(tb testing.TB, root string, token string) *testDaemon {
 	done := make(chan struct{}, 2)
 	go func() { w.Run(ctx); done <- struct{}{} }()
 	go func() { d.keeper.Run(ctx, w.Batches()); done <- struct{}{} }()
-	d.srv = httptest.NewServer(NewHandler(HandlerOptions{
-		Backend:  d.local,
-		Sync:     d.keeper.Reconcile,
+	d.srv = httptest.NewServer(server.NewHandler(server.HandlerOptions{
+		Backend:  d.engine,
+		Sync:     func(ctx context.Context, roots []string) (any, error) { return d.keeper.Reconcile(ctx, roots) },
 		Ready:    d.keeper.Ready,
 		Status:   func() any { return d.keeper.Status() },
 		Token:    token,
-		Identity: Health{PID: os.Getpid(), DataDir: d.dir, Version: "test"},
+		Identity: server.Health{PID: os.Getpid(), DataDir: d.dir, Version: "test"},
 	}))
 	d.client = NewClient(d.srv.URL, token)
 	tb.Cleanup(func() {

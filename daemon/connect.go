@@ -1,0 +1,143 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/convsearch/convsearch/ingest"
+	"github.com/convsearch/convsearch/server"
+)
+
+// ConnectOptions configure Connect and Index.
+type ConnectOptions struct {
+	// Store says where the index is and how to open it when no daemon
+	// holds it.
+	Store StoreOptions
+	// Roots, if any, are brought in line first: the daemon is asked to,
+	// or the local index reconciles them (a quick pass when nothing
+	// changed), so `search --root DIR` works on a fresh machine.
+	Roots []string
+	// Rebuild (Index only) discards the index first; it needs the index to
+	// itself, so no daemon is asked.
+	Rebuild bool
+}
+
+// Conn is a backend from Connect: a running daemon's client, or the index
+// opened by this process.
+type Conn struct {
+	server.Backend
+	// Daemon is the daemon's client when one answers; nil when the index
+	// was opened here.
+	Daemon *Client
+	// Indexing is true when the daemon's first pass over its roots is not
+	// done: answers may miss conversations.
+	Indexing bool
+	// Synced is the pass over Roots, when there were roots.
+	Synced *ingest.Summary
+
+	store *Store
+}
+
+// Close releases the daemon's client or closes the local index.
+func (c *Conn) Close() error {
+	if c.store != nil {
+		return c.store.Close()
+	}
+	return c.Daemon.Close()
+}
+
+// choose is the one place that decides between a running daemon and the
+// local index: the daemon when one answers for dir (it holds the index:
+// Bleve allows one writer), else nil, and the caller opens the index.
+func choose(ctx context.Context, dir string) *Client {
+	c, _, err := Dial(ctx, dir)
+	if err != nil {
+		return nil
+	}
+	return c
+}
+
+// Connect returns a backend for o.Store.Dir: through the daemon when one
+// serves it, else on the index opened here.
+func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
+	if c := choose(ctx, o.Store.Dir); c != nil {
+		conn := &Conn{Backend: c, Daemon: c}
+		if len(o.Roots) > 0 {
+			sum, err := c.Sync(ctx, absAll(o.Roots))
+			if err != nil {
+				c.Close()
+				return nil, err
+			}
+			conn.Synced = sum
+		}
+		if ready, err := c.Ready(ctx); err == nil && !ready {
+			conn.Indexing = true
+		}
+		return conn, nil
+	}
+	st, err := OpenStore(o.Store)
+	if err != nil {
+		return nil, err
+	}
+	conn := &Conn{store: st}
+	if len(o.Roots) > 0 {
+		if conn.Synced, err = st.Ingester.Reconcile(ctx, o.Roots); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
+	e, err := st.Engine()
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	conn.Backend = e
+	return conn, nil
+}
+
+// Index brings the index of o.Store.Dir in line with o.Roots: a running
+// daemon does the pass when one holds the index (via is its URL), else this
+// process opens the index, reconciles and closes it.
+func Index(ctx context.Context, o ConnectOptions) (sum *ingest.Summary, via string, err error) {
+	if len(o.Roots) == 0 {
+		return nil, "", errors.New("nothing to index: no roots")
+	}
+	if !o.Rebuild {
+		if c := choose(ctx, o.Store.Dir); c != nil {
+			defer c.Close()
+			sum, err := c.Sync(ctx, absAll(o.Roots))
+			return sum, c.URL(), err
+		}
+	}
+	o.Store.Rebuild = o.Rebuild
+	st, err := OpenStore(o.Store)
+	if err != nil {
+		return nil, "", err
+	}
+	sum, err = st.Ingester.Reconcile(ctx, o.Roots)
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	return sum, "", err
+}
+
+// absAll makes roots absolute: the daemon has another working folder.
+func absAll(roots []string) []string {
+	out := make([]string, 0, len(roots))
+	for _, r := range roots {
+		if a, err := filepath.Abs(r); err == nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// logger returns l, or one that discards.
+func logger(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return l
+}

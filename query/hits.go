@@ -1,0 +1,159 @@
+package query
+
+import (
+	"fmt"
+	"html"
+	"strings"
+	"time"
+
+	bsearch "github.com/blevesearch/bleve/v2/search"
+
+	"github.com/convsearch/convsearch/indexer"
+)
+
+// Hit is one matching document.
+type Hit struct {
+	Kind           string    `json:"kind"`
+	ID             string    `json:"id"`
+	ConversationID string    `json:"conversation_id"`
+	Title          string    `json:"title"`
+	Date           time.Time `json:"date,omitzero"`
+	Source         string    `json:"source"`
+	Project        string    `json:"project,omitempty"`
+	File           string    `json:"file"`
+	MessageIndex   *int      `json:"message_index,omitempty"`
+	Role           string    `json:"role,omitempty"`
+	Hidden         bool      `json:"hidden,omitempty"`
+	Score          float64   `json:"score"`
+	// Fragments are the matched passages, matched words inside
+	// <mark>…</mark>, the rest HTML-escaped.
+	Fragments []string `json:"fragments,omitempty"`
+	// Text is the topic's name or the decision; for other kinds, the start
+	// of the text when there is no fragment.
+	Text      string `json:"text,omitempty"`
+	Rationale string `json:"rationale,omitempty"`
+	// Count is, with Group, the number of hits in the conversation among
+	// those looked at.
+	Count int `json:"count,omitempty"`
+	// Sort is the value to pass as Request.After for the next page.
+	Sort []string `json:"sort,omitempty"`
+	// Context holds the messages around a message hit, when asked for
+	// (see Engine.AddContext).
+	Context []StoredMessage `json:"context,omitempty"`
+}
+
+// FacetCount is one value of a facet and how many hits have it.
+type FacetCount struct {
+	Value string `json:"value"`
+	Count int    `json:"count"`
+}
+
+// Result is the answer to a Request.
+type Result struct {
+	Query string `json:"query"`
+	// Total is the number of matching documents.
+	Total  uint64  `json:"total"`
+	TookMS float64 `json:"took_ms"`
+	Hits   []Hit   `json:"hits"`
+	// Facets by type, source, project and role, when asked for.
+	Facets map[string][]FacetCount `json:"facets,omitempty"`
+	// Relaxed is true when no document matched every word and the hits are
+	// those matching the most of them.
+	Relaxed bool `json:"relaxed,omitempty"`
+}
+
+func hitOf(dm *bsearch.DocumentMatch) Hit {
+	h := Hit{
+		ID:             dm.ID,
+		Kind:           str(dm.Fields[indexer.FieldType]),
+		ConversationID: str(dm.Fields[indexer.FieldConversationID]),
+		Source:         str(dm.Fields[indexer.FieldSource]),
+		Project:        str(dm.Fields[indexer.FieldProject]),
+		File:           str(dm.Fields[indexer.FieldFile]),
+		Role:           str(dm.Fields[indexer.FieldRole]),
+		Hidden:         str(dm.Fields[indexer.FieldHidden]) == "true",
+		Title:          str(dm.Fields[indexer.FieldTitle]),
+		Rationale:      str(dm.Fields[indexer.FieldRationale]),
+		Score:          dm.Score,
+	}
+	if t, ok := timeOf(dm.Fields[indexer.FieldDate]); ok {
+		h.Date = t
+	}
+	if f, ok := dm.Fields[indexer.FieldMessageIndex].(float64); ok && f >= 0 {
+		i := int(f)
+		h.MessageIndex = &i
+	}
+	switch h.Kind {
+	case indexer.KindTopic:
+		h.Text = str(dm.Fields[indexer.FieldName])
+	case indexer.KindDecision:
+		h.Text = str(dm.Fields[indexer.FieldDecision])
+	}
+	// Fragments in the order of the text fields' weight.
+	for _, f := range textFields {
+		h.Fragments = append(h.Fragments, dm.Fragments[f.name]...)
+	}
+	if len(h.Fragments) == 0 && h.Text == "" {
+		h.Text = snippet(str(dm.Fields[indexer.FieldContent]), 240)
+	}
+	return h
+}
+
+// snippet returns the start of s, at most n runes, on one line.
+func snippet(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func str(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []any:
+		parts := make([]string, 0, len(v))
+		for _, p := range v {
+			parts = append(parts, str(p))
+		}
+		return strings.Join(parts, ", ")
+	case nil:
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+func strs(v any) []string {
+	switch v := v.(type) {
+	case string:
+		return []string{v}
+	case []any:
+		out := make([]string, 0, len(v))
+		for _, p := range v {
+			out = append(out, str(p))
+		}
+		return out
+	}
+	return nil
+}
+
+func timeOf(v any) (time.Time, bool) {
+	s, ok := v.(string)
+	if !ok {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	return t, err == nil
+}
+
+// PlainFragment turns a fragment's markup into plain text with the matched
+// words between open and close (e.g. ANSI codes, or « and »).
+func PlainFragment(frag, open, close string) string {
+	frag = strings.ReplaceAll(frag, "<mark>", "\x00")
+	frag = strings.ReplaceAll(frag, "</mark>", "\x01")
+	frag = html.UnescapeString(frag)
+	frag = strings.ReplaceAll(frag, "\x00", open)
+	return strings.ReplaceAll(frag, "\x01", close)
+}

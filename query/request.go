@@ -1,0 +1,154 @@
+package query
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	bq "github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
+)
+
+// Request is one search.
+type Request struct {
+	// Query is text in the query language (see Parse). Empty matches
+	// everything the filters let through.
+	Query    string    `json:"query"`
+	Types    []string  `json:"type,omitempty"` // conversation, message, topic, decision
+	Projects []string  `json:"project,omitempty"`
+	Sources  []string  `json:"source,omitempty"`
+	Roles    []string  `json:"role,omitempty"`
+	Since    time.Time `json:"since,omitzero"`
+	Until    time.Time `json:"until,omitzero"`
+	// Conversations restricts the search to these conversation ids.
+	Conversations []string `json:"conversation,omitempty"`
+	Limit         int      `json:"limit,omitempty"`  // default 20, at most 1000
+	Offset        int      `json:"offset,omitempty"` // hits to skip
+	// After is the Sort value of the last hit of the previous page: the
+	// next page starts after it (search-after; better than Offset deep in).
+	// The values are opaque, printable and safe on a command line.
+	After []string `json:"after,omitempty"`
+	Sort  string   `json:"sort,omitempty"` // relevance (default), newest, oldest
+	// Group returns the best hit per conversation, with how many hits the
+	// conversation had.
+	Group bool `json:"group,omitempty"`
+	// Facets asks for counts by type, source, project and role.
+	Facets bool `json:"facets,omitempty"`
+	// NoHighlight skips building fragments.
+	NoHighlight bool `json:"no_highlight,omitempty"`
+	// ExcludeHidden leaves out injected and procedural messages.
+	ExcludeHidden bool `json:"exclude_hidden,omitempty"`
+}
+
+// Validate checks r and fills its defaults.
+func (r *Request) Validate() error {
+	if r.Limit == 0 {
+		r.Limit = DefaultLimit
+	}
+	if r.Limit < 1 || r.Limit > MaxLimit {
+		return fmt.Errorf("limit %d out of range: 1 to %d", r.Limit, MaxLimit)
+	}
+	if r.Offset < 0 {
+		return fmt.Errorf("offset %d is negative", r.Offset)
+	}
+	if r.Offset > MaxOffset {
+		// Bleve collects offset+limit hits to skip offset of them.
+		return fmt.Errorf("offset %d too deep: at most %d; page further with after (sort newest or oldest), or narrow the search", r.Offset, MaxOffset)
+	}
+	switch r.Sort {
+	case "":
+		r.Sort = SortRelevance
+	case SortRelevance, SortNewest, SortOldest:
+	default:
+		return fmt.Errorf("sort %q: use relevance, newest or oldest", r.Sort)
+	}
+	if !r.Since.IsZero() && !r.Until.IsZero() && r.Until.Before(r.Since) {
+		return fmt.Errorf("until (%s) is before since (%s)", r.Until.Format(time.RFC3339), r.Since.Format(time.RFC3339))
+	}
+	for i, role := range r.Roles {
+		r.Roles[i] = strings.ToLower(strings.TrimSpace(role))
+		if !conversation.Role(r.Roles[i]).Valid() {
+			return fmt.Errorf("role %q: use user, assistant, system or tool", role)
+		}
+	}
+	for i, t := range r.Types {
+		k := NormalizeKind(t)
+		if k == "" {
+			return fmt.Errorf("type %q: use conversation, message, topic or decision", t)
+		}
+		r.Types[i] = k
+	}
+	if len(r.After) > 0 && r.Offset > 0 {
+		return errors.New("give offset or after, not both")
+	}
+	if len(r.After) > 0 && r.Sort == SortRelevance {
+		// Scores tie and Bleve's score sort has no tie-breaker to resume from.
+		return errors.New("after pages results sorted newest or oldest; page relevance-sorted results with offset")
+	}
+	if len(r.After) > 0 {
+		if r.Group {
+			return errors.New("after pages single hits; page grouped results with offset")
+		}
+		if _, err := decodeCursor(r.After); err != nil {
+			return err
+		}
+	}
+	// Bleve's date range takes times it can hold as nanoseconds since 1970.
+	for _, t := range []*time.Time{&r.Since, &r.Until} {
+		switch {
+		case t.IsZero():
+		case t.Before(minDate):
+			*t = minDate
+		case t.After(maxDate):
+			*t = maxDate
+		}
+	}
+	return nil
+}
+
+// The range of dates a filter can name (Bleve stores dates as int64
+// nanoseconds); dates beyond are clamped to these.
+var (
+	minDate = time.Unix(0, 0).UTC()
+	maxDate = time.Date(2262, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// filters returns the request's non-text restrictions.
+func (r *Request) filters() []bq.Query {
+	var fs []bq.Query
+	terms := func(field string, values []string) {
+		if len(values) == 0 {
+			return
+		}
+		qs := make([]bq.Query, 0, len(values))
+		for _, v := range values {
+			q := bleve.NewTermQuery(v)
+			q.SetField(field)
+			qs = append(qs, q)
+		}
+		fs = append(fs, disjunction(qs))
+	}
+	terms(indexer.FieldType, r.Types)
+	terms(indexer.FieldProject, r.Projects)
+	terms(indexer.FieldSource, lower(r.Sources))
+	terms(indexer.FieldRole, lower(r.Roles))
+	terms(indexer.FieldConversationID, r.Conversations)
+	if !r.Since.IsZero() || !r.Until.IsZero() {
+		q := bleve.NewDateRangeQuery(r.Since, r.Until)
+		q.SetField(indexer.FieldDate)
+		fs = append(fs, q)
+	}
+	return fs
+}
+
+func lower(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.ToLower(s)
+	}
+	return out
+}

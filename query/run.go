@@ -1,0 +1,252 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	htmlhl "github.com/blevesearch/bleve/v2/search/highlight/highlighter/html"
+	bq "github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/convsearch/convsearch/indexer"
+)
+
+// storedFields are loaded for every hit.
+var storedFields = []string{
+	indexer.FieldType, indexer.FieldConversationID, indexer.FieldSource, indexer.FieldProject, indexer.FieldFile,
+	indexer.FieldDate, indexer.FieldRole, indexer.FieldMessageIndex, indexer.FieldHidden, indexer.FieldTitle,
+	indexer.FieldName, indexer.FieldDecision, indexer.FieldRationale, indexer.FieldContent,
+}
+
+// Search runs r.
+func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
+	start := time.Now()
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	defer cancel()
+	node, err := Parse(r.Query)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{ctx: ctx, e: e, src: r.Query}
+	node, filterNodes := splitFilters(node)
+	var filters []bq.Query
+	for _, f := range filterNodes {
+		q, err := b.build(f)
+		if err != nil {
+			return nil, err
+		}
+		filters = append(filters, q)
+	}
+	var main bq.Query
+	if node != nil {
+		if main, err = b.build(node); err != nil {
+			return nil, err
+		}
+	}
+	res, err := e.run(ctx, r, main, filters...)
+	if err != nil {
+		return nil, err
+	}
+	if res.Total == 0 {
+		if relaxed, err := b.relaxed(node); err != nil {
+			return nil, err
+		} else if relaxed != nil {
+			if res, err = e.run(ctx, r, relaxed, filters...); err != nil {
+				return nil, err
+			}
+			res.Relaxed = true
+		}
+	}
+	res.Query = r.Query
+	res.TookMS = float64(time.Since(start).Microseconds()) / 1000
+	return res, nil
+}
+
+// keywordFields are exact fields: a match on one restricts, it says nothing
+// about relevance.
+var keywordFields = map[string]bool{"role": true, "project": true, "source": true, "type": true, "tool": true, "model": true, "id": true}
+
+// splitFilters takes the top-level keyword-field clauses (role:user,
+// project:x…) out of n: they become non-scoring filters. It returns what is
+// left (nil when nothing) and the filters.
+func splitFilters(n Node) (Node, []Node) {
+	isFilter := func(c Node) bool {
+		t, ok := c.(*Term)
+		return ok && keywordFields[t.Field] && t.Fuzziness == 0
+	}
+	switch n := n.(type) {
+	case *Term:
+		if isFilter(n) {
+			return nil, []Node{n}
+		}
+	case *And:
+		var rest, filters []Node
+		for _, c := range n.Clauses {
+			if isFilter(c) {
+				filters = append(filters, c)
+			} else {
+				rest = append(rest, c)
+			}
+		}
+		switch {
+		case len(filters) == 0:
+			return n, nil
+		case len(rest) == 0:
+			return nil, filters
+		case len(rest) == 1:
+			if _, neg := rest[0].(*Not); !neg {
+				return rest[0], filters
+			}
+		}
+		return &And{Clauses: rest}, filters
+	}
+	return n, nil
+}
+
+// relaxed returns, for a query of several words that all had to match, the
+// query that ranks documents matching any of them (more is better); nil when
+// the query has no such form.
+func (b *builder) relaxed(n Node) (bq.Query, error) {
+	and, ok := n.(*And)
+	if !ok {
+		return nil, nil
+	}
+	should, mustNot, err := b.clauses(and)
+	if err != nil {
+		return nil, err
+	}
+	if len(should) < 2 {
+		return nil, nil
+	}
+	return combine(nil, should, mustNot), nil
+}
+
+// run executes main (nil: everything) with r's filters, sort, paging,
+// highlighting and facets, and builds the Result.
+func (e *Engine) run(ctx context.Context, r Request, main bq.Query, extra ...bq.Query) (*Result, error) {
+	// Filters restrict without scoring: Bleve checks them only for the
+	// documents the main query finds, and scores nothing twice.
+	filters := append(r.filters(), extra...)
+	var q bq.Query = main
+	if len(filters) > 0 || r.ExcludeHidden {
+		fq := bleve.NewBooleanQuery()
+		if main != nil {
+			fq.AddMust(main)
+		}
+		if len(filters) > 0 {
+			fq.AddFilter(combine(filters, nil, nil))
+		}
+		if r.ExcludeHidden {
+			// A must-not on the few hidden documents, not a filter: a
+			// negative filter walks every document to say which are left.
+			hidden := bleve.NewTermQuery("true")
+			hidden.SetField(indexer.FieldHidden)
+			fq.AddMustNot(hidden)
+		}
+		q = fq
+	}
+	if q == nil {
+		q = bleve.NewMatchAllQuery()
+	}
+
+	size, from := r.Limit, r.Offset
+	if r.Group {
+		// Look at enough hits to fill the page with distinct conversations.
+		size, from = min(max((r.Offset+r.Limit)*5, 50), MaxLimit), 0
+	}
+	req := bleve.NewSearchRequestOptions(q, size, from, false)
+	req.Fields = storedFields
+	switch r.Sort {
+	case SortNewest:
+		req.SortBy([]string{"-" + indexer.FieldDate, "_id"})
+		req.Score = "none"
+	case SortOldest:
+		req.SortBy([]string{indexer.FieldDate, "_id"})
+		req.Score = "none"
+	default:
+		// Score alone: a tie-breaker on _id makes the collector read the id
+		// of every candidate, which costs more than the search itself.
+		req.SortBy([]string{"-_score"})
+	}
+	if len(r.After) > 0 && !r.Group {
+		after, err := decodeCursor(r.After)
+		if err != nil {
+			return nil, err
+		}
+		req.SearchAfter = after
+	}
+	if !r.NoHighlight && main != nil {
+		req.Highlight = bleve.NewHighlightWithStyle(htmlhl.Name)
+		for _, f := range textFields {
+			req.Highlight.AddField(f.name)
+		}
+	}
+	if r.Facets {
+		for _, f := range []string{indexer.FieldType, indexer.FieldSource, indexer.FieldProject, indexer.FieldRole} {
+			req.AddFacet(f, bleve.NewFacetRequest(f, 20))
+		}
+	}
+	sr, err := e.s.Search(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	res := &Result{Total: sr.Total, Hits: make([]Hit, 0, len(sr.Hits))}
+	// Only date-sorted single hits can be resumed from (see Validate).
+	cursors := r.Sort != SortRelevance && !r.Group
+	for _, dm := range sr.Hits {
+		h := hitOf(dm)
+		if cursors {
+			h.Sort = encodeCursor(dm.Sort)
+		}
+		res.Hits = append(res.Hits, h)
+	}
+	if r.Group {
+		res.Hits = group(res.Hits, r.Offset, r.Limit)
+	}
+	if r.Facets {
+		res.Facets = map[string][]FacetCount{}
+		for name, fr := range sr.Facets {
+			key := name
+			if key == indexer.FieldType {
+				key = "type"
+			}
+			counts := []FacetCount{}
+			for _, t := range fr.Terms.Terms() {
+				counts = append(counts, FacetCount{Value: t.Term, Count: t.Count})
+			}
+			res.Facets[key] = counts
+		}
+	}
+	if err := e.addConversationInfo(ctx, res.Hits); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// group keeps the best hit of each conversation, in rank order, counting the
+// hits each had.
+func group(hits []Hit, offset, limit int) []Hit {
+	var out []Hit
+	pos := map[string]int{}
+	for _, h := range hits {
+		if i, ok := pos[h.ConversationID]; ok {
+			out[i].Count++
+			continue
+		}
+		h.Count = 1
+		pos[h.ConversationID] = len(out)
+		out = append(out, h)
+	}
+	if offset >= len(out) {
+		return []Hit{}
+	}
+	out = out[offset:]
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
