@@ -25,6 +25,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
 	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/internal/atomicfile"
 )
 
 // ErrLocked means another process holds the index open for writing.
@@ -196,7 +197,7 @@ func create(path string, config map[string]any) error {
 	if err := os.Remove(marker); err != nil {
 		return fmt.Errorf("create index %s: %w", path, err)
 	}
-	return syncDir(filepath.Dir(path))
+	return atomicfile.SyncDir(filepath.Dir(path))
 }
 
 func isLockTimeout(err error) bool {

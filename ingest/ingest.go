@@ -116,6 +116,15 @@ type FileError struct {
 	Err  string `json:"error"`
 }
 
+// String says which file and why, naming the file once: most errors start
+// with the path already (path: or path:line:).
+func (e FileError) String() string {
+	if strings.HasPrefix(e.Err, e.Path+":") {
+		return e.Err
+	}
+	return e.Path + ": " + e.Err
+}
+
 // Summary is the outcome of a pass.
 type Summary struct {
 	Progress

@@ -314,3 +314,17 @@ func TestCloseFlushesTimedManifest(t *testing.T) {
 		})
 	}
 }
+
+func TestFileErrorNamesTheFileOnce(t *testing.T) {
+	for _, tc := range []struct {
+		e    FileError
+		want string
+	}{
+		{FileError{Path: "/a/b.json", Err: "/a/b.json:3: syntax error"}, "/a/b.json:3: syntax error"},
+		{FileError{Path: "/a/b.json", Err: "permission denied"}, "/a/b.json: permission denied"},
+	} {
+		if got := tc.e.String(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}

@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
-	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/parsers/portable"
@@ -29,39 +27,27 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	if fs.NArg() == 0 {
 		return usagef("export: give at least one file or folder to export")
 	}
-	if err := os.MkdirAll(*to, 0o755); err != nil {
-		return fmt.Errorf("export: %w", err)
+	ex, err := portable.NewExport(*to)
+	if err != nil {
+		return err
 	}
-	manifest := portable.Manifest{Conversations: []portable.ManifestEntry{}}
-	written := map[string]string{} // file name -> source file, to catch id clashes
 	run, err := parsePaths(ctx, env, all.Registry(), fs.Args(), func(path string, _ parsers.Parser, res *parsers.Result) error {
 		for _, c := range res.Conversations {
-			name := portable.FileName(c.ID)
-			if prev, dup := written[name]; dup {
-				// The same conversation in two files (one tree exported as
-				// JSON and XML): the first one read is kept.
+			if prev, err := ex.Add(c, path); err != nil {
+				return err
+			} else if prev != "" {
 				fmt.Fprintf(env.Stderr, "convsearch: %s: conversation %s already exported from %s; skipped\n", path, c.ID, prev)
-				continue
 			}
-			data, err := portable.Marshal(c)
-			if err != nil {
-				return fmt.Errorf("export %s from %s: %w", c.ID, path, err)
-			}
-			out := filepath.Join(*to, name)
-			if err := os.WriteFile(out, data, 0o644); err != nil {
-				return fmt.Errorf("export: %w", err)
-			}
-			written[name] = path
-			manifest.Conversations = append(manifest.Conversations, portable.NewManifestEntry(c, out))
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if err := indexer.WriteFileAtomic(filepath.Join(*to, "index.json"), manifest); err != nil {
+	if err := ex.Close(); err != nil {
 		return err
 	}
+	manifest := ex.Manifest
 	if !*quiet {
 		printTotals(env, run)
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/convsearch/convsearch/bench"
@@ -84,24 +83,15 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	return err
 }
 
-// fileError says which file and why, naming the file once: most errors
-// start with the path already (path: or path:line:).
-func fileError(e ingest.FileError) string {
-	if strings.HasPrefix(e.Err, e.Path+":") {
-		return e.Err
-	}
-	return e.Path + ": " + e.Err
-}
-
 // reportFailures lists on stderr the files a pass could not read, and
 // those unchanged since a pass failed on them, and returns an error (exit
 // 1) when there are any: the rest is indexed, but a script must know.
 func reportFailures(env *Env, sum *ingest.Summary) error {
 	for _, e := range sum.Errors {
-		fmt.Fprintf(env.Stderr, "convsearch: %s\n", fileError(e))
+		fmt.Fprintf(env.Stderr, "convsearch: %s\n", e)
 	}
 	for _, e := range sum.StillFailing {
-		fmt.Fprintf(env.Stderr, "convsearch: %s (unchanged since it failed)\n", fileError(e))
+		fmt.Fprintf(env.Stderr, "convsearch: %s (unchanged since it failed)\n", e)
 	}
 	if n := len(sum.Errors) + len(sum.StillFailing); n > 0 {
 		return fmt.Errorf("%d of the files could not be read (listed above); everything else is indexed", n)

@@ -38,7 +38,7 @@ func openBackend(ctx context.Context, env *Env, sf *storeFlags) (*daemon.Conn, e
 				sum.Parsed, sum.Conversations, sum.Messages, sum.Elapsed.Round(time.Millisecond))
 		}
 		for _, e := range sum.Errors {
-			fmt.Fprintf(env.Stderr, "convsearch: %s\n", fileError(e))
+			fmt.Fprintf(env.Stderr, "convsearch: %s\n", e)
 		}
 	}
 	if conn.Indexing {
