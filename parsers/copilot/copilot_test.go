@@ -114,9 +114,43 @@ var cliCases = []parsertest.Case{
 // thinking, a tool invocation or an inline reference, or the request was
 // cancelled or failed:
 //
-//	python3 count_vs.py FILES  # the script is the one in the commit message of this test
-//
-// in short: jq -c '.requests[] | [.message.text, [.response[].kind]]' FILE.json
+//	python3 -c '
+//	import json,sys
+//	def load(f):
+//	  if f.endswith(".json"): return json.load(open(f)),0
+//	  st=None;w=0
+//	  for l in open(f):
+//	    if not l.strip(): continue
+//	    try: e=json.loads(l)
+//	    except ValueError: w+=1; continue
+//	    k=e.get("kind")
+//	    try:
+//	      if k==0: st=e["v"]; continue
+//	      p=e["k"]; cur=st
+//	      for x in p[:-1]: cur=cur[x]
+//	      if k==1:
+//	        if isinstance(cur,list) and p[-1]==len(cur): cur.append(e["v"])
+//	        else: cur[p[-1]]=e["v"]
+//	      elif k==3: del cur[p[-1]]
+//	      elif k==2:
+//	        a=cur.get(p[-1]) or [] if isinstance(cur,dict) else cur[p[-1]]
+//	        if "i" in e: a=a[:e["i"]]
+//	        a=a+(e.get("v") or []); cur[p[-1]]=a
+//	      else: w+=1
+//	    except (KeyError,IndexError,TypeError): w+=1
+//	  return st,w
+//	for f in sys.argv[1:]:
+//	  s,w=load(f); r=""
+//	  for q in s.get("requests",[]):
+//	    r+="u"; has=False
+//	    for p in q.get("response") or []:
+//	      k=p.get("kind","")
+//	      if k in("","markdownContent") and ((p.get("value") if k=="" else p["content"]["value"]) or "").strip(): has=True
+//	      if k=="thinking" and "".join(p["value"] if isinstance(p["value"],list) else [p["value"]]).strip(): has=True
+//	      if k in("toolInvocationSerialized","toolInvocation","inlineReference"): has=True
+//	    if ((q.get("result") or {}).get("errorDetails") or {}).get("message") or q.get("isCanceled"): has=True
+//	    if has: r+="a"
+//	  print(f,s.get("sessionId"),len(r),r,"warnings",w)' FILES
 var vscodeCases = []parsertest.Case{
 	{
 		File: corpus + "copilot-vscode/chatSessions/test-vscode-session.jsonl",
