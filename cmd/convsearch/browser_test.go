@@ -25,7 +25,7 @@ func findChromium(t *testing.T) string {
 			return p
 		}
 	}
-	if os.Getenv("CI") == "true" {
+	if inCI() {
 		t.Fatal("no chromium in PATH; CI must install it (apt-get install -y chromium)")
 	}
 	t.Skip("no chromium in PATH")

@@ -50,6 +50,13 @@ type result struct {
 	code           int
 }
 
+// inCI reports whether the tests run in CI (CI set, as CI services and
+// .ci/run set it): there, a test that needs a tool must not skip.
+func inCI() bool {
+	v := os.Getenv("CI")
+	return v != "" && v != "false" && v != "0"
+}
+
 // testEnv is the environment every command of a test sees: a private HOME
 // and XDG folders, so no test reads or writes the real user's files; the
 // rest is the process's own.

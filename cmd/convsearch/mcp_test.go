@@ -300,7 +300,7 @@ func TestMCPThroughDaemon(t *testing.T) {
 // a temporary folder, so the test skips under -short and without node and
 // npm, except in CI (CI set), where it must run.
 func TestMCPOfficialClients(t *testing.T) {
-	ci := os.Getenv("CI") != "" && os.Getenv("CI") != "false" && os.Getenv("CI") != "0"
+	ci := inCI()
 	for _, tool := range []string{"node", "npm", "npx"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if ci {

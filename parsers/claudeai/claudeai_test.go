@@ -105,9 +105,11 @@ func TestDetect(t *testing.T) {
 
 // TestDetectOthers makes sure no file of another family is claimed.
 func TestDetectOthers(t *testing.T) {
-	parsertest.DetectTree(t, New(), func(path string) bool {
+	if parsertest.DetectTree(t, New(), func(path string) bool {
 		return strings.Contains(filepath.ToSlash(path), "/claude-ai/")
-	}, "../../testdata/corpus", "../../examples")
+	}, "../../testdata/corpus", "../../examples") == 0 {
+		t.Error("no file of this family under the roots: the test checked nothing")
+	}
 }
 
 func TestTimeOrder(t *testing.T) {

@@ -74,7 +74,7 @@ func CheckCancel(t testing.TB, p parsers.Parser, path string, data []byte) {
 // are arbitrary bytes. It returns how many files mine claimed.
 func DetectTree(t testing.TB, p parsers.Parser, mine func(path string) bool, roots ...string) int {
 	t.Helper()
-	claimed := 0
+	claimed, files := 0, 0
 	var wrong []string
 	for _, root := range roots {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -91,6 +91,7 @@ func DetectTree(t testing.TB, p parsers.Parser, mine func(path string) bool, roo
 			if err != nil {
 				return err
 			}
+			files++
 			want := mine(path)
 			if got := p.Detect(path, head); got != want {
 				wrong = append(wrong, fmt.Sprintf("Detect(%s) = %v, want %v", path, got, want))
@@ -103,6 +104,9 @@ func DetectTree(t testing.TB, p parsers.Parser, mine func(path string) bool, roo
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+	if files == 0 {
+		t.Errorf("DetectTree: no file under %v: nothing was checked", roots)
 	}
 	// Reported here, not in the walk's function, so the failure points at
 	// the caller.

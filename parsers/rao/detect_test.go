@@ -50,9 +50,11 @@ func TestDetect(t *testing.T) {
 // corpus and of every family's examples: only rao conversation logs may be
 // claimed.
 func TestDetectClaimsOnlyRaoLogs(t *testing.T) {
-	parsertest.DetectTree(t, New(), func(path string) bool {
+	if parsertest.DetectTree(t, New(), func(path string) bool {
 		return filepath.Base(path) == logName && (strings.Contains(path, "/rao/") || strings.HasPrefix(path, "testdata"))
-	}, "../../testdata/corpus", "../../examples", "testdata")
+	}, "../../testdata/corpus", "../../examples", "testdata") == 0 {
+		t.Error("no file of this family under the roots: the test checked nothing")
+	}
 }
 
 func TestCompanions(t *testing.T) {
