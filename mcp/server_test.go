@@ -259,6 +259,9 @@ func TestMCPSearch(t *testing.T) {
 		if len(out.Hits) == 0 {
 			t.Errorf("%v: no hits", tc.args)
 		}
+		if len(out.Hits) == 0 {
+			t.Errorf("no hits: the checks on each hit below would check nothing")
+		}
 		for _, h := range out.Hits {
 			if !tc.check(h) {
 				t.Errorf("%v: hit %+v does not pass the filter", tc.args, h)
@@ -266,6 +269,9 @@ func TestMCPSearch(t *testing.T) {
 		}
 	}
 	hidden, _ := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "environment_context"})
+	if len(hidden.Hits) == 0 {
+		t.Errorf("no hits: the checks on each hit below would check nothing")
+	}
 	for _, h := range hidden.Hits {
 		if h.Hidden {
 			t.Errorf("hidden message %s found without include_hidden", h.ID)

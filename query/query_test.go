@@ -220,6 +220,9 @@ func TestFacets(t *testing.T) {
 		return 0
 	}
 	// Count the hits themselves and compare with the facets.
+	if len(res.Hits) == 0 {
+		t.Fatal("no hits: the facets below would be compared with nothing")
+	}
 	want := map[string]int{}
 	for _, h := range res.Hits {
 		want["type/"+h.Kind]++
