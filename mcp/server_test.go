@@ -259,9 +259,6 @@ func TestMCPSearch(t *testing.T) {
 		if len(out.Hits) == 0 {
 			t.Errorf("%v: no hits", tc.args)
 		}
-		if len(out.Hits) == 0 {
-			t.Errorf("no hits: the checks on each hit below would check nothing")
-		}
 		for _, h := range out.Hits {
 			if !tc.check(h) {
 				t.Errorf("%v: hit %+v does not pass the filter", tc.args, h)
@@ -269,9 +266,8 @@ func TestMCPSearch(t *testing.T) {
 		}
 	}
 	hidden, _ := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "environment_context"})
-	if len(hidden.Hits) == 0 {
-		t.Errorf("no hits: the checks on each hit below would check nothing")
-	}
+	// No hit here is right (every message with the word is hidden): the
+	// table above checked that include_hidden finds them.
 	for _, h := range hidden.Hits {
 		if h.Hidden {
 			t.Errorf("hidden message %s found without include_hidden", h.ID)
