@@ -4,10 +4,12 @@ package all
 
 import (
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/aider"
 	"github.com/convsearch/convsearch/parsers/browserexport"
 	"github.com/convsearch/convsearch/parsers/chatgpt"
 	"github.com/convsearch/convsearch/parsers/claudeai"
 	"github.com/convsearch/convsearch/parsers/claudecode"
+	"github.com/convsearch/convsearch/parsers/cline"
 	"github.com/convsearch/convsearch/parsers/codex"
 	"github.com/convsearch/convsearch/parsers/copilot"
 	"github.com/convsearch/convsearch/parsers/cursor"
@@ -15,6 +17,7 @@ import (
 	"github.com/convsearch/convsearch/parsers/gemini"
 	"github.com/convsearch/convsearch/parsers/goose"
 	"github.com/convsearch/convsearch/parsers/kirosession"
+	"github.com/convsearch/convsearch/parsers/opencode"
 	"github.com/convsearch/convsearch/parsers/personalagent"
 	"github.com/convsearch/convsearch/parsers/portable"
 	"github.com/convsearch/convsearch/parsers/qcli"
@@ -35,6 +38,7 @@ func Registry() *parsers.Registry {
 		personalagent.New(),
 		fnord.New(),
 		rao.New(),
+		cline.New(), opencode.New(), aider.New(), // by file name and place
 		gemini.New(), gemini.NewQwen(), // before claudecode: Qwen's records share its uuid keys
 		kirosession.New(),
 		claudecode.New(),

@@ -15,6 +15,8 @@ func familyOf(path string) string {
 	p := filepath.ToSlash(path)
 	base := filepath.Base(p)
 	switch {
+	case strings.Contains(p, "/aider/") && base == ".aider.chat.history.md":
+		return "aider"
 	case strings.HasSuffix(p, ".md"), strings.HasSuffix(base, ".meta.json"), base == "index.json",
 		strings.Contains(p, "/rao/") && base != "conversation_log.json":
 		return ""
