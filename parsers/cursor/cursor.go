@@ -36,6 +36,7 @@ import (
 
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/loose"
+	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
 // Names of the two families, used as Conversation.Source.
@@ -194,7 +195,7 @@ func underChats(path string) bool {
 func (*AgentParser) Detect(path string, head []byte) bool {
 	switch {
 	case filepath.Base(path) == storeName:
-		return underChats(path) && isSQLite(head)
+		return underChats(path) && sqlitedb.IsSQLite(head)
 	case !inTranscripts(path):
 		return false
 	case parsers.HasExt(path, ".jsonl"):
@@ -302,5 +303,5 @@ func (*IDE) Companions(path string) []string {
 // Detect: the file name and the SQLite magic. Whether Cursor's tables are
 // there is Parse's business: VS Code's own state.vscdb gives nothing.
 func (*IDE) Detect(path string, head []byte) bool {
-	return filepath.Base(path) == vscdbName && isSQLite(head)
+	return filepath.Base(path) == vscdbName && sqlitedb.IsSQLite(head)
 }

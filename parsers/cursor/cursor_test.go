@@ -16,6 +16,7 @@ import (
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/parsertest"
+	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
 // No Cursor file written by Cursor itself with a permissive licence was
@@ -395,7 +396,7 @@ func TestNotCursor(t *testing.T) {
 	}
 	garbage := filepath.Join(dir, "g", vscdbName)
 	os.MkdirAll(filepath.Dir(garbage), 0o755)
-	os.WriteFile(garbage, []byte(magic+strings.Repeat("x", 300)), 0o644)
+	os.WriteFile(garbage, []byte(sqlitedb.Magic+strings.Repeat("x", 300)), 0o644)
 	if _, err := New().Parse(context.Background(), garbage, nil); err == nil || !strings.Contains(err.Error(), garbage) {
 		t.Errorf("garbage: %v", err)
 	}
@@ -455,7 +456,7 @@ func TestWriterHoldsTransaction(t *testing.T) {
 				if err != nil {
 					t.Fatalf("parse during a write: %v", err)
 				}
-				if d := time.Since(start); d > busyTimeout/2 {
+				if d := time.Since(start); d > sqlitedb.BusyTimeout/2 {
 					t.Errorf("parse took %v", d)
 				}
 				if got := len(res.Conversations[idx].Messages); got != tc.want {
@@ -502,7 +503,7 @@ func TestFixturesUnchanged(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
-	db := []byte(magic + "\x10\x00")
+	db := []byte(sqlitedb.Magic + "\x10\x00")
 	line := []byte(`{"role":"user","message":{"content":[]}}`)
 	tests := []struct {
 		p    parsers.Parser

@@ -14,6 +14,7 @@ import (
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/loose"
+	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
 // storeName is the CLI's per-session database.
@@ -61,14 +62,14 @@ type blobRow struct {
 // the store in one read transaction. A database without Cursor's tables
 // gives nothing.
 func readStore(ctx context.Context, path string) (meta []byte, blobs []blobRow, err error) {
-	err = readTx(ctx, path, func(tx *sql.Tx, tables map[string]bool) error {
+	err = sqlitedb.Read(ctx, path, func(tx *sql.Tx, tables map[string]bool) error {
 		if !tables["blobs"] {
 			return nil
 		}
 		if tables["meta"] {
 			rows, err := queryKV(ctx, tx, `SELECT key, value FROM meta WHERE key = '0'`)
 			if err != nil {
-				return storeError(path, "read meta", err)
+				return sqlitedb.Error(path, "read meta", err)
 			}
 			if len(rows) > 0 {
 				meta = rows[0].value
@@ -76,7 +77,7 @@ func readStore(ctx context.Context, path string) (meta []byte, blobs []blobRow, 
 		}
 		rows, err := queryKV(ctx, tx, `SELECT id, data FROM blobs ORDER BY rowid`)
 		if err != nil {
-			return storeError(path, "read blobs", err)
+			return sqlitedb.Error(path, "read blobs", err)
 		}
 		for _, r := range rows {
 			blobs = append(blobs, blobRow{id: r.key, data: r.value})

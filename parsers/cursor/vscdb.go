@@ -17,6 +17,7 @@ import (
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/loose"
+	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
 // vscdbName is the state database of VS Code and its forks.
@@ -38,21 +39,21 @@ type vscdbRows struct {
 
 func readVscdb(ctx context.Context, path string) (*vscdbRows, error) {
 	var out vscdbRows
-	err := readTx(ctx, path, func(tx *sql.Tx, tables map[string]bool) error {
+	err := sqlitedb.Read(ctx, path, func(tx *sql.Tx, tables map[string]bool) error {
 		var err error
 		if tables["cursorDiskKV"] {
 			// Range scans use the key's unique index; ';' follows ':'.
 			if out.composers, err = queryKV(ctx, tx, `SELECT key, value FROM cursorDiskKV WHERE key >= 'composerData:' AND key < 'composerData;' ORDER BY key`); err != nil {
-				return storeError(path, "read composers", err)
+				return sqlitedb.Error(path, "read composers", err)
 			}
 			if out.bubbles, err = queryKV(ctx, tx, `SELECT key, value FROM cursorDiskKV WHERE key >= 'bubbleId:' AND key < 'bubbleId;' ORDER BY key`); err != nil {
-				return storeError(path, "read bubbles", err)
+				return sqlitedb.Error(path, "read bubbles", err)
 			}
 		}
 		if tables["ItemTable"] {
 			rows, err := queryKV(ctx, tx, `SELECT key, value FROM ItemTable WHERE key IN (?, ?)`, keyChatData, keyComposers)
 			if err != nil {
-				return storeError(path, "read ItemTable", err)
+				return sqlitedb.Error(path, "read ItemTable", err)
 			}
 			for _, r := range rows {
 				switch r.key {

@@ -27,6 +27,7 @@ import (
 
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/loose"
+	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
 // Name is the family name, used as Conversation.Source.
@@ -34,9 +35,6 @@ const Name = "goose"
 
 // StoreName is the SQLite store's file name.
 const StoreName = "sessions.db"
-
-// magic starts every SQLite 3 database file.
-const magic = "SQLite format 3\x00"
 
 // Parser reads goose session files and stores.
 type Parser struct{}
@@ -114,7 +112,7 @@ func (*Parser) Companions(path string) []string {
 // Detect reports whether path is a goose store or session file.
 func (*Parser) Detect(path string, head []byte) bool {
 	if filepath.Base(path) == StoreName {
-		return isSQLite(head) && (inGooseFolder(path) || bytes.Contains(head, []byte("content_json")))
+		return sqlitedb.IsSQLite(head) && (inGooseFolder(path) || bytes.Contains(head, []byte("content_json")))
 	}
 	if !parsers.HasExt(path, ".jsonl") {
 		return false
@@ -132,10 +130,6 @@ func (*Parser) Detect(path string, head []byte) bool {
 	// A file whose metadata line was lost starts with a message: too
 	// generic a shape to claim outside goose's own folder.
 	return inGooseFolder(path) && loose.HasKey(first, "role") && loose.HasKey(first, "created") && loose.HasKey(first, "content")
-}
-
-func isSQLite(head []byte) bool {
-	return bytes.HasPrefix(head, []byte(magic))
 }
 
 // inGooseFolder reports whether a folder of path is named goose.

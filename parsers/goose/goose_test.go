@@ -17,6 +17,7 @@ import (
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/parsertest"
+	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
 // No session file or store written by goose itself could be found in a
@@ -399,7 +400,7 @@ func TestWriterHoldsTransaction(t *testing.T) {
 			before := sum(t, path)
 			start := time.Now()
 			res := readAll(t, path)
-			if d := time.Since(start); d > busyTimeout/2 {
+			if d := time.Since(start); d > sqlitedb.BusyTimeout/2 {
 				t.Errorf("parse took %v while a writer was open", d)
 			}
 			if n := len(res.Conversations[0].Messages); n != 4 {
@@ -478,7 +479,7 @@ func TestNotAStore(t *testing.T) {
 	dir := t.TempDir()
 	garbage := filepath.Join(dir, "a", StoreName)
 	os.MkdirAll(filepath.Dir(garbage), 0o755)
-	os.WriteFile(garbage, []byte(magic+strings.Repeat("x", 200)), 0o644)
+	os.WriteFile(garbage, []byte(sqlitedb.Magic+strings.Repeat("x", 200)), 0o644)
 	other := filepath.Join(dir, "b", StoreName)
 	os.MkdirAll(filepath.Dir(other), 0o755)
 	db, _ := sql.Open("sqlite", other)
@@ -505,7 +506,7 @@ func TestJSONLErrors(t *testing.T) {
 
 func TestDetect(t *testing.T) {
 	p := New()
-	db := []byte(magic + "\x10\x00")
+	db := []byte(sqlitedb.Magic + "\x10\x00")
 	meta := []byte(`{"working_dir":"/x","description":"d","schedule_id":null,"message_count":2}` + "\n")
 	msg := []byte(`{"role":"user","created":1,"content":[]}` + "\n")
 	tests := []struct {

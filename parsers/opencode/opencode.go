@@ -27,6 +27,7 @@ import (
 
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/loose"
+	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
 // Name is the family name, used as Conversation.Source.
@@ -34,9 +35,6 @@ const Name = "opencode"
 
 // DBName is the SQLite store's file name.
 const DBName = "opencode.db"
-
-// magic starts every SQLite 3 database file.
-const magic = "SQLite format 3\x00"
 
 // Parser reads OpenCode's JSON storage and its SQLite store.
 type Parser struct{}
@@ -91,7 +89,7 @@ func roots(goos, home string, getenv func(string) string) []string {
 // Detect reports whether path is a session file or the store.
 func (*Parser) Detect(path string, head []byte) bool {
 	if filepath.Base(path) == DBName {
-		return strings.HasPrefix(string(head[:min(len(head), len(magic))]), magic)
+		return sqlitedb.IsSQLite(head)
 	}
 	if !parsers.HasExt(path, ".json") || filepath.Base(filepath.Dir(filepath.Dir(path))) != "session" {
 		return false

@@ -19,17 +19,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
-	"github.com/convsearch/convsearch/parsers/loose"
 	"github.com/convsearch/convsearch/parsers/qcli"
+	"github.com/convsearch/convsearch/parsers/sqlitedb"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 )
@@ -39,14 +36,6 @@ const Name = "qcli-store"
 
 // FileName is the store's file name in every location.
 const FileName = "data.sqlite3"
-
-// magic starts every SQLite 3 database file.
-const magic = "SQLite format 3\x00"
-
-// busyTimeout is how long a read waits for a writer that holds the database
-// exclusively (a commit in rollback-journal mode) before giving up; the next
-// pass retries.
-const busyTimeout = 3 * time.Second
 
 // Parser reads the Q CLI / Kiro CLI SQLite store.
 type Parser struct{}
@@ -80,7 +69,7 @@ func (*Parser) Info() parsers.Info {
 // Detect reports whether path is a store: its name and the SQLite magic.
 // Whether the tables exist is left to Parse, which must open the database.
 func (*Parser) Detect(path string, head []byte) bool {
-	return filepath.Base(path) == FileName && strings.HasPrefix(string(head[:min(len(head), len(magic))]), magic)
+	return filepath.Base(path) == FileName && sqlitedb.IsSQLite(head)
 }
 
 // Companions lists the write-ahead log: in WAL mode new conversations sit
@@ -240,177 +229,37 @@ const (
 	tableV1 = "conversations"
 )
 
-// dsn is the read-only URI for the database at path. mode=ro keeps SQLite
-// from writing (no hot-journal rollback, no checkpoint on close);
-// query_only refuses any statement that would write; busy_timeout bounds
-// the wait for a writer.
-//
-// immutable=1 (no locks, no -wal or -shm) is used only when quiet says the
-// store is in WAL mode with no -wal file: then every committed row is in the
-// main file, and a plain read-only open would create an empty -wal and -shm
-// beside the tool's store (or fail where the folder is not writable). Should
-// the tool start writing during that short read, it creates the -wal, a
-// companion, so the store is read again.
-func dsn(path string, quiet bool) string {
-	p := filepath.ToSlash(path)
-	if v := filepath.VolumeName(path); v != "" && !strings.HasPrefix(p, "/") {
-		p = "/" + p // C:/x → /C:/x, as SQLite URIs want
-	}
-	var b strings.Builder
-	if strings.HasPrefix(p, "/") {
-		b.WriteString("file://") // empty authority, then the absolute path
-	} else {
-		b.WriteString("file:")
-	}
-	for _, r := range p {
-		switch r {
-		case '%', '?', '#':
-			fmt.Fprintf(&b, "%%%02X", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	fmt.Fprintf(&b, "?mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(%d)", busyTimeout.Milliseconds())
-	if quiet {
-		b.WriteString("&immutable=1")
-	}
-	return b.String()
-}
-
-// quietWAL reports whether the store at path is in WAL mode (file format
-// versions at offsets 18 and 19 are 2) and has no -wal file beside it.
-func quietWAL(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var h [20]byte
-	if _, err := io.ReadFull(f, h[:]); err != nil || string(h[:len(magic)]) != magic || (h[18] != 2 && h[19] != 2) {
-		return false
-	}
-	_, err = os.Stat(path + "-wal")
-	return errors.Is(err, fs.ErrNotExist)
-}
-
 // readRows copies every conversation row out of the store in one read
 // transaction (one snapshot of both tables) and closes the database.
 func readRows(ctx context.Context, path string) ([]row, error) {
-	db, err := sql.Open("sqlite", dsn(path, quietWAL(path)))
-	if err != nil {
-		return nil, parsers.Wrap(path, 0, err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, storeError(path, "open", err)
-	}
-	defer tx.Rollback() //nolint:errcheck // read-only: nothing to keep or lose
-
-	tables := map[string]bool{}
-	names, err := tx.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)`, tableV2, tableV1)
-	if err != nil {
-		return nil, storeError(path, "list tables", err)
-	}
-	for names.Next() {
-		var n string
-		if err := names.Scan(&n); err != nil {
-			names.Close()
-			return nil, storeError(path, "list tables", err)
-		}
-		tables[n] = true
-	}
-	if err := names.Close(); err != nil {
-		return nil, storeError(path, "list tables", err)
-	}
-	if err := names.Err(); err != nil {
-		return nil, storeError(path, "list tables", err)
-	}
-
 	var rows []row
-	if tables[tableV2] {
-		rows, err = query(ctx, tx, rows, tableV2,
-			`SELECT key, conversation_id, value, created_at, updated_at FROM conversations_v2 ORDER BY key, created_at, conversation_id`)
-		if err != nil {
-			return nil, storeError(path, "read "+tableV2, err)
+	err := sqlitedb.Read(ctx, path, func(tx *sql.Tx, tables map[string]bool) error {
+		for _, t := range []struct{ table, query string }{
+			{tableV2, `SELECT key, conversation_id, value, created_at, updated_at FROM conversations_v2 ORDER BY key, created_at, conversation_id`},
+			{tableV1, `SELECT key, NULL AS conversation_id, value, NULL AS created_at, NULL AS updated_at FROM conversations ORDER BY key`},
+		} {
+			if !tables[t.table] {
+				continue
+			}
+			err := sqlitedb.EachRow(ctx, tx, t.query, func(col sqlitedb.Row) {
+				value, _ := col["value"].([]byte)
+				if value == nil {
+					value = []byte(col.Text("value"))
+				}
+				rows = append(rows, row{
+					table:   t.table,
+					key:     col.Text("key"),
+					id:      col.Text("conversation_id"),
+					value:   value,
+					created: col.Time("created_at"),
+					updated: col.Time("updated_at"),
+				})
+			})
+			if err != nil {
+				return sqlitedb.Error(path, "read "+t.table, err)
+			}
 		}
-	}
-	if tables[tableV1] {
-		rows, err = query(ctx, tx, rows, tableV1,
-			`SELECT key, NULL, value, NULL, NULL FROM conversations ORDER BY key`)
-		if err != nil {
-			return nil, storeError(path, "read "+tableV1, err)
-		}
-	}
-	return rows, nil
-}
-
-func query(ctx context.Context, tx *sql.Tx, rows []row, table, q string) ([]row, error) {
-	rs, err := tx.QueryContext(ctx, q)
-	if err != nil {
-		return rows, err
-	}
-	defer rs.Close()
-	for rs.Next() {
-		var key, id, created, updated any
-		var value []byte
-		if err := rs.Scan(&key, &id, &value, &created, &updated); err != nil {
-			return rows, err
-		}
-		rows = append(rows, row{
-			table:   table,
-			key:     text(key),
-			id:      text(id),
-			value:   value,
-			created: epochMillis(created),
-			updated: epochMillis(updated),
-		})
-	}
-	return rows, rs.Err()
-}
-
-// text reads a column SQLite may hand back as TEXT, BLOB or a number.
-func text(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case []byte:
-		return string(x)
-	case nil:
-		return ""
-	}
-	return fmt.Sprint(v)
-}
-
-// epochMillis reads created_at / updated_at: Unix milliseconds as written,
-// or whatever else a hand-edited store holds.
-func epochMillis(v any) time.Time {
-	switch x := v.(type) {
-	case int64:
-		return loose.Epoch(float64(x))
-	case float64:
-		return loose.Epoch(x)
-	case time.Time:
-		return x.UTC()
-	case string, []byte:
-		t, _ := loose.ParseTime(text(x))
-		return t.UTC()
-	}
-	return time.Time{}
-}
-
-// storeError names the file and what was being done. A file that is not a
-// database at all is a syntax error; a busy or locked one keeps SQLite's
-// words, so the caller sees why and retries on the next pass.
-func storeError(path, doing string, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	msg := err.Error()
-	if strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") {
-		return parsers.Errorf(path, 0, parsers.ErrSyntax, "%s: %v", doing, err)
-	}
-	return &parsers.Error{Path: path, Err: fmt.Errorf("%s: %w", doing, err)}
+		return nil
+	})
+	return rows, err
 }

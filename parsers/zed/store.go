@@ -3,11 +3,7 @@ package zed
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -17,13 +13,10 @@ import (
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/loose"
+	"github.com/convsearch/convsearch/parsers/sqlitedb"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 )
-
-// busyTimeout is how long a read waits for a writer that holds the
-// database exclusively before giving up; the next pass retries.
-const busyTimeout = 3 * time.Second
 
 // row is one thread row, copied out of the database.
 type row struct {
@@ -126,169 +119,33 @@ func decodeRow(path string, r *row, dec *zstd.Decoder) (*conversation.Conversati
 // readRows copies every thread row out of the store in one read
 // transaction and closes the database before anything is decoded.
 func readRows(ctx context.Context, path string) ([]row, error) {
-	db, err := sql.Open("sqlite", dsn(path, quietWAL(path)))
-	if err != nil {
-		return nil, parsers.Wrap(path, 0, err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, storeError(path, "open", err)
-	}
-	defer tx.Rollback() //nolint:errcheck // read-only: nothing to keep or lose
-
-	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'threads'`).Scan(&n); err != nil {
-		return nil, storeError(path, "list tables", err)
-	}
-	if n == 0 {
-		return nil, parsers.Errorf(path, 0, parsers.ErrShape, "no threads table: not a Zed thread store")
-	}
 	var rows []row
-	err = eachRow(ctx, tx, `SELECT * FROM threads ORDER BY updated_at, id`, func(col map[string]any) {
-		var data []byte
-		switch x := col["data"].(type) {
-		case []byte:
-			data = x
-		case string:
-			data = []byte(x)
+	err := sqlitedb.Read(ctx, path, func(tx *sql.Tx, tables map[string]bool) error {
+		if !tables["threads"] {
+			return parsers.Errorf(path, 0, parsers.ErrShape, "no threads table: not a Zed thread store")
 		}
-		rows = append(rows, row{
-			id:          text(col["id"]),
-			summary:     text(col["summary"]),
-			dataType:    text(col["data_type"]),
-			parentID:    text(col["parent_id"]),
-			folderPaths: text(col["folder_paths"]),
-			data:        data,
-			created:     when(col["created_at"]),
-			updated:     when(col["updated_at"]),
+		err := sqlitedb.EachRow(ctx, tx, `SELECT * FROM threads ORDER BY updated_at, id`, func(col sqlitedb.Row) {
+			data, ok := col["data"].([]byte)
+			if !ok {
+				data = []byte(col.Text("data"))
+			}
+			rows = append(rows, row{
+				id:          col.Text("id"),
+				summary:     col.Text("summary"),
+				dataType:    col.Text("data_type"),
+				parentID:    col.Text("parent_id"),
+				folderPaths: col.Text("folder_paths"),
+				data:        data,
+				// RFC 3339 text as Zed writes it, or Unix seconds in a
+				// hand-made store.
+				created: col.Time("created_at"),
+				updated: col.Time("updated_at"),
+			})
 		})
+		if err != nil {
+			return sqlitedb.Error(path, "read threads", err)
+		}
+		return nil
 	})
-	if err != nil {
-		return nil, storeError(path, "read threads", err)
-	}
-	return rows, nil
-}
-
-// eachRow runs q and calls fn with each row's columns by name, so a
-// column an older schema lacks reads as nil.
-func eachRow(ctx context.Context, tx *sql.Tx, q string, fn func(map[string]any)) error {
-	rs, err := tx.QueryContext(ctx, q)
-	if err != nil {
-		return err
-	}
-	defer rs.Close()
-	names, err := rs.Columns()
-	if err != nil {
-		return err
-	}
-	vals := make([]any, len(names))
-	ptrs := make([]any, len(names))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rs.Next() {
-		if err := rs.Scan(ptrs...); err != nil {
-			return err
-		}
-		col := make(map[string]any, len(names))
-		for i, n := range names {
-			col[n] = vals[i]
-		}
-		fn(col)
-	}
-	return rs.Err()
-}
-
-// text reads a column SQLite may hand back as TEXT, BLOB or a number.
-func text(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case []byte:
-		return string(x)
-	case nil:
-		return ""
-	}
-	return fmt.Sprint(v)
-}
-
-// when reads a time column: RFC 3339 text as Zed writes it, or Unix seconds
-// in a hand-made store.
-func when(v any) time.Time {
-	switch x := v.(type) {
-	case int64:
-		return loose.Epoch(float64(x))
-	case float64:
-		return loose.Epoch(x)
-	case time.Time:
-		return x.UTC()
-	case string, []byte:
-		t, _ := loose.ParseTime(text(x))
-		return t.UTC()
-	}
-	return time.Time{}
-}
-
-// dsn is the read-only URI for the database at path, as parsers/qclistore
-// opens its store: mode=ro keeps SQLite from writing (no hot-journal
-// rollback, no checkpoint on close), query_only refuses any write,
-// busy_timeout bounds the wait for a writer. immutable=1 is added only for
-// a WAL store at rest (no -wal), where a plain read-only open would create
-// an empty -wal and -shm beside Zed's store.
-func dsn(path string, quiet bool) string {
-	p := filepath.ToSlash(path)
-	if v := filepath.VolumeName(path); v != "" && !strings.HasPrefix(p, "/") {
-		p = "/" + p
-	}
-	var b strings.Builder
-	if strings.HasPrefix(p, "/") {
-		b.WriteString("file://")
-	} else {
-		b.WriteString("file:")
-	}
-	for _, r := range p {
-		switch r {
-		case '%', '?', '#':
-			fmt.Fprintf(&b, "%%%02X", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	fmt.Fprintf(&b, "?mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(%d)", busyTimeout.Milliseconds())
-	if quiet {
-		b.WriteString("&immutable=1")
-	}
-	return b.String()
-}
-
-// quietWAL reports whether the store at path is in WAL mode and has no
-// -wal file beside it.
-func quietWAL(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var h [20]byte
-	if _, err := io.ReadFull(f, h[:]); err != nil || string(h[:len(magic)]) != magic || (h[18] != 2 && h[19] != 2) {
-		return false
-	}
-	_, err = os.Stat(path + "-wal")
-	return errors.Is(err, fs.ErrNotExist)
-}
-
-// storeError names the file and what was being done. A busy or locked
-// store keeps SQLite's words, so the caller sees why and retries later.
-func storeError(path, doing string, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	msg := err.Error()
-	if strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") {
-		return parsers.Errorf(path, 0, parsers.ErrSyntax, "%s: %v", doing, err)
-	}
-	return &parsers.Error{Path: path, Err: fmt.Errorf("%s: %w", doing, err)}
+	return rows, err
 }

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
 // Name is the family name, used as Conversation.Source.
@@ -29,9 +30,6 @@ const Name = "zed"
 
 // FileName is the store's file name.
 const FileName = "threads.db"
-
-// magic starts every SQLite 3 database file.
-const magic = "SQLite format 3\x00"
 
 // Parser reads Zed's thread store.
 type Parser struct{}
@@ -110,7 +108,7 @@ func (*Parser) Companions(path string) []string {
 // Detect reports whether path is Zed's thread store. Its single table's
 // schema is on the first page, so the head shows the data_type column.
 func (*Parser) Detect(path string, head []byte) bool {
-	if filepath.Base(path) != FileName || !bytes.HasPrefix(head, []byte(magic)) {
+	if filepath.Base(path) != FileName || !sqlitedb.IsSQLite(head) {
 		return false
 	}
 	return inZedFolder(path) || bytes.Contains(head, []byte("data_type"))

@@ -20,6 +20,7 @@ import (
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/parsertest"
+	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
 // Zed's own sources are GPL and no thread store written by Zed could be
@@ -339,7 +340,7 @@ func TestWriterHoldsTransaction(t *testing.T) {
 			if n := len(readAll(t, path).Conversations); n != 2 {
 				t.Errorf("%d threads while the writer is open, want the 2 committed", n)
 			}
-			if d := time.Since(start); d > busyTimeout/2 {
+			if d := time.Since(start); d > sqlitedb.BusyTimeout/2 {
 				t.Errorf("parse took %v while a writer was open", d)
 			}
 			if sum(t, path) != before {
@@ -399,7 +400,7 @@ func TestNotAStore(t *testing.T) {
 	dir := t.TempDir()
 	garbage := filepath.Join(dir, "a", FileName)
 	os.MkdirAll(filepath.Dir(garbage), 0o755)
-	os.WriteFile(garbage, []byte(magic+strings.Repeat("x", 200)), 0o644)
+	os.WriteFile(garbage, []byte(sqlitedb.Magic+strings.Repeat("x", 200)), 0o644)
 	other := filepath.Join(dir, "b", FileName)
 	os.MkdirAll(filepath.Dir(other), 0o755)
 	db, _ := sql.Open("sqlite", other)
@@ -426,7 +427,7 @@ func TestCancelled(t *testing.T) {
 
 func TestDetect(t *testing.T) {
 	p := New()
-	db := []byte(magic + "\x10\x00")
+	db := []byte(sqlitedb.Magic + "\x10\x00")
 	tests := []struct {
 		path string
 		head []byte
