@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 	"github.com/convsearch/convsearch/parsers/loose"
 	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
@@ -199,17 +200,14 @@ func (*AgentParser) Detect(path string, head []byte) bool {
 	case !inTranscripts(path):
 		return false
 	case parsers.HasExt(path, ".jsonl"):
-		first := strings.TrimSpace(strings.TrimPrefix(string(head), "\xef\xbb\xbf"))
-		if i := strings.IndexByte(first, '\n'); i >= 0 {
-			first = first[:i]
-		}
-		if !strings.HasPrefix(first, "{") {
+		first := jsonhead.FirstLine(head)
+		if len(first) == 0 || first[0] != '{' {
 			return false
 		}
-		if loose.HasKey(first, "role") && (loose.HasKey(first, "message") || loose.HasKey(first, "content")) {
+		if keys := jsonhead.Scan(first); keys.Anywhere("role") && keys.Anywhere("message", "content") {
 			return true
 		}
-		return reMarkerType.MatchString(first)
+		return reMarkerType.Match(first)
 	case parsers.HasExt(path, ".txt"):
 		first := strings.TrimLeft(strings.TrimPrefix(string(head), "\xef\xbb\xbf"), " \t\r\n")
 		if i := strings.IndexByte(first, '\n'); i >= 0 {

@@ -26,7 +26,7 @@ import (
 	"strings"
 
 	"github.com/convsearch/convsearch/parsers"
-	"github.com/convsearch/convsearch/parsers/loose"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
@@ -117,19 +117,17 @@ func (*Parser) Detect(path string, head []byte) bool {
 	if !parsers.HasExt(path, ".jsonl") {
 		return false
 	}
-	first := bytes.TrimSpace(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")))
-	if i := bytes.IndexByte(first, '\n'); i >= 0 {
-		first = first[:i]
-	}
+	first := jsonhead.FirstLine(head)
 	if len(first) == 0 || first[0] != '{' {
 		return false
 	}
-	if loose.HasKey(first, "description") && loose.HasKey(first, "message_count") {
+	keys := jsonhead.Scan(first)
+	if keys.Anywhere("description") && keys.Anywhere("message_count") {
 		return true
 	}
 	// A file whose metadata line was lost starts with a message: too
 	// generic a shape to claim outside goose's own folder.
-	return inGooseFolder(path) && loose.HasKey(first, "role") && loose.HasKey(first, "created") && loose.HasKey(first, "content")
+	return inGooseFolder(path) && keys.Anywhere("role") && keys.Anywhere("created") && keys.Anywhere("content")
 }
 
 // inGooseFolder reports whether a folder of path is named goose.

@@ -131,3 +131,25 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
+
+// TestAnywhere: a key at any depth of a head that may be cut anywhere, not
+// the same word as a value (what loose.HasKey was, before Detect methods
+// scanned their head once).
+func TestAnywhere(t *testing.T) {
+	tests := []struct {
+		head, key string
+		want      bool
+	}{
+		{`{"mapping": {`, "mapping", true},
+		{`{"title": "mapping", "x": 1}`, "mapping", false},       // a value, not a key
+		{`{"title": "mapping", "mapping" :{}}`, "mapping", true}, // the key after the value
+		{`[{"uuid"` + "\n\t:" + `"x"}]`, "uuid", true},           // white space before the colon
+		{`{"uuid_x": 1}`, "uuid", false},
+		{`{"chat_mess`, "chat_messages", false}, // a head cut mid-key
+	}
+	for _, tt := range tests {
+		if got := Scan([]byte(tt.head)).Anywhere(tt.key); got != tt.want {
+			t.Errorf("Scan(%q).Anywhere(%q) = %v, want %v", tt.head, tt.key, got, tt.want)
+		}
+	}
+}

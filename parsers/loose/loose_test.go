@@ -131,25 +131,3 @@ func TestUnmarshalErrorsNameFileAndLine(t *testing.T) {
 		t.Errorf("empty: %v", err)
 	}
 }
-
-func TestHasKey(t *testing.T) {
-	tests := []struct {
-		head, key string
-		want      bool
-	}{
-		{`{"mapping": {`, "mapping", true},
-		{`{"title": "mapping", "x": 1}`, "mapping", false},       // a value, not a key
-		{`{"title": "mapping", "mapping" :{}}`, "mapping", true}, // the key after the value
-		{`[{"uuid"` + "\n\t:" + `"x"}]`, "uuid", true},           // white space before the colon
-		{`{"uuid_x": 1}`, "uuid", false},
-		{`{"chat_mess`, "chat_messages", false}, // a head cut mid-key
-	}
-	for _, tt := range tests {
-		if got := HasKey(tt.head, tt.key); got != tt.want {
-			t.Errorf("HasKey(%q, %q) = %v, want %v", tt.head, tt.key, got, tt.want)
-		}
-		if got := HasKey([]byte(tt.head), tt.key); got != tt.want {
-			t.Errorf("HasKey([]byte(%q), %q) = %v, want %v", tt.head, tt.key, got, tt.want)
-		}
-	}
-}

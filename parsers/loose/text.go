@@ -3,8 +3,6 @@ package loose
 import (
 	"strings"
 	"unicode/utf8"
-
-	"github.com/convsearch/convsearch/parsers/jsonhead"
 )
 
 // Title derives a title from a message's text, for formats that have none:
@@ -49,13 +47,4 @@ func cutWords(s string, n int) string {
 		t = t[:i]
 	}
 	return strings.TrimRight(t, " ,.;:-") + "…"
-}
-
-// HasKey reports whether head, a JSON document that may be cut anywhere,
-// holds key as an object key at any depth (not the same word as a value).
-//
-// Deprecated: Detect methods read their head with jsonhead.Scan, which
-// also knows where a key sits and what its value is; HasKey is that scan.
-func HasKey[T ~string | ~[]byte](head T, key string) bool {
-	return jsonhead.Scan([]byte(head)).Anywhere(key)
 }

@@ -26,7 +26,7 @@ import (
 	"strings"
 
 	"github.com/convsearch/convsearch/parsers"
-	"github.com/convsearch/convsearch/parsers/loose"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
@@ -98,8 +98,8 @@ func (*Parser) Detect(path string, head []byte) bool {
 	if len(h) == 0 || h[0] != '{' {
 		return false
 	}
-	return loose.HasKey(h, "id") && loose.HasKey(h, "time") &&
-		(loose.HasKey(h, "projectID") || loose.HasKey(h, "directory") || loose.HasKey(h, "title"))
+	keys := jsonhead.Scan(h)
+	return keys.Anywhere("id") && keys.Anywhere("time") && keys.Anywhere("projectID", "directory", "title")
 }
 
 // Companions lists the files Parse reads beside a session file: every
