@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"hash/fnv"
 	"io"
 	"path/filepath"
@@ -94,10 +93,8 @@ type builder struct {
 	fileSeen    map[string]bool
 	filesTime   time.Time
 
-	lines    int   // non-blank lines
-	known    int   // lines recognised as Claude Code records
-	bad      int   // malformed lines
-	firstBad error // the first of them
+	lines loose.Lines // the lines read, and those that could not be
+	known int         // lines recognised as Claude Code records
 }
 
 func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
@@ -112,6 +109,7 @@ func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, erro
 		models:     map[string]int{},
 		fileSeen:   map[string]bool{},
 	}
+	b.lines = loose.Lines{Path: path, Res: &b.res}
 	if err := loose.EachLine(ctx, path, r, b.line); err != nil {
 		return nil, err
 	}
@@ -119,24 +117,8 @@ func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, erro
 }
 
 func (b *builder) line(n int, data []byte) {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		return
-	}
-	b.lines++
 	var rec record
-	if err := json.Unmarshal(data, &rec); err != nil {
-		kind := parsers.ErrSyntax
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			kind = parsers.ErrShape
-		}
-		werr := parsers.Errorf(b.path, n, kind, "%v", err)
-		b.res.Warn(werr)
-		if b.firstBad == nil {
-			b.firstBad = werr
-		}
-		b.bad++
+	if !b.lines.Decode(n, data, &rec) {
 		return
 	}
 	if id := loose.String(rec.UUID); id != "" {
@@ -372,10 +354,10 @@ func model(raw json.RawMessage) string {
 func (b *builder) finish() (*parsers.Result, error) {
 	if b.known == 0 {
 		switch {
-		case b.lines == 0:
+		case b.lines.Count() == 0:
 			return &b.res, nil // a blank file: a session just created
-		case b.firstBad != nil && b.bad == b.lines:
-			return nil, b.firstBad // not one line could be read
+		case b.lines.Unreadable() != nil:
+			return nil, b.lines.Unreadable() // not one line could be read
 		}
 		return nil, parsers.Errorf(b.path, 0, parsers.ErrShape, "no Claude Code record")
 	}

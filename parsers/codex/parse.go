@@ -1,10 +1,8 @@
 package codex
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -104,14 +102,13 @@ type builder struct {
 	metaTime     time.Time
 	summaries    []string
 
-	lines    int
-	known    int
-	bad      int
-	firstBad error
+	lines loose.Lines // the lines read, and those that could not be
+	known int
 }
 
 func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
 	b := &builder{path: path}
+	b.lines = loose.Lines{Path: path, Res: &b.res}
 	if err := loose.EachLine(ctx, path, r, b.line); err != nil {
 		return nil, err
 	}
@@ -128,14 +125,8 @@ var responseTypes = map[string]bool{
 }
 
 func (b *builder) line(n int, data []byte) {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		return
-	}
-	b.lines++
 	var l line
-	if err := json.Unmarshal(data, &l); err != nil {
-		b.warn(n, err)
+	if !b.lines.Decode(n, data, &l) {
 		return
 	}
 	typ := loose.String(l.Type)
@@ -154,7 +145,7 @@ func (b *builder) line(n int, data []byte) {
 	}
 	var p payload
 	if err := json.Unmarshal(raw, &p); err != nil {
-		b.warn(n, err)
+		b.lines.Bad(n, err)
 		return
 	}
 	ts := loose.Time(l.Timestamp)
@@ -189,20 +180,6 @@ func (b *builder) line(n int, data []byte) {
 			b.known++ // a record type to come
 		}
 	}
-}
-
-func (b *builder) warn(n int, err error) {
-	kind := parsers.ErrSyntax
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		kind = parsers.ErrShape
-	}
-	werr := parsers.Errorf(b.path, n, kind, "%v", err)
-	b.res.Warn(werr)
-	if b.firstBad == nil {
-		b.firstBad = werr
-	}
-	b.bad++
 }
 
 // meta reads the session header. A forked or resumed rollout may hold
@@ -469,10 +446,10 @@ func join(a, b string) string {
 func (b *builder) finish() (*parsers.Result, error) {
 	if b.known == 0 {
 		switch {
-		case b.lines == 0:
+		case b.lines.Count() == 0:
 			return &b.res, nil // a blank file: a session just created
-		case b.firstBad != nil && b.bad == b.lines:
-			return nil, b.firstBad // not one line could be read
+		case b.lines.Unreadable() != nil:
+			return nil, b.lines.Unreadable() // not one line could be read
 		}
 		return nil, parsers.Errorf(b.path, 0, parsers.ErrShape, "no Codex record")
 	}

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -72,9 +71,10 @@ type toolRequest struct {
 }
 
 type eventBuilder struct {
-	path string
-	res  parsers.Result
-	msgs []conversation.Message
+	lines loose.Lines
+	path  string
+	res   parsers.Result
+	msgs  []conversation.Message
 
 	id, cwd, gitRoot, branch, repo string
 	start                          time.Time
@@ -90,6 +90,7 @@ type eventBuilder struct {
 
 func parseEvents(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
 	b := &eventBuilder{path: path, calls: map[string]string{}, resolved: map[string]string{}}
+	b.lines = loose.Lines{Path: path, Res: &b.res}
 	if err := loose.EachLine(ctx, path, r, b.line); err != nil {
 		return nil, err
 	}
@@ -97,22 +98,9 @@ func parseEvents(ctx context.Context, path string, r io.Reader) (*parsers.Result
 	return b.finish(), nil
 }
 
-func (b *eventBuilder) warn(n int, err error) {
-	kind := parsers.ErrSyntax
-	if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-		kind = parsers.ErrShape
-	}
-	b.res.Warn(parsers.Errorf(b.path, n, kind, "%v", err))
-}
-
 func (b *eventBuilder) line(n int, data []byte) {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		return
-	}
 	var e event
-	if err := json.Unmarshal(data, &e); err != nil {
-		b.warn(n, err)
+	if !b.lines.Decode(n, data, &e) {
 		return
 	}
 	typ := loose.String(e.Type)
@@ -123,7 +111,7 @@ func (b *eventBuilder) line(n int, data []byte) {
 	var d eventData
 	if !loose.IsNull(e.Data) {
 		if err := json.Unmarshal(e.Data, &d); err != nil {
-			b.warn(n, err)
+			b.lines.Bad(n, err)
 			return
 		}
 	}

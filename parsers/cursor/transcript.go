@@ -111,21 +111,12 @@ func firstPromptTitle(msgs []conversation.Message) string {
 
 func parseJSONL(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
 	b := &tbuilder{path: path}
+	lines := loose.Lines{Path: path, Res: &b.res}
 	err := loose.EachLine(ctx, path, r, func(n int, data []byte) {
-		data = bytes.TrimSpace(data)
-		if len(data) == 0 {
-			return
-		}
 		var l tline
-		if err := json.Unmarshal(data, &l); err != nil {
-			kind := parsers.ErrSyntax
-			if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-				kind = parsers.ErrShape
-			}
-			b.res.Warn(parsers.Errorf(path, n, kind, "%v", err))
-			return
+		if lines.Decode(n, data, &l) {
+			b.line(n, &l)
 		}
-		b.line(n, &l)
 	})
 	if err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package gemini
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"path/filepath"
 	"strings"
@@ -55,27 +54,11 @@ type qwenLog struct {
 // command replays, snapshots, …) carry no message and are skipped.
 func parseQwen(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
 	q := &qwenLog{path: path, seen: map[string]bool{}, models: map[string]int{}}
-	var lines, known, bad int
-	var firstBad error
+	var known int
+	lines := loose.Lines{Path: path, Res: &q.res}
 	err := loose.EachLine(ctx, path, r, func(n int, data []byte) {
-		data = trimLine(data)
-		if len(data) == 0 {
-			return
-		}
-		lines++
 		var rec qwenRecord
-		if err := json.Unmarshal(data, &rec); err != nil {
-			kind := parsers.ErrSyntax
-			var te *json.UnmarshalTypeError
-			if errors.As(err, &te) {
-				kind = parsers.ErrShape
-			}
-			werr := parsers.Errorf(path, n, kind, "%v", err)
-			q.res.Warn(werr)
-			if firstBad == nil {
-				firstBad = werr
-			}
-			bad++
+		if !lines.Decode(n, data, &rec) {
 			return
 		}
 		if loose.IsNull(rec.UUID) && loose.IsNull(rec.SessionID) {
@@ -88,10 +71,10 @@ func parseQwen(ctx context.Context, path string, r io.Reader) (*parsers.Result, 
 		return nil, err
 	}
 	switch {
-	case lines == 0:
+	case lines.Count() == 0:
 		return &q.res, nil
-	case known == 0 && firstBad != nil && bad == lines:
-		return nil, firstBad
+	case known == 0 && lines.Unreadable() != nil:
+		return nil, lines.Unreadable()
 	case known == 0:
 		return nil, parsers.Errorf(path, 0, parsers.ErrShape, "no Qwen Code record")
 	}

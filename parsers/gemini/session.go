@@ -3,7 +3,6 @@ package gemini
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -190,27 +189,11 @@ func parseSessionJSON(ctx context.Context, path string, r io.Reader, source stri
 // parseSessionLog reads a Gemini session .jsonl.
 func parseSessionLog(ctx context.Context, path string, r io.Reader, source string) (*parsers.Result, error) {
 	s := newSession(path, source)
-	var lines, known, bad int
-	var firstBad error
+	var known int
+	lines := loose.Lines{Path: path, Res: &s.res}
 	err := loose.EachLine(ctx, path, r, func(n int, data []byte) {
-		data = trimLine(data)
-		if len(data) == 0 {
-			return
-		}
-		lines++
 		var rec record
-		if err := json.Unmarshal(data, &rec); err != nil {
-			kind := parsers.ErrSyntax
-			var te *json.UnmarshalTypeError
-			if errors.As(err, &te) {
-				kind = parsers.ErrShape
-			}
-			werr := parsers.Errorf(path, n, kind, "%v", err)
-			s.res.Warn(werr)
-			if firstBad == nil {
-				firstBad = werr
-			}
-			bad++
+		if !lines.Decode(n, data, &rec) {
 			return
 		}
 		switch {
@@ -241,18 +224,14 @@ func parseSessionLog(ctx context.Context, path string, r io.Reader, source strin
 		return nil, err
 	}
 	switch {
-	case lines == 0:
+	case lines.Count() == 0:
 		return &s.res, nil // created and not yet written to
-	case known == 0 && firstBad != nil && bad == lines:
-		return nil, firstBad
+	case known == 0 && lines.Unreadable() != nil:
+		return nil, lines.Unreadable()
 	case known == 0:
 		return nil, parsers.Errorf(path, 0, parsers.ErrShape, "no Gemini CLI record")
 	}
 	return s.finish()
-}
-
-func trimLine(b []byte) []byte {
-	return []byte(strings.TrimSpace(string(b)))
 }
 
 // titleLen is the most runes a title derived from a prompt keeps.

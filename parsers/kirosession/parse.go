@@ -61,26 +61,25 @@ type meta struct {
 }
 
 type builder struct {
-	path     string
-	res      parsers.Result
-	msgs     []conversation.Message
-	names    map[string]string // toolUseId → tool name
-	lines    int
-	known    int
-	bad      int
-	firstBad error
+	path  string
+	res   parsers.Result
+	msgs  []conversation.Message
+	names map[string]string // toolUseId → tool name
+	lines loose.Lines       // the lines read, and those that could not be
+	known int
 }
 
 func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
 	b := &builder{path: path, names: map[string]string{}}
+	b.lines = loose.Lines{Path: path, Res: &b.res}
 	if err := loose.EachLine(ctx, path, r, b.line); err != nil {
 		return nil, err
 	}
 	switch {
-	case b.lines == 0:
+	case b.lines.Count() == 0:
 		return &b.res, nil // a session created and not yet written to
-	case b.known == 0 && b.firstBad != nil && b.bad == b.lines:
-		return nil, b.firstBad
+	case b.known == 0 && b.lines.Unreadable() != nil:
+		return nil, b.lines.Unreadable()
 	case b.known == 0:
 		return nil, parsers.Errorf(path, 0, parsers.ErrShape, "no Kiro CLI event")
 	}
@@ -88,24 +87,8 @@ func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, erro
 }
 
 func (b *builder) line(n int, data []byte) {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		return
-	}
-	b.lines++
 	var ev event
-	if err := json.Unmarshal(data, &ev); err != nil {
-		kind := parsers.ErrSyntax
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			kind = parsers.ErrShape
-		}
-		werr := parsers.Errorf(b.path, n, kind, "%v", err)
-		b.res.Warn(werr)
-		if b.firstBad == nil {
-			b.firstBad = werr
-		}
-		b.bad++
+	if !b.lines.Decode(n, data, &ev) {
 		return
 	}
 	kind := loose.String(ev.Kind)

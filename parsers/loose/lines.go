@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -39,4 +40,61 @@ func EachLine(ctx context.Context, path string, r io.Reader, fn func(n int, line
 			return parsers.Wrap(path, n, fmt.Errorf("read: %w", err))
 		}
 	}
+}
+
+// Lines decodes the lines of a JSON Lines file, one value each, and keeps
+// the count every such parser needs: a line that does not decode is a
+// warning naming the file and the line (a syntax error, or a shape error
+// for a value of the wrong type), and Unreadable tells a file with a few
+// bad lines from one of which not a line could be read, which is not of the
+// format at all.
+type Lines struct {
+	Path string
+	Res  *parsers.Result // receives the warnings
+
+	count, bad int
+	firstBad   error
+}
+
+// Decode unmarshals line n into v and reports whether it could. A blank
+// line is skipped (false, no warning); a bad one is a warning.
+func (l *Lines) Decode(n int, line []byte, v any) bool {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return false
+	}
+	l.count++
+	if err := json.Unmarshal(line, v); err != nil {
+		l.Bad(n, err)
+		return false
+	}
+	return true
+}
+
+// Bad records line n as unreadable because of err, a decoding error of the
+// line or of a value inside it.
+func (l *Lines) Bad(n int, err error) {
+	kind := parsers.ErrSyntax
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		kind = parsers.ErrShape
+	}
+	werr := parsers.Errorf(l.Path, n, kind, "%v", err)
+	l.Res.Warn(werr)
+	if l.firstBad == nil {
+		l.firstBad = werr
+	}
+	l.bad++
+}
+
+// Count is how many lines were not blank.
+func (l *Lines) Count() int { return l.count }
+
+// Unreadable returns the first bad line's error when there were lines and
+// not one of them could be read; nil otherwise.
+func (l *Lines) Unreadable() error {
+	if l.count > 0 && l.bad == l.count {
+		return l.firstBad
+	}
+	return nil
 }

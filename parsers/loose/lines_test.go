@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/convsearch/convsearch/parsers"
 )
 
 func TestEachLine(t *testing.T) {
@@ -35,5 +37,46 @@ func TestEachLine(t *testing.T) {
 	err = EachLine(ctx, "f.jsonl", strings.NewReader("{}\n"), func(int, []byte) { called = true })
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "f.jsonl") || called {
 		t.Errorf("cancelled: err %v, called %v; want context.Canceled naming the file, no line read", err, called)
+	}
+}
+
+func TestLines(t *testing.T) {
+	type rec struct {
+		N int `json:"n"`
+	}
+	for _, tc := range []struct {
+		name       string
+		lines      []string
+		read       int
+		count      int
+		warnings   []error
+		unreadable error
+	}{
+		{"good and blank", []string{`{"n":1}`, "  \n", `{"n":2}`}, 2, 2, nil, nil},
+		{"some bad", []string{`{"n":1}`, `{"n":`, `{"n":"x"}`}, 1, 3, []error{parsers.ErrSyntax, parsers.ErrShape}, nil},
+		{"all bad", []string{`nope`, `{"n":"x"}`}, 0, 2, []error{parsers.ErrSyntax, parsers.ErrShape}, parsers.ErrSyntax},
+		{"none", []string{"", "\n"}, 0, 0, nil, nil},
+	} {
+		res := &parsers.Result{}
+		l := Lines{Path: "/s/x.jsonl", Res: res}
+		read := 0
+		for i, line := range tc.lines {
+			var r rec
+			if l.Decode(i+1, []byte(line), &r) {
+				read++
+			}
+		}
+		if read != tc.read || l.Count() != tc.count || len(res.Warnings) != len(tc.warnings) {
+			t.Errorf("%s: read %d, count %d, warnings %v; want %d, %d, %d warnings", tc.name, read, l.Count(), res.Warnings, tc.read, tc.count, len(tc.warnings))
+			continue
+		}
+		for i, w := range res.Warnings {
+			if !errors.Is(w, tc.warnings[i]) || !strings.Contains(w.Error(), "/s/x.jsonl:") {
+				t.Errorf("%s: warning %v, want %v naming the file and line", tc.name, w, tc.warnings[i])
+			}
+		}
+		if err := l.Unreadable(); (tc.unreadable == nil) != (err == nil) || err != nil && !errors.Is(err, tc.unreadable) {
+			t.Errorf("%s: Unreadable() = %v, want %v", tc.name, err, tc.unreadable)
+		}
 	}
 }
