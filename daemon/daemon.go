@@ -42,6 +42,13 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// AddrError is an address to listen on that the daemon refuses: not
+// HOST:PORT, or not loopback while no token guards the API. It is a
+// mistake in how the daemon was called.
+type AddrError struct{ Reason string }
+
+func (e *AddrError) Error() string { return e.Reason }
+
 // ErrRunning means a daemon already keeps the index of a data folder.
 var ErrRunning = errors.New("a daemon already keeps the index")
 
@@ -50,10 +57,10 @@ var ErrRunning = errors.New("a daemon already keeps the index")
 func CheckAddr(addr, token string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("--addr %q: %v (want HOST:PORT, e.g. %s)", addr, err, DefaultAddr)
+		return &AddrError{fmt.Sprintf("--addr %q: %v (want HOST:PORT, e.g. %s)", addr, err, DefaultAddr)}
 	}
 	if token == "" && !server.IsLoopback(host) {
-		return fmt.Errorf("--addr %s is not a loopback address: give --token (or set $CONVSEARCH_TOKEN) so that only those who have it can read your conversations", addr)
+		return &AddrError{fmt.Sprintf("--addr %s is not a loopback address: give --token (or set $CONVSEARCH_TOKEN) so that only those who have it can read your conversations", addr)}
 	}
 	return nil
 }
@@ -86,9 +93,7 @@ func Start(ctx context.Context, o Options) (*Daemon, error) {
 	if o.Addr == "" {
 		o.Addr = DefaultAddr
 	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
+	o.Logger = logger(o.Logger)
 	if err := CheckAddr(o.Addr, o.Token); err != nil {
 		return nil, err
 	}
@@ -106,7 +111,7 @@ func Start(ctx context.Context, o Options) (*Daemon, error) {
 	// counts is where the socket is bound.
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && o.Token == "" && !tcp.IP.IsLoopback() {
 		ln.Close()
-		return nil, fmt.Errorf("--addr %s resolved to %s, which is not loopback: give --token", o.Addr, tcp.IP)
+		return nil, &AddrError{fmt.Sprintf("--addr %s resolved to %s, which is not loopback: give --token", o.Addr, tcp.IP)}
 	}
 	if o.Store.Logger == nil {
 		o.Store.Logger = o.Logger

@@ -71,9 +71,7 @@ type Keeper struct {
 
 // NewKeeper returns a Keeper that writes through ing.
 func NewKeeper(ing Ingester, opts KeeperOptions) *Keeper {
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
+	opts.Logger = logger(opts.Logger)
 	return &Keeper{ing: ing, opts: opts, log: opts.Logger, ready: make(chan struct{}), st: KeeperStatus{Roots: opts.Roots}}
 }
 

@@ -50,10 +50,7 @@ type Store struct {
 
 // OpenStore opens (or creates) the index in o.Dir.
 func OpenStore(o StoreOptions) (*Store, error) {
-	log := o.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := logger(o.Logger)
 	ix, err := indexer.Open(indexer.Options{Dir: o.Dir, Rebuild: o.Rebuild, Logger: log.With("component", "indexer")})
 	if err != nil {
 		return nil, err

@@ -44,9 +44,7 @@ type Watching struct {
 // every root. When the roots cannot be watched (no inotify, a watch limit),
 // it reconciles them every o.Rescan instead. Stop ends it and closes st.
 func Watch(ctx context.Context, st *Store, o WatchOptions) *Watching {
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
+	o.Logger = logger(o.Logger)
 	if o.Rescan <= 0 {
 		o.Rescan = 30 * time.Second
 	}
@@ -81,6 +79,23 @@ func Watch(ctx context.Context, st *Store, o WatchOptions) *Watching {
 		wg.Keeper.Run(ctx, w.Batches())
 	}()
 	return wg
+}
+
+// StartWatch is `convsearch watch`: it checks that no daemon keeps the
+// index already (Bleve has one writer, and the daemon watches), opens it
+// as a long-running writer does, and watches.
+func StartWatch(ctx context.Context, so StoreOptions, o WatchOptions) (*Watching, error) {
+	if err := CheckNoDaemon(ctx, so.Dir); err != nil {
+		return nil, err
+	}
+	if so.ManifestEvery == 0 {
+		so.ManifestEvery = ManifestEvery
+	}
+	st, err := OpenStore(so)
+	if err != nil {
+		return nil, err
+	}
+	return Watch(ctx, st, o), nil
 }
 
 // Stop ends the pass under way, stops watching, and closes the store, which

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/convsearch/convsearch/daemon"
@@ -21,14 +22,15 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if *token == "" {
 		*token = env.Getenv("CONVSEARCH_TOKEN")
 	}
-	if err := daemon.CheckAddr(*addr, *token); err != nil {
-		return usagef("serve: %v", err)
-	}
-	so, roots, err := sf.keep(ctx, env, "serve")
+	so, roots, err := sf.keep(env, "serve")
 	if err != nil {
 		return err
 	}
+	// Start checks the address and that no daemon runs yet.
 	d, err := daemon.Start(ctx, daemon.Options{Store: so, Roots: roots, Addr: *addr, Token: *token, Version: version, Logger: so.Logger})
+	if ae := (*daemon.AddrError)(nil); errors.As(err, &ae) {
+		return usagef("serve: %v", err)
+	}
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -48,29 +50,24 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	sf.Roots = append(sf.Roots, fs.Args()...) // `convsearch watch DIR` means --root DIR
-	so, roots, err := sf.keep(ctx, env, "watch")
+	so, roots, err := sf.keep(env, "watch")
 	if err != nil {
 		return err
 	}
-	so.ManifestEvery = daemon.ManifestEvery
-	st, err := daemon.OpenStore(so)
+	w, err := daemon.StartWatch(ctx, so, daemon.WatchOptions{Roots: roots, Logger: so.Logger})
 	if err != nil {
 		return err
 	}
-	w := daemon.Watch(ctx, st, daemon.WatchOptions{Roots: roots, Logger: so.Logger})
-	so.Logger.Info("watching for changes; stop with Ctrl-C", "roots", len(roots), "data_dir", st.Dir)
+	so.Logger.Info("watching for changes; stop with Ctrl-C", "roots", len(roots), "data_dir", so.Dir)
 	<-ctx.Done()
 	return w.Stop()
 }
 
 // keep resolves what a long-running writer (serve, watch) needs: where the
-// index is, that no daemon keeps it already, and the roots to keep in line.
-func (s *storeFlags) keep(ctx context.Context, env *Env, name string) (daemon.StoreOptions, []string, error) {
+// index is and the roots to keep in line.
+func (s *storeFlags) keep(env *Env, name string) (daemon.StoreOptions, []string, error) {
 	so, err := s.store(env)
 	if err != nil {
-		return so, nil, err
-	}
-	if err := daemon.CheckNoDaemon(ctx, so.Dir); err != nil {
 		return so, nil, err
 	}
 	roots, err := s.roots(env, all.Registry())
