@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/convsearch/convsearch/daemon"
+	"github.com/convsearch/convsearch/internal/atomicfile"
 )
 
 // benchRoot returns a folder of n generated conversations of a dozen
@@ -95,11 +96,7 @@ func writeAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, data, 0o644)
 }
 
 // BenchmarkFreshness times how long after a file is written its new content

@@ -13,6 +13,7 @@ import (
 	"github.com/convsearch/convsearch/extract"
 	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/ingest"
+	"github.com/convsearch/convsearch/internal/atomicfile"
 	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/query"
 	"github.com/convsearch/convsearch/server"
@@ -113,11 +114,7 @@ func writeAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, data, 0o644)
 }
 
 // waitFor polls until ok returns true, failing the test after a generous
