@@ -2,7 +2,6 @@ package cursor
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
@@ -17,6 +16,7 @@ import (
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/parsertest"
 	"github.com/convsearch/convsearch/parsers/sqlitedb"
+	"github.com/convsearch/convsearch/parsers/sqlitedb/sqlitetest"
 )
 
 // No Cursor file written by Cursor itself with a permissive licence was
@@ -409,10 +409,6 @@ func TestNotCursor(t *testing.T) {
 	}
 }
 
-func sum(t testing.TB, path string) [32]byte {
-	return sha256.Sum256(parsertest.ReadFile(t, path))
-}
-
 // TestWriterHoldsTransaction parses while another connection holds an open
 // write transaction, in both journal modes: the parse must not fail or wait
 // long, sees the committed state, leaves the writer able to commit, and
@@ -439,18 +435,11 @@ func TestWriterHoldsTransaction(t *testing.T) {
 				if tc.name == "ide" {
 					idx = 1 // c-200, whose bubbles are all read
 				}
-				writer := openWrite(t, path, journal)
-				defer writer.Close()
-				writer.SetMaxOpenConns(1)
+				// The store keeps the journal mode it was built with.
+				w := sqlitetest.Begin(t, path, "IMMEDIATE")
+				w.Exec(t, tc.write)
 				ctx := context.Background()
-				conn, err := writer.Conn(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer conn.Close()
-				exec(t, conn, "BEGIN IMMEDIATE")
-				exec(t, conn, tc.write)
-				before := sum(t, path)
+				before := sqlitetest.Sum(t, path)
 				start := time.Now()
 				res, err := tc.p.Parse(ctx, path, nil)
 				if err != nil {
@@ -462,19 +451,10 @@ func TestWriterHoldsTransaction(t *testing.T) {
 				if got := len(res.Conversations[idx].Messages); got != tc.want {
 					t.Errorf("%d messages while the writer is open, want %d", got, tc.want)
 				}
-				if sum(t, path) != before {
+				if sqlitetest.Sum(t, path) != before {
 					t.Error("the parse changed the database")
 				}
-				done := make(chan error, 1)
-				go func() { _, err := conn.ExecContext(ctx, "COMMIT"); done <- err }()
-				select {
-				case err := <-done:
-					if err != nil {
-						t.Fatalf("writer could not commit: %v", err)
-					}
-				case <-time.After(2 * time.Second):
-					t.Fatal("writer blocked after the parse")
-				}
+				w.Commit(t)
 				res, err = tc.p.Parse(ctx, path, nil)
 				if err != nil || len(res.Conversations[idx].Messages) != tc.want+1 {
 					t.Errorf("after the commit: %v, want %d messages", err, tc.want+1)
@@ -489,9 +469,9 @@ func TestFixturesUnchanged(t *testing.T) {
 		p    parsers.Parser
 		path string
 	}{{NewAgent(), storeFile}, {New(), ideFile}} {
-		before := sum(t, tc.path)
+		before := sqlitetest.Sum(t, tc.path)
 		parsertest.ParseFile(t, tc.p, tc.path)
-		if sum(t, tc.path) != before {
+		if sqlitetest.Sum(t, tc.path) != before {
 			t.Errorf("%s changed", tc.path)
 		}
 		for _, side := range []string{"-wal", "-shm", "-journal"} {

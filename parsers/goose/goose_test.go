@@ -3,7 +3,6 @@ package goose
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -18,6 +17,7 @@ import (
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/parsertest"
 	"github.com/convsearch/convsearch/parsers/sqlitedb"
+	"github.com/convsearch/convsearch/parsers/sqlitedb/sqlitetest"
 )
 
 // No session file or store written by goose itself could be found in a
@@ -365,11 +365,6 @@ func readAll(t testing.TB, path string) *parsers.Result {
 	return res
 }
 
-func sum(t testing.TB, path string) [32]byte {
-	t.Helper()
-	return sha256.Sum256(parsertest.ReadFile(t, path))
-}
-
 // TestWriterHoldsTransaction parses while goose holds an open write
 // transaction: the parse neither waits nor fails, sees the committed rows,
 // changes no byte, and the writer can still commit.
@@ -379,25 +374,11 @@ func TestWriterHoldsTransaction(t *testing.T) {
 			path := filepath.Join(t.TempDir(), StoreName)
 			buildStore(t, path, journal, schemaLatest, loadStore(t))
 
-			writer, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer writer.Close()
-			writer.SetMaxOpenConns(1)
-			ctx := context.Background()
-			conn, err := writer.Conn(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-				t.Fatal(err)
-			}
-			insert(t, conn, "messages", map[string]any{"session_id": "20251020_1", "role": "user",
+			w := sqlitetest.Begin(t, path, "IMMEDIATE")
+			insert(t, w.Conn(), "messages", map[string]any{"session_id": "20251020_1", "role": "user",
 				"content_json": `[{"type":"text","text":"uncommitted"}]`, "created_timestamp": 1760960000})
 
-			before := sum(t, path)
+			before := sqlitetest.Sum(t, path)
 			start := time.Now()
 			res := readAll(t, path)
 			if d := time.Since(start); d > sqlitedb.BusyTimeout/2 {
@@ -406,22 +387,10 @@ func TestWriterHoldsTransaction(t *testing.T) {
 			if n := len(res.Conversations[0].Messages); n != 4 {
 				t.Errorf("%d messages while the writer is open, want the 4 committed", n)
 			}
-			if sum(t, path) != before {
+			if sqlitetest.Sum(t, path) != before {
 				t.Error("the store changed while it was read")
 			}
-			done := make(chan error, 1)
-			go func() {
-				_, err := conn.ExecContext(ctx, "COMMIT")
-				done <- err
-			}()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatalf("writer could not commit after the parse: %v", err)
-				}
-			case <-time.After(2 * time.Second):
-				t.Fatal("writer still blocked 2s after the parse returned")
-			}
+			w.Commit(t)
 			if n := len(readAll(t, path).Conversations[0].Messages); n != 5 {
 				t.Errorf("%d messages after the commit, want 5", n)
 			}
@@ -435,44 +404,26 @@ func TestWriterHoldsTransaction(t *testing.T) {
 func TestExclusiveLock(t *testing.T) {
 	path := filepath.Join(t.TempDir(), StoreName)
 	buildStore(t, path, "DELETE", schemaLatest, loadStore(t))
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN EXCLUSIVE"); err != nil {
-		t.Fatal(err)
-	}
-	defer conn.ExecContext(ctx, "ROLLBACK") //nolint:errcheck
-	before := sum(t, path)
-	ctx2, cancel := context.WithTimeout(ctx, 10*time.Second)
+	sqlitetest.Begin(t, path, "EXCLUSIVE") // rolled back when the test ends
+	before := sqlitetest.Sum(t, path)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err = New().Parse(ctx2, path, nil)
+	_, err := New().Parse(ctx, path, nil)
 	if err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("error %v, want one naming the locked store", err)
 	}
-	if sum(t, path) != before {
+	if sqlitetest.Sum(t, path) != before {
 		t.Error("the store changed")
 	}
 }
 
 func TestFixtureUnchanged(t *testing.T) {
-	before := sum(t, storeFixture)
+	before := sqlitetest.Sum(t, storeFixture)
 	readAll(t, storeFixture)
-	if sum(t, storeFixture) != before {
+	if sqlitetest.Sum(t, storeFixture) != before {
 		t.Error("testdata store changed")
 	}
-	for _, side := range []string{"-wal", "-shm", "-journal"} {
-		if _, err := os.Stat(storeFixture + side); err == nil {
-			t.Errorf("reading left %s behind", storeFixture+side)
-		}
-	}
+	sqlitetest.NoSideFiles(t, storeFixture)
 }
 
 func TestNotAStore(t *testing.T) {

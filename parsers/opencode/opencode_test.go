@@ -2,7 +2,6 @@ package opencode
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/parsertest"
+	"github.com/convsearch/convsearch/parsers/sqlitedb/sqlitetest"
 )
 
 // No OpenCode storage written by the tool is committed under a permissive
@@ -209,7 +209,7 @@ func TestWriterHoldsTransaction(t *testing.T) {
 		t.Run(journal, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), DBName)
 			buildStore(t, path, journal)
-			before := sum(t, path)
+			before := sqlitetest.Sum(t, path)
 			db, err := sql.Open("sqlite", path)
 			if err != nil {
 				t.Fatal(err)
@@ -237,7 +237,7 @@ func TestWriterHoldsTransaction(t *testing.T) {
 			if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
 				t.Fatal(err)
 			}
-			if after := sum(t, path); after != before {
+			if after := sqlitetest.Sum(t, path); after != before {
 				t.Error("the store changed")
 			}
 		})
@@ -249,11 +249,11 @@ func TestWriterHoldsTransaction(t *testing.T) {
 func TestStoreUntouched(t *testing.T) {
 	path := filepath.Join(t.TempDir(), DBName)
 	buildStore(t, path, "WAL")
-	before := sum(t, path)
+	before := sqlitetest.Sum(t, path)
 	if _, err := New().Parse(context.Background(), path, nil); err != nil {
 		t.Fatal(err)
 	}
-	if sum(t, path) != before {
+	if sqlitetest.Sum(t, path) != before {
 		t.Error("the store changed")
 	}
 	for _, side := range []string{"-wal", "-shm"} {
@@ -261,14 +261,6 @@ func TestStoreUntouched(t *testing.T) {
 			t.Errorf("%s created", side)
 		}
 	}
-}
-
-func sum(t testing.TB, path string) [32]byte {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sha256.Sum256(data)
 }
 
 func TestNotAStore(t *testing.T) {

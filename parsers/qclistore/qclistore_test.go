@@ -2,7 +2,6 @@ package qclistore
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"flag"
@@ -16,6 +15,7 @@ import (
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/parsertest"
 	"github.com/convsearch/convsearch/parsers/sqlitedb"
+	"github.com/convsearch/convsearch/parsers/sqlitedb/sqlitetest"
 )
 
 const corpus = "../../testdata/corpus/kiro-cli/"
@@ -138,15 +138,6 @@ func parseStore(t testing.TB, path string) *parsers.Result {
 	return res
 }
 
-func sum(t testing.TB, path string) [32]byte {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sha256.Sum256(data)
-}
-
 func TestStoreFields(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
 	buildStore(t, path, "WAL", fixtureRows)
@@ -227,22 +218,8 @@ func TestWriterHoldsTransaction(t *testing.T) {
 			path := filepath.Join(t.TempDir(), FileName)
 			buildStore(t, path, journal, fixtureRows[:3])
 
-			writer, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer writer.Close()
-			writer.SetMaxOpenConns(1)
-			ctx := context.Background()
-			conn, err := writer.Conn(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-				t.Fatal(err)
-			}
-			insertRow(t, conn, storeRow{table: tableV2, key: "/tmp/new", id: "uncommitted", file: corpus + "conversation-negative.json", created: 5, updated: 5})
+			w := sqlitetest.Begin(t, path, "IMMEDIATE")
+			insertRow(t, w.Conn(), storeRow{table: tableV2, key: "/tmp/new", id: "uncommitted", file: corpus + "conversation-negative.json", created: 5, updated: 5})
 
 			start := time.Now()
 			res := parseStore(t, path)
@@ -253,19 +230,7 @@ func TestWriterHoldsTransaction(t *testing.T) {
 				t.Errorf("%d conversations while the writer is open, want the 3 committed", len(res.Conversations))
 			}
 
-			done := make(chan error, 1)
-			go func() {
-				_, err := conn.ExecContext(ctx, "COMMIT")
-				done <- err
-			}()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatalf("writer could not commit after the parse: %v", err)
-				}
-			case <-time.After(2 * time.Second):
-				t.Fatal("writer still blocked 2s after the parse returned")
-			}
+			w.Commit(t)
 			if res := parseStore(t, path); len(res.Conversations) != 4 {
 				t.Errorf("%d conversations after the commit, want 4", len(res.Conversations))
 			}
@@ -293,19 +258,19 @@ func TestFileUnchanged(t *testing.T) {
 			}
 			insertRow(t, tool, storeRow{table: tableV2, key: "/tmp/w", id: "in-wal", file: corpus + "conversation-negative.json", created: 7, updated: 7})
 
-			before := sum(t, path)
+			before := sqlitetest.Sum(t, path)
 			var walBefore [32]byte
 			if journal == "WAL" {
-				walBefore = sum(t, path+"-wal")
+				walBefore = sqlitetest.Sum(t, path+"-wal")
 			}
 			res := parseStore(t, path)
 			if len(res.Conversations) != 3 {
 				t.Errorf("%d conversations, want 3 (one only in the WAL)", len(res.Conversations))
 			}
-			if sum(t, path) != before {
+			if sqlitetest.Sum(t, path) != before {
 				t.Error("the store changed while it was read")
 			}
-			if journal == "WAL" && sum(t, path+"-wal") != walBefore {
+			if journal == "WAL" && sqlitetest.Sum(t, path+"-wal") != walBefore {
 				t.Error("the -wal changed while it was read")
 			}
 		})
@@ -320,11 +285,11 @@ func TestWALAtRest(t *testing.T) {
 	if _, err := os.Stat(path + "-wal"); err == nil {
 		t.Fatal("test setup: the -wal is still there")
 	}
-	before := sum(t, path)
+	before := sqlitetest.Sum(t, path)
 	if res := parseStore(t, path); len(res.Conversations) != 2 {
 		t.Errorf("%d conversations, want 2", len(res.Conversations))
 	}
-	if sum(t, path) != before {
+	if sqlitetest.Sum(t, path) != before {
 		t.Error("the store changed")
 	}
 	entries, _ := os.ReadDir(filepath.Dir(path))
@@ -338,16 +303,12 @@ func TestWALAtRest(t *testing.T) {
 }
 
 func TestFixtureUnchanged(t *testing.T) {
-	before := sum(t, fixture)
+	before := sqlitetest.Sum(t, fixture)
 	parseStore(t, fixture)
-	if sum(t, fixture) != before {
+	if sqlitetest.Sum(t, fixture) != before {
 		t.Error("testdata store changed")
 	}
-	for _, side := range []string{"-wal", "-shm", "-journal"} {
-		if _, err := os.Stat(fixture + side); err == nil {
-			t.Errorf("reading left %s behind", fixture+side)
-		}
-	}
+	sqlitetest.NoSideFiles(t, fixture)
 }
 
 func TestNotAStore(t *testing.T) {

@@ -2,7 +2,6 @@ package zed
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/base64"
 	"encoding/json"
@@ -21,6 +20,7 @@ import (
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/parsertest"
 	"github.com/convsearch/convsearch/parsers/sqlitedb"
+	"github.com/convsearch/convsearch/parsers/sqlitedb/sqlitetest"
 )
 
 // Zed's own sources are GPL and no thread store written by Zed could be
@@ -305,11 +305,6 @@ func TestLegacyThreads(t *testing.T) {
 	}
 }
 
-func sum(t testing.TB, path string) [32]byte {
-	t.Helper()
-	return sha256.Sum256(parsertest.ReadFile(t, path))
-}
-
 // TestWriterHoldsTransaction parses while Zed holds an open write
 // transaction: the parse neither waits nor fails, sees the committed
 // threads, changes no byte, and Zed can still commit.
@@ -319,23 +314,9 @@ func TestWriterHoldsTransaction(t *testing.T) {
 		t.Run(journal, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), FileName)
 			buildStore(t, path, journal, rows[:2])
-			writer, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer writer.Close()
-			writer.SetMaxOpenConns(1)
-			ctx := context.Background()
-			conn, err := writer.Conn(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-				t.Fatal(err)
-			}
-			insertRow(t, conn, rows[2])
-			before := sum(t, path)
+			w := sqlitetest.Begin(t, path, "IMMEDIATE")
+			insertRow(t, w.Conn(), rows[2])
+			before := sqlitetest.Sum(t, path)
 			start := time.Now()
 			if n := len(readAll(t, path).Conversations); n != 2 {
 				t.Errorf("%d threads while the writer is open, want the 2 committed", n)
@@ -343,22 +324,10 @@ func TestWriterHoldsTransaction(t *testing.T) {
 			if d := time.Since(start); d > sqlitedb.BusyTimeout/2 {
 				t.Errorf("parse took %v while a writer was open", d)
 			}
-			if sum(t, path) != before {
+			if sqlitetest.Sum(t, path) != before {
 				t.Error("the store changed while it was read")
 			}
-			done := make(chan error, 1)
-			go func() {
-				_, err := conn.ExecContext(ctx, "COMMIT")
-				done <- err
-			}()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatalf("writer could not commit after the parse: %v", err)
-				}
-			case <-time.After(2 * time.Second):
-				t.Fatal("writer still blocked 2s after the parse returned")
-			}
+			w.Commit(t)
 			if n := len(readAll(t, path).Conversations); n != 3 {
 				t.Errorf("%d threads after the commit, want 3", n)
 			}
@@ -371,11 +340,11 @@ func TestWriterHoldsTransaction(t *testing.T) {
 func TestWALAtRest(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
 	buildStore(t, path, "WAL", loadRows(t)[:2])
-	before := sum(t, path)
+	before := sqlitetest.Sum(t, path)
 	if n := len(readAll(t, path).Conversations); n != 2 {
 		t.Errorf("%d threads", n)
 	}
-	if sum(t, path) != before {
+	if sqlitetest.Sum(t, path) != before {
 		t.Error("the store changed")
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
@@ -384,16 +353,12 @@ func TestWALAtRest(t *testing.T) {
 }
 
 func TestFixtureUnchanged(t *testing.T) {
-	before := sum(t, fixture)
+	before := sqlitetest.Sum(t, fixture)
 	readAll(t, fixture)
-	if sum(t, fixture) != before {
+	if sqlitetest.Sum(t, fixture) != before {
 		t.Error("testdata store changed")
 	}
-	for _, side := range []string{"-wal", "-shm", "-journal"} {
-		if _, err := os.Stat(fixture + side); err == nil {
-			t.Errorf("reading left %s behind", fixture+side)
-		}
-	}
+	sqlitetest.NoSideFiles(t, fixture)
 }
 
 func TestNotAStore(t *testing.T) {

@@ -1,0 +1,97 @@
+// Package sqlitetest plays the tool beside a reader of its SQLite store in
+// tests: a writer holding its transaction open, the store's checksum before
+// and after, and the side files a reader must not leave.
+package sqlitetest
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"os"
+	"testing"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+)
+
+// Writer is a connection of the tool's holding a write transaction open.
+type Writer struct {
+	conn *sql.Conn
+}
+
+// Begin opens a connection to path and begins a write transaction on it:
+// "IMMEDIATE" (the tool mid-write, readers still allowed) or "EXCLUSIVE"
+// (a commit under way in rollback-journal mode: readers locked out). The
+// connection is closed when the test ends.
+func Begin(t testing.TB, path, mode string) *Writer {
+	t.Helper()
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		db.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn.ExecContext(context.Background(), "ROLLBACK") //nolint:errcheck // nothing may be left open
+		conn.Close()
+		db.Close()
+	})
+	w := &Writer{conn: conn}
+	w.Exec(t, "BEGIN "+mode)
+	return w
+}
+
+// Exec runs q in the open transaction.
+func (w *Writer) Exec(t testing.TB, q string, args ...any) {
+	t.Helper()
+	if _, err := w.conn.ExecContext(context.Background(), q, args...); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// Conn is the writer's connection, for a test's own insert helpers.
+func (w *Writer) Conn() *sql.Conn { return w.conn }
+
+// Commit commits, failing the test if the writer is still blocked 2 s
+// later: a reader that has returned must not hold the tool back.
+func (w *Writer) Commit(t testing.TB) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		_, err := w.conn.ExecContext(context.Background(), "COMMIT")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the writer could not commit after the read: %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the writer still blocked 2s after the read returned")
+	}
+}
+
+// Sum is the checksum of the file at path, to show a read changed no byte.
+func Sum(t testing.TB, path string) [32]byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(data)
+}
+
+// NoSideFiles fails the test for each SQLite side file (-wal, -shm,
+// -journal) beside path: reading a store at rest must create none.
+func NoSideFiles(t testing.TB, path string) {
+	t.Helper()
+	for _, side := range []string{"-wal", "-shm", "-journal"} {
+		if _, err := os.Stat(path + side); err == nil {
+			t.Errorf("reading left %s behind", path+side)
+		}
+	}
+}

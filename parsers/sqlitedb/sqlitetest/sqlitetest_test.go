@@ -1,0 +1,46 @@
+package sqlitetest
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+)
+
+// TestWriter: an IMMEDIATE writer's rows are invisible to another reader
+// until Commit, and the file changes only then.
+func TestWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE t (n INTEGER)`); err != nil {
+		t.Fatal(err)
+	}
+	count := func() int {
+		var n int
+		if err := db.QueryRowContext(context.Background(), `SELECT count(*) FROM t`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := Sum(t, path)
+	w := Begin(t, path, "IMMEDIATE")
+	w.Exec(t, `INSERT INTO t VALUES (?)`, 1)
+	if n := count(); n != 0 {
+		t.Errorf("%d rows seen before the commit, want 0", n)
+	}
+	if Sum(t, path) != before {
+		t.Error("the file changed before the commit")
+	}
+	w.Commit(t)
+	if n := count(); n != 1 {
+		t.Errorf("%d rows after the commit, want 1", n)
+	}
+	if Sum(t, path) == before {
+		t.Error("the file did not change with the commit")
+	}
+	NoSideFiles(t, path)
+}
