@@ -153,7 +153,7 @@ func (rd *reader) flush() {
 	if len(rd.buf) == 0 {
 		return
 	}
-	text := clean(strings.TrimSpace(strings.Join(rd.buf, "\n")))
+	text := loose.Clean(strings.TrimSpace(strings.Join(rd.buf, "\n")))
 	k := rd.kind
 	rd.buf = rd.buf[:0]
 	if text == "" {
@@ -250,10 +250,4 @@ func project(path string) string {
 		return ""
 	}
 	return dir
-}
-
-// clean removes binary payloads: a pasted data: URL or an encoded file
-// printed by a command.
-func clean(s string) string {
-	return loose.StripBase64Runs(loose.StripDataURLs(s))
 }

@@ -43,12 +43,12 @@ func readContent(raw json.RawMessage) content {
 		typ := loose.String(b.Type)
 		switch typ {
 		case "text", "":
-			if t := clean(loose.String(b.Text)); t != "" {
+			if t := loose.Clean(loose.String(b.Text)); t != "" {
 				c.text = append(c.text, t)
 			}
 		case "thinking":
 			// The signature beside it is an opaque token: never kept.
-			if t := clean(loose.String(b.Thinking)); t != "" {
+			if t := loose.Clean(loose.String(b.Thinking)); t != "" {
 				c.thinking = append(c.thinking, t)
 			}
 		case "redacted_thinking":
@@ -57,7 +57,7 @@ func readContent(raw json.RawMessage) content {
 			c.calls = append(c.calls, conversation.ToolCall{
 				ID:        loose.String(b.ID),
 				Name:      loose.String(b.Name),
-				Arguments: arguments(b.Input),
+				Arguments: loose.Arguments(b.Input),
 			})
 		case "tool_result", "mcp_tool_result", "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result":
 			text, atts := readResult(b.Content)
@@ -72,7 +72,7 @@ func readContent(raw json.RawMessage) content {
 			c.own++
 		default:
 			// A block of a kind to come: keep its text, if it has any.
-			if t := clean(loose.String(b.Text)); t != "" {
+			if t := loose.Clean(loose.String(b.Text)); t != "" {
 				c.text = append(c.text, t)
 			}
 		}
@@ -129,27 +129,18 @@ func readResult(raw json.RawMessage) (string, []conversation.Attachment) {
 		case "image", "document":
 			atts = append(atts, attachment(typ, b))
 		case "text", "":
-			if t := clean(loose.String(b.Text)); t != "" {
+			if t := loose.Clean(loose.String(b.Text)); t != "" {
 				text = append(text, t)
 			}
 		default:
-			if t := clean(loose.String(b.Text)); t != "" {
+			if t := loose.Clean(loose.String(b.Text)); t != "" {
 				text = append(text, t)
-			} else if t := clean(loose.String(b.Content)); t != "" {
+			} else if t := loose.Clean(loose.String(b.Content)); t != "" {
 				text = append(text, t)
 			}
 		}
 	}
 	return strings.Join(text, "\n"), atts
-}
-
-// arguments returns a tool's input as compact JSON text.
-func arguments(raw json.RawMessage) string {
-	t := strings.TrimSpace(string(raw))
-	if t != "" && t[0] == '"' {
-		return clean(loose.JSONText(loose.String(raw)))
-	}
-	return clean(loose.String(raw))
 }
 
 // attachment describes an image or document block without its payload.
@@ -169,7 +160,7 @@ func attachment(kind string, b block) conversation.Attachment {
 	data := loose.String(src.Data)
 	switch loose.String(src.Type) {
 	case "base64":
-		a.Size = int64(len(data))*3/4 - int64(len(data)-len(strings.TrimRight(data, "=")))
+		a.Size = loose.Base64Size(data)
 	case "text":
 		a.Size = int64(len(data))
 		if a.Type == "" {
@@ -266,12 +257,6 @@ func slashCommand(text string) (string, bool) {
 		name = "/" + name
 	}
 	return name + " " + args, true
-}
-
-// clean removes binary payloads from text: data: URLs and long base64 runs
-// (a tool that printed an encoded file).
-func clean(s string) string {
-	return loose.StripBase64Runs(loose.StripDataURLs(s))
 }
 
 // titleLen is the most runes a title derived from a message keeps.

@@ -285,7 +285,7 @@ func (b *builder) system(rec *record) {
 	}
 	d := b.newDraft(rec, uuid, ts, conversation.RoleSystem)
 	d.m.Hidden = true
-	text := clean(loose.String(rec.Content))
+	text := loose.Clean(loose.String(rec.Content))
 	if text == "" {
 		text = loose.String(rec.Subtype)
 		if e := loose.String(rec.Error); e != "" {

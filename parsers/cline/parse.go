@@ -217,9 +217,9 @@ func readContent(bs []block, toolNames map[string]string) content {
 		typ := loose.String(b.Type)
 		switch typ {
 		case "text", "":
-			t := clean(loose.String(b.Text))
+			t := loose.Clean(loose.String(b.Text))
 			if t == "" {
-				t = clean(loose.String(b.Content))
+				t = loose.Clean(loose.String(b.Content))
 			}
 			if m := resultHeader.FindStringSubmatch(strings.TrimSpace(t)); m != nil {
 				closeResult()
@@ -246,7 +246,7 @@ func readContent(bs []block, toolNames map[string]string) content {
 			if t == "" {
 				t = loose.String(b.Text)
 			}
-			if t = clean(strings.TrimSpace(t)); t != "" {
+			if t = loose.Clean(strings.TrimSpace(t)); t != "" {
 				c.thinking = append(c.thinking, t)
 			}
 		case "redacted_thinking":
@@ -258,7 +258,7 @@ func readContent(bs []block, toolNames map[string]string) content {
 			if id != "" {
 				toolNames[id] = name
 			}
-			c.calls = append(c.calls, conversation.ToolCall{ID: id, Name: name, Arguments: arguments(b.Input)})
+			c.calls = append(c.calls, conversation.ToolCall{ID: id, Name: name, Arguments: loose.Arguments(b.Input)})
 		case "tool_result":
 			closeResult()
 			text, atts := readResult(b.Content)
@@ -278,7 +278,7 @@ func readContent(bs []block, toolNames map[string]string) content {
 			}
 		default:
 			// A block of a kind to come: keep its text, if it has any.
-			if t := clean(loose.String(b.Text)); t != "" {
+			if t := loose.Clean(loose.String(b.Text)); t != "" {
 				c.text = append(c.text, t)
 			}
 		}
@@ -384,21 +384,12 @@ func readResult(raw json.RawMessage) (string, []conversation.Attachment) {
 		case "image", "document":
 			atts = append(atts, attachment(typ, b.Source))
 		default:
-			if t := clean(loose.String(b.Text)); t != "" {
+			if t := loose.Clean(loose.String(b.Text)); t != "" {
 				text = append(text, t)
 			}
 		}
 	}
 	return strings.Join(text, "\n"), atts
-}
-
-// arguments returns a tool's input as compact JSON text.
-func arguments(raw json.RawMessage) string {
-	t := strings.TrimSpace(string(raw))
-	if t != "" && t[0] == '"' {
-		return clean(loose.JSONText(loose.String(raw)))
-	}
-	return clean(loose.String(raw))
 }
 
 // attachment describes an image or document block without its payload.
@@ -413,7 +404,7 @@ func attachment(kind string, raw json.RawMessage) conversation.Attachment {
 	a := conversation.Attachment{Type: loose.String(src.MediaType)}
 	switch data := loose.String(src.Data); loose.String(src.Type) {
 	case "base64":
-		a.Size = int64(len(data))*3/4 - int64(len(data)-len(strings.TrimRight(data, "=")))
+		a.Size = loose.Base64Size(data)
 	case "url":
 		if u := loose.String(src.URL); u != "" {
 			if mt, size, ok := loose.DataURL(u); ok {
@@ -430,11 +421,6 @@ func attachment(kind string, raw json.RawMessage) conversation.Attachment {
 		a.Type = kind
 	}
 	return a
-}
-
-// clean removes binary payloads from text: data: URLs and long base64 runs.
-func clean(s string) string {
-	return loose.StripBase64Runs(loose.StripDataURLs(s))
 }
 
 // readJSON reads a side file of the task folder into v. A missing file is

@@ -87,7 +87,7 @@ func readSide(ctx context.Context, primary string, res *parsers.Result) side {
 			if say == "reasoning" {
 				text = loose.String(u.Text)
 			}
-			if text = clean(strings.TrimSpace(text)); text != "" {
+			if text = loose.Clean(strings.TrimSpace(text)); text != "" {
 				after := -1
 				if n, ok := loose.Int(u.ConversationHistoryIndex); ok {
 					after = int(n)
@@ -141,7 +141,7 @@ var cwdLine = regexp.MustCompile(`# Current (?:Working|Workspace) Directory \(([
 func (s side) apply(c *conversation.Conversation) {
 	c.Date, c.Updated = s.first, s.last
 	if s.task != "" {
-		c.Title = loose.Title(clean(s.task), titleLen)
+		c.Title = loose.Title(loose.Clean(s.task), titleLen)
 	}
 	if s.model != "" {
 		c.Model = s.model

@@ -50,7 +50,7 @@ func readParts(raw json.RawMessage) (string, []conversation.Attachment) {
 			if t == "" {
 				t = loose.String(p.Refusal)
 			}
-			if t = clean(t); strings.TrimSpace(t) != "" {
+			if t = loose.Clean(t); strings.TrimSpace(t) != "" {
 				text = append(text, t)
 			}
 		}
@@ -62,7 +62,7 @@ func readParts(raw json.RawMessage) (string, []conversation.Attachment) {
 func partTexts(raw json.RawMessage) []string {
 	var out []string
 	for _, p := range parts(raw) {
-		if t := strings.TrimSpace(clean(loose.String(p.Text))); t != "" {
+		if t := strings.TrimSpace(loose.Clean(loose.String(p.Text))); t != "" {
 			out = append(out, t)
 		}
 	}
@@ -93,16 +93,6 @@ func images(raw json.RawMessage) []conversation.Attachment {
 	return atts
 }
 
-// arguments returns a tool call's arguments: JSON text (which Codex writes
-// inside a string) compacted, other text as it is.
-func arguments(raw json.RawMessage) string {
-	t := strings.TrimSpace(string(raw))
-	if t != "" && t[0] == '"' {
-		return clean(loose.JSONText(loose.String(raw)))
-	}
-	return clean(loose.String(raw))
-}
-
 // readOutput reads a tool output: JSON text inside a string holding
 // {output, metadata: {exit_code}}, plain text, a list of content parts, or
 // (Codex's FunctionCallOutputPayload written whole) an object with content
@@ -131,16 +121,16 @@ func readOutput(raw json.RawMessage) (text string, isErr bool, atts []conversati
 			(obj.Output != nil || obj.Content != nil) {
 			break
 		}
-		return clean(s), false, nil
+		return loose.Clean(s), false, nil
 	case '{':
 		if json.Unmarshal(raw, &obj) != nil {
-			return clean(loose.String(raw)), false, nil
+			return loose.Clean(loose.String(raw)), false, nil
 		}
 	case '[':
 		text, atts := readParts(raw)
 		return text, false, atts
 	default:
-		return clean(loose.String(raw)), false, nil
+		return loose.Clean(loose.String(raw)), false, nil
 	}
 	for _, body := range []json.RawMessage{obj.Output, obj.Content, obj.ContentItems, obj.Body} {
 		if loose.IsNull(body) {
@@ -152,7 +142,7 @@ func readOutput(raw json.RawMessage) (text string, isErr bool, atts []conversati
 		case b != "" && b[0] == '{':
 			text, _, atts = readOutput(body)
 		default:
-			text = clean(loose.String(body))
+			text = loose.Clean(loose.String(body))
 		}
 		if strings.TrimSpace(text) != "" || len(atts) > 0 {
 			break
@@ -160,7 +150,7 @@ func readOutput(raw json.RawMessage) (text string, isErr bool, atts []conversati
 	}
 	if strings.TrimSpace(text) == "" && len(atts) == 0 && t[0] == '{' {
 		if r, ok := loose.ReadableJSON(string(raw)); ok && r != "{}" {
-			text = clean(r)
+			text = loose.Clean(r)
 		}
 	}
 	if code, ok := loose.Int(obj.Metadata.ExitCode); ok && code != 0 {
@@ -207,12 +197,6 @@ func request(text string) string {
 		}
 	}
 	return text
-}
-
-// clean removes binary payloads from text: data: URLs and long base64 runs
-// (a command that printed an encoded file).
-func clean(s string) string {
-	return loose.StripBase64Runs(loose.StripDataURLs(s))
 }
 
 // titleLen is the most runes a title derived from a message keeps.

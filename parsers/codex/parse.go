@@ -173,7 +173,7 @@ func (b *builder) line(n int, data []byte) {
 	case "compacted":
 		b.known++
 		if s := strings.TrimSpace(loose.String(p.Message)); s != "" {
-			b.summaries = append(b.summaries, clean(s))
+			b.summaries = append(b.summaries, loose.Clean(s))
 		}
 	default:
 		if typ != "" {
@@ -241,13 +241,13 @@ func (b *builder) response(p *payload, ts time.Time) {
 		b.add(item{kind: kindCall, ts: ts, call: conversation.ToolCall{
 			ID:        loose.String(p.CallID),
 			Name:      loose.String(p.Name),
-			Arguments: arguments(p.Arguments),
+			Arguments: loose.Arguments(p.Arguments),
 		}})
 	case "custom_tool_call":
 		b.add(item{kind: kindCall, ts: ts, call: conversation.ToolCall{
 			ID:        loose.String(p.CallID),
 			Name:      loose.String(p.Name),
-			Arguments: arguments(p.Input),
+			Arguments: loose.Arguments(p.Input),
 		}})
 	case "local_shell_call":
 		id := loose.String(p.CallID)
@@ -255,18 +255,18 @@ func (b *builder) response(p *payload, ts time.Time) {
 			id = loose.String(p.ID)
 		}
 		b.add(item{kind: kindCall, ts: ts, call: conversation.ToolCall{
-			ID: id, Name: "local_shell", Arguments: clean(loose.String(p.Action)),
+			ID: id, Name: "local_shell", Arguments: loose.Clean(loose.String(p.Action)),
 		}})
 	case "web_search_call":
 		b.add(item{kind: kindCall, ts: ts, call: conversation.ToolCall{
-			ID: loose.String(p.ID), Name: "web_search", Arguments: clean(loose.String(p.Action)),
+			ID: loose.String(p.ID), Name: "web_search", Arguments: loose.Clean(loose.String(p.Action)),
 		}})
 	case "agent_message":
 		// Newer rollouts record the model's message as a response item of
 		// its own too; its event twin is dropped by dedupe.
 		text, atts := readParts(p.Content)
 		if strings.TrimSpace(text) == "" {
-			text = clean(firstString(p.Message, p.Text))
+			text = loose.Clean(firstString(p.Message, p.Text))
 		}
 		b.add(item{kind: kindText, role: conversation.RoleAssistant, text: text, atts: atts, ts: ts})
 	case "image_generation_call":
@@ -280,7 +280,7 @@ func (b *builder) response(p *payload, ts time.Time) {
 			}
 		}
 		b.add(item{kind: kindCall, ts: ts, atts: []conversation.Attachment{att}, call: conversation.ToolCall{
-			ID: loose.String(p.ID), Name: "image_generation", Arguments: clean(loose.String(p.RevisedPrompt)),
+			ID: loose.String(p.ID), Name: "image_generation", Arguments: loose.Clean(loose.String(p.RevisedPrompt)),
 		}})
 	case "function_call_output", "custom_tool_call_output", "mcp_tool_call_output":
 		text, isErr, atts := readOutput(p.Output)
@@ -295,13 +295,13 @@ func (b *builder) response(p *payload, ts time.Time) {
 func (b *builder) event(p *payload, ts time.Time) {
 	switch loose.String(p.Type) {
 	case "user_message":
-		text := clean(loose.String(p.Message))
+		text := loose.Clean(loose.String(p.Message))
 		b.add(item{kind: kindPrompt, event: true, role: conversation.RoleUser, text: text,
 			atts: images(p.Images), ts: ts, hidden: injected(text)})
 	case "agent_message":
-		b.add(item{kind: kindText, event: true, role: conversation.RoleAssistant, text: clean(loose.String(p.Message)), ts: ts})
+		b.add(item{kind: kindText, event: true, role: conversation.RoleAssistant, text: loose.Clean(loose.String(p.Message)), ts: ts})
 	case "agent_reasoning", "agent_reasoning_raw_content":
-		if t := clean(strings.TrimSpace(loose.String(p.Text))); t != "" {
+		if t := loose.Clean(strings.TrimSpace(loose.String(p.Text))); t != "" {
 			b.add(item{kind: kindReasoning, event: true, role: conversation.RoleAssistant, text: t, ts: ts})
 		}
 	case "turn_aborted":
@@ -514,7 +514,7 @@ func (b *builder) finish() (*parsers.Result, error) {
 	}
 	c.Summaries = b.summaries
 	if b.instructions != "" {
-		c.Notes = append(c.Notes, conversation.Note{Kind: "instructions", Title: "session instructions", Text: clean(b.instructions), Time: b.metaTime})
+		c.Notes = append(c.Notes, conversation.Note{Kind: "instructions", Title: "session instructions", Text: loose.Clean(b.instructions), Time: b.metaTime})
 	}
 	b.res.Conversations = append(b.res.Conversations, c)
 	return &b.res, nil

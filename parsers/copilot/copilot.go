@@ -14,12 +14,6 @@ import (
 // titleLen is the most runes a title derived from a prompt keeps.
 const titleLen = 80
 
-// clean makes tool text fit for the index: no data: URL or base64 payload
-// survives.
-func clean(s string) string {
-	return loose.StripBase64Runs(loose.StripDataURLs(s))
-}
-
 // argText returns tool arguments as text: an object as compact JSON, a
 // string holding JSON reformatted, payloads stripped.
 func argText(raw json.RawMessage) string {
@@ -27,7 +21,7 @@ func argText(raw json.RawMessage) string {
 	if t := strings.TrimSpace(string(raw)); strings.HasPrefix(t, `"`) {
 		s = loose.JSONText(s)
 	}
-	return clean(s)
+	return loose.Clean(s)
 }
 
 // projectOf names a working directory's project: its last element.

@@ -293,13 +293,13 @@ func resultText(raw json.RawMessage) string {
 	}
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 || t[0] != '{' || json.Unmarshal(t, &r) != nil {
-		return clean(loose.String(raw))
+		return loose.Clean(loose.String(raw))
 	}
 	s := loose.String(r.Content)
 	if strings.TrimSpace(s) == "" {
 		s = loose.String(r.Detailed)
 	}
-	return clean(s)
+	return loose.Clean(s)
 }
 
 func errorText(raw json.RawMessage) string {
@@ -309,9 +309,9 @@ func errorText(raw json.RawMessage) string {
 	}
 	t := bytes.TrimSpace(raw)
 	if len(t) > 0 && t[0] == '{' && json.Unmarshal(t, &e) == nil {
-		return clean(strings.TrimSpace(loose.String(e.Message)))
+		return loose.Clean(strings.TrimSpace(loose.String(e.Message)))
 	}
-	return clean(loose.String(raw))
+	return loose.Clean(loose.String(raw))
 }
 
 // attachments keeps what a person would search for of each attachment:

@@ -126,7 +126,7 @@ func legacyMessages(path string, raws []json.RawMessage, res *parsers.Result) []
 				name = loose.String(cm.Name)
 			}
 			msgs = append(msgs, conversation.Message{Role: conversation.RoleTool,
-				ToolResults: []conversation.ToolResult{{CallID: id, Name: name, Content: clean(text)}}})
+				ToolResults: []conversation.ToolResult{{CallID: id, Name: name, Content: loose.Clean(text)}}})
 		case "user":
 			msgs = append(msgs, conversation.Message{Role: conversation.RoleUser, Content: text, Attachments: atts, Hidden: injected(text)})
 		default:
@@ -204,7 +204,7 @@ func timelineMessages(path string, raws []json.RawMessage, res *parsers.Result) 
 				Log  json.RawMessage `json:"log"`
 			}
 			_ = json.Unmarshal(e.Result, &r)
-			tr := conversation.ToolResult{CallID: loose.String(e.CallID), Name: name, Content: clean(loose.String(r.Log))}
+			tr := conversation.ToolResult{CallID: loose.String(e.CallID), Name: name, Content: loose.Clean(loose.String(r.Log))}
 			if t := loose.String(r.Type); t == "failure" || t == "error" || t == "rejected" {
 				tr.IsError = true
 			}

@@ -630,7 +630,7 @@ func toolInvocation(p *part) (conversation.ToolCall, conversation.ToolResult) {
 	if json.Unmarshal(rd.Output, &outputs) == nil {
 		for _, o := range outputs {
 			if loose.IsNull(o.IsText) || loose.Bool(o.IsText) {
-				result.Content = join(result.Content, clean(loose.String(o.Value)))
+				result.Content = join(result.Content, loose.Clean(loose.String(o.Value)))
 			}
 		}
 	}
@@ -668,15 +668,15 @@ func toolInvocation(p *part) (conversation.ToolCall, conversation.ToolResult) {
 			Text json.RawMessage `json:"text"`
 		}
 		if result.Content == "" && json.Unmarshal(sd.Output, &out) == nil {
-			result.Content = clean(loose.String(out.Text))
+			result.Content = loose.Clean(loose.String(out.Text))
 		}
 	case "subagent":
 		if call.Arguments == "" {
 			b, _ := json.Marshal(map[string]string{"agentName": loose.String(sd.AgentName), "description": loose.String(sd.Description), "prompt": loose.String(sd.Prompt)})
-			call.Arguments = clean(string(b))
+			call.Arguments = loose.Clean(string(b))
 		}
 		if result.Content == "" {
-			result.Content = clean(loose.String(sd.Result))
+			result.Content = loose.Clean(loose.String(sd.Result))
 		}
 	case "todoList":
 		var lines []string

@@ -36,7 +36,6 @@ import (
 
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/jsonhead"
-	"github.com/convsearch/convsearch/parsers/loose"
 	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
@@ -48,12 +47,6 @@ const (
 
 // titleRunes is how long a derived title may be.
 const titleRunes = 80
-
-// clean keeps binary payloads out of the index: data: URLs and long base64
-// runs become short markers.
-func clean(s string) string {
-	return loose.StripBase64Runs(loose.StripDataURLs(s))
-}
 
 var (
 	reQuery     = regexp.MustCompile(`(?s)<user_query>\s*(.*?)\s*</user_query>`)

@@ -228,7 +228,7 @@ func blobToMessages(role string, m *blobMessage) (out []conversation.Message, su
 					args = p.Input
 				}
 				msg.ToolCalls = append(msg.ToolCalls, conversation.ToolCall{
-					ID: loose.String(p.ToolCallID), Name: loose.String(p.ToolName), Arguments: clean(loose.JSONText(loose.String(args))),
+					ID: loose.String(p.ToolCallID), Name: loose.String(p.ToolName), Arguments: loose.Clean(loose.JSONText(loose.String(args))),
 				})
 			case "tool-result":
 				out := p.Result
@@ -237,15 +237,15 @@ func blobToMessages(role string, m *blobMessage) (out []conversation.Message, su
 				}
 				msg.ToolResults = append(msg.ToolResults, conversation.ToolResult{
 					CallID: loose.String(p.ToolCallID), Name: loose.String(p.ToolName),
-					Content: clean(loose.JSONText(loose.String(out))), IsError: loose.Bool(p.IsError),
+					Content: loose.Clean(loose.JSONText(loose.String(out))), IsError: loose.Bool(p.IsError),
 				})
 			case "image", "file":
 				msg.Attachments = append(msg.Attachments, partAttachment(&p))
 			}
 		}
 	}
-	msg.Content = clean(strings.TrimSpace(strings.Join(text, "\n")))
-	msg.Thinking = clean(strings.TrimSpace(strings.Join(thinking, "\n")))
+	msg.Content = loose.Clean(strings.TrimSpace(strings.Join(text, "\n")))
+	msg.Thinking = loose.Clean(strings.TrimSpace(strings.Join(thinking, "\n")))
 	if msg.Role == conversation.RoleUser {
 		p := splitPrompt(msg.Content)
 		msg.Content, msg.Timestamp = p.text, p.when

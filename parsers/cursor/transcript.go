@@ -136,7 +136,7 @@ func (b *tbuilder) line(n int, l *tline) {
 			}
 			if json.Unmarshal(l.Metadata, &md) == nil {
 				if s := strings.TrimSpace(loose.String(md.Overview)); s != "" {
-					b.overview = clean(s)
+					b.overview = loose.Clean(s)
 				}
 			}
 		case "":
@@ -174,7 +174,7 @@ func (b *tbuilder) turnEnded(l *tline) {
 		if text == "" {
 			text = "the turn ended with an error"
 		}
-		b.msgs = append(b.msgs, conversation.Message{Role: conversation.RoleSystem, Content: clean(text), Hidden: true})
+		b.msgs = append(b.msgs, conversation.Message{Role: conversation.RoleSystem, Content: loose.Clean(text), Hidden: true})
 	}
 }
 
@@ -230,12 +230,12 @@ func (b *tbuilder) message(role string, content json.RawMessage) ([]conversation
 			onlyResults = false
 		case "tool_use":
 			m.ToolCalls = append(m.ToolCalls, conversation.ToolCall{
-				ID: loose.String(bl.ID), Name: loose.String(bl.Name), Arguments: clean(loose.String(bl.Input)),
+				ID: loose.String(bl.ID), Name: loose.String(bl.Name), Arguments: loose.Clean(loose.String(bl.Input)),
 			})
 			onlyResults = false
 		case "tool_result":
 			m.ToolResults = append(m.ToolResults, conversation.ToolResult{
-				CallID: loose.String(bl.ToolUseID), Content: clean(resultText(bl.Content)), IsError: loose.Bool(bl.IsError),
+				CallID: loose.String(bl.ToolUseID), Content: loose.Clean(resultText(bl.Content)), IsError: loose.Bool(bl.IsError),
 			})
 		case "image":
 			m.Attachments = append(m.Attachments, imageAttachment(bl.Source))
@@ -247,8 +247,8 @@ func (b *tbuilder) message(role string, content json.RawMessage) ([]conversation
 	if onlyResults && m.Role == conversation.RoleUser {
 		m.Role = conversation.RoleTool
 	}
-	m.Content = clean(strings.TrimSpace(strings.Join(text, "\n")))
-	m.Thinking = clean(strings.TrimSpace(strings.Join(thinking, "\n")))
+	m.Content = loose.Clean(strings.TrimSpace(strings.Join(text, "\n")))
+	m.Thinking = loose.Clean(strings.TrimSpace(strings.Join(thinking, "\n")))
 	var out []conversation.Message
 	if m.Role == conversation.RoleUser {
 		p := splitPrompt(m.Content)
@@ -387,11 +387,11 @@ func (t *textTurn) close() {
 	switch t.section {
 	case "call":
 		if len(t.calls) > 0 {
-			t.calls[len(t.calls)-1].Arguments = clean(strings.TrimSpace(strings.Join(t.args, "\n")))
+			t.calls[len(t.calls)-1].Arguments = loose.Clean(strings.TrimSpace(strings.Join(t.args, "\n")))
 		}
 	case "result":
 		if len(t.results) > 0 {
-			t.results[len(t.results)-1].Content = clean(strings.TrimSpace(strings.Join(t.out, "\n")))
+			t.results[len(t.results)-1].Content = loose.Clean(strings.TrimSpace(strings.Join(t.out, "\n")))
 		}
 	}
 	t.args, t.out, t.section = nil, nil, ""
@@ -429,8 +429,8 @@ func (t *textTurn) messages() ([]conversation.Message, bool) {
 	t.close()
 	m := conversation.Message{
 		Role:        conversation.RoleAssistant,
-		Content:     clean(strings.TrimSpace(strings.Join(t.text, "\n"))),
-		Thinking:    clean(strings.TrimSpace(strings.Join(t.thinking, "\n"))),
+		Content:     loose.Clean(strings.TrimSpace(strings.Join(t.text, "\n"))),
+		Thinking:    loose.Clean(strings.TrimSpace(strings.Join(t.thinking, "\n"))),
 		ToolCalls:   t.calls,
 		ToolResults: t.results,
 	}

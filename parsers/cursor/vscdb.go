@@ -333,26 +333,26 @@ func bubbleMessage(b *bubble) (conversation.Message, bool) {
 		}
 		text = strings.Join(code, "\n\n")
 	}
-	m.Content = clean(strings.TrimSpace(text))
+	m.Content = loose.Clean(strings.TrimSpace(text))
 	th := bytes.TrimSpace(b.Thinking)
 	if len(th) > 0 && th[0] == '{' {
 		var t struct {
 			Text json.RawMessage `json:"text"`
 		}
 		_ = json.Unmarshal(th, &t)
-		m.Thinking = clean(strings.TrimSpace(loose.String(t.Text)))
+		m.Thinking = loose.Clean(strings.TrimSpace(loose.String(t.Text)))
 	} else {
-		m.Thinking = clean(strings.TrimSpace(loose.String(th)))
+		m.Thinking = loose.Clean(strings.TrimSpace(loose.String(th)))
 	}
 	if tf := b.ToolFormer; tf != nil && loose.String(tf.Name) != "" {
 		args := loose.String(tf.RawArgs)
 		if args == "" {
 			args = loose.String(tf.Params)
 		}
-		m.ToolCalls = []conversation.ToolCall{{ID: loose.String(tf.ToolCallID), Name: loose.String(tf.Name), Arguments: clean(loose.JSONText(args))}}
+		m.ToolCalls = []conversation.ToolCall{{ID: loose.String(tf.ToolCallID), Name: loose.String(tf.Name), Arguments: loose.Clean(loose.JSONText(args))}}
 		if out := loose.String(tf.Result); out != "" {
 			m.ToolResults = []conversation.ToolResult{{
-				CallID: loose.String(tf.ToolCallID), Name: loose.String(tf.Name), Content: clean(loose.JSONText(out)),
+				CallID: loose.String(tf.ToolCallID), Name: loose.String(tf.Name), Content: loose.Clean(loose.JSONText(out)),
 				IsError: loose.String(tf.Status) == "error",
 			}}
 		}
@@ -436,7 +436,7 @@ func buildTab(tab chatTab) *conversation.Conversation {
 			text = loose.String(b.RawText)
 		}
 		m.ID, m.Model = loose.String(b.ID), loose.String(b.ModelType)
-		m.Content = clean(strings.TrimSpace(text))
+		m.Content = loose.Clean(strings.TrimSpace(text))
 		if m.Content == "" {
 			continue
 		}

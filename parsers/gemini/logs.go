@@ -53,7 +53,7 @@ func parseLogs(ctx context.Context, path string, r io.Reader, source string) (*p
 			continue
 		}
 		sid := strings.TrimSpace(loose.String(e.SessionID))
-		text := clean(loose.String(e.Message))
+		text := loose.Clean(loose.String(e.Message))
 		if sid == "" || strings.TrimSpace(text) == "" {
 			continue // the tool itself drops entries without these
 		}

@@ -64,7 +64,7 @@ func readParts(raw json.RawMessage) parts {
 }
 
 func (p *parts) addText(s string) {
-	if s = clean(s); strings.TrimSpace(s) != "" {
+	if s = loose.Clean(s); strings.TrimSpace(s) != "" {
 		p.text = append(p.text, s)
 	}
 }
@@ -82,7 +82,7 @@ func (p *parts) add(raw json.RawMessage) {
 			Args json.RawMessage `json:"args"`
 		}
 		if json.Unmarshal(x.FunctionCall, &fc) == nil {
-			p.calls = append(p.calls, conversation.ToolCall{ID: loose.String(fc.ID), Name: loose.String(fc.Name), Arguments: arguments(fc.Args)})
+			p.calls = append(p.calls, conversation.ToolCall{ID: loose.String(fc.ID), Name: loose.String(fc.Name), Arguments: loose.Arguments(fc.Args)})
 		}
 	case !loose.IsNull(x.FunctionResponse):
 		p.response(x.FunctionResponse)
@@ -116,7 +116,7 @@ func (p *parts) add(raw json.RawMessage) {
 			p.addText(loose.String(cr.Output))
 		}
 	case loose.Bool(x.Thought):
-		if s := clean(loose.String(x.Text)); strings.TrimSpace(s) != "" {
+		if s := loose.Clean(loose.String(x.Text)); strings.TrimSpace(s) != "" {
 			p.thinking = append(p.thinking, s)
 		}
 	default:
@@ -147,17 +147,17 @@ func (p *parts) response(raw json.RawMessage) {
 	if len(body) > 0 && body[0] == '{' && json.Unmarshal(body, &resp) == nil {
 		switch {
 		case !loose.IsNull(resp.Output):
-			r.Content = clean(loose.String(resp.Output))
+			r.Content = loose.Clean(loose.String(resp.Output))
 		case !loose.IsNull(resp.Error):
-			r.Content = clean(loose.String(resp.Error))
+			r.Content = loose.Clean(loose.String(resp.Error))
 			r.IsError = true
 		case !loose.IsNull(resp.Result):
-			r.Content = clean(loose.String(resp.Result))
+			r.Content = loose.Clean(loose.String(resp.Result))
 		default:
-			r.Content = clean(loose.String(body))
+			r.Content = loose.Clean(loose.String(body))
 		}
 	} else {
-		r.Content = clean(loose.String(body))
+		r.Content = loose.Clean(loose.String(body))
 	}
 	p.results = append(p.results, r)
 	p.attachments = append(p.attachments, readParts(fr.Parts).attachments...)

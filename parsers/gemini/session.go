@@ -360,7 +360,7 @@ func thoughts(raw json.RawMessage) []string {
 	var out []string
 	for _, t := range list {
 		subj := strings.TrimSpace(loose.String(t.Subject))
-		desc := strings.TrimSpace(clean(loose.String(t.Description)))
+		desc := strings.TrimSpace(loose.Clean(loose.String(t.Description)))
 		switch {
 		case subj != "" && desc != "":
 			out = append(out, subj+": "+desc)
@@ -383,7 +383,7 @@ func calls(raw json.RawMessage, m *conversation.Message) {
 			continue
 		}
 		id, name := loose.String(tc.ID), loose.String(tc.Name)
-		m.ToolCalls = append(m.ToolCalls, conversation.ToolCall{ID: id, Name: name, Arguments: arguments(tc.Args)})
+		m.ToolCalls = append(m.ToolCalls, conversation.ToolCall{ID: id, Name: name, Arguments: loose.Arguments(tc.Args)})
 		status := loose.String(tc.Status)
 		res := readParts(tc.Result)
 		m.Attachments = append(m.Attachments, res.attachments...)
@@ -393,7 +393,7 @@ func calls(raw json.RawMessage, m *conversation.Message) {
 				// No result kept (a cancelled call, an older version): what
 				// the tool showed is the next best thing.
 				if d := strings.TrimSpace(string(tc.ResultDisplay)); d != "" && d[0] == '"' {
-					text = clean(loose.String(tc.ResultDisplay))
+					text = loose.Clean(loose.String(tc.ResultDisplay))
 				}
 			}
 			if text == "" && status == "" {
@@ -464,14 +464,3 @@ func project(path string, dirs []string) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func clean(s string) string { return loose.StripBase64Runs(loose.StripDataURLs(s)) }
-
-// arguments returns a call's arguments as JSON text.
-func arguments(raw json.RawMessage) string {
-	t := strings.TrimSpace(string(raw))
-	if t != "" && t[0] == '"' {
-		return clean(loose.JSONText(loose.String(raw)))
-	}
-	return clean(loose.String(raw))
-}

@@ -107,7 +107,7 @@ func (cv *converter) convert(role string, content, metadata json.RawMessage) (co
 		}
 		switch typ {
 		case "text":
-			if t := clean(loose.String(b.Text)); t != "" {
+			if t := loose.Clean(loose.String(b.Text)); t != "" {
 				text = append(text, t)
 			}
 		case "image":
@@ -117,14 +117,14 @@ func (cv *converter) convert(role string, content, metadata json.RawMessage) (co
 		case "toolResponse":
 			m.ToolResults = append(m.ToolResults, cv.toolResult(loose.String(b.ID), b.ToolResult))
 		case "thinking":
-			if t := clean(loose.String(b.Thinking)); t != "" {
+			if t := loose.Clean(loose.String(b.Thinking)); t != "" {
 				thinking = append(thinking, t)
 			}
 		case "redactedThinking":
 			// The data is the provider's encrypted reasoning: nothing to read.
 			thinking = append(thinking, "[redacted thinking]")
 		case "systemNotification", "conversationCompacted", "contextLengthExceeded", "summarizationRequested":
-			if t := clean(loose.String(b.Msg)); t != "" {
+			if t := loose.Clean(loose.String(b.Msg)); t != "" {
 				text = append(text, t)
 			}
 		}
@@ -144,11 +144,6 @@ func (cv *converter) convert(role string, content, metadata json.RawMessage) (co
 		}
 	}
 	return m, nil
-}
-
-// clean keeps no encoded payload in indexed text.
-func clean(s string) string {
-	return loose.StripBase64Runs(loose.StripDataURLs(s))
 }
 
 func imageAttachment(data, mime json.RawMessage) conversation.Attachment {
@@ -183,13 +178,13 @@ func (cv *converter) toolCall(id string, raw json.RawMessage) conversation.ToolC
 		}
 	}
 	tc.Name = loose.String(call.Name)
-	tc.Arguments = clean(loose.String(call.Arguments))
+	tc.Arguments = loose.Clean(loose.String(call.Arguments))
 	if loose.String(s.Status) == "error" || (tc.Name == "" && !loose.IsNull(s.Error)) {
 		// goose could not read the model's call: keep what it says.
 		if tc.Name == "" {
 			tc.Name = "invalid"
 		}
-		tc.Arguments = clean(loose.String(s.Error))
+		tc.Arguments = loose.Clean(loose.String(s.Error))
 	}
 	if tc.Name == "" {
 		tc.Name = "unknown"
@@ -204,12 +199,12 @@ func (cv *converter) toolResult(id string, raw json.RawMessage) conversation.Too
 	tr := conversation.ToolResult{CallID: id, Name: cv.toolNames[id]}
 	var s status
 	if loose.IsNull(raw) || json.Unmarshal(raw, &s) != nil {
-		tr.Content = clean(loose.String(raw))
+		tr.Content = loose.Clean(loose.String(raw))
 		return tr
 	}
 	if loose.String(s.Status) == "error" {
 		tr.IsError = true
-		tr.Content = clean(loose.String(s.Error))
+		tr.Content = loose.Clean(loose.String(s.Error))
 		return tr
 	}
 	value := s.Value
@@ -231,7 +226,7 @@ func (cv *converter) toolResult(id string, raw json.RawMessage) conversation.Too
 	}
 	var list []json.RawMessage
 	if json.Unmarshal(items, &list) != nil {
-		tr.Content = clean(loose.String(items))
+		tr.Content = loose.Clean(loose.String(items))
 		return tr
 	}
 	var parts []string
@@ -249,11 +244,11 @@ func (cv *converter) toolResult(id string, raw json.RawMessage) conversation.Too
 func contentText(raw json.RawMessage) string {
 	var c mcpContent
 	if json.Unmarshal(raw, &c) != nil {
-		return clean(loose.String(raw))
+		return loose.Clean(loose.String(raw))
 	}
 	switch loose.String(c.Type) {
 	case "text":
-		return clean(loose.String(c.Text))
+		return loose.Clean(loose.String(c.Text))
 	case "image", "audio":
 		mt := loose.String(c.MimeType)
 		if mt == "" {
@@ -268,14 +263,14 @@ func contentText(raw json.RawMessage) string {
 		}
 		if json.Unmarshal(c.Resource, &r) == nil {
 			if t := loose.String(r.Text); t != "" {
-				return clean(t)
+				return loose.Clean(t)
 			}
 			return "[resource " + loose.String(r.URI) + "]"
 		}
 	case "resource_link":
 		return "[resource " + loose.String(c.URI) + "]"
 	}
-	return clean(loose.String(c.Text))
+	return loose.Clean(loose.String(c.Text))
 }
 
 func firstByte(raw json.RawMessage) byte {

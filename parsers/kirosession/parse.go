@@ -125,7 +125,7 @@ func (b *builder) content(m *conversation.Message, raw json.RawMessage) {
 	var blocks []block
 	if json.Unmarshal(raw, &blocks) != nil {
 		if s := loose.String(raw); s != "" && !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
-			m.Content = clean(s) // a bare string
+			m.Content = loose.Clean(s) // a bare string
 		}
 		return
 	}
@@ -133,7 +133,7 @@ func (b *builder) content(m *conversation.Message, raw json.RawMessage) {
 	for _, bl := range blocks {
 		switch k := loose.String(bl.Kind); k {
 		case "text":
-			if s := clean(loose.String(bl.Data)); strings.TrimSpace(s) != "" {
+			if s := loose.Clean(loose.String(bl.Data)); strings.TrimSpace(s) != "" {
 				text = append(text, s)
 			}
 		case "thinking", "reasoning", "reasoningContent":
@@ -144,7 +144,7 @@ func (b *builder) content(m *conversation.Message, raw json.RawMessage) {
 			if json.Unmarshal(bl.Data, &t) == nil && !loose.IsNull(t.Text) {
 				s = loose.String(t.Text)
 			}
-			if s = clean(s); strings.TrimSpace(s) != "" {
+			if s = loose.Clean(s); strings.TrimSpace(s) != "" {
 				thinking = append(thinking, s)
 			}
 		case "toolUse":
@@ -160,7 +160,7 @@ func (b *builder) content(m *conversation.Message, raw json.RawMessage) {
 			if id != "" {
 				b.names[id] = name
 			}
-			m.ToolCalls = append(m.ToolCalls, conversation.ToolCall{ID: id, Name: name, Arguments: clean(loose.String(tu.Input))})
+			m.ToolCalls = append(m.ToolCalls, conversation.ToolCall{ID: id, Name: name, Arguments: loose.Clean(loose.String(tu.Input))})
 		case "toolResult":
 			b.result(m, bl.Data)
 		case "image":
@@ -168,7 +168,7 @@ func (b *builder) content(m *conversation.Message, raw json.RawMessage) {
 		default:
 			// A kind to come: its text, when it is text.
 			if d := bytes.TrimSpace(bl.Data); len(d) > 0 && d[0] == '"' {
-				if s := clean(loose.String(d)); strings.TrimSpace(s) != "" {
+				if s := loose.Clean(loose.String(d)); strings.TrimSpace(s) != "" {
 					text = append(text, s)
 				}
 			}
@@ -194,7 +194,7 @@ func (b *builder) result(m *conversation.Message, raw json.RawMessage) {
 		case "image":
 			m.Attachments = append(m.Attachments, image(c.Data))
 		default: // text, json
-			if s := clean(loose.String(c.Data)); strings.TrimSpace(s) != "" {
+			if s := loose.Clean(loose.String(c.Data)); strings.TrimSpace(s) != "" {
 				parts = append(parts, s)
 			}
 		}
@@ -309,5 +309,3 @@ func firstPrompt(msgs []conversation.Message) string {
 	}
 	return ""
 }
-
-func clean(s string) string { return loose.StripBase64Runs(loose.StripDataURLs(s)) }

@@ -1,6 +1,7 @@
 package loose
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -65,4 +66,24 @@ func base64Class(c byte) byte {
 		return 8
 	}
 	return 0
+}
+
+// Clean is text safe to index: data: URLs and long base64 runs replaced by
+// markers naming their type and size. Every family passes the text it
+// indexes through it, so no binary payload reaches the index.
+func Clean(s string) string { return StripBase64Runs(StripDataURLs(s)) }
+
+// Base64Size is how many bytes the base64 text data decodes to.
+func Base64Size(data string) int64 {
+	return int64(len(data))*3/4 - int64(len(data)-len(strings.TrimRight(data, "=")))
+}
+
+// Arguments returns a tool call's input as text to index: JSON, or JSON
+// text inside a JSON string (as some tools write it) unwrapped, cleaned.
+func Arguments(raw json.RawMessage) string {
+	t := strings.TrimSpace(string(raw))
+	if t != "" && t[0] == '"' {
+		return Clean(JSONText(String(raw)))
+	}
+	return Clean(String(raw))
 }

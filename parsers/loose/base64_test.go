@@ -1,6 +1,7 @@
 package loose
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -21,6 +22,28 @@ func TestStripBase64Runs(t *testing.T) {
 	for _, tt := range tests {
 		if got := StripBase64Runs(tt.in); got != tt.want {
 			t.Errorf("StripBase64Runs(%.30q…) = %.60q, want %.60q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCleanBase64SizeArguments(t *testing.T) {
+	png := "data:image/png;base64," + strings.Repeat("iVBORw0KGgo", 40)
+	if got := Clean("see " + png + " here"); strings.Contains(got, "iVBORw0KGgo") || !strings.Contains(got, "see ") {
+		t.Errorf("Clean left the payload: %q", got)
+	}
+	for data, want := range map[string]int64{"": 0, "aGk=": 2, "aGVsbG8=": 5, "aGVsbG8h": 6} {
+		if got := Base64Size(data); got != want {
+			t.Errorf("Base64Size(%q) = %d, want %d", data, got, want)
+		}
+	}
+	for raw, want := range map[string]string{
+		`{"path":"a.go"}`:       `{"path":"a.go"}`,
+		`"{\"path\":\"a.go\"}"`: `{"path":"a.go"}`,
+		`"plain words"`:         `plain words`,
+		`{"img":"` + png + `"}`: `{"img":"[`,
+	} {
+		if got := Arguments(json.RawMessage(raw)); !strings.HasPrefix(got, want) {
+			t.Errorf("Arguments(%s) = %q, want prefix %q", raw, got, want)
 		}
 	}
 }

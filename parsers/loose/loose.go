@@ -271,8 +271,7 @@ func DataURL(url string) (mediaType string, size int64, ok bool) {
 	}
 	size = int64(len(payload))
 	if base64 {
-		pad := int64(len(payload) - len(strings.TrimRight(payload, "=")))
-		size = size*3/4 - pad
+		size = Base64Size(payload)
 	}
 	return mediaType, size, true
 }

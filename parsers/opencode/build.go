@@ -179,7 +179,7 @@ func message(rm rawMessage) (conversation.Message, []string) {
 	for _, p := range rm.parts {
 		switch typ := loose.String(p.Type); typ {
 		case "text":
-			t := clean(strings.TrimSpace(loose.String(p.Text)))
+			t := loose.Clean(strings.TrimSpace(loose.String(p.Text)))
 			switch {
 			case t == "" || loose.Bool(p.Ignored):
 			case loose.Bool(p.Synthetic):
@@ -188,11 +188,11 @@ func message(rm rawMessage) (conversation.Message, []string) {
 				text = append(text, t)
 			}
 		case "reasoning":
-			if t := clean(strings.TrimSpace(loose.String(p.Text))); t != "" {
+			if t := loose.Clean(strings.TrimSpace(loose.String(p.Text))); t != "" {
 				thinking = append(thinking, t)
 			}
 		case "tool":
-			call := conversation.ToolCall{ID: loose.String(p.CallID), Name: loose.String(p.Tool), Arguments: clean(loose.String(p.State.Input))}
+			call := conversation.ToolCall{ID: loose.String(p.CallID), Name: loose.String(p.Tool), Arguments: loose.Clean(loose.String(p.State.Input))}
 			m.ToolCalls = append(m.ToolCalls, call)
 			status := loose.String(p.State.Status)
 			out := loose.String(p.State.Output)
@@ -201,7 +201,7 @@ func message(rm rawMessage) (conversation.Message, []string) {
 			}
 			if status == "completed" || status == "error" || out != "" {
 				m.ToolResults = append(m.ToolResults, conversation.ToolResult{
-					CallID: call.ID, Name: call.Name, Content: clean(out), IsError: status == "error",
+					CallID: call.ID, Name: call.Name, Content: loose.Clean(out), IsError: status == "error",
 				})
 			}
 		case "file":
@@ -212,13 +212,13 @@ func message(rm rawMessage) (conversation.Message, []string) {
 				files = append(files, fs...)
 			}
 		case "subtask":
-			if t := clean(strings.TrimSpace(loose.String(p.Prompt))); t != "" {
+			if t := loose.Clean(strings.TrimSpace(loose.String(p.Prompt))); t != "" {
 				text = append(text, t)
 			}
 		case "step-start", "step-finish", "snapshot", "agent", "compaction", "retry":
 			// Bookkeeping: no text of its own.
 		default:
-			if t := clean(strings.TrimSpace(loose.String(p.Text))); t != "" {
+			if t := loose.Clean(strings.TrimSpace(loose.String(p.Text))); t != "" {
 				text = append(text, t)
 			}
 		}
@@ -269,9 +269,4 @@ func baseName(dir string) string {
 		return dir[i+1:]
 	}
 	return dir
-}
-
-// clean removes binary payloads from text.
-func clean(s string) string {
-	return loose.StripBase64Runs(loose.StripDataURLs(s))
 }

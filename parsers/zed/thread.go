@@ -142,7 +142,7 @@ func (d *decoder) user(raw json.RawMessage) {
 		}
 		switch {
 		case v["Text"] != nil:
-			text = append(text, clean(loose.String(v["Text"])))
+			text = append(text, loose.Clean(loose.String(v["Text"])))
 		case v["Mention"] != nil:
 			var mn struct {
 				URI     json.RawMessage `json:"uri"`
@@ -151,7 +151,7 @@ func (d *decoder) user(raw json.RawMessage) {
 			_ = json.Unmarshal(v["Mention"], &mn)
 			label := mentionLabel(mn.URI)
 			text = append(text, "@"+label)
-			if body := clean(loose.String(mn.Content)); body != "" {
+			if body := loose.Clean(loose.String(mn.Content)); body != "" {
 				d.c.Notes = append(d.c.Notes, conversation.Note{Kind: "context", Title: label, Text: body})
 			}
 		case v["Image"] != nil:
@@ -180,7 +180,7 @@ func (d *decoder) agent(raw json.RawMessage) {
 		}
 		switch {
 		case v["Text"] != nil:
-			if t := clean(loose.String(v["Text"])); t != "" {
+			if t := loose.Clean(loose.String(v["Text"])); t != "" {
 				text = append(text, t)
 			}
 		case v["Thinking"] != nil:
@@ -188,7 +188,7 @@ func (d *decoder) agent(raw json.RawMessage) {
 				Text json.RawMessage `json:"text"`
 			}
 			_ = json.Unmarshal(v["Thinking"], &th)
-			if t := clean(loose.String(th.Text)); t != "" {
+			if t := loose.Clean(loose.String(th.Text)); t != "" {
 				thinking = append(thinking, t)
 			}
 		case v["RedactedThinking"] != nil:
@@ -263,7 +263,7 @@ func (d *decoder) legacy(raw json.RawMessage) {
 		m.Role = conversation.RoleUser
 	}
 	var text, thinking []string
-	if t := clean(loose.String(lm.Text)); t != "" {
+	if t := loose.Clean(loose.String(lm.Text)); t != "" {
 		text = append(text, t)
 	}
 	for _, raw := range lm.Segments {
@@ -273,18 +273,18 @@ func (d *decoder) legacy(raw json.RawMessage) {
 		}
 		switch loose.String(s.Type) {
 		case "text":
-			if t := clean(loose.String(s.Text)); t != "" {
+			if t := loose.Clean(loose.String(s.Text)); t != "" {
 				text = append(text, t)
 			}
 		case "thinking":
-			if t := clean(loose.String(s.Text)); t != "" {
+			if t := loose.Clean(loose.String(s.Text)); t != "" {
 				thinking = append(thinking, t)
 			}
 		case "RedactedThinking", "redacted_thinking":
 			thinking = append(thinking, "[redacted thinking]")
 		}
 	}
-	context := clean(loose.String(lm.Context))
+	context := loose.Clean(loose.String(lm.Context))
 	if len(text) == 0 && context != "" {
 		// Zed's own upgrade reads such a message's context as its text.
 		text, context = []string{context}, ""
@@ -320,7 +320,7 @@ func (d *decoder) toolCall(raw json.RawMessage) conversation.ToolCall {
 	if args == "" {
 		args = loose.JSONText(loose.String(u.RawInput))
 	}
-	tc.Arguments = clean(args)
+	tc.Arguments = loose.Clean(args)
 	if tc.Name == "" {
 		tc.Name = "unknown"
 	}
@@ -352,7 +352,7 @@ func (d *decoder) toolResult(raw json.RawMessage) (conversation.ToolResult, bool
 func resultText(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
-		return clean(loose.String(raw))
+		return loose.Clean(loose.String(raw))
 	}
 	var v map[string]json.RawMessage
 	if json.Unmarshal(raw, &v) != nil {
@@ -360,11 +360,11 @@ func resultText(raw json.RawMessage) string {
 	}
 	switch {
 	case v["Text"] != nil:
-		return clean(loose.String(v["Text"]))
+		return loose.Clean(loose.String(v["Text"]))
 	case v["Image"] != nil, loose.String(v["type"]) == "image":
 		return "[image]"
 	case v["text"] != nil:
-		return clean(loose.String(v["text"]))
+		return loose.Clean(loose.String(v["text"]))
 	}
 	return ""
 }
@@ -428,7 +428,7 @@ func modelName(raw json.RawMessage) string {
 // detailed_summary_state {"Generated": {"text": …}}.
 func summaryText(detailed, state json.RawMessage) string {
 	if s := loose.String(detailed); s != "" && firstNonSpace(detailed) == '"' {
-		return clean(s)
+		return loose.Clean(s)
 	}
 	var st struct {
 		Generated struct {
@@ -436,7 +436,7 @@ func summaryText(detailed, state json.RawMessage) string {
 		} `json:"Generated"`
 	}
 	if firstNonSpace(state) == '{' && json.Unmarshal(state, &st) == nil {
-		return clean(loose.String(st.Generated.Text))
+		return loose.Clean(loose.String(st.Generated.Text))
 	}
 	return ""
 }
@@ -447,11 +447,6 @@ func firstNonSpace(raw json.RawMessage) byte {
 		return 0
 	}
 	return t[0]
-}
-
-// clean keeps no encoded payload in indexed text.
-func clean(s string) string {
-	return loose.StripBase64Runs(loose.StripDataURLs(s))
 }
 
 // finish numbers the messages, orders the dates, and derives a title when
