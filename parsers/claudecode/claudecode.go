@@ -74,7 +74,10 @@ func (*Parser) Detect(path string, head []byte) bool {
 	case "custom-title", "ai-title", "agent-name", "queue-operation":
 		return s.Has("", "sessionId", "customTitle", "aiTitle", "agentName")
 	}
-	return s.Has("", "sessionId") && s.Has("", "parentUuid", "uuid")
+	// Qwen Code's records share sessionId, uuid and parentUuid, but carry
+	// the Gemini API's parts (or a systemPayload), which Claude Code never
+	// writes.
+	return s.Has("", "sessionId") && s.Has("", "parentUuid", "uuid") && !s.Anywhere("parts", "systemPayload")
 }
 
 // Parse reads one session log. A log that holds no message at all (only

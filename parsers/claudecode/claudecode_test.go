@@ -410,6 +410,8 @@ func TestDetect(t *testing.T) {
 		{"uuid only", "a.jsonl", `{"uuid":"u","type":"user"}`, false},
 		{"array", "a.jsonl", `[{"sessionId":"s","uuid":"u"}]`, false},
 		{"empty", "a.jsonl", "", false},
+		{"qwen code user record", "a.jsonl", `{"uuid":"u","parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","parts":[{"text":"hi"}]}}`, false},
+		{"qwen code system record", "a.jsonl", `{"uuid":"u","parentUuid":"p","sessionId":"s","type":"system","subtype":"chat_compression","systemPayload":{}}`, false},
 		{"key in a later line only", "a.jsonl", `{"role":"user"}` + "\n" + `{"sessionId":"s","uuid":"u"}`, false},
 	}
 	p := New()
@@ -426,7 +428,7 @@ func TestDetectTree(t *testing.T) {
 	claimed := parsertest.DetectTree(t, New(), func(path string) bool {
 		return strings.Contains(filepath.ToSlash(path), "/claude-code/") ||
 			(strings.HasPrefix(path, "testdata") && !strings.Contains(path, "golden") && !strings.Contains(path, "fuzz"))
-	}, "../../testdata/corpus", "../../examples", "testdata")
+	}, "../../testdata/corpus", "../../examples", "testdata", "../gemini/testdata/qwen") // Qwen's records look alike
 	if claimed < len(cases) {
 		t.Errorf("claimed %d files, want at least %d", claimed, len(cases))
 	}

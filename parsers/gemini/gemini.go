@@ -38,10 +38,10 @@ import (
 	"context"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 )
 
 // Names of the two families, used as Conversation.Source.
@@ -148,18 +148,6 @@ func fileKind(path string) kind {
 	return kindNone
 }
 
-var (
-	reSessionID   = regexp.MustCompile(`"sessionId"\s*:`)
-	reProjectHash = regexp.MustCompile(`"projectHash"\s*:`)
-	reMessages    = regexp.MustCompile(`"messages"\s*:`)
-	reMessageID   = regexp.MustCompile(`"messageId"\s*:`)
-	reUUID        = regexp.MustCompile(`"(?:uuid|parentUuid)"\s*:`)
-	// Qwen writes the Gemini API's Content ({role, parts}) where Claude Code
-	// writes Anthropic's ({role, content}), and system records carry a
-	// systemPayload: either tells a Qwen record from a Claude Code one.
-	reQwenKey = regexp.MustCompile(`"(?:parts|systemPayload)"\s*:`)
-)
-
 // isQwenPath reports whether path lies under a .qwen folder.
 func isQwenPath(path string) bool {
 	p := filepath.ToSlash(path)
@@ -184,27 +172,30 @@ func shape(path string, head []byte) kind {
 		if rest := bytes.TrimSpace(h[1:]); len(rest) > 0 && rest[0] == ']' {
 			return kindLogs // a project with no prompt yet
 		}
-		if reSessionID.Match(h) && reMessageID.Match(h) {
+		if keys := jsonhead.Scan(h); keys.Anywhere("sessionId") && keys.Anywhere("messageId") {
 			return kindLogs
 		}
 	case kindSession:
-		if h[0] == '{' && reSessionID.Match(h) && (reProjectHash.Match(h) || reMessages.Match(h)) {
+		if keys := jsonhead.Scan(h); h[0] == '{' && keys.Anywhere("sessionId") && keys.Anywhere("projectHash", "messages") {
 			return kindSession
 		}
 	case kindLog:
-		if i := bytes.IndexByte(h, '\n'); i >= 0 {
-			h = h[:i]
-		}
-		if h[0] != '{' || !reSessionID.Match(h) {
+		h = jsonhead.FirstLine(h)
+		keys := jsonhead.Scan(h)
+		if h[0] != '{' || !keys.Anywhere("sessionId") {
 			return kindNone
 		}
-		if reUUID.Match(h) {
-			if reQwenKey.Match(h) || isQwenPath(path) {
+		if keys.Anywhere("uuid", "parentUuid") {
+			// Qwen writes the Gemini API's Content ({role, parts}) where
+			// Claude Code writes Anthropic's ({role, content}), and system
+			// records carry a systemPayload: either tells a Qwen record
+			// from a Claude Code one.
+			if keys.Anywhere("parts", "systemPayload") || isQwenPath(path) {
 				return kindQwen
 			}
 			return kindNone // Claude Code's
 		}
-		if reProjectHash.Match(h) {
+		if keys.Anywhere("projectHash") {
 			return kindLog
 		}
 	}
@@ -254,9 +245,5 @@ func (p *Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.
 // metadata line does not.
 func isQwenLog(br *bufio.Reader) bool {
 	head, _ := br.Peek(parsers.HeadSize)
-	h := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
-	if i := bytes.IndexByte(h, '\n'); i >= 0 {
-		h = h[:i]
-	}
-	return reUUID.Match(h)
+	return jsonhead.Scan(jsonhead.FirstLine(head)).Anywhere("uuid", "parentUuid")
 }
