@@ -19,21 +19,16 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 	"github.com/convsearch/convsearch/parsers/loose"
+	"github.com/google/uuid"
 )
 
 // Name is the family name, used as Conversation.Source.
 const Name = "fnord"
 
-var (
-	// v0Head is the legacy `<unix_seconds>:` prefix followed by a JSON object.
-	v0Head = regexp.MustCompile(`^\d{1,19}:\s*\{`)
-	// uuidName is how fnord names a conversation file.
-	uuidName = regexp.MustCompile(`(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.json$`)
-	// keyRe finds the top-level keys fnord writes, without decoding a head
-	// that may be cut mid-JSON.
-	keyRe = regexp.MustCompile(`"(version|timestamp|messages|metadata|memory|tasks)"\s*:`)
-)
+// v0Head is the legacy `<unix_seconds>:` prefix followed by a JSON object.
+var v0Head = regexp.MustCompile(`^\d{1,19}:\s*\{`)
 
 // Parser reads fnord conversations.
 type Parser struct{}
@@ -68,22 +63,20 @@ func (*Parser) DefaultRoots(home string, _ func(string) string) []string {
 // vouches for the file.
 func (*Parser) Detect(path string, head []byte) bool {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	named := uuidName.MatchString(filepath.Base(path))
-	keys := map[string]bool{}
-	for _, m := range keyRe.FindAllSubmatch(head, -1) {
-		keys[string(m[1])] = true
-	}
+	named := uuidName(filepath.Base(path))
 	if v0Head.Match(head) {
-		return named || keys["messages"] || keys["memory"] || keys["metadata"] || keys["tasks"]
+		keys := jsonhead.Scan(head[bytes.IndexByte(head, '{'):])
+		return named || keys.Anywhere("messages", "memory", "metadata", "tasks")
 	}
 	t := bytes.TrimLeft(head, " \t\r\n")
 	if len(t) == 0 || t[0] != '{' {
 		return false
 	}
+	keys := jsonhead.Scan(t)
 	if named {
-		return keys["memory"] || keys["tasks"] || keys["version"]
+		return keys.Anywhere("memory", "tasks", "version")
 	}
-	return keys["messages"] && keys["memory"] && keys["tasks"]
+	return keys.Anywhere("messages") && keys.Anywhere("memory") && keys.Anywhere("tasks")
 }
 
 // file is the top-level object, v0 and v1 alike.
@@ -674,4 +667,11 @@ func firstUserText(msgs []conversation.Message) string {
 		}
 	}
 	return ""
+}
+
+// uuidName reports whether base is how fnord names a conversation file:
+// <uuid>.json, the uuid in its 36-character form.
+func uuidName(base string) bool {
+	id, ok := strings.CutSuffix(strings.ToLower(base), ".json")
+	return ok && len(id) == 36 && uuid.Validate(id) == nil
 }
