@@ -1,12 +1,11 @@
 package copilot
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"path/filepath"
-	"regexp"
 	"runtime"
+	"strings"
 
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/jsonhead"
@@ -82,25 +81,37 @@ const (
 	workspaceFile = "workspace.yaml"
 )
 
-var (
-	// reEventType is the first record's type: Copilot's events are named
-	// namespace.event.
-	reEventType = regexp.MustCompile(`"type"\s*:\s*"(?:session|user|assistant|system|tool|hook|subagent|skill)\.[a-z_]+"`)
-	reData      = regexp.MustCompile(`"data"\s*:\s*\{`)
-	reCopilot   = regexp.MustCompile(`"(?:producer"\s*:\s*"copilot-agent|copilotVersion)"`)
-)
+// eventNamespaces are the namespaces of Copilot CLI's event types, which
+// are named namespace.event.
+var eventNamespaces = map[string]bool{"session": true, "user": true, "assistant": true, "system": true, "tool": true, "hook": true, "subagent": true, "skill": true}
+
+// isEventType reports whether typ is one of Copilot CLI's event types.
+func isEventType(typ string) bool {
+	ns, event, ok := strings.Cut(typ, ".")
+	return ok && eventNamespaces[ns] && event != "" && strings.Trim(event, "abcdefghijklmnopqrstuvwxyz_") == ""
+}
+
+// fromCopilot reports whether the record names Copilot as its writer.
+func fromCopilot(s jsonhead.Shape) bool {
+	for _, k := range s.Keys {
+		if k.Name == "copilotVersion" || k.Name == "producer" && k.Kind == '"' && k.Value == "copilot-agent" {
+			return true
+		}
+	}
+	return false
+}
 
 // Detect reports whether path is a Copilot CLI session: an event log whose
 // first record is a Copilot event, or a legacy session object.
 func (*CLI) Detect(path string, head []byte) bool {
 	switch {
 	case parsers.HasExt(path, ".jsonl"):
-		first := jsonhead.FirstLine(head)
-		if len(first) == 0 || first[0] != '{' || !reEventType.Match(first) || !reData.Match(first) {
+		s := jsonhead.Scan(jsonhead.FirstLine(head))
+		typ, _ := s.Value("", "type")
+		if data, _ := s.Kind("", "data"); s.Root != '{' || !isEventType(typ) || data != '{' {
 			return false
 		}
-		slash := filepath.ToSlash(path)
-		return filepath.Base(path) == eventsFile || bytes.Contains([]byte(slash), []byte("/session-state/")) || reCopilot.Match(first)
+		return filepath.Base(path) == eventsFile || strings.Contains(filepath.ToSlash(path), "/session-state/") || fromCopilot(s)
 	case parsers.HasExt(path, ".json"):
 		s := jsonhead.Scan(head)
 		return s.Root == '{' && s.Has("", "sessionId") && s.Has("", "chatMessages", "timeline")

@@ -18,14 +18,13 @@
 package kirosession
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 )
 
 // Name is the family name, used as Conversation.Source.
@@ -74,11 +73,8 @@ func (*Parser) Companions(path string) []string {
 
 func metaPath(path string) string { return strings.TrimSuffix(path, ".jsonl") + ".json" }
 
-var (
-	reKind    = regexp.MustCompile(`"kind"\s*:\s*"(?:Prompt|AssistantMessage|ToolResults|Clear|Compaction|Summary)"`)
-	reVersion = regexp.MustCompile(`"version"\s*:\s*"v\d+"`)
-	reData    = regexp.MustCompile(`"data"\s*:`)
-)
+// eventKinds are the kinds of Kiro's session events.
+var eventKinds = map[string]bool{"Prompt": true, "AssistantMessage": true, "ToolResults": true, "Clear": true, "Compaction": true, "Summary": true}
 
 // Detect claims .jsonl files whose first line is a Kiro event. The kind
 // and version keys come first on the line, so a long prompt does not push
@@ -87,18 +83,24 @@ func (*Parser) Detect(path string, head []byte) bool {
 	if !parsers.HasExt(path, ".jsonl") {
 		return false
 	}
-	h := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	h := jsonhead.FirstLine(head)
 	if len(h) == 0 {
 		// A session created and not yet written to.
 		return strings.Contains(filepath.ToSlash(path), "/sessions/cli/")
 	}
-	if i := bytes.IndexByte(h, '\n'); i >= 0 {
-		h = h[:i]
-	}
-	return h[0] == '{' && reKind.Match(h) && (reVersion.Match(h) || reData.Match(h))
+	s := jsonhead.Scan(h)
+	kind, _ := s.Value("", "kind")
+	version, _ := s.Value("", "version")
+	return s.Root == '{' && eventKinds[kind] && (isVersion(version) || s.Has("", "data"))
 }
 
 // Parse reads one session.
 func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
 	return parse(ctx, path, r)
+}
+
+// isVersion reports whether v is an event format version: v1, v2, ….
+func isVersion(v string) bool {
+	n, ok := strings.CutPrefix(v, "v")
+	return ok && n != "" && strings.Trim(n, "0123456789") == ""
 }
