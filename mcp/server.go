@@ -29,10 +29,14 @@ type Options struct {
 	// Now is the clock relative dates (7d, 2w) count back from (default
 	// time.Now).
 	Now func() time.Time
-	// SessionTimeout closes idle streamable HTTP sessions (default 30
-	// minutes), so clients that vanish without saying goodbye do not pile up
-	// in a long-running daemon.
+	// SessionTimeout closes idle streamable HTTP sessions (default
+	// DefaultSessionTimeout), so clients that vanish without saying goodbye
+	// do not pile up in a long-running daemon. A client whose session was
+	// closed gets 404 and opens a new one, as the spec asks.
 	SessionTimeout time.Duration
+	// MaxSessions caps the live streamable HTTP sessions (default
+	// DefaultMaxSessions): opening one more closes the least recently used.
+	MaxSessions int
 	// Indexing reports whether the first pass over the roots is still
 	// running, so that answers can say they may be incomplete (default:
 	// never).
@@ -51,12 +55,23 @@ func (o *Options) SetDefaults() {
 		o.Now = time.Now
 	}
 	if o.SessionTimeout <= 0 {
-		o.SessionTimeout = 30 * time.Minute
+		o.SessionTimeout = DefaultSessionTimeout
+	}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = DefaultMaxSessions
 	}
 	if o.Indexing == nil {
 		o.Indexing = func(context.Context) bool { return false }
 	}
 }
+
+// Bounds of the streamable HTTP sessions. A session costs some 16 KB; the
+// cap is about what it bounds, not memory: a daemon on one machine has a
+// handful of agents, and an idle agent reconnects in one round trip.
+const (
+	DefaultSessionTimeout = 5 * time.Minute
+	DefaultMaxSessions    = 64
+)
 
 // Sizes of answers: an agent's context is small and shared with its work.
 const (
@@ -117,8 +132,15 @@ func NewServer(b Backend, opts Options) *sdk.Server {
 
 // Handler serves NewServer(b, opts) over streamable HTTP, for
 // mounting at /mcp. Requests from other web origins are refused, so a page
-// open in a browser cannot read the user's conversations through it.
+// open in a browser cannot read the user's conversations through it. At
+// most opts.MaxSessions sessions live at once.
 func Handler(b Backend, opts Options) http.Handler {
+	return http.NewCrossOriginProtection().Handler(newHTTPHandler(b, opts))
+}
+
+// newHTTPHandler is Handler without the origin check, for the tests to
+// count its sessions.
+func newHTTPHandler(b Backend, opts Options) *sessionCap {
 	opts.SetDefaults()
 	s := NewServer(b, opts)
 	// Streams can be resumed after a dropped connection: the last answers
@@ -130,7 +152,7 @@ func Handler(b Backend, opts Options) http.Handler {
 		SessionTimeout: opts.SessionTimeout,
 		EventStore:     events,
 	})
-	return http.NewCrossOriginProtection().Handler(h)
+	return newSessionCap(h, s, opts.MaxSessions)
 }
 
 // tools holds what the tool handlers share.
