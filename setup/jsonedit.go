@@ -1,0 +1,428 @@
+package setup
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/tailscale/hujson"
+)
+
+// jsonDoc is a JSON (or JSON-with-comments) file as a syntax tree that is
+// edited in place: what is not edited packs back byte for byte, comments and
+// layout included.
+type jsonDoc struct {
+	root hujson.Value
+	unit string // one level of indentation, as the file has it
+}
+
+func parseJSON(data []byte) (*jsonDoc, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		data = []byte("{}\n")
+	}
+	v, err := hujson.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := v.Value.(*hujson.Object); !ok {
+		return nil, errors.New("the top level is not a JSON object")
+	}
+	return &jsonDoc{root: v, unit: indentUnit(data)}, nil
+}
+
+func (d *jsonDoc) bytes() []byte { return d.root.Pack() }
+
+// indentUnit is the leading whitespace of the first indented line, the
+// file's own step; two spaces when nothing is indented.
+func indentUnit(data []byte) string {
+	for line := range bytes.SplitSeq(data, []byte("\n")) {
+		t := bytes.TrimLeft(line, " \t")
+		if len(t) > 0 && len(t) < len(line) {
+			return string(line[:len(line)-len(t)])
+		}
+	}
+	return "  "
+}
+
+// lineIndent is the indentation an extra leaves before the next token when
+// it ends a line, and whether it does.
+func lineIndent(e hujson.Extra) (string, bool) {
+	i := bytes.LastIndexByte(e, '\n')
+	if i < 0 {
+		return "", false
+	}
+	rest := e[i+1:]
+	if len(bytes.Trim(rest, " \t")) != 0 {
+		return "", false
+	}
+	return string(rest), true
+}
+
+func memberIndex(obj *hujson.Object, name string) int {
+	for i, m := range obj.Members {
+		if lit, ok := m.Name.Value.(hujson.Literal); ok && lit.String() == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// render is val as a hujson value laid out to sit at indentation ind, or on
+// one line.
+func (d *jsonDoc) render(val any, ind string, inline bool) (hujson.ValueTrimmed, error) {
+	var b []byte
+	var err error
+	if inline {
+		b, err = json.Marshal(val)
+	} else {
+		b, err = json.MarshalIndent(val, ind, d.unit)
+	}
+	if err != nil {
+		return nil, err
+	}
+	v, err := hujson.Parse(b)
+	if err != nil {
+		return nil, err
+	}
+	return v.Value, nil
+}
+
+// sameJSON reports whether v holds the same JSON as val, comments and
+// layout aside.
+func sameJSON(v hujson.Value, val any) bool {
+	c := v.Clone()
+	c.Standardize()
+	var got, want any
+	b, err := json.Marshal(val)
+	if err != nil || json.Unmarshal(c.Pack(), &got) != nil || json.Unmarshal(b, &want) != nil {
+		return false
+	}
+	return reflect.DeepEqual(got, want)
+}
+
+// descend walks path's objects from the root, returning the innermost and
+// the indentation of the line its key is on; i is how many names of path
+// exist as objects.
+func (d *jsonDoc) descend(path []string) (obj *hujson.Object, ind string, i int, err error) {
+	obj = d.root.Value.(*hujson.Object)
+	for i = 0; i < len(path); i++ {
+		j := memberIndex(obj, path[i])
+		if j < 0 {
+			return obj, ind, i, nil
+		}
+		m := &obj.Members[j]
+		child, ok := m.Value.Value.(*hujson.Object)
+		if !ok {
+			return nil, "", 0, fmt.Errorf("%s is not an object", strings.Join(path[:i+1], "."))
+		}
+		if li, ok := lineIndent(m.Name.BeforeExtra); ok {
+			ind = li
+		} else {
+			ind += d.unit
+		}
+		obj = child
+	}
+	return obj, ind, i, nil
+}
+
+// nest wraps val in objects named by names, outermost first.
+func nest(names []string, val any) any {
+	for k := len(names) - 1; k >= 0; k-- {
+		val = object{{names[k], val}}
+	}
+	return val
+}
+
+// set makes the member at path hold val, creating the objects on the way,
+// and reports whether anything changed.
+func (d *jsonDoc) set(path []string, val any) (changed bool, err error) {
+	parent, ind, n, err := d.descend(path[:len(path)-1])
+	if err != nil {
+		return false, err
+	}
+	if n < len(path)-1 {
+		return true, d.appendMember(parent, ind, path[n], nest(path[n+1:], val))
+	}
+	name := path[len(path)-1]
+	j := memberIndex(parent, name)
+	if j < 0 {
+		return true, d.appendMember(parent, ind, name, val)
+	}
+	m := &parent.Members[j]
+	if sameJSON(m.Value, val) {
+		return false, nil
+	}
+	mind, ok := lineIndent(m.Name.BeforeExtra)
+	if !ok {
+		mind = ind + d.unit
+	}
+	v, err := d.render(val, mind, !ok)
+	if err != nil {
+		return false, err
+	}
+	m.Value.Value = v
+	return true, nil
+}
+
+// appendMember adds name: val at the end of obj, whose key line is at
+// indentation ind, laid out like its last member.
+func (d *jsonDoc) appendMember(obj *hujson.Object, ind, name string, val any) error {
+	before, mind, inline := d.placement(lastName(obj), ind, &obj.AfterExtra)
+	v, err := d.render(val, mind, inline)
+	if err != nil {
+		return err
+	}
+	m := hujson.ObjectMember{
+		Name:  hujson.Value{BeforeExtra: before, Value: hujson.String(name)},
+		Value: hujson.Value{BeforeExtra: hujson.Extra(" "), Value: v},
+	}
+	if n := len(obj.Members); n > 0 && obj.Members[n-1].Value.AfterExtra != nil {
+		m.Value.AfterExtra = hujson.Extra{} // the file ends lists with a comma: so does ours
+	}
+	obj.Members = append(obj.Members, m)
+	return nil
+}
+
+func lastName(obj *hujson.Object) *hujson.Value {
+	if n := len(obj.Members); n > 0 {
+		return &obj.Members[n-1].Name
+	}
+	return nil
+}
+
+// placement says how a new last member or element goes: the extra before
+// it, its indentation, and whether the composite is on one line. sibling
+// is the current last one (nil: none); closing is the extra before the
+// closing bracket, given a line of its own when the composite was empty.
+func (d *jsonDoc) placement(sibling *hujson.Value, ind string, closing *hujson.Extra) (before hujson.Extra, mind string, inline bool) {
+	if sibling != nil {
+		if li, ok := lineIndent(sibling.BeforeExtra); ok {
+			return hujson.Extra("\n" + li), li, false
+		}
+		return hujson.Extra(" "), "", true
+	}
+	if !bytes.Contains(*closing, []byte("\n")) {
+		*closing = hujson.Extra("\n" + ind)
+	}
+	mind = ind + d.unit
+	return hujson.Extra("\n" + mind), mind, false
+}
+
+// remove deletes the member at path, then each object on the way that this
+// left empty, and reports whether anything changed.
+func (d *jsonDoc) remove(path []string) bool {
+	chain := []*hujson.Object{d.root.Value.(*hujson.Object)}
+	for _, name := range path[:len(path)-1] {
+		obj := chain[len(chain)-1]
+		j := memberIndex(obj, name)
+		if j < 0 {
+			return false
+		}
+		child, ok := obj.Members[j].Value.Value.(*hujson.Object)
+		if !ok {
+			return false
+		}
+		chain = append(chain, child)
+	}
+	obj := chain[len(chain)-1]
+	j := memberIndex(obj, path[len(path)-1])
+	if j < 0 {
+		return false
+	}
+	deleteMember(obj, j)
+	d.prune(chain, path)
+	return true
+}
+
+// prune removes the objects of chain (chain[k+1] is member path[k] of
+// chain[k]) that are empty and hold no comment.
+// An empty object the file had before setup went in is so taken out too:
+// nothing tells it from one setup made.
+func (d *jsonDoc) prune(chain []*hujson.Object, path []string) {
+	for k := len(chain) - 1; k > 0; k-- {
+		if len(chain[k].Members) > 0 || len(bytes.TrimSpace(chain[k].AfterExtra)) > 0 {
+			return
+		}
+		deleteMember(chain[k-1], memberIndex(chain[k-1], path[k-1]))
+	}
+	if root := chain[0]; len(root.Members) == 0 && len(bytes.TrimSpace(root.AfterExtra)) == 0 {
+		root.AfterExtra = nil // "{}", as a new file would have been
+	}
+}
+
+func deleteMember(obj *hujson.Object, j int) {
+	last := j == len(obj.Members)-1
+	trailing := obj.Members[j].Value.AfterExtra != nil
+	obj.Members = append(obj.Members[:j], obj.Members[j+1:]...)
+	if last && len(obj.Members) > 0 {
+		// The new last member ends the list as the removed one did.
+		nl := &obj.Members[len(obj.Members)-1].Value
+		if !trailing {
+			nl.AfterExtra = nil
+		} else if nl.AfterExtra == nil {
+			nl.AfterExtra = hujson.Extra{}
+		}
+	}
+}
+
+// arrayAt returns the array at path, nil when there is none; an error when
+// something else is there.
+func (d *jsonDoc) arrayAt(path []string) (*hujson.Array, []*hujson.Object, error) {
+	chain := []*hujson.Object{d.root.Value.(*hujson.Object)}
+	for i, name := range path {
+		obj := chain[len(chain)-1]
+		j := memberIndex(obj, name)
+		if j < 0 {
+			return nil, chain, nil
+		}
+		v := obj.Members[j].Value.Value
+		if i == len(path)-1 {
+			arr, ok := v.(*hujson.Array)
+			if !ok {
+				return nil, nil, fmt.Errorf("%s is not a list", strings.Join(path, "."))
+			}
+			return arr, chain, nil
+		}
+		child, ok := v.(*hujson.Object)
+		if !ok {
+			return nil, nil, fmt.Errorf("%s is not an object", strings.Join(path[:i+1], "."))
+		}
+		chain = append(chain, child)
+	}
+	return nil, chain, nil
+}
+
+// setElement makes the list at path hold val as the one element ours
+// recognises, appending it when there is none, and reports whether anything
+// changed.
+func (d *jsonDoc) setElement(path []string, val any, ours func(hujson.Value) bool) (bool, error) {
+	arr, _, err := d.arrayAt(path)
+	if err != nil {
+		return false, err
+	}
+	if arr == nil {
+		return d.set(path, []any{val})
+	}
+	found, changed := -1, false
+	for i := 0; i < len(arr.Elements); i++ {
+		if !ours(arr.Elements[i]) {
+			continue
+		}
+		if found >= 0 { // a second one of ours: drop it
+			deleteElement(arr, i)
+			i--
+			changed = true
+			continue
+		}
+		found = i
+		if sameJSON(arr.Elements[i], val) {
+			continue
+		}
+		ind, ok := lineIndent(arr.Elements[i].BeforeExtra)
+		v, err := d.render(val, ind, !ok)
+		if err != nil {
+			return false, err
+		}
+		arr.Elements[i].Value = v
+		changed = true
+	}
+	if found >= 0 {
+		return changed, nil
+	}
+	parent, ind, _, err := d.descend(path[:len(path)-1])
+	if err != nil {
+		return false, err
+	}
+	if li, ok := lineIndent(parent.Members[memberIndex(parent, path[len(path)-1])].Name.BeforeExtra); ok {
+		ind = li
+	} else {
+		ind += d.unit
+	}
+	var sib *hujson.Value
+	if n := len(arr.Elements); n > 0 {
+		sib = &arr.Elements[n-1]
+	}
+	before, mind, inline := d.placement(sib, ind, &arr.AfterExtra)
+	v, err := d.render(val, mind, inline)
+	if err != nil {
+		return false, err
+	}
+	e := hujson.Value{BeforeExtra: before, Value: v}
+	if sib != nil && sib.AfterExtra != nil {
+		e.AfterExtra = hujson.Extra{}
+	}
+	arr.Elements = append(arr.Elements, e)
+	return true, nil
+}
+
+// removeElements deletes the elements of the list at path that ours
+// recognises, then the list and its objects if this left them empty.
+func (d *jsonDoc) removeElements(path []string, ours func(hujson.Value) bool) bool {
+	arr, chain, err := d.arrayAt(path)
+	if err != nil || arr == nil {
+		return false
+	}
+	changed := false
+	for i := 0; i < len(arr.Elements); i++ {
+		if ours(arr.Elements[i]) {
+			deleteElement(arr, i)
+			i--
+			changed = true
+		}
+	}
+	if changed && len(arr.Elements) == 0 && len(bytes.TrimSpace(arr.AfterExtra)) == 0 {
+		parent := chain[len(chain)-1]
+		deleteMember(parent, memberIndex(parent, path[len(path)-1]))
+		d.prune(chain, path)
+	}
+	return changed
+}
+
+func deleteElement(arr *hujson.Array, j int) {
+	last := j == len(arr.Elements)-1
+	trailing := arr.Elements[j].AfterExtra != nil
+	arr.Elements = append(arr.Elements[:j], arr.Elements[j+1:]...)
+	if last && len(arr.Elements) > 0 {
+		nl := &arr.Elements[len(arr.Elements)-1]
+		if !trailing {
+			nl.AfterExtra = nil
+		} else if nl.AfterExtra == nil {
+			nl.AfterExtra = hujson.Extra{}
+		}
+	}
+}
+
+// object is a JSON object that keeps its keys in the order given, so that
+// what setup writes reads like the agents' own documentation.
+type object []field
+
+type field struct {
+	Key   string
+	Value any
+}
+
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(f.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(f.Value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}

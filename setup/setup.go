@@ -1,0 +1,381 @@
+// Package setup registers `convsearch mcp` in the MCP configuration of each
+// agent installed for the user, installs recall at session start as the
+// agents' hook, and the daemon as a user service; and undoes exactly that.
+// Each file keeps its other content and layout: JSON (with comments) is
+// edited as a syntax tree, TOML as text, one table at a time.
+package setup
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tailscale/hujson"
+
+	"github.com/convsearch/convsearch/internal/atomicfile"
+)
+
+// Action is what setup did (or, with DryRun, would do) to one file.
+type Action string
+
+// Actions.
+const (
+	Added     Action = "added"
+	Updated   Action = "updated"
+	Unchanged Action = "unchanged"
+	Removed   Action = "removed"
+	Skipped   Action = "skipped"
+	Failed    Action = "failed"
+)
+
+// BackupSuffix is added to a file's name for the copy of it kept before
+// setup changes it; each change replaces the copy, which so holds the file
+// as it was just before convsearch last wrote it.
+const BackupSuffix = ".convsearch-backup"
+
+// Options say what to set up and where.
+type Options struct {
+	// Home is the user's home folder.
+	Home string
+	// ConfigHome is $XDG_CONFIG_HOME (default Home/.config).
+	ConfigHome string
+	// GOOS picks the per-system locations (VS Code, the service).
+	GOOS string
+	// Getenv reads the variables some agents move their folder with
+	// (CLAUDE_CONFIG_DIR, CODEX_HOME); nil: none set.
+	Getenv func(string) string
+	// Command is the absolute path of the convsearch binary to register.
+	Command string
+	// Hook also installs recall at session start; Service the daemon as a
+	// user service.
+	Hook, Service bool
+	// Remove undoes all of it: MCP entries, hooks and the service.
+	Remove bool
+	// DryRun changes nothing; each result carries its diff.
+	DryRun bool
+
+	// backedUp are the files backed up in this run: a file edited twice
+	// (an agent's MCP entry and hook in one settings file) keeps the copy
+	// from before the first edit.
+	backedUp map[string]bool
+}
+
+// Result is what happened to one file.
+type Result struct {
+	Agent  string `json:"agent"`
+	Kind   string `json:"kind"` // mcp, hook or service
+	File   string `json:"file,omitempty"`
+	Action Action `json:"action"`
+	Error  string `json:"error,omitempty"`
+	// Diff is the unified diff of the change, with DryRun.
+	Diff string `json:"diff,omitempty"`
+}
+
+// ErrFailed is returned by Run when some file could not be set up (its
+// Result says why); the others were.
+var ErrFailed = errors.New("some files could not be set up")
+
+// Run sets up (or, with Remove, undoes) every agent found, the hooks and
+// the service as asked, and returns one Result per file; a file that fails
+// leaves the others to be done, and Run then returns ErrFailed.
+func Run(o Options) ([]Result, error) {
+	if o.Home == "" {
+		return nil, errors.New("setup: no home folder")
+	}
+	if o.ConfigHome == "" || !filepath.IsAbs(o.ConfigHome) {
+		o.ConfigHome = filepath.Join(o.Home, ".config")
+	}
+	if o.Getenv == nil {
+		o.Getenv = func(string) string { return "" }
+	}
+	if !o.Remove && !filepath.IsAbs(o.Command) {
+		return nil, fmt.Errorf("setup: the command to register must be an absolute path, not %q", o.Command)
+	}
+	o.backedUp = map[string]bool{}
+	var results []Result
+	for _, a := range Agents(o) {
+		results = append(results, o.apply(a.Name, "mcp", a.Marker, a.File, a.edit(o, o.Remove), a.edit(o, true)))
+	}
+	if o.Hook || o.Remove {
+		for _, h := range hooks(o) {
+			results = append(results, o.apply(h.agent, "hook", h.marker, h.file, h.edit(o.Remove), h.edit(true)))
+		}
+	}
+	if o.Service || o.Remove {
+		results = append(results, o.service())
+	}
+	for _, r := range results {
+		if r.Action == Failed {
+			return results, ErrFailed
+		}
+	}
+	return results, nil
+}
+
+// editFunc turns a file's content into what it should be; exists is false
+// for a file not there yet (data is then empty).
+type editFunc func(data []byte, exists bool) ([]byte, error)
+
+// apply runs edit on file when the agent's marker folder exists, and
+// writes the result atomically (a backup of the old content beside it).
+func (o Options) apply(agent, kind, marker, file string, edit, undo editFunc) Result {
+	r := Result{Agent: agent, Kind: kind, File: file}
+	if st, err := os.Stat(marker); err != nil || !st.IsDir() {
+		r.Action, r.Error = Skipped, "not installed (no "+marker+")"
+		return r
+	}
+	data, err := os.ReadFile(file)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return failed(r, fmt.Errorf("read %s: %w", file, err))
+	}
+	if !exists && o.Remove {
+		r.Action = Unchanged
+		return r
+	}
+	out, err := edit(data, exists)
+	if err != nil {
+		return failed(r, fmt.Errorf("%s: %w", file, err))
+	}
+	if exists && string(out) == string(data) {
+		r.Action = Unchanged
+		return r
+	}
+	switch {
+	case o.Remove:
+		r.Action = Removed
+	case exists && hasEntry(data, undo):
+		r.Action = Updated
+	default:
+		r.Action = Added
+	}
+	if o.DryRun {
+		r.Diff = unifiedDiff(file, data, out)
+		return r
+	}
+	if err := write(file, data, exists && !o.backedUp[file], out); err != nil {
+		return failed(r, err)
+	}
+	o.backedUp[file] = true
+	return r
+}
+
+// hasEntry tells an update from an addition: undoing changes the old
+// content only when an entry of ours was in it.
+func hasEntry(data []byte, undo editFunc) bool {
+	out, err := undo(data, true)
+	return err == nil && string(out) != string(data)
+}
+
+func failed(r Result, err error) Result {
+	r.Action, r.Error = Failed, err.Error()
+	return r
+}
+
+// write replaces file with out atomically, keeping its mode, after copying
+// its old content to file+BackupSuffix when backup is set.
+func write(file string, old []byte, backup bool, out []byte) error {
+	mode := fs.FileMode(0o600)
+	st, err := os.Stat(file)
+	if err == nil {
+		mode = st.Mode().Perm()
+		if backup {
+			if err := atomicfile.WriteFile(file+BackupSuffix, old, mode); err != nil {
+				return fmt.Errorf("back up %s: %w", file, err)
+			}
+		}
+	} else if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(file), err)
+	}
+	return atomicfile.WriteFile(file, out, mode)
+}
+
+// Agent is one agent setup knows: where its MCP configuration is and how
+// an entry looks there.
+type Agent struct {
+	Name string
+	// Marker is the folder whose presence says the agent is installed.
+	Marker string
+	File   string
+	// Path is the JSON path of the entry (JSON files); Table the TOML
+	// table (TOML files).
+	Path  []string
+	Table tomlTable
+	entry func(cmd string) any
+}
+
+// Agents lists the agents setup knows, with their files for o.
+func Agents(o Options) []Agent {
+	home, cfg := o.Home, o.ConfigHome
+	stdio := func(cmd string) any { // the shape most agents share
+		return object{{"command", cmd}, {"args", []string{"mcp"}}}
+	}
+	claudeDir := filepath.Join(home, ".claude")
+	claudeFile := filepath.Join(home, ".claude.json")
+	if d := o.Getenv("CLAUDE_CONFIG_DIR"); d != "" && filepath.IsAbs(d) {
+		claudeDir, claudeFile = d, filepath.Join(d, ".claude.json")
+	}
+	codexDir := filepath.Join(home, ".codex")
+	if d := o.Getenv("CODEX_HOME"); d != "" && filepath.IsAbs(d) {
+		codexDir = d
+	}
+	vscode := filepath.Join(cfg, "Code", "User")
+	if o.GOOS == "darwin" {
+		vscode = filepath.Join(home, "Library", "Application Support", "Code", "User")
+	}
+	opencode := filepath.Join(cfg, "opencode", "opencode.json")
+	if _, err := os.Stat(filepath.Join(cfg, "opencode", "opencode.jsonc")); err == nil {
+		opencode = filepath.Join(cfg, "opencode", "opencode.jsonc")
+	}
+	cline := filepath.Join(vscode, "globalStorage", "saoudrizwan.claude-dev")
+	roo := filepath.Join(vscode, "globalStorage", "rooveterinaryinc.roo-cline")
+	servers := func(name, marker, file string) Agent {
+		return Agent{Name: name, Marker: marker, File: file, Path: []string{"mcpServers", "convsearch"}, entry: stdio}
+	}
+	return []Agent{
+		{Name: "claude-code", Marker: claudeDir, File: claudeFile, Path: []string{"mcpServers", "convsearch"},
+			entry: func(cmd string) any {
+				return object{{"type", "stdio"}, {"command", cmd}, {"args", []string{"mcp"}}, {"env", object{}}}
+			}},
+		{Name: "codex", Marker: codexDir, File: filepath.Join(codexDir, "config.toml"), Table: tomlTable{"mcp_servers", "convsearch"}},
+		servers("cursor", filepath.Join(home, ".cursor"), filepath.Join(home, ".cursor", "mcp.json")),
+		servers("gemini", filepath.Join(home, ".gemini"), filepath.Join(home, ".gemini", "settings.json")),
+		servers("qwen-code", filepath.Join(home, ".qwen"), filepath.Join(home, ".qwen", "settings.json")),
+		{Name: "vscode", Marker: vscode, File: filepath.Join(vscode, "mcp.json"), Path: []string{"servers", "convsearch"},
+			entry: func(cmd string) any {
+				return object{{"type", "stdio"}, {"command", cmd}, {"args", []string{"mcp"}}}
+			}},
+		{Name: "copilot-cli", Marker: filepath.Join(home, ".copilot"), File: filepath.Join(home, ".copilot", "mcp-config.json"), Path: []string{"mcpServers", "convsearch"},
+			entry: func(cmd string) any {
+				return object{{"type", "local"}, {"command", cmd}, {"args", []string{"mcp"}}, {"tools", []string{"*"}}}
+			}},
+		servers("kiro", filepath.Join(home, ".kiro"), filepath.Join(home, ".kiro", "settings", "mcp.json")),
+		servers("cline", cline, filepath.Join(cline, "settings", "cline_mcp_settings.json")),
+		servers("roo-code", roo, filepath.Join(roo, "settings", "mcp_settings.json")),
+		{Name: "opencode", Marker: filepath.Dir(opencode), File: opencode, Path: []string{"mcp", "convsearch"},
+			entry: func(cmd string) any {
+				return object{{"type", "local"}, {"command", []string{cmd, "mcp"}}, {"enabled", true}}
+			}},
+		{Name: "zed", Marker: filepath.Join(cfg, "zed"), File: filepath.Join(cfg, "zed", "settings.json"), Path: []string{"context_servers", "convsearch"},
+			entry: func(cmd string) any {
+				return object{{"command", cmd}, {"args", []string{"mcp"}}, {"env", object{}}}
+			}},
+		servers("windsurf", filepath.Join(home, ".codeium", "windsurf"), filepath.Join(home, ".codeium", "windsurf", "mcp_config.json")),
+		servers("amazon-q", filepath.Join(home, ".aws", "amazonq"), filepath.Join(home, ".aws", "amazonq", "mcp.json")),
+	}
+}
+
+// edit is the change to the agent's file: add (or update) its entry, or
+// remove it.
+func (a Agent) edit(o Options, remove bool) editFunc {
+	if a.Table != nil {
+		body := "command = " + tomlString(o.Command) + "\nargs = [\"mcp\"]\n"
+		return func(data []byte, _ bool) ([]byte, error) {
+			if remove {
+				return removeTOML(data, a.Table)
+			}
+			return setTOML(data, a.Table, body)
+		}
+	}
+	return func(data []byte, _ bool) ([]byte, error) {
+		d, err := parseJSON(data)
+		if err != nil {
+			return nil, err
+		}
+		if remove {
+			d.remove(a.Path)
+		} else if _, err := d.set(a.Path, a.entry(o.Command)); err != nil {
+			return nil, err
+		}
+		return d.bytes(), nil
+	}
+}
+
+// hook is a session-start hook in one agent's settings.
+type hook struct {
+	agent, marker, file string
+	edit                func(remove bool) editFunc
+}
+
+// HookCommand is the command a session-start hook runs.
+func HookCommand(binary string) string { return shellQuote(binary) + " recall --hook" }
+
+// isOurHook recognises a hook group that runs convsearch recall.
+func isOurHook(v hujson.Value) bool {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return false
+	}
+	j := memberIndex(obj, "hooks")
+	if j < 0 {
+		return false
+	}
+	arr, ok := obj.Members[j].Value.Value.(*hujson.Array)
+	if !ok {
+		return false
+	}
+	for _, e := range arr.Elements {
+		h, ok := e.Value.(*hujson.Object)
+		if !ok {
+			continue
+		}
+		if k := memberIndex(h, "command"); k >= 0 {
+			if lit, ok := h.Members[k].Value.Value.(hujson.Literal); ok {
+				c := lit.String()
+				if strings.HasSuffix(c, " recall --hook") && strings.Contains(c, "convsearch") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func hooks(o Options) []hook {
+	claudeDir := filepath.Join(o.Home, ".claude")
+	if d := o.Getenv("CLAUDE_CONFIG_DIR"); d != "" && filepath.IsAbs(d) {
+		claudeDir = d
+	}
+	cmd := HookCommand(o.Command)
+	// Claude Code: timeout in seconds; stdout of a SessionStart hook (or
+	// hookSpecificOutput.additionalContext) goes into the context.
+	claude := object{{"matcher", ""}, {"hooks", []any{object{{"type", "command"}, {"command", cmd}, {"timeout", 5}}}}}
+	// Gemini CLI: the same shape, timeout in milliseconds, a name; its
+	// lifecycle matchers are exact ("startup").
+	gemini := object{{"matcher", "startup"}, {"hooks", []any{object{{"name", "convsearch-recall"}, {"type", "command"}, {"command", cmd}, {"timeout", 5000}}}}}
+	mk := func(agent, marker, file string, val any) hook {
+		path := []string{"hooks", "SessionStart"}
+		return hook{agent: agent, marker: marker, file: file, edit: func(remove bool) editFunc {
+			return func(data []byte, _ bool) ([]byte, error) {
+				d, err := parseJSON(data)
+				if err != nil {
+					return nil, err
+				}
+				if remove {
+					d.removeElements(path, isOurHook)
+				} else if _, err := d.setElement(path, val, isOurHook); err != nil {
+					return nil, err
+				}
+				return d.bytes(), nil
+			}
+		}}
+	}
+	return []hook{
+		mk("claude-code", claudeDir, filepath.Join(claudeDir, "settings.json"), claude),
+		mk("gemini", filepath.Join(o.Home, ".gemini"), filepath.Join(o.Home, ".gemini", "settings.json"), gemini),
+	}
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it: hooks run their
+// command through one.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

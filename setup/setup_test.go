@@ -1,0 +1,325 @@
+package setup
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// fakeHome is a home where each agent is installed with a config that
+// already holds other servers and settings (comments and trailing commas
+// where the format takes them).
+var fakeHome = map[string]string{
+	".claude.json": `{
+  "numStartups": 12,
+  "mcpServers": {
+    "github": {
+      "type": "stdio",
+      "command": "github-mcp",
+      "args": []
+    }
+  },
+  "projects": {}
+}
+`,
+	".claude/settings.json": `{
+  "model": "opus",
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit.sh"}]}
+    ]
+  }
+}
+`,
+	".codex/config.toml": `# my codex settings
+model = "o3"
+
+[mcp_servers.docs]
+command = "docs-mcp"
+args = ["--stdio"]
+
+[mcp_servers.docs.env]
+TOKEN = "x"
+
+# profiles below
+[profiles.fast]
+model = "o4-mini"
+`,
+	".cursor/mcp.json": "{\n\t\"mcpServers\": {\n\t\t\"linear\": {\"url\": \"https://mcp.linear.app/sse\"}\n\t}\n}\n",
+	".gemini/settings.json": `{
+  "theme": "Dracula",
+  "mcpServers": {}
+}
+`,
+	".qwen/settings.json": `{"mcpServers": {"a": {"command": "a"}}}`,
+	".config/Code/User/mcp.json": `{
+	// Servers for every workspace.
+	"servers": {
+		"github": {
+			"type": "http",
+			"url": "https://api.githubcopilot.com/mcp/", // remote
+		},
+	},
+	/* inputs stay */
+	"inputs": [],
+}
+`,
+	".copilot/mcp-config.json":          "{\n  \"mcpServers\": {}\n}\n",
+	".kiro/settings/mcp.json":           "{\n  \"mcpServers\": {\n    \"fetch\": {\n      \"command\": \"uvx\",\n      \"args\": [\"mcp-server-fetch\"],\n      \"disabled\": false\n    }\n  }\n}\n",
+	".config/opencode/opencode.json":    "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"theme\": \"opencode\"\n}\n",
+	".config/zed/settings.json":         "// Zed settings\n{\n  \"ui_font_size\": 16,\n  \"context_servers\": {\n    \"sqlite\": {\"command\": \"sqlite-mcp\", \"args\": [], \"env\": {}}\n  },\n}\n",
+	".codeium/windsurf/mcp_config.json": "{}\n",
+	".aws/amazonq/mcp.json":             "{\n  \"mcpServers\": {\n  }\n}\n",
+	".config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json": "{\n  \"mcpServers\": {}\n}",
+}
+
+// afterRemove is what remove leaves where it cannot give the original bytes
+// back: an empty object that held only our entry goes with it, as nothing
+// tells it from one setup made.
+var afterRemove = map[string]string{
+	".gemini/settings.json":    "{\n  \"theme\": \"Dracula\"\n}\n",
+	".copilot/mcp-config.json": "{}\n",
+	".aws/amazonq/mcp.json":    "{}\n",
+	".config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json": "{}",
+}
+
+// installedOnly are agents installed without a config file yet.
+var installedOnly = []string{".config/Code/User/globalStorage/rooveterinaryinc.roo-cline"}
+
+func makeHome(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	for rel, content := range fakeHome {
+		p := filepath.Join(home, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o640); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range installedOnly {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home
+}
+
+func options(home string) Options {
+	return Options{Home: home, GOOS: "linux", Command: "/opt/convsearch/bin/convsearch", Hook: true, Service: true}
+}
+
+// snapshot reads every file under home, by path relative to it.
+func snapshot(t *testing.T, home string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(home, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(home, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func actions(rs []Result) map[string]Action {
+	m := map[string]Action{}
+	for _, r := range rs {
+		m[r.Agent+"/"+r.Kind] = r.Action
+	}
+	return m
+}
+
+func TestSetupGolden(t *testing.T) {
+	home := makeHome(t)
+	before := snapshot(t, home)
+	o := options(home)
+
+	dry := o
+	dry.DryRun = true
+	rs, err := Run(dry)
+	if err != nil {
+		t.Fatalf("dry run: %v", err)
+	}
+	if got := snapshot(t, home); !equalMaps(got, before) {
+		t.Fatalf("dry run changed files")
+	}
+	for _, r := range rs {
+		if (r.Action == Added || r.Action == Updated) && !strings.HasPrefix(r.Diff, "--- "+r.File+"\n") {
+			t.Errorf("dry run %s: no diff for %s: %q", r.Agent, r.Action, r.Diff)
+		}
+	}
+
+	rs, err = Run(o)
+	if err != nil {
+		t.Fatalf("setup: %v", err)
+	}
+	want := map[string]Action{
+		"claude-code/mcp": Added, "codex/mcp": Added, "cursor/mcp": Added, "gemini/mcp": Added, "qwen-code/mcp": Added,
+		"vscode/mcp": Added, "copilot-cli/mcp": Added, "kiro/mcp": Added, "cline/mcp": Added, "roo-code/mcp": Added,
+		"opencode/mcp": Added, "zed/mcp": Added, "windsurf/mcp": Added, "amazon-q/mcp": Added,
+		"claude-code/hook": Added, "gemini/hook": Added, "convsearch/service": Added,
+	}
+	if got := actions(rs); !equalMaps(got, want) {
+		t.Errorf("actions:\ngot  %v\nwant %v", got, want)
+	}
+	after := snapshot(t, home)
+	for _, r := range rs {
+		rel, _ := filepath.Rel(home, r.File)
+		rel = filepath.ToSlash(rel)
+		golden := filepath.Join("testdata", r.Agent+"-"+r.Kind+".golden")
+		if *update {
+			if err := os.WriteFile(golden, []byte(after[rel]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		g, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run with -update)", err)
+		}
+		if after[rel] != string(g) {
+			t.Errorf("%s: got\n%s\nwant\n%s", rel, after[rel], g)
+		}
+		if old, ok := before[rel]; ok && after[rel+BackupSuffix] != old {
+			t.Errorf("%s: backup does not hold the old content", rel)
+		}
+	}
+	st, err := os.Stat(filepath.Join(home, ".cursor/mcp.json"))
+	if err != nil || st.Mode().Perm() != 0o640 {
+		t.Errorf("mode not kept: %v %v", st.Mode(), err)
+	}
+
+	// A second run changes nothing.
+	rs, err = Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		if r.Action != Unchanged {
+			t.Errorf("second run: %s %s: %s", r.Agent, r.Kind, r.Action)
+		}
+	}
+	if got := snapshot(t, home); !equalMaps(got, after) {
+		t.Errorf("second run changed files")
+	}
+
+	// Remove restores each file that existed to its bytes.
+	rm := o
+	rm.Remove = true
+	if _, err := Run(rm); err != nil {
+		t.Fatal(err)
+	}
+	got := snapshot(t, home)
+	for rel, content := range before {
+		if w, ok := afterRemove[rel]; ok {
+			content = w
+		}
+		if got[rel] != content {
+			t.Errorf("remove: %s:\ngot\n%s\nwant\n%s", rel, got[rel], content)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, ".config/systemd/user/convsearch.service")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("remove left the service file: %v", err)
+	}
+	if s := got[".config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"]; strings.Contains(s, "convsearch") {
+		t.Errorf("remove left roo-code's entry: %s", s)
+	}
+}
+
+func TestSetupUnparsableFile(t *testing.T) {
+	tests := []struct {
+		name, rel, content string
+	}{
+		{"broken JSON", ".cursor/mcp.json", "{\"mcpServers\": {\"a\": \n"},
+		{"JSON array", ".cursor/mcp.json", "[]\n"},
+		{"broken TOML", ".codex/config.toml", "[mcp_servers\ncommand = 1\n"},
+		{"inline TOML table", ".codex/config.toml", "mcp_servers.convsearch = { command = \"x\" }\n"},
+		{"servers not an object", ".config/Code/User/mcp.json", "{\"servers\": []}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := makeHome(t)
+			p := filepath.Join(home, tt.rel)
+			if err := os.WriteFile(p, []byte(tt.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rs, err := Run(options(home))
+			if !errors.Is(err, ErrFailed) {
+				t.Fatalf("err = %v, want ErrFailed", err)
+			}
+			for _, r := range rs {
+				switch {
+				case r.File == p && (r.Action != Failed || !strings.Contains(r.Error, p)):
+					t.Errorf("%s: %s %q, want failed naming the file", r.Agent, r.Action, r.Error)
+				case r.File != p && r.Action != Added:
+					t.Errorf("%s %s: %s, want added", r.Agent, r.Kind, r.Action)
+				}
+			}
+			if b, _ := os.ReadFile(p); string(b) != tt.content {
+				t.Errorf("the unparsable file changed: %q", b)
+			}
+		})
+	}
+}
+
+func TestSetupNotInstalled(t *testing.T) {
+	home := t.TempDir()
+	rs, err := Run(options(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		if r.Kind != "service" && r.Action != Skipped {
+			t.Errorf("%s %s: %s, want skipped", r.Agent, r.Kind, r.Action)
+		}
+	}
+	entries, _ := os.ReadDir(home)
+	for _, e := range entries {
+		if e.Name() != ".config" {
+			t.Errorf("created %s for an agent not installed", e.Name())
+		}
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	tests := []struct {
+		name, a, b, want string
+	}{
+		{"equal", "x\n", "x\n", ""},
+		{"append", "a\nb\n", "a\nb\nc\n", "--- f\n+++ f (convsearch setup)\n@@ -1,2 +1,3 @@\n a\n b\n+c\n"},
+		{"new file", "", "a\n", "--- f\n+++ f (convsearch setup)\n@@ -0,0 +1 @@\n+a\n"},
+		{"middle", "1\n2\n3\n4\n5\n6\n7\n8\n9\n", "1\n2\n3\n4\nX\n6\n7\n8\n9\n", "--- f\n+++ f (convsearch setup)\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+X\n 6\n 7\n 8\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := unifiedDiff("f", []byte(tt.a), []byte(tt.b)); got != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func equalMaps[K comparable, V comparable](a, b map[K]V) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}

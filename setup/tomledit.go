@@ -1,0 +1,182 @@
+package setup
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// TOML is edited as text: only the lines of one table (and its subtables)
+// change, so the rest of the file stays byte for byte what it was, comments
+// included. The result is parsed before it is written.
+
+// tomlTable is the header's dotted key, e.g. ["mcp_servers", "convsearch"].
+type tomlTable []string
+
+func (t tomlTable) header() string { return "[" + strings.Join(t, ".") + "]" }
+
+// headerKey is the key of a [table] header line, quotes and spaces taken
+// out; nil when the line is not a table header (an [[array]] is not ours).
+func headerKey(line string) []string {
+	s := strings.TrimSpace(line)
+	if !strings.HasPrefix(s, "[") || strings.HasPrefix(s, "[[") {
+		return nil
+	}
+	end := strings.Index(s, "]")
+	if end < 0 {
+		return nil
+	}
+	if rest := strings.TrimSpace(s[end+1:]); rest != "" && !strings.HasPrefix(rest, "#") {
+		return nil
+	}
+	parts := strings.Split(s[1:end], ".")
+	for i, p := range parts {
+		parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
+	}
+	return parts
+}
+
+func isTableLine(line string) bool {
+	s := strings.TrimSpace(line)
+	return strings.HasPrefix(s, "[")
+}
+
+func isBlankOrComment(line string) bool {
+	s := strings.TrimSpace(line)
+	return s == "" || strings.HasPrefix(s, "#")
+}
+
+// tomlBlock finds the table's lines: from its header to the last key line
+// before the next table that is not one of its subtables (start < 0: no
+// such table).
+func tomlBlock(lines []string, t tomlTable) (start, end int) {
+	start = -1
+	for i, l := range lines {
+		if k := headerKey(l); k != nil && slices.Equal(k, t) {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		return -1, -1
+	}
+	end = len(lines)
+	for i := start + 1; i < len(lines); i++ {
+		if !isTableLine(lines[i]) {
+			continue
+		}
+		if k := headerKey(lines[i]); k != nil && len(k) > len(t) && slices.Equal(k[:len(t)], t) {
+			continue
+		}
+		if k := strings.TrimSpace(lines[i]); strings.HasPrefix(k, "[["+strings.Join(t, ".")+".") {
+			continue
+		}
+		end = i
+		break
+	}
+	// Comments just above the next table belong to it.
+	for end > start+1 && isBlankOrComment(lines[end-1]) {
+		end--
+	}
+	return start, end
+}
+
+// splitLines splits data after each newline; the last element has no
+// newline (and is empty when data ends with one).
+func splitLines(data string) []string { return strings.SplitAfter(data, "\n") }
+
+// tomlDefined reports whether the parsed file defines the table t at all.
+func tomlDefined(data []byte, t tomlTable) (bool, error) {
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		return false, err
+	}
+	var cur any = doc
+	for _, k := range t {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return false, nil
+		}
+		if cur, ok = m[k]; !ok {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// setTOML makes table t hold exactly body (key lines, each ending in a
+// newline), appended at the end of the file when it is not there.
+func setTOML(data []byte, t tomlTable, body string) ([]byte, error) {
+	if _, err := tomlDefined(data, t); err != nil {
+		return nil, err
+	}
+	lines := splitLines(string(data))
+	block := t.header() + "\n" + body
+	start, end := tomlBlock(lines, t)
+	var out string
+	if start < 0 {
+		if def, _ := tomlDefined(data, t); def {
+			return nil, fmt.Errorf("%s is defined in a form setup does not edit (dotted keys or an inline table): change it by hand", strings.Join(t, "."))
+		}
+		out = string(data)
+		if out != "" {
+			if !strings.HasSuffix(out, "\n") {
+				out += "\n"
+			}
+			out += "\n"
+		}
+		out += block
+	} else {
+		cur := strings.Join(lines[start:end], "")
+		if strings.TrimRight(cur, "\n") == strings.TrimRight(block, "\n") {
+			return data, nil
+		}
+		if !strings.HasSuffix(cur, "\n") && end == len(lines) {
+			block = strings.TrimSuffix(block, "\n")
+		}
+		out = strings.Join(lines[:start], "") + block + strings.Join(lines[end:], "")
+	}
+	if err := toml.Unmarshal([]byte(out), new(map[string]any)); err != nil {
+		return nil, fmt.Errorf("the edited file would not parse: %w", err)
+	}
+	return []byte(out), nil
+}
+
+// removeTOML takes table t (and its subtables) out, with the blank line
+// setTOML put before it at the end of the file.
+func removeTOML(data []byte, t tomlTable) ([]byte, error) {
+	if _, err := tomlDefined(data, t); err != nil {
+		return nil, err
+	}
+	lines := splitLines(string(data))
+	start, end := tomlBlock(lines, t)
+	if start < 0 {
+		if def, _ := tomlDefined(data, t); def {
+			return nil, errors.New(strings.Join(t, ".") + " is defined in a form setup does not edit (dotted keys or an inline table): remove it by hand")
+		}
+		return data, nil
+	}
+	// Blank lines after the table go with it.
+	for end < len(lines) && strings.TrimSpace(lines[end]) == "" && lines[end] != "" {
+		end++
+	}
+	atEOF := end == len(lines) || (end == len(lines)-1 && lines[end] == "")
+	if atEOF && start > 0 && strings.TrimSpace(lines[start-1]) == "" {
+		start--
+	}
+	out := strings.Join(lines[:start], "") + strings.Join(lines[end:], "")
+	if err := toml.Unmarshal([]byte(out), new(map[string]any)); err != nil {
+		return nil, fmt.Errorf("the edited file would not parse: %w", err)
+	}
+	return []byte(out), nil
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	b, _ := toml.Marshal(map[string]string{"s": s})
+	v := strings.TrimSpace(string(b))
+	return strings.TrimSpace(strings.TrimPrefix(v, "s ="))
+}
