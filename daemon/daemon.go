@@ -33,8 +33,9 @@ type Options struct {
 	// Addr is the HTTP address (default DefaultAddr; port 0: any free port,
 	// the real address goes to daemon.json).
 	Addr string
-	// Token, when set, is required on the API and /mcp. Without one the
-	// daemon listens on loopback only.
+	// Token is required on the API and /mcp. Without one the daemon makes
+	// a random one (NewToken) and listens on loopback only; either way it
+	// goes to daemon.json, which only the owner can read.
 	Token string
 	// Version is reported by /healthz and to MCP clients.
 	Version string
@@ -109,9 +110,21 @@ func Start(ctx context.Context, o Options) (*Daemon, error) {
 	}
 	// A name the loopback rule accepts may still resolve elsewhere: what
 	// counts is where the socket is bound.
-	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && o.Token == "" && !tcp.IP.IsLoopback() {
-		ln.Close()
-		return nil, &AddrError{fmt.Sprintf("--addr %s resolved to %s, which is not loopback: give --token", o.Addr, tcp.IP)}
+	loopback := true
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
+		loopback = false
+		if o.Token == "" {
+			ln.Close()
+			return nil, &AddrError{fmt.Sprintf("--addr %s resolved to %s, which is not loopback: give --token", o.Addr, tcp.IP)}
+		}
+	}
+	// Every account on the machine reaches a loopback port: the API is
+	// never open, whatever the address.
+	if o.Token == "" {
+		if o.Token, err = NewToken(); err != nil {
+			ln.Close()
+			return nil, err
+		}
 	}
 	if o.Store.Logger == nil {
 		o.Store.Logger = o.Logger
@@ -140,6 +153,7 @@ func Start(ctx context.Context, o Options) (*Daemon, error) {
 		Ready:   wg.Keeper.Ready,
 		Status:  func() any { return wg.Status() },
 		Token:   o.Token,
+		AnyHost: !loopback,
 		MCP: mcp.Handler(engine, mcp.Options{Version: o.Version, Logger: log.With("component", "mcp"),
 			Indexing: func(context.Context) bool { return !wg.Keeper.Ready() }}),
 		Identity: server.Health{PID: os.Getpid(), DataDir: st.Dir, Version: o.Version, Started: started},
@@ -170,7 +184,8 @@ func Start(ctx context.Context, o Options) (*Daemon, error) {
 		// Commands will not find the daemon, but it serves: say so, go on.
 		log.Error("cannot write the daemon file; commands will not use this daemon", "err", err)
 	}
-	log.Info("serving", "addr", d.info.Addr, "url", d.URL()+"/", "roots", len(o.Roots), "data_dir", st.Dir, "token", o.Token != "")
+	// Never the token nor the login link: logs may be kept where others read.
+	log.Info("serving", "addr", d.info.Addr, "url", d.URL()+"/", "roots", len(o.Roots), "data_dir", st.Dir)
 	return d, nil
 }
 

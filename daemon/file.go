@@ -2,11 +2,15 @@ package daemon
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -20,8 +24,8 @@ type Info struct {
 	// Addr is the address it listens on (host:port, the real port).
 	Addr string `json:"addr"`
 	PID  int    `json:"pid"`
-	// Token is required by the API when set. The file is readable by its
-	// owner only.
+	// Token is required by the API and /mcp. The file is readable by its
+	// owner only: holding the token is what makes a client the owner.
 	Token   string    `json:"token,omitempty"`
 	Started time.Time `json:"started"`
 	Version string    `json:"version,omitempty"`
@@ -50,6 +54,25 @@ func (d *Info) URL() string {
 	return "http://" + net.JoinHostPort(host, port)
 }
 
+// LoginURL returns the link that logs a browser in to the daemon's page:
+// visiting it sets a cookie holding the token, and the token leaves the
+// address bar at once.
+func (d *Info) LoginURL() string {
+	if d.Token == "" {
+		return d.URL() + "/"
+	}
+	return d.URL() + "/?token=" + url.QueryEscape(d.Token)
+}
+
+// NewToken returns a random token: 32 bytes from crypto/rand, base64url.
+func NewToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("make a token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
 // WriteInfo writes info to dir's daemon file atomically, readable by
 // its owner only.
 func WriteInfo(dir string, info Info) error {
@@ -61,13 +84,33 @@ func WriteInfo(dir string, info Info) error {
 	return atomicfile.WriteFile(path, append(b, '\n'), 0o600)
 }
 
-// ReadInfo reads dir's daemon file; ErrNoDaemon when there is none.
+// ReadInfo reads dir's daemon file; ErrNoDaemon when there is none. A
+// file of another account is refused: its daemon would be told our
+// searches and answer what it likes. One that others may read is made
+// private again.
 func ReadInfo(dir string) (*Info, error) {
 	path := InfoFile(dir)
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNoDaemon
 	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if uid, ok := fileOwner(fi); ok && uid != os.Geteuid() {
+		return nil, fmt.Errorf("read %s: %w", path, &ForeignFileError{Path: path, Owner: uid})
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if err := f.Chmod(0o600); err != nil {
+			return nil, fmt.Errorf("read %s: readable by others and cannot be made private: %w", path, err)
+		}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
@@ -79,6 +122,16 @@ func ReadInfo(dir string) (*Info, error) {
 		return nil, fmt.Errorf("read %s: no address", path)
 	}
 	return &info, nil
+}
+
+// ForeignFileError is a daemon file that belongs to another account.
+type ForeignFileError struct {
+	Path  string
+	Owner int
+}
+
+func (e *ForeignFileError) Error() string {
+	return fmt.Sprintf("belongs to user %d, not to you (%d): not trusting it; remove it if no daemon of yours runs", e.Owner, os.Geteuid())
 }
 
 // RemoveInfo removes dir's daemon file if it still describes process

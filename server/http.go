@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -33,10 +34,16 @@ type HandlerOptions struct {
 	// Status returns what /api/status shows besides the basics (roots,
 	// last sync…). Nil: nothing more.
 	Status func() any
-	// Token, when set, is required on every /api and /mcp request as
-	// "Authorization: Bearer <token>". Without it only requests naming a
-	// loopback host are served (a defence against DNS rebinding).
+	// Token is required on every /api and /mcp request, as
+	// "Authorization: Bearer <token>" or, from the page, as the cookie a
+	// login link (/?token=<token>) sets. Empty leaves the API open: for
+	// tests in one process only; the daemon always has a token, since
+	// other accounts on the machine reach its loopback port too.
 	Token string
+	// AnyHost serves requests naming any host. By default only loopback
+	// names are served (a defence against DNS rebinding): the daemon sets
+	// it when it listens beyond loopback.
+	AnyHost bool
 	// MCP, when set, is mounted at /mcp.
 	MCP http.Handler
 	// Identity is what /healthz tells about the process, so a client can
@@ -96,7 +103,7 @@ func NewHandler(o HandlerOptions) http.Handler {
 		if method, path, ok := strings.Cut(pattern, " "); ok && !strings.Contains(path, "{") {
 			allowed[path] = method
 		}
-		mux.Handle(pattern, h.authorized(f))
+		mux.Handle(pattern, h.authorized(true, f))
 	}
 	api("GET /api/search", h.search)
 	api("GET /api/conversations/{id}", h.conversation)
@@ -118,23 +125,36 @@ func NewHandler(o HandlerOptions) http.Handler {
 		writeError(w, http.StatusNotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path)
 	})
 	if o.MCP != nil {
-		mux.Handle("/mcp", h.authorized(o.MCP.ServeHTTP))
-		mux.Handle("/mcp/", h.authorized(o.MCP.ServeHTTP))
+		// Agents only: the page never calls /mcp, so its cookie does not open it.
+		mux.Handle("/mcp", h.authorized(false, o.MCP.ServeHTTP))
+		mux.Handle("/mcp/", h.authorized(false, o.MCP.ServeHTTP))
 	}
-	mux.Handle("/", pageHandler())
+	page := pageHandler()
+	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("token") {
+			h.login(w, r)
+			return
+		}
+		page.ServeHTTP(w, r)
+	}))
 	return h.guard(mux)
 }
 
 type handler struct{ o HandlerOptions }
 
-// guard refuses requests for a host that is not loopback when there is no
-// token (a web page elsewhere must not reach the API through DNS
-// rebinding), sets the headers every answer shares, and logs.
+// guard refuses requests for a host that is not loopback unless AnyHost
+// (a web page elsewhere must not reach the API through DNS rebinding) and
+// requests a page of another origin sends with the user's cookie (CSRF),
+// sets the headers every answer shares, and logs.
 func (h *handler) guard(next http.Handler) http.Handler {
+	// Browsers tell where a request comes from; a POST from another origin
+	// (another user's page on another loopback port is one: cookies ignore
+	// ports) is refused. Clients that are not browsers send no such header.
+	next = http.NewCrossOriginProtection().Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		if h.o.Token == "" && !IsLoopback(r.Host) {
-			writeError(w, http.StatusForbidden, "host %q refused: this daemon answers on loopback only (start it with --token to serve other hosts)", r.Host)
+		if !h.o.AnyHost && !IsLoopback(r.Host) {
+			writeError(w, http.StatusForbidden, "host %q refused: this daemon answers on loopback only (start it with --token and a non-loopback --addr to serve other hosts)", r.Host)
 			return
 		}
 		hdr := w.Header()
@@ -142,6 +162,7 @@ func (h *handler) guard(next http.Handler) http.Handler {
 		hdr.Set("Referrer-Policy", "no-referrer")
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(rec, r)
+		// The path only: a login link's query holds the token.
 		h.o.Logger.Debug("http", "method", r.Method, "path", r.URL.Path, "status", rec.status, "took", time.Since(start).Round(time.Microsecond))
 	})
 }
@@ -166,22 +187,70 @@ func (s *statusRecorder) Flush() {
 	}
 }
 
-// authorized requires the token, when there is one.
-func (h *handler) authorized(f http.HandlerFunc) http.Handler {
+// authorized requires the token, when there is one: as a bearer token,
+// or (withCookie, the page's API) as the login cookie.
+func (h *handler) authorized(withCookie bool, f http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if h.o.Token != "" && !h.tokenOK(r) {
+		if h.o.Token != "" && !h.bearerOK(r) && !(withCookie && h.cookieOK(r)) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="convsearch"`)
-			writeError(w, http.StatusUnauthorized, "missing or wrong token: send Authorization: Bearer <token>")
+			writeError(w, http.StatusUnauthorized, "%s", Unauthorized)
 			return
 		}
 		f(w, r)
 	})
 }
 
-func (h *handler) tokenOK(r *http.Request) bool {
-	auth := r.Header.Get("Authorization")
-	tok, ok := strings.CutPrefix(auth, "Bearer ")
-	return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), []byte(h.o.Token)) == 1
+// Unauthorized is the error of a request without the token.
+const Unauthorized = "missing or wrong token: open the link `convsearch serve` printed, or run `convsearch open` for a new one " +
+	"(clients: send Authorization: Bearer <the token in daemon.json>)"
+
+func (h *handler) bearerOK(r *http.Request) bool {
+	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && h.tokenIs(strings.TrimSpace(tok))
+}
+
+func (h *handler) cookieOK(r *http.Request) bool {
+	c, err := r.Cookie(cookieName(r.Host))
+	return err == nil && h.tokenIs(c.Value)
+}
+
+// tokenIs compares in constant time: how long a wrong guess took must
+// not tell how much of it was right.
+func (h *handler) tokenIs(tok string) bool {
+	return tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(h.o.Token)) == 1
+}
+
+// cookieName names the login cookie after the port: browsers share
+// cookies between the ports of a host, and two daemons (two data folders)
+// must not log each other out.
+func cookieName(host string) string {
+	name := "convsearch"
+	if _, port, err := net.SplitHostPort(host); err == nil && port != "" {
+		name += "-" + port
+	}
+	return name
+}
+
+// login turns a login link (/?token=…) into the cookie and sends the
+// browser on to the same page without the token in its address (nor its
+// history). A wrong token sets nothing: the page then says what to do.
+func (h *handler) login(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	tok := q.Get("token")
+	q.Del("token")
+	if h.o.Token != "" && h.tokenIs(tok) {
+		http.SetCookie(w, &http.Cookie{
+			Name:     cookieName(r.Host),
+			Value:    h.o.Token,
+			Path:     "/",
+			HttpOnly: true, // no script of the page reads it
+			SameSite: http.SameSiteStrictMode,
+		})
+	}
+	u := *r.URL
+	u.RawQuery = q.Encode()
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
 }
 
 func (h *handler) ready() bool { return h.o.Ready == nil || h.o.Ready() }
@@ -189,7 +258,7 @@ func (h *handler) ready() bool { return h.o.Ready == nil || h.o.Ready() }
 func (h *handler) health(w http.ResponseWriter, r *http.Request) {
 	out := Health{Status: "ok", Ready: h.ready()}
 	// Who we are is told to those allowed to ask.
-	if h.o.Token == "" || h.tokenOK(r) {
+	if h.o.Token == "" || h.bearerOK(r) {
 		id := h.o.Identity
 		out.PID, out.DataDir, out.Version, out.Started = id.PID, id.DataDir, id.Version, id.Started
 	}

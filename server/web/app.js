@@ -23,15 +23,11 @@ const state = {
 
 // ---- talking to the daemon ----
 
-function token() {
-  try { return localStorage.getItem("convsearch-token") || ""; } catch { return ""; }
-}
-
+// The daemon's token travels as an HttpOnly cookie, set by the login link
+// `convsearch serve` prints: no script here ever holds it.
 async function api(path, signal) {
   const headers = { Accept: "application/json" };
-  const t = token();
-  if (t) headers.Authorization = "Bearer " + t;
-  const resp = await fetch(path, { headers, signal });
+  const resp = await fetch(path, { headers, signal, credentials: "same-origin" });
   let body = null;
   try { body = await resp.json(); } catch { /* not JSON */ }
   if (resp.status === 401) {
@@ -160,11 +156,6 @@ function readURL() {
   for (const [name] of FACETS) state.filters[name] = p.getAll(name).filter(Boolean);
   state.group = p.get("group") === "1";
   const h = new URLSearchParams(location.hash.slice(1));
-  if (h.get("token")) {
-    try { localStorage.setItem("convsearch-token", h.get("token")); } catch { /* private mode */ }
-    h.delete("token");
-    history.replaceState(null, "", location.pathname + location.search + (h.toString() ? "#" + h : ""));
-  }
   state.open = h.get("c") ? { id: h.get("c"), m: h.has("m") ? Number(h.get("m")) : null } : null;
 }
 
@@ -571,13 +562,6 @@ function start() {
     if (a) state.clicked = Number(a.dataset.i);
   });
   $("close").addEventListener("click", closeConversation);
-  $("token-form").addEventListener("submit", (e) => {
-    e.preventDefault();
-    try { localStorage.setItem("convsearch-token", $("token").value.trim()); } catch { /* private mode */ }
-    $("token-bar").hidden = true;
-    search();
-    refreshStatus();
-  });
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", route);
   search();

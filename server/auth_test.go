@@ -1,0 +1,147 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/query"
+)
+
+// statsBackend answers Stats and AddContext; the auth tests ask nothing else.
+type statsBackend struct{ Backend }
+
+func (statsBackend) Stats(context.Context) (*indexer.Stats, error) {
+	return &indexer.Stats{Documents: 7}, nil
+}
+
+func (statsBackend) AddContext(context.Context, []query.Hit, int) error { return nil }
+
+const testToken = "tok-3f9a"
+
+func authHandler(anyHost bool) http.Handler {
+	return NewHandler(HandlerOptions{
+		Backend: statsBackend{},
+		Token:   testToken,
+		AnyHost: anyHost,
+		Sync:    func(context.Context, []string) (any, error) { return map[string]int{"synced": 1}, nil },
+		MCP: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusAccepted)
+		}),
+		Identity: Health{PID: 42, DataDir: "/private/data"},
+	})
+}
+
+func TestTokenRequired(t *testing.T) {
+	cookie := "convsearch-7788=" + testToken
+	for _, tc := range []struct {
+		name          string
+		method, path  string
+		body, headers string // headers: "Key: value" lines
+		anyHost       bool
+		want          int
+	}{
+		{"api, nothing", "GET", "/api/stats", "", "", false, 401},
+		{"api, wrong bearer", "GET", "/api/stats", "", "Authorization: Bearer tok-3f9b", false, 401},
+		{"api, empty bearer", "GET", "/api/stats", "", "Authorization: Bearer ", false, 401},
+		{"api, bearer", "GET", "/api/stats", "", "Authorization: Bearer " + testToken, false, 200},
+		{"api, cookie", "GET", "/api/stats", "", "Cookie: " + cookie, false, 200},
+		{"api, wrong cookie", "GET", "/api/stats", "", "Cookie: convsearch-7788=nope", false, 401},
+		{"api, cookie of another port", "GET", "/api/stats", "", "Cookie: convsearch-9999=" + testToken, false, 401},
+		{"api, token in the query", "GET", "/api/stats?token=" + testToken, "", "", false, 401},
+		{"sync, nothing", "POST", "/api/sync", `{"roots":[]}`, "Content-Type: application/json", false, 401},
+		{"sync, bearer", "POST", "/api/sync", `{"roots":[]}`, "Content-Type: application/json\nAuthorization: Bearer " + testToken, false, 200},
+		{"post, cookie, same origin", "POST", "/api/context", `{"hits":[]}`, "Cookie: " + cookie + "\nSec-Fetch-Site: same-origin", false, 200},
+		// Another account's page on another loopback port is same-site:
+		// its cookie goes along, and the origin check stops it.
+		{"post, cookie, other origin", "POST", "/api/sync", `{"roots":[]}`, "Content-Type: application/json\nCookie: " + cookie + "\nOrigin: http://127.0.0.1:9999\nSec-Fetch-Site: same-site", false, 403},
+		{"mcp, nothing", "POST", "/mcp", `{}`, "", false, 401},
+		{"mcp, cookie", "POST", "/mcp", `{}`, "Cookie: " + cookie, false, 401},
+		{"mcp, bearer", "POST", "/mcp", `{}`, "Authorization: Bearer " + testToken, false, 202},
+		{"other host, bearer", "GET", "/api/stats", "", "Authorization: Bearer " + testToken + "\nHost: evil.example:7788", false, 403},
+		{"other host, bearer, any host", "GET", "/api/stats", "", "Authorization: Bearer " + testToken + "\nHost: box.example:7788", true, 200},
+		{"page shell", "GET", "/", "", "", false, 200},
+		{"page asset", "GET", "/app.js", "", "", false, 200},
+		{"healthz", "GET", "/healthz", "", "", false, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest(tc.method, "http://127.0.0.1:7788"+tc.path, strings.NewReader(tc.body))
+			for line := range strings.SplitSeq(tc.headers, "\n") {
+				if k, v, ok := strings.Cut(line, ": "); ok {
+					if k == "Host" {
+						req.Host = v
+					} else {
+						req.Header.Set(k, v)
+					}
+				}
+			}
+			rec := httptest.NewRecorder()
+			authHandler(tc.anyHost).ServeHTTP(rec, req)
+			if rec.Code != tc.want {
+				t.Errorf("HTTP %d, want %d: %s", rec.Code, tc.want, rec.Body)
+			}
+			if rec.Code == 401 && !strings.Contains(rec.Body.String(), "convsearch open") {
+				t.Errorf("401 does not say what to do: %s", rec.Body)
+			}
+			if strings.Contains(rec.Body.String(), "/private/data") {
+				t.Errorf("answer tells the data folder: %s", rec.Body)
+			}
+		})
+	}
+}
+
+func TestLoginLink(t *testing.T) {
+	for _, tc := range []struct {
+		name, path   string
+		wantLocation string
+		wantCookie   bool
+	}{
+		{"right token", "/?token=" + testToken + "&q=lemur", "/?q=lemur", true},
+		{"right token alone", "/?token=" + testToken, "/", true},
+		{"wrong token", "/?token=guess&q=lemur", "/?q=lemur", false},
+		{"empty token", "/?token=", "/", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			authHandler(false).ServeHTTP(rec, httptest.NewRequest("GET", "http://127.0.0.1:7788"+tc.path, nil))
+			if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != tc.wantLocation {
+				t.Errorf("HTTP %d to %q, want 303 to %q", rec.Code, rec.Header().Get("Location"), tc.wantLocation)
+			}
+			if strings.Contains(rec.Body.String(), testToken) {
+				t.Errorf("the answer repeats the token: %s", rec.Body)
+			}
+			cookies := rec.Result().Cookies()
+			if !tc.wantCookie {
+				if len(cookies) > 0 {
+					t.Errorf("cookie set for a wrong token: %v", cookies)
+				}
+				return
+			}
+			if len(cookies) != 1 {
+				t.Fatalf("cookies %v, want one", cookies)
+			}
+			c := cookies[0]
+			if c.Name != "convsearch-7788" || c.Value != testToken || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" {
+				t.Errorf("cookie %+v: want convsearch-7788, the token, HttpOnly, SameSite=Strict, Path=/", c)
+			}
+		})
+	}
+}
+
+// TestNoTokenIsOpen keeps the one way in-process tests run the API
+// without a token; the daemon never does.
+func TestNoTokenIsOpen(t *testing.T) {
+	h := NewHandler(HandlerOptions{Backend: statsBackend{}})
+	for host, want := range map[string]int{"127.0.0.1:7788": 200, "localhost": 200, "evil.example": 403} {
+		req := httptest.NewRequest("GET", "/api/stats", nil)
+		req.Host = host
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != want {
+			t.Errorf("no token, Host %s: HTTP %d, want %d", host, rec.Code, want)
+		}
+	}
+}
