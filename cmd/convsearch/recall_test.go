@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runHook runs the built binary as an agent runs its SessionStart hook:
+// the hook's JSON on stdin, in folder cwd.
+func runHook(t *testing.T, home, cwd string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	in, _ := json.Marshal(map[string]string{"session_id": "s-1", "cwd": cwd, "hook_event_name": "SessionStart", "source": "startup"})
+	cmd := exec.Command(binary, append([]string{"recall", "--hook"}, args...)...)
+	cmd.Env = daemonEnv(home)
+	cmd.Dir = t.TempDir() // the hook's cwd, not the process's, names the project
+	cmd.Stdin = bytes.NewReader(in)
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return so.String(), se.String(), code
+}
+
+func TestRecallHook(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "..", "examples", "fnord"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	project := filepath.Join(t.TempDir(), "telemetry-hub")
+
+	t.Run("no index, no daemon: silent", func(t *testing.T) {
+		home := t.TempDir()
+		out, errOut, code := runHook(t, home, project)
+		if code != 0 || out != "" || errOut != "" {
+			t.Errorf("got exit %d, stdout %q, stderr %q; want 0 and nothing", code, out, errOut)
+		}
+		if _, err := os.Stat(filepath.Join(home, "data", "convsearch")); !os.IsNotExist(err) {
+			t.Errorf("recall made a data folder: %v", err)
+		}
+	})
+
+	t.Run("through the daemon", func(t *testing.T) {
+		home := t.TempDir()
+		startServe(t, home, root)
+		// A generous budget: the test checks what is said, not how fast.
+		out, errOut, code := runHook(t, home, project, "--timeout", "20s")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var got struct {
+			HookSpecificOutput struct {
+				HookEventName     string `json:"hookEventName"`
+				AdditionalContext string `json:"additionalContext"`
+			} `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("stdout is not the hook's JSON: %v: %q", err, out)
+		}
+		ctx := got.HookSpecificOutput.AdditionalContext
+		for _, want := range []string{`project "telemetry-hub"`, "Recent decisions:", "rest_for_one", "Recent conversations:"} {
+			if !strings.Contains(ctx, want) {
+				t.Errorf("context lacks %q:\n%s", want, ctx)
+			}
+		}
+		if got.HookSpecificOutput.HookEventName != "SessionStart" {
+			t.Errorf("hookEventName = %q", got.HookSpecificOutput.HookEventName)
+		}
+		if n := strings.Count(ctx, "\n"); n > 15 || len(ctx) > recallMaxBytes {
+			t.Errorf("summary too long: %d lines, %d bytes", n, len(ctx))
+		}
+	})
+}
+
+func TestSetupCommand(t *testing.T) {
+	home := t.TempDir()
+	for _, d := range []string{".claude", ".codex"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claude := filepath.Join(home, ".claude.json")
+	orig := "{\n  \"mcpServers\": {\n    \"x\": {\"command\": \"x\"}\n  }\n}\n"
+	if err := os.WriteFile(claude, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bin := "/opt/bin/convsearch"
+	tests := []struct {
+		args    []string
+		code    int
+		actions map[string]string // agent/kind → action
+		stdout  string
+	}{
+		{[]string{"setup", "--dry-run", "--command", bin}, 0, nil, "+++ " + claude},
+		{[]string{"setup", "--hook", "--json", "--command", bin}, 0, map[string]string{"claude-code/mcp": "added", "codex/mcp": "added", "claude-code/hook": "added", "gemini/mcp": "skipped"}, ""},
+		{[]string{"setup", "--hook", "--command", bin}, 0, nil, "nothing to change"},
+		{[]string{"setup", "--remove", "--json"}, 0, map[string]string{"claude-code/mcp": "removed", "codex/mcp": "removed", "claude-code/hook": "removed"}, ""},
+		{[]string{"setup", "extra"}, 2, nil, ""},
+	}
+	for _, tt := range tests {
+		r := cs(t, home, tt.args...)
+		if r.code != tt.code {
+			t.Fatalf("%v: exit %d, want %d: %s", tt.args, r.code, tt.code, r.stderr)
+		}
+		if !strings.Contains(r.stdout, tt.stdout) {
+			t.Errorf("%v: stdout lacks %q:\n%s", tt.args, tt.stdout, r.stdout)
+		}
+		if tt.actions == nil {
+			continue
+		}
+		var rs []struct{ Agent, Kind, Action string }
+		if err := json.Unmarshal([]byte(r.stdout), &rs); err != nil {
+			t.Fatalf("%v: %v", tt.args, err)
+		}
+		got := map[string]string{}
+		for _, x := range rs {
+			got[x.Agent+"/"+x.Kind] = x.Action
+		}
+		for k, want := range tt.actions {
+			if got[k] != want {
+				t.Errorf("%v: %s = %q, want %q", tt.args, k, got[k], want)
+			}
+		}
+	}
+	if b, _ := os.ReadFile(claude); string(b) != orig {
+		t.Errorf("remove did not give %s back:\n%s", claude, b)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".claude", "settings.json")); err == nil {
+		if b, _ := os.ReadFile(filepath.Join(home, ".claude", "settings.json")); strings.Contains(string(b), "recall") {
+			t.Errorf("remove left the hook: %s", b)
+		}
+	}
+}
