@@ -69,6 +69,7 @@ func commands() []command {
 		{"stats", "show what the index holds", "[--json] [flags]", runStats},
 		{"watch", "keep the index in line with the files, in the foreground", "[--root DIR]… [flags]", runWatch},
 		{"serve", "run the daemon: the watcher, an HTTP API and a search page on localhost", "[--addr 127.0.0.1:PORT] [--root DIR]… [flags]", runServe},
+		{"open", "print a link that logs a browser in to the running daemon's search page", "[--json]", runOpen},
 		{"mcp", "serve the index to AI agents over MCP on stdio", "[--root DIR]… [flags]", runMcp},
 		{"setup", "register convsearch with every AI agent installed here (MCP), and optionally its session-start hook and user service", "[--dry-run] [--hook] [--service] [--remove] [--json]", runSetup},
 		{"recall", "print a short summary of this project's recent decisions and conversations (for session-start hooks)", "[--hook] [--project P] [--json]", runRecall},

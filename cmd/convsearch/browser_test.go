@@ -69,7 +69,7 @@ func TestBrowserSearchPage(t *testing.T) {
 	d := startServe(t, home, root)
 	d.searchable("jitter", true)
 
-	dom := chromium(t, bin, d.url+"/?q=jitter", "--dump-dom")
+	dom := chromium(t, bin, d.url+"/?token="+d.token+"&q=jitter", "--dump-dom")
 	// A rendered hit, its matched word highlighted.
 	if !regexp.MustCompile(`<div class="frag">[^<]*<mark>jitter</mark>`).MatchString(dom) {
 		t.Errorf("no highlighted fragment in the rendered page:\n%s", clipDOM(dom))
@@ -82,8 +82,14 @@ func TestBrowserSearchPage(t *testing.T) {
 		t.Errorf("a conversation's markup reached the page as markup:\n%s", clipDOM(dom))
 	}
 
+	// Without the login cookie the page says how to get one, and shows nothing.
+	dom = chromium(t, bin, d.url+"/?q=jitter", "--dump-dom")
+	if !strings.Contains(dom, `<div id="token-bar" class="token-bar">`) || strings.Contains(dom, "Choosing a retry policy") {
+		t.Errorf("the page without a login shows no login bar, or shows hits:\n%s", clipDOM(dom))
+	}
+
 	// The conversation view opens at the message and marks it.
-	dom = chromium(t, bin, d.url+"/?q=jitter#c=conv-hl&m=2", "--dump-dom")
+	dom = chromium(t, bin, d.url+"/?token="+d.token+"&q=jitter#c=conv-hl&m=2", "--dump-dom")
 	if !regexp.MustCompile(`<li class="msg user focus" id="m-2">`).MatchString(dom) {
 		t.Errorf("the conversation view does not focus message 2:\n%s", clipDOM(dom))
 	}
@@ -93,7 +99,7 @@ func TestBrowserSearchPage(t *testing.T) {
 	if dir := os.Getenv("CONVSEARCH_SCREENSHOTS"); dir != "" {
 		// For a person to look at: CONVSEARCH_SCREENSHOTS=/tmp go test -run Browser
 		shot, _ := filepath.Abs(filepath.Join(dir, "convsearch-page.png"))
-		chromium(t, bin, d.url+"/?q=jitter#c=conv-hl&m=1", "--screenshot="+shot)
+		chromium(t, bin, d.url+"/?token="+d.token+"&q=jitter#c=conv-hl&m=1", "--screenshot="+shot)
 		t.Logf("screenshot: %s", shot)
 	}
 }

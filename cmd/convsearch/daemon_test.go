@@ -49,6 +49,7 @@ type daemonProc struct {
 	cmd     *exec.Cmd
 	dataDir string
 	url     string // serve only
+	token   string // serve only: the token daemon.json holds
 	stdout  *daemonBuffer
 	stderr  *daemonBuffer
 	exited  chan struct{}
@@ -109,13 +110,14 @@ func startServe(t *testing.T, home, root string, extra ...string) *daemonProc {
 			return false
 		}
 		var info struct {
-			Addr string `json:"addr"`
-			PID  int    `json:"pid"`
+			Addr  string `json:"addr"`
+			PID   int    `json:"pid"`
+			Token string `json:"token"`
 		}
 		if json.Unmarshal(b, &info) != nil || info.PID != d.cmd.Process.Pid {
 			return false
 		}
-		d.url = "http://" + info.Addr
+		d.url, d.token = "http://"+info.Addr, info.Token
 		return true
 	})
 	if strings.HasSuffix(d.url, ":0") {
@@ -154,7 +156,12 @@ func (d *daemonProc) waitUntil(what string, ok func() bool) {
 // total asks /api/search how many documents match q.
 func (d *daemonProc) total(q string) int {
 	d.t.Helper()
-	resp, err := http.Get(d.url + "/api/search?no_highlight=1&q=" + url.QueryEscape(q))
+	req, err := http.NewRequest("GET", d.url+"/api/search?no_highlight=1&q="+url.QueryEscape(q), nil)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+d.token)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		d.t.Fatalf("search %q: %v", q, err)
 	}
@@ -322,7 +329,18 @@ func TestServeAddressAndToken(t *testing.T) {
 		t.Errorf("serve on 0.0.0.0 without a token: exit %d, stderr %s", r.code, r.stderr)
 	}
 
+	if r := cs(t, home, "open"); r.code != 1 || !strings.Contains(r.stderr, "convsearch serve") {
+		t.Errorf("open with no daemon: exit %d, stderr %s", r.code, r.stderr)
+	}
 	d := startServe(t, home, root, "--token", "let-me-in")
+	login := d.url + "/?token=let-me-in"
+	d.waitUntil("the login link on stderr", func() bool { return strings.Contains(d.stderr.String(), login) })
+	if r := cs(t, home, "open"); r.code != 0 || r.stdout != login+"\n" {
+		t.Errorf("open: exit %d, stdout %q, want %q", r.code, r.stdout, login)
+	}
+	if r := cs(t, home, "open", "--json"); r.code != 0 || !strings.Contains(r.stdout, `"url": "`+login+`"`) {
+		t.Errorf("open --json: exit %d, stdout %s", r.code, r.stdout)
+	}
 	resp, err := http.Get(d.url + "/api/search?q=lemur")
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	var sf storeFlags
 	sf.register(fs, true)
 	addr := fs.String("addr", daemon.DefaultAddr, "listen on this address (port 0: any free port; the real address goes to the data folder's daemon.json)")
-	token := fs.String("token", "", "require \"Authorization: Bearer TOKEN\" on the API (needed for a non-loopback --addr; default $CONVSEARCH_TOKEN)")
+	token := fs.String("token", "", "the token the API and /mcp require (default $CONVSEARCH_TOKEN, else a random one; needed for a non-loopback --addr); it goes to daemon.json, readable by you only")
 	if err := parseFlags(env, fs, "serve", args); err != nil {
 		return err
 	}
@@ -34,7 +34,10 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	fmt.Fprintf(env.Stdout, "convsearch: serving %s/ (pid %d)\n", d.URL(), d.Info().PID)
+	info := d.Info()
+	fmt.Fprintf(env.Stdout, "convsearch: serving %s/ (pid %d)\n", d.URL(), info.PID)
+	// The link holds the token: to the terminal, never to the log.
+	fmt.Fprintf(env.Stderr, "convsearch: to search in a browser, open %s (`convsearch open` prints a new link)\n", info.LoginURL())
 	select {
 	case <-ctx.Done():
 	case <-d.Done():

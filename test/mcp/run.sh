@@ -27,11 +27,12 @@ conformance_version=${MCP_CONFORMANCE_VERSION:-0.1.13} # later versions need Nod
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/convsearch-mcp.XXXXXX")
 serve_pid=
+proxy_pid=
 cleanup() {
-	if [ -n "$serve_pid" ]; then
-		kill "$serve_pid" 2>/dev/null || true
-		wait "$serve_pid" 2>/dev/null || true
-	fi
+	for pid in $proxy_pid $serve_pid; do
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -109,7 +110,20 @@ if [ "$mode" = conformance ] || [ "$mode" = all ]; then
 		sleep 0.1
 	done
 	addr=$(sed -n 's/.*"addr": *"\([^"]*\)".*/\1/p' "$daemon")
-	if ! bounded 300 npx --no-install conformance server --url "http://$addr/mcp" \
+	# /mcp needs the daemon's token, which the suite cannot send: a proxy adds it.
+	CONVSEARCH_TOKEN=$(sed -n 's/.*"token": *"\([^"]*\)".*/\1/p' "$daemon") \
+		node "$here/authproxy.mjs" "$addr" >"$work/proxy.port" &
+	proxy_pid=$!
+	tries=0
+	while [ ! -s "$work/proxy.port" ]; do
+		tries=$((tries + 1))
+		if [ $tries -gt 100 ] || ! kill -0 "$proxy_pid" 2>/dev/null; then
+			echo "the token proxy did not start" >&2
+			exit 1
+		fi
+		sleep 0.1
+	done
+	if ! bounded 300 npx --no-install conformance server --url "http://127.0.0.1:$(cat "$work/proxy.port")/mcp" \
 		--expected-failures "$here/conformance-baseline.yml" -o "$work/conformance"; then
 		echo "conformance: unexpected failures (or a stale baseline entry); server log:" >&2
 		tail -n 50 "$work/serve.log" >&2
