@@ -103,6 +103,7 @@ func TestLoginLink(t *testing.T) {
 		{"right token alone", "/?token=" + testToken, "/", true},
 		{"wrong token", "/?token=guess&q=lemur", "/?q=lemur", false},
 		{"empty token", "/?token=", "/", false},
+		{"from an asset", "/app.js?token=" + testToken, "/", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()

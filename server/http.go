@@ -193,15 +193,15 @@ func (h *handler) authorized(withCookie bool, f http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if h.o.Token != "" && !h.bearerOK(r) && !(withCookie && h.cookieOK(r)) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="convsearch"`)
-			writeError(w, http.StatusUnauthorized, "%s", Unauthorized)
+			writeError(w, http.StatusUnauthorized, "%s", unauthorized)
 			return
 		}
 		f(w, r)
 	})
 }
 
-// Unauthorized is the error of a request without the token.
-const Unauthorized = "missing or wrong token: open the link `convsearch serve` printed, or run `convsearch open` for a new one " +
+// unauthorized is the error of a request without the token.
+const unauthorized = "missing or wrong token: open the link `convsearch serve` printed, or run `convsearch open` for a new one " +
 	"(clients: send Authorization: Bearer <the token in daemon.json>)"
 
 func (h *handler) bearerOK(r *http.Request) bool {
@@ -247,10 +247,13 @@ func (h *handler) login(w http.ResponseWriter, r *http.Request) {
 			SameSite: http.SameSiteStrictMode,
 		})
 	}
-	u := *r.URL
-	u.RawQuery = q.Encode()
+	// Always to the page itself: never somewhere the request names.
+	to := "/"
+	if len(q) > 0 {
+		to += "?" + q.Encode()
+	}
 	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
 func (h *handler) ready() bool { return h.o.Ready == nil || h.o.Ready() }
