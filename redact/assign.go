@@ -1,0 +1,490 @@
+package redact
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Ids of the hand-written detectors' markers.
+const (
+	idPassword    = "password"
+	idSecret      = "generic-secret"
+	idURLPassword = "url-password"
+)
+
+// Priorities of the detectors: after every token rule, so that
+// GITHUB_TOKEN=ghp_… is named github-pat.
+const (
+	prioAssign = 1000
+	prioURL    = 1001
+)
+
+// keyKind is what a key name says its value is.
+type keyKind int
+
+const (
+	kindNone keyKind = iota
+	kindPassword
+	kindSecret
+	// kindKey is a key named only key or auth: its value is more often an
+	// id or a name than with other secret names, so it must be longer.
+	kindKey
+)
+
+// findAssignments appends the values of secret-looking keys in s: KEY=value,
+// key: value, "key": "value" (also JSON-escaped inside a JSON string),
+// key := "value" and key => 'value'.
+func findAssignments(s string, out []span) []span {
+	// The next '=' and ':' at or after p, found with IndexByte, which is
+	// much faster than IndexAny.
+	eq, colon := -1, -1
+	for p := 0; p < len(s); p++ {
+		if eq < p && eq != len(s) {
+			eq = indexFrom(s, '=', p)
+		}
+		if colon < p && colon != len(s) {
+			colon = indexFrom(s, ':', p)
+		}
+		p = min(eq, colon)
+		if p == len(s) {
+			break
+		}
+		v := p + 1
+		if s[p] == '=' {
+			if p > 0 && strings.IndexByte("=!<>:+-*/%&|^", s[p-1]) >= 0 {
+				continue // comparison or compound operator
+			}
+			if v < len(s) && s[v] == '=' {
+				p++ // == or ===
+				continue
+			}
+			if v < len(s) && s[v] == '>' {
+				v++ // =>
+			}
+		} else {
+			if v < len(s) && (s[v] == ':' || s[v] == '/') {
+				p++ // :: or a URL's ://
+				continue
+			}
+			if v < len(s) && s[v] == '=' {
+				v++ // :=
+			}
+		}
+		kind := classifyKey(keyBefore(s, p))
+		if kind == kindNone {
+			continue
+		}
+		a, b := valueAt(s, v)
+		if a >= 0 && b < len(s) && s[b] == ' ' && isScheme(s[a:b]) {
+			a, b = valueAt(s, b) // authorization: bearer <token>
+		}
+		if a < 0 || b < len(s) && s[b] == '(' {
+			continue // none, or a function call
+		}
+		if !plausibleValue(s[a:b], kind == kindPassword) || kind == kindKey && b-a < 20 {
+			continue
+		}
+		id := idSecret
+		if kind == kindPassword {
+			id = idPassword
+		}
+		out = append(out, span{start: a, end: b, id: id, prio: prioAssign})
+		p = b - 1
+	}
+	return out
+}
+
+// keyBefore returns the key name ending just before the operator at p,
+// past spaces and a closing quote (maybe JSON-escaped).
+func keyBefore(s string, p int) string {
+	k := p
+	for n := 0; k > 0 && n < 4 && (s[k-1] == ' ' || s[k-1] == '\t'); n++ {
+		k--
+	}
+	if k > 0 && (s[k-1] == '"' || s[k-1] == '\'' || s[k-1] == '`') {
+		k--
+		if k > 0 && s[k-1] == '\\' {
+			k--
+		}
+	}
+	end := k
+	for k > 0 && end-k < 64 && isKeyByte(s[k-1]) {
+		k--
+	}
+	if end-k >= 64 {
+		return ""
+	}
+	return s[k:end]
+}
+
+func isKeyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
+}
+
+// Key names: a key is split into lower-case parts at _ . - and camelCase
+// humps (OPENAI_API_KEY → openai api key, clientSecret → client secret).
+var (
+	// passwordParts: a part that names a password.
+	passwordParts = map[string]bool{"password": true, "passwd": true, "pwd": true, "pass": true, "passphrase": true, "pw": true}
+	// secretWords: the parts joined contain one of these.
+	secretWords = [][]byte{[]byte("secret"), []byte("token"), []byte("apikey"), []byte("accesskey"), []byte("privatekey"),
+		[]byte("credential"), []byte("creds"), []byte("signingkey"), []byte("encryptionkey"), []byte("masterkey"), []byte("sessionkey")}
+	passwordWords = [][]byte{[]byte("password"), []byte("passwd"), []byte("passphrase")}
+	// lastKeyParts: as the last part, these name a secret (STRIPE_KEY, X-Auth).
+	lastKeyParts = map[string]bool{"key": true, "auth": true, "authorization": true}
+	// excludeLast: as the last part, these name something about a secret,
+	// not the secret (token_type, api_key_id, password_file, …).
+	excludeLast = map[string]bool{
+		"id": true, "ids": true, "name": true, "names": true, "file": true, "files": true, "path": true, "paths": true,
+		"dir": true, "url": true, "uri": true, "urls": true, "endpoint": true, "host": true, "length": true, "len": true,
+		"size": true, "type": true, "types": true, "count": true, "limit": true, "env": true, "var": true, "field": true,
+		"header": true, "prefix": true, "suffix": true, "format": true, "mode": true, "policy": true, "ttl": true,
+		"expiry": true, "expires": true, "expiration": true, "in": true, "at": true, "version": true, "enabled": true,
+		"required": true, "provider": true, "scope": true, "scopes": true, "kind": true, "label": true, "ref": true,
+		"source": true, "method": true, "hint": true, "pattern": true, "regex": true, "template": true, "param": true,
+		"index": true, "timeout": true, "status": true, "error": true, "message": true, "text": true,
+		"placeholder": true, "description": true, "help": true, "title": true, "store": true, "storage": true,
+		"manager": true, "service": true, "handler": true, "class": true, "schema": true, "strategy": true,
+		"algorithm": true, "alg": true, "encoding": true, "cache": true, "budget": true, "usage": true,
+		"valid": true, "validation": true, "fingerprint": true, "hash": true, "digest": true,
+		"options": true, "option": true, "opts": true, "config": true, "settings": true,
+	}
+	// excludeAny: anywhere in the key, these say it is not a credential
+	// (public_key, max_tokens, csrf_token, sort_key, keyboard, …).
+	excludeAny = map[string]bool{
+		"public": true, "publishable": true, "pub": true, "max": true, "min": true, "num": true, "total": true,
+		"input": true, "output": true, "tokens": true, "csrf": true, "xsrf": true, "page": true, "next": true,
+		"cached": true, "primary": true, "foreign": true, "sort": true, "partition": true, "idempotency": true,
+		"keyboard": true, "tokenizer": true, "prompt": true, "completion": true, "reasoning": true, "keys": true,
+		"secrets": true, "hotkey": true, "keymap": true, "keyword": true, "keywords": true, "has": true, "is": true,
+		"show": true, "mask": true, "masked": true, "redact": true, "redacted": true, "rotate": true,
+		"forgot": true, "reset": true, "strength": true, "author": true, "oauth2": true, "verifier": true, "verify": true,
+	}
+)
+
+// classifyKey says whether key names a password, another secret, or neither.
+func classifyKey(key string) keyKind {
+	if len(key) < 2 {
+		return kindNone
+	}
+	var low, joined [64]byte
+	var parts [16][2]int
+	np, nj := 0, 0
+	start := 0
+	cut := func(i int) {
+		if i > start && np < len(parts) {
+			parts[np] = [2]int{start, i}
+			np++
+		}
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c == '_' || c == '-' || c == '.':
+			cut(i)
+			start = i + 1
+			low[i] = c
+			continue
+		case c >= 'A' && c <= 'Z':
+			if i > 0 && (key[i-1] >= 'a' && key[i-1] <= 'z' || key[i-1] >= '0' && key[i-1] <= '9') {
+				cut(i)
+				start = i
+			}
+			c += 'a' - 'A'
+		}
+		low[i] = c
+		joined[nj] = c
+		nj++
+	}
+	cut(len(key))
+	if np == 0 {
+		return kindNone
+	}
+	part := func(i int) []byte { return low[parts[i][0]:parts[i][1]] }
+	if excludeLast[string(part(np-1))] {
+		return kindNone
+	}
+	password := false
+	for i := 0; i < np; i++ {
+		p := part(i)
+		if excludeAny[string(p)] {
+			return kindNone
+		}
+		if passwordParts[string(p)] {
+			password = true
+		}
+	}
+	j := joined[:nj]
+	for _, w := range passwordWords {
+		password = password || bytes.Contains(j, w)
+	}
+	if password {
+		return kindPassword
+	}
+	for _, w := range secretWords {
+		if bytes.Contains(j, w) {
+			return kindSecret
+		}
+	}
+	if lastKeyParts[string(part(np-1))] {
+		return kindKey
+	}
+	return kindNone
+}
+
+// valueAt returns the bounds of the value starting at v (past blanks): the
+// inside of a quoted string, or a bare word. a is -1 when there is none.
+func valueAt(s string, v int) (a, b int) {
+	for n := 0; v < len(s) && n < 6 && (s[v] == ' ' || s[v] == '\t'); n++ {
+		v++
+	}
+	if v >= len(s) {
+		return -1, -1
+	}
+	var closeQ string
+	switch {
+	case s[v] == '\\' && v+1 < len(s) && (s[v+1] == '"' || s[v+1] == '\''):
+		closeQ = s[v : v+2]
+		v += 2
+	case s[v] == '"' || s[v] == '\'' || s[v] == '`':
+		closeQ = s[v : v+1]
+		v++
+	}
+	if closeQ != "" {
+		if v < len(s) && strings.IndexByte(" +),;", s[v]) >= 0 {
+			// the quote closed a string the key was in: "PWD="+dir
+			return -1, -1
+		}
+		rest := s[v:min(len(s), v+300)]
+		if e := strings.Index(rest, closeQ); e >= 0 && strings.IndexByte(rest[:e], '\n') < 0 {
+			return v, v + e
+		}
+	}
+	b = v
+	for b < len(s) && !isValueEnd(s[b]) {
+		b++
+	}
+	for b > v && (s[b-1] == '.' || s[b-1] == ',' || s[b-1] == ':') {
+		b-- // end of a sentence
+	}
+	if b == v {
+		return -1, -1
+	}
+	return v, b
+}
+
+func isValueEnd(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', '`', ',', ';', '(', ')', '[', ']', '{', '}', '<', '>', '&', '\\', '|':
+		return true
+	}
+	return false
+}
+
+// placeholderWords are values, or parts of values, that stand for a secret
+// without being one. Matched case-insensitively.
+var placeholderWords = []string{
+	"changeme", "change_me", "change-me", "changeit", "example", "placeholder", "your_", "your-", "yourpass",
+	"yourtoken", "yourkey", "yoursecret", "<", ">", "{{", "${", "$(", "xxx", "***", "...", "…", "redacted", "dummy",
+	"sample", "replace", "insert", "here", "todo", "fixme", "none", "null", "undefined", "secret", "password",
+	"token", "hunter2", "foobar", "123456", "qwerty", "letmein", "%s", "%d", "%v", "%(",
+}
+
+// plausibleValue reports whether v can be a secret rather than code, a
+// placeholder, a path or a plain word.
+func plausibleValue(v string, password bool) bool {
+	minLen := 10
+	if password {
+		minLen = 6
+	}
+	if len(v) < minLen || len(v) > 1000 {
+		return false
+	}
+	switch v[0] {
+	case '$', '%', '{', '[', '(', '@', '#', '&', '*', '/', '~', '<', '.', '+':
+		return false // variables, templates, references, paths
+	}
+	if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "file:") {
+		return false
+	}
+	if strings.IndexByte(v, '(') >= 0 || strings.IndexByte(v, '\n') >= 0 {
+		return false // code
+	}
+	wordy, digitsOnly, same, ident := true, true, true, true
+	var lower, upper, digits, symbols int
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower++
+		case c >= 'A' && c <= 'Z':
+			upper++
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '_' || c == '-' || c == '.':
+		default:
+			symbols++
+			ident = false
+		}
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '.' || c == '-' || c == ':' || c == '/' || c == ' ' || c == '=') {
+			wordy = false
+		}
+		if c < '0' || c > '9' {
+			digitsOnly = false
+		}
+		if c != v[0] {
+			same = false
+		}
+	}
+	if wordy || same || digitsOnly || dottedIdent(v) {
+		return false // identifiers, type names, prose, repeated characters, numbers, pkg.Name
+	}
+	for _, w := range placeholderWords {
+		if containsFold(v, w) {
+			return false
+		}
+	}
+	classes := min(lower, 1) + min(upper, 1) + min(digits, 1) + min(symbols, 1)
+	if password {
+		return classes >= 2
+	}
+	if strings.IndexByte(v, ',') >= 0 {
+		return false // a list or a struct tag (protobuf_key:"varint,1,opt")
+	}
+	if ident {
+		// a name such as _bm25_stats_key or ns_tsig_key1, not a value
+		for _, w := range []string{"key", "token", "secret", "pass", "auth"} {
+			if containsFold(v, w) {
+				return false
+			}
+		}
+	}
+	// Keys are random: mixed case and digits, or many digits (hex); a word
+	// with a digit in it (fts5yyminor) is a name.
+	return entropy(v) >= 3 && (classes >= 3 || classes == 2 && digits >= 2)
+}
+
+// containsFold reports whether s contains the lower-case ASCII word w in
+// any case, without allocating.
+func containsFold(s, w string) bool {
+	if len(w) > len(s) {
+		return false
+	}
+outer:
+	for i := 0; i+len(w) <= len(s); i++ {
+		for j := 0; j < len(w); j++ {
+			c := s[i+j]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != w[j] {
+				continue outer
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// findURLPasswords appends the password of every scheme://user:password@host
+// in s; scheme, user and host stay.
+func findURLPasswords(s string, out []span) []span {
+	for p := 0; ; {
+		i := strings.Index(s[p:], "://")
+		if i < 0 {
+			return out
+		}
+		p += i + 3
+		// userinfo runs to '@' before any character that ends an authority.
+		end := p
+		for end < len(s) && end-p < 300 && !isAuthorityEnd(s[end]) {
+			end++
+		}
+		if end >= len(s) || s[end] != '@' {
+			continue
+		}
+		colon := strings.IndexByte(s[p:end], ':')
+		if colon <= 0 {
+			continue // no password, or no user
+		}
+		a, b := p+colon+1, end
+		if a == b || !plausibleURLPassword(s[a:b]) {
+			continue
+		}
+		out = append(out, span{start: a, end: b, id: idURLPassword, prio: prioURL})
+		p = end
+	}
+}
+
+func isAuthorityEnd(c byte) bool {
+	switch c {
+	case '@', '/', '?', '#', ' ', '\t', '\n', '\r', '"', '\'', '`', '<', '>', '\\', '[', ']', '(', ')', '{', '}', ',', ';', '|':
+		return true
+	}
+	return false
+}
+
+// plausibleURLPassword rejects placeholders: user:password@, user:****@,
+// :${DB_PASS}@ (the braces end the authority scan) and the like.
+func plausibleURLPassword(v string) bool {
+	switch v[0] {
+	case '$', '%', '<', '*':
+		return false
+	}
+	same := true
+	for i := 1; i < len(v); i++ {
+		if v[i] != v[0] {
+			same = false
+		}
+	}
+	if same {
+		return false
+	}
+	for _, w := range []string{"pass", "pwd", "secret", "xxx", "changeme", "your", "example", "placeholder", "redacted"} {
+		if containsFold(v, w) && len(v) <= len(w)+8 {
+			return false
+		}
+	}
+	return true
+}
+
+// dottedIdent reports whether v is a qualified name such as
+// oauth2.AuthStyleInHeader or config.apiKey2: code, not a value.
+func dottedIdent(v string) bool {
+	dots := 0
+	start := true
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '.':
+			if start {
+				return false
+			}
+			dots++
+			start = true
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_':
+			start = false
+		case c >= '0' && c <= '9':
+			if start {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return dots > 0 && !start
+}
+
+// indexFrom returns the index of c in s at or after from, or len(s).
+func indexFrom(s string, c byte, from int) int {
+	if i := strings.IndexByte(s[from:], c); i >= 0 {
+		return from + i
+	}
+	return len(s)
+}
+
+// isScheme reports whether v is an authorization scheme, which the secret
+// follows after a space.
+func isScheme(v string) bool {
+	return strings.EqualFold(v, "bearer") || strings.EqualFold(v, "basic") || strings.EqualFold(v, "token") || strings.EqualFold(v, "bot")
+}

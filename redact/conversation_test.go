@@ -1,0 +1,73 @@
+package redact
+
+import (
+	"testing"
+
+	"github.com/convsearch/convsearch/conversation"
+)
+
+// TestConversation puts one secret in every field and checks which fields
+// are redacted: free text is, ids, paths and names are not.
+func TestConversation(t *testing.T) {
+	secret := "ghp_" + fake(400, alnum, 36)
+	const mark = "[redacted: github-pat]"
+	c := &conversation.Conversation{
+		ID: secret, Source: "claudecode", File: "/home/u/" + secret + ".jsonl",
+		Title: "fix " + secret, Project: secret, Model: secret,
+		Topics:               []conversation.Topic{{Name: secret}},
+		Decisions:            []conversation.Decision{{Decision: "use " + secret, Rationale: "because " + secret}},
+		Tags:                 []string{secret},
+		RelatedConversations: []string{secret},
+		Artifacts:            []conversation.Artifact{{Type: "code", Path: secret, Title: secret, Description: secret, Content: secret}},
+		Summaries:            []string{secret},
+		Notes:                []conversation.Note{{Kind: "diff", Title: secret, Text: secret}},
+		Messages: []conversation.Message{{
+			ID: secret, ParentID: secret, Author: secret, Model: secret, Branch: secret,
+			Content: secret, Thinking: secret,
+			ToolCalls:   []conversation.ToolCall{{ID: secret, Name: secret, Arguments: `{"token":"` + secret + `"}`}},
+			ToolResults: []conversation.ToolResult{{CallID: secret, Name: secret, Content: secret}},
+			Attachments: []conversation.Attachment{{Name: secret, Ref: secret}},
+		}},
+	}
+	n := New().Conversation(c)
+	m := &c.Messages[0]
+	for _, f := range []struct {
+		field, got, want string
+	}{
+		{"Title", c.Title, "fix " + mark},
+		{"Topics.Name", c.Topics[0].Name, mark},
+		{"Decisions.Decision", c.Decisions[0].Decision, "use " + mark},
+		{"Decisions.Rationale", c.Decisions[0].Rationale, "because " + mark},
+		{"Tags", c.Tags[0], mark},
+		{"Artifacts.Title", c.Artifacts[0].Title, mark},
+		{"Artifacts.Description", c.Artifacts[0].Description, mark},
+		{"Artifacts.Content", c.Artifacts[0].Content, mark},
+		{"Summaries", c.Summaries[0], mark},
+		{"Notes.Title", c.Notes[0].Title, mark},
+		{"Notes.Text", c.Notes[0].Text, mark},
+		{"Messages.Content", m.Content, mark},
+		{"Messages.Thinking", m.Thinking, mark},
+		{"ToolCalls.Arguments", m.ToolCalls[0].Arguments, `{"token":"` + mark + `"}`},
+		{"ToolResults.Content", m.ToolResults[0].Content, mark},
+		// not text: ids, paths, names
+		{"ID", c.ID, secret},
+		{"File", c.File, "/home/u/" + secret + ".jsonl"},
+		{"Project", c.Project, secret},
+		{"Model", c.Model, secret},
+		{"RelatedConversations", c.RelatedConversations[0], secret},
+		{"Artifacts.Path", c.Artifacts[0].Path, secret},
+		{"Messages.ID", m.ID, secret},
+		{"Messages.ParentID", m.ParentID, secret},
+		{"Messages.Author", m.Author, secret},
+		{"ToolCalls.Name", m.ToolCalls[0].Name, secret},
+		{"ToolResults.CallID", m.ToolResults[0].CallID, secret},
+		{"Attachments.Name", m.Attachments[0].Name, secret},
+	} {
+		if f.got != f.want {
+			t.Errorf("%s = %q, want %q", f.field, f.got, f.want)
+		}
+	}
+	if n != 15 {
+		t.Errorf("Conversation replaced %d, want 15", n)
+	}
+}

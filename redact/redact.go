@@ -1,0 +1,247 @@
+// Package redact replaces secrets in conversation text with markers before it
+// is indexed, so that a pasted key is neither searchable nor returned.
+//
+// A secret becomes "[redacted: <rule-id>]". What is caught:
+//
+//   - provider keys and tokens by their shape, with rules adapted from
+//     gitleaks' default set (see rules.go): AWS access key ids (and secret
+//     keys next to an aws/secret key name), GitHub (ghp_, gho_, ghu_, ghs_,
+//     ghr_, github_pat_), GitLab (glpat-, glrt-, gldt-, …), Slack tokens and
+//     webhooks, Stripe, Google API keys, OpenAI and Anthropic keys,
+//     Hugging Face, npm, PyPI, Twilio, SendGrid, DigitalOcean, Heroku,
+//     Databricks, Shopify, Vault, Grafana, Sentry and more;
+//   - JSON Web Tokens, Bearer and Basic authorization values;
+//   - private key blocks, whole, also when their newlines are literal \n
+//     escapes inside a JSON string;
+//   - Azure connection-string keys (AccountKey=, SharedAccessKey=);
+//   - the password of a URL (scheme://user:PASSWORD@host keeps the rest);
+//   - the value of a secret-looking key (password, passwd, pwd, secret,
+//     token, api_key, access_key, private_key, client_secret, auth,
+//     credentials, …) in KEY=value, KEY: value and "key": "value" forms.
+//
+// What is kept: code, identifiers and type annotations (token: string),
+// placeholders (<your-password>, ${PASSWORD}, xxx, changeme, your-key-here),
+// hex hashes, UUIDs and ids (unless a key name says they are a secret),
+// paths, and base64 payloads (an image is not a secret; parsers drop them).
+// Every other occurrence of a secret found once in a text is replaced too.
+package redact
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/convsearch/convsearch/conversation"
+)
+
+// Redactor replaces secrets with markers. Safe for concurrent use: it holds
+// only tables built by New.
+type Redactor struct {
+	rules   []rule
+	pre     *prefilter
+	version string
+}
+
+// span is one secret found in a text: s[start:end], caught by rule id.
+type span struct {
+	start, end int
+	id         string
+	prio       int // lower wins when spans overlap at the same start
+}
+
+// New returns a Redactor with the default rule set.
+func New() *Redactor {
+	r := &Redactor{rules: defaultRules()}
+	r.pre = newPrefilter(r.rules)
+	r.version = r.hash()
+	return r
+}
+
+// Version is a short stable hash of the rule set: the rules, keywords,
+// thresholds and word lists, and detectorsVersion for the code of the
+// key = value and URL detectors. The index records it: a change means text
+// indexed before may hold what the new rules redact.
+func (r *Redactor) Version() string { return r.version }
+
+func (r *Redactor) hash() string {
+	h := sha256.New()
+	fmt.Fprintf(h, "detectors %d\n", detectorsVersion)
+	for _, ru := range r.rules {
+		fmt.Fprintf(h, "%s\x00%q\x00%d\x00%g\x00%q\n", ru.id, ru.keywords, ru.group, ru.entropy, ru.re)
+	}
+	fmt.Fprintf(h, "%q %q %q %q\n", placeholderWords, secretWords, passwordWords, []string{idPassword, idSecret, idURLPassword})
+	for _, m := range []map[string]bool{passwordParts, lastKeyParts, excludeLast, excludeAny} {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		fmt.Fprintf(h, "%q\n", keys)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// String returns s with every secret replaced by a marker, and how many
+// were replaced. When nothing is found it returns s itself, without
+// allocating.
+func (r *Redactor) String(s string) (string, int) {
+	spans := r.find(s)
+	if len(spans) == 0 {
+		return s, 0
+	}
+	return apply(s, spans)
+}
+
+// find returns the secrets in s, overlaps resolved, in order.
+func (r *Redactor) find(s string) []span {
+	var spans []span
+	var next [maxRules]int // where each rule's next match can start
+	r.pre.each(s, func(at int, l *literal) {
+		for i := range r.rules {
+			if l.rules.has(i) && at >= next[i] {
+				spans, next[i] = r.rules[i].match(s, at, i, spans)
+			}
+		}
+	})
+	if strings.IndexByte(s, '=') >= 0 || strings.IndexByte(s, ':') >= 0 {
+		spans = findAssignments(s, spans)
+	}
+	spans = findURLPasswords(s, spans)
+	if len(spans) == 0 {
+		return nil
+	}
+	sort.Slice(spans, func(i, j int) bool {
+		a, b := spans[i], spans[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		if a.prio != b.prio {
+			return a.prio < b.prio // a named rule over the generic detectors
+		}
+		return a.end > b.end
+	})
+	kept := spans[:1]
+	for _, sp := range spans[1:] {
+		if sp.start < kept[len(kept)-1].end {
+			continue
+		}
+		kept = append(kept, sp)
+	}
+	return kept
+}
+
+// apply replaces spans in s, then every other occurrence of a secret it
+// replaced, so that a password caught once as PASSWORD=x is not left bare
+// further on in the same text.
+func apply(s string, spans []span) (string, int) {
+	var b strings.Builder
+	b.Grow(len(s) + 16*len(spans))
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(s[last:sp.start])
+		writeMarker(&b, sp.id)
+		last = sp.end
+	}
+	b.WriteString(s[last:])
+	out, n := b.String(), len(spans)
+	for _, sp := range spans {
+		secret := s[sp.start:sp.end]
+		if len(secret) < minEchoLen || !strings.Contains(out, secret) {
+			continue
+		}
+		c := strings.Count(out, secret)
+		out = strings.ReplaceAll(out, secret, marker(sp.id))
+		n += c
+	}
+	return out, n
+}
+
+// minEchoLen is the shortest secret whose other occurrences are replaced
+// too: a shorter one is likely to occur by chance.
+const minEchoLen = 6
+
+func writeMarker(b *strings.Builder, id string) {
+	b.WriteString("[redacted: ")
+	b.WriteString(id)
+	b.WriteByte(']')
+}
+
+func marker(id string) string { return "[redacted: " + id + "]" }
+
+// Conversation redacts every free-text field of c in place and returns how
+// many secrets it replaced. Ids, paths, names of tools, models and authors,
+// roles and types are left alone: they are not secrets, and changing them
+// would break references.
+func (r *Redactor) Conversation(c *conversation.Conversation) int {
+	n := 0
+	eachText(c, func(p *string) {
+		if out, k := r.String(*p); k > 0 {
+			*p = out
+			n += k
+		}
+	})
+	return n
+}
+
+// eachText calls fn with every free-text field of c.
+func eachText(c *conversation.Conversation, fn func(*string)) {
+	fn(&c.Title)
+	for i := range c.Topics {
+		fn(&c.Topics[i].Name)
+	}
+	for i := range c.Decisions {
+		fn(&c.Decisions[i].Decision)
+		fn(&c.Decisions[i].Rationale)
+	}
+	for i := range c.Tags {
+		fn(&c.Tags[i])
+	}
+	for i := range c.Artifacts {
+		a := &c.Artifacts[i]
+		fn(&a.Title)
+		fn(&a.Description)
+		fn(&a.Content)
+	}
+	for i := range c.Summaries {
+		fn(&c.Summaries[i])
+	}
+	for i := range c.Notes {
+		fn(&c.Notes[i].Title)
+		fn(&c.Notes[i].Text)
+	}
+	for i := range c.Messages {
+		m := &c.Messages[i]
+		fn(&m.Content)
+		fn(&m.Thinking)
+		for j := range m.ToolCalls {
+			fn(&m.ToolCalls[j].Arguments)
+		}
+		for j := range m.ToolResults {
+			fn(&m.ToolResults[j].Content)
+		}
+	}
+}
+
+// entropy is the Shannon entropy of s in bits per byte.
+func entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	n := float64(len(s))
+	e := 0.0
+	for _, c := range counts {
+		if c == 0 {
+			continue
+		}
+		p := float64(c) / n
+		e -= p * math.Log2(p)
+	}
+	return e
+}
