@@ -14,7 +14,8 @@ import (
 var (
 	// reDirect finds a sentence in which the speaker settles something.
 	reDirect = re(`^(?:` + strings.Join([]string{
-		`we(?:'ll| will| shall|'re going to| are going to|'re gonna| are gonna) (?:use|go with|go ahead with|adopt|switch to|stick with|stay with|move to|migrate to|standardi[sz]e on|pick|choose|opt for|keep|build on|rely on|implement|ship)`,
+		`we(?:'ll| will| shall|'re going to| are going to|'re gonna| are gonna) (?:use|go with|go ahead with|adopt|switch to|stick with|stay with|move to|migrate to|standardi[sz]e on|pick|choose|opt for|keep|build on|rely on|implement|ship|report)`,
+		`we go (?:ahead )?with`,
 		`i(?:'ll| will|'m going to| am going to) (?:go with|go ahead with|stick with|pick|choose|opt for|adopt|switch to)`,
 		`let'?s (?:go with|go ahead with|use|stick with|stay with|adopt|switch to|pick|choose|opt for|move to|migrate to|standardi[sz]e on|keep)`,
 		`(?:we|i)(?:'re| are|'m| am) (?:going|going ahead|sticking|staying|moving forward) with`,
@@ -83,8 +84,16 @@ var (
 	reAcceptWeak = re(`^(?:ok|okay|yes|yep|yeah|sure|fine|alright|perfect|great|cool|nice|right)\b`)
 	reContrast   = re(`\b(?:but|however|instead|rather|actually|wait|hmm|what about|why|not|no)\b|n't\b`)
 	// reAnaphor is an object that points back at the assistant's proposal.
-	reAnaphor    = re(`^\s*(?:it|that|this|that one|this one|your (?:suggestion|recommendation|proposal|plan|approach)|the (?:suggestion|recommendation|proposal|recommended (?:one|approach|option))|what you (?:suggested|recommended|proposed))\s*[.!,]?\s*(?:then|for now)?\s*[.!]*$`)
-	reEmptyLabel = re(`^(?:tbd|tba|pending|none|n/a|na|not yet|undecided|unknown|\?+|-+|open)\b`)
+	// It may be followed by a reason: "We'll keep that, because …".
+	reAnaphor = re(`^\s*(?:(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
+	// reOption is a labelled option of a proposal ("Option B: …") and
+	// reOptionRef a decision that names one ("option B").
+	reOption    = re(`^[*_]*option ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)[*_\s]*`)
+	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
+	// reProposalLabel opens an assistant's plan or proposal, which the
+	// user's yes turns into a decision.
+	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
+	reEmptyLabel    = re(`^(?:tbd|tba|pending|none|n/a|na|not yet|undecided|unknown|\?+|-+|open)\b`)
 )
 
 // re compiles a pattern in which "'" stands for either apostrophe.
@@ -147,6 +156,36 @@ var notCommitting = set(`see need have be get lose probably likely possibly mayb
 	verify investigate consider try understand walk step pause recap summarize continue
 	reconsider double-check confirm research measure benchmark profile`)
 
+// planLabel and proposalLabel run their patterns only on sentences whose
+// start holds a word the pattern needs: most sentences hold none.
+func planLabel(sl []byte) []int {
+	h := head(sl)
+	if !bytes.Contains(h, []byte("plan")) && !bytes.Contains(h, []byte("settled")) && !bytes.Contains(h, []byte("decid")) &&
+		!bytes.Contains(h, []byte("decision")) && !bytes.Contains(h, []byte("what we")) {
+		return nil
+	}
+	return rePlanLabel.FindIndex(h)
+}
+
+func proposalLabel(sl []byte) []int {
+	h := head(sl)
+	if i := bytes.IndexAny(h, ":—–-"); i < 0 || i > 48 {
+		return nil
+	}
+	return reProposalLabel.FindIndex(h)
+}
+
+// keepVerb reports a trigger about keeping what is: its "that" is the state
+// the previous sentence describes, not a proposal.
+func keepVerb(trigger []byte) bool {
+	for _, v := range []string{" keep", " stick with", " stay with"} {
+		if bytes.HasSuffix(trigger, []byte(v)) {
+			return true
+		}
+	}
+	return false
+}
+
 // useVerb reports whether the trigger is about using something, the kind of
 // phrase a walkthrough also uses.
 func useVerb(trigger []byte) bool {
@@ -164,6 +203,9 @@ type decisionState struct {
 
 type proposal struct {
 	text, rationale string
+	// options are the labelled options offered ("Option B: …"), by their
+	// lower-case label.
+	options map[string]string
 }
 
 // Decisions returns what the conversation settles, in message order: the
@@ -184,16 +226,18 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		if strings.TrimSpace(m.Content) == "" {
 			continue // a tool-call-only turn: the proposal stays pending
 		}
-		st.lower = asciiLower(st.lower[:0], m.Content)
-		st.sents = joinWrapped(m.Content, splitSentences(m.Content, st.lower, st.sents[:0]))
-		if m.Role == conversation.RoleUser && pending != nil && accepts(m.Content, st.lower, st.sents) {
+		// What a tool injected into the message is nobody's decision.
+		text := words.Clean(m.Content, false)
+		st.lower = asciiLower(st.lower[:0], text)
+		st.sents = joinWrapped(text, splitSentences(text, st.lower, st.sents[:0]))
+		if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && accepts(text, st.lower, st.sents) {
 			// The user says yes: the proposal is what was decided, taken in the
 			// accepting message. What the reply states itself follows.
 			out = e.appendDecision(st, out, m, pending.text, pending.rationale)
 		}
-		out = e.directDecisions(out, m, st, pending)
+		out = e.directDecisions(out, m, text, st, pending)
 		if m.Role == conversation.RoleAssistant {
-			pending = e.findProposal(m.Content, st)
+			pending = e.findProposal(text, st)
 		} else {
 			pending = nil
 		}
@@ -205,9 +249,12 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 	return out
 }
 
-// directDecisions appends the decisions m states in so many words.
-func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation.Message, st *decisionState, pending *proposal) []conversation.Decision {
-	text, lower := m.Content, st.lower
+// directDecisions appends the decisions m states in so many words. A
+// decision whose object is "that" or "it" is resolved to what it points at
+// (the state the previous sentence describes, or the proposal just made), or
+// dropped: "We'll go with that" on its own tells a reader nothing.
+func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation.Message, text string, st *decisionState, pending *proposal) []conversation.Decision {
+	lower := st.lower
 	for k, s := range st.sents {
 		sl := lower[s.start:s.end]
 		body, textStart := -1, -1
@@ -222,16 +269,36 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue
 			}
 			body, textStart = s.start, s.start
-		} else if loc := rePlanLabel.FindIndex(head(sl)); loc != nil && loc[1] < len(sl) {
+		} else if loc := planLabel(sl); loc != nil && loc[1] < len(sl) {
+			if m.Role == conversation.RoleAssistant {
+				continue // the assistant's plan is a proposal until the user takes it
+			}
 			body, textStart = s.start+loc[1], s.start+loc[1]
 		} else if loc := findTrigger(sl, m.Role); loc != nil {
 			if !settles(sl, loc, m.Role) {
 				continue
 			}
 			body, textStart = s.start+loc[1], s.start
-			// "Let's go with that": the object is the proposal just made.
-			if pending != nil && m.Role == conversation.RoleUser && reAnaphor.Match(lower[body:s.end]) {
-				out = e.appendDecision(st, out, m, pending.text, pending.rationale)
+			obj := lower[body:s.end]
+			if ref := reOptionRef.FindSubmatchIndex(head(obj)); ref != nil && pending != nil {
+				// "Let's go with option B": the option's text is the decision.
+				if o, ok := pending.options[string(obj[ref[2]:ref[3]])]; ok {
+					_, why := splitReason(text, lower, textStart, body, s.end)
+					out = e.appendDecision(st, out, m, o, why)
+					continue
+				}
+			}
+			if reAnaphor.Match(head(obj)) {
+				_, why := splitReason(text, lower, textStart, body, s.end)
+				if why == "" {
+					why = nextReason(text, lower, st.sents, k)
+				}
+				if dec, ok := e.antecedent(text, lower, st.sents, k, sl[loc[0]:loc[1]], pending); ok {
+					if why == "" && pending != nil && dec == pending.text {
+						why = pending.rationale
+					}
+					out = e.appendDecision(st, out, m, dec, why)
+				}
 				continue
 			}
 		} else {
@@ -244,6 +311,24 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		out = e.appendDecision(st, out, m, dec, why)
 	}
 	return out
+}
+
+// antecedent returns what the anaphoric object of sentence k points at: for
+// "keep that", the statement just before it in the same paragraph
+// ("Invoices round once on the total. We'll keep that."); otherwise the
+// proposal the message answers.
+func (e *Extractor) antecedent(text string, lower []byte, sents []sentence, k int, trigger []byte, pending *proposal) (string, bool) {
+	if keepVerb(trigger) && k > 0 && sents[k-1].para == sents[k].para {
+		p := sents[k-1]
+		pl := lower[p.start:p.end]
+		if !isQuestion(pl) && bytes.Count(bytes.TrimSpace(pl), []byte{' '}) >= 2 && !reAcceptWeak.Match(head(pl)) {
+			return cleanDecision(text[p.start:p.end], pl), true
+		}
+	}
+	if pending != nil && pending.text != "" {
+		return pending.text, true
+	}
+	return "", false
 }
 
 // findTrigger returns the span of the first direct decision phrase in the
@@ -335,6 +420,10 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 	return cleanDecision(dec, lower[start:start+len(dec)]), cleanReason(why)
 }
 
+// redactedMarker opens the marker that stands for a removed secret
+// ("[redacted: github-pat]").
+const redactedMarker = "[redacted"
+
 var (
 	reasonAnchors = set(`because since so given as due`)
 	soAnchor      = set(`so`)
@@ -423,18 +512,41 @@ func trimText(s string) string {
 }
 
 // findProposal returns the recommendation an assistant message makes, if
-// any: the first sentence that recommends, preferring "I recommend" forms.
+// any: the first sentence that recommends or lays out a plan ("Plan: …"),
+// with the labelled options the message offers ("Option B: …").
 func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
+	var p *proposal
+	var options map[string]string
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
-		loc := findAt(reProposal, sl, proposalAnchors)
-		if loc == nil || !proposes(sl, loc) {
+		if s.lineStart && bytes.HasPrefix(bytes.TrimLeft(sl, "*_"), []byte("option ")) {
+			if m := reOption.FindSubmatchIndex(head(sl)); m != nil && m[1] < len(sl) {
+				dec, _ := splitReason(text, st.lower, s.start+m[1], s.start+m[1], s.end)
+				if len(dec) >= 3 {
+					if options == nil {
+						options = map[string]string{}
+					}
+					options[string(sl[m[2]:m[3]])] = dec
+				}
+				continue
+			}
+		}
+		if p != nil {
 			continue
 		}
-		// The decision is the thing proposed, without "I recommend".
-		start := s.start + loc[1]
-		if l := reProposalLead.FindIndex(head(st.lower[start:s.end])); l != nil {
-			start += l[1]
+		start := -1
+		if loc := proposalLabel(sl); loc != nil && loc[1] < len(sl) && !isQuestion(sl) {
+			start = s.start + loc[1]
+		} else if loc := planLabel(sl); loc != nil && loc[1] < len(sl) && !isQuestion(sl) {
+			start = s.start + loc[1]
+		} else if loc := findAt(reProposal, sl, proposalAnchors); loc != nil && proposes(sl, loc) {
+			// The decision is the thing proposed, without "I recommend".
+			start = s.start + loc[1]
+			if l := reProposalLead.FindIndex(head(st.lower[start:s.end])); l != nil {
+				start += l[1]
+			}
+		} else {
+			continue
 		}
 		dec, why := splitReason(text, st.lower, start, start, s.end)
 		if why == "" {
@@ -443,9 +555,15 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		if len(dec) < 3 {
 			continue
 		}
-		return &proposal{text: dec, rationale: why}
+		p = &proposal{text: dec, rationale: why}
 	}
-	return nil
+	if options != nil {
+		if p == nil {
+			p = &proposal{}
+		}
+		p.options = options
+	}
+	return p
 }
 
 func proposes(sl []byte, loc []int) bool {
@@ -484,6 +602,13 @@ func accepts(text string, lower []byte, sents []sentence) bool {
 // appendDecision adds a decision unless it is empty or repeats one already
 // found.
 func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decision, m *conversation.Message, dec, why string) []conversation.Decision {
+	// A secret's redaction marker is no decision, and no reason either.
+	if strings.Contains(dec, redactedMarker) {
+		return out
+	}
+	if strings.Contains(why, redactedMarker) {
+		why = ""
+	}
 	dec = truncate(dec, e.opts.MaxDecisionLen)
 	if len(dec) < 3 {
 		return out

@@ -55,6 +55,7 @@ type Scanner struct {
 // and every sentence.
 func (s *Scanner) Scan(text string, sink Sink) {
 	fence := ""
+	text = Clean(text, true)
 	for len(text) > 0 {
 		var line string
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -212,7 +213,7 @@ func (s *Scanner) word(w string, sink Sink) {
 		return
 	}
 	s.surface = s.surface[:0]
-	letters, digits, runes := 0, 0, 0
+	letters, digits, runes, upper := 0, 0, 0, 0
 	hex := true
 	for _, r := range w {
 		runes++
@@ -224,6 +225,7 @@ func (s *Scanner) word(w string, sink Sink) {
 			}
 		case r >= 'A' && r <= 'Z':
 			letters++
+			upper++
 			hex = false
 			r += 'a' - 'A'
 		case r >= '0' && r <= '9':
@@ -251,6 +253,10 @@ func (s *Scanner) word(w string, sink Sink) {
 		return
 	case digits > 0 && (hex && runes >= 7 || w[0] >= '0' && w[0] <= '9' || isVersion(s.surface)):
 		// Hashes, "10ms", "3x", "v2".
+		sink.Break()
+		return
+	case digits >= 2 && runes >= 8, upper >= 8 && digits > 0:
+		// Ids, keys and tickets: "PROJ-1234", "a1b2c3d4-e5f6", "AKIAIOSFODNN7EXAMPLE".
 		sink.Break()
 		return
 	case s.surface[0] == '-' || strings.Contains(string(s.surface), "--"):
@@ -346,3 +352,84 @@ var irregular = func() map[string]string {
 	}
 	return m
 }()
+
+// Clean returns text without what a tool injected into a message: blocks
+// such as "<system-reminder>…</system-reminder>" or "<environment_details>…"
+// that open a line and are closed later in the text. With markers, the
+// redaction markers that stand for removed secrets ("[redacted: github-pat]")
+// become line breaks too. Text without either is returned as is, without
+// allocating.
+func Clean(text string, markers bool) string {
+	hasTag := strings.Contains(text, "</")
+	hasMarker := markers && strings.Contains(text, redactedOpen)
+	if !hasTag && !hasMarker {
+		return text
+	}
+	var b strings.Builder
+	for pos := 0; pos < len(text); {
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos + 1
+		}
+		line := text[pos:end]
+		if hasTag {
+			if name := openTag(strings.TrimLeft(line, " \t")); name != "" {
+				if c := strings.Index(text[pos:], "</"+name+">"); c >= 0 {
+					skip := pos + c + len(name) + 3
+					if nl := strings.IndexByte(text[skip:], '\n'); nl >= 0 {
+						skip += nl + 1
+					} else {
+						skip = len(text)
+					}
+					b.WriteByte('\n')
+					pos = skip
+					continue
+				}
+			}
+		}
+		if hasMarker {
+			line = stripMarkers(line)
+		}
+		b.WriteString(line)
+		pos = end
+	}
+	return b.String()
+}
+
+const redactedOpen = "[redacted"
+
+// stripMarkers turns each redaction marker of line into a line break.
+func stripMarkers(line string) string {
+	for {
+		i := strings.Index(line, redactedOpen)
+		if i < 0 {
+			return line
+		}
+		j := strings.IndexByte(line[i:], ']')
+		if j < 0 {
+			return line[:i] + "\n"
+		}
+		line = line[:i] + "\n" + line[i+j+1:]
+	}
+}
+
+// openTag returns the name of the tag that opens line ("<system-reminder>"
+// → "system-reminder"), or "".
+func openTag(line string) string {
+	if len(line) < 3 || line[0] != '<' {
+		return ""
+	}
+	for i := 1; i < len(line) && i < 64; i++ {
+		c := line[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_', c == '-', i > 1 && c >= '0' && c <= '9':
+		case (c == '>' || c == ' ') && i > 1:
+			return line[1:i]
+		default:
+			return ""
+		}
+	}
+	return ""
+}

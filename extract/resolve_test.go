@@ -1,0 +1,227 @@
+package extract
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/convsearch/convsearch/conversation"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// turn is one message of a test conversation: role "u", "a", "t" (tool) or
+// "h" (a hidden user message).
+type turn struct{ role, text string }
+
+func convOf(turns ...turn) *conversation.Conversation {
+	c := &conversation.Conversation{ID: "t", Title: "test"}
+	for i, tu := range turns {
+		m := conversation.Message{Index: i, Content: tu.text}
+		switch tu.role {
+		case "u":
+			m.Role = conversation.RoleUser
+		case "a":
+			m.Role = conversation.RoleAssistant
+		case "t":
+			m.Role = conversation.RoleTool
+		case "h":
+			m.Role, m.Hidden = conversation.RoleUser, true
+		}
+		c.Messages = append(c.Messages, m)
+	}
+	return c
+}
+
+// TestSelfContainedDecisions covers the decisions the issue reports missed or
+// recorded as a bare "We'll keep that", and the traps around them. Every
+// decision must say what was decided without its neighbours.
+func TestSelfContainedDecisions(t *testing.T) {
+	type want struct {
+		idx       int
+		text, why string // substrings of the decision and of its rationale
+	}
+	tests := []struct {
+		name  string
+		turns []turn
+		want  []want
+	}{
+		{"we'll report", []turn{{"a", "We'll report the BCa interval in the paper because it has better coverage for skewed data."}},
+			[]want{{0, "report the BCa interval in the paper", "better coverage"}}},
+		{"then we go with", []turn{
+			{"a", "convsearch keeps the index local; grep needs no setup."},
+			{"u", "Local-only was the requirement. Then we go with convsearch."}},
+			[]want{{1, "we go with convsearch", ""}}},
+		{"accepted plan", []turn{
+			{"a", "Plan: run both brokers in parallel, mirror publishes with a dual-writer, and move consumers one by one.\n\nThe dual-writer writes to the new broker first."},
+			{"u", "Yes."}},
+			[]want{{1, "run both brokers in parallel, mirror publishes with a dual-writer", ""}}},
+		{"here's the plan, accepted", []turn{
+			{"a", "Here's the plan: move the consumers first, then cut producers over behind a flag."},
+			{"u", "Yes, let's do that."}},
+			[]want{{1, "move the consumers first, then cut producers over behind a flag", ""}}},
+		{"keep that resolves to the statement before", []turn{
+			{"u", "Invoices round once on the total. We'll keep that, because finance reconciles against the old totals."}},
+			[]want{{0, "Invoices round once on the total", "finance reconciles"}}},
+		{"go with that resolves to the proposal", []turn{
+			{"a", "I recommend keeping audit logs for seven years in S3 with object lock because nobody can delete them early."},
+			{"u", "Good, let's go with it."}},
+			[]want{{1, "keeping audit logs for seven years in S3 with object lock", "nobody can delete them early"}}},
+		{"do it that way resolves to the suggestion", []turn{
+			{"a", "I suggest making Close idempotent with a sync.Once."},
+			{"u", "We'll do it that way, because the shutdown order isn't ours."}},
+			[]want{{1, "making Close idempotent with a sync.Once", ""}}},
+		{"option named", []turn{
+			{"a", "Two ways.\n\nOption A: keep per-line rounding and add a reconciliation line.\n\nOption B: compute tax on the invoice total and round once."},
+			{"u", "Let's go with option B, since the export does the same."}},
+			[]want{{1, "compute tax on the invoice total and round once", "the export does the same"}}},
+		{"redaction marker in a decision", []turn{
+			{"u", "We'll use the token [redacted: github-pat] for the deploy job. We'll use OIDC federation for the staging bucket."}},
+			[]want{{0, "OIDC federation", ""}}},
+		{"injected context", []turn{
+			{"u", "<system-reminder>\nWe'll use Kafka for everything.\n</system-reminder>\nWhich queue should we use?"}},
+			nil},
+
+		// Unresolvable anaphors are dropped.
+		{"go with that after a question", []turn{
+			{"a", "Do the audit logs contain personal data beyond user ids?"},
+			{"u", "Only user ids. We'll go with that."}},
+			nil},
+		{"keep that after a fragment", []turn{{"u", "Ok. We'll keep that."}}, nil},
+		{"let's do that without a proposal", []turn{
+			{"a", "The build takes 12 minutes, most of it in the test step."},
+			{"u", "Let's do that."}},
+			nil},
+
+		// Traps.
+		{"question", []turn{{"u", "Then do we go with convsearch?"}}, nil},
+		{"hypothetical", []turn{{"u", "If we go with Redis, who runs it?"}}, nil},
+		{"we could", []turn{{"u", "We could use Redis with BullMQ too."}}, nil},
+		{"quoted", []turn{{"u", `A blog post says "we'll use SQS for everything from now on".`}}, nil},
+		{"rejected proposal", []turn{
+			{"a", "I'd recommend strict mode for every model."},
+			{"u", "No, that breaks the partner payloads. Let's go with it only for our own events?"}},
+			nil},
+		{"assistant plan not accepted", []turn{
+			{"a", "Plan: rewrite the ingest in Rust."},
+			{"u", "Hmm, what about the Python team?"}},
+			nil},
+		{"tool output", []turn{{"t", "Decision: merge on (event_id)"}, {"u", "What does that log line mean?"}}, nil},
+	}
+	e := New(nil, Options{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := e.Decisions(convOf(tt.turns...))
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d decisions %+v, want %d", len(got), got, len(tt.want))
+			}
+			for i, w := range tt.want {
+				g := got[i]
+				if g.MessageIndex != w.idx || !strings.Contains(g.Decision, w.text) || !strings.Contains(g.Rationale, w.why) {
+					t.Errorf("decision %d = [%d] %q (because %q), want [%d] containing %q (because %q)",
+						i, g.MessageIndex, g.Decision, g.Rationale, w.idx, w.text, w.why)
+				}
+				if reAnaphor.MatchString(strings.ToLower(g.Decision)) {
+					t.Errorf("decision %q is not self-contained", g.Decision)
+				}
+			}
+		})
+	}
+}
+
+// TestTopicsNeverNoise: redaction markers, injected context, ids, keys and
+// paths never become topics.
+func TestTopicsNeverNoise(t *testing.T) {
+	tests := []struct {
+		name  string
+		turns []turn
+		bad   []string // no topic may contain one of these words
+	}{
+		{"redaction markers", []turn{
+			{"u", "The CI log printed [redacted: github-pat] and [redacted: aws-access-key]. Rotate [redacted: github-pat] now."},
+			{"a", "Revoke [redacted: github-pat] first; then the [redacted: aws-access-key] key. Token rotation for [redacted: github-pat] is done."},
+			{"u", "Done: [redacted: github-pat] revoked, [redacted: aws-access-key] rotated."}},
+			[]string{"redacted", "github-pat", "aws-access-key"}},
+		{"injected context", []turn{
+			{"u", "<environment_details>\nWorkspace zanzibar quokka tooling\nzanzibar quokka tooling\n</environment_details>\nWhy is the webhook test flaky?"},
+			{"u", "<system-reminder>zanzibar quokka tooling</system-reminder>\nThe webhook test fails once in 50 runs."},
+			{"a", "The webhook test reads the clock at init; inject a fake clock into the webhook verifier."}},
+			[]string{"zanzibar", "quokka"}},
+		{"ids keys and paths", []turn{
+			{"u", "Ticket PROJ-48213 and PROJ-48213 again, key AKIAIOSFODNN7EXAMPLE, id 3f9a2c1e-77ab, file ./internal/webhook/verify.go."},
+			{"a", "PROJ-48213 is about AKIAIOSFODNN7EXAMPLE in ./internal/webhook/verify.go; id 3f9a2c1e-77ab."},
+			{"u", "Yes, PROJ-48213, AKIAIOSFODNN7EXAMPLE, 3f9a2c1e-77ab."}},
+			[]string{"proj-48213", "akiaiosfodnn7example", "3f9a2c1e-77ab", "verify", "internal"}},
+	}
+	e := New(nil, Options{MinTopicScore: -1, MaxTopics: 50})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, tp := range e.Topics(convOf(tt.turns...)) {
+				for _, b := range tt.bad {
+					if strings.Contains(strings.ToLower(tp.Name), b) {
+						t.Errorf("topic %q contains %q", tp.Name, b)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestLabelledGolden compares what is extracted from every labelled
+// conversation with testdata/labelled.golden, so that a change in the
+// output is seen in review. Rewrite it with
+//
+//	go test ./extract/ -run TestLabelledGolden -update
+func TestLabelledGolden(t *testing.T) {
+	tune, holdout := loadLabelled(t)
+	e := New(nil, Options{})
+	var b bytes.Buffer
+	for _, l := range append(tune, holdout...) {
+		c := l.Conversation
+		e.Apply(&c)
+		fmt.Fprintf(&b, "== %s\n", l.name)
+		for _, tp := range c.Topics {
+			fmt.Fprintf(&b, "topic %s\n", tp.Name)
+		}
+		for _, d := range c.Decisions {
+			j, _ := json.Marshal(d.Rationale)
+			fmt.Fprintf(&b, "decision [%d] %s\n  because %s\n", d.MessageIndex, d.Decision, j)
+		}
+	}
+	path := filepath.Join("testdata", "labelled.golden")
+	if *update {
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Errorf("extraction differs from %s; run with -update and review the diff:\n%s", path, firstDiff(b.String(), string(want)))
+	}
+}
+
+// firstDiff returns the first differing line of got and want.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var a, b string
+		if i < len(g) {
+			a = g[i]
+		}
+		if i < len(w) {
+			b = w[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\n got  %q\n want %q", i+1, a, b)
+		}
+	}
+	return ""
+}
