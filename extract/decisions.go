@@ -93,7 +93,11 @@ var (
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
 	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
-	reEmptyLabel    = re(`^(?:tbd|tba|pending|none|n/a|na|not yet|undecided|unknown|\?+|-+|open)\b`)
+	// reCompanion is a statement of how something will be ("Audit logs stay
+	// in Elasticsearch for now", "The old index can be dropped afterwards"):
+	// next to a decision in the same message, it is part of what is settled.
+	reCompanion  = re(`^(?:the |our |all |every |each |both )?(?:[a-z0-9][a-z0-9/+-]*[ ]){0,5}?[a-z0-9][a-z0-9/+-]* (?:stays?|remains?|will (?:stay|remain|be|become|run|move|go|keep|use|get)|(?:can|will) be (?:dropped|removed|deleted|kept|moved|retired|replaced|archived|disabled|enabled|turned off)|(?:is|are|gets|get) (?:dropped|removed|retired|deprecated|disabled))\b`)
+	reEmptyLabel = re(`^(?:tbd|tba|pending|none|n/a|na|not yet|undecided|unknown|\?+|-+|open)\b`)
 )
 
 // re compiles a pattern in which "'" stands for either apostrophe.
@@ -235,7 +239,11 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 			// accepting message. What the reply states itself follows.
 			out = e.appendDecision(st, out, m, pending.text, pending.rationale)
 		}
+		before := len(out)
 		out = e.directDecisions(out, m, text, st, pending)
+		if m.Role == conversation.RoleUser && len(out) > before {
+			out = e.companions(out, m, text, st)
+		}
 		if m.Role == conversation.RoleAssistant {
 			pending = e.findProposal(text, st)
 		} else {
@@ -312,6 +320,38 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 	}
 	return out
 }
+
+// companions appends the statements of how things will be that sit next to
+// the decisions m has just stated (see reCompanion).
+func (e *Extractor) companions(out []conversation.Decision, m *conversation.Message, text string, st *decisionState) []conversation.Decision {
+	for k, s := range st.sents {
+		sl := st.lower[s.start:s.end]
+		start := 0
+		if loc := reLead.FindIndex(head(sl)); loc != nil {
+			start = loc[1]
+		}
+		loc := reCompanion.FindIndex(head(sl[start:]))
+		if loc == nil || isQuestion(sl) {
+			continue
+		}
+		first, _, _ := bytes.Cut(sl[start:], []byte(" "))
+		if _, ok := pronouns[string(first)]; ok {
+			continue // "It will be slower", "We will be …": not a plan's state
+		}
+		verb := sl[start : start+loc[1]]
+		if reHypothetical.Match(verb) || reNegation.Match(verb) || reTentative.Match(verb[:max(0, bytes.LastIndex(verb, []byte(" will ")))]) {
+			continue
+		}
+		dec, why := splitReason(text, st.lower, s.start, s.start+start+loc[1], s.end)
+		if why == "" {
+			why = nextReason(text, st.lower, st.sents, k)
+		}
+		out = e.appendDecision(st, out, m, dec, why)
+	}
+	return out
+}
+
+var pronouns = set(`i we you it this that they he she there these those what which who`)
 
 // antecedent returns what the anaphoric object of sentence k points at: for
 // "keep that", the statement just before it in the same paragraph

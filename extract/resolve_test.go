@@ -87,6 +87,13 @@ func TestSelfContainedDecisions(t *testing.T) {
 			{"u", "<system-reminder>\nWe'll use Kafka for everything.\n</system-reminder>\nWhich queue should we use?"}},
 			nil},
 
+		{"statement next to a decision", []turn{
+			{"u", "We'll move application logs to Loki. Audit logs stay in Elasticsearch for now because compliance needs full-text search."}},
+			[]want{{0, "move application logs to Loki", ""}, {0, "Audit logs stay in Elasticsearch for now", "compliance needs full-text search"}}},
+		{"can be dropped next to a decision", []turn{
+			{"u", "Let's go with the partial index. The single-column status index can be dropped afterwards since nothing else uses it."}},
+			[]want{{0, "partial index", ""}, {0, "single-column status index can be dropped afterwards", "nothing else uses it"}}},
+
 		// Unresolvable anaphors are dropped.
 		{"go with that after a question", []turn{
 			{"a", "Do the audit logs contain personal data beyond user ids?"},
@@ -99,6 +106,11 @@ func TestSelfContainedDecisions(t *testing.T) {
 			nil},
 
 		// Traps.
+		{"statement without a decision", []turn{{"u", "Audit logs stay in Elasticsearch for now."}}, nil},
+		{"pronoun statement next to a decision", []turn{{"u", "We'll use Loki. It will be cheaper than Elasticsearch."}},
+			[]want{{0, "We'll use Loki", ""}}},
+		{"deferral next to a decision", []turn{{"u", "We're going with SQLite in WAL mode. Detecting tethering can wait."}},
+			[]want{{0, "SQLite in WAL mode", ""}}},
 		{"question", []turn{{"u", "Then do we go with convsearch?"}}, nil},
 		{"hypothetical", []turn{{"u", "If we go with Redis, who runs it?"}}, nil},
 		{"we could", []turn{{"u", "We could use Redis with BullMQ too."}}, nil},
@@ -152,13 +164,17 @@ func TestTopicsNeverNoise(t *testing.T) {
 			{"u", "<system-reminder>zanzibar quokka tooling</system-reminder>\nThe webhook test fails once in 50 runs."},
 			{"a", "The webhook test reads the clock at init; inject a fake clock into the webhook verifier."}},
 			[]string{"zanzibar", "quokka"}},
+		{"clauses", []turn{
+			{"u", "The finance team argues about reconciliation. Finance team argues every month."},
+			{"a", "If the finance team argues, show them the reconciliation report."}},
+			[]string{"argue"}},
 		{"ids keys and paths", []turn{
 			{"u", "Ticket PROJ-48213 and PROJ-48213 again, key AKIAIOSFODNN7EXAMPLE, id 3f9a2c1e-77ab, file ./internal/webhook/verify.go."},
 			{"a", "PROJ-48213 is about AKIAIOSFODNN7EXAMPLE in ./internal/webhook/verify.go; id 3f9a2c1e-77ab."},
 			{"u", "Yes, PROJ-48213, AKIAIOSFODNN7EXAMPLE, 3f9a2c1e-77ab."}},
 			[]string{"proj-48213", "akiaiosfodnn7example", "3f9a2c1e-77ab", "verify", "internal"}},
 	}
-	e := New(nil, Options{MinTopicScore: -1, MaxTopics: 50})
+	e := New(nil, Options{MinTopicScore: 0.001, MaxTopics: 50}) // every acceptable candidate
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, tp := range e.Topics(convOf(tt.turns...)) {

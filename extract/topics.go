@@ -379,13 +379,21 @@ func (e *Extractor) acceptable(s *topicState, k key, l int) bool {
 	first, last := s.norms[k[0]-1], s.norms[k[l-1]-1]
 	if l == 1 {
 		_, generic := genericNouns[first]
-		return !generic && !pastTense(first)
+		_, verb := clauseVerbs[first]
+		return !generic && !verb && !pastTense(first)
 	}
 	if _, ok := weakStart[first]; ok {
 		return false
 	}
 	if _, ok := weakEnd[last]; ok {
 		return false
+	}
+	// A verb after the first word makes a clause ("team argues", "logs
+	// contain personal"), not a term.
+	for j := 1; j < l; j++ {
+		if _, ok := clauseVerbs[s.norms[k[j]-1]]; ok {
+			return false
+		}
 	}
 	return !pastTense(last)
 }
@@ -467,3 +475,14 @@ var weakStart = set(`way thing lot bit kind sort type part step case point examp
 
 var weakEnd = set(`way thing lot bit kind sort stuff part piece aspect reason sense question
 	answer idea point`)
+
+// clauseVerbs are common verbs (folded: "argues" → "argue") that are not
+// also the nouns of technical terms; "push", "build", "test", "cache" and the
+// like are left out on purpose.
+var clauseVerbs = set(`agree allow appear argue arrive ask avoid become believe care cause choose
+	cite claim complain consider contain decide describe die disagree ensure expect explain
+	fail favour favor feel forget give guess happen hate hope ignore imply involve know
+	leave let like listen live lose love matter mean mention miss need notice occur own pay
+	pile prefer promise prove realise realize receive recommend reconcile reinstall rely
+	remain remember require say seem sound spend stay struggle suffer suggest suppose tend
+	think understand vary wait want win wonder worry`)
