@@ -32,7 +32,8 @@ type KeeperOptions struct {
 
 // Pass is the report of one Reconcile or Sync.
 type Pass struct {
-	// Reason is initial, rescan, changes or request.
+	// Reason is initial, rescan, changes, request or retry (after a
+	// write error).
 	Reason string `json:"reason"`
 	// Paths is how many paths (or roots) the pass was given.
 	Paths   int             `json:"paths"`
@@ -67,6 +68,8 @@ type Keeper struct {
 
 	mu sync.Mutex // guards st
 	st KeeperStatus
+
+	retry writeRetry // passes stopped by a write error (see backoff.go)
 }
 
 // NewKeeper returns a Keeper that writes through ing.
@@ -157,6 +160,7 @@ func (k *Keeper) run(ctx context.Context, reason string, n int, f func() (*inges
 		return nil, err
 	}
 	sum, err := f()
+	repeated := k.afterPass(ctx, err)
 	p := Pass{Reason: reason, Paths: n, At: time.Now()}
 	if sum != nil {
 		p.Summary, p.Errors = sum.Progress, len(sum.Errors)
@@ -168,6 +172,9 @@ func (k *Keeper) run(ctx context.Context, reason string, n int, f func() (*inges
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 		k.log.Info("sync interrupted", attrs...)
 		return sum, err
+	case err != nil && repeated:
+		p.Err = err.Error()
+		k.log.Debug("sync failed again", append(attrs, "err", err)...)
 	case err != nil:
 		p.Err = err.Error()
 		k.log.Error("sync failed", append(attrs, "err", err)...)

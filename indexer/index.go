@@ -81,6 +81,9 @@ type Index struct {
 	// finishes.
 	inFlight [numShards]bool
 	free     *sync.Cond
+	// wfail keeps the first write that failed on the disk: later ones
+	// are refused (see writeBatch).
+	wfail writeFailure
 }
 
 // maxSegmentDocs caps how many documents merging puts in one segment.
@@ -120,7 +123,7 @@ func Open(opts Options) (*Index, error) {
 		// 2 GB at 1M messages. A few segments of this size cost queries little.
 		"scorchMergePlanOptions": map[string]any{"maxSegmentSize": maxSegmentDocs},
 	}
-	idx, err := bleve.OpenUsing(path, config)
+	idx, err := openChecked(path, config, opts.Logger)
 	switch {
 	case err == nil:
 		ix.idx = idx
@@ -374,7 +377,7 @@ func (ix *Index) Apply(ctx context.Context, changes []Change) error {
 	ix.mu.Unlock()
 
 	// The expensive part — analysis, building the segment — runs unlocked.
-	err = ix.idx.Batch(p.batch)
+	err = ix.writeBatch(p.batch)
 
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -529,8 +532,11 @@ func shortHash(s string) string {
 }
 
 // Search runs a Bleve search request. The query package is its only caller.
-func (ix *Index) Search(ctx context.Context, req *bleve.SearchRequest) (*bleve.SearchResult, error) {
-	return ix.idx.SearchInContext(ctx, req)
+// A panic inside Bleve (a damaged segment) comes back as a *DamagedError.
+func (ix *Index) Search(ctx context.Context, req *bleve.SearchRequest) (res *bleve.SearchResult, err error) {
+	defer recoverDamaged(&err, ix.opts.Logger, ix.idx.Name())
+	res, err = ix.idx.SearchInContext(ctx, req)
+	return res, asDamaged(ix.idx.Name(), err)
 }
 
 // LastSync returns when the index last changed.

@@ -23,7 +23,8 @@ type Stats struct {
 
 // Stats counts the index's documents per kind, and its conversations per
 // source and project.
-func (ix *Index) Stats(ctx context.Context) (*Stats, error) {
+func (ix *Index) Stats(ctx context.Context) (_ *Stats, err error) {
+	defer recoverDamaged(&err, ix.opts.Logger, ix.idx.Name())
 	s := &Stats{ByKind: map[string]uint64{}, BySource: map[string]uint64{}, ByProject: map[string]uint64{}, Dir: ix.opts.Dir}
 	n, err := ix.idx.DocCount()
 	if err != nil {

@@ -124,7 +124,7 @@ func (e *Engine) conversationDocs(ctx context.Context, docIDs []string) (map[str
 	req.Fields = []string{indexer.FieldConversationID, indexer.FieldTitle, indexer.FieldDate, indexer.FieldSource,
 		indexer.FieldProject, indexer.FieldFile, indexer.FieldTopics, indexer.FieldTags, indexer.FieldMessages}
 	req.SortBy([]string{"_id"})
-	sr, err := e.s.Search(ctx, req)
+	sr, err := e.search(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("look up conversations: %w", err)
 	}
@@ -153,7 +153,7 @@ func (e *Engine) conversationDocs(ctx context.Context, docIDs []string) (map[str
 func (e *Engine) conversationIDs(ctx context.Context, q bq.Query) ([]string, error) {
 	req := bleve.NewSearchRequestOptions(q, 0, 0, false)
 	req.AddFacet("c", bleve.NewFacetRequest(indexer.FieldConversationID, 10000))
-	sr, err := e.s.Search(ctx, req)
+	sr, err := e.search(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

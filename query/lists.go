@@ -45,7 +45,7 @@ func (e *Engine) Topics(ctx context.Context, r TopicsRequest) ([]TopicCount, err
 	// Ask for more than needed: facet counts of the tail are exact only when
 	// the facet holds every term, and ties must be broken by name.
 	sr.AddFacet("t", bleve.NewFacetRequest(indexer.FieldTopicKey, min(r.Limit*4, 10000)))
-	res, err := e.s.Search(ctx, sr)
+	res, err := e.search(ctx, sr)
 	if err != nil {
 		return nil, fmt.Errorf("topics: %w", err)
 	}
@@ -126,7 +126,7 @@ func (e *Engine) Messages(ctx context.Context, id string, from, to int) ([]Store
 	}
 	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
 	req.Fields = []string{indexer.FieldMessageIndex, indexer.FieldRole, indexer.FieldContent, indexer.FieldDate, indexer.FieldHidden}
-	sr, err := e.s.Search(ctx, req)
+	sr, err := e.search(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("messages of %s: %w", id, err)
 	}

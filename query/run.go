@@ -190,7 +190,7 @@ func (e *Engine) run(ctx context.Context, r Request, main bq.Query, extra ...bq.
 			req.AddFacet(f, bleve.NewFacetRequest(f, 20))
 		}
 	}
-	sr, err := e.s.Search(ctx, req)
+	sr, err := e.search(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

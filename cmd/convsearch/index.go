@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
+	"os"
 	"runtime/debug"
 	"time"
 
@@ -28,6 +31,7 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	sf.register(fs, true)
 	rebuild := fs.Bool("rebuild", false, "discard the index and read every file again")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	verify := fs.Bool("verify", false, "first check the index for damage, as `convsearch check` does, and stop if there is any")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for go tool pprof)")
 	if err := parseFlags(env, fs, "index", args); err != nil {
 		return err
@@ -49,6 +53,11 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	if len(roots) == 0 {
 		return usagef("index: nothing to index: give --root DIR (no default location of a known format exists here, and %s lists no roots)", configPath(env))
 	}
+	if *verify && !*rebuild {
+		if err := verifyBeforeIndex(ctx, env, so.Dir); err != nil {
+			return err
+		}
+	}
 	// A bulk index allocates fast and briefly: collect garbage less often,
 	// but harder as the heap nears the limit, which keeps peak memory
 	// bounded. GOGC and GOMEMLIMIT in the environment win.
@@ -69,7 +78,9 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	if via != "" {
 		fmt.Fprintf(env.Stderr, "convsearch: the daemon at %s holds the index; asking it to index\n", via)
 	}
-	if sum == nil {
+	if we := (*indexer.WriteError)(nil); sum == nil || errors.As(err, &we) {
+		// After a failed write the summary's counts overstate what is in
+		// the index: the error says what happened instead.
 		return err
 	}
 	if *asJSON {
@@ -81,6 +92,15 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		err = ferr
 	}
 	return err
+}
+
+// verifyBeforeIndex runs the full check of `convsearch check` on an index
+// that exists, its report on stderr (stdout is for the pass's summary).
+func verifyBeforeIndex(ctx context.Context, env *Env, dir string) error {
+	if _, err := os.Stat(indexer.IndexPath(dir)); errors.Is(err, fs.ErrNotExist) {
+		return nil // nothing to check: the pass makes it
+	}
+	return checkIndex(ctx, &Env{Stdout: env.Stderr, Stderr: env.Stderr, Getenv: env.Getenv}, dir, true, false)
 }
 
 // reportFailures lists on stderr the files a pass could not read, and

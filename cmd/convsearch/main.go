@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
+
+	"github.com/convsearch/convsearch/indexer"
 )
 
 // Exit codes, decided here only.
@@ -34,13 +37,39 @@ func main() {
 
 // runMain runs a command, tells the user on stderr what went wrong, and
 // returns the exit code; tests call it in-process.
-func runMain(ctx context.Context, args []string, env *Env) int {
+//
+// A panic on this goroutine is reported as an internal error, exit 1 (Go's
+// own exit code for one, 2, is the usage error's); a panic on another
+// goroutine still ends the process as Go does, which is why the indexer
+// guards Bleve's write and read paths itself.
+func runMain(ctx context.Context, args []string, env *Env) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(env.Stderr, "convsearch: internal error: %v (please report it, with the output of the same command run with --verbose)\n%s", p, debug.Stack())
+			code = exitFailure
+		}
+	}()
 	err := run(ctx, args, env)
-	code := exitCode(err)
+	code = exitCode(err)
 	if code != exitOK && code != exitInterrupt && !errors.Is(err, errReported) {
-		fmt.Fprintln(env.Stderr, "convsearch:", err)
+		fmt.Fprintln(env.Stderr, "convsearch:", userError(err))
 	}
 	return code
+}
+
+// userError returns the part of err that tells the user what to do: a
+// damaged index or a failed write says it all, without the layers that
+// wrapped it on its way up.
+func userError(err error) error {
+	var we *indexer.WriteError
+	if errors.As(err, &we) {
+		return we
+	}
+	var de *indexer.DamagedError
+	if errors.As(err, &de) {
+		return de
+	}
+	return err
 }
 
 func exitCode(err error) int {
