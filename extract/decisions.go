@@ -164,19 +164,39 @@ var notCommitting = set(`see need have be get lose probably likely possibly mayb
 // start holds a word the pattern needs: most sentences hold none.
 func planLabel(sl []byte) []int {
 	h := head(sl)
-	if !bytes.Contains(h, []byte("plan")) && !bytes.Contains(h, []byte("settled")) && !bytes.Contains(h, []byte("decid")) &&
-		!bytes.Contains(h, []byte("decision")) && !bytes.Contains(h, []byte("what we")) {
+	// The pattern opens with "that's", "here's" or "this is", after at most
+	// one interjection.
+	first, rest, _ := bytes.Cut(bytes.TrimLeft(h, "*_ "), []byte(" "))
+	second, _, _ := bytes.Cut(rest, []byte(" "))
+	if !deictic(first) && !deictic(second) {
 		return nil
 	}
 	return rePlanLabel.FindIndex(h)
 }
 
+func deictic(w []byte) bool {
+	return bytes.HasPrefix(w, []byte("that")) || bytes.HasPrefix(w, []byte("here")) || bytes.HasPrefix(w, []byte("this"))
+}
+
 func proposalLabel(sl []byte) []int {
 	h := head(sl)
-	if i := bytes.IndexAny(h, ":—–-"); i < 0 || i > 48 {
+	i := 0
+	for i < len(h) && i < 48 && h[i] != ':' && h[i] != '-' && h[i] != 0xe2 { // 0xe2 opens "—" and "–"
+		i++
+	}
+	if i == len(h) || i == 48 || !containsAny(h[:i], "plan", "propos", "suggest", "recommend") {
 		return nil
 	}
 	return reProposalLabel.FindIndex(h)
+}
+
+func containsAny(b []byte, subs ...string) bool {
+	for _, s := range subs {
+		if bytes.Contains(b, []byte(s)) {
+			return true
+		}
+	}
+	return false
 }
 
 // keepVerb reports a trigger about keeping what is: its "that" is the state
@@ -288,9 +308,10 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			body, textStart = s.start+loc[1], s.start
 			obj := lower[body:s.end]
-			if ref := reOptionRef.FindSubmatchIndex(head(obj)); ref != nil && pending != nil {
+			if pending != nil && pending.options != nil {
+				ref := reOptionRef.FindSubmatchIndex(head(obj))
 				// "Let's go with option B": the option's text is the decision.
-				if o, ok := pending.options[string(obj[ref[2]:ref[3]])]; ok {
+				if o, ok := pending.options[optionKey(obj, ref)]; ok {
 					_, why := splitReason(text, lower, textStart, body, s.end)
 					out = e.appendDecision(st, out, m, o, why)
 					continue
@@ -352,6 +373,14 @@ func (e *Extractor) companions(out []conversation.Decision, m *conversation.Mess
 }
 
 var pronouns = set(`i we you it this that they he she there these those what which who`)
+
+// optionKey is the label a reOptionRef match names, or "" without a match.
+func optionKey(obj []byte, ref []int) string {
+	if ref == nil {
+		return ""
+	}
+	return string(obj[ref[2]:ref[3]])
+}
 
 // antecedent returns what the anaphoric object of sentence k points at: for
 // "keep that", the statement just before it in the same paragraph
