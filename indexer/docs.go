@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/conversation"
 )
@@ -178,4 +179,80 @@ func conversationText(c *conversation.Conversation) string {
 		b.WriteByte('\n')
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// DefaultMaxTextBytes is how much of one text CapTexts keeps by default:
+// 1 MiB is some 150,000 words, more than any message a person writes, while
+// Bleve's analysis of a text (its terms with their positions, kept for
+// highlighting) takes tens of times the text's size: a 500 MB message held
+// 16 GB and growing. Longer texts are pasted logs and files whose beginning
+// is what a search needs; the whole text stays in the source file.
+const DefaultMaxTextBytes = 1 << 20
+
+// CapTexts cuts the texts of c that documents index so that no document's
+// text exceeds max bytes: each message's content, thinking and tool calls
+// and results share max, as do the summaries, artifacts and notes of the
+// conversation's own document; titles and decisions get max each. A cut
+// text is copied, so the long original can be freed. It returns how many
+// texts were cut.
+func CapTexts(c *conversation.Conversation, max int) int {
+	if max <= 0 {
+		return 0
+	}
+	cut := 0
+	one := func(s *string) {
+		b := budget{left: max}
+		b.take(s, &cut)
+	}
+	one(&c.Title)
+	b := budget{left: max}
+	for i := range c.Summaries {
+		b.take(&c.Summaries[i], &cut)
+	}
+	for i := range c.Artifacts {
+		a := &c.Artifacts[i]
+		for _, s := range []*string{&a.Title, &a.Path, &a.Description, &a.Content} {
+			b.take(s, &cut)
+		}
+	}
+	for i := range c.Notes {
+		b.take(&c.Notes[i].Title, &cut)
+		b.take(&c.Notes[i].Text, &cut)
+	}
+	for i := range c.Messages {
+		m := &c.Messages[i]
+		b := budget{left: max}
+		b.take(&m.Content, &cut)
+		b.take(&m.Thinking, &cut)
+		for j := range m.ToolCalls {
+			b.take(&m.ToolCalls[j].Arguments, &cut)
+		}
+		for j := range m.ToolResults {
+			b.take(&m.ToolResults[j].Content, &cut)
+		}
+	}
+	for i := range c.Decisions {
+		one(&c.Decisions[i].Decision)
+		one(&c.Decisions[i].Rationale)
+	}
+	return cut
+}
+
+// budget is the bytes of text one document has left.
+type budget struct{ left int }
+
+// take cuts *s to what is left of the budget, at a rune boundary, and
+// counts the cut in *cut.
+func (b *budget) take(s *string, cut *int) {
+	if len(*s) <= b.left {
+		b.left -= len(*s)
+		return
+	}
+	n := b.left
+	for n > 0 && !utf8.RuneStart((*s)[n]) {
+		n--
+	}
+	*s = strings.Clone((*s)[:n])
+	b.left = 0
+	*cut++
 }

@@ -317,6 +317,10 @@ type Change struct {
 	// KeepDocs keeps the documents the file yielded before (its parse
 	// failed: the previous content stays searchable) and updates the record.
 	KeepDocs bool
+	// Append adds Conversations to the file's documents and record,
+	// keeping those already there: a file too big for one batch is written
+	// as a Change that replaces, then Changes that append (see ingest).
+	Append bool
 	// Conversations replace the file's documents, unless Remove or KeepDocs.
 	Conversations []*conversation.Conversation
 }
@@ -483,10 +487,14 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 			sh[path] = &st
 			continue
 		}
-		if old != nil {
+		st.Conversations, st.Messages = nil, 0
+		switch {
+		case ch.Append && old != nil:
+			st.Conversations = append(st.Conversations, old.Conversations...)
+			st.Messages = old.Messages
+		case old != nil:
 			release(old, path)
 		}
-		st.Conversations, st.Messages = nil, 0
 		for _, c := range ch.Conversations {
 			key := c.ID
 			if owner, ok := ix.owners[key]; ok && owner != path {

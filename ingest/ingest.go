@@ -48,6 +48,15 @@ type Options struct {
 	// (default 2000: at 1M messages, 4000 was 4 % slower and peaked 0.36 GiB
 	// higher; 8000 halved the speed at 100k under the bulk memory limit).
 	BatchDocs int
+	// BatchBytes is roughly how many bytes of text go into one index batch
+	// (default 8 MiB). Bleve holds a batch's analysis, tens of times its
+	// text, until the segment is built, so this bounds the memory of a pass
+	// whatever the input: a file with more goes in several batches.
+	BatchBytes int
+	// MaxTextBytes caps the text one document indexes (default
+	// indexer.DefaultMaxTextBytes, which says why); the rest of a longer
+	// text stays in the source file, unsearchable.
+	MaxTextBytes int
 	// Writers is how many batches are written at once (default 2): Bleve
 	// builds each batch's segment on one core.
 	Writers int
@@ -68,6 +77,12 @@ func (o *Options) SetDefaults() {
 	}
 	if o.BatchDocs <= 0 {
 		o.BatchDocs = 2000
+	}
+	if o.BatchBytes <= 0 {
+		o.BatchBytes = 8 << 20
+	}
+	if o.MaxTextBytes <= 0 {
+		o.MaxTextBytes = indexer.DefaultMaxTextBytes
 	}
 	if o.Writers <= 0 {
 		o.Writers = 2
@@ -130,9 +145,10 @@ type Summary struct {
 	Progress
 	Errors   []FileError `json:"errors,omitempty"`
 	Warnings []FileError `json:"warnings,omitempty"`
-	// StillFailing are files not read again because they have not changed
-	// since a pass failed on them (their error is the recorded one): a
-	// command run again goes on reporting them until they are fixed.
+	// StillFailing are files that failed again, unchanged (same size and
+	// mtime) since the pass that failed on them. Failed files are read
+	// again on every pass, as what stopped them (permissions, a parser bug)
+	// may have been fixed without their size or mtime changing.
 	StillFailing []FileError `json:"still_failing,omitempty"`
 }
 
@@ -196,7 +212,7 @@ func (in *Ingester) Reconcile(ctx context.Context, roots []string) (*Summary, er
 			if j, changed := in.check(path, info); changed {
 				jobs = append(jobs, j)
 			} else {
-				run.unchanged(j)
+				run.p.Unchanged++
 			}
 			return nil
 		})
@@ -248,10 +264,15 @@ func (in *Ingester) Sync(ctx context.Context, paths []string) (*Summary, error) 
 			if j, changed := in.check(path, info); changed {
 				jobs = append(jobs, j)
 			} else {
-				run.unchanged(j)
+				run.p.Unchanged++
 			}
 		}
 	}
+	// Every record, sorted, read at most once a pass: a removed path may
+	// be a folder, and thousands of them (a tree deleted) must not each
+	// copy and sort the records.
+	var files []indexer.FileState
+	filesRead := false
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
@@ -262,14 +283,20 @@ func (in *Ingester) Sync(ctx context.Context, paths []string) (*Summary, error) 
 		for _, primary := range companionOf[abs] {
 			queue(primary)
 		}
-		if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
-			// A folder that vanished takes every file under it along.
-			prefix := abs + string(filepath.Separator)
-			for _, f := range in.ix.Files() {
-				if strings.HasPrefix(f.Path, prefix) && !queued[f.Path] {
-					queue(f.Path)
-				}
-			}
+		if _, err := os.Stat(abs); !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if _, ok := in.ix.File(abs); ok {
+			continue // a file, not a folder
+		}
+		// A folder that vanished takes every file under it along.
+		if !filesRead {
+			files, filesRead = in.ix.Files(), true
+		}
+		prefix := abs + string(filepath.Separator)
+		i := sort.Search(len(files), func(i int) bool { return files[i].Path >= prefix })
+		for ; i < len(files) && strings.HasPrefix(files[i].Path, prefix); i++ {
+			queue(files[i].Path)
 		}
 	}
 	sum, err := in.process(ctx, run, jobs, removed)
@@ -302,7 +329,9 @@ func (in *Ingester) check(path string, info fs.FileInfo) (job, bool) {
 		return j, true
 	}
 	j.prev = &prev
-	if prev.Size != j.size || !prev.ModTime.Equal(j.modTime) {
+	if prev.Size != j.size || !prev.ModTime.Equal(j.modTime) || prev.Error != "" {
+		// A failed file is tried again: a chmod moves only its ctime, and
+		// a read stopped by cancellation or a full disk left no trace in it.
 		return j, true
 	}
 	if prev.Parser != "" {
@@ -341,8 +370,10 @@ func underAny(path string, roots []string) bool {
 type result struct {
 	change indexer.Change
 	docs   int
+	text   int // bytes of text to index
 	bytes  int64
 	err    error // the file's error, recorded in its state
+	again  bool  // err is the error recorded for the file, unchanged since
 	warns  []error
 }
 
@@ -385,21 +416,31 @@ func (in *Ingester) process(ctx context.Context, run *pass, jobs []job, removed 
 		lanes[i] = newLane(ctx, in.ix)
 	}
 	laneOf := func(path string) *lane { return lanes[indexer.ShardOf(path)%len(lanes)] }
-	add := func(ch indexer.Change, docs int) {
-		l := laneOf(ch.State.Path)
-		l.batch = append(l.batch, ch)
-		l.docs += docs
-		if l.docs >= in.opts.BatchDocs || len(l.batch) >= 1000 {
+	add := func(p part) {
+		l := laneOf(p.change.State.Path)
+		if len(l.batch) > 0 && (l.docs+p.docs > in.opts.BatchDocs || l.text+p.text > in.opts.BatchBytes) {
+			l.flush()
+		}
+		l.batch = append(l.batch, p.change)
+		l.docs += p.docs
+		l.text += p.text
+		if l.docs >= in.opts.BatchDocs || l.text >= in.opts.BatchBytes || len(l.batch) >= 1000 {
 			l.flush()
 		}
 	}
 	for _, ch := range removed {
-		add(ch, 1)
+		add(part{change: ch, docs: 1})
 	}
 	run.p.Removed += len(removed)
 	for r := range resCh {
 		path := r.change.State.Path
 		switch {
+		case r.again:
+			// Failed as before, and unchanged: its record stays as it is.
+			run.p.Unchanged++
+			run.stale = append(run.stale, FileError{Path: path, Err: r.err.Error()})
+			run.progress()
+			continue
 		case r.err != nil:
 			run.p.Failed++
 			run.errors = append(run.errors, FileError{Path: path, Err: r.err.Error()})
@@ -415,7 +456,12 @@ func (in *Ingester) process(ctx context.Context, run *pass, jobs []job, removed 
 			run.warnings = append(run.warnings, FileError{Path: path, Err: w.Error()})
 		}
 		run.p.Bytes += r.bytes
-		add(r.change, r.docs+1)
+		parts := in.split(r)
+		r = result{} // the parts hold the conversations: each freed once written
+		for i := range parts {
+			add(parts[i])
+			parts[i] = part{}
+		}
 		run.progress()
 	}
 	var writeErr error
@@ -485,6 +531,7 @@ func (in *Ingester) Close() error {
 type lane struct {
 	batch []indexer.Change
 	docs  int
+	text  int
 	out   chan []indexer.Change
 	done  chan error
 }
@@ -508,7 +555,7 @@ func newLane(ctx context.Context, ix Index) *lane {
 func (l *lane) flush() {
 	if len(l.batch) > 0 {
 		l.out <- l.batch
-		l.batch, l.docs = nil, 0
+		l.batch, l.docs, l.text = nil, 0, 0
 	}
 }
 
@@ -524,6 +571,7 @@ func (in *Ingester) read(ctx context.Context, j job) result {
 	r := result{change: indexer.Change{State: st}}
 	fail := func(err error) result {
 		r.err = err
+		r.again = j.prev != nil && j.prev.Error == err.Error() && j.prev.Size == j.size && j.prev.ModTime.Equal(j.modTime)
 		r.change.State.Error = err.Error()
 		if j.prev != nil {
 			r.change.State.Parser = j.prev.Parser
@@ -573,14 +621,95 @@ func (in *Ingester) read(ctx context.Context, j job) result {
 		r.warns = append(r.warns, w)
 		r.change.State.Warnings = append(r.change.State.Warnings, w.Error())
 	}
+	cut := 0
 	for _, c := range res.Conversations {
+		// Capped first, so that nothing after (redaction, extraction,
+		// analysis) works on, or holds, a text of hundreds of megabytes.
+		cut += indexer.CapTexts(c, in.opts.MaxTextBytes)
 		if in.ex != nil {
 			in.ex.Apply(c)
 		}
-		r.docs += 1 + len(c.Messages) + len(c.Topics) + len(c.Decisions)
+		r.docs += docsOf(c)
+		r.text += textOf(c)
+	}
+	if cut > 0 {
+		w := fmt.Errorf("%s: %d texts longer than %d bytes are indexed only up to that size (the file keeps them whole)", j.path, cut, in.opts.MaxTextBytes)
+		r.warns = append(r.warns, w)
+		r.change.State.Warnings = append(r.change.State.Warnings, w.Error())
 	}
 	r.change.Conversations = res.Conversations
 	return r
+}
+
+// part is one batch's share of a file's change.
+type part struct {
+	change     indexer.Change
+	docs, text int
+}
+
+// split cuts the change of a file whose documents would overrun one batch
+// (BatchDocs, BatchBytes) into parts, between conversations: the first
+// replaces the file's documents, the later ones append. All but the last
+// record the file as unread (size -1, no hash), so that a pass stopped
+// between them reads it again rather than keep half of it.
+func (in *Ingester) split(r result) []part {
+	ch := r.change
+	if len(ch.Conversations) < 2 || (r.docs < in.opts.BatchDocs && r.text <= in.opts.BatchBytes) {
+		return []part{{change: ch, docs: r.docs + 1, text: r.text}}
+	}
+	var parts []part
+	cur := part{change: ch}
+	cur.change.Conversations = nil
+	for _, c := range ch.Conversations {
+		d, t := docsOf(c), textOf(c)
+		if len(cur.change.Conversations) > 0 && (cur.docs+d > in.opts.BatchDocs || cur.text+t > in.opts.BatchBytes) {
+			parts = append(parts, cur)
+			cur = part{change: indexer.Change{State: ch.State, Append: true}}
+		}
+		cur.change.Conversations = append(cur.change.Conversations, c)
+		cur.docs += d
+		cur.text += t
+	}
+	parts = append(parts, cur)
+	for i := range parts[:len(parts)-1] {
+		st := &parts[i].change.State
+		st.Size, st.Hash = -1, ""
+	}
+	parts[len(parts)-1].docs++ // the file's record
+	return parts
+}
+
+// docsOf is how many documents c makes.
+func docsOf(c *conversation.Conversation) int {
+	return 1 + len(c.Messages) + len(c.Topics) + len(c.Decisions)
+}
+
+// textOf is roughly how many bytes of text c's documents index.
+func textOf(c *conversation.Conversation) int {
+	n := len(c.Title)
+	for _, s := range c.Summaries {
+		n += len(s)
+	}
+	for _, a := range c.Artifacts {
+		n += len(a.Content) + len(a.Description)
+	}
+	for _, nt := range c.Notes {
+		n += len(nt.Text)
+	}
+	for i := range c.Messages {
+		m := &c.Messages[i]
+		n += len(m.Content) + len(m.Thinking)
+		for _, tc := range m.ToolCalls {
+			n += len(tc.Arguments)
+		}
+		for _, tr := range m.ToolResults {
+			n += len(tr.Content)
+		}
+	}
+	for _, d := range c.Decisions {
+		n += len(d.Decision) + len(d.Rationale)
+	}
+	return n
 }
 
 func sameStamps(a, b []indexer.Stamp) bool {
@@ -630,15 +759,6 @@ func (r *pass) progress() {
 	if r.in.opts.Progress != nil {
 		r.p.Elapsed = time.Since(r.start)
 		r.in.opts.Progress(r.p)
-	}
-}
-
-// unchanged counts a file check found unchanged, and keeps its recorded
-// error if the last pass failed on it.
-func (r *pass) unchanged(j job) {
-	r.p.Unchanged++
-	if j.prev != nil && j.prev.Error != "" {
-		r.stale = append(r.stale, FileError{Path: j.path, Err: j.prev.Error})
 	}
 }
 

@@ -14,8 +14,9 @@ import (
 
 // DecodeEach reads an export that is a JSON array of conversations, or one
 // conversation given alone as an object, decoding one element at a time into
-// a new T so the whole file is never held in memory. fn gets each element with
-// its index and the line it starts on.
+// a new T so the whole file is never held in memory, and cutting each string
+// after MaxStringBytes. fn gets each element with its index and the line it
+// starts on.
 //
 // An element of the wrong shape is skipped with a warning (a field of the
 // wrong type is warned about and the element still given to fn). A syntax
@@ -24,7 +25,7 @@ import (
 // export still yields what it holds. Errors and warnings name path and the
 // line.
 func DecodeEach[T any](ctx context.Context, path string, r io.Reader, res *parsers.Result, fn func(i, line int, v *T)) error {
-	br := bufio.NewReaderSize(r, maxRead)
+	br := bufio.NewReaderSize(newCapStrings(r, MaxStringBytes), maxRead)
 	first, lines, err := firstByte(br)
 	if errors.Is(err, io.EOF) {
 		return parsers.Errorf(path, 0, parsers.ErrSyntax, "empty file")

@@ -15,10 +15,11 @@ import (
 // EachLine calls fn with every line of a JSON Lines file, numbered from 1,
 // newline included and a byte-order mark stripped from the first. Lines may
 // be of any length (bufio.Scanner's 64 KB cap would cut a pasted PDF or a
-// long tool output). It checks ctx before the first line and every 256
-// after; errors name path and the line.
+// long tool output), but a JSON string in a line is cut after
+// MaxStringBytes. It checks ctx before the first line and every 256 after;
+// errors name path and the line.
 func EachLine(ctx context.Context, path string, r io.Reader, fn func(n int, line []byte)) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(newCapStrings(r, MaxStringBytes), 64<<10)
 	for n := 0; ; {
 		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
