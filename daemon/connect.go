@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 
@@ -19,8 +20,9 @@ type ConnectOptions struct {
 	// or the local index reconciles them (a quick pass when nothing
 	// changed), so `search --root DIR` works on a fresh machine.
 	Roots []string
-	// Rebuild (Index only) discards the index first; it needs the index to
-	// itself, so no daemon is asked.
+	// Rebuild (Index only) builds the index anew beside the old one and
+	// swaps it in when the pass is done; it needs the index to itself, so
+	// it refuses while a daemon holds it.
 	Rebuild bool
 }
 
@@ -77,6 +79,9 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 		}
 		return conn, nil
 	}
+	// Only a pass over roots writes; a plain read never creates, removes
+	// or rebuilds the index.
+	o.Store.ReadOnly = len(o.Roots) == 0
 	st, err := OpenStore(o.Store)
 	if err != nil {
 		return nil, err
@@ -104,12 +109,13 @@ func Index(ctx context.Context, o ConnectOptions) (sum *ingest.Summary, via stri
 	if len(o.Roots) == 0 {
 		return nil, "", errors.New("nothing to index: no roots")
 	}
-	if !o.Rebuild {
-		if c := choose(ctx, o.Store.Dir); c != nil {
-			defer c.Close()
-			sum, err := c.Sync(ctx, absAll(o.Roots))
-			return sum, c.URL(), err
+	if c := choose(ctx, o.Store.Dir); c != nil {
+		defer c.Close()
+		if o.Rebuild {
+			return nil, "", fmt.Errorf("the daemon at %s holds the index in %s: stop it, run `convsearch index --rebuild`, then start it again", c.URL(), o.Store.Dir)
 		}
+		sum, err := c.Sync(ctx, absAll(o.Roots))
+		return sum, c.URL(), err
 	}
 	o.Store.Rebuild = o.Rebuild
 	st, err := OpenStore(o.Store)
@@ -117,6 +123,10 @@ func Index(ctx context.Context, o ConnectOptions) (sum *ingest.Summary, via stri
 		return nil, "", err
 	}
 	sum, err = st.Ingester.Reconcile(ctx, o.Roots)
+	if err == nil {
+		// The rebuilt index takes the old one's place only when whole.
+		err = st.Commit()
+	}
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}

@@ -39,8 +39,15 @@ type Options struct {
 	// LockTimeout is how long Open waits for another process to release the
 	// index before failing with ErrLocked (default 2s).
 	LockTimeout time.Duration
-	// Rebuild discards any existing index and starts empty.
+	// Rebuild starts an empty index beside any existing one; Commit puts it
+	// in the old one's place.
 	Rebuild bool
+	// ReadOnly opens an existing index to read it, beside other readers.
+	ReadOnly bool
+	// Redaction names the rule set that keeps secrets out of what is
+	// written ("" or "off": none). A writer that finds the index made under
+	// another starts it again: it may hold what the new rules hide.
+	Redaction string
 	// Logger receives the indexer's logs (default: discarded).
 	Logger *slog.Logger
 }
@@ -60,6 +67,11 @@ func (o *Options) SetDefaults() {
 type Index struct {
 	opts Options
 	idx  bleve.Index
+	path string   // where the index lives (Dir/index.bleve)
+	lock *dirLock // the data folder's writer lock; nil for a reader
+	// building is true from a rebuild's Open until Commit: idx is the new
+	// index, beside the old one at path.
+	building bool
 
 	mu     sync.RWMutex // guards the fields below
 	shards [numShards]map[string]*FileState
@@ -95,101 +107,196 @@ func IndexPath(dir string) string { return filepath.Join(dir, "index.bleve") }
 // ManifestPath is where the index.json manifest of data folder dir lives.
 func ManifestPath(dir string) string { return filepath.Join(dir, "index.json") }
 
-// Open opens the index in opts.Dir, creating it if there is none, and
-// rebuilding it empty if it was written with another FormatVersion.
+// ErrNoIndex means the data folder has no index yet.
+var ErrNoIndex = errors.New("no index yet")
+
+// Open opens the index in opts.Dir. A writer (the default) takes the data
+// folder's lock first, then creates the index if there is none and starts
+// it again if it was written with another FormatVersion; with Rebuild it
+// builds a new one beside the old, which Commit swaps in. A reader
+// (ReadOnly) never creates, removes or rebuilds anything: a missing, old or
+// damaged index is an error that names the fix.
 func Open(opts Options) (*Index, error) {
 	opts.SetDefaults()
 	if opts.Dir == "" {
 		return nil, errors.New("open index: no data folder given")
 	}
-	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("open index: %w", err)
+	if opts.ReadOnly && opts.Rebuild {
+		return nil, errors.New("open index: a reader cannot rebuild")
 	}
 	path := IndexPath(opts.Dir)
-	ix := &Index{opts: opts, owners: map[string]string{}}
+	ix := &Index{opts: opts, owners: map[string]string{}, path: path}
 	ix.free = sync.NewCond(&ix.mu)
 	for i := range ix.shards {
 		ix.shards[i] = map[string]*FileState{}
 	}
-	if opts.Rebuild {
-		if err := os.RemoveAll(path); err != nil {
-			return nil, fmt.Errorf("remove old index %s: %w", path, err)
+	if opts.ReadOnly {
+		if err := ix.open(path); err != nil {
+			return nil, err
 		}
+		return ix, nil
 	}
-	config := map[string]any{
-		"bolt_timeout": opts.LockTimeout.String(),
+	if err := MakePrivate(opts.Dir); err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	lock, err := lockDir(opts.Dir, opts.LockTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w (stop the other process or let it answer: `convsearch serve`)", path, err)
+	}
+	ix.lock = lock
+	if err := ix.openWriter(path); err != nil {
+		lock.unlock()
+		return nil, err
+	}
+	return ix, nil
+}
+
+// bleveConfig is the runtime configuration every open passes to Bleve.
+func (ix *Index) bleveConfig() map[string]any {
+	c := map[string]any{
+		"bolt_timeout": ix.opts.LockTimeout.String(),
 		// Segments stop growing at maxSegmentDocs: a merge maps every segment
 		// it reads, and merging towards one huge segment took peak RSS past
 		// 2 GB at 1M messages. A few segments of this size cost queries little.
 		"scorchMergePlanOptions": map[string]any{"maxSegmentSize": maxSegmentDocs},
 	}
-	idx, err := openChecked(path, config, opts.Logger)
+	if ix.opts.ReadOnly {
+		// Bolt's shared lock: readers run side by side, and a writer waits.
+		c["read_only"] = true
+	}
+	return c
+}
+
+// openWriter opens (or makes) the index at path; the lock is held.
+func (ix *Index) openWriter(path string) error {
+	if err := recoverSwap(path); err != nil {
+		return fmt.Errorf("open index: %w", err)
+	}
+	if ix.opts.Rebuild && exists(path) {
+		// Build beside the old index: it stays whole, and readable, until
+		// Commit; a rebuild killed half-way leaves it as it was.
+		aside := rebuildPath(path)
+		if err := ix.create(aside); err != nil {
+			return err
+		}
+		ix.building = true
+		return ix.openNew(aside)
+	}
+	if ix.opts.Rebuild {
+		return ix.createAndOpen(path)
+	}
+	err := ix.open(path)
 	switch {
 	case err == nil:
-		ix.idx = idx
-		if err := ix.load(); err != nil {
-			idx.Close()
-			return nil, err
-		}
-		if ix.meta.FormatVersion != FormatVersion {
-			opts.Logger.Info("index format changed, rebuilding", "path", path, "was", ix.meta.FormatVersion, "now", FormatVersion)
-			idx.Close()
-			return Open(Options{Dir: opts.Dir, LockTimeout: opts.LockTimeout, Rebuild: true, Logger: opts.Logger})
-		}
-		return ix, nil
-	case errors.Is(err, bleve.ErrorIndexPathDoesNotExist), errors.Is(err, bleve.ErrorIndexMetaMissing):
-		// No index yet (or a folder left by a crash before the first write).
-	case exists(path+".creating") && !isLockTimeout(err):
-		// Left half-made by a process killed while creating it.
-		opts.Logger.Info("an index left half-made; making it again", "path", path, "err", err)
-	default:
-		if isLockTimeout(err) {
-			return nil, fmt.Errorf("open index %s: %w (stop the other process or let it answer: `convsearch serve`)", path, ErrLocked)
-		}
-		return nil, fmt.Errorf("open index %s: %w (run `convsearch index --rebuild` to start over)", path, err)
+		return nil
+	case errors.Is(err, ErrNoIndex), errors.Is(err, errHalfMade):
+		return ix.createAndOpen(path)
+	case errors.Is(err, errOldFormat), errors.Is(err, errRedactionChanged):
+		ix.opts.Logger.Info("rebuilding the index", "path", path, "why", err, "format", FormatVersion, "redaction", redaction(ix.opts.Redaction))
+		return ix.createAndOpen(path)
 	}
-	if err := create(path, config); err != nil {
-		return nil, err
+	return err
+}
+
+func (ix *Index) createAndOpen(path string) error {
+	if err := ix.create(path); err != nil {
+		return err
 	}
-	idx, err = bleve.OpenUsing(path, config)
+	return ix.openNew(path)
+}
+
+// openNew opens an index create just made.
+func (ix *Index) openNew(path string) error {
+	idx, err := bleve.OpenUsing(path, ix.bleveConfig())
 	if err != nil {
 		if isLockTimeout(err) {
-			return nil, fmt.Errorf("open index %s: %w", path, ErrLocked)
+			return fmt.Errorf("open index %s: %w", path, ErrLocked)
 		}
-		return nil, fmt.Errorf("open new index %s: %w", path, err)
+		return fmt.Errorf("open new index %s: %w", path, err)
 	}
 	ix.idx = idx
 	ix.rebuilt = true
 	ix.recordsLoaded = true // a new index has none
 	if err := ix.load(); err != nil {
 		idx.Close()
-		return nil, err
+		return err
 	}
-	return ix, nil
+	return nil
+}
+
+// Reasons open gives a writer to make the index anew.
+var (
+	errHalfMade  = errors.New("left half-made")
+	errOldFormat = errors.New("written by another version of convsearch")
+	// errRedactionChanged: made under other redaction rules.
+	errRedactionChanged = errors.New("the redaction rules changed")
+)
+
+func redaction(name string) string {
+	if name == "" {
+		return "off"
+	}
+	return name
+}
+
+// open opens the existing index at path. Its errors name the fix: a reader
+// passes them on, a writer acts on ErrNoIndex, errHalfMade and errOldFormat.
+func (ix *Index) open(path string) error {
+	idx, err := openChecked(path, ix.bleveConfig(), ix.opts.Logger)
+	if err == nil {
+		ix.idx = idx
+		if err := ix.load(); err != nil {
+			idx.Close()
+			return fmt.Errorf("open index %s: %w (the index is damaged: run `convsearch index --rebuild`)", path, err)
+		}
+		if !ix.opts.ReadOnly && redaction(ix.meta.Redaction) != redaction(ix.opts.Redaction) {
+			idx.Close()
+			return fmt.Errorf("open index %s: %w", path, errRedactionChanged)
+		}
+		if ix.meta.FormatVersion != FormatVersion {
+			idx.Close()
+			return fmt.Errorf("open index %s: %w (format %d; this one reads %d): run `convsearch index` to build it again",
+				path, errOldFormat, ix.meta.FormatVersion, FormatVersion)
+		}
+		return nil
+	}
+	switch {
+	case isLockTimeout(err):
+		return fmt.Errorf("open index %s: %w (stop the other process or let it answer: `convsearch serve`)", path, ErrLocked)
+	case exists(path + ".creating"):
+		// Being made by a writer now, or left half-made by one that was
+		// killed: the writer that holds the lock makes it again.
+		return fmt.Errorf("open index %s: %w (or being made now): run `convsearch index`", path, errHalfMade)
+	case errors.Is(err, bleve.ErrorIndexPathDoesNotExist), isEmptyDir(path):
+		return fmt.Errorf("%s: %w: run `convsearch index` to build it", ix.opts.Dir, ErrNoIndex)
+	}
+	// Anything else is damage: never removed here, only by --rebuild, so
+	// that an index that fails to open for a reason we did not foresee is
+	// not lost.
+	return fmt.Errorf("open index %s: the index is damaged (%w): run `convsearch index --rebuild`", path, err)
 }
 
 // create makes a new, empty index at path. A marker file beside it stands
 // while it is being made, so that an index a killed process left half-made
 // (no mapping yet: Bleve could not open it) is known for what it is and
 // made again, while a complete index that fails to open is never removed.
-// (Bleve indexes cannot be built elsewhere and renamed into place: they
-// remember their path.)
-func create(path string, config map[string]any) error {
+// The lock is held.
+func (ix *Index) create(path string) error {
 	marker := path + ".creating"
-	if err := os.WriteFile(marker, nil, 0o600); err != nil {
+	if err := os.WriteFile(marker, nil, fileMode); err != nil {
 		return fmt.Errorf("create index %s: %w", path, err)
 	}
 	if err := os.RemoveAll(path); err != nil {
 		return fmt.Errorf("clear %s: %w", path, err)
 	}
-	idx, err := bleve.NewUsing(path, newMapping(), scorch.Name, scorch.Name, config)
+	idx, err := bleve.NewUsing(path, newMapping(), scorch.Name, scorch.Name, ix.bleveConfig())
 	if err != nil {
 		if isLockTimeout(err) {
 			return fmt.Errorf("create index %s: %w", path, ErrLocked)
 		}
 		return fmt.Errorf("create index %s: %w", path, err)
 	}
-	b, _ := json.Marshal(meta{FormatVersion: FormatVersion, Created: time.Now().UTC()})
+	b, _ := json.Marshal(meta{FormatVersion: FormatVersion, Created: time.Now().UTC(), Redaction: redaction(ix.opts.Redaction)})
 	err = idx.SetInternal(metaKey, b) // a batch: back once it is on disk
 	if cerr := idx.Close(); err == nil {
 		err = cerr
@@ -200,7 +307,44 @@ func create(path string, config map[string]any) error {
 	if err := os.Remove(marker); err != nil {
 		return fmt.Errorf("create index %s: %w", path, err)
 	}
+	// Bleve writes index_meta.json for anyone to read.
+	if err := filepath.WalkDir(path, privateEntry); err != nil {
+		return fmt.Errorf("create index %s: %w", path, err)
+	}
 	return atomicfile.SyncDir(filepath.Dir(path))
+}
+
+// Commit ends a rebuild: the index built beside the old one takes its
+// place, and the old one is removed. Without a rebuild it does nothing.
+// Close without Commit discards a rebuild and keeps the old index.
+func (ix *Index) Commit() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if !ix.building {
+		return nil
+	}
+	aside := rebuildPath(ix.path)
+	if err := ix.idx.Close(); err != nil {
+		return fmt.Errorf("close rebuilt index %s: %w", aside, err)
+	}
+	ix.idx = nil
+	if err := swapIn(aside, ix.path); err != nil {
+		return err
+	}
+	ix.building = false
+	// Scorch writes where it was opened: open it again in its place.
+	idx, err := bleve.OpenUsing(ix.path, ix.bleveConfig())
+	if err != nil {
+		return fmt.Errorf("open rebuilt index %s: %w", ix.path, err)
+	}
+	ix.idx = idx
+	ix.gen.Add(1)
+	return nil
+}
+
+func isEmptyDir(path string) bool {
+	entries, err := os.ReadDir(path)
+	return err == nil && len(entries) == 0
 }
 
 func isLockTimeout(err error) bool {
@@ -266,16 +410,27 @@ func (ix *Index) Dir() string { return ix.opts.Dir }
 
 // Close writes the manifest, if the index changed or has none, and closes
 // the index.
+// A reader writes nothing; a rebuild never committed is discarded, and the
+// index it was to replace stays as it was.
 func (ix *Index) Close() error {
-	var merr error
+	defer ix.lock.unlock()
 	ix.mu.Lock()
-	write := ix.dirty || ix.rebuilt
+	write := (ix.dirty || ix.rebuilt) && !ix.opts.ReadOnly && !ix.building
+	building := ix.building
 	ix.mu.Unlock()
-	if _, err := os.Stat(ManifestPath(ix.opts.Dir)); write || err != nil {
+	var merr error
+	if _, err := os.Stat(ManifestPath(ix.opts.Dir)); !ix.opts.ReadOnly && !building && (write || err != nil) {
 		merr = ix.WriteManifest()
 	}
-	if err := ix.idx.Close(); err != nil {
-		return fmt.Errorf("close index: %w", err)
+	if ix.idx != nil {
+		if err := ix.idx.Close(); err != nil {
+			return fmt.Errorf("close index: %w", err)
+		}
+	}
+	if building {
+		if err := os.RemoveAll(rebuildPath(ix.path)); err != nil {
+			return fmt.Errorf("discard the unfinished rebuild: %w", err)
+		}
 	}
 	return merr
 }

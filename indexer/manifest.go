@@ -93,6 +93,12 @@ func (ix *Index) BuildManifest() *Manifest {
 // WriteManifest writes index.json atomically: a temp file in the same
 // folder, fsync, rename, fsync the folder.
 func (ix *Index) WriteManifest() error {
+	ix.mu.Lock()
+	skip := ix.building || ix.opts.ReadOnly // the manifest follows the index in place
+	ix.mu.Unlock()
+	if skip {
+		return nil
+	}
 	if err := WriteFileAtomic(ManifestPath(ix.opts.Dir), ix.BuildManifest()); err != nil {
 		return err
 	}
@@ -105,5 +111,5 @@ func (ix *Index) WriteManifest() error {
 // WriteFileAtomic writes v as indented JSON to path so that a reader (or a
 // crash) sees either the old file or the new one, never a part.
 func WriteFileAtomic(path string, v any) error {
-	return atomicfile.WriteJSON(path, v, 0o644)
+	return atomicfile.WriteJSON(path, v, 0o600)
 }

@@ -409,20 +409,7 @@ func TestKilledIndexRecovers(t *testing.T) {
 	home := t.TempDir()
 	root := t.TempDir()
 	const files, perFile = 300, 12
-	for i := range files {
-		var msgs []string
-		for j := range perFile {
-			role := "user"
-			if j%2 == 1 {
-				role = "assistant"
-			}
-			msgs = append(msgs, fmt.Sprintf(`{"role":%q,"content":"message %d of conversation %d about retries and backoff number %d","timestamp":"2025-01-01T10:00:00"}`, role, j, i, i*j))
-		}
-		conv := fmt.Sprintf(`{"id":"20250101-%08x","date":"2025-01-01T10:00:00","title":"conversation %d","messages":[%s],"metadata":{"project":"p%d","topics":["retries"]}}`, i, i, strings.Join(msgs, ","), i%5)
-		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("20250101-%08x.json", i)), []byte(conv), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeCorpus(t, root, files, perFile)
 	data := filepath.Join(t.TempDir(), "data")
 	cmd := exec.Command(binary, "index", "--data-dir", data, "--root", root, "--no-default-roots")
 	cmd.Env = append(os.Environ(), "HOME="+home)
