@@ -8,23 +8,33 @@
 package daemon
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
+	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/extract"
 	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/ingest"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/query"
+	"github.com/convsearch/convsearch/redact"
 )
 
 // StoreOptions say how to open a Store.
 type StoreOptions struct {
 	// Dir is the data folder.
 	Dir string
-	// Rebuild discards the index and starts an empty one.
+	// Rebuild builds a new index beside the old one; Store.Commit puts it
+	// in place.
 	Rebuild bool
+	// ReadOnly opens an existing index to read it: nothing is created,
+	// removed or written, and a missing or damaged index is an error.
+	ReadOnly bool
+	// NoRedaction keeps secrets in the index (the config file's
+	// "redact": false). Changing it rebuilds the index.
+	NoRedaction bool
 	// Progress, if set, is called as a pass goes.
 	Progress func(ingest.Progress)
 	// ManifestEvery, for long-running processes, writes index.json at most
@@ -46,12 +56,20 @@ type Store struct {
 	Registry *parsers.Registry
 	Index    *indexer.Index
 	Ingester *ingest.Ingester
+
+	source query.Source // what the query engine reads conversations from
 }
 
-// OpenStore opens (or creates) the index in o.Dir.
+// OpenStore opens the index in o.Dir, creating it unless o.ReadOnly.
 func OpenStore(o StoreOptions) (*Store, error) {
 	log := logger(o.Logger)
-	ix, err := indexer.Open(indexer.Options{Dir: o.Dir, Rebuild: o.Rebuild, Logger: log.With("component", "indexer")})
+	var red *redact.Redactor
+	rules := "off"
+	if !o.NoRedaction {
+		red = redact.New()
+		rules = red.Version()
+	}
+	ix, err := indexer.Open(indexer.Options{Dir: o.Dir, Rebuild: o.Rebuild, ReadOnly: o.ReadOnly, Redaction: rules, Logger: log.With("component", "indexer")})
 	if err != nil {
 		return nil, err
 	}
@@ -61,14 +79,47 @@ func OpenStore(o StoreOptions) (*Store, error) {
 	}
 	reg := all.Registry()
 	ex := extract.New(extract.DefaultBackground(), extract.Options{})
-	ing := ingest.New(reg, ix, ex, ingest.Options{Logger: ingLog, Progress: o.Progress, ManifestEvery: o.ManifestEvery})
-	return &Store{Dir: o.Dir, Registry: reg, Index: ix, Ingester: ing}, nil
+	iopts := ingest.Options{Logger: ingLog, Progress: o.Progress, ManifestEvery: o.ManifestEvery}
+	var src query.Source = reg
+	if red != nil {
+		iopts.Redactor = red
+		src = RedactedSource{Source: reg, Redactor: red}
+	}
+	ing := ingest.New(reg, ix, ex, iopts)
+	return &Store{Dir: o.Dir, Registry: reg, Index: ix, Ingester: ing, source: src}, nil
 }
 
 // Engine returns a query engine on the store's index that reads
 // conversations again from their files through the registry.
 func (s *Store) Engine() (*query.Engine, error) {
-	return query.New(s.Index, query.Options{Source: s.Registry})
+	return query.New(s.Index, query.Options{Source: s.source})
+}
+
+// RedactedSource reads conversations again from their files with the
+// secrets taken out, as they were indexed: what a reader shows of a
+// conversation (show, the context around a hit, MCP) never holds what the
+// index does not.
+type RedactedSource struct {
+	query.Source
+	Redactor *redact.Redactor
+}
+
+// ReadConversations reads and redacts.
+func (r RedactedSource) ReadConversations(ctx context.Context, format, path string) ([]*conversation.Conversation, error) {
+	convs, err := r.Source.ReadConversations(ctx, format, path)
+	for _, c := range convs {
+		r.Redactor.Conversation(c)
+	}
+	return convs, err
+}
+
+// Commit ends a rebuild: the new index takes the old one's place (see
+// indexer.Index.Commit). The manifest is written for it.
+func (s *Store) Commit() error {
+	if err := s.Index.Commit(); err != nil {
+		return err
+	}
+	return s.Index.WriteManifest()
 }
 
 // Close flushes a pending index.json write and closes the index.

@@ -97,6 +97,9 @@ type meta struct {
 	FormatVersion int       `json:"format_version"`
 	Created       time.Time `json:"created"`
 	LastSync      time.Time `json:"last_sync,omitzero"`
+	// Redaction is the rule set that kept secrets out of the documents
+	// (see Options.Redaction).
+	Redaction string `json:"redaction,omitempty"`
 }
 
 func encodeShard(files map[string]*FileState) ([]byte, error) {

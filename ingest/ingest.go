@@ -40,8 +40,17 @@ type Extractor interface {
 	Apply(c *conversation.Conversation)
 }
 
+// Redactor takes secrets out of a conversation's text before anything is
+// derived from it or written.
+type Redactor interface {
+	Conversation(c *conversation.Conversation) int
+}
+
 // Options configure an Ingester.
 type Options struct {
+	// Redactor, if set, takes secrets out of every conversation before
+	// topics and decisions are derived and documents written.
+	Redactor Redactor
 	// Workers is the number of files parsed at once (default: the CPUs).
 	Workers int
 	// BatchDocs is roughly how many documents go into one index batch
@@ -626,6 +635,9 @@ func (in *Ingester) read(ctx context.Context, j job) result {
 		// Capped first, so that nothing after (redaction, extraction,
 		// analysis) works on, or holds, a text of hundreds of megabytes.
 		cut += indexer.CapTexts(c, in.opts.MaxTextBytes)
+		if in.opts.Redactor != nil {
+			in.opts.Redactor.Conversation(c)
+		}
 		if in.ex != nil {
 			in.ex.Apply(c)
 		}

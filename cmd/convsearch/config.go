@@ -67,7 +67,14 @@ func configPath(env *Env) string {
 type config struct {
 	// Roots are folders (or files) to index besides the default locations.
 	Roots []string `json:"roots"`
+	// Redact, when false, keeps secrets in the index and in answers. Unset
+	// means true: turning it off is an explicit choice, and changing it
+	// rebuilds the index.
+	Redact *bool `json:"redact,omitempty"`
 }
+
+// redacts reports whether secrets are taken out (the default).
+func (c *config) redacts() bool { return c.Redact == nil || *c.Redact }
 
 func loadConfig(env *Env) (*config, error) {
 	path := configPath(env)
@@ -131,5 +138,9 @@ func (s *storeFlags) store(env *Env) (daemon.StoreOptions, error) {
 	if err != nil {
 		return daemon.StoreOptions{}, err
 	}
-	return daemon.StoreOptions{Dir: dir, Logger: newLogger(env, s.Verbose)}, nil
+	cfg, err := loadConfig(env)
+	if err != nil {
+		return daemon.StoreOptions{}, err
+	}
+	return daemon.StoreOptions{Dir: dir, Logger: newLogger(env, s.Verbose), NoRedaction: !cfg.redacts()}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/all"
+	"github.com/convsearch/convsearch/redact"
 )
 
 // familyTotals counts what one format family yielded.
@@ -25,11 +26,20 @@ type parseRun struct {
 }
 
 // parsePaths parses every conversation file under paths, calling fn for
-// each parsed file. Errors and warnings go to stderr naming the file; a bad
-// file never stops the run.
+// each parsed file with the secrets taken out (unless the config file turns
+// redaction off: what is printed or exported is an answer too). Errors and
+// warnings go to stderr naming the file; a bad file never stops the run.
 func parsePaths(ctx context.Context, env *Env, reg *parsers.Registry, paths []string, fn func(path string, p parsers.Parser, res *parsers.Result) error) (*parseRun, error) {
+	cfg, err := loadConfig(env)
+	if err != nil {
+		return nil, err
+	}
+	var red *redact.Redactor
+	if cfg.redacts() {
+		red = redact.New()
+	}
 	out := &parseRun{Totals: map[string]*familyTotals{}}
-	err := reg.ParsePaths(ctx, paths, func(path string, p parsers.Parser, res *parsers.Result, err error) error {
+	err = reg.ParsePaths(ctx, paths, func(path string, p parsers.Parser, res *parsers.Result, err error) error {
 		if err != nil {
 			out.Failed++
 			fmt.Fprintf(env.Stderr, "convsearch: %v\n", err)
@@ -47,6 +57,9 @@ func parsePaths(ctx context.Context, env *Env, reg *parsers.Registry, paths []st
 		t.Conversations += len(res.Conversations)
 		for _, c := range res.Conversations {
 			t.Messages += len(c.Messages)
+			if red != nil {
+				red.Conversation(c)
+			}
 		}
 		return fn(path, p, res)
 	})
