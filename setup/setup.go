@@ -325,7 +325,9 @@ func isOurHook(v hujson.Value) bool {
 		if k := memberIndex(h, "command"); k >= 0 {
 			if lit, ok := h.Members[k].Value.Value.(hujson.Literal); ok {
 				c := lit.String()
-				if strings.HasSuffix(c, " recall --hook") && strings.Contains(c, "convsearch") {
+				// Whatever the binary is called (--command, a renamed copy):
+				// `recall --hook` is convsearch's alone.
+				if strings.HasSuffix(c, " recall --hook") {
 					return true
 				}
 			}

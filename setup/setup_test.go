@@ -323,3 +323,43 @@ func equalMaps[K comparable, V comparable](a, b map[K]V) bool {
 	}
 	return true
 }
+
+// TestHookWhateverTheBinaryIsCalled: a binary not named convsearch (a
+// renamed copy, --command) still finds its own hook, so a second run adds
+// no second one and --remove takes it out.
+func TestHookWhateverTheBinaryIsCalled(t *testing.T) {
+	for _, bin := range []string{"/tmp/cs", "/opt/convsearch/bin/convsearch", "/home/a b/bin/memory"} {
+		t.Run(bin, func(t *testing.T) {
+			home := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			o := Options{Home: home, GOOS: "linux", Command: bin, Hook: true}
+			settings := filepath.Join(home, ".claude", "settings.json")
+			for run, want := range []Action{Added, Unchanged} {
+				rs, err := Run(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := actions(rs)["claude-code/hook"]; got != want {
+					t.Errorf("run %d: hook %s, want %s", run+1, got, want)
+				}
+			}
+			b, _ := os.ReadFile(settings)
+			if n := strings.Count(string(b), "recall --hook"); n != 1 {
+				t.Errorf("%d hooks after two runs:\n%s", n, b)
+			}
+			o.Remove = true
+			rs, err := Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := actions(rs)["claude-code/hook"]; got != Removed {
+				t.Errorf("remove: hook %s, want removed", got)
+			}
+			if b, _ := os.ReadFile(settings); strings.Contains(string(b), "recall") {
+				t.Errorf("the hook is still there after --remove:\n%s", b)
+			}
+		})
+	}
+}

@@ -97,7 +97,7 @@ func printSetup(env *Env, o setup.Options, results []setup.Result) {
 			line += "  (" + r.Error + ")"
 		}
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
-		if r.Kind == "service" && r.Action != setup.Skipped && r.Action != setup.Failed {
+		if r.Kind == "service" && (r.Action != setup.Unchanged || !o.Remove) && r.Action != setup.Skipped && r.Action != setup.Failed {
 			fmt.Fprintln(w, indentLines(setup.ServiceHelp(o), "  "))
 		}
 	}
