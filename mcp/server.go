@@ -94,7 +94,10 @@ const (
 	// at their own cap would still flood a context.
 	mcpWindowBudget = 60000
 	// mcpResourceBudget caps a conversation read as a resource.
-	mcpResourceBudget = 100000
+	mcpResourceBudget = 70000
+	// mcpAnswerMax caps a whole answer, text and structured content: 20k
+	// tokens at some 4 bytes a token, under the 25k a common client allows.
+	mcpAnswerMax      = 80000
 	mcpFragmentsMax   = 3
 	mcpFieldMax       = 1000 // decisions, rationales, titles, summaries
 	mcpDecisionsShown = 20   // decisions listed with a conversation
@@ -105,8 +108,14 @@ const (
 const ConversationURIPrefix = "convsearch://conversation/"
 
 const instructions = `convsearch is a searchable memory of the user's past conversations with AI tools (Claude Code, Codex, ChatGPT and claude.ai exports, Amazon Q and Kiro CLI, and more), indexed on this machine.
-Use it to recall what was discussed or decided before: search_conversations first (words, "exact phrases", -excluded, OR, prefix*, field:value), then get_conversation with a hit's conversation_id and message_index to read the exchange around it. list_decisions finds decisions with their rationale; list_topics shows what the conversations are about; related_conversations finds earlier discussions of the same subject.
-Answers are capped in size: when "truncated" is true, page with offset (searches) or next_message (get_conversation). While "indexing" is true the first pass over the user's files is still running and answers may miss conversations: ask again shortly.`
+Which tool when:
+- a question about something said before ("how did we fix X", "what did we say about Y"): search_conversations (one hit per conversation, best first), then get_conversation with a hit's conversation_id and message_index to read the exchange around it;
+- where in one conversation something came up: search_conversations with conversation_id and group=false;
+- what was settled and why (a library, a design, a policy): list_decisions;
+- an overview of what the user discussed, or words worth searching for: list_topics;
+- other discussions of the same subject as a conversation: related_conversations.
+Every id a tool returns (conversation_id, or a hit's id such as m/ID/N) works wherever a conversation id is asked for. Snippets are plain text; their matches are [start, end) offsets in characters.
+Answers stay under some 20k tokens: when "truncated" is true, page with offset (searches) or offset=next_message (get_conversation). While "indexing" is true the first pass over the user's files is still running and answers may miss conversations: ask again shortly.`
 
 // NewServer returns an MCP server whose tools and resources answer from b.
 // Serve it over stdio with Run(ctx, &sdk.StdioTransport{}), or over HTTP
@@ -174,7 +183,7 @@ func (t *tools) register(s *sdk.Server) {
 		Title: "Search past conversations",
 		Description: `Search the user's past AI conversations (all tools and projects) for what was said, tried or decided before. Use it before re-deriving something that may already have been discussed, or when the user refers to an earlier conversation ("what did we decide about X", "like last time").
 Query language: words (all should match; when none matches all, the closest are ranked), "exact phrase", -excluded, a OR b, prefix*, typo~, and field:value for role, project, source, type, topic, title, decision, tool, model.
-Hits are messages, conversations, topics or decisions, best first, with highlighted fragments (matched words in <mark>). Read around a message hit with get_conversation(id=conversation_id, message=message_index).`,
+By default one hit per conversation (its best, with "count" hits in all); group=false lists every matching message, topic and decision. Filter by conversation_id, project, source, role, type and since/until. Each hit has plain-text "snippets", each with the [start, end) character offsets of its matched words. Read around a message hit with get_conversation(id=conversation_id, message=message_index). For decisions alone, list_decisions is shorter.`,
 		Annotations: readOnly(),
 	}, t.search, func(s *jsonschema.Schema) {
 		prop(s, "query").MinLength = jsonschema.Ptr(1)
@@ -183,15 +192,17 @@ Hits are messages, conversations, topics or decisions, best first, with highligh
 		prop(s, "sort").Enum = []any{query.SortRelevance, query.SortNewest, query.SortOldest}
 		limits(prop(s, "limit"), 1, mcpSearchMax, mcpSearchDefault)
 		limits(prop(s, "offset"), 0, query.MaxLimit, 0)
+		prop(s, "group").Default = []byte("true")
 	})
 	addTool(t, s, &sdk.Tool{
 		Name:        "get_conversation",
 		Title:       "Read a conversation",
-		Description: `Read a window of one past conversation: its title, project, topics, decisions and a run of messages with their tool calls and results. Never the whole conversation at once: without "message", the window starts at the first message; with "message" (e.g. a search hit's message_index) it starts "context" messages before it. It holds up to max_messages messages; long texts are cut with a marker saying how much was cut. When "truncated" is true and next_message is set, call again with message=next_message and context=0 to read on.`,
+		Description: `Read a window of one past conversation: its title, project, topics and decisions (written or derived), and a run of messages with their tool calls and results. Use it after search_conversations or list_decisions, to read the exchange around a hit. Never the whole conversation at once: without "message", the window starts at the first message; with "message" (e.g. a search hit's message_index) it starts "context" messages before it. It holds up to max_messages messages and stays under some 20k tokens; long texts are cut with a marker saying how much was cut. When "truncated" is true and next_message is set, call again with offset=next_message to read on.`,
 		Annotations: readOnly(),
 	}, t.getConversation, func(s *jsonschema.Schema) {
 		prop(s, "id").MinLength = jsonschema.Ptr(1)
 		limits(prop(s, "message"), 0, -1, -1)
+		limits(prop(s, "offset"), 0, -1, -1)
 		limits(prop(s, "context"), 0, mcpWindowMax-1, mcpContextDefault)
 		limits(prop(s, "max_messages"), 1, mcpWindowMax, mcpWindowDefault)
 	})
@@ -226,7 +237,7 @@ Hits are messages, conversations, topics or decisions, best first, with highligh
 		Title:       "Conversation",
 		URITemplate: ConversationURIPrefix + "{id}",
 		MIMEType:    "text/markdown",
-		Description: "A past conversation as Markdown: title, project, topics, decisions and its messages (long texts cut with a marker). The id is a conversation_id from search_conversations.",
+		Description: "A past conversation as Markdown: title, project, topics, decisions and its messages from the first (long texts cut with a marker), as much as fits some 20k tokens, then where to read on with get_conversation. The id is a conversation_id from search_conversations, or a hit's id (m/ID/N, URL-escaped), which starts a few messages before that hit.",
 	}, t.readConversation)
 }
 

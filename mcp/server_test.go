@@ -226,11 +226,11 @@ func TestMCPSearch(t *testing.T) {
 	}
 
 	// "billing" is in some 60 messages: the default limit, a next page.
-	page1, _ := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "billing lag", "type": "message"})
+	page1, _ := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "billing lag", "type": "message", "group": false})
 	if len(page1.Hits) != mcpSearchDefault || !page1.Truncated || page1.NextOffset != mcpSearchDefault || page1.Total <= mcpSearchDefault {
 		t.Fatalf("page 1: %d hits of %d, truncated %v, next %d", len(page1.Hits), page1.Total, page1.Truncated, page1.NextOffset)
 	}
-	page2, txt := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "billing lag", "type": "message", "offset": page1.NextOffset, "limit": 50})
+	page2, txt := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "billing lag", "type": "message", "group": false, "offset": page1.NextOffset, "limit": 50})
 	if len(page2.Hits) != min(50, int(page1.Total)-10) || page2.Hits[0].ID == page1.Hits[0].ID {
 		t.Errorf("page 2: %d hits, first %s", len(page2.Hits), page2.Hits[0].ID)
 	}

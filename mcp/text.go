@@ -87,12 +87,12 @@ func hitText(h *query.Hit) string {
 		if h.Rationale != "" {
 			fmt.Fprintf(&b, "\n   because: %s", conversation.OneLine(h.Rationale, 400))
 		}
-	case len(h.Fragments) > 0:
-		for i, f := range h.Fragments {
+	case len(h.Snippets) > 0:
+		for i, sn := range h.Snippets {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			fmt.Fprintf(&b, "   %s", conversation.OneLine(query.PlainFragment(f, "«", "»"), 300))
+			fmt.Fprintf(&b, "   %s", conversation.OneLine(marked(sn, "«", "»"), 300))
 		}
 	case h.Text != "":
 		fmt.Fprintf(&b, "   %s", conversation.OneLine(h.Text, 300))
@@ -100,7 +100,23 @@ func hitText(h *query.Hit) string {
 	return b.String()
 }
 
-func (t *tools) renderSearch(ctx context.Context, out *searchOutput, offset int, project string) string {
+// marked returns a snippet's text with its matches between open and close.
+func marked(sn query.Snippet, open, close string) string {
+	r := []rune(sn.Text)
+	var b strings.Builder
+	at := 0
+	for _, m := range sn.Matches {
+		if m[0] < at || m[1] > len(r) || m[0] > m[1] {
+			continue
+		}
+		b.WriteString(string(r[at:m[0]]) + open + string(r[m[0]:m[1]]) + close)
+		at = m[1]
+	}
+	b.WriteString(string(r[at:]))
+	return b.String()
+}
+
+func (t *tools) renderSearch(ctx context.Context, out *searchOutput, offset int, project string, grouped bool) string {
 	var b strings.Builder
 	if len(out.Hits) == 0 {
 		fmt.Fprintf(&b, "No match for %q", out.Query)
@@ -111,7 +127,11 @@ func (t *tools) renderSearch(ctx context.Context, out *searchOutput, offset int,
 		t.projectHint(ctx, &b, project)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "%d hits for %q; showing %d–%d", out.Total, out.Query, offset+1, offset+len(out.Hits))
+	if grouped {
+		fmt.Fprintf(&b, "%d hits for %q, the best of each conversation; showing conversations %d–%d", out.Total, out.Query, offset+1, offset+len(out.Hits))
+	} else {
+		fmt.Fprintf(&b, "%d hits for %q; showing %d–%d", out.Total, out.Query, offset+1, offset+len(out.Hits))
+	}
 	if out.NextOffset > 0 {
 		fmt.Fprintf(&b, "; more with offset=%d", out.NextOffset)
 	}
@@ -128,6 +148,9 @@ func (t *tools) renderSearch(ctx context.Context, out *searchOutput, offset int,
 		b.WriteByte('\n')
 	}
 	b.WriteString("\nRead around a hit with get_conversation(id=conversation_id, message=<message #>).")
+	if grouped {
+		b.WriteString(" Every hit in one conversation: search_conversations(query, conversation_id=…, group=false).")
+	}
 	return b.String()
 }
 

@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -13,7 +15,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/convsearch/convsearch/conversation"
-	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -21,22 +22,25 @@ import (
 // reads to fill them; ranges, enums and defaults are added in register.
 
 type searchInput struct {
-	Query         string `json:"query" jsonschema:"what to look for: words, \"exact phrase\", -excluded, a OR b, prefix*, field:value (e.g. decision:postgres, tool:Bash, project:ledger)"`
-	Type          string `json:"type,omitempty" jsonschema:"only hits of this kind"`
-	Project       string `json:"project,omitempty" jsonschema:"only this project (as the project of a hit names it)"`
-	Source        string `json:"source,omitempty" jsonschema:"only conversations read from this tool's files, e.g. claude-code, codex, chatgpt, claude-ai"`
-	Role          string `json:"role,omitempty" jsonschema:"only messages written by this role"`
-	Since         string `json:"since,omitempty" jsonschema:"only from this time on: a date (2025-01-31), RFC 3339, or a duration back from now (36h, 7d, 2w, 3mo, 1y)"`
-	Until         string `json:"until,omitempty" jsonschema:"only up to this time (same forms as since)"`
-	Limit         *int   `json:"limit,omitempty" jsonschema:"at most this many hits"`
-	Offset        int    `json:"offset,omitempty" jsonschema:"skip this many hits: pass next_offset of the previous answer to page"`
-	Sort          string `json:"sort,omitempty" jsonschema:"order of the hits (default relevance)"`
-	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"also search injected and procedural messages (system prompts, environment blocks), left out by default"`
+	Query          string `json:"query" jsonschema:"what to look for: words, \"exact phrase\", -excluded, a OR b, prefix*, field:value (e.g. decision:postgres, tool:Bash, project:ledger)"`
+	Group          *bool  `json:"group,omitempty" jsonschema:"true (default): the best hit of each conversation, with how many hits it had; false: every matching message, topic and decision (e.g. to list the places one conversation discusses something, with conversation_id)"`
+	ConversationID string `json:"conversation_id,omitempty" jsonschema:"only inside this conversation (a conversation_id, or a hit's id); use it to find where in a long conversation something was said"`
+	Type           string `json:"type,omitempty" jsonschema:"only hits of this kind"`
+	Project        string `json:"project,omitempty" jsonschema:"only this project (as the project of a hit names it)"`
+	Source         string `json:"source,omitempty" jsonschema:"only conversations read from this tool's files, e.g. claude-code, codex, chatgpt, claude-ai"`
+	Role           string `json:"role,omitempty" jsonschema:"only messages written by this role"`
+	Since          string `json:"since,omitempty" jsonschema:"only from this time on: a date (2025-01-31), RFC 3339, or a duration back from now (36h, 7d, 2w, 3mo, 1y)"`
+	Until          string `json:"until,omitempty" jsonschema:"only up to this time (same forms as since)"`
+	Limit          *int   `json:"limit,omitempty" jsonschema:"at most this many hits"`
+	Offset         int    `json:"offset,omitempty" jsonschema:"skip this many hits: pass next_offset of the previous answer to page"`
+	Sort           string `json:"sort,omitempty" jsonschema:"order of the hits (default relevance)"`
+	IncludeHidden  bool   `json:"include_hidden,omitempty" jsonschema:"also search injected and procedural messages (system prompts, environment blocks), left out by default"`
 }
 
 type getInput struct {
 	ID          string `json:"id" jsonschema:"the conversation: a conversation_id from search_conversations, list_decisions or related_conversations (a hit's id works too, and opens at its message)"`
 	Message     *int   `json:"message,omitempty" jsonschema:"index of the message to read around, from 0 (a hit's message_index); omit to start at the beginning"`
+	Offset      *int   `json:"offset,omitempty" jsonschema:"page through a long conversation: the window starts at this message (pass next_message of the previous answer); instead of message"`
 	Context     *int   `json:"context,omitempty" jsonschema:"with message: how many messages before it the window starts"`
 	MaxMessages *int   `json:"max_messages,omitempty" jsonschema:"at most this many messages in the window"`
 }
@@ -55,7 +59,7 @@ type topicsInput struct {
 }
 
 type relatedInput struct {
-	ID    string `json:"id" jsonschema:"the conversation to find relatives of: a conversation_id from another tool"`
+	ID    string `json:"id" jsonschema:"the conversation to find relatives of: a conversation_id from another tool (a hit's id works too)"`
 	Limit *int   `json:"limit,omitempty" jsonschema:"at most this many conversations"`
 }
 
@@ -144,6 +148,12 @@ func (in *getInput) check() error {
 	if strings.TrimSpace(in.ID) == "" {
 		return argError("id is missing: give a conversation_id from search_conversations")
 	}
+	if in.Offset != nil && in.Message != nil {
+		return argError("give message (read around it) or offset (read on from it), not both")
+	}
+	if in.Offset != nil && *in.Offset < 0 {
+		return argError("offset %d is negative: messages are numbered from 0 (pass next_message)", *in.Offset)
+	}
 	if in.Message != nil && *in.Message < 0 {
 		return argError("message %d is negative: messages are numbered from 0 (a hit's message_index)", *in.Message)
 	}
@@ -208,7 +218,11 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 	q := strings.TrimSpace(in.Query)
 	r := query.Request{Query: q, Types: one(in.Type), Projects: one(in.Project), Sources: one(in.Source), Roles: one(in.Role),
 		Since: since, Until: until, Limit: orDefault(in.Limit, mcpSearchDefault), Offset: in.Offset, Sort: in.Sort,
-		ExcludeHidden: !in.IncludeHidden}
+		ExcludeHidden: !in.IncludeHidden, Group: in.Group == nil || *in.Group}
+	if id := strings.TrimSpace(in.ConversationID); id != "" {
+		conv, _ := query.ConversationID(id) // a hit's id names its conversation
+		r.Conversations = []string{conv}
+	}
 	if err := r.Validate(); err != nil {
 		return "", out, argError("%v", err)
 	}
@@ -224,43 +238,107 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 	}
 	out.Result = *res
 	out.Truncated = trimHits(out.Hits)
-	if next := in.Offset + len(out.Hits); uint64(next) < out.Total {
-		out.Truncated = true
-		if next <= query.MaxLimit { // deeper pages: narrow the search instead
-			out.NextOffset = next
+	// Grouped, Total counts documents, not conversations: a full page may
+	// be followed by more.
+	more := func(shown int) bool {
+		if r.Group {
+			return shown == r.Limit
 		}
+		return uint64(in.Offset+shown) < out.Total
 	}
-	return indexingNote(out.Indexing, t.renderSearch(ctx, &out, in.Offset, in.Project)), out, nil
+	text := fitHits(&out, func() string {
+		out.NextOffset = 0
+		if next := in.Offset + len(out.Hits); more(len(out.Hits)) || len(out.Hits) < len(res.Hits) {
+			out.Truncated = true
+			if next <= query.MaxLimit { // deeper pages: narrow the search instead
+				out.NextOffset = next
+			}
+		}
+		return indexingNote(out.Indexing, t.renderSearch(ctx, &out, in.Offset, in.Project, r.Group))
+	})
+	return text, out, nil
+}
+
+// fitHits renders out, dropping its last hits until the answer fits
+// mcpAnswerMax: a page of long hits would overflow an agent's context.
+func fitHits(out *searchOutput, render func() string) string {
+	text := render()
+	for len(out.Hits) > 1 && answerSize(text, out) > mcpAnswerMax {
+		out.Hits = out.Hits[:len(out.Hits)-1]
+		out.Truncated = true
+		text = render()
+	}
+	return text
+}
+
+// answerSize is how many bytes an answer puts in an agent's context: its
+// text and its structured content, as a client decodes them.
+func answerSize(text string, out any) int {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return len(text)
+	}
+	return len(text) + b.Len()
 }
 
 func (t *tools) getConversation(ctx context.Context, in *getInput) (string, conversationOutput, error) {
 	var out conversationOutput
 	id := strings.TrimSpace(in.ID)
-	size := orDefault(in.MaxMessages, mcpWindowDefault)
 	c, fromIndex, err := t.b.Load(ctx, id)
-	if conv, msg, ok := indexer.ParseDocID(id); ok && errors.Is(err, query.ErrNotFound) {
-		// A hit's own id instead of its conversation_id: read it as meant,
-		// at the hit's message.
-		c, fromIndex, err = t.b.Load(ctx, conv)
-		if msg >= 0 && in.Message == nil {
-			in.Message = &msg
-		}
-	}
 	if err != nil {
 		return "", out, t.idError(ctx, err, id)
 	}
+	if _, msg := query.ConversationID(id); c.ID != id && msg >= 0 && in.Message == nil && in.Offset == nil {
+		// A hit's own id instead of its conversation_id: read it as meant,
+		// at the hit's message.
+		in.Message = &msg
+	}
+	n := len(c.Messages)
+	focus := -1
+	switch {
+	case in.Message != nil:
+		focus = *in.Message
+	case in.Offset != nil:
+		focus = *in.Offset
+		in.Context = new(0)
+	}
+	if focus >= n {
+		return "", out, argError("conversation %s has %d messages (0 to %d); there is no message %d", c.ID, n, n-1, focus)
+	}
+	if in.Offset != nil {
+		focus = -1 // a page, not a message asked for
+		if *in.Offset > 0 {
+			in.Message = in.Offset
+		}
+	}
+	// The largest window that fits an agent's context: halve the text
+	// budget until the answer fits.
+	var text string
+	for budget := mcpWindowBudget; ; budget /= 2 {
+		out = window(c, in, budget)
+		out.FromIndex = fromIndex
+		text = renderConversation(&out, focus, budget*2)
+		if answerSize(text, &out) <= mcpAnswerMax || len(out.Messages) <= 1 || budget < 1000 {
+			break
+		}
+	}
+	return text, out, nil
+}
+
+// window builds the answer of get_conversation with at most budget
+// characters of messages.
+func window(c *conversation.Conversation, in *getInput, budget int) conversationOutput {
+	size := orDefault(in.MaxMessages, mcpWindowDefault)
 	n := len(c.Messages)
 	start, focus := 0, -1
 	if in.Message != nil {
 		focus = *in.Message
-		if focus >= n {
-			return "", out, argError("conversation %s has %d messages (0 to %d); there is no message %d", id, n, n-1, focus)
-		}
 		// The message asked for stays in the window whatever context says.
 		start = max(focus-min(orDefault(in.Context, mcpContextDefault), size-1), 0)
 	}
 	h := conversationHead(c)
-	h.FromIndex = fromIndex
 	h.MessageCount = n
 	// The anchor (the message asked for, or the start) first, then the
 	// messages before it back to start, then those after it: when the
@@ -269,7 +347,6 @@ func (t *tools) getConversation(ctx context.Context, in *getInput) (string, conv
 	h.Messages = []conversation.Message{}
 	from, to := anchor, anchor-1
 	if n > 0 {
-		budget := mcpWindowBudget
 		take := func(i int) (conversation.Message, bool) {
 			m, cut := clipMessage(c.Messages[i])
 			cost := messageSize(&m)
@@ -310,8 +387,7 @@ func (t *tools) getConversation(ctx context.Context, in *getInput) (string, conv
 	if h.First > 0 || h.Last < n-1 || h.headCut {
 		h.Truncated = true
 	}
-	out = h.conversationOutput
-	return renderConversation(&out, focus, mcpWindowBudget*2), out, nil
+	return h.conversationOutput
 }
 
 func (t *tools) decisions(ctx context.Context, in *decisionsInput) (string, searchOutput, error) {
@@ -332,7 +408,8 @@ func (t *tools) decisions(ctx context.Context, in *decisionsInput) (string, sear
 	}
 	out.Result = *res
 	out.Truncated = trimHits(out.Hits) || uint64(len(out.Hits)) < out.Total
-	return indexingNote(out.Indexing, t.renderDecisions(ctx, &out, in.Project)), out, nil
+	text := fitHits(&out, func() string { return indexingNote(out.Indexing, t.renderDecisions(ctx, &out, in.Project)) })
+	return text, out, nil
 }
 
 func (t *tools) topics(ctx context.Context, in *topicsInput) (string, topicsOutput, error) {
@@ -367,10 +444,14 @@ func (t *tools) related(ctx context.Context, in *relatedInput) (string, searchOu
 	// Related looks at a bounded number of candidates: a full page means
 	// there may be more.
 	out.Truncated = trimHits(out.Hits) || len(out.Hits) >= limit
-	return indexingNote(out.Indexing, renderRelated(id, &out)), out, nil
+	text := fitHits(&out, func() string { return indexingNote(out.Indexing, renderRelated(id, &out)) })
+	return text, out, nil
 }
 
-// readConversation serves convsearch://conversation/{id} as Markdown.
+// readConversation serves convsearch://conversation/{id} as Markdown: the
+// conversation from its first message, or, for a hit's id (m/ID/N), from a
+// few messages before the hit's; as much as fits an agent's context, with
+// where to read on.
 func (t *tools) readConversation(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
 	raw, ok := strings.CutPrefix(uri, ConversationURIPrefix)
@@ -385,22 +466,21 @@ func (t *tools) readConversation(ctx context.Context, req *sdk.ReadResourceReque
 	if err != nil {
 		return nil, backendError(err, id)
 	}
-	out := conversationHead(c)
-	out.FromIndex = fromIndex
-	out.MessageCount = len(c.Messages)
-	out.Messages = []conversation.Message{}
-	budget := mcpResourceBudget
-	for _, m := range c.Messages {
-		m, cut := clipMessage(m)
-		if budget -= messageSize(&m); budget < 0 && len(out.Messages) > 0 {
-			break // the text says where to read on
-		}
-		out.Truncated = out.Truncated || cut
-		out.Messages = append(out.Messages, m)
+	in := &getInput{MaxMessages: new(len(c.Messages) + 1)}
+	if _, msg := query.ConversationID(id); c.ID != id && msg >= 0 && msg < len(c.Messages) {
+		in.Message = &msg
 	}
-	out.Last = len(out.Messages) - 1
+	var text string
+	for budget := mcpResourceBudget; ; budget /= 2 {
+		out := window(c, in, budget)
+		out.FromIndex = fromIndex
+		text = renderConversation(&out, -1, budget)
+		if len(text) <= mcpAnswerMax || len(out.Messages) <= 1 || budget < 1000 {
+			break
+		}
+	}
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{
-		URI: uri, MIMEType: "text/markdown", Text: renderConversation(&out.conversationOutput, -1, mcpResourceBudget),
+		URI: uri, MIMEType: "text/markdown", Text: text,
 	}}}, nil
 }
 
@@ -557,11 +637,15 @@ func trimHits(hits []query.Hit) bool {
 		h.Title = cut(h.Title)
 		h.Text = cut(h.Text)
 		h.Rationale = cut(h.Rationale)
-		if len(h.Fragments) > mcpFragmentsMax {
-			h.Fragments, cutAny = h.Fragments[:mcpFragmentsMax], true
+		// Plain snippets only: HTML-escaped code reaches an agent mangled.
+		h.Fragments = nil
+		if len(h.Snippets) > mcpFragmentsMax {
+			h.Snippets, cutAny = h.Snippets[:mcpFragmentsMax], true
 		}
-		for j, f := range h.Fragments {
-			h.Fragments[j] = cut(f)
+		for j, sn := range h.Snippets {
+			var c bool
+			h.Snippets[j], c = sn.Clip(mcpFieldMax)
+			cutAny = cutAny || c
 		}
 	}
 	return cutAny

@@ -5,6 +5,7 @@ import (
 	"html"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	bsearch "github.com/blevesearch/bleve/v2/search"
 
@@ -26,8 +27,11 @@ type Hit struct {
 	Hidden         bool      `json:"hidden,omitempty"`
 	Score          float64   `json:"score"`
 	// Fragments are the matched passages, matched words inside
-	// <mark>…</mark>, the rest HTML-escaped.
+	// <mark>…</mark>, the rest HTML-escaped: for a web page.
 	Fragments []string `json:"fragments,omitempty"`
+	// Snippets are the same passages as plain text, with where the
+	// matches are: for everything that is not a web page.
+	Snippets []Snippet `json:"snippets,omitempty"`
 	// Text is the topic's name or the decision; for other kinds, the start
 	// of the text when there is no fragment.
 	Text      string `json:"text,omitempty"`
@@ -93,6 +97,9 @@ func hitOf(dm *bsearch.DocumentMatch) Hit {
 	for _, f := range textFields {
 		h.Fragments = append(h.Fragments, dm.Fragments[f.name]...)
 	}
+	for _, f := range h.Fragments {
+		h.Snippets = append(h.Snippets, PlainSnippet(f))
+	}
 	if len(h.Fragments) == 0 && h.Text == "" {
 		h.Text = snippet(str(dm.Fields[indexer.FieldContent]), 240)
 	}
@@ -156,4 +163,63 @@ func PlainFragment(frag, open, close string) string {
 	frag = html.UnescapeString(frag)
 	frag = strings.ReplaceAll(frag, "\x00", open)
 	return strings.ReplaceAll(frag, "\x01", close)
+}
+
+// Snippet is a matched passage as plain text.
+type Snippet struct {
+	Text string `json:"text"`
+	// Matches are the matched words as [start, end) offsets into Text,
+	// counted in Unicode code points (characters, not bytes).
+	Matches [][2]int `json:"matches,omitempty"`
+}
+
+// PlainSnippet turns a fragment's markup into a Snippet.
+func PlainSnippet(frag string) Snippet {
+	var sn Snippet
+	var b strings.Builder
+	n, open := 0, -1
+	for frag != "" {
+		i := strings.IndexByte(frag, '<')
+		var part, tag string
+		switch {
+		case i < 0:
+			part, frag = frag, ""
+		case strings.HasPrefix(frag[i:], "<mark>"):
+			part, tag, frag = frag[:i], "<mark>", frag[i+len("<mark>"):]
+		case strings.HasPrefix(frag[i:], "</mark>"):
+			part, tag, frag = frag[:i], "</mark>", frag[i+len("</mark>"):]
+		default:
+			part, frag = frag[:i+1], frag[i+1:]
+		}
+		text := html.UnescapeString(part)
+		b.WriteString(text)
+		n += utf8.RuneCountInString(text)
+		switch {
+		case tag == "<mark>":
+			open = n
+		case tag == "</mark>" && open >= 0:
+			if open < n {
+				sn.Matches = append(sn.Matches, [2]int{open, n})
+			}
+			open = -1
+		}
+	}
+	sn.Text = b.String()
+	return sn
+}
+
+// Clip cuts s to at most n code points, keeping the matches that end
+// within them, and reports whether it cut.
+func (s Snippet) Clip(n int) (Snippet, bool) {
+	if utf8.RuneCountInString(s.Text) <= n {
+		return s, false
+	}
+	r := []rune(s.Text)
+	out := Snippet{Text: string(r[:n-1]) + "…"}
+	for _, m := range s.Matches {
+		if m[1] <= n-1 {
+			out.Matches = append(out.Matches, m)
+		}
+	}
+	return out, true
 }

@@ -90,17 +90,37 @@ func (e *Engine) Decisions(ctx context.Context, r DecisionsRequest) (*Result, er
 	return e.Search(ctx, req)
 }
 
-// Conversation returns what the index holds of conversation id.
+// Conversation returns what the index holds of conversation id. id may
+// also be a hit's id (m/ID/N, c/ID, t/…, d/…): the hit's conversation.
 func (e *Engine) Conversation(ctx context.Context, id string) (*ConversationInfo, error) {
-	infos, err := e.conversationDocs(ctx, []string{indexer.ConversationDocID(id)})
+	ids := []string{indexer.ConversationDocID(id)}
+	conv, _, isHit := indexer.ParseDocID(id)
+	if isHit {
+		ids = append(ids, indexer.ConversationDocID(conv))
+	}
+	infos, err := e.conversationDocs(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
+	// A conversation whose own id looks like a hit's comes first.
 	info, ok := infos[id]
+	if !ok && isHit {
+		info, ok = infos[conv]
+	}
 	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	return &info, nil
+}
+
+// ConversationID returns the conversation id a hit's id names (m/ID/N →
+// ID, and the message index N; -1 for other kinds), or id itself when it is
+// not a hit's id.
+func ConversationID(id string) (conv string, message int) {
+	if c, m, ok := indexer.ParseDocID(id); ok {
+		return c, m
+	}
+	return id, -1
 }
 
 // StoredMessage is a message as the index holds it: its searchable text,
@@ -173,7 +193,7 @@ func (e *Engine) Related(ctx context.Context, id string, limit int) (*Result, er
 		q.SetField(f)
 		should = append(should, q)
 	}
-	self := bleve.NewTermQuery(id)
+	self := bleve.NewTermQuery(info.ID)
 	self.SetField(indexer.FieldConversationID)
 	r := Request{Limit: limit, Group: true, NoHighlight: true}
 	if err := r.Validate(); err != nil {
@@ -183,7 +203,7 @@ func (e *Engine) Related(ctx context.Context, id string, limit int) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	res.Query = "related:" + id
+	res.Query = "related:" + info.ID
 	return res, nil
 }
 

@@ -4,7 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	bq "github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/indexer"
@@ -22,13 +27,28 @@ type Source interface {
 // calls, thinking, attachments); when there is no Source, or the file is
 // gone or no longer parses, it rebuilds the conversation from the index's
 // stored text and says so in fromIndex.
+//
+// id may also be the id of one of the conversation's hits (m/ID/N, t/…,
+// d/…, c/ID): the conversation is the hit's.
+//
+// Topics and decisions are the index's: those written in the file and
+// those extract derived at ingest (after redaction), the same ones search
+// finds. They are read from the index rather than derived again, so that a
+// conversation shows what its hits say even when the extractor has changed
+// since, and a long conversation costs no second extraction.
 func (e *Engine) Load(ctx context.Context, id string) (c *conversation.Conversation, fromIndex bool, err error) {
 	info, err := e.Conversation(ctx, id)
 	if err != nil {
 		return nil, false, err
 	}
+	id = info.ID
+	topics, decisions, err := e.derived(ctx, info)
+	if err != nil {
+		return nil, false, err
+	}
 	if e.source != nil {
 		if c, err := e.readAgain(ctx, info, id); err == nil {
+			c.Topics, c.Decisions = topics, decisions
 			return c, false, nil
 		} else if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, false, err
@@ -38,14 +58,69 @@ func (e *Engine) Load(ctx context.Context, id string) (c *conversation.Conversat
 	if err != nil {
 		return nil, false, err
 	}
-	c = &conversation.Conversation{ID: info.ID, Source: info.Source, File: info.File, Title: info.Title, Date: info.Date, Project: info.Project, Tags: info.Tags}
-	for _, t := range info.Topics {
-		c.Topics = append(c.Topics, conversation.Topic{Name: t})
-	}
+	c = &conversation.Conversation{ID: info.ID, Source: info.Source, File: info.File, Title: info.Title, Date: info.Date,
+		Project: info.Project, Tags: info.Tags, Topics: topics, Decisions: decisions}
 	for _, m := range msgs {
 		c.Messages = append(c.Messages, conversation.Message{Index: m.Index, Role: conversation.Role(m.Role), Content: m.Content, Timestamp: m.Timestamp, Hidden: m.Hidden})
 	}
 	return c, true, nil
+}
+
+// maxDerived bounds the topic and decision documents read for one
+// conversation.
+const maxDerived = 1000
+
+// derived returns the topics and decisions the index holds for the
+// conversation: topics in the conversation document's order, decisions in
+// the order they were taken.
+func (e *Engine) derived(ctx context.Context, info *ConversationInfo) ([]conversation.Topic, []conversation.Decision, error) {
+	conv := bleve.NewTermQuery(info.ID)
+	conv.SetField(indexer.FieldConversationID)
+	var kinds []bq.Query
+	for _, k := range []string{indexer.KindTopic, indexer.KindDecision} {
+		q := bleve.NewTermQuery(k)
+		q.SetField(indexer.FieldType)
+		kinds = append(kinds, q)
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(conv, bleve.NewDisjunctionQuery(kinds...)), maxDerived, 0, false)
+	req.Fields = []string{indexer.FieldType, indexer.FieldName, indexer.FieldOrigin, indexer.FieldDecision, indexer.FieldRationale,
+		indexer.FieldMessageIndex, indexer.FieldDate}
+	req.SortBy([]string{"_id"})
+	sr, err := e.search(ctx, req)
+	if err != nil {
+		return nil, nil, fmt.Errorf("topics and decisions of %s: %w", info.ID, err)
+	}
+	origins := map[string]conversation.Origin{}
+	type numbered struct {
+		n int
+		d conversation.Decision
+	}
+	var ds []numbered
+	for _, dm := range sr.Hits {
+		origin := conversation.Origin(str(dm.Fields[indexer.FieldOrigin]))
+		switch str(dm.Fields[indexer.FieldType]) {
+		case indexer.KindTopic:
+			origins[str(dm.Fields[indexer.FieldName])] = origin
+		case indexer.KindDecision:
+			d := conversation.Decision{Decision: str(dm.Fields[indexer.FieldDecision]), Rationale: str(dm.Fields[indexer.FieldRationale]), Origin: origin}
+			if f, ok := dm.Fields[indexer.FieldMessageIndex].(float64); ok {
+				d.MessageIndex = int(f)
+			}
+			d.Timestamp, _ = timeOf(dm.Fields[indexer.FieldDate])
+			n, _ := strconv.Atoi(dm.ID[strings.LastIndexByte(dm.ID, '/')+1:])
+			ds = append(ds, numbered{n, d})
+		}
+	}
+	var topics []conversation.Topic
+	for _, name := range info.Topics {
+		topics = append(topics, conversation.Topic{Name: name, Origin: origins[name]})
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i].n < ds[j].n })
+	var decisions []conversation.Decision
+	for _, d := range ds {
+		decisions = append(decisions, d.d)
+	}
+	return topics, decisions, nil
 }
 
 func (e *Engine) readAgain(ctx context.Context, info *ConversationInfo, id string) (*conversation.Conversation, error) {

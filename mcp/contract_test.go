@@ -1,0 +1,247 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/query"
+)
+
+// The contract of issue 14: one hit per conversation by default, filters,
+// hit ids wherever a conversation id goes, plain snippets, answers that fit
+// an agent's context.
+
+func TestMCPSearchGroupsAndFilters(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	grouped, txt := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "billing lag", "limit": 50})
+	seen := map[string]bool{}
+	for _, h := range grouped.Hits {
+		if seen[h.ConversationID] {
+			t.Errorf("default search: conversation %s twice", h.ConversationID)
+		}
+		seen[h.ConversationID] = true
+		if h.Count < 1 {
+			t.Errorf("grouped hit %s: count %d", h.ID, h.Count)
+		}
+	}
+	if len(grouped.Hits) == 0 || !strings.Contains(txt, "the best of each conversation") {
+		t.Fatalf("default search: %d hits, text %q", len(grouped.Hits), firstLine(txt))
+	}
+	all, _ := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "billing lag", "group": false, "limit": 50})
+	if len(all.Hits) <= len(grouped.Hits) {
+		t.Errorf("group=false: %d hits, want more than the %d conversations", len(all.Hits), len(grouped.Hits))
+	}
+
+	for _, tc := range []struct {
+		name string
+		args map[string]any
+		want func(h query.Hit) bool
+	}{
+		{"conversation id", map[string]any{"query": "billing", "conversation_id": fixtureID, "group": false},
+			func(h query.Hit) bool { return h.ConversationID == fixtureID }},
+		{"hit id as conversation", map[string]any{"query": "billing", "conversation_id": indexer.MessageDocID(fixtureID, 6), "group": false},
+			func(h query.Hit) bool { return h.ConversationID == fixtureID }},
+		{"project, source, dates", map[string]any{"query": "outbox", "project": "ledger", "source": "portable", "since": "2025-03-01", "until": "2025-03-02"},
+			func(h query.Hit) bool { return h.Project == "ledger" && h.Source == "portable" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _ := ok[searchOutput](t, cs, "search_conversations", tc.args)
+			if len(out.Hits) == 0 {
+				t.Fatalf("%v: no hits", tc.args)
+			}
+			for _, h := range out.Hits {
+				if !tc.want(h) {
+					t.Errorf("hit %s (%s, %s, %s) does not pass the filter", h.ID, h.ConversationID, h.Project, h.Source)
+				}
+			}
+		})
+	}
+}
+
+func TestMCPSnippetsArePlain(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	res := call(t, cs, "search_conversations", map[string]any{"query": "boot tickets", "group": false, "limit": 20})
+	raw, _ := json.Marshal(res.StructuredContent)
+	for _, bad := range []string{"<mark>", "&lt;", "&#34;", `"fragments"`} {
+		if strings.Contains(string(raw), bad) {
+			t.Errorf("structured answer holds %q", bad)
+		}
+	}
+	out, _ := ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "boot tickets", "group": false, "limit": 20})
+	var code bool
+	for _, h := range out.Hits {
+		for _, sn := range h.Snippets {
+			code = code || strings.Contains(sn.Text, "b <- boot(")
+			n := utf8.RuneCountInString(sn.Text)
+			for _, m := range sn.Matches {
+				if m[0] < 0 || m[1] > n || m[0] >= m[1] {
+					t.Fatalf("snippet %q: match %v out of range", sn.Text, m)
+				}
+				word := strings.ToLower(string([]rune(sn.Text)[m[0]:m[1]]))
+				if !strings.HasPrefix(word, "boot") && !strings.HasPrefix(word, "ticket") {
+					t.Errorf("snippet %q: match %v is %q", sn.Text, m, word)
+				}
+			}
+		}
+	}
+	if !code {
+		t.Errorf("no snippet holds the R code as written (b <- boot()")
+	}
+}
+
+func TestMCPHitIDsEverywhere(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	hit := indexer.MessageDocID(fixtureID, 6)
+
+	w, _ := ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": hit})
+	if w.ID != fixtureID || w.First > 6 || w.Last < 6 {
+		t.Errorf("get_conversation(%s): %s messages %d–%d", hit, w.ID, w.First, w.Last)
+	}
+	rel, _ := ok[searchOutput](t, cs, "related_conversations", map[string]any{"id": hit})
+	for _, h := range rel.Hits {
+		if h.ConversationID == fixtureID {
+			t.Errorf("related_conversations(%s) lists the conversation itself", hit)
+		}
+	}
+	for _, id := range []string{hit, indexer.ConversationDocID(fixtureID)} {
+		rr, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: ConversationURI(id)})
+		if err != nil {
+			t.Fatalf("read %s: %v", ConversationURI(id), err)
+		}
+		if txt := rr.Contents[0].Text; !strings.Contains(txt, "id "+fixtureID) {
+			t.Errorf("read %s: %.200s", id, txt)
+		}
+	}
+	// Unescaped, as an agent may write it.
+	if _, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: ConversationURIPrefix + url.PathEscape(fixtureID)}); err != nil {
+		t.Errorf("read by conversation id: %v", err)
+	}
+}
+
+func TestMCPConversationPaging(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	var next, pages int
+	seen := map[int]bool{}
+	for {
+		w, _ := ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": fixtureID, "offset": next, "max_messages": 50})
+		pages++
+		if len(w.Messages) == 0 || w.First != next || w.Messages[0].Index != next {
+			t.Fatalf("offset %d: window %d–%d", next, w.First, w.Last)
+		}
+		for _, m := range w.Messages {
+			if seen[m.Index] {
+				t.Errorf("message %d on two pages", m.Index)
+			}
+			seen[m.Index] = true
+		}
+		if w.NextMessage == nil {
+			break
+		}
+		next = *w.NextMessage
+		if pages > 130 {
+			t.Fatal("paging does not end")
+		}
+	}
+	if len(seen) != 130 {
+		t.Errorf("paging read %d of 130 messages", len(seen))
+	}
+	res := call(t, cs, "get_conversation", map[string]any{"id": fixtureID, "offset": 1, "message": 2})
+	if !res.IsError || !strings.Contains(text(res), "not both") {
+		t.Errorf("offset and message: %s", text(res))
+	}
+}
+
+// TestMCPAnswersFit checks that the largest answers stay under 20k tokens
+// (some 4 bytes a token), text and structured content together.
+func TestMCPAnswersFit(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get_conversation", map[string]any{"id": fixtureID, "max_messages": mcpWindowMax}},
+		{"get_conversation", map[string]any{"id": fixtureID, "message": 7, "context": 50, "max_messages": mcpWindowMax}},
+		{"search_conversations", map[string]any{"query": "billing OR outbox OR the", "group": false, "limit": mcpSearchMax}},
+		{"list_decisions", map[string]any{"limit": mcpDecisionsMax}},
+		{"related_conversations", map[string]any{"id": fixtureID, "limit": mcpRelatedMax}},
+	} {
+		res := call(t, cs, tc.tool, tc.args)
+		if res.IsError {
+			t.Fatalf("%s(%v): %s", tc.tool, tc.args, text(res))
+		}
+		data, _ := json.Marshal(res.StructuredContent)
+		if n := len(text(res)) + len(data); n > mcpAnswerMax {
+			t.Errorf("%s(%v): %d bytes, over %d", tc.tool, tc.args, n, mcpAnswerMax)
+		}
+	}
+
+	// A conversation far larger than any answer: 400 messages of 4000
+	// characters with quotes and angle brackets (which JSON may escape).
+	big := hugeBackend{newTestBackend(t)}
+	cs = connect(t, big)
+	w, txt := ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": fixtureID, "max_messages": mcpWindowMax})
+	if n := answerSize(txt, &w); n > mcpAnswerMax || len(w.Messages) < 5 || !w.Truncated || w.NextMessage == nil {
+		t.Errorf("big get_conversation: %d bytes, %d messages, truncated %v", n, len(w.Messages), w.Truncated)
+	}
+	rr, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: ConversationURI(fixtureID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rr.Contents[0].Text); n > mcpAnswerMax || !strings.Contains(rr.Contents[0].Text, "Read on with get_conversation") {
+		t.Errorf("big resource: %d bytes (cap %d), or no word on where to read on", n, mcpAnswerMax)
+	}
+}
+
+// hugeBackend loads every conversation as one huge conversation.
+type hugeBackend struct{ *query.Engine }
+
+func (b hugeBackend) Load(ctx context.Context, id string) (*conversation.Conversation, bool, error) {
+	c, fromIndex, err := b.Engine.Load(ctx, id)
+	if err != nil {
+		return nil, false, err
+	}
+	c.Messages = nil
+	line := strings.Repeat(`if a < b && c > "d" { x(); } `, 140)
+	for i := range 400 {
+		c.Messages = append(c.Messages, conversation.Message{Index: i, Role: conversation.RoleAssistant, Content: line[:3990]})
+	}
+	return c, fromIndex, nil
+}
+
+// TestMCPDerivedShown checks that a conversation shows the decisions and
+// topics search finds for it, derived ones included.
+func TestMCPDerivedShown(t *testing.T) {
+	b := newTestBackend(t)
+	cs := connect(t, b)
+	ctx := context.Background()
+	res, err := b.Search(ctx, query.Request{Types: []string{"decision"}, Limit: 1000, Sort: query.SortNewest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var derived *query.Hit
+	for i, h := range res.Hits {
+		if h.ConversationID != fixtureID {
+			derived = &res.Hits[i]
+			break
+		}
+	}
+	if derived == nil {
+		t.Fatal("no decision outside the fixture to check")
+	}
+	w, txt := ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": derived.ConversationID})
+	var found bool
+	for _, d := range w.Decisions {
+		found = found || d.Decision == derived.Text
+	}
+	if !found || !strings.Contains(txt, "decision: ") {
+		t.Errorf("get_conversation(%s): decisions %+v, want %q", derived.ConversationID, w.Decisions, derived.Text)
+	}
+}
