@@ -75,12 +75,19 @@ type SyncRequest struct {
 	Roots []string `json:"roots"`
 }
 
-// Loaded is a conversation as GET /api/conversations/{id} returns it.
+// Loaded is a conversation as GET /api/conversations/{id} returns it: whole,
+// or, with offset and limit, a page of its messages.
 type Loaded struct {
 	Conversation *conversation.Conversation `json:"conversation"`
 	// FromIndex is true when the source file could not be read again and
 	// the conversation was rebuilt from the text the index keeps.
 	FromIndex bool `json:"from_index,omitempty"`
+	// MessageCount is the number of messages of the whole conversation;
+	// Offset is the position of the first message sent.
+	MessageCount int `json:"message_count"`
+	Offset       int `json:"offset"`
+	// NextOffset is the offset of the next page, when there is one.
+	NextOffset int `json:"next_offset,omitempty"`
 }
 
 // maxContext bounds the messages asked around each hit.
@@ -297,15 +304,40 @@ func (h *handler) search(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) conversation(w http.ResponseWriter, r *http.Request) {
+	p, err := ParsePageParams(r.URL.Query())
+	if err != nil {
+		writeBadRequest(w, err)
+		return
+	}
 	c, fromIndex, err := h.o.Backend.Load(r.Context(), r.PathValue("id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, Loaded{Conversation: c, FromIndex: fromIndex})
+	writeJSON(w, http.StatusOK, PageOf(c, fromIndex, p))
+}
+
+// PageOf returns the page p of conversation c.
+func PageOf(c *conversation.Conversation, fromIndex bool, p Page) Loaded {
+	l := Loaded{FromIndex: fromIndex, MessageCount: len(c.Messages), Offset: min(p.Offset, len(c.Messages))}
+	end := len(c.Messages)
+	if p.Limit > 0 {
+		end = min(l.Offset+p.Limit, end)
+	}
+	if end < len(c.Messages) {
+		l.NextOffset = end
+	}
+	page := *c
+	page.Messages = c.Messages[l.Offset:end]
+	l.Conversation = &page
+	return l
 }
 
 func (h *handler) related(w http.ResponseWriter, r *http.Request) {
+	if err := known(r.URL.Query(), "limit"); err != nil {
+		writeBadRequest(w, err)
+		return
+	}
 	limit, err := intParam(r.URL.Query(), "limit", 10)
 	if err != nil {
 		writeBadRequest(w, err)
@@ -344,17 +376,12 @@ func (h *handler) context(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) topics(w http.ResponseWriter, r *http.Request) {
-	v := r.URL.Query()
-	limit, err := intParam(v, "limit", 50)
+	req, err := ParseTopicsParams(r.URL.Query())
 	if err != nil {
 		writeBadRequest(w, err)
 		return
 	}
-	if limit < 1 || limit > query.MaxLimit {
-		writeError(w, http.StatusBadRequest, "limit %d out of range: 1 to %d", limit, query.MaxLimit)
-		return
-	}
-	topics, err := h.o.Backend.Topics(r.Context(), query.TopicsRequest{Projects: v["project"], Sources: list(v, "source"), Limit: limit})
+	topics, err := h.o.Backend.Topics(r.Context(), req)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -377,6 +404,10 @@ func (h *handler) decisions(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) stats(w http.ResponseWriter, r *http.Request) {
+	if err := known(r.URL.Query()); err != nil {
+		writeBadRequest(w, err)
+		return
+	}
 	s, err := h.o.Backend.Stats(r.Context())
 	if err != nil {
 		h.fail(w, r, err)

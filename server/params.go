@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,16 +20,23 @@ import (
 //	project    projects (repeat the parameter: a project name may hold a comma)
 //	conversation  conversation ids (repeat)
 //	since, until  a date, RFC 3339, or a duration back from now (7d, 36h)
-//	limit, offset, after (repeat: the Sort values of the last hit)
+//	limit, offset
+//	after      the "sort" values of the last hit, comma-separated (or repeated)
 //	sort       relevance, newest, oldest
 //	group, facets, no_hidden, no_highlight  booleans (1, true; bare = true)
 //	context    messages around each message hit (0 to 50)
 //
-// type, source and role may be repeated or comma-separated.
+// type, source and role may be repeated or comma-separated. Any other
+// parameter is a mistake (a typo would otherwise be ignored in silence).
+var searchParams = []string{"q", "type", "source", "role", "project", "conversation", "since", "until",
+	"limit", "offset", "after", "sort", "group", "facets", "no_hidden", "no_highlight", "context"}
 
 // ParseSearchParams reads a search request from URL parameters, and the
 // number of context messages asked for. The request is validated.
 func ParseSearchParams(v url.Values, now time.Time) (query.Request, int, error) {
+	if err := known(v, searchParams...); err != nil {
+		return query.Request{}, 0, err
+	}
 	r := query.Request{
 		Query:         first(v, "q"),
 		Types:         list(v, "type"),
@@ -36,7 +44,7 @@ func ParseSearchParams(v url.Values, now time.Time) (query.Request, int, error) 
 		Roles:         list(v, "role"),
 		Projects:      nonEmpty(v["project"]),
 		Conversations: nonEmpty(v["conversation"]),
-		After:         v["after"],
+		After:         list(v, "after"),
 		Sort:          first(v, "sort"),
 	}
 	var err error
@@ -48,6 +56,11 @@ func ParseSearchParams(v url.Values, now time.Time) (query.Request, int, error) 
 	}
 	if r.Limit, err = intParam(v, "limit", query.DefaultLimit); err != nil {
 		return r, 0, err
+	}
+	if r.Limit < 1 || r.Limit > query.MaxLimit {
+		// Request.Validate reads 0 as "the default"; a caller who wrote
+		// limit=0 meant something else.
+		return r, 0, fmt.Errorf("limit %d out of range: 1 to %d", r.Limit, query.MaxLimit)
 	}
 	if r.Offset, err = intParam(v, "offset", 0); err != nil {
 		return r, 0, err
@@ -87,7 +100,9 @@ func SearchValues(r query.Request, context int) url.Values {
 	v["role"] = r.Roles
 	v["project"] = r.Projects
 	v["conversation"] = r.Conversations
-	v["after"] = r.After
+	if len(r.After) > 0 {
+		v.Set("after", strings.Join(r.After, ","))
+	}
 	set("sort", r.Sort)
 	if !r.Since.IsZero() {
 		set("since", r.Since.Format(time.RFC3339Nano))
@@ -120,6 +135,9 @@ func SearchValues(r query.Request, context int) url.Values {
 // ParseDecisionsParams reads a decisions request (q, project, source,
 // since, until, limit) from URL parameters.
 func ParseDecisionsParams(v url.Values, now time.Time) (query.DecisionsRequest, error) {
+	if err := known(v, "q", "project", "source", "since", "until", "limit"); err != nil {
+		return query.DecisionsRequest{}, err
+	}
 	r := query.DecisionsRequest{Query: first(v, "q"), Projects: nonEmpty(v["project"]), Sources: list(v, "source")}
 	var err error
 	if r.Since, err = query.ParseWhen(first(v, "since"), now); err != nil {
@@ -162,6 +180,89 @@ func DecisionsValues(r query.DecisionsRequest) url.Values {
 		v.Set("limit", strconv.Itoa(r.Limit))
 	}
 	return v
+}
+
+// ParseTopicsParams reads a topics request (project, source, limit) from
+// URL parameters.
+func ParseTopicsParams(v url.Values) (query.TopicsRequest, error) {
+	if err := known(v, "project", "source", "limit"); err != nil {
+		return query.TopicsRequest{}, err
+	}
+	r := query.TopicsRequest{Projects: nonEmpty(v["project"]), Sources: list(v, "source")}
+	var err error
+	if r.Limit, err = intParam(v, "limit", 50); err != nil {
+		return r, err
+	}
+	if r.Limit < 1 || r.Limit > query.MaxLimit {
+		return r, fmt.Errorf("limit %d out of range: 1 to %d", r.Limit, query.MaxLimit)
+	}
+	return r, nil
+}
+
+// Page is a run of a conversation's messages (GET
+// /api/conversations/{id}?offset=&limit=).
+type Page struct {
+	Offset int // the first message
+	Limit  int // at most this many; 0: to the end
+}
+
+// MaxPage bounds the messages of one page of a conversation.
+const MaxPage = 1000
+
+// ParsePageParams reads offset and limit; without them, the page is the
+// whole conversation.
+func ParsePageParams(v url.Values) (Page, error) {
+	if err := known(v, "offset", "limit"); err != nil {
+		return Page{}, err
+	}
+	var p Page
+	var err error
+	if p.Offset, err = intParam(v, "offset", 0); err != nil {
+		return p, err
+	}
+	if p.Offset < 0 {
+		return p, fmt.Errorf("offset %d is negative: messages are numbered from 0", p.Offset)
+	}
+	if !v.Has("limit") {
+		return p, nil
+	}
+	if p.Limit, err = intParam(v, "limit", 0); err != nil {
+		return p, err
+	}
+	if p.Limit < 1 || p.Limit > MaxPage {
+		return p, fmt.Errorf("limit %d out of range: 1 to %d messages", p.Limit, MaxPage)
+	}
+	return p, nil
+}
+
+// PageValues is the inverse of ParsePageParams.
+func PageValues(p Page) url.Values {
+	v := url.Values{}
+	if p.Offset != 0 {
+		v.Set("offset", strconv.Itoa(p.Offset))
+	}
+	if p.Limit != 0 {
+		v.Set("limit", strconv.Itoa(p.Limit))
+	}
+	return v
+}
+
+// known returns an error naming the first parameter of v not among names.
+func known(v url.Values, names ...string) error {
+	var unknown []string
+	for k := range v {
+		if !slices.Contains(names, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	if len(names) == 0 {
+		return fmt.Errorf("unknown parameter %q: this endpoint takes none", unknown[0])
+	}
+	return fmt.Errorf("unknown parameter %q: this endpoint takes %s", unknown[0], strings.Join(names, ", "))
 }
 
 func first(v map[string][]string, name string) string {

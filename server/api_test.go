@@ -1,0 +1,136 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/query"
+)
+
+// apiBackend answers every call with a small fixed answer: these tests are
+// about what the handlers accept, not what the index holds.
+type apiBackend struct{ Backend }
+
+func (apiBackend) Search(context.Context, query.Request) (*query.Result, error) {
+	return &query.Result{Hits: []query.Hit{}}, nil
+}
+
+func (apiBackend) Load(_ context.Context, id string) (*conversation.Conversation, bool, error) {
+	if id != "c1" {
+		return nil, false, query.ErrNotFound
+	}
+	c := &conversation.Conversation{ID: "c1", Title: "five messages"}
+	for i := range 5 {
+		c.Messages = append(c.Messages, conversation.Message{Index: i, Role: conversation.RoleUser, Content: "m"})
+	}
+	return c, false, nil
+}
+
+func (apiBackend) Topics(context.Context, query.TopicsRequest) ([]query.TopicCount, error) {
+	return []query.TopicCount{}, nil
+}
+
+func (apiBackend) Decisions(context.Context, query.DecisionsRequest) (*query.Result, error) {
+	return &query.Result{Hits: []query.Hit{}}, nil
+}
+
+func (apiBackend) Related(context.Context, string, int) (*query.Result, error) {
+	return &query.Result{Hits: []query.Hit{}}, nil
+}
+
+func (apiBackend) Stats(context.Context) (*indexer.Stats, error) { return &indexer.Stats{}, nil }
+
+func get(t *testing.T, h http.Handler, target string) (int, string) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, target, nil)
+	req.Host = "127.0.0.1:7788"
+	h.ServeHTTP(rec, req)
+	return rec.Code, rec.Body.String()
+}
+
+func TestAPIRejectsMistakes(t *testing.T) {
+	h := NewHandler(HandlerOptions{Backend: apiBackend{}})
+	// A hit's sort values, as --json prints them.
+	after := "IAEYQA,bS9jLzE"
+	for _, tc := range []struct {
+		target string
+		status int
+		says   string // in the error, when status is 400
+	}{
+		{"/api/search?q=x", 200, ""},
+		{"/api/search?q=x&limit=0", 400, "limit 0 out of range"},
+		{"/api/search?q=x&limit=-3", 400, "limit -3 out of range"},
+		{"/api/search?q=x&limit=1001", 400, "limit 1001 out of range"},
+		{"/api/search?q=x&limit=ten", 400, "not a whole number"},
+		{"/api/search?q=x&offset=-1", 400, "negative"},
+		{"/api/search?q=x&lmit=5", 400, `unknown parameter "lmit"`},
+		{"/api/search?q=x&sort=newest&after=" + after, 200, ""},
+		{"/api/search?q=x&sort=newest&after=IAEYQA&after=bS9jLzE", 200, ""},
+		{"/api/search?q=x&sort=newest&after=garbage", 400, "after"},
+		{"/api/search?q=x&sort=newest&after=%21%21,%21%21", 400, "after"},
+		{"/api/search?q=x&after=" + after, 400, "after pages results sorted newest or oldest"},
+		{"/api/search?q=x&sort=sideways", 400, "sort"},
+		{"/api/search?q=x&group=maybe", 400, "not a boolean"},
+		{"/api/search?q=x&context=51", 400, "context 51 out of range"},
+		{"/api/search?q=x&since=yesterdayish", 400, "since"},
+		{"/api/decisions?limit=0", 400, "limit 0 out of range"},
+		{"/api/decisions?q=x&sort=newest", 400, `unknown parameter "sort"`},
+		{"/api/topics?limit=0", 400, "limit 0 out of range"},
+		{"/api/topics?projct=x", 400, `unknown parameter "projct"`},
+		{"/api/topics?project=x&limit=5", 200, ""},
+		{"/api/conversations/c1/related?limit=0", 400, "limit 0 out of range"},
+		{"/api/conversations/c1/related?n=3", 400, `unknown parameter "n"`},
+		{"/api/conversations/c1?limit=0", 400, "limit 0 out of range"},
+		{"/api/conversations/c1?offset=-2", 400, "negative"},
+		{"/api/conversations/c1?page=2", 400, `unknown parameter "page"`},
+		{"/api/conversations/c1?offset=1&limit=2", 200, ""},
+		{"/api/conversations/nope", 404, ""},
+		{"/api/stats?verbose=1", 400, `unknown parameter "verbose"`},
+	} {
+		code, body := get(t, h, tc.target)
+		if code != tc.status {
+			t.Errorf("GET %s: %d %s, want %d", tc.target, code, strings.TrimSpace(body), tc.status)
+			continue
+		}
+		if tc.status == 400 {
+			var e ErrorBody
+			if err := json.Unmarshal([]byte(body), &e); err != nil || !strings.Contains(e.Error, tc.says) {
+				t.Errorf("GET %s: error %q, want it to say %q", tc.target, body, tc.says)
+			}
+		}
+	}
+}
+
+func TestAPIConversationPages(t *testing.T) {
+	h := NewHandler(HandlerOptions{Backend: apiBackend{}})
+	for _, tc := range []struct {
+		query             string
+		first, n, nextOff int
+	}{
+		{"", 0, 5, 0}, // whole, as before paging
+		{"?limit=2", 0, 2, 2},
+		{"?offset=2&limit=2", 2, 2, 4},
+		{"?offset=4&limit=2", 4, 1, 0},
+		{"?offset=3", 3, 2, 0},
+		{"?offset=9", 5, 0, 0},
+	} {
+		code, body := get(t, h, "/api/conversations/c1"+tc.query)
+		var l Loaded
+		if code != 200 || json.Unmarshal([]byte(body), &l) != nil {
+			t.Fatalf("%s: %d %s", tc.query, code, body)
+		}
+		msgs := l.Conversation.Messages
+		if l.MessageCount != 5 || l.Offset != tc.first || len(msgs) != tc.n || l.NextOffset != tc.nextOff ||
+			(tc.n > 0 && msgs[0].Index != tc.first) {
+			t.Errorf("%s: offset %d, %d messages of %d, next %d; want offset %d, %d messages, next %d",
+				tc.query, l.Offset, len(msgs), l.MessageCount, l.NextOffset, tc.first, tc.n, tc.nextOff)
+		}
+	}
+}
