@@ -2,6 +2,7 @@ package cline
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,14 +23,21 @@ const (
 	rooTask   = "testdata/globalStorage/rooveterinaryinc.roo-cline/tasks/4f1c2b9e-7a3d-4e51-9c0a-2d6b8e1f3a57/" + HistoryName
 	newTask   = "testdata/quirks/1733000000001/" + HistoryName
 	cutTask   = "testdata/quirks/1733000000002/" + HistoryName
+	// Shaped after a real Cline 3.x task (native tool_use blocks answered
+	// by "[tool for 'x'] Result:\n<output>" texts, todo-list reminders, a
+	// plan-mode reply in <user_message>), whose repository has no licence
+	// to copy it under: see testdata/corpus/SOURCES.md.
+	nativeTask = "testdata/quirks/1777000000003/" + HistoryName
 )
 
 // The counts and roles below were derived from the files, not from the
 // parser, with this script (assistant elements are "a"; a user element is
-// "t" when it holds tool_result blocks or "[tool …] Result:" texts and no
-// text or image of its own outside them, environment details and
-// resumption notices not counting as its own; elements that are not
-// objects are skipped; a cut file is read up to its last whole element):
+// "t" when it holds tool_result blocks or texts whose first line is
+// "[tool …] Result:" and no text or image of its own outside them,
+// environment details, resumption notices and todo-list reminders not
+// counting as its own, a <user_message> or <feedback> block counting as
+// its own; elements that are not objects are skipped; a cut file is read up
+// to its last whole element):
 //
 //	python3 -c '
 //	import json,re,sys
@@ -54,8 +62,9 @@ const (
 //	      if t=="tool_result": res=True; inres=False; continue
 //	      if t=="image": own = own or not inres; continue
 //	      x=b.get("text","").strip()
-//	      if x.startswith("<environment_details>") or x.startswith("[TASK RESUMPTION]"): continue
-//	      if re.match(r"^\[\w+( for .*)?\] Result:$",x): res=inres=True; continue
+//	      if x.startswith(("<environment_details>","[TASK RESUMPTION]","# task_progress List","# TODO LIST UPDATE REQUIRED")): continue
+//	      if x.startswith(("<user_message>","<feedback>")): own=True; inres=False; continue
+//	      if re.match(r"^\[\w+( for .*)?\] Result:[ \t]*(\n|$)",x): res=inres=True; continue
 //	      if not inres: own=True
 //	    r+= "t" if res and not own else "u"
 //	  print(f,len(r),r)' FILES
@@ -98,6 +107,53 @@ var cases = []parsertest.Case{
 		}},
 		Warnings: 2,
 	},
+	{
+		File:   nativeTask,
+		Golden: "native.json",
+		Want: []parsertest.Want{{
+			ID:       "1777000000003",
+			Title:    "The tide table shows high water an hour late since the clocks changed. Find out…",
+			Messages: 5,
+			Roles:    "uatau",
+		}},
+	},
+}
+
+// TestNativeTools checks what Cline 3.x writes: each text result joined to
+// the tool_use it answers, its reminders kept out of the visible text, the
+// model's plan-mode answer (a tool argument) in its text, and the person's
+// reply read as their words.
+func TestNativeTools(t *testing.T) {
+	c := parsertest.ParseOne(t, New(), nativeTask)
+	m := c.Messages
+	if strings.Contains(m[0].Content, "task_progress") || m[0].Content != "The tide table shows high water an hour late since the clocks changed. Find out why." {
+		t.Errorf("task: %q", m[0].Content)
+	}
+	if got := len(m[1].ToolCalls); got != 3 {
+		t.Fatalf("calls: %d, want 3", got)
+	}
+	res := m[2].ToolResults
+	want := []struct{ id, name, start string }{
+		{"toolu_a1", "list_files", "[list_files for 'tides'] Result:\nload.go"},
+		{"toolu_a2", "read_file", "[read_file for 'tides/load.go'] Result:\n1 | package tides"},
+		{"toolu_a3", "read_file", "[read_file for 'tides/load_test.go'] Result:\nThe tool execution failed"},
+	}
+	if len(res) != len(want) {
+		t.Fatalf("results: %d, want %d", len(res), len(want))
+	}
+	for i, w := range want {
+		if res[i].CallID != w.id || res[i].Name != w.name || !strings.HasPrefix(res[i].Content, w.start) || strings.Contains(res[i].Content, "TODO LIST") {
+			t.Errorf("result %d: %+v", i, res[i])
+		}
+	}
+	if !strings.HasPrefix(m[3].Content, "load.go parses the table's local times with time.Parse") {
+		t.Errorf("plan-mode answer not in the text: %q", m[3].Content)
+	}
+	last := m[4]
+	if last.Role != conversation.RoleUser || last.Content != "yes, and keep the old behaviour behind a flag" ||
+		len(last.ToolResults) != 1 || last.ToolResults[0].CallID != "toolu_b1" {
+		t.Errorf("plan-mode reply: %s %q %+v", last.Role, last.Content, last.ToolResults)
+	}
 }
 
 func TestCorpus(t *testing.T) {
@@ -310,5 +366,51 @@ func TestDetectTree(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	parsertest.Fuzz(f, New(), HistoryName, clineTask, rooTask, cutTask)
+	parsertest.Fuzz(f, New(), HistoryName, clineTask, rooTask, cutTask, nativeTask)
+}
+
+func TestLinkResults(t *testing.T) {
+	calls := func(names ...string) []conversation.ToolCall {
+		var cs []conversation.ToolCall
+		for i, n := range names {
+			cs = append(cs, conversation.ToolCall{ID: fmt.Sprint("c", i), Name: n})
+		}
+		return cs
+	}
+	tests := []struct {
+		name    string
+		pending []conversation.ToolCall
+		results []string // result names; "=id" keeps an id already given
+		want    string   // the ids given, "-" for none
+		left    int
+	}{
+		{"by name, out of order", calls("read_file", "list_files"), []string{"list_files", "read_file"}, "c1 c0", 0},
+		{"same name in order", calls("read_file", "read_file"), []string{"read_file", "read_file"}, "c0 c1", 0},
+		{"other name by order", calls("use_subagents"), []string{"subagents"}, "c0", 0},
+		{"more calls than results", calls("a", "b"), []string{"b"}, "c1", 1},
+		{"no calls (XML tools)", nil, []string{"read_file"}, "-", 0},
+		{"an id already given", calls("a"), []string{"=x"}, "x", 1},
+	}
+	for _, tt := range tests {
+		var rs []conversation.ToolResult
+		for _, n := range tt.results {
+			if id, ok := strings.CutPrefix(n, "="); ok {
+				rs = append(rs, conversation.ToolResult{CallID: id})
+				continue
+			}
+			rs = append(rs, conversation.ToolResult{Name: n})
+		}
+		left := linkResults(rs, tt.pending)
+		var got []string
+		for _, r := range rs {
+			if r.CallID == "" {
+				got = append(got, "-")
+				continue
+			}
+			got = append(got, r.CallID)
+		}
+		if strings.Join(got, " ") != tt.want || len(left) != tt.left {
+			t.Errorf("%s: got %q with %d left, want %q with %d", tt.name, got, len(left), tt.want, tt.left)
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,6 +54,7 @@ func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, erro
 	toolNames := map[string]string{}
 	var models []string
 	var cwd string
+	var pending []conversation.ToolCall // the last assistant message's calls not yet answered
 	err := loose.DecodeEach(ctx, path, r, res, func(i, line int, v *apiMessage) {
 		m, dir, ok := readMessage(v, toolNames)
 		if cwd == "" {
@@ -64,6 +66,11 @@ func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, erro
 		}
 		if m.Model != "" && (len(models) == 0 || models[len(models)-1] != m.Model) {
 			models = append(models, m.Model)
+		}
+		if m.Role == conversation.RoleAssistant {
+			pending = slices.Clone(m.ToolCalls)
+		} else {
+			pending = linkResults(m.ToolResults, pending)
 		}
 		msgs = append(msgs, m)
 	})
@@ -199,9 +206,11 @@ type content struct {
 	own         int // attachments of the message itself, not of a result
 }
 
-// resultHeader is the text block Cline puts before a tool's output in the
-// next user message: "[read_file for 'src/a.ts'] Result:".
-var resultHeader = regexp.MustCompile(`^\[([A-Za-z0-9_:.-]+)(?: for [^\n]*)?\] Result:\s*$`)
+// resultHeader is the line Cline puts before a tool's output in the next
+// user message: "[read_file for 'src/a.ts'] Result:". Older versions wrote
+// it as a block of its own, the output in the blocks after it; 3.x writes
+// header and output in one block.
+var resultHeader = regexp.MustCompile(`^\[([A-Za-z0-9_:.-]+)(?: for [^\n]*)?\] Result:[ \t]*(?:\n|$)`)
 
 func readContent(bs []block, toolNames map[string]string) content {
 	var c content
@@ -233,6 +242,13 @@ func readContent(bs []block, toolNames map[string]string) content {
 			if visible == "" {
 				continue
 			}
+			if userWords(t) {
+				// The person's answer to an ask or plan tool: their own
+				// words, not the tool's output.
+				closeResult()
+				c.text = append(c.text, visible)
+				continue
+			}
 			if open != nil {
 				open.Content += "\n" + visible
 				continue
@@ -259,6 +275,9 @@ func readContent(bs []block, toolNames map[string]string) content {
 				toolNames[id] = name
 			}
 			c.calls = append(c.calls, conversation.ToolCall{ID: id, Name: name, Arguments: loose.Arguments(b.Input)})
+			if said := spoken(name, b.Input); said != "" {
+				c.text = append(c.text, said)
+			}
 		case "tool_result":
 			closeResult()
 			text, atts := readResult(b.Content)
@@ -293,6 +312,68 @@ func readContent(bs []block, toolNames map[string]string) content {
 var injectedPrefixes = []string{
 	"[TASK RESUMPTION]",
 	"[ERROR] You did not use a tool in your previous response!",
+	// Cline 3.x's todo-list reminders.
+	"# task_progress List",
+	"# TODO LIST UPDATE REQUIRED",
+	"# Todo List (Optional",
+}
+
+// userWords reports whether a text block is wholly the person's own words in
+// the tags Cline wraps them in when they answer a tool: <user_message> for a
+// plan-mode reply, <feedback> for feedback on a tool use.
+func userWords(t string) bool {
+	t = strings.TrimSpace(t)
+	return strings.HasPrefix(t, "<user_message>") || strings.HasPrefix(t, "<feedback>")
+}
+
+// spokenArgs names the argument of the tools through which the model talks
+// to the person: with native tool calls its answer, question or plan is
+// there and nowhere else in the message.
+var spokenArgs = map[string]string{
+	"attempt_completion":    "result",
+	"plan_mode_respond":     "response",
+	"ask_followup_question": "question",
+}
+
+// spoken returns what a call of one of those tools says to the person.
+func spoken(name string, input json.RawMessage) string {
+	key, ok := spokenArgs[name]
+	if !ok {
+		return ""
+	}
+	var args map[string]json.RawMessage
+	if json.Unmarshal(input, &args) != nil {
+		return ""
+	}
+	return strings.TrimSpace(loose.Clean(loose.String(args[key])))
+}
+
+// linkResults gives the text results of a user message the ids of the calls
+// they answer: Cline 3.x calls tools with tool_use blocks but answers them
+// with "[name for '…'] Result:" texts, in the order of the calls, and the
+// name in a text is not always the tool's ("[subagents] Result:" answers
+// use_subagents). It returns the calls still unanswered.
+func linkResults(results []conversation.ToolResult, pending []conversation.ToolCall) []conversation.ToolCall {
+	take := func(i int, match func(conversation.ToolCall) bool) {
+		for j, call := range pending {
+			if call.ID != "" && match(call) {
+				results[i].CallID = call.ID
+				pending = append(pending[:j:j], pending[j+1:]...)
+				return
+			}
+		}
+	}
+	for i := range results {
+		if results[i].CallID == "" {
+			take(i, func(c conversation.ToolCall) bool { return c.Name == results[i].Name })
+		}
+	}
+	for i := range results {
+		if results[i].CallID == "" {
+			take(i, func(conversation.ToolCall) bool { return true })
+		}
+	}
+	return pending
 }
 
 // splitInjected separates a text block into what the user wrote and what
