@@ -87,7 +87,8 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	offset := fs.Int("offset", 0, "skip this many hits")
 	after := fs.StringSlice("after", nil, "with --sort newest or oldest: start after this hit (its \"sort\" values from --json, comma-separated)")
 	sortBy := fs.String("sort", query.SortRelevance, "relevance, newest or oldest")
-	groupBy := fs.BoolP("group", "g", false, "one hit per conversation (its best), with the number of hits in it")
+	groupBy := fs.BoolP("group", "g", false, "with --json or --jsonl: one hit per conversation (its best), with the number of hits in it (the printed list is grouped so by default)")
+	allHits := fs.Bool("all-hits", false, "print every matching message, topic and decision, not the best few per conversation")
 	contextN := fs.IntP("context", "C", 0, "show N messages before and after each message hit")
 	noHidden := fs.Bool("no-hidden", false, "leave out injected and procedural messages")
 	facets := fs.Bool("facets", false, "print counts by type, source, project and role")
@@ -119,6 +120,16 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	if err := req.Validate(); err != nil {
 		return usagef("search: %v", err)
 	}
+	// The printed list shows conversations, each with its best hits: a
+	// question should not print a page of one conversation's messages.
+	// Search-after pages single hits, so --after prints them so too.
+	byConversation := !*asJSON && !*asJSONL && !*allHits && len(req.After) == 0
+	page := req
+	if byConversation {
+		req.Group = false
+		req.Offset = 0
+		req.Limit = min(max((page.Offset+page.Limit)*perConversationLook, 50), query.MaxLimit)
+	}
 	if _, err := query.Parse(req.Query); err != nil {
 		return queryError(env, err)
 	}
@@ -130,6 +141,14 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	res, err := be.Search(ctx, req)
 	if err != nil {
 		return queryError(env, err)
+	}
+	var convs []convHits
+	if byConversation {
+		convs = groupHits(res.Hits, page.Offset, page.Limit)
+		res.Hits = res.Hits[:0]
+		for _, c := range convs {
+			res.Hits = append(res.Hits, c.hits...)
+		}
 	}
 	if err := be.AddContext(ctx, res.Hits, *contextN); err != nil {
 		return err
@@ -151,8 +170,105 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(env.Stderr, "convsearch: the index in %s is empty: run `convsearch index` or give --root DIR\n", st.Dir)
 		}
 	}
+	if byConversation {
+		printConversations(env, res, regroup(res.Hits, convs), page.Offset, *facets)
+		return nil
+	}
 	printResult(env, res, *facets)
 	return nil
+}
+
+// perConversationLook is how many hits are looked at per conversation
+// shown: enough to fill the page with distinct conversations.
+const perConversationLook = 5
+
+// hitsShown is how many hits of one conversation the grouped list prints.
+const hitsShown = 3
+
+// convHits is a conversation's best hits, in rank order, and how many of
+// the hits looked at were in it.
+type convHits struct {
+	hits  []query.Hit
+	count int
+}
+
+// groupHits groups ranked hits by conversation, in the rank of each
+// conversation's best hit, keeping hitsShown hits each, and returns the
+// conversations offset to offset+limit.
+func groupHits(hits []query.Hit, offset, limit int) []convHits {
+	var out []convHits
+	pos := map[string]int{}
+	for _, h := range hits {
+		i, ok := pos[h.ConversationID]
+		if !ok {
+			i = len(out)
+			pos[h.ConversationID] = i
+			out = append(out, convHits{})
+		}
+		c := &out[i]
+		c.count++
+		if len(c.hits) < hitsShown {
+			c.hits = append(c.hits, h)
+		}
+	}
+	if offset >= len(out) {
+		return nil
+	}
+	out = out[offset:]
+	return out[:min(limit, len(out))]
+}
+
+// regroup puts hits (with their context now) back into the groups they
+// came from, in order.
+func regroup(hits []query.Hit, convs []convHits) []convHits {
+	for i := range convs {
+		n := len(convs[i].hits)
+		convs[i].hits, hits = hits[:n], hits[n:]
+	}
+	return convs
+}
+
+// printConversations prints the conversations of a search, each with its
+// best hits.
+func printConversations(env *Env, res *query.Result, convs []convHits, offset int, facets bool) {
+	w := env.Stdout
+	st := style{term.Style{On: term.Color(env.Getenv, w)}}
+	if len(convs) == 0 {
+		fmt.Fprintf(w, "no match for %q\n", res.Query)
+		return
+	}
+	note := ""
+	if res.Relaxed {
+		note = " — nothing matched every word; these match the most of them"
+	}
+	fmt.Fprintln(w, st.Dim(fmt.Sprintf("%d matches in %.1f ms%s; the best in each conversation (--all-hits for every one)", res.Total, res.TookMS, note)))
+	for i, c := range convs {
+		best := c.hits[0]
+		fmt.Fprintln(w)
+		title := best.Title
+		if title == "" {
+			title = "(untitled)"
+		}
+		meta := []string{best.Source, shortDate(best.Date)}
+		if best.Project != "" {
+			meta = append(meta, best.Project)
+		}
+		if c.count > 1 {
+			meta = append(meta, fmt.Sprintf("%d hits", c.count))
+		}
+		fmt.Fprintf(w, "%d. %s  %s\n", offset+i+1, st.Bold(conversation.OneLine(title, 80)), st.Dim(strings.Join(meta, " · ")))
+		for _, h := range c.hits {
+			printHitBody(w, st, &h)
+		}
+		ref := "convsearch show " + term.ShellQuote(best.ConversationID)
+		if best.MessageIndex != nil {
+			ref += fmt.Sprintf(" --message %d", *best.MessageIndex)
+		}
+		fmt.Fprintf(w, "   %s\n", st.Dim(ref))
+	}
+	if facets {
+		printFacets(w, st, res)
+	}
 }
 
 // queryError reports a query syntax error with a caret under the place, as
@@ -199,38 +315,50 @@ func printResult(env *Env, res *query.Result, facets bool) {
 			meta = append(meta, h.Project)
 		}
 		fmt.Fprintf(w, "%d. %s  %s\n", i+1, st.Bold(conversation.OneLine(title, 80)), st.Dim(strings.Join(meta, " · ")))
-		label := h.Kind
-		if h.Kind == "message" && h.MessageIndex != nil {
-			label = fmt.Sprintf("%s #%d", h.Role, *h.MessageIndex)
-			if h.Hidden {
-				label += ", hidden"
-			}
-		}
-		if h.Count > 1 {
-			label += fmt.Sprintf(", %d hits in this conversation", h.Count)
-		}
-		text := h.Text
-		if len(h.Fragments) > 0 {
-			text = st.mark(h.Fragments[0])
-		}
-		fmt.Fprintf(w, "   %s %s\n", st.Dim("["+label+"]"), conversation.OneLine(text, 300))
-		if h.Rationale != "" {
-			fmt.Fprintf(w, "   %s %s\n", st.Dim("because:"), conversation.OneLine(h.Rationale, 200))
-		}
-		for _, m := range h.Context {
-			marker := "  "
-			if h.MessageIndex != nil && m.Index == *h.MessageIndex {
-				marker = "▶ "
-			}
-			fmt.Fprintf(w, "     %s%s %s\n", marker, st.Dim(fmt.Sprintf("%s #%d:", m.Role, m.Index)), conversation.OneLine(m.Content, 160))
-		}
+		printHitBody(w, st, &h)
 		ref := "convsearch show " + term.ShellQuote(h.ConversationID)
 		if h.MessageIndex != nil {
 			ref += fmt.Sprintf(" --message %d", *h.MessageIndex)
 		}
 		fmt.Fprintf(w, "   %s\n", st.Dim(ref))
 	}
-	if facets && len(res.Facets) > 0 {
+	if facets {
+		printFacets(w, st, res)
+	}
+}
+
+// printHitBody prints what a hit says: its kind and place, its best
+// fragment (or text), its rationale and the messages around it.
+func printHitBody(w io.Writer, st style, h *query.Hit) {
+	label := h.Kind
+	if h.Kind == "message" && h.MessageIndex != nil {
+		label = fmt.Sprintf("%s #%d", h.Role, *h.MessageIndex)
+		if h.Hidden {
+			label += ", hidden"
+		}
+	}
+	if h.Count > 1 {
+		label += fmt.Sprintf(", %d hits in this conversation", h.Count)
+	}
+	text := h.Text
+	if len(h.Fragments) > 0 {
+		text = st.mark(h.Fragments[0])
+	}
+	fmt.Fprintf(w, "   %s %s\n", st.Dim("["+label+"]"), conversation.OneLine(text, 300))
+	if h.Rationale != "" {
+		fmt.Fprintf(w, "   %s %s\n", st.Dim("because:"), conversation.OneLine(h.Rationale, 200))
+	}
+	for _, m := range h.Context {
+		marker := "  "
+		if h.MessageIndex != nil && m.Index == *h.MessageIndex {
+			marker = "▶ "
+		}
+		fmt.Fprintf(w, "     %s%s %s\n", marker, st.Dim(fmt.Sprintf("%s #%d:", m.Role, m.Index)), conversation.OneLine(m.Content, 160))
+	}
+}
+
+func printFacets(w io.Writer, st style, res *query.Result) {
+	if len(res.Facets) > 0 {
 		fmt.Fprintln(w)
 		for _, name := range []string{"type", "source", "project", "role"} {
 			var parts []string

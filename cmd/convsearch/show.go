@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/convsearch/convsearch/conversation"
-	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/internal/term"
 	"github.com/convsearch/convsearch/query"
 )
@@ -36,13 +35,10 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 	}
 	defer be.Close()
 	c, fromIndex, err := be.Load(ctx, id)
-	if conv, msg, ok := indexer.ParseDocID(id); ok && errors.Is(err, query.ErrNotFound) {
+	if conv, msg := query.ConversationID(id); err == nil && c.ID == conv && conv != id && msg >= 0 && *message < 0 {
 		// A hit's own id (search --json "id"): its conversation, at the
 		// message for a message hit.
-		c, fromIndex, err = be.Load(ctx, conv)
-		if msg >= 0 && *message < 0 {
-			*message = msg
-		}
+		*message = msg
 	}
 	if errors.Is(err, query.ErrNotFound) {
 		return fmt.Errorf("show: no conversation %q in the index (search for it, or run convsearch index)", id)
