@@ -72,6 +72,29 @@ func (c *Client) Health(ctx context.Context) (*server.Health, error) {
 	return &h, c.get(ctx, "/healthz", nil, &h)
 }
 
+// Indexing asks /readyz whether answers may miss conversations: the
+// daemon's first pass is running on an index no earlier pass completed.
+func (c *Client) Indexing(ctx context.Context) (bool, error) {
+	var out struct {
+		Ready    bool  `json:"ready"`
+		Indexing *bool `json:"indexing"`
+	}
+	err := c.get(ctx, "/readyz", nil, &out)
+	var ae *APIError
+	if errors.As(err, &ae) && ae.Status == http.StatusServiceUnavailable {
+		// The 503's body is the readiness, kept whole as the message.
+		_ = json.Unmarshal([]byte(ae.Message), &out)
+		if out.Indexing != nil {
+			return *out.Indexing, nil
+		}
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return out.Indexing != nil && *out.Indexing, nil
+}
+
 // Ready asks /readyz.
 func (c *Client) Ready(ctx context.Context) (bool, error) {
 	var out struct {
@@ -169,6 +192,15 @@ func (c *Client) Stats(ctx context.Context) (*indexer.Stats, error) {
 		return nil, err
 	}
 	return &s, nil
+}
+
+// Overview is the daemon's /api/overview.
+func (c *Client) Overview(ctx context.Context) (*query.Overview, error) {
+	var ov query.Overview
+	if err := c.get(ctx, "/api/overview", nil, &ov); err != nil {
+		return nil, err
+	}
+	return &ov, nil
 }
 
 // Sync asks the daemon to bring the index in line with roots now (every

@@ -74,7 +74,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 			}
 			conn.Synced = sum
 		}
-		if ready, err := c.Ready(ctx); err == nil && !ready {
+		if indexing, err := c.Indexing(ctx); err == nil && indexing {
 			conn.Indexing = true
 		}
 		return conn, nil

@@ -148,14 +148,15 @@ func Start(ctx context.Context, o Options) (*Daemon, error) {
 	started := time.Now().UTC()
 	httpLog := log.With("component", "http")
 	handler := server.NewHandler(server.HandlerOptions{
-		Backend: engine,
-		Sync:    func(ctx context.Context, roots []string) (any, error) { return wg.Keeper.Reconcile(ctx, roots) },
-		Ready:   wg.Keeper.Ready,
-		Status:  func() any { return wg.Status() },
-		Token:   o.Token,
-		AnyHost: !loopback,
+		Backend:  engine,
+		Sync:     func(ctx context.Context, roots []string) (any, error) { return wg.Keeper.Reconcile(ctx, roots) },
+		Ready:    wg.Keeper.Ready,
+		Indexing: wg.Keeper.Indexing,
+		Status:   func() any { return wg.Status() },
+		Token:    o.Token,
+		AnyHost:  !loopback,
 		MCP: mcp.Handler(engine, mcp.Options{Version: o.Version, Logger: log.With("component", "mcp"),
-			Indexing: func(context.Context) bool { return !wg.Keeper.Ready() }}),
+			Indexing: func(context.Context) bool { return wg.Keeper.Indexing() }}),
 		Identity: server.Health{PID: os.Getpid(), DataDir: st.Dir, Version: o.Version, Started: started},
 		Logger:   httpLog,
 	})

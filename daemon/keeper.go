@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -28,6 +29,16 @@ type KeeperOptions struct {
 	Logger *slog.Logger
 	// OnPass, if set, is called after every pass (tests, benchmarks).
 	OnPass func(Pass)
+	// Record, if set, remembers across restarts which roots a first pass
+	// completed (the index does), so that answers on a complete index do
+	// not say it is still being built.
+	Record passRecord
+}
+
+// passRecord remembers the roots whose first pass completed.
+type passRecord interface {
+	MarkReconciled(roots []string) error
+	Reconciled() []string
 }
 
 // Pass is the report of one Reconcile or Sync.
@@ -65,6 +76,9 @@ type Keeper struct {
 	pass      sync.Mutex // held during a pass
 	ready     chan struct{}
 	readyOnce sync.Once
+	// complete is true when an earlier run's first pass covered every
+	// root: the index is whole while this run's first pass checks it.
+	complete bool
 
 	mu sync.Mutex // guards st
 	st KeeperStatus
@@ -75,7 +89,12 @@ type Keeper struct {
 // NewKeeper returns a Keeper that writes through ing.
 func NewKeeper(ing Ingester, opts KeeperOptions) *Keeper {
 	opts.Logger = logger(opts.Logger)
-	return &Keeper{ing: ing, opts: opts, log: opts.Logger, ready: make(chan struct{}), st: KeeperStatus{Roots: opts.Roots}}
+	k := &Keeper{ing: ing, opts: opts, log: opts.Logger, ready: make(chan struct{}), st: KeeperStatus{Roots: opts.Roots}}
+	if opts.Record != nil {
+		done := opts.Record.Reconciled()
+		k.complete = len(opts.Roots) > 0 && !slices.ContainsFunc(opts.Roots, func(r string) bool { return !slices.Contains(done, r) })
+	}
+	return k
 }
 
 // Run applies batches until the channel is closed or ctx is done.
@@ -101,7 +120,12 @@ func (k *Keeper) Apply(ctx context.Context, b watcher.Batch) {
 		if b.Initial {
 			reason = "initial"
 		}
-		k.run(ctx, reason, len(b.Rescan), func() (*ingest.Summary, error) { return k.ing.Reconcile(ctx, b.Rescan) })
+		_, err := k.run(ctx, reason, len(b.Rescan), func() (*ingest.Summary, error) { return k.ing.Reconcile(ctx, b.Rescan) })
+		if b.Initial && err == nil && k.opts.Record != nil {
+			if err := k.opts.Record.MarkReconciled(b.Rescan); err != nil {
+				k.log.Warn("cannot record the first pass", "err", err)
+			}
+		}
 	}
 	if len(b.Paths) > 0 {
 		k.run(ctx, "changes", len(b.Paths), func() (*ingest.Summary, error) { return k.ing.Sync(ctx, b.Paths) })
@@ -134,6 +158,10 @@ func (k *Keeper) Ready() bool {
 		return false
 	}
 }
+
+// Indexing reports whether answers may miss conversations: the first pass
+// over the roots is running and no earlier run completed one.
+func (k *Keeper) Indexing() bool { return !k.complete && !k.Ready() }
 
 // WaitReady waits for the first pass over the roots.
 func (k *Keeper) WaitReady(ctx context.Context) error {

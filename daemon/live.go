@@ -153,7 +153,7 @@ func (l *Live) own(ctx context.Context, st *Store) {
 	l.log.Info("serving the local index", "dir", st.Dir, "roots", len(l.o.Roots))
 	wg := Watch(ctx, st, WatchOptions{Roots: l.o.Roots, Logger: l.o.Logger, Rescan: l.o.Rescan})
 	// Answers say they may be incomplete until the first pass is done.
-	l.setReady(func(context.Context) bool { return wg.Keeper.Ready() })
+	l.setReady(func(context.Context) bool { return !wg.Keeper.Indexing() })
 	l.set(e, nil)
 	<-ctx.Done()
 	// Calls still running finish before the index closes.
@@ -202,12 +202,12 @@ func daemonReady(c *Client) func(context.Context) bool {
 		}
 		ctx, cancel := context.WithTimeout(ctx, time.Second)
 		defer cancel()
-		ok, err := c.Ready(ctx)
+		indexing, err := c.Indexing(ctx)
 		if err != nil {
 			return true // a daemon that does not answer is not indexing
 		}
-		done.Store(ok)
-		return ok
+		done.Store(!indexing)
+		return !indexing
 	}
 }
 
@@ -258,4 +258,19 @@ func (l *Live) AddContext(ctx context.Context, hits []query.Hit, n int) error {
 func (l *Live) Stats(ctx context.Context) (s *indexer.Stats, err error) {
 	err = l.with(ctx, func(b server.Backend) error { s, err = b.Stats(ctx); return err })
 	return s, err
+}
+
+// Overview is the page's overview of the index (see query.Engine.Overview).
+func (l *Live) Overview(ctx context.Context) (ov *query.Overview, err error) {
+	err = l.with(ctx, func(b server.Backend) error {
+		o, ok := b.(interface {
+			Overview(context.Context) (*query.Overview, error)
+		})
+		if !ok {
+			return errors.New("daemon: this index cannot tell an overview")
+		}
+		ov, err = o.Overview(ctx)
+		return err
+	})
+	return ov, err
 }

@@ -134,3 +134,26 @@ func TestAPIConversationPages(t *testing.T) {
 		}
 	}
 }
+
+// TestReadyzIndexing: /readyz tells a first pass over an index no pass
+// completed (answers may miss conversations) from one over a complete index.
+func TestReadyzIndexing(t *testing.T) {
+	for _, tc := range []struct {
+		ready, indexing bool
+		status          int
+	}{
+		{false, true, 503},
+		{false, false, 503},
+		{true, false, 200},
+	} {
+		h := NewHandler(HandlerOptions{Backend: apiBackend{}, Ready: func() bool { return tc.ready }, Indexing: func() bool { return tc.indexing }})
+		code, body := get(t, h, "/readyz")
+		var out struct {
+			Ready    bool  `json:"ready"`
+			Indexing *bool `json:"indexing"`
+		}
+		if code != tc.status || json.Unmarshal([]byte(body), &out) != nil || out.Ready != tc.ready || out.Indexing == nil || *out.Indexing != tc.indexing {
+			t.Errorf("ready %v, indexing %v: %d %s", tc.ready, tc.indexing, code, body)
+		}
+	}
+}

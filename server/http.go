@@ -31,6 +31,10 @@ type HandlerOptions struct {
 	// Ready reports whether the first pass over the roots is done
 	// (/readyz). Nil: always ready.
 	Ready func() bool
+	// Indexing reports whether answers may miss conversations: the first
+	// pass is running on an index that no earlier pass completed (/readyz
+	// says it). Nil: while not Ready.
+	Indexing func() bool
 	// Status returns what /api/status shows besides the basics (roots,
 	// last sync…). Nil: nothing more.
 	Status func() any
@@ -119,6 +123,8 @@ func NewHandler(o HandlerOptions) http.Handler {
 	api("GET /api/topics", h.topics)
 	api("GET /api/decisions", h.decisions)
 	api("GET /api/stats", h.stats)
+	api("GET /api/overview", h.overview)
+	api("GET /api/conversations/{id}/view", h.view)
 	api("GET /api/status", h.status)
 	if o.Sync != nil {
 		api("POST /api/sync", h.sync)
@@ -277,10 +283,15 @@ func (h *handler) health(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) readyz(w http.ResponseWriter, r *http.Request) {
 	if !h.ready() {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ready": false, "status": "indexing the roots for the first time"})
+		indexing := h.o.Indexing == nil || h.o.Indexing()
+		status := "checking the roots against an index a pass completed before"
+		if indexing {
+			status = "indexing the roots for the first time"
+		}
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ready": false, "indexing": indexing, "status": status})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"ready": true})
+	writeJSON(w, http.StatusOK, map[string]any{"ready": true, "indexing": false})
 }
 
 func (h *handler) search(w http.ResponseWriter, r *http.Request) {

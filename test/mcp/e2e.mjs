@@ -83,9 +83,40 @@ try {
   check(typeof s?.total === "number" && typeof s?.took_ms === "number" && typeof s?.truncated === "boolean", "search result has total, took_ms, truncated");
   check(text(search).includes(`conversation_id: ${FIXTURE}`), "search text names the conversation id");
 
-  const page = await call("search_conversations", { query: "billing lag", type: "message" });
+  // One hit per conversation by default; group=false lists every hit.
+  const grouped = (await call("search_conversations", { query: "billing lag" })).structuredContent;
+  const convs = new Set(grouped?.hits?.map((h) => h.conversation_id));
+  check(grouped?.hits?.length > 0 && convs.size === grouped.hits.length && grouped.hits.every((h) => h.count >= 1),
+    `search: one hit per conversation by default (${grouped?.hits?.length} hits, ${convs.size} conversations)`);
+  const page = await call("search_conversations", { query: "billing lag", type: "message", group: false });
   check(page.structuredContent?.hits?.length === 10 && page.structuredContent.truncated === true && page.structuredContent.next_offset === 10,
-    "search: default limit 10, truncated, next_offset 10");
+    "search: group=false, default limit 10, truncated, next_offset 10");
+
+  // Filters: a conversation (by its id or a hit's id), project, source, dates.
+  const hitID = `m/${FIXTURE}/6`;
+  for (const a of [
+    { query: "billing", conversation_id: FIXTURE, group: false },
+    { query: "billing", conversation_id: hitID, group: false },
+    { query: "outbox", project: "ledger", source: "portable", since: "2025-03-01", until: "2025-03-02" },
+  ]) {
+    const r = await call("search_conversations", a);
+    const hits = r.structuredContent?.hits ?? [];
+    check(!r.isError && hits.length > 0 && hits.every((h) => h.conversation_id === FIXTURE),
+      `search_conversations(${JSON.stringify(a)}): hits of the fixture only (${hits.length})`);
+  }
+  const none = await call("search_conversations", { query: "outbox", until: "2024-01-01" });
+  check(!none.isError && none.structuredContent?.hits?.length === 0, "search_conversations: until before the fixture finds nothing");
+
+  // Snippets are plain text with match offsets; no HTML reaches the agent.
+  const code = await call("search_conversations", { query: "boot tickets", group: false, limit: 20 });
+  const raw = JSON.stringify(code.structuredContent ?? {});
+  check(!/<mark>|&lt;|&#34;|"fragments"/.test(raw), "search: no HTML fragments in the structured answer");
+  const snippets = (code.structuredContent?.hits ?? []).flatMap((h) => h.snippets ?? []);
+  check(snippets.some((sn) => sn.text.includes("b <- boot(")), "search: code in snippets as written (b <- boot()");
+  check(snippets.length > 0 && snippets.every((sn) => (sn.matches ?? []).every(([a, b]) => {
+    const word = [...sn.text].slice(a, b).join("").toLowerCase();
+    return word.startsWith("boot") || word.startsWith("ticket");
+  })), "search: snippet match offsets point at the matched words");
 
   const win = await call("get_conversation", { id: FIXTURE, message: 3, context: 1, max_messages: 4 });
   const w = win.structuredContent;
@@ -93,6 +124,19 @@ try {
   const out = w.messages[1]?.tool_results?.[0]?.content ?? "";
   check(out.length < 1100 && /\[… \d+ more characters cut\]$/.test(out), "get_conversation: long tool output cut with a marker");
   check(w.truncated === true && w.next_message === 6, "get_conversation: truncated, next_message 6");
+
+  // A hit's id works where a conversation id goes; long conversations page.
+  const byHit = (await call("get_conversation", { id: hitID })).structuredContent;
+  check(byHit?.id === FIXTURE && byHit.first <= 6 && byHit.last >= 6, "get_conversation(hit id): the hit's conversation, at its message");
+  const p2 = (await call("get_conversation", { id: FIXTURE, offset: 20, max_messages: 20 })).structuredContent;
+  check(p2?.first === 20 && p2.messages?.[0]?.index === 20 && p2.next_message === 40, "get_conversation: offset pages (20–39, next 40)");
+  const big = await call("get_conversation", { id: FIXTURE, max_messages: 100 });
+  const size = text(big).length + JSON.stringify(big.structuredContent).length;
+  check(!big.isError && size <= 80000, `get_conversation(max_messages=100): ${size} bytes, under 20k tokens`);
+  const relHit = await call("related_conversations", { id: hitID, limit: 3 });
+  check(!relHit.isError && relHit.structuredContent?.hits?.every((h) => h.conversation_id !== FIXTURE), "related_conversations(hit id)");
+  const resHit = await client.readResource({ uri: `convsearch://conversation/${encodeURIComponent(hitID)}` });
+  check(resHit.contents?.[0]?.text?.includes(`id ${FIXTURE}`), "read the resource of a hit id");
 
   const dec = await call("list_decisions", { query: "outbox" });
   const d = dec.structuredContent?.hits?.[0];
@@ -130,6 +174,19 @@ try {
   console.log(`FAIL exception: ${e?.stack ?? e}`);
 } finally {
   await client.close();
+}
+
+// A restart over the same index and roots: the first pass was completed
+// and remembered, so no answer says "still indexing".
+try {
+  const again = new Client({ name: "convsearch-e2e-restart", version: "1.0.0" });
+  await again.connect(new StdioClientTransport({ command: binary, args, env: process.env, stderr: "pipe" }));
+  const r = await again.callTool({ name: "search_conversations", arguments: { query: "outbox replay batches" } });
+  check(!r.isError && r.structuredContent?.indexing !== true && !text(r).startsWith("Note:"),
+    "after a restart on a complete index: no indexing note");
+  await again.close();
+} catch (e) {
+  failures.push(`exception after restart: ${e?.stack ?? e}`);
 }
 
 if (failures.length > 0) {

@@ -1,0 +1,50 @@
+package daemon
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/watcher"
+)
+
+// TestIndexingRemembered: answers say "still indexing" during the first
+// pass over an index no pass completed, and not after a restart over the
+// same roots (the index remembers the pass); a new root makes it so again.
+func TestIndexingRemembered(t *testing.T) {
+	dir := t.TempDir()
+	roots := []string{"/r1", "/r2"}
+	ctx := context.Background()
+	run := func(roots []string, wantBefore bool) {
+		t.Helper()
+		ix, err := indexer.Open(indexer.Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		k := NewKeeper(&fakeIngester{}, KeeperOptions{Roots: roots, Record: ix})
+		if got := k.Indexing(); got != wantBefore {
+			t.Errorf("roots %v: indexing %v before the first pass, want %v (recorded %v)", roots, got, wantBefore, ix.Reconciled())
+		}
+		k.Apply(ctx, watcher.Batch{Initial: true, Rescan: roots})
+		if k.Indexing() {
+			t.Errorf("roots %v: indexing after the first pass", roots)
+		}
+	}
+	run(roots, true)
+	run(roots, false)
+	run([]string{"/r1"}, false)
+	run([]string{"/r1", "/r3"}, true)
+	run([]string{"/r3", "/r2", "/r1"}, false)
+
+	// A rebuilt (new) index has no record.
+	other, err := indexer.Open(indexer.Options{Dir: filepath.Join(t.TempDir(), "other")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if got := other.Reconciled(); len(got) != 0 {
+		t.Errorf("new index: reconciled %v", got)
+	}
+}
