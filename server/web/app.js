@@ -1,15 +1,25 @@
 // convsearch's search page. Every string from the index is put in the page
 // as text (textContent); fragments keep only their <mark> tags, built as
-// elements, never parsed as HTML.
+// elements, never parsed as HTML. The one exception is a message's
+// rendered Markdown (html, thinking_html), which the server sanitises to a
+// fixed list of tags and attributes (server/view.go) and which the page's
+// Content-Security-Policy keeps inert besides: no inline script or style,
+// no remote image.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const FACETS = [["type", "Type"], ["source", "Source"], ["project", "Project"], ["role", "Role"]];
 const PAGE = 20;
+const MSG_PAGE = 100; // messages of a conversation loaded at once
+const VIEWS = ["search", "decisions", "topics", "overview"];
 
 const state = {
+  view: "search",
   q: "",
   filters: { type: [], source: [], project: [], role: [] },
+  sort: "",
+  since: "",
+  until: "",
   group: false,
   hits: [],
   next: null,      // how to ask for the next page: {offset}
@@ -19,27 +29,34 @@ const state = {
   clicked: null,   // the position of the hit last opened
   lastChange: null, // when the index last changed, as the daemon said
   counts: "",
+  conv: null,      // the open conversation: {id, total, from, to, meta}
+  find: { marks: [], at: -1 },
 };
 
 // ---- talking to the daemon ----
 
 // The daemon's token travels as an HttpOnly cookie, set by the login link
 // `convsearch serve` prints: no script here ever holds it.
-async function api(path, signal) {
-  const headers = { Accept: "application/json" };
-  const resp = await fetch(path, { headers, signal, credentials: "same-origin" });
-  let body = null;
-  try { body = await resp.json(); } catch { /* not JSON */ }
+async function api(path, signal, body) {
+  const opts = { headers: { Accept: "application/json" }, signal, credentials: "same-origin" };
+  if (body !== undefined) {
+    opts.method = "POST";
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const resp = await fetch(path, opts);
+  let out = null;
+  try { out = await resp.json(); } catch { /* not JSON */ }
   if (resp.status === 401) {
     $("token-bar").hidden = false;
     $("token").focus();
   }
   if (!resp.ok) {
-    const err = new Error((body && body.error) || resp.status + " " + resp.statusText);
+    const err = new Error((out && out.error) || resp.status + " " + resp.statusText);
     err.status = resp.status;
     throw err;
   }
-  return body;
+  return out;
 }
 
 // ---- building the page with text only ----
@@ -116,22 +133,54 @@ function termsRegExp(terms) {
   return new RegExp("(" + esc.join("|") + ")", "gi");
 }
 
-// textWithMarks returns text as nodes, with matches of re in marks.
-function textWithMarks(text, re, cls) {
-  const box = el("div", cls);
-  if (!re || text.length > 200000) {
-    box.textContent = text;
-    return box;
+// markText wraps the matches of re in the text under root in mark
+// elements of class cls, and returns them. Text in code stays marked too:
+// a hit is often a path or a command.
+function markText(root, re, cls) {
+  const out = [];
+  if (!re) return out;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (n.parentElement && n.parentElement.closest("mark, summary, .msg-head")) continue;
+    nodes.push(n);
   }
-  let last = 0;
-  text.replace(re, (m, _g, at) => {
-    if (at > last) box.appendChild(document.createTextNode(text.slice(last, at)));
-    box.appendChild(el("mark", null, m));
-    last = at + m.length;
-    return m;
-  });
-  if (last < text.length) box.appendChild(document.createTextNode(text.slice(last)));
-  return box;
+  for (const n of nodes) {
+    const text = n.nodeValue;
+    if (text.length > 200000) continue;
+    re.lastIndex = 0;
+    if (!re.test(text)) continue;
+    re.lastIndex = 0;
+    const frag = document.createDocumentFragment();
+    let last = 0;
+    text.replace(re, (m, ...rest) => {
+      const at = rest[rest.length - 2];
+      if (at > last) frag.appendChild(document.createTextNode(text.slice(last, at)));
+      const mk = el("mark", cls, m);
+      out.push(mk);
+      frag.appendChild(mk);
+      last = at + m.length;
+      return m;
+    });
+    if (last < text.length) frag.appendChild(document.createTextNode(text.slice(last)));
+    n.parentNode.replaceChild(frag, n);
+  }
+  return out;
+}
+
+// unmark undoes markText for the marks given.
+function unmark(marks) {
+  for (const mk of marks) {
+    const p = mk.parentNode;
+    if (!p) continue;
+    p.replaceChild(document.createTextNode(mk.textContent), mk);
+    p.normalize();
+  }
+}
+
+// openAround opens the folded parts (tool calls, thinking) holding node.
+function openAround(node) {
+  for (let d = node.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) d.open = true;
 }
 
 function shortDate(s) {
@@ -148,12 +197,21 @@ function longDate(s) {
   return d.toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
 }
 
+function clip(s, n) {
+  s = (s || "").replace(/\s+/g, " ").trim();
+  return s.length > n ? s.slice(0, n - 1) + "…" : s;
+}
+
 // ---- the address bar holds the state, so a search can be linked ----
 
 function readURL() {
   const p = new URLSearchParams(location.search);
+  state.view = VIEWS.includes(p.get("view")) ? p.get("view") : "search";
   state.q = p.get("q") || "";
   for (const [name] of FACETS) state.filters[name] = p.getAll(name).filter(Boolean);
+  state.sort = p.get("sort") || "";
+  state.since = p.get("since") || "";
+  state.until = p.get("until") || "";
   state.group = p.get("group") === "1";
   const h = new URLSearchParams(location.hash.slice(1));
   state.open = h.get("c") ? { id: h.get("c"), m: h.has("m") ? Number(h.get("m")) : null } : null;
@@ -161,8 +219,12 @@ function readURL() {
 
 function writeURL() {
   const p = new URLSearchParams();
+  if (state.view !== "search") p.set("view", state.view);
   if (state.q) p.set("q", state.q);
   for (const [name] of FACETS) for (const v of state.filters[name]) p.append(name, v);
+  if (state.sort) p.set("sort", state.sort);
+  if (state.since) p.set("since", state.since);
+  if (state.until) p.set("until", state.until);
   if (state.group) p.set("group", "1");
   const search = p.toString() ? "?" + p : "";
   if (search !== location.search) history.replaceState(null, "", location.pathname + search + location.hash);
@@ -177,27 +239,44 @@ function convHash(id, m) {
 
 // ---- search ----
 
+// filterParams are the search's restrictions, less the facet skip (whose
+// own values must not narrow its counts).
+function filterParams(p, skip) {
+  for (const [name] of FACETS) if (name !== skip) for (const v of state.filters[name]) p.append(name, v);
+  if (state.since) p.set("since", state.since);
+  // A date picked as "to" includes that whole day.
+  if (state.until) p.set("until", state.until + "T23:59:59");
+  return p;
+}
+
 function searchParams(more) {
   const p = new URLSearchParams();
   const q = state.q.trim();
   if (q) {
     p.set("q", q);
+    if (state.sort) p.set("sort", state.sort);
   } else {
-    p.set("sort", "newest");
+    p.set("sort", state.sort && state.sort !== "relevance" ? state.sort : "newest");
     if (!state.filters.type.length) p.set("type", "conversation");
   }
-  for (const [name] of FACETS) for (const v of state.filters[name]) p.append(name, v);
+  filterParams(p);
   if (state.group) p.set("group", "1");
   p.set("limit", String(PAGE));
   if (more && state.next) p.set("offset", String(state.next.offset));
   return p;
 }
 
-// facetParams asks for the facets of the same search alone: counting every
-// hit costs several times the search, so the hits are not kept waiting.
-function facetParams() {
-  const p = searchParams(false);
-  p.delete("group");
+// facetParams asks for the facets of the same search alone (counting every
+// hit costs several times the search, so the hits are not kept waiting),
+// without skip's own filter: the other values of a facet stay listed with
+// the counts they would add.
+function facetParams(skip) {
+  const p = new URLSearchParams();
+  const q = state.q.trim();
+  if (q) p.set("q", q);
+  else if (!state.filters.type.length || skip === "type") p.set("type", "conversation");
+  filterParams(p, skip);
+  if (!q && skip === "type") p.delete("type");
   p.set("limit", "1");
   p.set("no_highlight", "1");
   p.set("facets", "1");
@@ -228,10 +307,17 @@ async function search(more = false, quiet = false) {
   renderSummary(res);
   renderHits(state.hits, more ? shown - hits.length : 0);
   $("more").hidden = !state.next;
+  addPreviews(hits, ctl.signal);
   if (more) return; // the same search: the same facets
   try {
-    const f = await api("api/search?" + facetParams(), ctl.signal);
-    if (seq === state.seq) renderFacets(f.facets || {});
+    const all = await api("api/search?" + facetParams(), ctl.signal);
+    const facets = all.facets || {};
+    for (const [name] of FACETS) {
+      if (!state.filters[name].length) continue;
+      const f = await api("api/search?" + facetParams(name), ctl.signal);
+      facets[name] = (f.facets || {})[name] || [];
+    }
+    if (seq === state.seq) renderFacets(facets);
   } catch (e) {
     /* the hits are shown; a search typed since aborted this */
   }
@@ -246,8 +332,16 @@ function showError(e) {
 function renderSummary(res) {
   const s = $("summary");
   s.textContent = "";
+  const n = state.hits.length;
+  const more = state.next ? "+" : "";
+  if (state.group) {
+    // Cards are conversations: count those, not the hits behind them.
+    s.textContent = n.toLocaleString() + more + (n === 1 ? " conversation" : " conversations") +
+      (state.q.trim() ? " matching “" + state.q.trim() + "”" : "");
+    return;
+  }
   if (!state.q.trim()) {
-    s.textContent = "Newest first · " + res.total.toLocaleString() + (res.total === 1 ? " item" : " items");
+    s.textContent = (state.sort === "oldest" ? "Oldest first · " : "Newest first · ") + res.total.toLocaleString() + (res.total === 1 ? " item" : " items");
     return;
   }
   if (!res.hits.length) {
@@ -277,10 +371,12 @@ function renderHits(hits, from) {
     const a = el("a");
     a.href = convHash(h.conversation_id, h.message_index !== undefined ? h.message_index : null);
     a.dataset.i = String(i);
+    a.dataset.conv = h.conversation_id;
     const head = el("div", "hit-head");
     head.appendChild(el("span", "kind " + (h.kind === "message" ? h.role || "" : ""), kindLabel(h)));
     head.appendChild(el("span", "title", h.title || "(untitled)"));
     a.appendChild(head);
+    a.appendChild(el("div", "preview"));
     if (h.kind === "decision" || h.kind === "topic") {
       // Short fields: show them whole, marked where a fragment covers them.
       a.appendChild(markedField(h.text, h.fragments, "frag"));
@@ -289,12 +385,14 @@ function renderHits(hits, from) {
         r.insertBefore(document.createTextNode("because "), r.firstChild);
         a.appendChild(r);
       }
-    } else {
+    } else if (h.kind !== "conversation" || state.q.trim()) {
+      // A conversation's own fields are its title and topic words: its
+      // first question (the preview) says more.
       const frags = (h.fragments || []).slice(0, 2);
       if (frags.length) {
         for (const f of frags) a.appendChild(fragment(f, "frag"));
-      } else if (h.text) {
-        a.appendChild(el("div", "frag", h.text));
+      } else if (h.text && h.kind !== "conversation") {
+        a.appendChild(el("div", "frag", clip(h.text, 300)));
       }
     }
     const meta = [h.source, shortDate(h.date), h.project].filter(Boolean);
@@ -304,6 +402,34 @@ function renderHits(hits, from) {
     list.appendChild(li);
   }
   markCurrent();
+}
+
+// addPreviews puts each card's first user message under its title: one
+// request for the page, asking the stored messages at the start of each
+// conversation.
+async function addPreviews(hits, signal) {
+  const ids = [...new Set(hits.map((h) => h.conversation_id))];
+  if (!ids.length) return;
+  let out;
+  try {
+    out = await api("api/context", signal, {
+      hits: ids.map((id) => ({ kind: "message", conversation_id: id, message_index: 0 })),
+      context: 4,
+    });
+  } catch {
+    return; // the cards stand without
+  }
+  const first = new Map();
+  for (let i = 0; i < ids.length; i++) {
+    const msgs = (out[i] && out[i].context) || [];
+    const m = msgs.find((x) => x.role === "user" && !x.hidden && x.content.trim()) || msgs.find((x) => x.role === "user");
+    if (m) first.set(ids[i], m.content);
+  }
+  for (const a of document.querySelectorAll("#hits a")) {
+    const box = a.querySelector(".preview");
+    const text = first.get(a.dataset.conv);
+    if (box && text && !box.textContent) box.textContent = clip(text, 220);
+  }
 }
 
 function renderFacets(facets) {
@@ -316,16 +442,23 @@ function renderFacets(facets) {
     for (const v of chosen) if (!counts.some((c) => c.value === v)) counts.push({ value: v, count: 0 });
     if (!counts.length) continue;
     const sec = el("section", "facet");
-    sec.appendChild(el("h3", null, label));
+    const hid = "facet-" + name;
+    const h3 = el("h3", null, label);
+    h3.id = hid;
+    sec.appendChild(h3);
     const ul = el("ul");
+    ul.setAttribute("aria-labelledby", hid);
     for (const c of counts) {
       const li = el("li");
       const b = el("button");
       b.type = "button";
       const on = chosen.includes(c.value);
       if (on) b.classList.add("on");
+      b.dataset.facet = name;
+      b.dataset.value = c.value;
       b.setAttribute("aria-pressed", on ? "true" : "false");
-      b.title = (on ? "Remove the filter " : "Only ") + name + " " + (c.value || "(none)");
+      b.title = (on ? "Remove " : "Add ") + name + " " + (c.value || "(none)") + (on ? " from the filter" : " to the filter");
+      b.appendChild(el("span", "check", on ? "☑" : "☐"));
       b.appendChild(el("span", "value", c.value || "(none)"));
       b.appendChild(el("span", "n", c.count.toLocaleString()));
       b.addEventListener("click", () => {
@@ -340,6 +473,253 @@ function renderFacets(facets) {
   }
 }
 
+// ---- views: search, decisions, topics, overview ----
+
+function showView(view) {
+  state.view = view;
+  for (const a of document.querySelectorAll(".views a")) {
+    if (a.dataset.view === view) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+  const isSearch = view === "search";
+  $("facets").hidden = !isSearch;
+  $("results").hidden = !isSearch;
+  $("page").hidden = isSearch;
+  document.body.dataset.view = view;
+  writeURL();
+  if (view === "decisions") renderDecisions();
+  else if (view === "topics") renderTopics();
+  else if (view === "overview") renderOverview();
+}
+
+function pageBox(title) {
+  const box = $("page");
+  box.textContent = "";
+  box.appendChild(el("h2", null, title));
+  return box;
+}
+
+async function renderDecisions() {
+  const box = pageBox("Decisions");
+  const form = el("form", "page-filter");
+  const label = el("label", null, "Filter ");
+  const input = el("input");
+  input.type = "search";
+  input.id = "decision-filter";
+  input.value = state.q;
+  input.placeholder = "words in the decision or its rationale";
+  label.appendChild(input);
+  form.appendChild(label);
+  box.appendChild(form);
+  const list = el("ol", "decisions");
+  list.id = "decisions";
+  box.appendChild(list);
+  const load = async () => {
+    const p = filterParams(new URLSearchParams(), "role");
+    p.delete("type");
+    p.delete("role");
+    if (input.value.trim()) p.set("q", input.value.trim());
+    p.set("limit", "200");
+    let res;
+    try {
+      res = await api("api/decisions?" + p);
+    } catch (e) {
+      list.textContent = "";
+      list.appendChild(el("li", "error", e.message));
+      return;
+    }
+    list.textContent = "";
+    if (!res.hits.length) list.appendChild(el("li", "empty", "No decision found."));
+    for (const h of res.hits) {
+      const li = el("li", "decision-item");
+      const a = el("a");
+      a.href = convHash(h.conversation_id, h.message_index !== undefined ? h.message_index : null);
+      a.appendChild(markedField(h.text, h.fragments, "decision-text"));
+      if (h.rationale) {
+        const r = markedField(h.rationale, h.fragments, "rationale");
+        r.insertBefore(document.createTextNode("because "), r.firstChild);
+        a.appendChild(r);
+      }
+      a.appendChild(el("div", "meta", [h.title, h.source, shortDate(h.date), h.project].filter(Boolean).join(" · ")));
+      li.appendChild(a);
+      list.appendChild(li);
+    }
+  };
+  let timer = null;
+  input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(load, 150); });
+  form.addEventListener("submit", (e) => { e.preventDefault(); load(); });
+  await load();
+}
+
+async function renderTopics() {
+  const box = pageBox("Topics");
+  box.appendChild(el("p", "hint", "By the number of conversations about each; choose one to search it."));
+  const list = el("ol", "topics");
+  list.id = "topics";
+  box.appendChild(list);
+  const p = new URLSearchParams();
+  for (const v of state.filters.project) p.append("project", v);
+  for (const v of state.filters.source) p.append("source", v);
+  p.set("limit", "200");
+  let topics;
+  try {
+    topics = await api("api/topics?" + p);
+  } catch (e) {
+    list.appendChild(el("li", "error", e.message));
+    return;
+  }
+  const most = Math.max(1, ...topics.map((t) => t.conversations));
+  for (const t of topics) {
+    const li = el("li");
+    const a = el("a", "topic");
+    const q = 'topic:"' + t.name.replace(/"/g, "") + '"';
+    a.href = "?q=" + encodeURIComponent(q) + "&group=1";
+    a.addEventListener("click", (e) => {
+      if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return; // a new tab: the link
+      e.preventDefault();
+      state.q = q;
+      state.group = true;
+      $("q").value = q;
+      $("group").checked = true;
+      showView("search");
+      search();
+    });
+    a.appendChild(el("span", "value", t.name));
+    const bar = el("span", "bar");
+    const fill = el("span", "fill");
+    // A width in steps of 5%, as a class: the CSP forbids inline styles.
+    fill.classList.add("w" + Math.max(1, Math.round((t.conversations / most) * 20)) * 5);
+    bar.appendChild(fill);
+    a.appendChild(bar);
+    a.appendChild(el("span", "n", t.conversations + (t.conversations === 1 ? " conversation" : " conversations")));
+    li.appendChild(a);
+    list.appendChild(li);
+  }
+  if (!topics.length) list.appendChild(el("li", "empty", "No topics yet."));
+}
+
+// The SVG namespace, as the parser gives it to an <svg> in the page (the
+// page names no address of another origin, not even a namespace's).
+const SVG = document.querySelector("svg.ns").namespaceURI;
+
+function svgEl(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// chart draws stacked bars: one bar per bucket, one colour per series.
+function chart(title, starts, bucket, series, field) {
+  const fig = el("figure", "chart");
+  fig.appendChild(el("figcaption", null, title));
+  const W = 640, H = 200, L = 44, B = 22, T = 8;
+  const n = starts.length;
+  const totals = starts.map((_, i) => series.reduce((s, x) => s + x[field][i], 0));
+  const most = Math.max(1, ...totals);
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", class: "chart-svg" });
+  const sum = series.map((s) => s.name + " " + s["total_" + field]).join(", ");
+  svg.setAttribute("aria-label", title + ": " + sum);
+  const bw = (W - L - 4) / Math.max(n, 1);
+  const y = (v) => T + (H - T - B) * (1 - v / most);
+  for (const frac of [0, 0.5, 1]) {
+    const v = Math.round(most * frac);
+    svg.appendChild(svgEl("line", { x1: L, x2: W, y1: y(v), y2: y(v), class: "grid" }));
+    svg.appendChild(svgEl("text", { x: L - 4, y: y(v) + 4, class: "axis end" }, v.toLocaleString()));
+  }
+  for (let i = 0; i < n; i++) {
+    let base = 0;
+    series.forEach((s, k) => {
+      const v = s[field][i];
+      if (!v) return;
+      const r = svgEl("rect", { x: L + i * bw + 1, width: Math.max(bw - 2, 1), y: y(base + v), height: y(base) - y(base + v), class: "s" + (k % 8) });
+      r.appendChild(svgEl("title", {}, `${s.name}, ${bucketLabel(starts[i], bucket)}: ${v.toLocaleString()}`));
+      svg.appendChild(r);
+      base += v;
+    });
+  }
+  const every = Math.max(1, Math.ceil(n / 8));
+  for (let i = 0; i < n; i += every) {
+    svg.appendChild(svgEl("text", { x: L + i * bw + bw / 2, y: H - 6, class: "axis mid" }, bucketLabel(starts[i], bucket)));
+  }
+  fig.appendChild(svg);
+  const legend = el("ul", "legend");
+  series.forEach((s, k) => {
+    const li = el("li");
+    li.appendChild(el("span", "swatch s" + (k % 8)));
+    li.appendChild(document.createTextNode(s.name + " " + s["total_" + field].toLocaleString()));
+    legend.appendChild(li);
+  });
+  fig.appendChild(legend);
+  return fig;
+}
+
+function bucketLabel(s, bucket) {
+  const d = new Date(s);
+  return bucket === "week"
+    ? d.toLocaleDateString(undefined, { month: "short", day: "numeric", timeZone: "UTC" })
+    : d.toLocaleDateString(undefined, { year: "2-digit", month: "short", timeZone: "UTC" });
+}
+
+async function renderOverview() {
+  const box = pageBox("Overview");
+  let ov, status;
+  try {
+    [ov, status] = await Promise.all([api("api/overview"), api("api/status")]);
+  } catch (e) {
+    box.appendChild(el("p", "error", e.message));
+    return;
+  }
+  const d = status.daemon || {};
+  const pass = el("section", "pass");
+  pass.id = "last-pass";
+  pass.appendChild(el("h3", null, "Last indexing pass"));
+  const last = d.last;
+  const lines = [];
+  if (last) {
+    const s = last.summary || {};
+    lines.push(longDate(last.at) + " (" + last.reason + ", " + ((s.elapsed_ns || 0) / 1e6).toFixed(0) + " ms): " + [
+      (s.files_parsed || 0) + " files read", (s.files_unchanged || 0) + " unchanged", (s.files_removed || 0) + " removed",
+      (s.files_failed || 0) + " failed", (s.conversations || 0) + " conversations", (s.messages || 0) + " messages"].join(", "));
+    if (last.err) lines.push("Error: " + last.err);
+  } else if (ov.last_sync) {
+    lines.push(longDate(ov.last_sync));
+  } else {
+    lines.push("No pass recorded yet.");
+  }
+  lines.push(ov.files.toLocaleString() + " conversation files indexed" + (ov.undated ? ", " + ov.undated + " conversations without a date" : ""));
+  for (const l of lines) pass.appendChild(el("p", null, l));
+  box.appendChild(pass);
+  const grid = el("div", "charts");
+  if (ov.starts && ov.starts.length) {
+    const per = ov.bucket === "week" ? " per week" : " per month";
+    grid.appendChild(chart("Conversations per source" + per, ov.starts, ov.bucket, ov.by_source, "conversations"));
+    grid.appendChild(chart("Messages per source" + per, ov.starts, ov.bucket, ov.by_source, "messages"));
+    if (ov.by_project && ov.by_project.length) {
+      grid.appendChild(chart("Conversations per project" + per, ov.starts, ov.bucket, ov.by_project, "conversations"));
+      grid.appendChild(chart("Messages per project" + per, ov.starts, ov.bucket, ov.by_project, "messages"));
+    }
+  } else {
+    grid.appendChild(el("p", "empty", "Nothing dated is indexed yet."));
+  }
+  box.appendChild(grid);
+  const failed = el("section", "failed");
+  failed.id = "failed";
+  failed.appendChild(el("h3", null, "Files that failed" + (ov.failed ? " (" + ov.failed.length + ")" : "")));
+  if (!ov.failed || !ov.failed.length) failed.appendChild(el("p", null, "None."));
+  else {
+    const ul = el("ul");
+    for (const f of ov.failed) {
+      const li = el("li");
+      li.appendChild(el("code", null, f.path));
+      li.appendChild(el("div", "why", (f.parser ? f.parser + ": " : "") + f.error));
+      ul.appendChild(li);
+    }
+    failed.appendChild(ul);
+  }
+  box.appendChild(failed);
+}
+
 // ---- the conversation view ----
 
 async function openConversation(id, m) {
@@ -348,44 +728,95 @@ async function openConversation(id, m) {
   $("layout").classList.add("open");
   markCurrent();
   const title = $("conv-title");
-  const msgs = $("messages");
-  if (title.dataset.id !== id) {
-    title.textContent = "Loading…";
-    $("conv-meta").textContent = "";
-    $("conv-extra").textContent = "";
-    msgs.textContent = "";
-    let data;
+  const loaded = state.conv && state.conv.id === id;
+  const inPage = loaded && (m === null || m === undefined || (m >= state.conv.from && m < state.conv.to));
+  if (!inPage) {
+    if (!loaded) {
+      title.textContent = "Loading…";
+      $("conv-meta").textContent = "";
+      $("conv-extra").textContent = "";
+      $("messages").textContent = "";
+    }
+    let v;
     try {
-      data = await api("api/conversations/" + encodeURIComponent(id));
+      v = await loadPage(id, m === null || m === undefined ? 0 : m, true);
     } catch (e) {
       title.textContent = "Cannot open this conversation";
       $("conv-meta").textContent = e.message;
-      title.dataset.id = "";
+      state.conv = null;
       return;
     }
     if (!state.open || state.open.id !== id) return;
-    renderConversation(data.conversation, data.from_index);
-    title.dataset.id = id;
+    renderConversation(v);
   }
   focusMessage(m);
 }
 
-function renderConversation(c, fromIndex) {
-  $("conv-title").textContent = c.title || "(untitled)";
-  const meta = [c.source, longDate(c.date), c.project ? "project " + c.project : "", (c.messages || []).length + " messages"].filter(Boolean);
+function loadPage(id, at, around) {
+  const p = new URLSearchParams();
+  p.set("limit", String(MSG_PAGE));
+  p.set(around ? "around" : "offset", String(Math.max(at, 0)));
+  return api("api/conversations/" + encodeURIComponent(id) + "/view?" + p);
+}
+
+function renderConversation(v) {
+  state.conv = { id: v.id, total: v.total, from: v.offset, to: v.offset + v.messages.length, title: v.title };
+  resetFind();
+  $("conv-title").textContent = v.title || "(untitled)";
+  const meta = [v.source, longDate(v.date), v.project ? "project " + v.project : "", v.total + " messages"].filter(Boolean);
   $("conv-meta").textContent = meta.join(" · ");
   const extra = $("conv-extra");
   extra.textContent = "";
-  extra.appendChild(el("div", "meta", c.file));
-  if (fromIndex) extra.appendChild(el("div", "note", "The file could not be read again: this is the text the index keeps."));
-  if (c.topics && c.topics.length) extra.appendChild(el("div", null, "Topics: " + c.topics.map((t) => t.name).join(", ")));
-  for (const d of c.decisions || []) {
-    extra.appendChild(el("div", "decision", "Decision: " + d.decision + (d.rationale ? " — because " + d.rationale : "")));
+  extra.appendChild(el("div", "meta", v.file));
+  if (v.from_index) extra.appendChild(el("div", "note", "The file could not be read again: this is the text the index keeps."));
+  if (v.topics && v.topics.length) extra.appendChild(el("div", null, "Topics: " + v.topics.map((t) => t.name).join(", ")));
+  for (const d of v.decisions || []) {
+    const a = el("a", "decision", "Decision: " + d.decision + (d.rationale ? " — because " + d.rationale : ""));
+    a.href = convHash(v.id, d.message_index);
+    extra.appendChild(a);
   }
-  const re = termsRegExp(queryTerms(state.q));
   const list = $("messages");
   list.textContent = "";
-  for (const m of c.messages || []) list.appendChild(renderMessage(m, re));
+  appendMessages(v.messages, false);
+  updatePagers();
+}
+
+function appendMessages(msgs, before) {
+  const list = $("messages");
+  const re = termsRegExp(queryTerms(state.q));
+  const frag = document.createDocumentFragment();
+  for (const m of msgs) frag.appendChild(renderMessage(m, re));
+  if (before) list.insertBefore(frag, list.firstChild);
+  else list.appendChild(frag);
+}
+
+function updatePagers() {
+  const c = state.conv;
+  const e = $("earlier"), l = $("later");
+  e.hidden = c.from <= 0;
+  e.textContent = "Show " + Math.min(MSG_PAGE, c.from) + " earlier messages (" + c.from + " before)";
+  l.hidden = c.to >= c.total;
+  l.textContent = "Show " + Math.min(MSG_PAGE, c.total - c.to) + " later messages (" + (c.total - c.to) + " after)";
+}
+
+async function loadMore(earlier) {
+  const c = state.conv;
+  if (!c) return;
+  const from = earlier ? Math.max(c.from - MSG_PAGE, 0) : c.to;
+  const v = await loadPage(c.id, from, false);
+  if (!state.conv || state.conv.id !== c.id) return;
+  const msgs = earlier ? v.messages.filter((m) => m.index < c.from) : v.messages;
+  const body = $("conv-body");
+  const keep = body.scrollHeight - body.scrollTop;
+  appendMessages(msgs, earlier);
+  if (earlier) {
+    c.from = from;
+    body.scrollTop = body.scrollHeight - keep; // stay on what was read
+  } else {
+    c.to = v.offset + v.messages.length;
+  }
+  updatePagers();
+  if ($("find").value) runFind();
 }
 
 function renderMessage(m, re) {
@@ -402,24 +833,46 @@ function renderMessage(m, re) {
   const flags = ["hidden", "cancelled", "partial", "deleted", "sidechain"].filter((f) => m[f]);
   if (m.branch && m.branch !== "0") flags.push("branch " + m.branch);
   if (flags.length) head.appendChild(el("span", null, "[" + flags.join(", ") + "]"));
+  const copy = el("button", "copy", "Copy");
+  copy.type = "button";
+  copy.title = "Copy this message's text";
+  copy.setAttribute("aria-label", "Copy message " + m.index);
+  copy.addEventListener("click", () => copyText(messageMarkdown(m), copy));
+  head.appendChild(copy);
   li.appendChild(head);
-  if (m.thinking) li.appendChild(details("thinking", m.thinking));
-  if (m.content) li.appendChild(textWithMarks(m.content, re, "content"));
-  for (const tc of m.tool_calls || []) li.appendChild(details("→ " + tc.name, tc.arguments || ""));
-  for (const tr of m.tool_results || []) {
-    li.appendChild(details("← " + (tr.name || "result") + (tr.is_error ? " (error)" : ""), tr.content || ""));
+  if (m.thinking) {
+    const d = fold("thinking", clip(m.thinking, 100), "thinking");
+    const body = el("div", "md");
+    body.innerHTML = m.thinking_html || ""; // sanitised by the server
+    d.appendChild(body);
+    li.appendChild(d);
+  }
+  if (m.content) {
+    const body = el("div", "content md");
+    body.innerHTML = m.html || ""; // sanitised by the server
+    li.appendChild(body);
+  }
+  for (const t of m.tools || []) {
+    const name = (t.kind === "call" ? "→ " : "← ") + (t.name || "result") + (t.is_error ? " (error)" : "");
+    const d = fold(name, t.preview, "tool " + t.kind + (t.is_error ? " error" : ""));
+    d.appendChild(el("pre", null, t.text));
+    li.appendChild(d);
   }
   for (const at of m.attachments || []) {
     const size = at.size ? ", " + at.size.toLocaleString() + " bytes" : "";
     li.appendChild(el("div", "attachment", "📎 " + (at.name || "attachment") + " (" + (at.type || "?") + size + ")"));
   }
+  // The query's words, marked; a fold holding one opens.
+  for (const mk of markText(li, re, "qhl")) openAround(mk);
   return li;
 }
 
-function details(summary, text) {
-  const d = el("details");
-  d.appendChild(el("summary", null, summary));
-  d.appendChild(el("pre", null, text));
+function fold(name, preview, cls) {
+  const d = el("details", cls);
+  const s = el("summary");
+  s.appendChild(el("span", "fold-name", name));
+  if (preview) s.appendChild(el("span", "fold-preview", preview));
+  d.appendChild(s);
   return d;
 }
 
@@ -433,7 +886,8 @@ function focusMessage(m) {
   const li = $("m-" + m);
   if (!li) return;
   li.classList.add("focus");
-  li.scrollIntoView({ block: "center" });
+  const hl = li.querySelector("mark.qhl");
+  (hl || li).scrollIntoView({ block: "center" });
 }
 
 function closeConversation() {
@@ -444,6 +898,116 @@ function closeConversation() {
   markCurrent();
   const cur = document.querySelector(".hit.current a");
   if (cur) cur.focus();
+}
+
+// ---- find, copy, export ----
+
+function resetFind() {
+  unmark(state.find.marks);
+  state.find = { marks: [], at: -1 };
+  $("find-count").textContent = "";
+}
+
+function runFind() {
+  resetFind();
+  const t = $("find").value.trim();
+  if (!t) return;
+  const re = new RegExp("(" + t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + ")", "gi");
+  state.find.marks = markText($("messages"), re, "find");
+  stepFind(1);
+}
+
+function stepFind(step) {
+  const f = state.find;
+  if (!f.marks.length) {
+    $("find-count").textContent = $("find").value.trim() ? "0 of 0" : "";
+    return;
+  }
+  if (f.at >= 0) f.marks[f.at].classList.remove("find-current");
+  f.at = (f.at + step + f.marks.length) % f.marks.length;
+  const mk = f.marks[f.at];
+  mk.classList.add("find-current");
+  openAround(mk);
+  mk.scrollIntoView({ block: "center" });
+  let text = f.at + 1 + " of " + f.marks.length;
+  const c = state.conv;
+  if (c && (c.from > 0 || c.to < c.total)) text += " in messages " + c.from + "–" + (c.to - 1);
+  $("find-count").textContent = text;
+}
+
+async function copyText(text, button) {
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    ok = true;
+  } catch {
+    // No clipboard permission (an http page elsewhere than localhost):
+    // the old way, through a selection.
+    const ta = el("textarea", "offscreen");
+    ta.value = text;
+    document.body.appendChild(ta);
+    ta.select();
+    try { ok = document.execCommand("copy"); } catch { ok = false; }
+    ta.remove();
+  }
+  button.textContent = ok ? "Copied" : "Copy failed";
+  button.classList.toggle("done", ok);
+  setTimeout(() => { button.textContent = "Copy"; button.classList.remove("done"); }, 1500);
+}
+
+// fence returns a code fence longer than any run of backticks in text.
+function fence(text) {
+  const runs = text.match(/`{3,}/g) || [];
+  return "`".repeat(Math.max(3, ...runs.map((r) => r.length + 1)));
+}
+
+function messageMarkdown(m) {
+  const parts = [];
+  if (m.content) parts.push(m.content);
+  const tools = m.tools || (m.tool_calls || []).map((t) => ({ kind: "call", name: t.name, text: t.arguments || "" }))
+    .concat((m.tool_results || []).map((t) => ({ kind: "result", name: t.name, text: t.content || "", is_error: t.is_error })));
+  for (const t of tools) {
+    const f = fence(t.text);
+    parts.push((t.kind === "call" ? "Tool call: " : "Tool result: ") + (t.name || "") + (t.is_error ? " (error)" : "") + "\n\n" + f + "\n" + t.text + "\n" + f);
+  }
+  return parts.join("\n\n");
+}
+
+// exportMarkdown returns the whole conversation (every message, not only
+// those loaded) as Markdown.
+async function exportMarkdown(id) {
+  const data = await api("api/conversations/" + encodeURIComponent(id));
+  const c = data.conversation;
+  const out = ["# " + (c.title || "(untitled)"), ""];
+  out.push([c.source, c.date ? new Date(c.date).toISOString() : "", c.project ? "project " + c.project : "", c.file].filter(Boolean).map((s) => "- " + s).join("\n"), "");
+  for (const m of c.messages || []) {
+    const when = m.timestamp ? " · " + new Date(m.timestamp).toISOString() : "";
+    out.push("## " + m.role + " #" + m.index + when, "");
+    if (m.thinking) out.push("<details><summary>thinking</summary>\n\n" + m.thinking + "\n\n</details>", "");
+    const body = messageMarkdown(m);
+    if (body) out.push(body, "");
+  }
+  return { name: (c.title || c.id).replace(/[^\w.-]+/g, "-").slice(0, 80) + ".md", text: out.join("\n") };
+}
+
+async function exportConversation() {
+  if (!state.conv) return;
+  const b = $("export");
+  let md;
+  try {
+    md = await exportMarkdown(state.conv.id);
+  } catch (e) {
+    b.textContent = "Export failed";
+    return;
+  }
+  const url = URL.createObjectURL(new Blob([md.text], { type: "text/markdown;charset=utf-8" }));
+  const a = el("a");
+  a.href = url;
+  a.download = md.name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
 // markCurrent marks the hit whose conversation is open: the one clicked,
@@ -483,7 +1047,7 @@ async function refreshStatus() {
     if (changed) parts.push("last change " + new Date(changed).toLocaleTimeString());
     $("status").textContent = parts.join(" · ");
     const browsing = document.activeElement && document.activeElement.closest("#hits");
-    if (!first && changed !== state.lastChange && !browsing) {
+    if (!first && changed !== state.lastChange && !browsing && state.view === "search") {
       search(false, true); // the index changed: show it
     }
     state.lastChange = changed;
@@ -504,13 +1068,20 @@ function moveFocus(step) {
 }
 
 function onKey(e) {
-  const inInput = e.target.matches("input, textarea");
+  const inInput = e.target.matches("input, textarea, select");
   if (e.key === "/" && !inInput) {
     e.preventDefault();
     $("q").focus();
     $("q").select();
+  } else if (e.key === "f" && !inInput && state.open && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    e.preventDefault();
+    $("find").focus();
+    $("find").select();
   } else if (e.key === "Escape") {
-    if (state.open) {
+    if (e.target === $("find") && $("find").value) {
+      $("find").value = "";
+      resetFind();
+    } else if (state.open) {
       e.preventDefault();
       closeConversation();
     } else if (e.target === $("q") && $("q").value) {
@@ -538,22 +1109,37 @@ function start() {
   const input = $("q");
   input.value = state.q;
   $("group").checked = state.group;
+  $("sort").value = state.sort || "relevance";
+  $("since").value = state.since;
+  $("until").value = state.until;
   let timer = null;
+  const toSearch = () => {
+    if (state.view !== "search") showView("search");
+    search();
+  };
   input.addEventListener("input", () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
       state.q = input.value;
-      search();
+      toSearch();
     }, 120);
   });
   $("search-form").addEventListener("submit", (e) => {
     e.preventDefault();
     clearTimeout(timer);
     state.q = input.value;
+    if (state.view !== "search") showView("search");
     search().then(() => moveFocus(1));
   });
-  $("group").addEventListener("change", () => {
-    state.group = $("group").checked;
+  $("group").addEventListener("change", () => { state.group = $("group").checked; search(); });
+  $("sort").addEventListener("change", () => { state.sort = $("sort").value === "relevance" ? "" : $("sort").value; search(); });
+  $("since").addEventListener("change", () => { state.since = $("since").value; search(); });
+  $("until").addEventListener("change", () => { state.until = $("until").value; search(); });
+  $("clear").addEventListener("click", () => {
+    for (const [name] of FACETS) state.filters[name] = [];
+    state.since = state.until = state.sort = "";
+    $("since").value = $("until").value = "";
+    $("sort").value = "relevance";
     search();
   });
   $("more").addEventListener("click", () => search(true));
@@ -561,10 +1147,33 @@ function start() {
     const a = e.target.closest("a");
     if (a) state.clicked = Number(a.dataset.i);
   });
+  for (const a of document.querySelectorAll(".views a")) {
+    a.addEventListener("click", (e) => {
+      e.preventDefault();
+      showView(a.dataset.view);
+      if (a.dataset.view === "search") search();
+    });
+  }
   $("close").addEventListener("click", closeConversation);
+  $("earlier").addEventListener("click", () => loadMore(true));
+  $("later").addEventListener("click", () => loadMore(false));
+  $("find-form").addEventListener("submit", (e) => e.preventDefault());
+  let findTimer = null;
+  $("find").addEventListener("input", () => { clearTimeout(findTimer); findTimer = setTimeout(runFind, 150); });
+  $("find").addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    clearTimeout(findTimer);
+    if (!state.find.marks.length) runFind();
+    else stepFind(e.shiftKey ? -1 : 1);
+  });
+  $("find-next").addEventListener("click", () => stepFind(1));
+  $("find-prev").addEventListener("click", () => stepFind(-1));
+  $("export").addEventListener("click", exportConversation);
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", route);
-  search();
+  showView(state.view);
+  if (state.view === "search") search();
   if (state.open) openConversation(state.open.id, state.open.m);
   refreshStatus();
   setInterval(refreshStatus, 5000);

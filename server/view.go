@@ -1,0 +1,366 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/microcosm-cc/bluemonday"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
+
+	"github.com/convsearch/convsearch/conversation"
+)
+
+// View is a page of a conversation as the search page shows it
+// (GET /api/conversations/{id}/view): its messages' text rendered from
+// Markdown to sanitised HTML, tool calls with a one-line preview.
+type View struct {
+	ID        string                  `json:"id"`
+	Title     string                  `json:"title"`
+	Source    string                  `json:"source"`
+	File      string                  `json:"file"`
+	Date      time.Time               `json:"date,omitzero"`
+	Project   string                  `json:"project,omitempty"`
+	Topics    []conversation.Topic    `json:"topics,omitempty"`
+	Decisions []conversation.Decision `json:"decisions,omitempty"`
+	FromIndex bool                    `json:"from_index,omitempty"`
+	// Total is the number of messages; Offset the position of the first
+	// one sent.
+	Total    int           `json:"total"`
+	Offset   int           `json:"offset"`
+	Messages []ViewMessage `json:"messages"`
+}
+
+// ViewMessage is a message with its text rendered. Content and Thinking
+// (in the embedded Message) stay as the raw text, for copy and export.
+type ViewMessage struct {
+	conversation.Message
+	HTML         string     `json:"html,omitempty"`
+	ThinkingHTML string     `json:"thinking_html,omitempty"`
+	Tools        []ToolView `json:"tools,omitempty"`
+}
+
+// ToolView is a tool call or result, folded on the page behind Preview.
+type ToolView struct {
+	Kind    string `json:"kind"` // call or result
+	Name    string `json:"name"`
+	Preview string `json:"preview,omitempty"`
+	Text    string `json:"text"`
+	IsError bool   `json:"is_error,omitempty"`
+}
+
+// Paging bounds of the view: a page holds at most maxViewPage messages.
+const (
+	defaultViewPage = 100
+	maxViewPage     = 500
+)
+
+func (h *handler) view(w http.ResponseWriter, r *http.Request) {
+	v := r.URL.Query()
+	limit, err := intParam(v, "limit", defaultViewPage)
+	if err == nil && (limit < 1 || limit > maxViewPage) {
+		err = fmt.Errorf("limit %d out of range: 1 to %d", limit, maxViewPage)
+	}
+	offset, err2 := intParam(v, "offset", 0)
+	around, err3 := intParam(v, "around", -1)
+	if err == nil {
+		err = err2
+	}
+	if err == nil {
+		err = err3
+	}
+	if err == nil && offset < 0 {
+		err = fmt.Errorf("offset %d is negative", offset)
+	}
+	if err != nil {
+		writeBadRequest(w, err)
+		return
+	}
+	c, fromIndex, err := h.o.Backend.Load(r.Context(), r.PathValue("id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if around >= 0 {
+		// The page is centred on the message asked for (by its index,
+		// which is its position).
+		offset = max(around-limit/2, 0)
+	}
+	writeJSON(w, http.StatusOK, viewOf(c, fromIndex, offset, limit))
+}
+
+// viewOf renders messages [offset, offset+limit) of c.
+func viewOf(c *conversation.Conversation, fromIndex bool, offset, limit int) *View {
+	v := &View{ID: c.ID, Title: c.Title, Source: c.Source, File: c.File, Date: c.Date, Project: c.Project,
+		Topics: c.Topics, Decisions: c.Decisions, FromIndex: fromIndex, Total: len(c.Messages)}
+	offset = min(offset, len(c.Messages))
+	v.Offset = offset
+	end := min(offset+limit, len(c.Messages))
+	v.Messages = make([]ViewMessage, 0, end-offset)
+	for _, m := range c.Messages[offset:end] {
+		vm := ViewMessage{Message: m, HTML: Markdown(m.Content), ThinkingHTML: Markdown(m.Thinking)}
+		for _, tc := range m.ToolCalls {
+			vm.Tools = append(vm.Tools, ToolView{Kind: "call", Name: tc.Name, Preview: callPreview(tc.Arguments), Text: tc.Arguments})
+		}
+		for _, tr := range m.ToolResults {
+			vm.Tools = append(vm.Tools, ToolView{Kind: "result", Name: tr.Name, Preview: firstLine(tr.Content), Text: tr.Content, IsError: tr.IsError})
+		}
+		vm.ToolCalls, vm.ToolResults = nil, nil // sent once, as Tools
+		v.Messages = append(v.Messages, vm)
+	}
+	return v
+}
+
+// previewKeys are the arguments that say most about a tool call, best
+// first: the file it reads, the command it runs, what it looks for.
+var previewKeys = []string{"file_path", "path", "notebook_path", "command", "cmd", "query", "pattern", "url", "description", "prompt", "filename", "file"}
+
+// maxPreview bounds a preview, in characters.
+const maxPreview = 120
+
+// callPreview returns a tool call's main argument, or its first short
+// string argument.
+func callPreview(args string) string {
+	var m map[string]any
+	if json.Unmarshal([]byte(args), &m) != nil {
+		return firstLine(args)
+	}
+	for _, k := range previewKeys {
+		if s := previewValue(m[k]); s != "" {
+			return s
+		}
+	}
+	for _, v := range m {
+		if s := previewValue(v); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func previewValue(v any) string {
+	switch t := v.(type) {
+	case string:
+		return firstLine(t)
+	case []any:
+		// A command given as its words.
+		var words []string
+		for _, w := range t {
+			if s, ok := w.(string); ok {
+				words = append(words, s)
+			}
+		}
+		return firstLine(strings.Join(words, " "))
+	}
+	return ""
+}
+
+// firstLine returns the first non-blank line of s, clipped.
+func firstLine(s string) string {
+	for line := range strings.SplitSeq(s, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			if utf8.RuneCountInString(line) > maxPreview {
+				r := []rune(line)
+				line = string(r[:maxPreview]) + "…"
+			}
+			return line
+		}
+	}
+	return ""
+}
+
+// maxMarkdown bounds the text rendered as Markdown: longer text is shown
+// as plain preformatted text, which costs nothing to render.
+const maxMarkdown = 256 << 10
+
+// Markdown renders untrusted Markdown to HTML safe to put in the page:
+// raw HTML is dropped (goldmark without WithUnsafe), dangerous link
+// schemes are dropped, images become links (nothing remote loads without
+// a click), code is highlighted with classes (the page's CSP forbids
+// inline styles); then bluemonday keeps only the tags and attributes
+// listed in sanitizer, so a bug in either layer alone lets nothing in.
+func Markdown(text string) string {
+	if strings.TrimSpace(text) == "" {
+		return ""
+	}
+	if len(text) > maxMarkdown {
+		return "<pre>" + htmlEscape(text) + "</pre>"
+	}
+	md := markdown()
+	var buf bytes.Buffer
+	if err := md.Convert([]byte(text), &buf); err != nil {
+		return "<pre>" + htmlEscape(text) + "</pre>"
+	}
+	return sanitizer().Sanitize(buf.String())
+}
+
+func htmlEscape(s string) string {
+	return string(util.EscapeHTML([]byte(s)))
+}
+
+// markdown and sanitizer are built once: both are safe for concurrent use
+// once built, and building them is the costly part.
+var (
+	markdown = sync.OnceValue(func() goldmark.Markdown {
+		return goldmark.New(
+			goldmark.WithExtensions(extension.GFM),
+			goldmark.WithRendererOptions(
+				gmhtml.WithHardWraps(), // chat text breaks lines where it means to
+				renderer.WithNodeRenderers(util.Prioritized(&pageRenderer{}, 100)),
+			),
+		)
+	})
+	sanitizer = sync.OnceValue(func() *bluemonday.Policy {
+		p := bluemonday.NewPolicy()
+		p.AllowElements("p", "br", "hr", "em", "strong", "del", "code", "pre", "blockquote", "ul", "ol", "li",
+			"h1", "h2", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td", "span", "div", "a")
+		p.AllowAttrs("class").Matching(regexp.MustCompile(`^[a-zA-Z0-9 _-]{1,80}$`)).Globally()
+		p.AllowAttrs("start").Matching(bluemonday.Integer).OnElements("ol")
+		p.AllowAttrs("href").OnElements("a")
+		p.AllowURLSchemes("http", "https", "mailto")
+		p.RequireParseableURLs(true)
+		p.AllowRelativeURLs(false)
+		p.RequireNoFollowOnLinks(true)
+		p.RequireNoReferrerOnLinks(true)
+		p.AddTargetBlankToFullyQualifiedLinks(true)
+		return p
+	})
+)
+
+// pageRenderer renders code blocks highlighted and images as links.
+type pageRenderer struct{}
+
+func (r *pageRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, r.code)
+	reg.Register(ast.KindCodeBlock, r.code)
+	reg.Register(ast.KindImage, r.image)
+	reg.Register(ast.KindHTMLBlock, r.htmlBlock)
+	reg.Register(ast.KindRawHTML, r.rawHTML)
+}
+
+// htmlBlock shows an HTML block as the text it is: dropping it (goldmark's
+// safe default) would hide what was written, as in a question about HTML.
+func (r *pageRenderer) htmlBlock(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	var b bytes.Buffer
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(seg.Value(source))
+	}
+	if hb, ok := n.(*ast.HTMLBlock); ok && hb.HasClosure() {
+		b.Write(hb.ClosureLine.Value(source))
+	}
+	_, _ = w.WriteString(`<p class="raw-html">`)
+	_, _ = w.WriteString(strings.ReplaceAll(htmlEscape(strings.TrimRight(b.String(), "\n")), "\n", "<br>\n"))
+	_, _ = w.WriteString("</p>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+// rawHTML shows inline HTML as text, for the same reason.
+func (r *pageRenderer) rawHTML(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	raw := n.(*ast.RawHTML)
+	for i := 0; i < raw.Segments.Len(); i++ {
+		seg := raw.Segments.At(i)
+		_, _ = w.WriteString(htmlEscape(string(seg.Value(source))))
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+// maxHighlight bounds the code highlighted: chroma's cost grows with it,
+// and a huge block is read by scrolling, not by colour.
+const maxHighlight = 64 << 10
+
+func (r *pageRenderer) code(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	var b bytes.Buffer
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(seg.Value(source))
+	}
+	lang := ""
+	if fc, ok := n.(*ast.FencedCodeBlock); ok && fc.Info != nil {
+		lang = string(fc.Language(source))
+	}
+	if html, ok := highlight(b.String(), lang); ok {
+		_, _ = w.WriteString(html)
+		return ast.WalkSkipChildren, nil
+	}
+	_, _ = w.WriteString(`<pre class="code"><code>`)
+	_, _ = w.WriteString(htmlEscape(b.String()))
+	_, _ = w.WriteString("</code></pre>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+// highlight returns code as HTML with chroma's classes, for a language
+// named or recognised; false when it knows none.
+func highlight(code, lang string) (string, bool) {
+	if len(code) > maxHighlight {
+		return "", false
+	}
+	var lx chroma.Lexer
+	if lang != "" {
+		lx = lexers.Get(lang)
+	}
+	if lx == nil {
+		lx = lexers.Analyse(code)
+	}
+	if lx == nil {
+		return "", false
+	}
+	it, err := chroma.Coalesce(lx).Tokenise(nil, code)
+	if err != nil {
+		return "", false
+	}
+	var b bytes.Buffer
+	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(false))
+	if err := f.Format(&b, styles.Fallback, it); err != nil {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// image renders an image as a link to it: loading it would tell its host
+// that the conversation was opened.
+func (r *pageRenderer) image(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	img := n.(*ast.Image)
+	alt := strings.TrimSpace(string(img.Text(source))) //nolint:staticcheck // the alt text, as plain text
+	if alt == "" {
+		alt = "image"
+	}
+	dest := string(img.Destination)
+	_, _ = w.WriteString(`<a class="img-link" href="`)
+	if !gmhtml.IsDangerousURL(img.Destination) {
+		_, _ = w.WriteString(htmlEscape(string(util.URLEscape([]byte(dest), true))))
+	}
+	_, _ = w.WriteString(`">🖼 `)
+	_, _ = w.WriteString(htmlEscape(alt))
+	_, _ = w.WriteString("</a>")
+	return ast.WalkSkipChildren, nil
+}

@@ -1,0 +1,112 @@
+package server
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/convsearch/convsearch/conversation"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// unsafeHTML is markup that must never come out of Markdown: escaped as
+// text it is harmless, so these look inside tags only.
+var unsafeHTML = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)<(script|img|iframe|object|embed|style|svg|input|form)\b`),
+	regexp.MustCompile(`(?i)<[^>]*\son[a-z]+\s*=`),
+	regexp.MustCompile(`(?i)<[^>]*\s(href|src)\s*=\s*"?\s*(javascript|data|vbscript):`),
+	regexp.MustCompile(`(?i)<[^>]*\sstyle\s*=`),
+}
+
+// TestMarkdown renders untrusted Markdown and compares it with
+// testdata/markdown.golden; whatever the golden file says, no case may
+// yield a script, an event handler, a javascript: link or an image.
+func TestMarkdown(t *testing.T) {
+	cases := []struct{ name, in string }{
+		{"emphasis and lists", "Some **bold**, *em* and `code`.\n\n- one\n- two\n\n1. first\n2. second"},
+		{"fenced go", "```go\nfunc main() { fmt.Println(\"hi\") }\n```"},
+		{"fence without language", "```\nplain text\n```"},
+		{"script tag", "before <script>alert(1)</script> after"},
+		{"html block", "<div onclick=\"alert(1)\">\n<img src=x onerror=alert(1)>\n</div>"},
+		{"javascript link", "[click](javascript:alert(1)) and [ok](https://example.com/a?b=1)"},
+		{"data link", "[x](data:text/html;base64,PHNjcmlwdD4=)"},
+		{"remote image", "![a cat](https://example.com/cat.png)"},
+		{"javascript image", "![x](javascript:alert(1))"},
+		{"autolink", "see https://example.com/x and <javascript:alert(1)>"},
+		{"table", "| a | b |\n|---|:-:|\n| 1 | 2 |"},
+		{"hard wraps", "line one\nline two"},
+		{"blank", "  \n"},
+	}
+	var out strings.Builder
+	for _, c := range cases {
+		got := Markdown(c.in)
+		for _, bad := range unsafeHTML {
+			if bad.MatchString(got) {
+				t.Errorf("%s: %s in the output: %s", c.name, bad, got)
+			}
+		}
+		out.WriteString("== " + c.name + "\n" + got + "\n")
+	}
+	golden := filepath.Join("testdata", "markdown.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to write it)", err)
+	}
+	if out.String() != string(want) {
+		t.Errorf("the rendering differs from %s (run with -update after checking):\n%s", golden, out.String())
+	}
+}
+
+func TestCallPreview(t *testing.T) {
+	cases := []struct{ name, args, want string }{
+		{"path first", `{"file_path":"/src/a.go","limit":20}`, "/src/a.go"},
+		{"command", `{"command":"go test ./...\nsecond line","description":"run tests"}`, "go test ./..."},
+		{"argv", `{"cmd":["ls","-la"]}`, "ls -la"},
+		{"query", `{"query":"bootstrap BCa"}`, "bootstrap BCa"},
+		{"not JSON", "plain words\nmore", "plain words"},
+		{"no strings", `{"n":1}`, ""},
+		{"clipped", `{"path":"` + strings.Repeat("x", 200) + `"}`, strings.Repeat("x", maxPreview) + "…"},
+	}
+	for _, c := range cases {
+		if got := callPreview(c.args); got != c.want {
+			t.Errorf("%s: callPreview(%q) = %q, want %q", c.name, c.args, got, c.want)
+		}
+	}
+}
+
+func TestViewPages(t *testing.T) {
+	c := &conversation.Conversation{ID: "c"}
+	for i := range 10 {
+		c.Messages = append(c.Messages, conversation.Message{Index: i, Role: conversation.RoleUser, Content: "m"})
+	}
+	c.Messages[3].ToolCalls = []conversation.ToolCall{{Name: "Read", Arguments: `{"file_path":"x.go"}`}}
+	cases := []struct {
+		name                  string
+		offset, limit         int
+		wantOffset, wantCount int
+	}{
+		{"first page", 0, 4, 0, 4},
+		{"middle", 3, 4, 3, 4},
+		{"last, short", 8, 4, 8, 2},
+		{"past the end", 20, 4, 10, 0},
+	}
+	for _, tc := range cases {
+		v := viewOf(c, false, tc.offset, tc.limit)
+		if v.Offset != tc.wantOffset || len(v.Messages) != tc.wantCount || v.Total != 10 {
+			t.Errorf("%s: offset %d, %d messages of %d; want offset %d, %d of 10", tc.name, v.Offset, len(v.Messages), v.Total, tc.wantOffset, tc.wantCount)
+		}
+	}
+	v := viewOf(c, false, 3, 1)
+	if got := v.Messages[0].Tools; len(got) != 1 || got[0].Preview != "x.go" || v.Messages[0].ToolCalls != nil {
+		t.Errorf("tool call of message 3: %+v", v.Messages[0])
+	}
+}
