@@ -72,6 +72,10 @@ const (
 
 func (h *handler) view(w http.ResponseWriter, r *http.Request) {
 	v := r.URL.Query()
+	if err := known(v, "offset", "limit", "around"); err != nil {
+		writeBadRequest(w, err)
+		return
+	}
 	limit, err := intParam(v, "limit", defaultViewPage)
 	if err == nil && (limit < 1 || limit > maxViewPage) {
 		err = fmt.Errorf("limit %d out of range: 1 to %d", limit, maxViewPage)

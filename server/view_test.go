@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/query"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -108,5 +110,38 @@ func TestViewPages(t *testing.T) {
 	v := viewOf(c, false, 3, 1)
 	if got := v.Messages[0].Tools; len(got) != 1 || got[0].Preview != "x.go" || v.Messages[0].ToolCalls != nil {
 		t.Errorf("tool call of message 3: %+v", v.Messages[0])
+	}
+}
+
+// overviewBackend is apiBackend with an overview.
+type overviewBackend struct{ apiBackend }
+
+func (overviewBackend) Overview(context.Context) (*query.Overview, error) {
+	return &query.Overview{Bucket: "month", Failed: []query.FailedFile{{Path: "/x/bad.json", Error: "cut short"}}}, nil
+}
+
+func TestViewAndOverviewEndpoints(t *testing.T) {
+	cases := []struct {
+		name    string
+		backend Backend
+		target  string
+		status  int
+		want    string
+	}{
+		{"a page", apiBackend{}, "/api/conversations/c1/view?offset=1&limit=2", 200, `"total":5,"offset":1,"messages":[{"index":1`},
+		{"around a message", apiBackend{}, "/api/conversations/c1/view?around=4&limit=2", 200, `"offset":3`},
+		{"limit too large", apiBackend{}, "/api/conversations/c1/view?limit=100000", 400, "limit 100000 out of range"},
+		{"negative offset", apiBackend{}, "/api/conversations/c1/view?offset=-1", 400, "negative"},
+		{"unknown parameter", apiBackend{}, "/api/conversations/c1/view?page=2", 400, "page"},
+		{"no such conversation", apiBackend{}, "/api/conversations/nope/view", 404, "error"},
+		{"overview", overviewBackend{}, "/api/overview", 200, `"failed":[{"path":"/x/bad.json"`},
+		{"a backend without an overview", apiBackend{}, "/api/overview", 501, "cannot tell an overview"},
+	}
+	for _, c := range cases {
+		h := NewHandler(HandlerOptions{Backend: c.backend})
+		status, body := get(t, h, c.target)
+		if status != c.status || !strings.Contains(body, c.want) {
+			t.Errorf("%s: GET %s = %d %s; want %d and %q", c.name, c.target, status, body, c.status, c.want)
+		}
 	}
 }
