@@ -363,7 +363,7 @@ func (r *pageRenderer) image(w util.BufWriter, source []byte, n ast.Node, enteri
 	if !gmhtml.IsDangerousURL(img.Destination) {
 		_, _ = w.WriteString(htmlEscape(string(util.URLEscape([]byte(dest), true))))
 	}
-	_, _ = w.WriteString(`">🖼 `)
+	_, _ = w.WriteString(`">`)
 	_, _ = w.WriteString(htmlEscape(alt))
 	_, _ = w.WriteString("</a>")
 	return ast.WalkSkipChildren, nil
