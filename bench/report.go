@@ -33,10 +33,15 @@ func (r *Report) WriteText(out io.Writer) {
 	fmt.Fprintf(w, "\n== %d messages: %d files, %.1f MB on disk, %.1f MB of text\n", c.Messages, c.Files, float64(c.Bytes)/1e6, float64(c.TextBytes)/1e6)
 	row := func(name string, f *IndexFigures) {
 		if f != nil {
-			fmt.Fprintf(w, "%s\t%.1f s\t%.0f msg/s\t%.1f MB/s\tpeak RSS %.0f MB\tindex %.0f MB (%.2fx text)\n", name, f.Seconds, f.MsgsPerSec, f.MBPerSec, f.PeakRSSMB, f.IndexMB, f.IndexToText)
+			cpu := ""
+			if f.CPUSeconds > 0 {
+				cpu = fmt.Sprintf(" (cpu %.1f s)", f.CPUSeconds)
+			}
+			fmt.Fprintf(w, "%s\t%.1f s%s\t%.0f msg/s\t%.1f MB/s\tpeak RSS %.0f MB\tindex %.0f MB (%.2fx text)\n", name, f.Seconds, cpu, f.MsgsPerSec, f.MBPerSec, f.PeakRSSMB, f.IndexMB, f.IndexToText)
 		}
 	}
 	row("convsearch index", r.Index)
+	row("convsearch index, Claude Code copy", r.IndexClaudeCode)
 	row("bare Bleve", r.Bare)
 	if r.Index != nil && r.Bare != nil && r.Bare.MsgsPerSec > 0 {
 		fmt.Fprintf(w, "ingest speed-up over bare Bleve\t%.2fx\n", r.Index.MsgsPerSec/r.Bare.MsgsPerSec)
@@ -68,5 +73,11 @@ func (r *Report) WriteText(out io.Writer) {
 	}
 	for _, p := range r.Process {
 		fmt.Fprintf(w, "whole process %q\tconvsearch %.1f ms\trg %.1f ms\tgrep %.1f ms\trg/convsearch %.1fx\n", p.Term, p.ConvsearchS, p.RgMS, p.GrepMS, p.RgRatio)
+	}
+	if r.StartMS > 0 {
+		fmt.Fprintf(w, "process start and exit (convsearch version)\t%.1f ms\n", r.StartMS)
+	}
+	for _, p := range r.ProcessClaudeCode {
+		fmt.Fprintf(w, "whole process %q, Claude Code index\tconvsearch %.1f ms (cpu %.1f ms, peak RSS %.0f MB)\trg %.1f ms\trg/convsearch %.1fx\n", p.Term, p.ConvsearchS, p.CPUMS, p.PeakRSSMB, p.RgMS, p.RgRatio)
 	}
 }

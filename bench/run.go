@@ -27,8 +27,10 @@ type Options struct {
 	Dir   string // work folder: corpora and indexes are kept here between runs
 	Exe   string // the convsearch binary, run as a child for whole-process figures
 	Sizes []int  // corpus sizes in messages
-	// Phases to run: index, bare, reconcile, sync, query, watch, mcp,
+	// Phases to run: index, cc, bare, reconcile, sync, query, watch, mcp,
 	// process, grep (empty: all). "gen" alone only generates the corpus.
+	// cc indexes the Claude Code copy of the corpus, the one other tools
+	// are timed on, and process then also searches that index.
 	Phases     []string
 	Iterations int // per query class (default 200)
 	Logger     *slog.Logger
@@ -62,6 +64,9 @@ type Report struct {
 	Corpus *GenStats `json:"corpus"`
 	// Indexing: convsearch's whole pipeline, as the `index` command.
 	Index *IndexFigures `json:"index,omitempty"`
+	// IndexClaudeCode is the same pipeline on the Claude Code copy of the
+	// corpus (phase cc).
+	IndexClaudeCode *IndexFigures `json:"index_claude_code,omitempty"`
 	// Bare is Bleve at default settings on the same messages.
 	Bare *IndexFigures `json:"bare_bleve,omitempty"`
 	// NoChangeReconcileMS is an `index` run with nothing changed.
@@ -72,7 +77,12 @@ type Report struct {
 	Queries     []QueryFigures   `json:"queries,omitempty"`
 	BareQueries []QueryFigures   `json:"bare_queries,omitempty"`
 	Process     []ProcessFigures `json:"process,omitempty"`
-	Watch       *WatchFigures    `json:"watch,omitempty"`
+	// ProcessClaudeCode are whole-process searches of the Claude Code
+	// index; StartMS is a process of the binary that does nothing
+	// (`convsearch version`), the floor of every whole-process figure.
+	ProcessClaudeCode []ProcessFigures `json:"process_claude_code,omitempty"`
+	StartMS           float64          `json:"process_start_ms,omitempty"`
+	Watch             *WatchFigures    `json:"watch,omitempty"`
 	// MCP is search_conversations over stdio; EngineMS the same query in
 	// process, for the protocol's share.
 	MCP      *MCPFigures `json:"mcp,omitempty"`
@@ -81,9 +91,12 @@ type Report struct {
 
 // IndexFigures describe one indexing run.
 type IndexFigures struct {
-	Seconds     float64 `json:"seconds"`
-	MsgsPerSec  float64 `json:"messages_per_second"`
-	MBPerSec    float64 `json:"mb_per_second"`
+	Seconds    float64 `json:"seconds"`
+	MsgsPerSec float64 `json:"messages_per_second"`
+	MBPerSec   float64 `json:"mb_per_second"`
+	// CPUSeconds is the child's user and system time: on a shared machine
+	// it moves less than the wall time.
+	CPUSeconds  float64 `json:"cpu_seconds,omitempty"`
 	PeakRSSMB   float64 `json:"peak_rss_mb"`
 	IndexMB     float64 `json:"index_mb"`
 	IndexToText float64 `json:"index_to_raw_text"`
@@ -107,6 +120,9 @@ type ProcessFigures struct {
 	RgMS        float64 `json:"rg_ms,omitempty"`
 	GrepMS      float64 `json:"grep_ms,omitempty"`
 	RgRatio     float64 `json:"rg_over_convsearch,omitempty"`
+	// CPUMS and PeakRSSMB are convsearch's, medians of the same runs.
+	CPUMS     float64 `json:"convsearch_cpu_ms,omitempty"`
+	PeakRSSMB float64 `json:"convsearch_peak_rss_mb,omitempty"`
 }
 
 // queryClasses is the mix timed on both convsearch and bare Bleve.
@@ -141,16 +157,18 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 	needIndex := o.has("reconcile") || o.has("sync") || o.has("query") || o.has("process") || o.has("watch") || o.has("mcp")
 	if o.has("index") || needIndex && !exists(indexer.ManifestPath(data)) {
 		log.Info("indexing", "size", size)
-		start := time.Now()
-		rss, out, err := child(ctx, o.Exe, "index", "--data-dir", data, "--root", corpus, "--no-default-roots", "--rebuild", "--json")
-		if err != nil {
-			return nil, fmt.Errorf("index: %w\n%s", err, out)
+		if rep.Index, err = timeIndex(ctx, o.Exe, data, corpus, gen.Messages, gen.Bytes, gen.TextBytes); err != nil {
+			return nil, err
 		}
-		secs := time.Since(start).Seconds()
-		ixMB := float64(dirSize(indexer.IndexPath(data))) / 1e6
-		rep.Index = &IndexFigures{
-			Seconds: secs, MsgsPerSec: float64(gen.Messages) / secs, MBPerSec: float64(gen.Bytes) / 1e6 / secs,
-			PeakRSSMB: rss, IndexMB: ixMB, IndexToText: ixMB * 1e6 / float64(gen.TextBytes),
+	}
+	ccData := filepath.Join(o.Dir, fmt.Sprintf("data-cc-%d", size))
+	ccCorpus := filepath.Join(o.Dir, fmt.Sprintf("claude-code-%d", size))
+	if o.has("cc") || o.has("process") && !exists(indexer.ManifestPath(ccData)) {
+		log.Info("indexing the Claude Code copy", "size", size)
+		// Its files are bigger than the seed formats' (a line per message
+		// with its envelope): MB/s are of those files.
+		if rep.IndexClaudeCode, err = timeIndex(ctx, o.Exe, ccData, ccCorpus, gen.Messages, dirSize(ccCorpus), gen.TextBytes); err != nil {
+			return nil, err
 		}
 	}
 	if o.has("bare") {
@@ -236,6 +254,7 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 	}
 	if o.has("process") {
 		log.Info("whole-process searches", "size", size)
+		rep.StartMS = medianChild(ctx, 7, o.Exe, "version").WallMS
 		for _, term := range []string{"latency", MediumTerm, RareTerm} {
 			pf := ProcessFigures{Term: term}
 			pf.ConvsearchS = medianRun(ctx, 7, o.Exe, "search", "--data-dir", data, "--limit", "10", term)
@@ -250,8 +269,34 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 			}
 			rep.Process = append(rep.Process, pf)
 		}
+		for _, term := range []string{"latency", MediumTerm, RareTerm} {
+			m := medianChild(ctx, 7, o.Exe, "search", "--data-dir", ccData, "--limit", "10", term)
+			pf := ProcessFigures{Term: term, ConvsearchS: m.WallMS, CPUMS: m.CPUMS, PeakRSSMB: m.PeakRSSMB}
+			if rg, err := exec.LookPath("rg"); err == nil {
+				pf.RgMS = medianRun(ctx, 5, rg, "-l", "-i", term, ccCorpus)
+				if pf.ConvsearchS > 0 {
+					pf.RgRatio = pf.RgMS / pf.ConvsearchS
+				}
+			}
+			rep.ProcessClaudeCode = append(rep.ProcessClaudeCode, pf)
+		}
 	}
 	return rep, nil
+}
+
+// timeIndex runs `convsearch index --rebuild` on corpus as a child process.
+func timeIndex(ctx context.Context, exe, data, corpus string, msgs int, bytes, text int64) (*IndexFigures, error) {
+	start := time.Now()
+	u, out, err := childUsage(ctx, exe, "index", "--data-dir", data, "--root", corpus, "--no-default-roots", "--rebuild", "--json")
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w\n%s", corpus, err, out)
+	}
+	secs := time.Since(start).Seconds()
+	ixMB := float64(dirSize(indexer.IndexPath(data))) / 1e6
+	return &IndexFigures{
+		Seconds: secs, MsgsPerSec: float64(msgs) / secs, MBPerSec: float64(bytes) / 1e6 / secs,
+		CPUSeconds: u.CPUMS / 1000, PeakRSSMB: u.PeakRSSMB, IndexMB: ixMB, IndexToText: ixMB * 1e6 / float64(text),
+	}, nil
 }
 
 func exists(path string) bool {
@@ -281,17 +326,48 @@ func ensureCorpus(dir, claudeDir string, size int, log *slog.Logger) (*GenStats,
 
 // child runs the binary and returns its peak RSS in MB and its stdout.
 func child(ctx context.Context, exe string, args ...string) (float64, []byte, error) {
+	u, out, err := childUsage(ctx, exe, args...)
+	return u.PeakRSSMB, out, err
+}
+
+// usage is what one child process cost.
+type usage struct {
+	WallMS, CPUMS, PeakRSSMB float64
+}
+
+// childUsage runs the binary and returns what it cost and its stdout.
+func childUsage(ctx context.Context, exe string, args ...string) (usage, []byte, error) {
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Stderr = io.Discard
+	start := time.Now()
 	out, err := cmd.Output()
-	if err != nil {
-		return 0, out, err
+	u := usage{WallMS: float64(time.Since(start).Microseconds()) / 1000}
+	if cmd.ProcessState != nil {
+		u.CPUMS = float64((cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Microseconds()) / 1000
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			u.PeakRSSMB = float64(ru.Maxrss) / 1024 // KiB on Linux
+		}
 	}
-	var rss float64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = float64(ru.Maxrss) / 1024 // KiB on Linux
+	return u, out, err
+}
+
+// medianChild runs the binary n times and returns the median of each
+// figure (each taken on its own).
+func medianChild(ctx context.Context, n int, exe string, args ...string) usage {
+	var wall, cpu, rss []float64
+	for range n {
+		u, _, _ := childUsage(ctx, exe, args...) // search exits 1 on no hit: still timed
+		wall, cpu, rss = append(wall, u.WallMS), append(cpu, u.CPUMS), append(rss, u.PeakRSSMB)
 	}
-	return rss, out, nil
+	return usage{WallMS: median(wall), CPUMS: median(cpu), PeakRSSMB: median(rss)}
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }
 
 // medianRun runs a command n times and returns its median wall time in ms.

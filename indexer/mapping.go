@@ -9,7 +9,7 @@ import (
 
 // FormatVersion is the version of the index's mapping and document layout.
 // Bump it whenever either changes: an index of another version is rebuilt.
-const FormatVersion = 4
+const FormatVersion = 5
 
 // Document kinds, the value of the "type" field.
 const (
@@ -77,13 +77,22 @@ func newMapping() *mapping.IndexMappingImpl {
 		f.DocValues = false
 		return f
 	}
-	// kw is an exact keyword with doc values for facets and sorting.
+	// kw is an exact keyword, stored for display; facet adds doc values,
+	// which only the fields faceted or sorted on need (type, source,
+	// project, role, conversation_id, topic_key; date below): the others are
+	// filters, and doc values would be written for every document that
+	// has one.
 	kw := func(store bool) *mapping.FieldMapping {
 		f := bleve.NewKeywordFieldMapping()
 		f.Analyzer = keyword.Name
 		f.Store = store
 		f.IncludeInAll = false
 		f.IncludeTermVectors = false
+		f.DocValues = false
+		return f
+	}
+	facet := func() *mapping.FieldMapping {
+		f := kw(true)
 		f.DocValues = true
 		return f
 	}
@@ -107,10 +116,10 @@ func newMapping() *mapping.IndexMappingImpl {
 	// Every kind carries what filters and facets need; the file is on the
 	// conversation document only (hits take it from there).
 	common := func(dm *mapping.DocumentMapping) {
-		dm.AddFieldMappingsAt(FieldType, kw(true))
-		dm.AddFieldMappingsAt(FieldConversationID, kw(true))
-		dm.AddFieldMappingsAt(FieldSource, kw(true))
-		dm.AddFieldMappingsAt(FieldProject, kw(true))
+		dm.AddFieldMappingsAt(FieldType, facet())
+		dm.AddFieldMappingsAt(FieldConversationID, facet())
+		dm.AddFieldMappingsAt(FieldSource, facet())
+		dm.AddFieldMappingsAt(FieldProject, facet())
 		dm.AddFieldMappingsAt(FieldDate, date())
 	}
 
@@ -127,7 +136,7 @@ func newMapping() *mapping.IndexMappingImpl {
 
 	msg := bleve.NewDocumentStaticMapping()
 	common(msg)
-	msg.AddFieldMappingsAt(FieldRole, kw(true))
+	msg.AddFieldMappingsAt(FieldRole, facet())
 	msg.AddFieldMappingsAt(FieldContent, text())
 	msg.AddFieldMappingsAt(FieldMessageIndex, num())
 	msg.AddFieldMappingsAt(FieldHidden, kw(true))
@@ -139,7 +148,7 @@ func newMapping() *mapping.IndexMappingImpl {
 	common(topic)
 	topic.AddFieldMappingsAt(FieldContent, text())
 	topic.AddFieldMappingsAt(FieldName, text())
-	topic.AddFieldMappingsAt(FieldTopicKey, kw(true))
+	topic.AddFieldMappingsAt(FieldTopicKey, facet())
 	topic.AddFieldMappingsAt(FieldOrigin, kw(true))
 	im.AddDocumentMapping(KindTopic, topic)
 

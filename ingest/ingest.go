@@ -35,6 +35,12 @@ type Index interface {
 	WriteManifest() error
 }
 
+// builder is an Index that merges what a pass built anew once it ends
+// (indexer.Index.FinishBuild).
+type builder interface {
+	FinishBuild(ctx context.Context) error
+}
+
 // Extractor derives topics and decisions where a conversation has none.
 type Extractor interface {
 	Apply(c *conversation.Conversation)
@@ -484,6 +490,11 @@ func (in *Ingester) process(ctx context.Context, run *pass, jobs []job, removed 
 	}
 	if err := ctx.Err(); err != nil {
 		return run.summary(), err
+	}
+	if b, ok := in.ix.(builder); ok {
+		if err := b.FinishBuild(ctx); err != nil {
+			return run.summary(), err
+		}
 	}
 	if err := in.writeManifest(); err != nil {
 		return run.summary(), err

@@ -30,7 +30,7 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "bench")
 	sizes := fs.String("sizes", "10k,100k", "corpus sizes in messages (10k, 100k, 1m)")
 	dir := fs.String("dir", "", "work folder; corpora and indexes are kept there between runs (default $XDG_CACHE_HOME/convsearch-bench)")
-	phases := fs.StringSlice("phases", nil, "only these phases: gen, index, bare, reconcile, sync, query, watch, mcp, process, grep (default: all)")
+	phases := fs.StringSlice("phases", nil, "only these phases: gen, index, cc (the Claude Code copy), bare, reconcile, sync, query, watch, mcp, process, grep (default: all)")
 	iterations := fs.Int("iterations", 200, "runs per query class")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	verbose := fs.BoolP("verbose", "v", false, "log progress on stderr")

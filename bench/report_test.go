@@ -1,0 +1,56 @@
+package bench
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// The text report carries the figures issue 16 asks for: the build and the
+// whole-process searches of the Claude Code copy, with CPU and memory.
+func TestWriteTextGolden(t *testing.T) {
+	tests := []struct {
+		name   string
+		report Report
+	}{
+		{"index-only", Report{
+			Size:   10000,
+			Corpus: &GenStats{Files: 92, Conversations: 92, Messages: 10000, Bytes: 13700000, TextBytes: 12900000},
+			Index:  &IndexFigures{Seconds: 2.5, MsgsPerSec: 4000, MBPerSec: 5.5, PeakRSSMB: 240, IndexMB: 31, IndexToText: 2.4},
+		}},
+		{"claude-code", Report{
+			Size:            100000,
+			Corpus:          &GenStats{Files: 990, Conversations: 990, Messages: 100000, Bytes: 136500000, TextBytes: 129200000},
+			Index:           &IndexFigures{Seconds: 30, MsgsPerSec: 3333, MBPerSec: 4.6, CPUSeconds: 58, PeakRSSMB: 290, IndexMB: 280, IndexToText: 2.17},
+			IndexClaudeCode: &IndexFigures{Seconds: 31, MsgsPerSec: 3225, MBPerSec: 4.9, CPUSeconds: 60, PeakRSSMB: 295, IndexMB: 281, IndexToText: 2.18},
+			Bare:            &IndexFigures{Seconds: 58, MsgsPerSec: 1724, MBPerSec: 2.4, PeakRSSMB: 676, IndexMB: 560, IndexToText: 4.34},
+			StartMS:         14,
+			ProcessClaudeCode: []ProcessFigures{
+				{Term: "zygomorphic", ConvsearchS: 30, CPUMS: 41, PeakRSSMB: 60, RgMS: 27, RgRatio: 0.9},
+			},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			tt.report.WriteText(&b)
+			golden := filepath.Join("testdata", "report-"+tt.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to write it)", err)
+			}
+			if !bytes.Equal(b.Bytes(), want) {
+				t.Errorf("report differs from %s:\n%s\nwant:\n%s", golden, b.Bytes(), want)
+			}
+		})
+	}
+}
