@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -79,5 +80,29 @@ func TestSearchGroupsByConversation(t *testing.T) {
 	}
 	if strings.Contains(r.stdout, "best in each conversation") {
 		t.Error("--json holds the printed list's header")
+	}
+}
+
+// TestSlashCommandIsTheUsersPrompt: a Claude Code slash command with
+// arguments is the person's own prompt, found among the user's visible
+// messages (issue 13).
+func TestSlashCommandIsTheUsersPrompt(t *testing.T) {
+	home := t.TempDir()
+	root := t.TempDir()
+	b, err := os.ReadFile("../../parsers/claudecode/testdata/slash-command.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeConv(t, filepath.Join(root, "projects", "demo", "slash-command.jsonl"), string(b))
+	data := filepath.Join(t.TempDir(), "data")
+	if r := cs(t, home, "index", "--data-dir", data, "--no-default-roots", "--root", root); r.code != 0 {
+		t.Fatalf("index: exit %d\n%s", r.code, r.stderr)
+	}
+	r := cs(t, home, "search", "--data-dir", data, "--json", "--no-hidden", "--role", "user", `"refill cap"`)
+	if r.code != 0 {
+		t.Fatalf("search: exit %d\n%s", r.code, r.stderr)
+	}
+	if n := hitsOf(t, r.stdout); n == 0 {
+		t.Errorf("the slash command's arguments are not among the user's visible messages:\n%s", r.stdout)
 	}
 }
