@@ -3,13 +3,12 @@ package indexer
 import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/mapping"
 )
 
 // FormatVersion is the version of the index's mapping and document layout.
 // Bump it whenever either changes: an index of another version is rebuilt.
-const FormatVersion = 5
+const FormatVersion = 6
 
 // Document kinds, the value of the "type" field.
 const (
@@ -54,13 +53,13 @@ const (
 
 // newMapping builds the explicit mapping: no dynamic fields, no _all field
 // (queries name their fields, so every text field is indexed once, not
-// twice), English analysis with stemming for text, exact keywords for
+// twice), English analysis with stemming for text (AnalyzerName), exact keywords for
 // filters and facets, datetimes for dates.
 func newMapping() *mapping.IndexMappingImpl {
 	im := bleve.NewIndexMapping()
 	im.TypeField = FieldType
 	im.DefaultType = "unknown"
-	im.DefaultAnalyzer = en.AnalyzerName
+	im.DefaultAnalyzer = AnalyzerName
 	im.IndexDynamic = false
 	im.StoreDynamic = false
 	im.DocValuesDynamic = false
@@ -70,7 +69,7 @@ func newMapping() *mapping.IndexMappingImpl {
 	// highlighter need positions.
 	text := func() *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
-		f.Analyzer = en.AnalyzerName
+		f.Analyzer = AnalyzerName
 		f.Store = true
 		f.IncludeTermVectors = true
 		f.IncludeInAll = false

@@ -10,8 +10,9 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/registry"
+
+	"github.com/convsearch/convsearch/indexer"
 )
 
 // Searcher runs Bleve searches: the indexer's Index satisfies it.
@@ -43,6 +44,7 @@ type Engine struct {
 	analyzer analysis.Analyzer
 	timeout  time.Duration
 	convs    convCache
+	filler   map[string]bool // question words, analysed (see rank.go)
 }
 
 // Options give an Engine what the index alone does not hold.
@@ -54,9 +56,9 @@ type Options struct {
 
 // New returns an Engine over s.
 func New(s Searcher, opts Options) (*Engine, error) {
-	an, err := registry.NewCache().AnalyzerNamed(en.AnalyzerName)
+	an, err := registry.NewCache().AnalyzerNamed(indexer.AnalyzerName)
 	if err != nil {
-		return nil, fmt.Errorf("query: english analyzer: %w", err)
+		return nil, fmt.Errorf("query: analyzer: %w", err)
 	}
-	return &Engine{s: s, source: opts.Source, analyzer: an, timeout: DefaultTimeout}, nil
+	return &Engine{s: s, source: opts.Source, analyzer: an, timeout: DefaultTimeout, filler: analyzedSet(an, fillerWords)}, nil
 }

@@ -61,8 +61,9 @@ type Result struct {
 	Hits   []Hit   `json:"hits"`
 	// Facets by type, source, project and role, when asked for.
 	Facets map[string][]FacetCount `json:"facets,omitempty"`
-	// Relaxed is true when no document matched every word and the hits are
-	// those matching the most of them.
+	// Relaxed is true when the hits need not hold every word: no document
+	// matched every word, or the query was a plain question, ranked by how
+	// many of its words (and how rare) each hit holds.
 	Relaxed bool `json:"relaxed,omitempty"`
 }
 

@@ -42,7 +42,12 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 		filters = append(filters, q)
 	}
 	var main bq.Query
-	if node != nil {
+	question := false
+	if node != nil && r.Sort == SortRelevance {
+		main = b.question(node)
+		question = main != nil
+	}
+	if node != nil && main == nil {
 		if main, err = b.build(node); err != nil {
 			return nil, err
 		}
@@ -51,7 +56,7 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if res.Total == 0 {
+	if res.Total == 0 && !question {
 		if relaxed, err := b.relaxed(node); err != nil {
 			return nil, err
 		} else if relaxed != nil {
@@ -60,6 +65,9 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 			}
 			res.Relaxed = true
 		}
+	}
+	if question {
+		res.Relaxed = true
 	}
 	res.Query = r.Query
 	res.TookMS = float64(time.Since(start).Microseconds()) / 1000
@@ -205,7 +213,7 @@ func (e *Engine) run(ctx context.Context, r Request, main bq.Query, extra ...bq.
 		res.Hits = append(res.Hits, h)
 	}
 	if r.Group {
-		res.Hits = group(res.Hits, r.Offset, r.Limit)
+		res.Hits = groupRanked(res.Hits, r.Offset, r.Limit)
 	}
 	if r.Facets {
 		res.Facets = map[string][]FacetCount{}

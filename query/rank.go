@@ -1,0 +1,222 @@
+package query
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	bq "github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/convsearch/convsearch/indexer"
+)
+
+// Ranking for plain-language questions. A question ("what did we decide
+// about the retry policy?") is mostly words that say nothing about what is
+// looked for; requiring every one of its words finds nothing or the wrong
+// thing. So a plain query that looks like a question is ranked instead:
+// every content word may match, rarer words weigh more (idf), documents with
+// all of the words and with the words next to each other rank higher, and,
+// grouped by conversation, a conversation's score adds up its best hits.
+// Short keyword queries keep their every-word-must-match meaning.
+
+// fillerWords are words of asking that the English stop list keeps; a
+// question's content is what is left. Analysed (stemmed) when an Engine is
+// made, so "discussed" and "discuss" are one.
+var fillerWords = strings.Fields(`tell remember recall know mention mentioned say said talk talked discuss
+discussed ask asked anything something thing things ever please us you me again`)
+
+// Weights of the ranking, tuned on the tune half of the recall questions
+// (docs/RECALL.md).
+const (
+	// allWordsBoost rewards a document holding every content word.
+	allWordsBoost = 1.0
+	// pairBoost rewards two consecutive content words next to each other.
+	pairBoost = 0.5
+	// questionWords: a plain query of at least this many content words is
+	// ranked as a question even without a question mark.
+	questionWords = 3
+)
+
+// kindWeight scales a hit's score by its kind when hits are grouped by
+// conversation: a conversation's title and topics, and a decision, say
+// what a conversation is about more surely than one message does.
+var kindWeight = map[string]float64{
+	indexer.KindConversation: 1.0,
+	indexer.KindTopic:        1.5,
+	indexer.KindDecision:     1.5,
+	indexer.KindMessage:      1.0,
+}
+
+// convDecay weighs a conversation's hits after its best when grouping: the
+// second counts this much, the third this squared, and so on (at most
+// convHits hits).
+const (
+	convDecay = 0.0
+	convHits  = 3
+)
+
+func analyzedSet(an analysis.Analyzer, words []string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range words {
+		for _, t := range analyze(an, w) {
+			set[t] = true
+		}
+	}
+	return set
+}
+
+// plainWords returns the words of a query made only of plain words (no
+// fields, operators, phrases, prefixes or typos), in order; ok is false for
+// any other query.
+func plainWords(n Node) (words []string, ok bool) {
+	switch n := n.(type) {
+	case *Term:
+		if n.Field != "" || n.Prefix || n.Fuzziness > 0 {
+			return nil, false
+		}
+		return []string{n.Text}, true
+	case *And:
+		for _, c := range n.Clauses {
+			t, isTerm := c.(*Term)
+			if !isTerm || t.Field != "" || t.Prefix || t.Fuzziness > 0 {
+				return nil, false
+			}
+			words = append(words, t.Text)
+		}
+		return words, true
+	}
+	return nil, false
+}
+
+// question returns the ranked query for a plain query that reads as a
+// question (a question mark, or at least questionWords content words), and
+// nil for any other query.
+func (b *builder) question(n Node) bq.Query {
+	words, ok := plainWords(n)
+	if !ok {
+		return nil
+	}
+	var terms []string
+	for _, w := range words {
+		terms = append(terms, analyze(b.e.analyzer, w)...)
+	}
+	content := terms[:0:0]
+	for _, t := range terms {
+		if !b.e.filler[t] {
+			content = append(content, t)
+		}
+	}
+	if len(content) == 0 {
+		content = terms
+	}
+	content = dedupe(content)
+	asked := strings.Contains(b.src, "?")
+	if len(content) < 2 || (!asked && len(content) < questionWords) {
+		return nil
+	}
+	q := bleve.NewBooleanQuery()
+	all := make([]bq.Query, 0, len(content))
+	for _, t := range content {
+		tq := bleve.NewTermQuery(t)
+		tq.SetField(indexer.FieldContent)
+		q.AddShould(tq)
+		all = append(all, tq)
+	}
+	if allWordsBoost > 0 {
+		cq := bleve.NewConjunctionQuery(all...)
+		cq.SetBoost(allWordsBoost)
+		q.AddShould(cq)
+	}
+	if pairBoost > 0 {
+		for i := 1; i < len(content); i++ {
+			pq := bleve.NewPhraseQuery([]string{content[i-1], content[i]}, indexer.FieldContent)
+			pq.SetBoost(pairBoost)
+			q.AddShould(pq)
+		}
+	}
+	q.SetMinShould(1)
+	return q
+}
+
+func dedupe(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// groupRanked groups hits by conversation like group, but ranks the
+// conversations by their hits' kind-weighted scores: the best, plus the
+// next ones decaying by convDecay. Ties go to the conversation id, so a
+// ranking never depends on the order Bleve's segments answer in.
+func groupRanked(hits []Hit, offset, limit int) []Hit {
+	type conv struct {
+		best   Hit
+		bestW  float64
+		scores []float64
+		count  int
+	}
+	var order []*conv
+	byID := map[string]*conv{}
+	for _, h := range hits {
+		w := kindWeight[h.Kind]
+		if w == 0 {
+			w = 1
+		}
+		c, ok := byID[h.ConversationID]
+		if !ok {
+			c = &conv{best: h, bestW: h.Score * w}
+			byID[h.ConversationID] = c
+			order = append(order, c)
+		}
+		c.count++
+		c.scores = append(c.scores, h.Score*w)
+		if h.Score*w > c.bestW {
+			c.best, c.bestW = h, h.Score*w
+		}
+	}
+	total := func(c *conv) float64 {
+		s := slices.Clone(c.scores)
+		slices.SortFunc(s, func(a, b float64) int { return cmp.Compare(b, a) })
+		sum, f := 0.0, 1.0
+		for i, v := range s {
+			if i == convHits {
+				break
+			}
+			sum += f * v
+			f *= convDecay
+		}
+		return sum
+	}
+	tot := make(map[*conv]float64, len(order))
+	for _, c := range order {
+		tot[c] = total(c)
+	}
+	slices.SortStableFunc(order, func(a, b *conv) int {
+		if c := cmp.Compare(tot[b], tot[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.best.ConversationID, b.best.ConversationID)
+	})
+	if offset >= len(order) {
+		return []Hit{}
+	}
+	order = order[offset:]
+	if len(order) > limit {
+		order = order[:limit]
+	}
+	out := make([]Hit, 0, len(order))
+	for _, c := range order {
+		h := c.best
+		h.Count = c.count
+		out = append(out, h)
+	}
+	return out
+}

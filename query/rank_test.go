@@ -1,0 +1,134 @@
+package query_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/query"
+)
+
+// Plain questions find the conversation that answers them first, grouped
+// by conversation, though no document holds every word of the question.
+func TestQuestionsRankTheAnsweringConversationFirst(t *testing.T) {
+	e := newEngine(t)
+	tests := []struct {
+		q, want string
+		relaxed bool
+	}{
+		{"why did we pick BCa over the percentile bootstrap?", "boot", true},
+		{"What retry policy did we settle on for the ledger worker?", "retry", true},
+		{"which search library did we choose, Bleve or SQLite?", "index", true},
+		{"tell me what we said about skewed revenue intervals", "boot", true},
+		// Two words without a question mark keep every-word-must-match.
+		{"percentile bootstrap", "boot", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Group: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) == 0 || res.Hits[0].ConversationID != tt.want {
+				t.Fatalf("first conversation of %v, want %s", ids(res), tt.want)
+			}
+			if res.Relaxed != tt.relaxed {
+				t.Errorf("Relaxed = %v, want %v", res.Relaxed, tt.relaxed)
+			}
+		})
+	}
+}
+
+// Grouped results are the same from one search to the next, whatever order
+// equal scores come back in.
+func TestGroupedRankingIsStable(t *testing.T) {
+	e := newEngine(t)
+	req := query.Request{Query: "what about exponential backoff?", Group: true}
+	first, err := e.Search(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		res, err := e.Search(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := convOrder(res), convOrder(first); !equal(got, want) {
+			t.Fatalf("order %v, then %v", want, got)
+		}
+	}
+}
+
+func convOrder(r *query.Result) []string {
+	var out []string
+	for _, h := range r.Hits {
+		out = append(out, h.ConversationID)
+	}
+	return out
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// File and attachment names are found by their words, and by the whole
+// name; a phrase keeps its words in order.
+func TestFileNamesSearchableByTheirWords(t *testing.T) {
+	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	day := time.Date(2025, 4, 1, 9, 0, 0, 0, time.UTC)
+	c := &conversation.Conversation{
+		ID: "files", Source: "portable", Title: "Coding the interviews", Date: day, File: "/fixtures/files.json",
+		Messages: []conversation.Message{
+			{Role: conversation.RoleUser, Content: "Here is the coding scheme.", Timestamp: day,
+				Attachments: []conversation.Attachment{{Name: "codebook.pdf", Type: "application/pdf"}}},
+			{Role: conversation.RoleAssistant, Content: "I changed retry_policy in dispatcher.go and bumped v1.8.5.", Timestamp: day},
+		},
+	}
+	c.Renumber()
+	if err := ix.Apply(context.Background(), []indexer.Change{{State: indexer.FileState{Path: c.File, Parser: c.Source}, Conversations: []*conversation.Conversation{c}}}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := query.New(ix, query.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"codebook", []string{"m:files#0"}},
+		{"codebook.pdf", []string{"m:files#0"}},
+		{"pdf", []string{"m:files#0"}},
+		{"dispatcher", []string{"m:files#1"}},
+		{"retry", []string{"m:files#1"}},
+		{"retry_policy", []string{"m:files#1"}},
+		{`"retry policy"`, []string{"m:files#1"}},
+		{`"policy retry"`, []string{}},
+		{"1.8.5", []string{"m:files#1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Types: []string{"message"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ids(res); !equal(got, tt.want) {
+				t.Errorf("Search(%q) = %v, want %v", tt.q, got, tt.want)
+			}
+		})
+	}
+}
