@@ -27,6 +27,9 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	if len(args) > 0 && args[0] == "bare" {
 		return runBenchBare(ctx, env, args[1:])
 	}
+	if len(args) > 0 && args[0] == "recall" {
+		return runBenchRecall(ctx, env, args[1:])
+	}
 	fs := newFlags(env, "bench")
 	sizes := fs.String("sizes", "10k,100k", "corpus sizes in messages (10k, 100k, 1m)")
 	dir := fs.String("dir", "", "work folder; corpora and indexes are kept there between runs (default $XDG_CACHE_HOME/convsearch-bench)")

@@ -1,0 +1,128 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/convsearch/convsearch/query"
+)
+
+func TestReadQuestions(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       int
+		err        string
+	}{
+		{"two and a comment", "# c\n{\"q\":\"a?\",\"ids\":[\"x\"],\"half\":\"tune\"}\n\n{\"q\":\"b\",\"ids\":[\"y\",\"z\"],\"half\":\"held\",\"project\":\"p\"}\n", 2, ""},
+		{"no ids", `{"q":"a?","half":"tune"}`, 0, "needs q and ids"},
+		{"bad half", `{"q":"a?","ids":["x"],"half":"train"}`, 0, "use tune or held"},
+		{"not json", `q: a`, 0, ":1:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "q.jsonl")
+			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			qs, err := ReadQuestions(path)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want one saying %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || len(qs) != tt.want {
+				t.Fatalf("got %d questions, %v; want %d", len(qs), err, tt.want)
+			}
+		})
+	}
+}
+
+// The project's question files parse, and every question names its half.
+func TestProjectQuestionFiles(t *testing.T) {
+	for _, name := range []string{"examples", "corpus"} {
+		qs, err := ReadQuestions(filepath.Join("..", "testdata", "recall", name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tune, held int
+		for _, q := range qs {
+			if q.Half == HalfTune {
+				tune++
+			} else {
+				held++
+			}
+		}
+		if tune == 0 || held == 0 {
+			t.Errorf("%s: %d tune and %d held questions, want both halves", name, tune, held)
+		}
+	}
+}
+
+func TestGenerateLongMemIsDeterministic(t *testing.T) {
+	o := LongMemOptions{Seed: 3, Dialogs: 2, Sessions: 4, Facts: 6, Half: HalfTune}
+	a, err := GenerateLongMem(t.TempDir(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	b, err := GenerateLongMem(dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) == 0 || !slices.EqualFunc(a, b, func(x, y Question) bool {
+		return x.Q == y.Q && slices.Equal(x.IDs, y.IDs) && x.Project == y.Project
+	}) {
+		t.Fatalf("two runs of one seed differ or are empty: %d and %d questions", len(a), len(b))
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "conversations", "*.json"))
+	if len(files) != o.Dialogs*o.Sessions {
+		t.Errorf("%d session files, want %d", len(files), o.Dialogs*o.Sessions)
+	}
+	for _, q := range b {
+		if _, err := os.Stat(filepath.Join(dir, "conversations", q.IDs[0]+".json")); err != nil {
+			t.Errorf("question %q names a session with no file: %v", q.Q, err)
+		}
+	}
+}
+
+// fixed answers a search with the given conversations in order.
+type fixed []string
+
+func (f fixed) Search(_ context.Context, _ query.Request) (*query.Result, error) {
+	res := &query.Result{}
+	for _, id := range f {
+		res.Hits = append(res.Hits, query.Hit{ConversationID: id})
+	}
+	return res, nil
+}
+
+func TestScore(t *testing.T) {
+	tests := []struct {
+		name         string
+		hits         []string
+		ids          []string
+		r1, r5, mrrx float64
+	}{
+		{"first", []string{"a", "b"}, []string{"a"}, 1, 1, 1},
+		{"third", []string{"x", "y", "a"}, []string{"a"}, 0, 1, 1.0 / 3},
+		{"any of two", []string{"x", "b", "a"}, []string{"a", "b"}, 0, 1, 0.5},
+		{"sixth", []string{"1", "2", "3", "4", "5", "a"}, []string{"a"}, 0, 0, 1.0 / 6},
+		{"absent", []string{"x"}, []string{"a"}, 0, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := Score(context.Background(), fixed(tt.hits), []Question{{Q: "q", IDs: tt.ids, Half: HalfTune}}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.R1 != tt.r1 || f.R5 != tt.r5 || f.MRR != tt.mrrx {
+				t.Errorf("R@1 %v R@5 %v MRR %v, want %v %v %v", f.R1, f.R5, f.MRR, tt.r1, tt.r5, tt.mrrx)
+			}
+		})
+	}
+}
