@@ -72,8 +72,13 @@ type Options struct {
 	// indexer.DefaultMaxTextBytes, which says why); the rest of a longer
 	// text stays in the source file, unsearchable.
 	MaxTextBytes int
-	// Writers is how many batches are written at once (default 2): Bleve
-	// builds each batch's segment on one core.
+	// Writers is how many batches are written at once (default 1). Bleve
+	// builds a batch's segment on one core, but it holds the batch's
+	// analysis (about 12 times its text) until then, and a second writer
+	// held twice that; on 2 cores parsing, extraction and Bleve's analysis
+	// workers keep the other core busy anyway (10k Claude Code messages,
+	// with the index command's bulk memory limit: peak 723 -> 258 MiB, CPU
+	// time x1.09; see docs/PERFORMANCE.md).
 	Writers int
 	// Logger receives per-file problems at warn level and syncs at debug.
 	Logger *slog.Logger
@@ -100,7 +105,7 @@ func (o *Options) SetDefaults() {
 		o.MaxTextBytes = indexer.DefaultMaxTextBytes
 	}
 	if o.Writers <= 0 {
-		o.Writers = 2
+		o.Writers = 1
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
