@@ -20,6 +20,7 @@ var (
 		`let'?s (?:go with|go ahead with|use|stick with|stay with|adopt|switch to|pick|choose|opt for|move to|migrate to|standardi[sz]e on|keep)`,
 		`(?:we|i)(?:'re| are|'m| am) (?:going|going ahead|sticking|staying|moving forward) with`,
 		`(?:we|i)(?:'ve| have)? (?:chose|chosen|picked|opted for|gone with|went with|landed on|converged on)`,
+		`(?:we|i) ended up (?:with|using|going with|choosing|picking|on)`,
 		`decided (?:not to|to|on|that|against|we)`,
 		`decision (?:is|was|has been|:)`,
 		`settled on`,
@@ -33,13 +34,32 @@ var (
 	// notCommitting.
 	reUserWill = re(`^we(?:'ll| will| are going to|'re going to| shall)(?: also| then| just| now| first| instead| still| definitely| initially| only)? ([a-z][a-z-]+)\b`)
 	reUserLets = re(`^let'?s(?: also| then| just| now| first| instead| still| only)? ([a-z][a-z-]+)\b`)
+	// reUserCommit is what only the owner of the work settles with: a change
+	// under way ("we're switching to X", "we're dropping Y"), a decision
+	// against ("we won't adopt Feast"), the plan stated ("the plan is to …"),
+	// a rule from now on, or a verdict on a choice ("sqlc is the way to go").
+	// From the assistant these are narration or advice.
+	reUserCommit = re(`^(?:` + strings.Join([]string{
+		`(?:we|i)(?:'re| are|'m| am) (?:switching to|moving to|migrating to|moving over to|dropping|adopting|standardi[sz]ing on|replacing|retiring|removing|deprecating|sunsetting|keeping|sticking with|staying (?:with|on))`,
+		`(?:we|i)(?: won't| will not|(?: are|'re| am|'m) not going to| aren't going to) (?:use|adopt|build|ship|go with|move to|migrate to|switch to|support|add|keep|pursue|implement|buy|introduce|run|do)`,
+		`let'?s not (?:use|adopt|build|ship|go with|move to|migrate to|switch to|support|add|keep|pursue|implement|buy|introduce|run|do)`,
+	}, "|") + `)\b`)
+	// reUserRule, reUserPlan and reUserVerdict are the rest of the user's
+	// commitments, each tried only when the sentence holds its key words.
+	reUserRule    = re(`^(?:(?:ok|okay|so|and|also|then|agreed|good|great)[,.!]*\s+)?(?:going forward|from now on|from here on)\b[,:]?`)
+	reUserPlan    = re(`^(?:the|our) plan is (?:to|that)\b`)
+	reUserVerdict = re(`^(?:is|are) (?:the way to go|our pick|the winner|what we'll use|what we're going with)\b`)
+	// reItIs is a choice named on its own: "Meilisearch it is."
+	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/-]{0,40}?) it is\s*[.!]*$`)
 	// rePlanLabel opens a sentence that announces the decision after it:
 	// "that's the plan: …".
 	rePlanLabel = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:that's|that is|here's|this is) (?:the plan|settled|decided|the decision|what we'll do|our plan)\s*(?:[:—–]|-\s)\s*`)
 	// reStartGo is a bare "going with X" / "go with X" opening a sentence.
 	reStartGo = re(`^(?:(?:so|ok|okay|then|alright|fine|yes|right|sounds good|great|perfect)[,.!]* )?(?:going|go) with\b`)
 	// reLabel is a "Decision: …" label opening a line.
-	reLabel = re(`^[*_]*(?:the |our |final |my )*(?:decision|decided|resolution|agreed)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
+	// A short heading may stand before it on the line ("Hotfixes — Outcome:
+	// …"), as in meeting notes.
+	reLabel = re(`^(?:[a-z0-9][a-z0-9 /&+-]{0,40}\s[—–-]\s+)?[*_]*(?:the |our |final |my )*(?:decision|decided|resolution|agreed|conclusion|outcome|verdict|final call|resolved)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
 	// reProposal finds the assistant recommending something.
 	reProposal = re(`^(?:` + strings.Join([]string{
 		`i(?:'d| would)? (?:strongly |probably |personally |still |also )?(?:recommend|suggest|propose|advise)`,
@@ -112,6 +132,9 @@ var (
 	directAnchors = set(`we we'll we're we've we’ll we’re we’ve i'll i'm i've i’ll i’m i’ve i
 		let's lets let’s decided decision settled agreed everyone all`)
 	userAnchors     = set(`we we'll we’ll let's lets let’s`)
+	commitAnchors   = set(`we we're we’re i i'm i’m let's lets let’s`)
+	planAnchors     = set(`the our`)
+	verdictAnchors  = set(`is are`)
 	proposalAnchors = set(`i i'd i’d my recommendation recommendation: you the let's lets let’s`)
 )
 
@@ -286,7 +309,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 	for k, s := range st.sents {
 		sl := lower[s.start:s.end]
 		body, textStart := -1, -1
-		if loc := reLabel.FindIndex(head(sl)); loc != nil && s.lineStart {
+		if loc := labelAt(sl, s.lineStart); loc != nil {
 			rest := bytes.TrimSpace(sl[loc[1]:])
 			if len(rest) == 0 || reEmptyLabel.Match(head(rest)) {
 				continue
@@ -302,6 +325,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue // the assistant's plan is a proposal until the user takes it
 			}
 			body, textStart = s.start+loc[1], s.start+loc[1]
+		} else if loc := itIs(sl); loc != nil && m.Role == conversation.RoleUser {
+			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], nextReason(text, lower, st.sents, k))
+			continue
 		} else if loc := findTrigger(sl, m.Role); loc != nil {
 			if !settles(sl, loc, m.Role) {
 				continue
@@ -414,12 +440,63 @@ func findTrigger(sl []byte, role conversation.Role) []int {
 	}
 	for _, r := range []*regexp.Regexp{reUserWill, reUserLets} {
 		if m := findAt(r, sl, userAnchors); m != nil {
-			if _, ok := notCommitting[string(sl[m[2]:m[3]])]; !ok {
+			verb := string(sl[m[2]:m[3]])
+			if _, ok := notCommitting[verb]; !ok || verb == "go" && goesSomewhere(sl[m[3]:]) {
 				return m[:2]
 			}
 		}
 	}
+	if m := findAt(reUserCommit, sl, commitAnchors); m != nil {
+		return m[:2]
+	}
+	if containsAny(head(sl), "forward", "now on", "here on") {
+		if loc := reUserRule.FindIndex(head(sl)); loc != nil {
+			return loc
+		}
+	}
+	if bytes.Contains(sl, []byte("plan is")) {
+		if m := findAt(reUserPlan, sl, planAnchors); m != nil {
+			return m[:2]
+		}
+	}
+	if containsAny(sl, "way to go", "our pick", "the winner", "what we") {
+		if m := findAt(reUserVerdict, sl, verdictAnchors); m != nil {
+			return m[:2]
+		}
+	}
 	return nil
+}
+
+// labelAt matches reLabel at the start of a line: only where one of its
+// words is near, so that most sentences skip the expression.
+func labelAt(sl []byte, lineStart bool) []int {
+	h := head(sl)
+	if !lineStart || !containsAny(h, "decision", "decided", "resolution", "agreed", "conclusion", "outcome", "verdict", "final call", "resolved") {
+		return nil
+	}
+	return reLabel.FindIndex(h)
+}
+
+// goesSomewhere reports a "we'll go" that moves to a new state ("go to 100
+// %", "go live"), not one that reviews ("go through", "go over").
+func goesSomewhere(rest []byte) bool {
+	return bytes.HasPrefix(rest, []byte(" to ")) || bytes.HasPrefix(rest, []byte(" live")) || bytes.HasPrefix(rest, []byte(" for "))
+}
+
+// itIs returns the choice a user's "X it is." names, or nil.
+func itIs(sl []byte) []int {
+	if len(sl) > 60 || !bytes.Contains(sl, []byte(" it is")) {
+		return nil
+	}
+	m := reItIs.FindSubmatchIndex(sl)
+	if m == nil {
+		return nil
+	}
+	first, _, _ := bytes.Cut(sl[m[2]:m[3]], []byte(" "))
+	if _, ok := pronouns[string(first)]; ok || words.IsStopword(string(first)) {
+		return nil // "that it is", "so be it": no choice named
+	}
+	return m[2:4]
 }
 
 // settles applies the guards: no question, hypothetical, tentative or negated

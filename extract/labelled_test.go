@@ -121,7 +121,14 @@ func decisionMatch(got conversation.Decision, wantIdx int, want string) bool {
 	return float64(inter)/float64(min(len(a), len(b))) >= 0.5
 }
 
-func evaluate(t *testing.T, e *Extractor, set []*labelled) (topics, decisions prf) {
+// evaluate scores e on set. With details, each miss and extra is logged; the
+// held-out half is scored without them, so that tuning never sees its items.
+func evaluate(t *testing.T, e *Extractor, set []*labelled, details bool) (topics, decisions prf) {
+	logf := func(format string, args ...any) {
+		if details {
+			t.Logf(format, args...)
+		}
+	}
 	for _, l := range set {
 		c := l.Conversation
 		gotT := e.Topics(&c)
@@ -166,7 +173,7 @@ func evaluate(t *testing.T, e *Extractor, set []*labelled) (topics, decisions pr
 			if ok {
 				decisions.tp++
 			} else {
-				t.Logf("%s: extra decision [%d] %q", l.name, d.MessageIndex, d.Decision)
+				logf("%s: extra decision [%d] %q", l.name, d.MessageIndex, d.Decision)
 			}
 		}
 		for j, w := range l.Want.Decisions {
@@ -174,11 +181,11 @@ func evaluate(t *testing.T, e *Extractor, set []*labelled) (topics, decisions pr
 			if used[j] {
 				decisions.found++
 			} else {
-				t.Logf("%s: missed decision [%d] %q", l.name, w.MessageIndex, w.Decision)
+				logf("%s: missed decision [%d] %q", l.name, w.MessageIndex, w.Decision)
 			}
 		}
 		if len(missedT) > 0 {
-			t.Logf("%s: topics %q, missed %q", l.name, names, missedT)
+			logf("%s: topics %q, missed %q", l.name, names, missedT)
 		}
 	}
 	return topics, decisions
@@ -190,25 +197,25 @@ func evaluate(t *testing.T, e *Extractor, set []*labelled) (topics, decisions pr
 //	go test ./extract/ -run TestLabelled -v
 func TestLabelled(t *testing.T) {
 	tune, holdout := loadLabelled(t)
-	if len(tune)+len(holdout) < 60 {
-		t.Fatalf("labelled set has %d conversations, want at least 60", len(tune)+len(holdout))
+	if len(tune)+len(holdout) < 65 {
+		t.Fatalf("labelled set has %d conversations, want at least 65", len(tune)+len(holdout))
 	}
 	e := New(nil, Options{})
-	// Floors just below the figures reached when they were set (tune:
-	// decisions P=1.00 R=0.97, topics P=0.60 R=0.67; holdout: decisions
-	// P=1.00 R=0.68, topics P=0.51 R=0.62). Topic precision is bounded by
-	// MaxTopics 5 against 2–5 labelled phrases.
+	// Floors just below the figures reached when they were set (tune, 35
+	// conversations: decisions P=1.00 R=0.98, topics P=0.59 R=0.68; holdout,
+	// 30: decisions P=0.97 R=0.70, topics P=0.51 R=0.62). Topic precision is
+	// bounded by MaxTopics 5 against 2–5 labelled phrases.
 	type floor struct{ decP, decR, topP, topR float64 }
 	for _, half := range []struct {
 		name   string
 		set    []*labelled
 		floors floor
 	}{
-		{"tune", tune, floor{0.95, 0.94, 0.57, 0.64}},
-		{"holdout", holdout, floor{0.95, 0.65, 0.48, 0.59}},
+		{"tune", tune, floor{0.95, 0.95, 0.56, 0.65}},
+		{"holdout", holdout, floor{0.94, 0.67, 0.48, 0.59}},
 	} {
 		floors := half.floors
-		tp, dp := evaluate(t, e, half.set)
+		tp, dp := evaluate(t, e, half.set, half.name == "tune")
 		t.Logf("%-7s (%d conversations) decisions: P=%.2f R=%.2f (%d predicted, %d labelled)   topics: P=%.2f R=%.2f (%d predicted, %d labelled)",
 			half.name, len(half.set), dp.precision(), dp.recall(), dp.predicted, dp.relevant,
 			tp.precision(), tp.recall(), tp.predicted, tp.relevant)

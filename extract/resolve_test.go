@@ -124,6 +124,24 @@ func TestSelfContainedDecisions(t *testing.T) {
 			{"u", "Hmm, what about the Python team?"}},
 			nil},
 		{"tool output", []turn{{"t", "Decision: merge on (event_id)"}, {"u", "What does that log line mean?"}}, nil},
+		// Decisions with no "we'll use"-style trigger (second pass).
+		{"x it is", []turn{{"u", "Meilisearch it is."}}, []want{{0, "Meilisearch", ""}}},
+		{"that it is: no choice", []turn{{"u", "Whatever it is."}, {"u", "So it is."}}, nil},
+		{"change under way", []turn{{"u", "We're dropping the trigram index once search is live, since nothing else reads it."}},
+			[]want{{0, "dropping the trigram index", "nothing else reads it"}}},
+		{"assistant narrates a change", []turn{{"a", "We're switching to the new client in this step."}}, nil},
+		{"decision against", []turn{{"u", "We won't adopt Feast for now."}}, []want{{0, "won't adopt Feast", ""}}},
+		{"let's not", []turn{{"u", "Let's not introduce a second queue."}}, []want{{0, "not introduce a second queue", ""}}},
+		{"the plan is to", []turn{{"u", "The plan is to run ephemeral runners on the existing cluster."}}, []want{{0, "run ephemeral runners", ""}}},
+		{"the plan is: a question", []turn{{"u", "Is the plan to run ephemeral runners?"}}, nil},
+		{"going forward", []turn{{"u", "Going forward, release builds stay on hosted runners."}}, []want{{0, "release builds stay on hosted runners", ""}}},
+		{"way to go", []turn{{"u", "sqlc is the way to go for us."}}, []want{{0, "sqlc is the way to go", ""}}},
+		{"way to go, hypothetical", []turn{{"u", "If sqlc is the way to go, who writes the queries?"}}, nil},
+		{"ended up with", []turn{{"a", "We ended up with goose for migrations."}}, []want{{0, "goose for migrations", ""}}},
+		{"go to 100 %", []turn{{"u", "We'll go to 100 % on day two."}}, []want{{0, "go to 100 %", ""}}},
+		{"go through: not a decision", []turn{{"u", "We'll go through the list tomorrow."}}, nil},
+		{"outcome label after a heading", []turn{{"u", "Hotfixes — Outcome: hotfixes skip the train.\nOpen question: phased rollout?"}},
+			[]want{{0, "hotfixes skip the train", ""}}},
 	}
 	e := New(nil, Options{})
 	for _, tt := range tests {
