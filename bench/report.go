@@ -78,6 +78,10 @@ func (r *Report) WriteText(out io.Writer) {
 		fmt.Fprintf(w, "process start and exit (convsearch version)\t%.1f ms\n", r.StartMS)
 	}
 	for _, p := range r.ProcessClaudeCode {
-		fmt.Fprintf(w, "whole process %q, Claude Code index\tconvsearch %.1f ms (cpu %.1f ms, peak RSS %.0f MB)\trg %.1f ms\trg/convsearch %.1fx\n", p.Term, p.ConvsearchS, p.CPUMS, p.PeakRSSMB, p.RgMS, p.RgRatio)
+		rg := "" // rg may not be installed
+		if p.RgMS > 0 {
+			rg = fmt.Sprintf("\trg %.1f ms\trg/convsearch %.1fx", p.RgMS, p.RgRatio)
+		}
+		fmt.Fprintf(w, "whole process %q, Claude Code index\tconvsearch %.1f ms (cpu %.1f ms, peak RSS %.0f MB)%s\n", p.Term, p.ConvsearchS, p.CPUMS, p.PeakRSSMB, rg)
 	}
 }

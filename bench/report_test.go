@@ -31,6 +31,7 @@ func TestWriteTextGolden(t *testing.T) {
 			StartMS:         14,
 			ProcessClaudeCode: []ProcessFigures{
 				{Term: "zygomorphic", ConvsearchS: 30, CPUMS: 41, PeakRSSMB: 60, RgMS: 27, RgRatio: 0.9},
+				{Term: "quorumlease", ConvsearchS: 31, CPUMS: 42, PeakRSSMB: 61}, // no rg here
 			},
 		}},
 	}

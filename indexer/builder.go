@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -58,6 +59,19 @@ func (ix *Index) FinishBuild(ctx context.Context) error {
 		return nil
 	}
 	if err := s.ForceMerge(ctx, finalMergePlan()); err != nil {
+		return fmt.Errorf("merge new index %s: %w", idx.Name(), err)
+	}
+	// ForceMerge returns once the merged segment is in use, maybe before
+	// it is on disk; a write returns once it and all before it are (a
+	// rebuild's Commit closes the index right after). The meta record,
+	// written again as it is, is such a write.
+	ix.mu.RLock()
+	b, err := json.Marshal(ix.meta)
+	ix.mu.RUnlock()
+	if err == nil {
+		err = idx.SetInternal(metaKey, b)
+	}
+	if err != nil {
 		return fmt.Errorf("merge new index %s: %w", idx.Name(), err)
 	}
 	ix.gen.Add(1)

@@ -94,6 +94,11 @@ func TestFinishBuildMerges(t *testing.T) {
 			if ix.Rebuilt() {
 				t.Error("the merged index was made again on open: its meta record (format, redaction) did not survive")
 			}
+			// The merge was persisted, not only made: the index opened
+			// again reads the merged segment.
+			if got := rootSegments(t, ix); tc.merges && got != 1 {
+				t.Errorf("%d segments when opened again, want 1", got)
+			}
 		})
 	}
 }
