@@ -49,6 +49,12 @@ var (
 	reUserRule    = re(`^(?:(?:ok|okay|so|and|also|then|agreed|good|great)[,.!]*\s+)?(?:going forward|from now on|from here on)\b[,:]?`)
 	reUserPlan    = re(`^(?:the|our) plan is (?:to|that)\b`)
 	reUserVerdict = re(`^(?:is|are) (?:the way to go|our pick|the winner|what we'll use|what we're going with)\b`)
+	// reImperative is a user's instruction that picks ("Use pgx directly",
+	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
+	// the assistant it settles what was being weighed. reNotImperative are
+	// idioms that open the same way.
+	reImperative    = re(`^(?:(?:ok|okay|yes|yeah|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case)[,.!:;—–-]*\s+)?(?:use|go with|pick|choose|switch to|stick with|stay with|keep|drop|adopt|move to|migrate to|standardi[sz]e on)\b`)
+	reNotImperative = re(`^(?:keep (?:in mind|going|an eye|me|us|it (?:short|simple|brief))|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reItIs is a choice named on its own: "Meilisearch it is."
 	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/-]{0,40}?) it is\s*[.!]*$`)
 	// rePlanLabel opens a sentence that announces the decision after it:
@@ -246,6 +252,8 @@ type decisionState struct {
 	// words holds the content words of each decision found so far, to spot
 	// repeats.
 	words []map[string]struct{}
+	// replying is set while a user message answers the assistant.
+	replying bool
 }
 
 type proposal struct {
@@ -265,6 +273,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 	st.words = st.words[:0]
 	var out []conversation.Decision
 	var pending *proposal
+	prevAssistant := false
 	for i := range c.Messages {
 		m := &c.Messages[i]
 		if !usable(m) || m.Sidechain {
@@ -283,6 +292,8 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 			out = e.appendDecision(st, out, m, pending.text, pending.rationale)
 		}
 		before := len(out)
+		st.replying = m.Role == conversation.RoleUser && prevAssistant
+		prevAssistant = m.Role == conversation.RoleAssistant
 		out = e.directDecisions(out, m, text, st, pending)
 		if m.Role == conversation.RoleUser && len(out) > before {
 			out = e.companions(out, m, text, st)
@@ -328,7 +339,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if loc := itIs(sl); loc != nil && m.Role == conversation.RoleUser {
 			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], nextReason(text, lower, st.sents, k))
 			continue
-		} else if loc := findTrigger(sl, m.Role); loc != nil {
+		} else if loc := findTrigger(sl, m.Role, st.replying); loc != nil {
 			if !settles(sl, loc, m.Role) {
 				continue
 			}
@@ -428,7 +439,7 @@ func (e *Extractor) antecedent(text string, lower []byte, sents []sentence, k in
 
 // findTrigger returns the span of the first direct decision phrase in the
 // sentence, or nil.
-func findTrigger(sl []byte, role conversation.Role) []int {
+func findTrigger(sl []byte, role conversation.Role, replying bool) []int {
 	if loc := reStartGo.FindIndex(head(sl)); loc != nil {
 		return loc
 	}
@@ -448,6 +459,11 @@ func findTrigger(sl []byte, role conversation.Role) []int {
 	}
 	if m := findAt(reUserCommit, sl, commitAnchors); m != nil {
 		return m[:2]
+	}
+	if replying && imperativeVerbNear(sl) {
+		if loc := reImperative.FindIndex(head(sl)); loc != nil && !reNotImperative.Match(head(sl[loc[0]:])) {
+			return loc
+		}
 	}
 	if containsAny(head(sl), "forward", "now on", "here on") {
 		if loc := reUserRule.FindIndex(head(sl)); loc != nil {
@@ -475,6 +491,31 @@ func labelAt(sl []byte, lineStart bool) []int {
 		return nil
 	}
 	return reLabel.FindIndex(h)
+}
+
+// imperativeVerbs are the first words of reImperative's verbs.
+var imperativeVerbs = set(`use go pick choose switch stick stay keep drop adopt move migrate standardise standardize`)
+
+// imperativeVerbNear reports whether one of the first three words of sl is an
+// imperative verb: most sentences are spared reImperative.
+func imperativeVerbNear(sl []byte) bool {
+	rest := sl
+	for range 3 {
+		rest = bytes.TrimLeft(rest, " \t,.!:;")
+		w := rest
+		if i := bytes.IndexAny(rest, " \t,.!:;"); i >= 0 {
+			w, rest = rest[:i], rest[i:]
+		} else {
+			rest = nil
+		}
+		if _, ok := imperativeVerbs[string(w)]; ok {
+			return true
+		}
+		if len(rest) == 0 {
+			return false
+		}
+	}
+	return false
 }
 
 // goesSomewhere reports a "we'll go" that moves to a new state ("go to 100

@@ -197,12 +197,12 @@ func evaluate(t *testing.T, e *Extractor, set []*labelled, details bool) (topics
 //	go test ./extract/ -run TestLabelled -v
 func TestLabelled(t *testing.T) {
 	tune, holdout := loadLabelled(t)
-	if len(tune)+len(holdout) < 65 {
-		t.Fatalf("labelled set has %d conversations, want at least 65", len(tune)+len(holdout))
+	if len(tune)+len(holdout) < 67 {
+		t.Fatalf("labelled set has %d conversations, want at least 67", len(tune)+len(holdout))
 	}
 	e := New(nil, Options{})
-	// Floors just below the figures reached when they were set (tune, 35
-	// conversations: decisions P=1.00 R=0.98, topics P=0.59 R=0.68; holdout,
+	// Floors just below the figures reached when they were set (tune, 37
+	// conversations: decisions P=1.00 R=0.96, topics P=0.61 R=0.69; holdout,
 	// 30: decisions P=0.97 R=0.70, topics P=0.51 R=0.62). Topic precision is
 	// bounded by MaxTopics 5 against 2–5 labelled phrases.
 	type floor struct{ decP, decR, topP, topR float64 }
@@ -211,7 +211,7 @@ func TestLabelled(t *testing.T) {
 		set    []*labelled
 		floors floor
 	}{
-		{"tune", tune, floor{0.95, 0.95, 0.56, 0.65}},
+		{"tune", tune, floor{0.95, 0.93, 0.58, 0.66}},
 		{"holdout", holdout, floor{0.94, 0.67, 0.48, 0.59}},
 	} {
 		floors := half.floors

@@ -140,6 +140,13 @@ func TestSelfContainedDecisions(t *testing.T) {
 		{"ended up with", []turn{{"a", "We ended up with goose for migrations."}}, []want{{0, "goose for migrations", ""}}},
 		{"go to 100 %", []turn{{"u", "We'll go to 100 % on day two."}}, []want{{0, "go to 100 %", ""}}},
 		{"go through: not a decision", []turn{{"u", "We'll go through the list tomorrow."}}, nil},
+		{"imperative choice in a reply", []turn{
+			{"a", "pgx gives you COPY; database/sql keeps you portable."},
+			{"u", "Use pgx directly, since we need COPY. Keep in mind the import runs nightly."}},
+			[]want{{1, "Use pgx directly", "we need COPY"}}},
+		{"imperative opening a conversation", []turn{{"u", "Use the repo layout as reference and compare pgx with database/sql."}}, nil},
+		{"imperative from the assistant", []turn{{"u", "Jest or Vitest?"}, {"a", "Switch to a branch first and run both."}}, nil},
+		{"imperative question", []turn{{"a", "Vitest is faster."}, {"u", "Stick with Jest?"}}, nil},
 		{"outcome label after a heading", []turn{{"u", "Hotfixes — Outcome: hotfixes skip the train.\nOpen question: phased rollout?"}},
 			[]want{{0, "hotfixes skip the train", ""}}},
 	}
