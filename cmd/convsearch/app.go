@@ -74,7 +74,7 @@ func commands() []command {
 		{"setup", "register convsearch with every AI agent installed here (MCP), and optionally its session-start hook and user service", "[--dry-run] [--hook] [--service] [--remove] [--json]", runSetup},
 		{"recall", "print a short summary of this project's recent decisions and conversations (for session-start hooks)", "[--hook] [--project P] [--json]", runRecall},
 		{"check", "check the index for damage: its metadata, and each segment's footer and CRC", "[--quick] [--json] [flags]", runCheck},
-		{"bench", "measure indexing and query speed on a generated corpus", "[index|query|all] [flags]", runBench},
+		{"bench", "measure indexing and query speed on a generated corpus, and search recall on question sets", "[index|query|recall|all] [flags]", runBench},
 	}
 }
 
