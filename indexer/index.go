@@ -80,8 +80,6 @@ type Index struct {
 	// rebuilt is true when Open found an index of another format version
 	// (or none) and started a new one.
 	rebuilt bool
-	// finished is set once FinishBuild ran.
-	finished bool
 	// gen counts the batches applied since Open, so readers can tell that
 	// what they cached may be stale.
 	gen atomic.Uint64

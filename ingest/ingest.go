@@ -35,12 +35,6 @@ type Index interface {
 	WriteManifest() error
 }
 
-// builder is an Index that merges what a pass built anew once it ends
-// (indexer.Index.FinishBuild).
-type builder interface {
-	FinishBuild(ctx context.Context) error
-}
-
 // Extractor derives topics and decisions where a conversation has none.
 type Extractor interface {
 	Apply(c *conversation.Conversation)
@@ -72,13 +66,8 @@ type Options struct {
 	// indexer.DefaultMaxTextBytes, which says why); the rest of a longer
 	// text stays in the source file, unsearchable.
 	MaxTextBytes int
-	// Writers is how many batches are written at once (default 1). Bleve
-	// builds a batch's segment on one core, but it holds the batch's
-	// analysis (about 12 times its text) until then, and a second writer
-	// held twice that; on 2 cores parsing, extraction and Bleve's analysis
-	// workers keep the other core busy anyway (10k Claude Code messages,
-	// with the index command's bulk memory limit: peak 723 -> 258 MiB, CPU
-	// time x1.09; see docs/PERFORMANCE.md).
+	// Writers is how many batches are written at once (default 2): Bleve
+	// builds each batch's segment on one core.
 	Writers int
 	// Logger receives per-file problems at warn level and syncs at debug.
 	Logger *slog.Logger
@@ -105,7 +94,7 @@ func (o *Options) SetDefaults() {
 		o.MaxTextBytes = indexer.DefaultMaxTextBytes
 	}
 	if o.Writers <= 0 {
-		o.Writers = 1
+		o.Writers = 2
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -495,11 +484,6 @@ func (in *Ingester) process(ctx context.Context, run *pass, jobs []job, removed 
 	}
 	if err := ctx.Err(); err != nil {
 		return run.summary(), err
-	}
-	if b, ok := in.ix.(builder); ok {
-		if err := b.FinishBuild(ctx); err != nil {
-			return run.summary(), err
-		}
 	}
 	if err := in.writeManifest(); err != nil {
 		return run.summary(), err
