@@ -14,7 +14,6 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -319,6 +318,11 @@ func (r *pageRenderer) code(w util.BufWriter, source []byte, n ast.Node, enterin
 	return ast.WalkSkipChildren, nil
 }
 
+// classesOnly is the style highlight formats with: with classes, chroma
+// names token types and web/code.css colours them, so no theme is needed
+// (and chroma's themes, parsed at start, stay out of the binary).
+var classesOnly = chroma.MustNewStyle("classes", chroma.StyleEntries{})
+
 // highlight returns code as HTML with chroma's classes, for a language
 // named or recognised; false when it knows none.
 func highlight(code, lang string) (string, bool) {
@@ -341,7 +345,7 @@ func highlight(code, lang string) (string, bool) {
 	}
 	var b bytes.Buffer
 	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(false))
-	if err := f.Format(&b, styles.Fallback, it); err != nil {
+	if err := f.Format(&b, classesOnly, it); err != nil {
 		return "", false
 	}
 	return b.String(), true
