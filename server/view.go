@@ -262,12 +262,7 @@ func (r *pageRenderer) htmlBlock(w util.BufWriter, source []byte, n ast.Node, en
 	if !entering {
 		return ast.WalkContinue, nil
 	}
-	var b bytes.Buffer
-	lines := n.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		b.Write(seg.Value(source))
-	}
+	b := nodeText(n, source)
 	if hb, ok := n.(*ast.HTMLBlock); ok && hb.HasClosure() {
 		b.Write(hb.ClosureLine.Value(source))
 	}
@@ -275,6 +270,17 @@ func (r *pageRenderer) htmlBlock(w util.BufWriter, source []byte, n ast.Node, en
 	_, _ = w.WriteString(strings.ReplaceAll(htmlEscape(strings.TrimRight(b.String(), "\n")), "\n", "<br>\n"))
 	_, _ = w.WriteString("</p>\n")
 	return ast.WalkSkipChildren, nil
+}
+
+// nodeText is a block node's lines as they were written.
+func nodeText(n ast.Node, source []byte) *bytes.Buffer {
+	var b bytes.Buffer
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(seg.Value(source))
+	}
+	return &b
 }
 
 // rawHTML shows inline HTML as text, for the same reason.
@@ -298,12 +304,7 @@ func (r *pageRenderer) code(w util.BufWriter, source []byte, n ast.Node, enterin
 	if !entering {
 		return ast.WalkContinue, nil
 	}
-	var b bytes.Buffer
-	lines := n.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		b.Write(seg.Value(source))
-	}
+	b := nodeText(n, source)
 	lang := ""
 	if fc, ok := n.(*ast.FencedCodeBlock); ok && fc.Info != nil {
 		lang = string(fc.Language(source))

@@ -260,15 +260,20 @@ func printConversations(env *Env, res *query.Result, convs []convHits, offset in
 		for _, h := range c.hits {
 			printHitBody(w, st, &h)
 		}
-		ref := "convsearch show " + term.ShellQuote(best.ConversationID)
-		if best.MessageIndex != nil {
-			ref += fmt.Sprintf(" --message %d", *best.MessageIndex)
-		}
-		fmt.Fprintf(w, "   %s\n", st.Dim(ref))
+		fmt.Fprintf(w, "   %s\n", st.Dim(showRef(&best)))
 	}
 	if facets {
 		printFacets(w, st, res)
 	}
+}
+
+// showRef is the command that opens a hit.
+func showRef(h *query.Hit) string {
+	ref := "convsearch show " + term.ShellQuote(h.ConversationID)
+	if h.MessageIndex != nil {
+		ref += fmt.Sprintf(" --message %d", *h.MessageIndex)
+	}
+	return ref
 }
 
 // queryError reports a query syntax error with a caret under the place, as
@@ -316,11 +321,7 @@ func printResult(env *Env, res *query.Result, facets bool) {
 		}
 		fmt.Fprintf(w, "%d. %s  %s\n", i+1, st.Bold(conversation.OneLine(title, 80)), st.Dim(strings.Join(meta, " · ")))
 		printHitBody(w, st, &h)
-		ref := "convsearch show " + term.ShellQuote(h.ConversationID)
-		if h.MessageIndex != nil {
-			ref += fmt.Sprintf(" --message %d", *h.MessageIndex)
-		}
-		fmt.Fprintf(w, "   %s\n", st.Dim(ref))
+		fmt.Fprintf(w, "   %s\n", st.Dim(showRef(&h)))
 	}
 	if facets {
 		printFacets(w, st, res)
