@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/conversation"
@@ -127,9 +128,28 @@ var (
 )
 
 // re compiles a pattern in which "'" stands for either apostrophe.
-func re(p string) *regexp.Regexp {
-	return regexp.MustCompile(strings.ReplaceAll(p, "'", "['’]"))
+func re(p string) *lazyRE {
+	return &lazyRE{pattern: strings.ReplaceAll(p, "'", "['’]")}
 }
+
+// lazyRE is a pattern compiled when first used: a process that only
+// searches never extracts, and compiling them all at start cost every
+// command 2.5 ms.
+type lazyRE struct {
+	pattern string
+	once    sync.Once
+	re      *regexp.Regexp
+}
+
+func (l *lazyRE) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.pattern) })
+	return l.re
+}
+
+func (l *lazyRE) Match(b []byte) bool              { return l.get().Match(b) }
+func (l *lazyRE) MatchString(s string) bool        { return l.get().MatchString(s) }
+func (l *lazyRE) FindIndex(b []byte) []int         { return l.get().FindIndex(b) }
+func (l *lazyRE) FindSubmatchIndex(b []byte) []int { return l.get().FindSubmatchIndex(b) }
 
 // The direct and proposal patterns are anchored: they are tried only where a
 // word that can start them begins, which spares most of the text the regular
@@ -146,7 +166,7 @@ var (
 
 // findAt returns the submatch indexes of the first match of the anchored
 // pattern r at the start of a word of anchors in sl, or nil.
-func findAt(r *regexp.Regexp, sl []byte, anchors map[string]struct{}) []int {
+func findAt(r *lazyRE, sl []byte, anchors map[string]struct{}) []int {
 	for i := 0; i < len(sl); {
 		for i < len(sl) && !isAnchorByte(sl[i]) {
 			i++
@@ -449,7 +469,7 @@ func findTrigger(sl []byte, role conversation.Role, replying bool) []int {
 	if role != conversation.RoleUser {
 		return nil
 	}
-	for _, r := range []*regexp.Regexp{reUserWill, reUserLets} {
+	for _, r := range []*lazyRE{reUserWill, reUserLets} {
 		if m := findAt(r, sl, userAnchors); m != nil {
 			verb := string(sl[m[2]:m[3]])
 			if _, ok := notCommitting[verb]; !ok || verb == "go" && goesSomewhere(sl[m[3]:]) {

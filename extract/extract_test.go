@@ -3,6 +3,7 @@ package extract
 import (
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -400,4 +401,18 @@ func ExampleExtractor_Decisions() {
 	}
 	// Output:
 	// [2] Kafka with 7-day retention (because consumers can replay from any offset)
+}
+
+// TestPatternsCompile compiles every decision pattern: they compile when
+// first used, so a bad one must fail here rather than in a user's index.
+func TestPatternsCompile(t *testing.T) {
+	for _, l := range []*lazyRE{reDirect, reUserWill, reUserLets, reUserCommit, reUserRule, reUserPlan, reUserVerdict,
+		reImperative, reNotImperative, reItIs, rePlanLabel, reStartGo, reLabel, reProposal, reProposalLead,
+		reQuestionStart, reHypothetical, reTentative, reNegation, reWalkthrough, reLead, reReasonIn, reReasonSo,
+		reReasonNext, reAcceptStrong, reAcceptWeak, reContrast, reAnaphor, reOption, reOptionRef, reProposalLabel,
+		reCompanion, reEmptyLabel} {
+		if _, err := regexp.Compile(l.pattern); err != nil {
+			t.Errorf("%.40s…: %v", l.pattern, err)
+		}
+	}
 }
