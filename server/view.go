@@ -13,7 +13,6 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -332,10 +331,10 @@ func highlight(code, lang string) (string, bool) {
 	}
 	var lx chroma.Lexer
 	if lang != "" {
-		lx = lexers.Get(lang)
+		lx = lexerRegistry().Get(lang)
 	}
 	if lx == nil {
-		lx = lexers.Analyse(code)
+		lx = lexerRegistry().Analyse(code)
 	}
 	if lx == nil {
 		return "", false
