@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/cookiejar"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -86,24 +87,53 @@ func TestDaemonAlwaysHasToken(t *testing.T) {
 	if _, err := c.Stats(context.Background()); err != nil {
 		t.Errorf("stats through Dial's client: %v", err)
 	}
-	// The login link sets the cookie the page's requests then carry.
-	jar, _ := cookiejar.New(nil)
-	hc := &http.Client{Jar: jar}
-	resp, err := hc.Get(info.LoginURL())
+	// The login link serves the page and sets no cookie: the page keeps
+	// the token, per origin, and sends it as a bearer token.
+	resp, err := http.Get(info.LoginURL())
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.Request.URL.RawQuery != "" {
-		t.Errorf("the login link ended at %s: the token stays in the address", resp.Request.URL.Redacted())
+	if resp.StatusCode != http.StatusOK || len(resp.Cookies()) > 0 {
+		t.Errorf("the login link: HTTP %d, cookies %v; want the page and no cookie", resp.StatusCode, resp.Cookies())
 	}
-	resp, err = hc.Get(d.URL() + "/api/stats")
-	if err != nil {
+}
+
+// TestDialStaleDaemonFile: a daemon.json left by a daemon that died names
+// a port another program may hold now. Dial proves the token before it
+// sends it: an impostor that knows the pid and the data folder (ps tells
+// both) gets neither the token nor a search, and Dial finds no daemon.
+func TestDialStaleDaemonFile(t *testing.T) {
+	data := t.TempDir()
+	const token = "the-real-token"
+	var mu sync.Mutex
+	var seen []string
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.Path+" auth="+r.Header.Get("Authorization"))
+		mu.Unlock()
+		json.NewEncoder(w).Encode(map[string]any{"status": "ok", "ready": true, "pid": 4242, "data_dir": data, "proof": "00"})
+	}))
+	defer fake.Close()
+	if err := WriteInfo(data, Info{Addr: strings.TrimPrefix(fake.URL, "http://"), PID: 4242, Token: token, DataDir: data}); err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Errorf("/api/stats with the login cookie: HTTP %d", resp.StatusCode)
+	_, _, err := Dial(context.Background(), data)
+	if !errors.Is(err, ErrNoDaemon) {
+		t.Errorf("Dial to an impostor: %v, want ErrNoDaemon", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, s := range seen {
+		if strings.Contains(s, token) {
+			t.Errorf("the impostor was sent the token: %s", s)
+		}
+		if !strings.HasPrefix(s, "GET /healthz") {
+			t.Errorf("the impostor was asked more than its proof: %s", s)
+		}
+	}
+	if len(seen) == 0 {
+		t.Error("Dial asked the impostor nothing: the test proves nothing")
 	}
 }
 

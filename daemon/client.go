@@ -3,6 +3,9 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -211,6 +214,41 @@ func (c *Client) Sync(ctx context.Context, roots []string) (*ingest.Summary, err
 		return nil, err
 	}
 	return &sum, nil
+}
+
+// Verify proves that the daemon at the client's address holds the token
+// before anything is sent with it: a nonce goes to /healthz without the
+// token, and the answer must be server.HealthProof(token, nonce). A
+// daemon.json left by a daemon that died names a port anyone may hold
+// now; what holds it must learn neither the token nor the searches, nor
+// answer them.
+func (c *Client) Verify(ctx context.Context) error {
+	if c.token == "" {
+		return nil
+	}
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return err
+	}
+	nonce := hex.EncodeToString(b)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/healthz?nonce="+nonce, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("daemon at %s: %w", c.base, err)
+	}
+	defer resp.Body.Close()
+	var h server.Health
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&h); err != nil {
+		return fmt.Errorf("daemon at %s: not a convsearch daemon: %w", c.base, err)
+	}
+	if !hmac.Equal([]byte(h.Proof), []byte(server.HealthProof(c.token, nonce))) {
+		return fmt.Errorf("daemon at %s: it does not hold the token of daemon.json (a daemon that is gone, its port now another program's)", c.base)
+	}
+	return nil
 }
 
 func (c *Client) get(ctx context.Context, path string, v url.Values, out any) error {

@@ -55,7 +55,7 @@ func (d *Info) URL() string {
 }
 
 // LoginURL returns the link that logs a browser in to the daemon's page:
-// visiting it sets a cookie holding the token, and the token leaves the
+// the page keeps the token in its own origin's storage, and it leaves the
 // address bar at once.
 func (d *Info) LoginURL() string {
 	if d.Token == "" {
@@ -166,6 +166,10 @@ func Dial(ctx context.Context, dir string) (*Client, *Info, error) {
 	c := NewClient(info.URL(), info.Token)
 	hctx, cancel := context.WithTimeout(ctx, DialTimeout)
 	defer cancel()
+	if err := c.Verify(hctx); err != nil {
+		c.Close()
+		return nil, nil, fmt.Errorf("%w: %v", ErrNoDaemon, err)
+	}
 	h, err := c.Health(hctx)
 	if err != nil {
 		c.Close()

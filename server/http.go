@@ -2,13 +2,15 @@ package server
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -39,10 +41,12 @@ type HandlerOptions struct {
 	// last sync…). Nil: nothing more.
 	Status func() any
 	// Token is required on every /api and /mcp request, as
-	// "Authorization: Bearer <token>" or, from the page, as the cookie a
-	// login link (/?token=<token>) sets. Empty leaves the API open: for
-	// tests in one process only; the daemon always has a token, since
-	// other accounts on the machine reach its loopback port too.
+	// "Authorization: Bearer <token>"; the page keeps it in its origin's
+	// storage from a login link (/?token=<token>). No cookie: browsers send
+	// cookies to every port of a host, another account's server on this
+	// machine's loopback among them. Empty leaves the API open: for tests
+	// in one process only; the daemon always has a token, since other
+	// accounts on the machine reach its loopback port too.
 	Token string
 	// AnyHost serves requests naming any host. By default only loopback
 	// names are served (a defence against DNS rebinding): the daemon sets
@@ -65,6 +69,8 @@ type Health struct {
 	Version string    `json:"version,omitempty"`
 	Started time.Time `json:"started,omitzero"`
 	Ready   bool      `json:"ready"`
+	// Proof is HealthProof(token, nonce) when the request sent a nonce.
+	Proof string `json:"proof,omitempty"`
 }
 
 // ContextRequest asks for the messages around message hits
@@ -114,7 +120,7 @@ func NewHandler(o HandlerOptions) http.Handler {
 		if method, path, ok := strings.Cut(pattern, " "); ok && !strings.Contains(path, "{") {
 			allowed[path] = method
 		}
-		mux.Handle(pattern, h.authorized(true, f))
+		mux.Handle(pattern, h.authorized(f))
 	}
 	api("GET /api/search", h.search)
 	api("GET /api/conversations/{id}", h.conversation)
@@ -138,15 +144,15 @@ func NewHandler(o HandlerOptions) http.Handler {
 		writeError(w, http.StatusNotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path)
 	})
 	if o.MCP != nil {
-		// Agents only: the page never calls /mcp, so its cookie does not open it.
-		mux.Handle("/mcp", h.authorized(false, o.MCP.ServeHTTP))
-		mux.Handle("/mcp/", h.authorized(false, o.MCP.ServeHTTP))
+		mux.Handle("/mcp", h.authorized(o.MCP.ServeHTTP))
+		mux.Handle("/mcp/", h.authorized(o.MCP.ServeHTTP))
 	}
 	page := pageHandler()
 	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Has("token") {
-			h.login(w, r)
-			return
+			// A login link: the page's script keeps the token and takes
+			// it out of the address; the answer must not be cached.
+			w.Header().Set("Cache-Control", "no-store")
 		}
 		page.ServeHTTP(w, r)
 	}))
@@ -157,12 +163,12 @@ type handler struct{ o HandlerOptions }
 
 // guard refuses requests for a host that is not loopback unless AnyHost
 // (a web page elsewhere must not reach the API through DNS rebinding) and
-// requests a page of another origin sends with the user's cookie (CSRF),
-// sets the headers every answer shares, and logs.
+// POSTs a page of another origin sends (CSRF, a second defence: no cookie
+// authorizes anything), sets the headers every answer shares, and logs.
 func (h *handler) guard(next http.Handler) http.Handler {
 	// Browsers tell where a request comes from; a POST from another origin
-	// (another user's page on another loopback port is one: cookies ignore
-	// ports) is refused. Clients that are not browsers send no such header.
+	// (another user's page on another loopback port is one) is refused.
+	// Clients that are not browsers send no such header.
 	next = http.NewCrossOriginProtection().Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -200,11 +206,10 @@ func (s *statusRecorder) Flush() {
 	}
 }
 
-// authorized requires the token, when there is one: as a bearer token,
-// or (withCookie, the page's API) as the login cookie.
-func (h *handler) authorized(withCookie bool, f http.HandlerFunc) http.Handler {
+// authorized requires the token, when there is one, as a bearer token.
+func (h *handler) authorized(f http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if h.o.Token != "" && !h.bearerOK(r) && !(withCookie && h.cookieOK(r)) {
+		if h.o.Token != "" && !h.bearerOK(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="convsearch"`)
 			writeError(w, http.StatusUnauthorized, "%s", unauthorized)
 			return
@@ -222,57 +227,34 @@ func (h *handler) bearerOK(r *http.Request) bool {
 	return ok && h.tokenIs(strings.TrimSpace(tok))
 }
 
-func (h *handler) cookieOK(r *http.Request) bool {
-	c, err := r.Cookie(cookieName(r.Host))
-	return err == nil && h.tokenIs(c.Value)
-}
-
 // tokenIs compares in constant time: how long a wrong guess took must
 // not tell how much of it was right.
 func (h *handler) tokenIs(tok string) bool {
 	return tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(h.o.Token)) == 1
 }
 
-// cookieName names the login cookie after the port: browsers share
-// cookies between the ports of a host, and two daemons (two data folders)
-// must not log each other out.
-func cookieName(host string) string {
-	name := "convsearch"
-	if _, port, err := net.SplitHostPort(host); err == nil && port != "" {
-		name += "-" + port
+// proof answers a client's nonce with HMAC(token, nonce): a client that
+// finds daemon.json proves the daemon at its address holds the token
+// before sending it (a stale file's port may be another account's now).
+func (h *handler) proof(nonce string) string {
+	if h.o.Token == "" || nonce == "" || len(nonce) > 128 {
+		return ""
 	}
-	return name
+	return HealthProof(h.o.Token, nonce)
 }
 
-// login turns a login link (/?token=…) into the cookie and sends the
-// browser on to the same page without the token in its address (nor its
-// history). A wrong token sets nothing: the page then says what to do.
-func (h *handler) login(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	tok := q.Get("token")
-	q.Del("token")
-	if h.o.Token != "" && h.tokenIs(tok) {
-		http.SetCookie(w, &http.Cookie{
-			Name:     cookieName(r.Host),
-			Value:    h.o.Token,
-			Path:     "/",
-			HttpOnly: true, // no script of the page reads it
-			SameSite: http.SameSiteStrictMode,
-		})
-	}
-	// Always to the page itself: never somewhere the request names.
-	to := "/"
-	if len(q) > 0 {
-		to += "?" + q.Encode()
-	}
-	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, r, to, http.StatusSeeOther)
+// HealthProof is what a daemon holding token answers to nonce at
+// /healthz?nonce=…
+func HealthProof(token, nonce string) string {
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write([]byte("convsearch healthz\x00" + nonce))
+	return hex.EncodeToString(m.Sum(nil))
 }
 
 func (h *handler) ready() bool { return h.o.Ready == nil || h.o.Ready() }
 
 func (h *handler) health(w http.ResponseWriter, r *http.Request) {
-	out := Health{Status: "ok", Ready: h.ready()}
+	out := Health{Status: "ok", Ready: h.ready(), Proof: h.proof(r.URL.Query().Get("nonce"))}
 	// Who we are is told to those allowed to ask.
 	if h.o.Token == "" || h.bearerOK(r) {
 		id := h.o.Identity

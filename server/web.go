@@ -35,7 +35,9 @@ func pageHandler() http.Handler {
 		h.Set("Content-Security-Policy", pageCSP)
 		h.Set("X-Frame-Options", "DENY")
 		// The page is small and changes with the binary: always revalidate.
-		h.Set("Cache-Control", "no-cache")
+		if h.Get("Cache-Control") == "" {
+			h.Set("Cache-Control", "no-cache")
+		}
 		files.ServeHTTP(w, r)
 	})
 }

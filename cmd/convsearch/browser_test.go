@@ -90,7 +90,7 @@ func TestBrowserSearchPage(t *testing.T) {
 		t.Errorf("a conversation's markup reached the page as markup:\n%s", clipDOM(dom))
 	}
 
-	// Without the login cookie the page says how to get one, and shows nothing.
+	// Without the token the page says how to get one, and shows nothing.
 	dom = chromium(t, bin, d.url+"/?q=jitter", "--dump-dom")
 	if !strings.Contains(dom, `<div id="token-bar" class="token-bar">`) || strings.Contains(dom, "Choosing a retry policy") {
 		t.Errorf("the page without a login shows no login bar, or shows hits:\n%s", clipDOM(dom))

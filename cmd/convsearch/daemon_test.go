@@ -334,7 +334,13 @@ func TestServeAddressAndToken(t *testing.T) {
 	}
 	d := startServe(t, home, root, "--token", "let-me-in")
 	login := d.url + "/?token=let-me-in"
-	d.waitUntil("the login link on stderr", func() bool { return strings.Contains(d.stderr.String(), login) })
+	// stderr is a pipe here, as in a service's journal: no token on it.
+	d.waitUntil("the pointer to convsearch open on stderr", func() bool {
+		return strings.Contains(d.stderr.String(), "run `convsearch open` for a login link")
+	})
+	if strings.Contains(d.stderr.String(), "let-me-in") {
+		t.Errorf("the token went to stderr, which is not a terminal:\n%s", d.stderr.String())
+	}
 	if r := cs(t, home, "open"); r.code != 0 || r.stdout != login+"\n" {
 		t.Errorf("open: exit %d, stdout %q, want %q", r.code, r.stdout, login)
 	}

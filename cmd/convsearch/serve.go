@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/convsearch/convsearch/daemon"
+	"github.com/convsearch/convsearch/internal/term"
 	"github.com/convsearch/convsearch/parsers/all"
 )
 
@@ -36,8 +37,13 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	info := d.Info()
 	fmt.Fprintf(env.Stdout, "convsearch: serving %s/ (pid %d)\n", d.URL(), info.PID)
-	// The link holds the token: to the terminal, never to the log.
-	fmt.Fprintf(env.Stderr, "convsearch: to search in a browser, open %s (`convsearch open` prints a new link)\n", info.LoginURL())
+	// The link holds the token: to a terminal only, never to a log (a
+	// service's stderr goes to the journal, which others may read).
+	if term.IsTerminal(env.Stderr) {
+		fmt.Fprintf(env.Stderr, "convsearch: to search in a browser, open %s (`convsearch open` prints a new link)\n", info.LoginURL())
+	} else {
+		fmt.Fprintln(env.Stderr, "convsearch: to search in a browser, run `convsearch open` for a login link")
+	}
 	select {
 	case <-ctx.Done():
 	case <-d.Done():

@@ -35,10 +35,26 @@ const state = {
 
 // ---- talking to the daemon ----
 
-// The daemon's token travels as an HttpOnly cookie, set by the login link
-// `convsearch serve` prints: no script here ever holds it.
+// The daemon's token comes in the login link `convsearch serve` prints
+// (/?token=…, or the token pasted in the bar, which submits the same). It is
+// kept in this origin's localStorage, which no page of another port can
+// read, and taken out of the address at once; every request sends it as a
+// bearer token. Never a cookie: browsers send cookies to every port of the
+// host, another account's server on this machine among them.
+const TOKEN_KEY = "convsearch-token";
+(function takeLoginToken() {
+  const u = new URL(location.href);
+  const t = u.searchParams.get("token");
+  if (t === null) return;
+  if (t) localStorage.setItem(TOKEN_KEY, t);
+  u.searchParams.delete("token");
+  history.replaceState(history.state, "", u.pathname + u.search + u.hash);
+})();
+
 async function api(path, signal, body) {
-  const opts = { headers: { Accept: "application/json" }, signal, credentials: "same-origin" };
+  const opts = { headers: { Accept: "application/json" }, signal, credentials: "omit" };
+  const token = localStorage.getItem(TOKEN_KEY);
+  if (token) opts.headers.Authorization = "Bearer " + token;
   if (body !== undefined) {
     opts.method = "POST";
     opts.headers["Content-Type"] = "application/json";
