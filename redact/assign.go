@@ -404,11 +404,13 @@ func findURLPasswords(s string, out []span) []span {
 			continue
 		}
 		colon := strings.IndexByte(s[p:end], ':')
-		if colon <= 0 {
-			continue // no password, or no user
+		if colon < 0 {
+			continue // no password (redis://:pw@host has an empty user)
 		}
 		a, b := p+colon+1, end
-		if a == b || !plausibleURLPassword(s[a:b]) {
+		// user:user@ (postgres:postgres, guest:guest) is a default, not a
+		// secret.
+		if a == b || s[a:b] == s[p:p+colon] || !plausibleURLPassword(s[a:b]) {
 			continue
 		}
 		out = append(out, span{start: a, end: b, id: idURLPassword, prio: prioURL})

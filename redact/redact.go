@@ -152,12 +152,56 @@ func apply(s string, spans []span) (string, int) {
 		if len(secret) < minEchoLen || !strings.Contains(out, secret) {
 			continue
 		}
-		c := strings.Count(out, secret)
-		out = strings.ReplaceAll(out, secret, marker(sp.id))
+		var c int
+		if lettersOnly(secret) {
+			// A word ("postgres") may stand inside others ("postgresql").
+			out, c = replaceWhole(out, secret, marker(sp.id))
+		} else {
+			// Mixed letters and digits occur by chance nowhere: glued to
+			// a flag too (mysql -pSECRET).
+			c = strings.Count(out, secret)
+			out = strings.ReplaceAll(out, secret, marker(sp.id))
+		}
 		n += c
 	}
 	return out, n
 }
+
+func lettersOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// replaceWhole replaces the occurrences of secret in s that stand whole:
+// not inside a longer word, as "postgres" stands in "postgresql://".
+func replaceWhole(s, secret, with string) (string, int) {
+	var b strings.Builder
+	n, last := 0, 0
+	for from := 0; ; {
+		i := strings.Index(s[from:], secret)
+		if i < 0 {
+			break
+		}
+		at, end := from+i, from+i+len(secret)
+		if (at == 0 || !isWordByte(s[at-1]) && s[at-1] < 0x80) && (end == len(s) || !isWordByte(s[end]) && s[end] < 0x80) {
+			b.WriteString(s[last:at])
+			b.WriteString(with)
+			last = end
+			n++
+		}
+		from = at + 1
+	}
+	if n == 0 {
+		return s, 0
+	}
+	b.WriteString(s[last:])
+	return b.String(), n
+}
+
 
 // minEchoLen is the shortest secret whose other occurrences are replaced
 // too: a shorter one is likely to occur by chance.

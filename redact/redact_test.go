@@ -271,3 +271,27 @@ func TestEntropy(t *testing.T) {
 		}
 	}
 }
+
+// TestURLPasswordEdges: an empty user still has a password; a default
+// (user and password alike) is not a secret; a password of letters only,
+// caught once, is replaced again only where it stands whole, never inside a
+// longer word ("postgres" in "postgresql"), while a mixed one is replaced
+// wherever it occurs.
+func TestURLPasswordEdges(t *testing.T) {
+	r := New()
+	pw := "Zq8xPl0m" + "W3nB7vT"
+	cases := []struct{ in, want string }{
+		{"redis://:" + pw + "@redis:6379/0", "redis://:[redacted: url-password]@redis:6379/0"},
+		{"postgresql://postgres:postgres@localhost/db", "postgresql://postgres:postgres@localhost/db"},
+		{"amqp://guest:guest@rabbit:5672/", "amqp://guest:guest@rabbit:5672/"},
+		{"mongodb://app:" + pw + "@db/x and again " + pw + " and x" + pw + "y",
+			"mongodb://app:[redacted: url-password]@db/x and again [redacted: url-password] and x[redacted: url-password]y"},
+		{"mongodb://app:Quokkawombatz" + "@db/ then Quokkawombatz and Quokkawombatzoo",
+			"mongodb://app:[redacted: url-password]@db/ then [redacted: url-password] and Quokkawombatzoo"},
+	}
+	for _, c := range cases {
+		if got, _ := r.String(c.in); got != c.want {
+			t.Errorf("%q\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}
