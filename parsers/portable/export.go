@@ -17,9 +17,11 @@ type Export struct {
 	from     map[string]string // file name -> the source file it came from
 }
 
-// NewExport returns an Export into dir, creating it if needed.
+// NewExport returns an Export into dir, creating it if needed. What it
+// writes is readable by its owner only, like the data folder: exported
+// conversations are as private as the index.
 func NewExport(dir string) (*Export, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
 	return &Export{Dir: dir, Manifest: Manifest{Conversations: []ManifestEntry{}}, from: map[string]string{}}, nil
@@ -38,7 +40,7 @@ func (e *Export) Add(c *conversation.Conversation, source string) (keptFrom stri
 		return "", fmt.Errorf("export %s from %s: %w", c.ID, source, err)
 	}
 	out := filepath.Join(e.Dir, name)
-	if err := os.WriteFile(out, data, 0o644); err != nil {
+	if err := os.WriteFile(out, data, 0o600); err != nil {
 		return "", fmt.Errorf("export: %w", err)
 	}
 	e.from[name] = source
@@ -48,5 +50,5 @@ func (e *Export) Add(c *conversation.Conversation, source string) (keptFrom stri
 
 // Close writes the manifest, index.json, atomically.
 func (e *Export) Close() error {
-	return atomicfile.WriteJSON(filepath.Join(e.Dir, "index.json"), e.Manifest, 0o644)
+	return atomicfile.WriteJSON(filepath.Join(e.Dir, "index.json"), e.Manifest, 0o600)
 }
