@@ -202,7 +202,6 @@ func replaceWhole(s, secret, with string) (string, int) {
 	return b.String(), n
 }
 
-
 // minEchoLen is the shortest secret whose other occurrences are replaced
 // too: a shorter one is likely to occur by chance.
 const minEchoLen = 6
