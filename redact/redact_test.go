@@ -244,7 +244,7 @@ func TestNothingFoundReturnsInput(t *testing.T) {
 		r.String(benchProse)
 		r.String(benchCode)
 	})
-	if allocs != 0 {
+	if allocs != 0 && !raceEnabled {
 		t.Errorf("String allocated %v times on text without secrets, want 0", allocs)
 	}
 }
