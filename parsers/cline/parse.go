@@ -16,6 +16,7 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/blocks"
 	"github.com/convsearch/convsearch/parsers/loose"
 )
 
@@ -31,21 +32,6 @@ type apiMessage struct {
 	Ts        json.RawMessage `json:"ts"`
 	ModelInfo json.RawMessage `json:"modelInfo"`
 	IsSummary json.RawMessage `json:"isSummary"`
-}
-
-// block is one content block.
-type block struct {
-	Type      json.RawMessage `json:"type"`
-	Text      json.RawMessage `json:"text"`
-	Thinking  json.RawMessage `json:"thinking"`
-	Reasoning json.RawMessage `json:"reasoning"`
-	ID        json.RawMessage `json:"id"`
-	Name      json.RawMessage `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID json.RawMessage `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   json.RawMessage `json:"is_error"`
-	Source    json.RawMessage `json:"source"`
 }
 
 func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
@@ -166,7 +152,7 @@ func readMessage(v *apiMessage, toolNames map[string]string) (m conversation.Mes
 	if json.Unmarshal(v.ModelInfo, &info) == nil {
 		m.Model = strings.TrimSpace(loose.String(info.ModelID))
 	}
-	c := readContent(blocks(v.Content), toolNames)
+	c := readContent(blocks.Decode(v.Content), toolNames)
 	m.Content = strings.Join(c.text, "\n\n")
 	m.Thinking = strings.Join(c.thinking, "\n\n")
 	m.ToolCalls = c.calls
@@ -212,7 +198,7 @@ type content struct {
 // header and output in one block.
 var resultHeader = regexp.MustCompile(`^\[([A-Za-z0-9_:.-]+)(?: for [^\n]*)?\] Result:[ \t]*(?:\n|$)`)
 
-func readContent(bs []block, toolNames map[string]string) content {
+func readContent(bs []blocks.Block, toolNames map[string]string) content {
 	var c content
 	var open *conversation.ToolResult // a text tool result being gathered
 	closeResult := func() {
@@ -280,7 +266,7 @@ func readContent(bs []block, toolNames map[string]string) content {
 			}
 		case "tool_result":
 			closeResult()
-			text, atts := readResult(b.Content)
+			text, atts := blocks.Result(b.Content)
 			id := loose.String(b.ToolUseID)
 			c.results = append(c.results, conversation.ToolResult{
 				CallID:  id,
@@ -290,7 +276,7 @@ func readContent(bs []block, toolNames map[string]string) content {
 			})
 			c.attachments = append(c.attachments, atts...)
 		case "image", "document":
-			a := attachment(typ, b.Source)
+			a := blocks.Attachment(typ, b)
 			c.attachments = append(c.attachments, a)
 			if open == nil {
 				c.own++
@@ -416,92 +402,6 @@ func unwrap(t, tag string) string {
 		return strings.TrimSpace(t[len(open) : len(t)-len(end)])
 	}
 	return t
-}
-
-// blocks reads content as a list of blocks; a string is one text block.
-func blocks(raw json.RawMessage) []block {
-	if loose.IsNull(raw) {
-		return nil
-	}
-	t := strings.TrimSpace(string(raw))
-	switch t[0] {
-	case '[':
-		var items []json.RawMessage
-		if json.Unmarshal(raw, &items) != nil {
-			return nil
-		}
-		out := make([]block, 0, len(items))
-		for _, it := range items {
-			var b block
-			if json.Unmarshal(it, &b) == nil {
-				out = append(out, b)
-			} else if s := loose.String(it); s != "" {
-				out = append(out, block{Text: mustJSON(s)})
-			}
-		}
-		return out
-	case '{':
-		var b block
-		if json.Unmarshal(raw, &b) == nil {
-			return []block{b}
-		}
-		return nil
-	}
-	return []block{{Text: raw}}
-}
-
-func mustJSON(s string) json.RawMessage {
-	out, _ := json.Marshal(s)
-	return out
-}
-
-// readResult reads a tool_result's content: a string or text and image
-// blocks.
-func readResult(raw json.RawMessage) (string, []conversation.Attachment) {
-	var text []string
-	var atts []conversation.Attachment
-	for _, b := range blocks(raw) {
-		switch typ := loose.String(b.Type); typ {
-		case "image", "document":
-			atts = append(atts, attachment(typ, b.Source))
-		default:
-			if t := loose.Clean(loose.String(b.Text)); t != "" {
-				text = append(text, t)
-			}
-		}
-	}
-	return strings.Join(text, "\n"), atts
-}
-
-// attachment describes an image or document block without its payload.
-func attachment(kind string, raw json.RawMessage) conversation.Attachment {
-	var src struct {
-		Type      json.RawMessage `json:"type"`
-		MediaType json.RawMessage `json:"media_type"`
-		Data      json.RawMessage `json:"data"`
-		URL       json.RawMessage `json:"url"`
-	}
-	_ = json.Unmarshal(raw, &src)
-	a := conversation.Attachment{Type: loose.String(src.MediaType)}
-	switch data := loose.String(src.Data); loose.String(src.Type) {
-	case "base64":
-		a.Size = loose.Base64Size(data)
-	case "url":
-		if u := loose.String(src.URL); u != "" {
-			if mt, size, ok := loose.DataURL(u); ok {
-				a.Size = size
-				if a.Type == "" {
-					a.Type = mt
-				}
-			} else {
-				a.Ref = u
-			}
-		}
-	}
-	if a.Type == "" {
-		a.Type = kind
-	}
-	return a
 }
 
 // readJSON reads a side file of the task folder into v. A missing file is
