@@ -5,7 +5,6 @@ package copilot
 
 import (
 	"encoding/json"
-	"path"
 	"strings"
 
 	"github.com/convsearch/convsearch/parsers/loose"
@@ -22,15 +21,6 @@ func argText(raw json.RawMessage) string {
 		s = loose.JSONText(s)
 	}
 	return loose.Clean(s)
-}
-
-// projectOf names a working directory's project: its last element.
-func projectOf(dir string) string {
-	dir = strings.TrimRight(strings.ReplaceAll(dir, `\`, "/"), "/")
-	if dir == "" {
-		return ""
-	}
-	return path.Base(dir)
 }
 
 // join appends b to a as a new paragraph.

@@ -374,7 +374,7 @@ func (b *eventBuilder) finish() *parsers.Result {
 	if root == "" {
 		root = b.cwd
 	}
-	c.Project = projectOf(root)
+	c.Project = loose.ProjectName(root)
 	if b.cwd != "" {
 		c.Tags = append(c.Tags, "cwd:"+b.cwd)
 	}

@@ -467,7 +467,7 @@ func (s *vsSession) conversation(path string, res *parsers.Result) *conversation
 		c.Title = firstPrompt(c.Messages)
 	}
 	if folder := workspaceFolder(workspaceJSON(path)); folder != "" {
-		c.Project = projectOf(folder)
+		c.Project = loose.ProjectName(folder)
 		c.Tags = append(c.Tags, "cwd:"+folder)
 	}
 	if len(edited) > 0 {

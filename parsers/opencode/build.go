@@ -89,7 +89,7 @@ func build(file string, s sessionInfo, idFallback string, msgs []rawMessage) *co
 	}
 	dir := strings.TrimSpace(loose.String(s.Directory))
 	if dir != "" {
-		c.Project = baseName(dir)
+		c.Project = loose.ProjectName(dir)
 		c.Tags = append(c.Tags, "cwd:"+dir)
 	}
 	child := !loose.IsNull(s.ParentID)
@@ -261,12 +261,4 @@ func attachment(p part) conversation.Attachment {
 		a.Ref = u
 	}
 	return a
-}
-
-func baseName(dir string) string {
-	dir = strings.TrimRight(strings.ReplaceAll(dir, `\`, "/"), "/")
-	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
-		return dir[i+1:]
-	}
-	return dir
 }

@@ -222,7 +222,7 @@ func Decode(ctx context.Context, path string, data []byte) (*conversation.Conver
 	c.Renumber()
 
 	c.Model = modelOf(st.ModelInfo, st.Model, lastModel)
-	c.Project = ProjectName(d.cwd)
+	c.Project = loose.ProjectName(d.cwd)
 	c.Title = title(c.Messages, st, resultsFirst)
 	for i := range c.Messages {
 		m := &c.Messages[i]
@@ -761,18 +761,9 @@ func fileChanges(raw json.RawMessage) []conversation.Note {
 	return notes
 }
 
-// ProjectName is the project a working directory stands for: its last
-// element, whether the path is Unix or Windows.
-func ProjectName(dir string) string {
-	dir = strings.TrimRight(dir, `/\`)
-	if i := strings.LastIndexAny(dir, `/\`); i >= 0 {
-		dir = dir[i+1:]
-	}
-	if strings.HasSuffix(dir, ":") { // a bare Windows drive
-		return ""
-	}
-	return dir
-}
+// ProjectName is loose.ProjectName, kept for parsers/qclistore, which
+// names a store's conversations by their key (a working directory).
+func ProjectName(dir string) string { return loose.ProjectName(dir) }
 
 // redacted is what Q CLI writes for tool results it turned into a prompt
 // when they had no content.
