@@ -175,9 +175,9 @@ func readStore(ctx context.Context, path string) ([]session, []messageRow, error
 				sessionID: col.Text("session_id"),
 				messageID: col.Text("message_id"),
 				role:      col.Text("role"),
-				content:   []byte(col.Text("content_json")),
+				content:   col.Bytes("content_json"),
 				created:   col.Time("created_timestamp"), // Unix seconds
-				metadata:  []byte(col.Text("metadata_json")),
+				metadata:  col.Bytes("metadata_json"),
 			})
 		})
 		if err != nil {

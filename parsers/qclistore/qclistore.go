@@ -242,15 +242,11 @@ func readRows(ctx context.Context, path string) ([]row, error) {
 				continue
 			}
 			err := sqlitedb.EachRow(ctx, tx, t.query, func(col sqlitedb.Row) {
-				value, _ := col["value"].([]byte)
-				if value == nil {
-					value = []byte(col.Text("value"))
-				}
 				rows = append(rows, row{
 					table:   t.table,
 					key:     col.Text("key"),
 					id:      col.Text("conversation_id"),
-					value:   value,
+					value:   col.Bytes("value"),
 					created: col.Time("created_at"),
 					updated: col.Time("updated_at"),
 				})

@@ -74,6 +74,15 @@ type Row map[string]any
 // number ("" when absent or NULL).
 func (r Row) Text(name string) string { return Text(r[name]) }
 
+// Bytes reads column name as bytes: a BLOB as it is, TEXT or a number as
+// its text (empty when absent or NULL).
+func (r Row) Bytes(name string) []byte {
+	if b, ok := r[name].([]byte); ok {
+		return b
+	}
+	return []byte(Text(r[name]))
+}
+
 // Time reads column name as a time: Unix seconds or milliseconds, or text
 // in any layout loose.ParseTime knows (RFC 3339, SQLite's
 // "YYYY-MM-DD HH:MM:SS"). The zero time when absent or unreadable.

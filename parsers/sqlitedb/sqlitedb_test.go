@@ -81,8 +81,11 @@ func TestRead(t *testing.T) {
 					bodies = append(bodies, r.Text("body"))
 					raws = append(raws, r.Text("raw"))
 					times = append(times, r.Time("at"), r.Time("stamp"))
-					if r.Text("missing") != "" || !r.Time("missing").IsZero() {
-						t.Errorf("a missing column reads %q %v", r.Text("missing"), r.Time("missing"))
+					if r.Text("missing") != "" || !r.Time("missing").IsZero() || len(r.Bytes("missing")) != 0 {
+						t.Errorf("a missing column reads %q %v %q", r.Text("missing"), r.Time("missing"), r.Bytes("missing"))
+					}
+					if string(r.Bytes("raw")) != r.Text("raw") || string(r.Bytes("body")) != r.Text("body") {
+						t.Errorf("Bytes reads raw %q body %q, unlike Text", r.Bytes("raw"), r.Bytes("body"))
 					}
 				}, 0)
 			})

@@ -125,17 +125,13 @@ func readRows(ctx context.Context, path string) ([]row, error) {
 			return parsers.Errorf(path, 0, parsers.ErrShape, "no threads table: not a Zed thread store")
 		}
 		err := sqlitedb.EachRow(ctx, tx, `SELECT * FROM threads ORDER BY updated_at, id`, func(col sqlitedb.Row) {
-			data, ok := col["data"].([]byte)
-			if !ok {
-				data = []byte(col.Text("data"))
-			}
 			rows = append(rows, row{
 				id:          col.Text("id"),
 				summary:     col.Text("summary"),
 				dataType:    col.Text("data_type"),
 				parentID:    col.Text("parent_id"),
 				folderPaths: col.Text("folder_paths"),
-				data:        data,
+				data:        col.Bytes("data"),
 				// RFC 3339 text as Zed writes it, or Unix seconds in a
 				// hand-made store.
 				created: col.Time("created_at"),
