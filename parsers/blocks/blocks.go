@@ -110,7 +110,17 @@ func Attachment(kind string, b Block) conversation.Attachment {
 		Type: loose.String(src.MediaType),
 	}
 	data := loose.String(src.Data)
-	switch loose.String(src.Type) {
+	typ := loose.String(src.Type)
+	if typ == "" {
+		// Some writers leave the source's type out: go by what it holds.
+		switch {
+		case data != "":
+			typ = "base64"
+		case !loose.IsNull(src.URL):
+			typ = "url"
+		}
+	}
+	switch typ {
 	case "base64":
 		a.Size = loose.Base64Size(data)
 	case "text":

@@ -61,6 +61,9 @@ func TestAttachment(t *testing.T) {
 		{"image", `{"source":{"type":"url","url":"data:image/gif;base64,QUJD"}}`, conversation.Attachment{Type: "image/gif", Size: 3}},
 		{"document", `{"source":{"type":"file","file_id":"file_1"}}`, conversation.Attachment{Type: "document", Ref: "file_1"}},
 		{"image", `{}`, conversation.Attachment{Type: "image"}},
+		// No source type: inferred from the payload.
+		{"image", `{"source":{"media_type":"image/png","data":"QUI="}}`, conversation.Attachment{Type: "image/png", Size: 2}},
+		{"image", `{"source":{"url":"https://x/y.png"}}`, conversation.Attachment{Type: "image", Ref: "https://x/y.png"}},
 	} {
 		var b Block
 		if err := json.Unmarshal([]byte(tc.block), &b); err != nil {

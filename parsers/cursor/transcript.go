@@ -12,6 +12,7 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/blocks"
 	"github.com/convsearch/convsearch/parsers/loose"
 )
 
@@ -27,27 +28,6 @@ type tline struct {
 	Status   json.RawMessage `json:"status"`
 	Error    json.RawMessage `json:"error"`
 	Metadata json.RawMessage `json:"metadata"`
-}
-
-// block is one content block, in the Anthropic-like shape transcripts use.
-type block struct {
-	Type      json.RawMessage `json:"type"`
-	Text      json.RawMessage `json:"text"`
-	Thinking  json.RawMessage `json:"thinking"`
-	ID        json.RawMessage `json:"id"`
-	Name      json.RawMessage `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID json.RawMessage `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   json.RawMessage `json:"is_error"`
-	Source    json.RawMessage `json:"source"`
-}
-
-type imageSource struct {
-	Type      json.RawMessage `json:"type"`
-	MediaType json.RawMessage `json:"media_type"`
-	Data      json.RawMessage `json:"data"`
-	URL       json.RawMessage `json:"url"`
 }
 
 // tbuilder gathers a transcript's messages into a conversation.
@@ -197,26 +177,11 @@ func (b *tbuilder) message(role string, content json.RawMessage) ([]conversation
 		m.Author = role
 	}
 	var text, thinking []string
-	var blocks []block
-	trimmed := bytes.TrimSpace(content)
-	switch {
-	case len(trimmed) > 0 && trimmed[0] == '"':
-		text = append(text, loose.String(trimmed))
-	case len(trimmed) > 0 && trimmed[0] == '[':
-		var raws []json.RawMessage
-		_ = json.Unmarshal(trimmed, &raws)
-		for _, raw := range raws {
-			var bl block
-			if json.Unmarshal(raw, &bl) != nil {
-				continue
-			}
-			blocks = append(blocks, bl)
-		}
-	}
-	onlyResults := len(blocks) > 0
-	for _, bl := range blocks {
+	bs := blocks.Decode(content)
+	onlyResults := len(bs) > 0
+	for _, bl := range bs {
 		switch typ := loose.String(bl.Type); typ {
-		case "text":
+		case "text", "":
 			text = append(text, loose.String(bl.Text))
 			onlyResults = false
 		case "thinking", "reasoning", "redacted_thinking":
@@ -238,7 +203,7 @@ func (b *tbuilder) message(role string, content json.RawMessage) ([]conversation
 				CallID: loose.String(bl.ToolUseID), Content: loose.Clean(resultText(bl.Content)), IsError: loose.Bool(bl.IsError),
 			})
 		case "image":
-			m.Attachments = append(m.Attachments, imageAttachment(bl.Source))
+			m.Attachments = append(m.Attachments, imageAttachment(bl))
 			onlyResults = false
 		default:
 			onlyResults = false
@@ -268,7 +233,7 @@ func (b *tbuilder) message(role string, content json.RawMessage) ([]conversation
 func resultText(raw json.RawMessage) string {
 	t := bytes.TrimSpace(raw)
 	if len(t) > 0 && t[0] == '[' {
-		var parts []block
+		var parts []blocks.Block
 		if json.Unmarshal(t, &parts) == nil {
 			var out []string
 			for _, p := range parts {
@@ -276,7 +241,7 @@ func resultText(raw json.RawMessage) string {
 				case "text":
 					out = append(out, loose.String(p.Text))
 				case "image":
-					a := imageAttachment(p.Source)
+					a := imageAttachment(p)
 					out = append(out, "["+a.Type+" image]")
 				}
 			}
@@ -288,25 +253,10 @@ func resultText(raw json.RawMessage) string {
 
 // imageAttachment describes an inline image by its type and size only; the
 // payload is never kept.
-func imageAttachment(raw json.RawMessage) conversation.Attachment {
-	var src imageSource
-	_ = json.Unmarshal(raw, &src)
-	a := conversation.Attachment{Name: "image", Type: loose.String(src.MediaType)}
-	if url := loose.String(src.URL); url != "" {
-		if mt, size, ok := loose.DataURL(url); ok {
-			a.Size = size
-			if a.Type == "" {
-				a.Type = mt
-			}
-		} else {
-			a.Ref = url
-		}
-	}
-	if data := loose.String(src.Data); data != "" {
-		a.Size = int64(len(strings.TrimRight(data, "="))) * 3 / 4
-	}
-	if a.Type == "" {
-		a.Type = "image"
+func imageAttachment(b blocks.Block) conversation.Attachment {
+	a := blocks.Attachment("image", b)
+	if a.Name == "" {
+		a.Name = "image"
 	}
 	return a
 }
