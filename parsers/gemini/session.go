@@ -445,7 +445,7 @@ var reHex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // ones use a hash, which says nothing).
 func project(path string, dirs []string) string {
 	if len(dirs) > 0 {
-		if b := filepath.Base(filepath.Clean(dirs[0])); b != "." && b != string(filepath.Separator) {
+		if b := loose.ProjectName(dirs[0]); b != "" && b != "." {
 			return b
 		}
 	}

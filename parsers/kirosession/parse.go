@@ -254,7 +254,7 @@ func (b *builder) finish() (*parsers.Result, error) {
 			c.Updated = t
 		}
 		if cwd := strings.TrimSpace(loose.String(m.Cwd)); cwd != "" {
-			c.Project = filepath.Base(filepath.Clean(cwd))
+			c.Project = loose.ProjectName(cwd)
 			c.Tags = append(c.Tags, "cwd:"+cwd)
 		}
 		mi := m.SessionState.RTSModelState.ModelInfo
