@@ -173,22 +173,14 @@ var (
 // holding d's rows (columns the schema lacks are left out).
 func buildStore(t testing.TB, path, journal string, schema []string, d storeData) {
 	t.Helper()
-	db, err := sql.Open("sqlite", path+"?_pragma=journal_mode("+journal+")")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, q := range schema {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
+	sqlitetest.Create(t, path, journal, schema, func(db *sql.DB) {
+		for _, s := range d.Sessions {
+			insert(t, db, "sessions", s)
 		}
-	}
-	for _, s := range d.Sessions {
-		insert(t, db, "sessions", s)
-	}
-	for _, m := range d.Messages {
-		insert(t, db, "messages", m)
-	}
+		for _, m := range d.Messages {
+			insert(t, db, "messages", m)
+		}
+	})
 }
 
 type execer interface {

@@ -128,16 +128,12 @@ var schema = []string{
 // each record in data.
 func buildStore(t testing.TB, path, journal string) {
 	t.Helper()
-	db, err := sql.Open("sqlite", path+"?_pragma=journal_mode("+journal+")")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, q := range schema {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sqlitetest.Create(t, path, journal, schema, func(db *sql.DB) { fillStore(t, db) })
+}
+
+// fillStore copies the JSON fixtures into db's tables.
+func fillStore(t testing.TB, db *sql.DB) {
+	t.Helper()
 	exec := func(q string, args ...any) {
 		if _, err := db.Exec(q, args...); err != nil {
 			t.Fatal(err)

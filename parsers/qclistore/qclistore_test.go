@@ -59,12 +59,7 @@ var fixtureRows = []storeRow{
 // journal mode (DELETE or WAL).
 func buildStore(t testing.TB, path, journal string, rows []storeRow) {
 	t.Helper()
-	db, err := sql.Open("sqlite", path+"?_pragma=journal_mode("+journal+")")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, q := range []string{
+	sqlitetest.Create(t, path, journal, []string{
 		`CREATE TABLE state (key TEXT PRIMARY KEY, value BLOB)`,
 		`CREATE TABLE conversations (key TEXT PRIMARY KEY, value TEXT)`,
 		`CREATE TABLE conversations_v2 (
@@ -75,14 +70,11 @@ func buildStore(t testing.TB, path, journal string, rows []storeRow) {
 			updated_at INTEGER NOT NULL,
 			PRIMARY KEY (key, conversation_id))`,
 		`CREATE INDEX idx_conversations_v2_key_updated ON conversations_v2(key, updated_at DESC)`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
+	}, func(db *sql.DB) {
+		for _, r := range rows {
+			insertRow(t, db, r)
 		}
-	}
-	for _, r := range rows {
-		insertRow(t, db, r)
-	}
+	})
 }
 
 func insertRow(t testing.TB, db interface {

@@ -150,17 +150,11 @@ const schema = `CREATE TABLE threads (
 // compressed with zstd at level 3 when data_type is zstd.
 func buildStore(t testing.TB, path, journal string, rows []fixtureRow) {
 	t.Helper()
-	db, err := sql.Open("sqlite", path+"?_pragma=journal_mode("+journal+")")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(schema); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rows {
-		insertRow(t, db, r)
-	}
+	sqlitetest.Create(t, path, journal, []string{schema}, func(db *sql.DB) {
+		for _, r := range rows {
+			insertRow(t, db, r)
+		}
+	})
 }
 
 func insertRow(t testing.TB, db interface {

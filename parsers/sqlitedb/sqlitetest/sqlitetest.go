@@ -14,6 +14,30 @@ import (
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 )
 
+// Create writes a new database at path as a tool would leave it at rest:
+// in journal mode journal (DELETE or WAL), with the statements of schema
+// run, and fill (when not nil) adding the rows; it is closed on return, so
+// a WAL store has been checkpointed and its -wal removed.
+func Create(t testing.TB, path, journal string, schema []string, fill func(db *sql.DB)) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path+"?_pragma=journal_mode("+journal+")")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range schema {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fill != nil {
+		fill(db)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Writer is a connection of the tool's holding a write transaction open.
 type Writer struct {
 	conn *sql.Conn

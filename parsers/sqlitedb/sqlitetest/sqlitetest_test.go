@@ -44,3 +44,27 @@ func TestWriter(t *testing.T) {
 	}
 	NoSideFiles(t, path)
 }
+
+// TestCreate: a WAL store is left at rest (no side file) with its rows.
+func TestCreate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	Create(t, path, "WAL", []string{`CREATE TABLE t (n INTEGER)`}, func(db *sql.DB) {
+		if _, err := db.Exec(`INSERT INTO t VALUES (1), (2)`); err != nil {
+			t.Fatal(err)
+		}
+	})
+	NoSideFiles(t, path)
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	var mode string
+	if err := db.QueryRow(`SELECT count(*) FROM t`).Scan(&n); err != nil || n != 2 {
+		t.Errorf("%d rows (%v), want 2", n, err)
+	}
+	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
+		t.Errorf("journal mode %q (%v), want wal", mode, err)
+	}
+}
