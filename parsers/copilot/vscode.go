@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -712,15 +711,11 @@ func resultError(raw json.RawMessage) string {
 // workspaceFolder is the folder (or .code-workspace file) a workspace
 // storage folder belongs to, from its workspace.json.
 func workspaceFolder(path string) string {
-	data, err := os.ReadFile(path)
-	if err != nil || len(data) > 1<<20 {
-		return ""
-	}
 	var w struct {
 		Folder    json.RawMessage `json:"folder"`
 		Workspace json.RawMessage `json:"workspace"`
 	}
-	if json.Unmarshal(data, &w) != nil {
+	if found, err := loose.ReadSideFile(path, 1<<20, &w); !found || err != nil {
 		return ""
 	}
 	s := loose.String(w.Folder)

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -278,27 +276,12 @@ func (b *builder) finish() (*parsers.Result, error) {
 // a warning.
 func (b *builder) meta() (meta, bool) {
 	var m meta
-	mp := metaPath(b.path)
-	f, err := os.Open(mp)
+	found, err := loose.ReadSideFile(metaPath(b.path), maxMetaSize, &m)
 	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			b.res.Warn(parsers.Errorf(b.path, 0, parsers.ErrShape, "companion %s: %v", filepath.Base(mp), err))
-		}
+		b.res.Warn(&parsers.Error{Path: b.path, Err: fmt.Errorf("companion %w", err)})
 		return m, false
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxMetaSize+1))
-	if err == nil && len(data) > maxMetaSize {
-		err = parsers.ErrTooLarge
-	}
-	if err == nil {
-		err = json.Unmarshal(data, &m)
-	}
-	if err != nil {
-		b.res.Warn(parsers.Errorf(b.path, 0, parsers.ErrShape, "companion %s: %v", filepath.Base(mp), err))
-		return m, false
-	}
-	return m, true
+	return m, found
 }
 
 func firstPrompt(msgs []conversation.Message) string {

@@ -3,11 +3,8 @@ package opencode
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -65,16 +62,10 @@ func parseFiles(ctx context.Context, path string, r io.Reader) (*parsers.Result,
 // listed is skipped quietly (OpenCode removes messages on revert); one that
 // cannot be decoded is a warning on the session file naming it.
 func readSide(primary, path string, v any, res *parsers.Result) bool {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false
-	}
-	if err == nil {
-		err = loose.Unmarshal(path, data, v)
-	}
+	found, err := loose.ReadSideFile(path, 0, v)
 	if err != nil {
 		res.Warn(&parsers.Error{Path: primary, Err: fmt.Errorf("side file %w", err)})
 		return false
 	}
-	return true
+	return found
 }
