@@ -397,7 +397,7 @@ func (b *builder) group() []conversation.Message {
 			if cur == nil {
 				start(it)
 			}
-			cur.Thinking = join(cur.Thinking, it.text)
+			cur.Thinking = loose.AppendParagraph(cur.Thinking, it.text)
 		case kindText:
 			if cur != nil && len(cur.ToolCalls) > 0 {
 				flush() // text after calls answers their outputs
@@ -405,7 +405,7 @@ func (b *builder) group() []conversation.Message {
 			if cur == nil {
 				start(it)
 			}
-			cur.Content = join(cur.Content, it.text)
+			cur.Content = loose.AppendParagraph(cur.Content, it.text)
 			cur.Attachments = append(cur.Attachments, it.atts...)
 		case kindCall:
 			if cur == nil {
@@ -431,16 +431,6 @@ func (b *builder) group() []conversation.Message {
 	}
 	flush()
 	return msgs
-}
-
-func join(a, b string) string {
-	switch {
-	case b == "":
-		return a
-	case a == "":
-		return b
-	}
-	return a + "\n\n" + b
 }
 
 func (b *builder) finish() (*parsers.Result, error) {

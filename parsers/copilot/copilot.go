@@ -22,14 +22,3 @@ func argText(raw json.RawMessage) string {
 	}
 	return loose.Clean(s)
 }
-
-// join appends b to a as a new paragraph.
-func join(a, b string) string {
-	switch {
-	case b == "":
-		return a
-	case a == "":
-		return b
-	}
-	return a + "\n\n" + b
-}

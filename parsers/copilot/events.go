@@ -135,7 +135,7 @@ func (b *eventBuilder) line(n int, data []byte) {
 			Attachments: attachments(d.Attachments), Hidden: injected(text), Sidechain: sub})
 	case "assistant.reasoning":
 		if t := strings.TrimSpace(loose.String(d.Content)); t != "" {
-			b.thinking, b.thinkTS, b.thinkSub = join(b.thinking, t), ts, sub
+			b.thinking, b.thinkTS, b.thinkSub = loose.AppendParagraph(b.thinking, t), ts, sub
 		}
 	case "assistant.message":
 		b.assistant(&d, ts, sub)
@@ -144,7 +144,7 @@ func (b *eventBuilder) line(n int, data []byte) {
 	case "tool.execution_complete":
 		b.toolComplete(&d, ts, sub)
 	case "session.error":
-		text := strings.TrimSpace(join(loose.String(d.ErrorType), loose.String(d.Message)))
+		text := strings.TrimSpace(loose.AppendParagraph(loose.String(d.ErrorType), loose.String(d.Message)))
 		if text != "" {
 			b.add(conversation.Message{Role: conversation.RoleSystem, Content: text, Hidden: true, Timestamp: ts, Sidechain: sub})
 		}
@@ -233,7 +233,7 @@ func (b *eventBuilder) assistant(d *eventData, ts time.Time, sub bool) {
 	}
 	// assistant.reasoning streams what reasoningText repeats.
 	if b.thinking != "" && !strings.Contains(m.Thinking, b.thinking) {
-		m.Thinking = join(b.thinking, m.Thinking)
+		m.Thinking = loose.AppendParagraph(b.thinking, m.Thinking)
 	}
 	b.thinking = ""
 	var reqs []toolRequest
@@ -279,7 +279,7 @@ func (b *eventBuilder) toolComplete(d *eventData, ts time.Time, sub bool) {
 	}
 	if e := errorText(d.Error); e != "" {
 		r.IsError = true
-		r.Content = join(r.Content, e)
+		r.Content = loose.AppendParagraph(r.Content, e)
 	}
 	b.add(conversation.Message{Role: conversation.RoleTool, Timestamp: ts, Sidechain: sub, ToolResults: []conversation.ToolResult{r}})
 }

@@ -164,7 +164,7 @@ func partsText(raw json.RawMessage) (string, []conversation.Attachment) {
 			}
 			atts = append(atts, a)
 		default:
-			text = join(text, loose.String(p.Text))
+			text = loose.AppendParagraph(text, loose.String(p.Text))
 		}
 	}
 	return text, atts

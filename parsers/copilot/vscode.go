@@ -441,7 +441,7 @@ func (s *vsSession) conversation(path string, res *parsers.Result) *conversation
 		if loose.Bool(rq.IsCanceled) || errMsg == "Canceled" {
 			a.Cancelled = true
 		} else if errMsg != "" {
-			a.Content = join(a.Content, "Error: "+errMsg)
+			a.Content = loose.AppendParagraph(a.Content, "Error: "+errMsg)
 		}
 		a.Content = strings.TrimSpace(a.Content)
 		if a.Content != "" || a.Thinking != "" || len(a.ToolCalls) > 0 || a.Cancelled {
@@ -583,7 +583,7 @@ func readPart(a *conversation.Message, raw json.RawMessage, edit func(string)) {
 		if json.Unmarshal(p.Value, &list) == nil {
 			t = strings.Join(list, "")
 		}
-		a.Thinking = join(a.Thinking, strings.TrimSpace(t))
+		a.Thinking = loose.AppendParagraph(a.Thinking, strings.TrimSpace(t))
 	case "toolInvocationSerialized", "toolInvocation":
 		call, result := toolInvocation(&p)
 		a.ToolCalls = append(a.ToolCalls, call)
@@ -629,7 +629,7 @@ func toolInvocation(p *part) (conversation.ToolCall, conversation.ToolResult) {
 	if json.Unmarshal(rd.Output, &outputs) == nil {
 		for _, o := range outputs {
 			if loose.IsNull(o.IsText) || loose.Bool(o.IsText) {
-				result.Content = join(result.Content, loose.Clean(loose.String(o.Value)))
+				result.Content = loose.AppendParagraph(result.Content, loose.Clean(loose.String(o.Value)))
 			}
 		}
 	}
