@@ -206,33 +206,18 @@ func TestWriterHoldsTransaction(t *testing.T) {
 			path := filepath.Join(t.TempDir(), DBName)
 			buildStore(t, path, journal)
 			before := sqlitetest.Sum(t, path)
-			db, err := sql.Open("sqlite", path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			ctx := context.Background()
-			conn, err := db.Conn(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := conn.ExecContext(ctx, `UPDATE session SET title = 'renamed' WHERE id = 'ses_6c1f2a3b4ffeAbCdEfGhIjKl01'`); err != nil {
-				t.Fatal(err)
-			}
-			res, err := New().Parse(ctx, path, nil)
-			if err != nil {
-				t.Fatalf("parse during a write: %v", err)
-			}
-			if len(res.Conversations) != 3 || res.Conversations[0].Title != "Fix flaky retry test" {
-				t.Errorf("read uncommitted state: %d conversations, title %q", len(res.Conversations), res.Conversations[0].Title)
-			}
-			if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
-				t.Fatal(err)
-			}
+			w := sqlitetest.Begin(t, path, "IMMEDIATE")
+			w.Exec(t, `UPDATE session SET title = 'renamed' WHERE id = 'ses_6c1f2a3b4ffeAbCdEfGhIjKl01'`)
+			w.Read(t, func() {
+				res, err := New().Parse(context.Background(), path, nil)
+				if err != nil {
+					t.Fatalf("parse during a write: %v", err)
+				}
+				if len(res.Conversations) != 3 || res.Conversations[0].Title != "Fix flaky retry test" {
+					t.Errorf("read uncommitted state: %d conversations, title %q", len(res.Conversations), res.Conversations[0].Title)
+				}
+			})
+			w.Exec(t, "ROLLBACK")
 			if after := sqlitetest.Sum(t, path); after != before {
 				t.Error("the store changed")
 			}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convsearch/convsearch/parsers/sqlitedb"
+
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 )
 
@@ -41,6 +43,7 @@ func Create(t testing.TB, path, journal string, schema []string, fill func(db *s
 // Writer is a connection of the tool's holding a write transaction open.
 type Writer struct {
 	conn *sql.Conn
+	path string
 }
 
 // Begin opens a connection to path and begins a write transaction on it:
@@ -64,7 +67,7 @@ func Begin(t testing.TB, path, mode string) *Writer {
 		conn.Close()
 		db.Close()
 	})
-	w := &Writer{conn: conn}
+	w := &Writer{conn: conn, path: path}
 	w.Exec(t, "BEGIN "+mode)
 	return w
 }
@@ -74,6 +77,22 @@ func (w *Writer) Exec(t testing.TB, q string, args ...any) {
 	t.Helper()
 	if _, err := w.conn.ExecContext(context.Background(), q, args...); err != nil {
 		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// Read runs read, a reader's pass over the store, while the transaction is
+// open, and fails the test if it waited for the writer (half of
+// sqlitedb.BusyTimeout or more) or changed a byte of the store.
+func (w *Writer) Read(t testing.TB, read func()) {
+	t.Helper()
+	before := Sum(t, w.path)
+	start := time.Now()
+	read()
+	if d := time.Since(start); d >= sqlitedb.BusyTimeout/2 {
+		t.Errorf("the read took %v while a writer was open", d)
+	}
+	if Sum(t, w.path) != before {
+		t.Error("the store changed while it was read")
 	}
 }
 

@@ -8,7 +8,8 @@ import (
 )
 
 // TestWriter: an IMMEDIATE writer's rows are invisible to another reader
-// until Commit, and the file changes only then.
+// until Commit (a Read neither waits nor changes the file), and the file
+// changes only then.
 func TestWriter(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.db")
 	db, err := sql.Open("sqlite", path)
@@ -29,9 +30,11 @@ func TestWriter(t *testing.T) {
 	before := Sum(t, path)
 	w := Begin(t, path, "IMMEDIATE")
 	w.Exec(t, `INSERT INTO t VALUES (?)`, 1)
-	if n := count(); n != 0 {
-		t.Errorf("%d rows seen before the commit, want 0", n)
-	}
+	w.Read(t, func() {
+		if n := count(); n != 0 {
+			t.Errorf("%d rows seen before the commit, want 0", n)
+		}
+	})
 	if Sum(t, path) != before {
 		t.Error("the file changed before the commit")
 	}
