@@ -34,8 +34,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/jsonhead"
+	"github.com/convsearch/convsearch/parsers/loose"
 	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
@@ -80,6 +82,63 @@ func splitPrompt(s string) prompt {
 	// A user turn that is only a tagged block is context Cursor injected.
 	p.hidden = reLeadTag.MatchString(p.text)
 	return p
+}
+
+// agentMessage starts the message of a role as the agent's records (store
+// blobs, transcripts) name it: a system message is hidden; a role of
+// another name is an assistant by that author.
+func agentMessage(role string) conversation.Message {
+	var m conversation.Message
+	switch role {
+	case "user":
+		m.Role = conversation.RoleUser
+	case "assistant":
+		m.Role = conversation.RoleAssistant
+	case "system":
+		m.Role, m.Hidden = conversation.RoleSystem, true
+	case "tool":
+		m.Role = conversation.RoleTool
+	default:
+		m.Role, m.Author = conversation.RoleAssistant, role
+	}
+	return m
+}
+
+// joinText joins the pieces of a message's text, one a line, trimmed and
+// cleaned.
+func joinText(parts []string) string {
+	return loose.Clean(strings.TrimSpace(strings.Join(parts, "\n")))
+}
+
+// takePrompt leaves a user message with what the person typed and the time
+// of its <timestamp>, and returns the context around it as a hidden user
+// message to go before it (none for other roles, or without context).
+func takePrompt(m *conversation.Message) []conversation.Message {
+	if m.Role != conversation.RoleUser {
+		return nil
+	}
+	p := splitPrompt(m.Content)
+	m.Content, m.Timestamp = p.text, p.when
+	m.Hidden = m.Hidden || p.hidden
+	if p.context == "" {
+		return nil
+	}
+	return []conversation.Message{{Role: conversation.RoleUser, Content: p.context, Timestamp: p.when, Hidden: true}}
+}
+
+// hasBody reports whether a message holds anything to keep.
+func hasBody(m conversation.Message) bool {
+	return m.Content != "" || m.Thinking != "" || len(m.ToolCalls) > 0 || len(m.ToolResults) > 0 || len(m.Attachments) > 0
+}
+
+// withPrompt is a message of the agent's, its prompt taken apart: the
+// context first, if any, then the message unless it is empty.
+func withPrompt(m conversation.Message) []conversation.Message {
+	out := takePrompt(&m)
+	if hasBody(m) {
+		out = append(out, m)
+	}
+	return out
 }
 
 // stampTime reads Cursor's <timestamp> text, "Tuesday, May 26, 2026, 10:57

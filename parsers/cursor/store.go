@@ -189,19 +189,7 @@ func short(id string) string {
 // message first. A compaction summary (providerOptions.cursor.isSummary)
 // is kept hidden and returned as the conversation's summary too.
 func blobToMessages(role string, m *blobMessage) (out []conversation.Message, summary string) {
-	var msg conversation.Message
-	switch role {
-	case "user":
-		msg.Role = conversation.RoleUser
-	case "assistant":
-		msg.Role = conversation.RoleAssistant
-	case "system":
-		msg.Role, msg.Hidden = conversation.RoleSystem, true
-	case "tool":
-		msg.Role = conversation.RoleTool
-	default:
-		msg.Role, msg.Author = conversation.RoleAssistant, role
-	}
+	msg := agentMessage(role)
 	var text, thinking []string
 	t := bytes.TrimSpace(m.Content)
 	switch {
@@ -244,15 +232,9 @@ func blobToMessages(role string, m *blobMessage) (out []conversation.Message, su
 			}
 		}
 	}
-	msg.Content = loose.Clean(strings.TrimSpace(strings.Join(text, "\n")))
-	msg.Thinking = loose.Clean(strings.TrimSpace(strings.Join(thinking, "\n")))
+	msg.Content, msg.Thinking = joinText(text), joinText(thinking)
+	out = takePrompt(&msg)
 	if msg.Role == conversation.RoleUser {
-		p := splitPrompt(msg.Content)
-		msg.Content, msg.Timestamp = p.text, p.when
-		msg.Hidden = msg.Hidden || p.hidden
-		if p.context != "" {
-			out = append(out, conversation.Message{Role: conversation.RoleUser, Content: p.context, Timestamp: p.when, Hidden: true})
-		}
 		var opts struct {
 			Cursor struct {
 				IsSummary json.RawMessage `json:"isSummary"`
@@ -263,7 +245,7 @@ func blobToMessages(role string, m *blobMessage) (out []conversation.Message, su
 			summary = msg.Content
 		}
 	}
-	if msg.Content != "" || msg.Thinking != "" || len(msg.ToolCalls) > 0 || len(msg.ToolResults) > 0 || len(msg.Attachments) > 0 {
+	if hasBody(msg) {
 		out = append(out, msg)
 	}
 	return out, summary

@@ -136,9 +136,7 @@ func (b *tbuilder) line(n int, l *tline) {
 		}
 		content = inner.Content
 	}
-	if m, ok := b.message(role, content); ok {
-		b.msgs = append(b.msgs, m...)
-	}
+	b.msgs = append(b.msgs, b.message(role, content)...)
 }
 
 // turnEnded marks how a turn ended: an aborted turn's last message is
@@ -161,21 +159,8 @@ func (b *tbuilder) turnEnded(l *tline) {
 // message turns one line's content into its messages: usually one; a user
 // turn with context around its query gives the context as a hidden message
 // first.
-func (b *tbuilder) message(role string, content json.RawMessage) ([]conversation.Message, bool) {
-	var m conversation.Message
-	switch role {
-	case "user":
-		m.Role = conversation.RoleUser
-	case "assistant":
-		m.Role = conversation.RoleAssistant
-	case "system":
-		m.Role, m.Hidden = conversation.RoleSystem, true
-	case "tool":
-		m.Role = conversation.RoleTool
-	default:
-		m.Role = conversation.RoleAssistant
-		m.Author = role
-	}
+func (b *tbuilder) message(role string, content json.RawMessage) []conversation.Message {
+	m := agentMessage(role)
 	var text, thinking []string
 	bs := blocks.Decode(content)
 	onlyResults := len(bs) > 0
@@ -212,21 +197,8 @@ func (b *tbuilder) message(role string, content json.RawMessage) ([]conversation
 	if onlyResults && m.Role == conversation.RoleUser {
 		m.Role = conversation.RoleTool
 	}
-	m.Content = loose.Clean(strings.TrimSpace(strings.Join(text, "\n")))
-	m.Thinking = loose.Clean(strings.TrimSpace(strings.Join(thinking, "\n")))
-	var out []conversation.Message
-	if m.Role == conversation.RoleUser {
-		p := splitPrompt(m.Content)
-		m.Content, m.Timestamp = p.text, p.when
-		m.Hidden = m.Hidden || p.hidden
-		if p.context != "" {
-			out = append(out, conversation.Message{Role: conversation.RoleUser, Content: p.context, Timestamp: p.when, Hidden: true})
-		}
-	}
-	if m.Content == "" && m.Thinking == "" && len(m.ToolCalls) == 0 && len(m.ToolResults) == 0 && len(m.Attachments) == 0 {
-		return out, len(out) > 0
-	}
-	return append(out, m), true
+	m.Content, m.Thinking = joinText(text), joinText(thinking)
+	return withPrompt(m)
 }
 
 // resultText reads a tool result's content: a string, or blocks of text.
@@ -283,9 +255,7 @@ func parseText(ctx context.Context, path string, r io.Reader) (*parsers.Result, 
 	var cur *textTurn
 	flush := func() {
 		if cur != nil {
-			if m, ok := cur.messages(); ok {
-				b.msgs = append(b.msgs, m...)
-			}
+			b.msgs = append(b.msgs, cur.messages()...)
 		}
 		cur = nil
 	}
@@ -337,11 +307,11 @@ func (t *textTurn) close() {
 	switch t.section {
 	case "call":
 		if len(t.calls) > 0 {
-			t.calls[len(t.calls)-1].Arguments = loose.Clean(strings.TrimSpace(strings.Join(t.args, "\n")))
+			t.calls[len(t.calls)-1].Arguments = joinText(t.args)
 		}
 	case "result":
 		if len(t.results) > 0 {
-			t.results[len(t.results)-1].Content = loose.Clean(strings.TrimSpace(strings.Join(t.out, "\n")))
+			t.results[len(t.results)-1].Content = joinText(t.out)
 		}
 	}
 	t.args, t.out, t.section = nil, nil, ""
@@ -375,26 +345,10 @@ func (t *textTurn) add(line string) {
 	}
 }
 
-func (t *textTurn) messages() ([]conversation.Message, bool) {
+func (t *textTurn) messages() []conversation.Message {
 	t.close()
-	m := conversation.Message{
-		Role:        conversation.RoleAssistant,
-		Content:     loose.Clean(strings.TrimSpace(strings.Join(t.text, "\n"))),
-		Thinking:    loose.Clean(strings.TrimSpace(strings.Join(t.thinking, "\n"))),
-		ToolCalls:   t.calls,
-		ToolResults: t.results,
-	}
-	var out []conversation.Message
-	if t.role == "user" {
-		m.Role = conversation.RoleUser
-		p := splitPrompt(m.Content)
-		m.Content, m.Timestamp, m.Hidden = p.text, p.when, p.hidden
-		if p.context != "" {
-			out = append(out, conversation.Message{Role: conversation.RoleUser, Content: p.context, Timestamp: p.when, Hidden: true})
-		}
-	}
-	if m.Content == "" && m.Thinking == "" && len(m.ToolCalls) == 0 && len(m.ToolResults) == 0 {
-		return out, len(out) > 0
-	}
-	return append(out, m), true
+	m := agentMessage(t.role)
+	m.Content, m.Thinking = joinText(t.text), joinText(t.thinking)
+	m.ToolCalls, m.ToolResults = t.calls, t.results
+	return withPrompt(m)
 }
