@@ -403,12 +403,7 @@ func TestExclusiveLock(t *testing.T) {
 }
 
 func TestFixtureUnchanged(t *testing.T) {
-	before := sqlitetest.Sum(t, storeFixture)
-	readAll(t, storeFixture)
-	if sqlitetest.Sum(t, storeFixture) != before {
-		t.Error("testdata store changed")
-	}
-	sqlitetest.NoSideFiles(t, storeFixture)
+	sqlitetest.ReadAtRest(t, storeFixture, func() { readAll(t, storeFixture) })
 }
 
 func TestNotAStore(t *testing.T) {

@@ -271,16 +271,11 @@ func TestFileUnchanged(t *testing.T) {
 func TestWALAtRest(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
 	buildStore(t, path, "WAL", fixtureRows[:2])
-	if _, err := os.Stat(path + "-wal"); err == nil {
-		t.Fatal("test setup: the -wal is still there")
-	}
-	before := sqlitetest.Sum(t, path)
-	if res := parseStore(t, path); len(res.Conversations) != 2 {
-		t.Errorf("%d conversations, want 2", len(res.Conversations))
-	}
-	if sqlitetest.Sum(t, path) != before {
-		t.Error("the store changed")
-	}
+	sqlitetest.ReadAtRest(t, path, func() {
+		if res := parseStore(t, path); len(res.Conversations) != 2 {
+			t.Errorf("%d conversations, want 2", len(res.Conversations))
+		}
+	})
 	entries, _ := os.ReadDir(filepath.Dir(path))
 	if len(entries) != 1 {
 		var names []string
@@ -292,12 +287,7 @@ func TestWALAtRest(t *testing.T) {
 }
 
 func TestFixtureUnchanged(t *testing.T) {
-	before := sqlitetest.Sum(t, fixture)
-	parseStore(t, fixture)
-	if sqlitetest.Sum(t, fixture) != before {
-		t.Error("testdata store changed")
-	}
-	sqlitetest.NoSideFiles(t, fixture)
+	sqlitetest.ReadAtRest(t, fixture, func() { parseStore(t, fixture) })
 }
 
 func TestNotAStore(t *testing.T) {

@@ -328,25 +328,18 @@ func TestWriterHoldsTransaction(t *testing.T) {
 func TestWALAtRest(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
 	buildStore(t, path, "WAL", loadRows(t)[:2])
-	before := sqlitetest.Sum(t, path)
-	if n := len(readAll(t, path).Conversations); n != 2 {
-		t.Errorf("%d threads", n)
-	}
-	if sqlitetest.Sum(t, path) != before {
-		t.Error("the store changed")
-	}
+	sqlitetest.ReadAtRest(t, path, func() {
+		if n := len(readAll(t, path).Conversations); n != 2 {
+			t.Errorf("%d threads", n)
+		}
+	})
 	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
 		t.Errorf("%d files beside the read store, want the store alone", len(entries))
 	}
 }
 
 func TestFixtureUnchanged(t *testing.T) {
-	before := sqlitetest.Sum(t, fixture)
-	readAll(t, fixture)
-	if sqlitetest.Sum(t, fixture) != before {
-		t.Error("testdata store changed")
-	}
-	sqlitetest.NoSideFiles(t, fixture)
+	sqlitetest.ReadAtRest(t, fixture, func() { readAll(t, fixture) })
 }
 
 func TestNotAStore(t *testing.T) {

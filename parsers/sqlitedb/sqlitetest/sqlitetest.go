@@ -128,11 +128,33 @@ func Sum(t testing.TB, path string) [32]byte {
 	return sha256.Sum256(data)
 }
 
+// ReadAtRest runs read, a reader's pass over the store at path while no
+// tool has it open, and fails the test if read changed a byte of it or
+// left a side file beside it. A store that is not at rest to begin with
+// (a side file already there) stops the test.
+func ReadAtRest(t testing.TB, path string, read func()) {
+	t.Helper()
+	for _, side := range sideFiles {
+		if _, err := os.Stat(path + side); err == nil {
+			t.Fatalf("test setup: %s is there before the read", path+side)
+		}
+	}
+	before := Sum(t, path)
+	read()
+	if Sum(t, path) != before {
+		t.Errorf("reading changed %s", path)
+	}
+	NoSideFiles(t, path)
+}
+
+// sideFiles are the suffixes of the files SQLite keeps beside a database.
+var sideFiles = []string{"-wal", "-shm", "-journal"}
+
 // NoSideFiles fails the test for each SQLite side file (-wal, -shm,
 // -journal) beside path: reading a store at rest must create none.
 func NoSideFiles(t testing.TB, path string) {
 	t.Helper()
-	for _, side := range []string{"-wal", "-shm", "-journal"} {
+	for _, side := range sideFiles {
 		if _, err := os.Stat(path + side); err == nil {
 			t.Errorf("reading left %s behind", path+side)
 		}

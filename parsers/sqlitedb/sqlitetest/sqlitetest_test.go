@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"path/filepath"
 	"testing"
+
+	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
 // TestWriter: an IMMEDIATE writer's rows are invisible to another reader
@@ -57,6 +59,18 @@ func TestCreate(t *testing.T) {
 		}
 	})
 	NoSideFiles(t, path)
+	// sqlitedb's read-only pass leaves a store at rest as it was.
+	ReadAtRest(t, path, func() {
+		err := sqlitedb.Read(context.Background(), path, func(tx *sql.Tx, tables map[string]bool) error {
+			if !tables["t"] {
+				t.Errorf("tables %v, want t", tables)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
