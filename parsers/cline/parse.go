@@ -3,11 +3,8 @@ package cline
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -411,16 +408,10 @@ func readJSON(ctx context.Context, primary, path string, v any, res *parsers.Res
 	if err := ctx.Err(); err != nil {
 		return false
 	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) {
-		return false
-	}
-	if err == nil {
-		err = loose.Unmarshal(path, data, v)
-	}
+	found, err := loose.ReadSideFile(path, 0, v)
 	if err != nil {
 		res.Warn(&parsers.Error{Path: primary, Err: fmt.Errorf("side file %w", err)})
 		return false
 	}
-	return true
+	return found
 }
