@@ -238,6 +238,8 @@ func TestStoreUntouched(t *testing.T) {
 }
 
 func TestNotAStore(t *testing.T) {
+	sqlitetest.NotAStore(t, New(), DBName)
+	// Shorter than a database page.
 	dir := t.TempDir()
 	junk := filepath.Join(dir, DBName)
 	if err := os.WriteFile(junk, []byte("SQLite format 3\x00 and then garbage, not a database page"), 0o644); err != nil {
@@ -248,14 +250,7 @@ func TestNotAStore(t *testing.T) {
 		t.Errorf("garbage store: %v", err)
 	}
 	empty := filepath.Join(t.TempDir(), DBName)
-	db, err := sql.Open("sqlite", empty)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`CREATE TABLE other (x)`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	sqlitetest.Create(t, empty, "DELETE", []string{`CREATE TABLE other (x)`}, nil)
 	if _, err := New().Parse(context.Background(), empty, nil); !parsertest.CheckError(t, err, empty, 0, parsers.ErrShape) {
 		t.Error("a database without OpenCode's tables")
 	}

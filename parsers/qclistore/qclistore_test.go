@@ -291,42 +291,12 @@ func TestFixtureUnchanged(t *testing.T) {
 }
 
 func TestNotAStore(t *testing.T) {
-	dir := t.TempDir()
-	tests := []struct {
-		name string
-		data []byte
-	}{
-		{"garbage", []byte("SQLite format 3\x00" + strings.Repeat("x", 200))},
-		{"no tables", nil}, // a database without the tables: no conversations
-	}
-	for _, tt := range tests {
-		path := filepath.Join(dir, tt.name, FileName)
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if tt.data != nil {
-			os.WriteFile(path, tt.data, 0o644)
-			_, err := New().Parse(context.Background(), path, nil)
-			if err == nil || !strings.Contains(err.Error(), path) {
-				t.Errorf("%s: error %v, want one naming the file", tt.name, err)
-			}
-			continue
-		}
-		db, err := sql.Open("sqlite", path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		db.Exec(`CREATE TABLE state (key TEXT PRIMARY KEY, value BLOB)`)
-		db.Close()
-		res := parseStore(t, path)
-		if len(res.Conversations) != 0 || len(res.Warnings) != 0 {
-			t.Errorf("%s: %+v", tt.name, res)
-		}
-	}
-	missing := filepath.Join(dir, "missing", FileName)
-	if _, err := New().Parse(context.Background(), missing, nil); err == nil || !strings.Contains(err.Error(), missing) {
-		t.Errorf("missing file: %v", err)
-	}
-	if _, err := os.Stat(missing); err == nil {
-		t.Error("parsing a missing store created it")
+	sqlitetest.NotAStore(t, New(), FileName)
+	// A database without the tables: no conversations.
+	path := filepath.Join(t.TempDir(), FileName)
+	sqlitetest.Create(t, path, "DELETE", []string{`CREATE TABLE state (key TEXT PRIMARY KEY, value BLOB)`}, nil)
+	if res := parseStore(t, path); len(res.Conversations) != 0 || len(res.Warnings) != 0 {
+		t.Errorf("no tables: %+v", res)
 	}
 }
 

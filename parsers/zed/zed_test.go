@@ -343,23 +343,11 @@ func TestFixtureUnchanged(t *testing.T) {
 }
 
 func TestNotAStore(t *testing.T) {
-	dir := t.TempDir()
-	garbage := filepath.Join(dir, "a", FileName)
-	os.MkdirAll(filepath.Dir(garbage), 0o755)
-	os.WriteFile(garbage, []byte(sqlitedb.Magic+strings.Repeat("x", 200)), 0o644)
-	other := filepath.Join(dir, "b", FileName)
-	os.MkdirAll(filepath.Dir(other), 0o755)
-	db, _ := sql.Open("sqlite", other)
-	db.Exec(`CREATE TABLE notes (id TEXT)`)
-	db.Close()
-	missing := filepath.Join(dir, "c", FileName)
-	for _, path := range []string{garbage, other, missing} {
-		if _, err := New().Parse(context.Background(), path, nil); err == nil || !strings.Contains(err.Error(), path) {
-			t.Errorf("%s: error %v, want one naming the file", path, err)
-		}
-	}
-	if _, err := os.Stat(missing); err == nil {
-		t.Error("parsing a missing store created it")
+	sqlitetest.NotAStore(t, New(), FileName)
+	other := filepath.Join(t.TempDir(), FileName)
+	sqlitetest.Create(t, other, "DELETE", []string{`CREATE TABLE notes (id TEXT)`}, nil)
+	if _, err := New().Parse(context.Background(), other, nil); err == nil || !strings.Contains(err.Error(), other) {
+		t.Errorf("a database without the tables: error %v, want one naming the file", err)
 	}
 }
 

@@ -8,9 +8,12 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/sqlitedb"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
@@ -126,6 +129,32 @@ func Sum(t testing.TB, path string) [32]byte {
 		t.Fatal(err)
 	}
 	return sha256.Sum256(data)
+}
+
+// NotAStore parses, with p, two files named name that are no store: one
+// that starts with the SQLite magic and goes on with garbage, and a missing
+// one. Each must give an error naming the file, and the missing one must
+// not be created. What a valid database without the tool's tables reads
+// as differs by tool, and is left to the caller.
+func NotAStore(t testing.TB, p parsers.Parser, name string) {
+	t.Helper()
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage", name)
+	if err := os.MkdirAll(filepath.Dir(garbage), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(garbage, []byte(sqlitedb.Magic+strings.Repeat("x", 200)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing", name)
+	for _, path := range []string{garbage, missing} {
+		if _, err := p.Parse(context.Background(), path, nil); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: error %v, want one naming the file", path, err)
+		}
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("parsing a missing store created it")
+	}
 }
 
 // ReadAtRest runs read, a reader's pass over the store at path while no
