@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -596,4 +597,28 @@ func FuzzDecode(f *testing.F) {
 		}
 		_ = richText(string(data))
 	})
+}
+
+func TestWorkspaceProject(t *testing.T) {
+	dir := t.TempDir()
+	for i, tc := range []struct{ json, want string }{
+		{`{"folder": "file:///home/dana/src/ratelimit"}`, "ratelimit"},
+		{`{"folder": "file:///home/dana/src/ratelimit/"}`, "ratelimit"},
+		{`{"workspace": "file:///home/dana/all.code-workspace"}`, "all"},
+		{`{"folder": "file:///c%3A/Users/dana/web%20app"}`, "web app"},
+		{`{"folder": "vscode-remote://ssh-remote%2Bbox/srv/api"}`, "api"},
+		{`{}`, ""},
+		{`not json`, ""},
+	} {
+		path := filepath.Join(dir, fmt.Sprintf("%d.json", i))
+		if err := os.WriteFile(path, []byte(tc.json), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := workspaceProject(path); got != tc.want {
+			t.Errorf("workspaceProject(%s) = %q, want %q", tc.json, got, tc.want)
+		}
+	}
+	if got := workspaceProject(filepath.Join(dir, "missing.json")); got != "" {
+		t.Errorf("missing workspace.json: %q, want \"\"", got)
+	}
 }

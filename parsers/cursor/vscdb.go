@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -458,15 +457,11 @@ func buildTab(tab chatTab) *conversation.Conversation {
 // workspace.json beside it ({"folder": "file:///…"} or {"workspace":
 // "file:///….code-workspace"}); "" for globalStorage.
 func workspaceProject(path string) string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return ""
-	}
 	var w struct {
 		Folder    json.RawMessage `json:"folder"`
 		Workspace json.RawMessage `json:"workspace"`
 	}
-	if json.Unmarshal(data, &w) != nil {
+	if found, err := loose.ReadSideFile(path, 1<<20, &w); !found || err != nil {
 		return ""
 	}
 	u := loose.String(w.Folder)
@@ -480,7 +475,5 @@ func workspaceProject(path string) string {
 	if pu, err := url.Parse(u); err == nil && pu.Path != "" {
 		p = pu.Path
 	}
-	p = strings.TrimRight(strings.ReplaceAll(p, "\\", "/"), "/")
-	base := p[strings.LastIndexByte(p, '/')+1:]
-	return strings.TrimSuffix(base, ".code-workspace")
+	return strings.TrimSuffix(loose.ProjectName(p), ".code-workspace")
 }
