@@ -293,7 +293,7 @@ func TestQuirks(t *testing.T) {
 func TestStoreFields(t *testing.T) {
 	path := filepath.Join(t.TempDir(), StoreName)
 	buildStore(t, path, "WAL", schemaLatest, loadStore(t))
-	res := readAll(t, path)
+	res := parsertest.ParseValid(t, New(), path)
 	if len(res.Conversations) != 4 || len(res.Warnings) != 1 {
 		t.Fatalf("%d conversations, %d warnings: %v", len(res.Conversations), len(res.Warnings), res.Warnings)
 	}
@@ -331,7 +331,7 @@ func TestFirstSchema(t *testing.T) {
 		s["description"] = s["name"]
 	}
 	buildStore(t, path, "DELETE", schemaFirst, d)
-	res := readAll(t, path)
+	res := parsertest.ParseValid(t, New(), path)
 	if len(res.Conversations) != 4 {
 		t.Fatalf("%d conversations", len(res.Conversations))
 	}
@@ -343,18 +343,6 @@ func TestFirstSchema(t *testing.T) {
 	if res.Conversations[1].Messages[0].Hidden {
 		t.Error("message hidden without metadata")
 	}
-}
-
-func readAll(t testing.TB, path string) *parsers.Result {
-	t.Helper()
-	res, err := New().Parse(context.Background(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := parsertest.Invariants(res); err != nil {
-		t.Fatal(err)
-	}
-	return res
 }
 
 // TestWriterHoldsTransaction parses while goose holds an open write
@@ -371,12 +359,12 @@ func TestWriterHoldsTransaction(t *testing.T) {
 				"content_json": `[{"type":"text","text":"uncommitted"}]`, "created_timestamp": 1760960000})
 
 			w.Read(t, func() {
-				if n := len(readAll(t, path).Conversations[0].Messages); n != 4 {
+				if n := len(parsertest.ParseValid(t, New(), path).Conversations[0].Messages); n != 4 {
 					t.Errorf("%d messages while the writer is open, want the 4 committed", n)
 				}
 			})
 			w.Commit(t)
-			if n := len(readAll(t, path).Conversations[0].Messages); n != 5 {
+			if n := len(parsertest.ParseValid(t, New(), path).Conversations[0].Messages); n != 5 {
 				t.Errorf("%d messages after the commit, want 5", n)
 			}
 		})
@@ -403,7 +391,7 @@ func TestExclusiveLock(t *testing.T) {
 }
 
 func TestFixtureUnchanged(t *testing.T) {
-	sqlitetest.ReadAtRest(t, storeFixture, func() { readAll(t, storeFixture) })
+	sqlitetest.ReadAtRest(t, storeFixture, func() { parsertest.ParseValid(t, New(), storeFixture) })
 }
 
 func TestNotAStore(t *testing.T) {

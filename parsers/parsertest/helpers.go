@@ -32,6 +32,17 @@ func ParseFile(t testing.TB, p parsers.Parser, file string) *parsers.Result {
 	return parse(t, p, file, ReadFile(t, file))
 }
 
+// ParseValid parses file with p, failing the test on an error or when the
+// result breaks the Invariants every result must keep.
+func ParseValid(t testing.TB, p parsers.Parser, file string) *parsers.Result {
+	t.Helper()
+	res := ParseFile(t, p, file)
+	if err := Invariants(res); err != nil {
+		t.Fatalf("Parse(%s): %v", file, err)
+	}
+	return res
+}
+
 // ParseOne parses file with p and returns its conversation, failing the test
 // on an error or unless there is exactly one.
 func ParseOne(t testing.TB, p parsers.Parser, file string) *conversation.Conversation {

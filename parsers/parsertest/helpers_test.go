@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/convsearch/convsearch/conversation"
@@ -107,5 +108,41 @@ func TestParseOne(t *testing.T) {
 	}
 	if res := ParseFile(t, fake{}, file); len(res.Conversations) != 1 {
 		t.Errorf("ParseFile = %+v", res)
+	}
+	if res := ParseValid(t, fake{}, file); len(res.Conversations) != 1 {
+		t.Errorf("ParseValid = %+v", res)
+	}
+}
+
+// twins gives two conversations the same id, which Invariants forbids.
+type twins struct{ fake }
+
+func (twins) Parse(context.Context, string, io.Reader) (*parsers.Result, error) {
+	return &parsers.Result{Conversations: []*conversation.Conversation{{ID: "x"}, {ID: "x"}}}, nil
+}
+
+// fatalRecorder is a recorder whose Fatalf records and ends the goroutine,
+// as testing's does.
+type fatalRecorder struct{ recorder }
+
+func (r *fatalRecorder) Fatalf(format string, args ...any) {
+	r.Errorf(format, args...)
+	runtime.Goexit()
+}
+
+func TestParseValid(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a.json")
+	if err := os.WriteFile(file, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := &fatalRecorder{recorder{TB: t}}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ParseValid(r, twins{}, file)
+	}()
+	<-done
+	if len(r.failures) != 1 {
+		t.Errorf("failures %q, want one for the repeated id", r.failures)
 	}
 }

@@ -117,22 +117,10 @@ func TestSuite(t *testing.T) {
 	}})
 }
 
-func parseStore(t testing.TB, path string) *parsers.Result {
-	t.Helper()
-	res, err := New().Parse(context.Background(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := parsertest.Invariants(res); err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
 func TestStoreFields(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
 	buildStore(t, path, "WAL", fixtureRows)
-	res := parseStore(t, path)
+	res := parsertest.ParseValid(t, New(), path)
 	if len(res.Conversations) != 7 || len(res.Warnings) != 1 {
 		t.Fatalf("%d conversations, %d warnings (%v): want 7 and 1", len(res.Conversations), len(res.Warnings), res.Warnings)
 	}
@@ -181,7 +169,7 @@ func TestDedupe(t *testing.T) {
 		// The value lost its id; the column still has it.
 		{table: tableV2, key: "/p/c", id: "column-id", value: noID, created: 1, updated: 1},
 	})
-	res := parseStore(t, path)
+	res := parsertest.ParseValid(t, New(), path)
 	var got []string
 	for _, c := range res.Conversations {
 		got = append(got, c.ID+"="+c.Title+"@"+c.Project)
@@ -195,7 +183,7 @@ func TestDedupe(t *testing.T) {
 	os.MkdirAll(filepath.Dir(moved), 0o755)
 	data, _ := os.ReadFile(path)
 	os.WriteFile(moved, data, 0o644)
-	if again := parseStore(t, moved); again.Conversations[2].ID != res.Conversations[2].ID {
+	if again := parsertest.ParseValid(t, New(), moved); again.Conversations[2].ID != res.Conversations[2].ID {
 		t.Errorf("legacy id changed with the store's place")
 	}
 }
@@ -214,13 +202,13 @@ func TestWriterHoldsTransaction(t *testing.T) {
 			insertRow(t, w.Conn(), storeRow{table: tableV2, key: "/tmp/new", id: "uncommitted", file: corpus + "conversation-negative.json", created: 5, updated: 5})
 
 			w.Read(t, func() {
-				if res := parseStore(t, path); len(res.Conversations) != 3 {
+				if res := parsertest.ParseValid(t, New(), path); len(res.Conversations) != 3 {
 					t.Errorf("%d conversations while the writer is open, want the 3 committed", len(res.Conversations))
 				}
 			})
 
 			w.Commit(t)
-			if res := parseStore(t, path); len(res.Conversations) != 4 {
+			if res := parsertest.ParseValid(t, New(), path); len(res.Conversations) != 4 {
 				t.Errorf("%d conversations after the commit, want 4", len(res.Conversations))
 			}
 		})
@@ -252,7 +240,7 @@ func TestFileUnchanged(t *testing.T) {
 			if journal == "WAL" {
 				walBefore = sqlitetest.Sum(t, path+"-wal")
 			}
-			res := parseStore(t, path)
+			res := parsertest.ParseValid(t, New(), path)
 			if len(res.Conversations) != 3 {
 				t.Errorf("%d conversations, want 3 (one only in the WAL)", len(res.Conversations))
 			}
@@ -272,7 +260,7 @@ func TestWALAtRest(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
 	buildStore(t, path, "WAL", fixtureRows[:2])
 	sqlitetest.ReadAtRest(t, path, func() {
-		if res := parseStore(t, path); len(res.Conversations) != 2 {
+		if res := parsertest.ParseValid(t, New(), path); len(res.Conversations) != 2 {
 			t.Errorf("%d conversations, want 2", len(res.Conversations))
 		}
 	})
@@ -287,7 +275,7 @@ func TestWALAtRest(t *testing.T) {
 }
 
 func TestFixtureUnchanged(t *testing.T) {
-	sqlitetest.ReadAtRest(t, fixture, func() { parseStore(t, fixture) })
+	sqlitetest.ReadAtRest(t, fixture, func() { parsertest.ParseValid(t, New(), fixture) })
 }
 
 func TestNotAStore(t *testing.T) {
@@ -295,7 +283,7 @@ func TestNotAStore(t *testing.T) {
 	// A database without the tables: no conversations.
 	path := filepath.Join(t.TempDir(), FileName)
 	sqlitetest.Create(t, path, "DELETE", []string{`CREATE TABLE state (key TEXT PRIMARY KEY, value BLOB)`}, nil)
-	if res := parseStore(t, path); len(res.Conversations) != 0 || len(res.Warnings) != 0 {
+	if res := parsertest.ParseValid(t, New(), path); len(res.Conversations) != 0 || len(res.Warnings) != 0 {
 		t.Errorf("no tables: %+v", res)
 	}
 }
@@ -365,7 +353,7 @@ func TestPathNeedingEscapes(t *testing.T) {
 	os.MkdirAll(dir, 0o755)
 	path := filepath.Join(dir, FileName)
 	buildStore(t, filepath.Join(dir, FileName), "DELETE", fixtureRows[:1])
-	if res := parseStore(t, path); len(res.Conversations) != 1 {
+	if res := parsertest.ParseValid(t, New(), path); len(res.Conversations) != 1 {
 		t.Errorf("%d conversations from %s", len(res.Conversations), path)
 	}
 }

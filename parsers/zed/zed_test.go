@@ -199,18 +199,6 @@ func rowData(t testing.TB, r fixtureRow) []byte {
 	return enc.EncodeAll(data, nil)
 }
 
-func readAll(t testing.TB, path string) *parsers.Result {
-	t.Helper()
-	res, err := New().Parse(context.Background(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := parsertest.Invariants(res); err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
 func byID(res *parsers.Result) map[string]*conversation.Conversation {
 	m := map[string]*conversation.Conversation{}
 	for _, c := range res.Conversations {
@@ -220,7 +208,7 @@ func byID(res *parsers.Result) map[string]*conversation.Conversation {
 }
 
 func TestAgentThread(t *testing.T) {
-	res := readAll(t, fixture)
+	res := parsertest.ParseValid(t, New(), fixture)
 	c := byID(res)["2f5e8c1a-6b7d-4c1e-9a3b-1d2e3f4a5b6c"]
 	if c.Model != "claude-sonnet-4-5" || c.Project != "cache" || strings.Join(c.Tags, "|") != "cwd:/home/ana/src/cache" {
 		t.Errorf("model %q project %q tags %q", c.Model, c.Project, c.Tags)
@@ -266,7 +254,7 @@ func TestAgentThread(t *testing.T) {
 }
 
 func TestLegacyThreads(t *testing.T) {
-	res := readAll(t, fixture)
+	res := parsertest.ParseValid(t, New(), fixture)
 	v2 := byID(res)["9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"]
 	if v2.Model != "claude-3-7-sonnet-latest" || len(v2.Summaries) != 1 || len(v2.Notes) != 1 || !strings.Contains(v2.Notes[0].Text, "SetMaxOpenConns") {
 		t.Errorf("0.2.0: model %q summaries %q notes %+v", v2.Model, v2.Summaries, v2.Notes)
@@ -311,12 +299,12 @@ func TestWriterHoldsTransaction(t *testing.T) {
 			w := sqlitetest.Begin(t, path, "IMMEDIATE")
 			insertRow(t, w.Conn(), rows[2])
 			w.Read(t, func() {
-				if n := len(readAll(t, path).Conversations); n != 2 {
+				if n := len(parsertest.ParseValid(t, New(), path).Conversations); n != 2 {
 					t.Errorf("%d threads while the writer is open, want the 2 committed", n)
 				}
 			})
 			w.Commit(t)
-			if n := len(readAll(t, path).Conversations); n != 3 {
+			if n := len(parsertest.ParseValid(t, New(), path).Conversations); n != 3 {
 				t.Errorf("%d threads after the commit, want 3", n)
 			}
 		})
@@ -329,7 +317,7 @@ func TestWALAtRest(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
 	buildStore(t, path, "WAL", loadRows(t)[:2])
 	sqlitetest.ReadAtRest(t, path, func() {
-		if n := len(readAll(t, path).Conversations); n != 2 {
+		if n := len(parsertest.ParseValid(t, New(), path).Conversations); n != 2 {
 			t.Errorf("%d threads", n)
 		}
 	})
@@ -339,7 +327,7 @@ func TestWALAtRest(t *testing.T) {
 }
 
 func TestFixtureUnchanged(t *testing.T) {
-	sqlitetest.ReadAtRest(t, fixture, func() { readAll(t, fixture) })
+	sqlitetest.ReadAtRest(t, fixture, func() { parsertest.ParseValid(t, New(), fixture) })
 }
 
 func TestNotAStore(t *testing.T) {
