@@ -158,7 +158,7 @@ func imageAttachment(data, mime json.RawMessage) conversation.Attachment {
 		}
 		a.Size = size
 	} else if d != "" {
-		a.Size = int64(len(strings.TrimRight(d, "="))) * 3 / 4
+		a.Size = loose.Base64Size(d)
 	}
 	return a
 }

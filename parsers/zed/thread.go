@@ -407,7 +407,7 @@ func imageAttachment(raw json.RawMessage) conversation.Attachment {
 	if mt, size, ok := loose.DataURL(src); ok {
 		a.Type, a.Size = mt, size
 	} else if src != "" {
-		a.Size = int64(len(strings.TrimRight(src, "="))) * 3 / 4
+		a.Size = loose.Base64Size(src)
 	}
 	return a
 }
