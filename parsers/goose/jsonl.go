@@ -1,7 +1,6 @@
 package goose
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -35,20 +34,14 @@ func parseJSONL(ctx context.Context, path string, r io.Reader) (*parsers.Result,
 	}
 	var meta metadata
 	cv := newConverter()
-	lines := 0
+	lines := &loose.Lines{Path: path, Res: res}
 	err := loose.EachLine(ctx, path, r, func(n int, line []byte) {
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			return
-		}
-		lines++
 		var msg gooseMessage
-		if err := json.Unmarshal(line, &msg); err != nil {
-			res.Warn(parsers.Errorf(path, n, parsers.ErrSyntax, "line skipped: %v", err))
+		if !lines.Decode(n, line, &msg) {
 			return
 		}
 		if len(msg.Role) == 0 {
-			if lines == 1 && json.Unmarshal(line, &meta) == nil && (len(meta.Description) > 0 || len(meta.MessageCount) > 0 || len(meta.WorkingDir) > 0) {
+			if lines.Count() == 1 && json.Unmarshal(line, &meta) == nil && (len(meta.Description) > 0 || len(meta.MessageCount) > 0 || len(meta.WorkingDir) > 0) {
 				return
 			}
 			res.Warn(parsers.Errorf(path, n, parsers.ErrShape, "line skipped: neither session metadata nor a message"))
