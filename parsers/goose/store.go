@@ -40,12 +40,23 @@ func parseStore(ctx context.Context, path string) (*parsers.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &parsers.Result{}
-	byID := map[string]*conversation.Conversation{}
-	var order []string
-	cvs := map[string]*converter{}
+	// One entry per session, in the sessions' order, then per orphan
+	// session id in the messages' order.
+	type entry struct {
+		s  session
+		c  *conversation.Conversation
+		cv *converter
+	}
+	byID := map[string]*entry{}
+	var order []*entry
+	add := func(s session, c *conversation.Conversation) *entry {
+		e := &entry{s: s, c: c, cv: newConverter()}
+		byID[s.id] = e
+		order = append(order, e)
+		return e
+	}
 	for _, s := range sessions {
-		c := &conversation.Conversation{
+		add(s, &conversation.Conversation{
 			ID:      s.id,
 			Source:  Name,
 			File:    path,
@@ -53,28 +64,20 @@ func parseStore(ctx context.Context, path string) (*parsers.Result, error) {
 			Date:    s.created,
 			Updated: s.updated,
 			Model:   modelName(s.modelConfig),
-		}
-		byID[s.id] = c
-		order = append(order, s.id)
+		})
 	}
+	res := &parsers.Result{}
 	for i := range rows {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		r := &rows[i]
-		c := byID[r.sessionID]
-		if c == nil {
+		e := byID[r.sessionID]
+		if e == nil {
 			// A message whose session row is gone: still a message.
-			c = &conversation.Conversation{ID: r.sessionID, Source: Name, File: path}
-			byID[r.sessionID] = c
-			order = append(order, r.sessionID)
+			e = add(session{id: r.sessionID}, &conversation.Conversation{ID: r.sessionID, Source: Name, File: path})
 		}
-		cv := cvs[r.sessionID]
-		if cv == nil {
-			cv = newConverter()
-			cvs[r.sessionID] = cv
-		}
-		m, err := cv.convert(r.role, r.content, r.metadata)
+		m, err := e.cv.convert(r.role, r.content, r.metadata)
 		r.content = nil
 		if err != nil {
 			res.Warn(&parsers.Error{Path: path, Err: fmt.Errorf("%w: messages row %d (session %q): %v", parsers.ErrShape, r.rowID, r.sessionID, err)})
@@ -82,18 +85,13 @@ func parseStore(ctx context.Context, path string) (*parsers.Result, error) {
 		}
 		m.ID = r.messageID
 		m.Timestamp = r.created
-		c.Messages = append(c.Messages, m)
+		e.c.Messages = append(e.c.Messages, m)
 	}
-	info := map[string]session{}
-	for _, s := range sessions {
-		info[s.id] = s
-	}
-	for _, id := range order {
-		c := byID[id]
+	for _, e := range order {
+		c, s := e.c, e.s
 		if len(c.Messages) == 0 {
 			continue // goose lists no session without messages either
 		}
-		s := info[id]
 		if s.sessionType == "sub_agent" {
 			for i := range c.Messages {
 				c.Messages[i].Sidechain = true
