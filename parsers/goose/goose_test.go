@@ -86,6 +86,7 @@ var cases = []parsertest.Case{
 	},
 	{
 		File:     storeFixture,
+		ByPath:   true,
 		Warnings: 1, // the cut content_json
 		Want: []parsertest.Want{
 			{ID: "20251020_1", Title: "Add retry to webhook sender", Messages: 4, Roles: "uata"},

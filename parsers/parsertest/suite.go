@@ -49,6 +49,11 @@ type Case struct {
 	// NoTruncate skips the truncated-input check (for formats where every
 	// prefix is valid and the check says nothing).
 	NoTruncate bool
+	// ByPath says Parse reads the file at its path and not the reader it
+	// is handed (a SQLite store): the truncated-input check then writes
+	// each prefix to a file of the same name in a temporary folder and
+	// parses that, since cutting the reader would check nothing.
+	ByPath bool
 }
 
 // Run runs the suite for parser p over cases.
@@ -73,7 +78,7 @@ func Run(t *testing.T, p parsers.Parser, cases []Case) {
 			checkStable(t, p, tc.File, data, res)
 			checkGolden(t, tc, res)
 			if !tc.NoTruncate {
-				checkTruncated(t, p, tc.File, data)
+				checkTruncated(t, p, tc.File, data, tc.ByPath)
 			}
 		})
 	}
@@ -289,9 +294,14 @@ func firstDiff(got, want []byte) string {
 }
 
 // checkTruncated parses prefixes of data: each must give an error naming the
-// file or a result that satisfies the invariants, and never panic.
-func checkTruncated(t *testing.T, p parsers.Parser, path string, data []byte) {
+// file or a result that satisfies the invariants, and never panic. byPath
+// writes each prefix to a file named like path, in a temporary folder, and
+// parses that.
+func checkTruncated(t *testing.T, p parsers.Parser, path string, data []byte, byPath bool) {
 	t.Helper()
+	if byPath {
+		path = filepath.Join(t.TempDir(), filepath.Base(path))
+	}
 	cuts := map[int]bool{0: true, 1: true, len(data) / 10: true, len(data) / 3: true, len(data) / 2: true, len(data) * 9 / 10: true, len(data) - 1: true}
 	for cut := range cuts {
 		if cut < 0 || cut >= len(data) {
@@ -303,6 +313,11 @@ func checkTruncated(t *testing.T, p parsers.Parser, path string, data []byte) {
 					t.Errorf("%s cut at %d bytes: panic: %v", path, cut, r)
 				}
 			}()
+			if byPath {
+				if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			res, err := p.Parse(context.Background(), path, bytes.NewReader(data[:cut]))
 			if err != nil {
 				if !strings.Contains(err.Error(), path) {

@@ -104,6 +104,7 @@ func TestSuite(t *testing.T) {
 	}
 	parsertest.Run(t, New(), []parsertest.Case{{
 		File:     fixture,
+		ByPath:   true,
 		Warnings: 1, // the broken value
 		Want: []parsertest.Want{
 			{ID: "3f9d2b6e-8a41-4c7e-b2d5-6e1a9c0f7b38", Title: "terraform plan in platform-infra wants to destroy and recreate the staging RDS…", Messages: 15, Roles: "uatatauauatatua"},

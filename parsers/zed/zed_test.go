@@ -50,6 +50,7 @@ import (
 //	  if s: print(r["id"],len(s),s)'
 var cases = []parsertest.Case{{
 	File:     fixture,
+	ByPath:   true,
 	Warnings: 2, // the cut zstd frame, the unknown data_type
 	Want: []parsertest.Want{
 		{ID: "0f0e0d0c-0b0a-4909-8807-060504030201", Title: "Regex for ISO dates", Messages: 2, Roles: "ua"},
