@@ -279,6 +279,7 @@ func TestCancelled(t *testing.T) {
 	if _, err := New().Parse(ctx, path, nil); err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("cancelled store read: %v", err)
 	}
+	parsertest.CheckCancel(t, New(), path, nil) // and the error is context.Canceled
 	parsertest.CheckCancel(t, New(), s1, mustRead(t, s1))
 }
 

@@ -360,11 +360,7 @@ func TestPathNeedingEscapes(t *testing.T) {
 }
 
 func TestCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := New().Parse(ctx, fixture, nil); !errors.Is(err, context.Canceled) {
-		t.Errorf("err %v, want context.Canceled", err)
-	}
+	parsertest.CheckCancel(t, New(), fixture, nil) // read by path, not from the bytes
 }
 
 // FuzzDecodeRow fuzzes what the store adds to the qcli decoder: a row's

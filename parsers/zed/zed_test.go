@@ -341,11 +341,7 @@ func TestNotAStore(t *testing.T) {
 }
 
 func TestCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := New().Parse(ctx, fixture, nil); !errors.Is(err, context.Canceled) {
-		t.Errorf("err %v, want context.Canceled", err)
-	}
+	parsertest.CheckCancel(t, New(), fixture, nil) // read by path, not from the bytes
 }
 
 func TestDetect(t *testing.T) {
