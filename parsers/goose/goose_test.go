@@ -472,3 +472,19 @@ func TestCompanions(t *testing.T) {
 		t.Errorf("jsonl companions %q", got)
 	}
 }
+
+// TestProject: the project is the working folder's last element, for a
+// folder of Windows as of Unix, wherever the store is read.
+func TestProject(t *testing.T) {
+	for dir, want := range map[string]string{
+		"/Users/sam/work/site/": "site",
+		`C:\Users\sam\site`:     "site",
+		"/":                     "",
+	} {
+		c := &conversation.Conversation{Messages: []conversation.Message{{Role: conversation.RoleUser, Content: "hi"}}}
+		finish(c, dir)
+		if c.Project != want {
+			t.Errorf("working dir %q: project %q, want %q", dir, c.Project, want)
+		}
+	}
+}

@@ -86,7 +86,7 @@ func finish(c *conversation.Conversation, workingDir string) {
 		c.Updated = c.Date
 	}
 	if workingDir != "" {
-		if p := filepath.Base(filepath.FromSlash(strings.TrimRight(workingDir, `/\`))); p != "." && p != string(filepath.Separator) {
+		if p := loose.ProjectName(workingDir); p != "" {
 			c.Project = p
 		}
 		c.Tags = append(c.Tags, "cwd:"+workingDir)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -103,9 +102,7 @@ func decodeRow(path string, r *row, dec *zstd.Decoder) (*conversation.Conversati
 			continue
 		}
 		if c.Project == "" {
-			if b := filepath.Base(p); b != "." && b != string(filepath.Separator) {
-				c.Project = b
-			}
+			c.Project = loose.ProjectName(p)
 		}
 		c.Tags = append(c.Tags, "cwd:"+p)
 	}

@@ -388,3 +388,22 @@ func TestRoots(t *testing.T) {
 		}
 	}
 }
+
+// TestProject: the project is the first folder's last element, for a
+// folder of Windows as of Unix, wherever the store is read.
+func TestProject(t *testing.T) {
+	data := []byte(`{"version":"0.3.0","messages":[{"User":{"id":"u1","content":[{"Text":"hi"}]}}]}`)
+	for folders, want := range map[string]string{
+		"/home/ana/src/cache\n/home/ana/src/other": "cache",
+		`C:\src\cache`: "cache",
+		"/":            "",
+	} {
+		c, err := decodeRow("/z/threads.db", &row{id: "t1", dataType: "json", data: data, folderPaths: folders}, nil)
+		if err != nil || c == nil {
+			t.Fatalf("%q: %v %v", folders, c, err)
+		}
+		if c.Project != want {
+			t.Errorf("folder_paths %q: project %q, want %q", folders, c.Project, want)
+		}
+	}
+}
