@@ -164,7 +164,7 @@ func TestAgentSuite(t *testing.T) {
 		{
 			File:     storeFile,
 			ByPath:   true, // a SQLite store is read at its path, not from the reader
-			Warnings: 1, // the blob cut short
+			Warnings: 1,    // the blob cut short
 			Want: []parsertest.Want{{
 				ID: "5d6e7f80-9102-4a3b-8c4d-5e6f70819203", Title: "Cargo build fails on CI",
 				Messages: 11, Roles: "suuatatauau",
@@ -180,7 +180,7 @@ func TestIDESuite(t *testing.T) {
 	parsertest.Run(t, New(), []parsertest.Case{{
 		File:     ideFile,
 		ByPath:   true, // a SQLite store is read at its path, not from the reader
-		Warnings: 2, // composer c-400 is not JSON; c-100 lists a bubble not stored
+		Warnings: 2,    // composer c-400 is not JSON; c-100 lists a bubble not stored
 		Want: []parsertest.Want{
 			{ID: "c-100", Title: "Token bucket refill bug", Messages: 5, Roles: "uaaua"},
 			{ID: "c-200", Title: "Should refill use time.Now or a monotonic clock?", Messages: 2, Roles: "ua"},
