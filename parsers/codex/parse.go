@@ -276,7 +276,7 @@ func (b *builder) response(p *payload, ts time.Time) {
 			if mt, size, ok := loose.DataURL(r); ok {
 				att.Type, att.Size = mt, size
 			} else {
-				att.Size = int64(len(strings.TrimRight(r, "="))) * 3 / 4
+				att.Size = loose.Base64Size(r)
 			}
 		}
 		b.add(item{kind: kindCall, ts: ts, atts: []conversation.Attachment{att}, call: conversation.ToolCall{

@@ -274,7 +274,7 @@ func partAttachment(p *part) conversation.Attachment {
 			if h := loose.String(u.Hex); h != "" {
 				a.Size = int64(len(h) / 2)
 			} else if d := loose.String(u.Data); d != "" {
-				a.Size = int64(len(strings.TrimRight(d, "="))) * 3 / 4
+				a.Size = loose.Base64Size(d)
 			}
 		}
 	case len(t) > 0 && t[0] == '"':
@@ -287,7 +287,7 @@ func partAttachment(p *part) conversation.Attachment {
 		} else if strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "file:") {
 			a.Ref = s
 		} else {
-			a.Size = int64(len(strings.TrimRight(s, "="))) * 3 / 4
+			a.Size = loose.Base64Size(s)
 		}
 	}
 	if a.Name == "" {

@@ -225,7 +225,7 @@ func image(raw json.RawMessage) conversation.Attachment {
 	case len(t) > 0 && t[0] == '[' && json.Unmarshal(t, &bs) == nil:
 		a.Size = int64(len(bs)) // bytes written as an array of numbers
 	case len(t) > 0 && t[0] == '"':
-		a.Size = int64(len(strings.TrimRight(loose.String(t), "="))) * 3 / 4
+		a.Size = loose.Base64Size(loose.String(t))
 	}
 	return a
 }
