@@ -87,29 +87,8 @@ func (*Parser) DefaultRoots(home string, getenv func(string) string) []string {
 }
 
 func roots(goos, home string, getenv func(string) string) []string {
-	var bases []string // folders holding <editor>/User
-	switch goos {
-	case "darwin", "ios":
-		if home != "" {
-			bases = append(bases, filepath.Join(home, "Library", "Application Support"))
-		}
-	case "windows":
-		if d := getenv("APPDATA"); d != "" {
-			bases = append(bases, d)
-		} else if home != "" {
-			bases = append(bases, filepath.Join(home, "AppData", "Roaming"))
-		}
-	default:
-		// Electron's appData on Linux; the XDG spec says a relative value
-		// must be ignored.
-		if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
-			bases = append(bases, x)
-		} else if home != "" {
-			bases = append(bases, filepath.Join(home, ".config"))
-		}
-	}
 	var out []string
-	for _, b := range bases {
+	if b := parsers.ElectronAppData(goos, home, getenv); b != "" { // holds <editor>/User
 		for _, ed := range editors {
 			for _, ext := range extensions {
 				out = append(out, filepath.Join(b, ed, "User", "globalStorage", ext.id, "tasks"))

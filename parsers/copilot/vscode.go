@@ -69,24 +69,7 @@ func (*VSCode) DefaultRoots(home string, getenv func(string) string) []string {
 }
 
 func vscodeRoots(goos, home string, getenv func(string) string) []string {
-	var base string
-	switch goos {
-	case "darwin":
-		if home != "" {
-			base = filepath.Join(home, "Library", "Application Support")
-		}
-	case "windows":
-		base = getenv("APPDATA")
-		if base == "" && home != "" {
-			base = filepath.Join(home, "AppData", "Roaming")
-		}
-	default:
-		if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
-			base = x
-		} else if home != "" {
-			base = filepath.Join(home, ".config")
-		}
-	}
+	base := parsers.ElectronAppData(goos, home, getenv)
 	if base == "" {
 		return nil
 	}

@@ -1,0 +1,32 @@
+package parsers
+
+import "path/filepath"
+
+// ElectronAppData is the folder Electron editors (VS Code and its forks,
+// Cursor) keep their <Editor>/User data under: ~/Library/Application
+// Support on macOS, %APPDATA% (else ~/AppData/Roaming) on Windows,
+// $XDG_CONFIG_HOME (else ~/.config) elsewhere — a relative XDG value is
+// ignored, as the spec says. "" when there is no home to start from.
+func ElectronAppData(goos, home string, getenv func(string) string) string {
+	switch goos {
+	case "darwin", "ios":
+		if home != "" {
+			return filepath.Join(home, "Library", "Application Support")
+		}
+	case "windows":
+		if d := getenv("APPDATA"); d != "" {
+			return d
+		}
+		if home != "" {
+			return filepath.Join(home, "AppData", "Roaming")
+		}
+	default:
+		if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+			return x
+		}
+		if home != "" {
+			return filepath.Join(home, ".config")
+		}
+	}
+	return ""
+}

@@ -1,0 +1,29 @@
+package parsers
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+func TestElectronAppData(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	cases := []struct {
+		goos, home string
+		vars       map[string]string
+		want       string
+	}{
+		{"darwin", "/Users/a", nil, filepath.Join("/Users/a", "Library", "Application Support")},
+		{"ios", "/Users/a", nil, filepath.Join("/Users/a", "Library", "Application Support")},
+		{"darwin", "", nil, ""},
+		{"windows", `C:\Users\a`, map[string]string{"APPDATA": `D:\roam`}, `D:\roam`},
+		{"windows", "/home/a", nil, filepath.Join("/home/a", "AppData", "Roaming")},
+		{"linux", "/home/a", map[string]string{"XDG_CONFIG_HOME": "/cfg"}, "/cfg"},
+		{"linux", "/home/a", map[string]string{"XDG_CONFIG_HOME": "rel/cfg"}, filepath.Join("/home/a", ".config")},
+		{"linux", "", nil, ""},
+	}
+	for _, c := range cases {
+		if got := ElectronAppData(c.goos, c.home, env(c.vars)); got != c.want {
+			t.Errorf("%s %q %v: %q, want %q", c.goos, c.home, c.vars, got, c.want)
+		}
+	}
+}
