@@ -16,6 +16,7 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/convsearch/convsearch/internal/atomicfile"
+	"github.com/convsearch/convsearch/parsers"
 )
 
 // Action is what setup did (or, with DryRun, would do) to one file.
@@ -222,10 +223,15 @@ func Agents(o Options) []Agent {
 	if d := o.Getenv("CODEX_HOME"); d != "" && filepath.IsAbs(d) {
 		codexDir = d
 	}
-	vscode := filepath.Join(cfg, "Code", "User")
-	if o.GOOS == "darwin" {
-		vscode = filepath.Join(home, "Library", "Application Support", "Code", "User")
-	}
+	// VS Code's folder, where the parsers look for it (%APPDATA% on
+	// Windows included), with ConfigHome as the XDG folder.
+	appData := parsers.ElectronAppData(o.GOOS, home, func(k string) string {
+		if k == "XDG_CONFIG_HOME" {
+			return cfg
+		}
+		return o.Getenv(k)
+	})
+	vscode := filepath.Join(appData, "Code", "User")
 	opencode := filepath.Join(cfg, "opencode", "opencode.json")
 	if _, err := os.Stat(filepath.Join(cfg, "opencode", "opencode.jsonc")); err == nil {
 		opencode = filepath.Join(cfg, "opencode", "opencode.jsonc")

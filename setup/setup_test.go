@@ -363,3 +363,25 @@ func TestHookWhateverTheBinaryIsCalled(t *testing.T) {
 		})
 	}
 }
+
+// TestVSCodeFolder: VS Code's user folder is where the editor keeps it on
+// each system, %APPDATA% on Windows included.
+func TestVSCodeFolder(t *testing.T) {
+	env := map[string]string{"APPDATA": `D:\Roaming`}
+	cases := []struct{ goos, want string }{
+		{"linux", filepath.Join("/h/.config", "Code", "User", "mcp.json")},
+		{"darwin", filepath.Join("/h", "Library", "Application Support", "Code", "User", "mcp.json")},
+		{"windows", filepath.Join(`D:\Roaming`, "Code", "User", "mcp.json")},
+	}
+	for _, c := range cases {
+		var got string
+		for _, a := range Agents(Options{Home: "/h", ConfigHome: "/h/.config", GOOS: c.goos, Getenv: func(k string) string { return env[k] }}) {
+			if a.Name == "vscode" {
+				got = a.File
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.goos, got, c.want)
+		}
+	}
+}
