@@ -23,7 +23,6 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/jsonhead"
@@ -112,7 +111,7 @@ func (*Parser) Companions(path string) []string {
 // Detect reports whether path is a goose store or session file.
 func (*Parser) Detect(path string, head []byte) bool {
 	if filepath.Base(path) == StoreName {
-		return sqlitedb.IsSQLite(head) && (inGooseFolder(path) || bytes.Contains(head, []byte("content_json")))
+		return sqlitedb.IsSQLite(head) && (parsers.InFolder(path, "goose") || bytes.Contains(head, []byte("content_json")))
 	}
 	if !parsers.HasExt(path, ".jsonl") {
 		return false
@@ -127,17 +126,7 @@ func (*Parser) Detect(path string, head []byte) bool {
 	}
 	// A file whose metadata line was lost starts with a message: too
 	// generic a shape to claim outside goose's own folder.
-	return inGooseFolder(path) && keys.Anywhere("role") && keys.Anywhere("created") && keys.Anywhere("content")
-}
-
-// inGooseFolder reports whether a folder of path is named goose.
-func inGooseFolder(path string) bool {
-	for _, el := range strings.Split(filepath.ToSlash(filepath.Dir(path)), "/") {
-		if strings.EqualFold(el, "goose") {
-			return true
-		}
-	}
-	return false
+	return parsers.InFolder(path, "goose") && keys.Anywhere("role") && keys.Anywhere("created") && keys.Anywhere("content")
 }
 
 // Parse reads a session file, or every session of a store. A store is read

@@ -214,7 +214,7 @@ func (cv *converter) toolResult(id string, raw json.RawMessage) conversation.Too
 	// CallToolResult {content, isError} since goose 1.9; a bare content
 	// array before.
 	items := value
-	if t := firstByte(value); t == '{' {
+	if t := loose.Lead(value); t == '{' {
 		var ctr struct {
 			Content json.RawMessage `json:"content"`
 			IsError json.RawMessage `json:"isError"`
@@ -271,15 +271,4 @@ func contentText(raw json.RawMessage) string {
 		return "[resource " + loose.String(c.URI) + "]"
 	}
 	return loose.Clean(loose.String(c.Text))
-}
-
-func firstByte(raw json.RawMessage) byte {
-	for _, c := range raw {
-		switch c {
-		case ' ', '\t', '\r', '\n':
-			continue
-		}
-		return c
-	}
-	return 0
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/convsearch/convsearch/conversation"
@@ -60,7 +59,7 @@ func parseStore(ctx context.Context, path string) (*parsers.Result, error) {
 			ID:      s.id,
 			Source:  Name,
 			File:    path,
-			Title:   loose.Shorten(firstOf(s.name, s.description), 200),
+			Title:   loose.Shorten(loose.FirstText(s.name, s.description), 200),
 			Date:    s.created,
 			Updated: s.updated,
 			Model:   modelName(s.modelConfig),
@@ -110,15 +109,6 @@ func parseStore(ctx context.Context, path string) (*parsers.Result, error) {
 		res.AddUnique(c, path, 0)
 	}
 	return res, nil
-}
-
-func firstOf(s ...string) string {
-	for _, x := range s {
-		if strings.TrimSpace(x) != "" {
-			return x
-		}
-	}
-	return ""
 }
 
 // modelName reads model_config_json (goose 1.12 and later): the model the

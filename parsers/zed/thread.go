@@ -81,7 +81,7 @@ func decodeThread(data []byte) (*conversation.Conversation, error) {
 	}
 	d := &decoder{c: &conversation.Conversation{}, toolNames: map[string]string{}}
 	c := d.c
-	c.Title = loose.Shorten(firstOf(loose.String(t.Title), loose.String(t.Summary)), 200)
+	c.Title = loose.Shorten(loose.FirstText(loose.String(t.Title), loose.String(t.Summary)), 200)
 	c.Updated = loose.Time(t.UpdatedAt)
 	c.Model = modelName(t.Model)
 	if s := summaryText(t.DetailedSummary, t.DetailedSummaryState); s != "" {
@@ -113,15 +113,6 @@ func decodeThread(data []byte) (*conversation.Conversation, error) {
 		}
 	}
 	return c, nil
-}
-
-func firstOf(s ...string) string {
-	for _, x := range s {
-		if strings.TrimSpace(x) != "" {
-			return x
-		}
-	}
-	return ""
 }
 
 func (d *decoder) add(m conversation.Message) { d.c.Messages = append(d.c.Messages, m) }
@@ -427,7 +418,7 @@ func modelName(raw json.RawMessage) string {
 // summaryText reads 0.3.0's detailed_summary or 0.2.0's
 // detailed_summary_state {"Generated": {"text": …}}.
 func summaryText(detailed, state json.RawMessage) string {
-	if s := loose.String(detailed); s != "" && firstNonSpace(detailed) == '"' {
+	if s := loose.String(detailed); s != "" && loose.Lead(detailed) == '"' {
 		return loose.Clean(s)
 	}
 	var st struct {
@@ -435,18 +426,10 @@ func summaryText(detailed, state json.RawMessage) string {
 			Text json.RawMessage `json:"text"`
 		} `json:"Generated"`
 	}
-	if firstNonSpace(state) == '{' && json.Unmarshal(state, &st) == nil {
+	if loose.Lead(state) == '{' && json.Unmarshal(state, &st) == nil {
 		return loose.Clean(loose.String(st.Generated.Text))
 	}
 	return ""
-}
-
-func firstNonSpace(raw json.RawMessage) byte {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 {
-		return 0
-	}
-	return t[0]
 }
 
 // finish numbers the messages, orders the dates, and derives a title when

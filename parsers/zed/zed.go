@@ -19,7 +19,6 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/sqlitedb"
@@ -111,16 +110,7 @@ func (*Parser) Detect(path string, head []byte) bool {
 	if filepath.Base(path) != FileName || !sqlitedb.IsSQLite(head) {
 		return false
 	}
-	return inZedFolder(path) || bytes.Contains(head, []byte("data_type"))
-}
-
-func inZedFolder(path string) bool {
-	for _, el := range strings.Split(filepath.ToSlash(filepath.Dir(path)), "/") {
-		if strings.EqualFold(el, "zed") {
-			return true
-		}
-	}
-	return false
+	return parsers.InFolder(path, "zed") || bytes.Contains(head, []byte("data_type"))
 }
 
 // Parse reads every thread of the store at path. r is not read: SQLite

@@ -1,6 +1,9 @@
 package parsers
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // ElectronAppData is the folder Electron editors (VS Code and its forks,
 // Cursor) keep their <Editor>/User data under: ~/Library/Application
@@ -29,4 +32,16 @@ func ElectronAppData(goos, home string, getenv func(string) string) string {
 		}
 	}
 	return ""
+}
+
+// InFolder reports whether a folder on path's way (not its file name) is
+// called name, in any case: a hint, beside the content, that a file is the
+// tool's own (…/goose/sessions/x.jsonl).
+func InFolder(path, name string) bool {
+	for _, el := range strings.Split(filepath.ToSlash(filepath.Dir(path)), "/") {
+		if strings.EqualFold(el, name) {
+			return true
+		}
+	}
+	return false
 }

@@ -27,3 +27,20 @@ func TestElectronAppData(t *testing.T) {
 		}
 	}
 }
+
+func TestInFolder(t *testing.T) {
+	cases := []struct {
+		path, name string
+		want       bool
+	}{
+		{"/home/a/.local/share/goose/sessions/x.jsonl", "goose", true},
+		{"/home/a/.local/share/Goose/sessions/x.jsonl", "goose", true},
+		{"/home/a/notes/goose.jsonl", "goose", false}, // the file's own name does not count
+		{"/home/a/geese/x.jsonl", "goose", false},
+	}
+	for _, c := range cases {
+		if got := InFolder(c.path, c.name); got != c.want {
+			t.Errorf("InFolder(%q, %q) = %v, want %v", c.path, c.name, got, c.want)
+		}
+	}
+}
