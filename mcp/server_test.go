@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -770,4 +771,39 @@ func timeCalls(b *testing.B, call func()) {
 	}
 	b.ReportMetric(pct(0.50), "p50-µs")
 	b.ReportMetric(pct(0.95), "p95-µs")
+}
+
+// TestFitHits: the answer keeps the most hits that fit mcpAnswerMax (what
+// dropping the last hit one at a time finds), and at least one.
+func TestFitHits(t *testing.T) {
+	long := strings.Repeat("word ", 1000) // ~5 KB of text, twice in each answer
+	for _, n := range []int{0, 1, 2, 7, 8, 9, 50} {
+		for _, size := range []int{10, len(long)} {
+			hits := make([]query.Hit, n)
+			for i := range hits {
+				hits[i] = query.Hit{ID: fmt.Sprintf("m/c/%d", i), Kind: indexer.KindMessage, Text: long[:size]}
+			}
+			render := func(out *searchOutput) func() string {
+				return func() string {
+					var b strings.Builder
+					for _, h := range out.Hits {
+						b.WriteString(h.Text)
+					}
+					return b.String()
+				}
+			}
+			want := &searchOutput{Result: query.Result{Hits: slices.Clone(hits)}}
+			for len(want.Hits) > 1 && answerSize(render(want)(), want) > mcpAnswerMax {
+				want.Hits, want.Truncated = want.Hits[:len(want.Hits)-1], true
+			}
+			got := &searchOutput{Result: query.Result{Hits: slices.Clone(hits)}}
+			text := fitHits(got, render(got))
+			if len(got.Hits) != len(want.Hits) || got.Truncated != want.Truncated || text != render(want)() {
+				t.Errorf("%d hits of %d bytes: kept %d (truncated %v), want %d (truncated %v)", n, size, len(got.Hits), got.Truncated, len(want.Hits), want.Truncated)
+			}
+			if len(got.Hits) > 1 && answerSize(text, got) > mcpAnswerMax {
+				t.Errorf("%d hits of %d bytes: answer of %d bytes, over %d", n, size, answerSize(text, got), mcpAnswerMax)
+			}
+		}
+	}
 }

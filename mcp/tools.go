@@ -260,14 +260,32 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 }
 
 // fitHits renders out, dropping its last hits until the answer fits
-// mcpAnswerMax: a page of long hits would overflow an agent's context.
+// mcpAnswerMax: a page of long hits would overflow an agent's context. The
+// answer grows with its hits, so the most that fit are found by halving
+// (each try renders and encodes the whole answer), keeping at least one.
 func fitHits(out *searchOutput, render func() string) string {
-	text := render()
-	for len(out.Hits) > 1 && answerSize(text, out) > mcpAnswerMax {
-		out.Hits = out.Hits[:len(out.Hits)-1]
-		out.Truncated = true
-		text = render()
+	all := out.Hits
+	fits := func(n int) (string, bool) {
+		if n < len(all) {
+			out.Hits, out.Truncated = all[:n], true
+		}
+		text := render()
+		return text, answerSize(text, out) <= mcpAnswerMax
 	}
+	text, ok := fits(len(all))
+	if ok || len(all) <= 1 {
+		return text
+	}
+	lo, hi := 1, len(all)-1 // the answer: lo fits, or is the one hit kept anyway
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if _, ok := fits(mid); ok {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	text, _ = fits(lo)
 	return text
 }
 
