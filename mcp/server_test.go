@@ -18,6 +18,7 @@ import (
 	"github.com/convsearch/convsearch/extract"
 	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/ingest"
+	"github.com/convsearch/convsearch/internal/calltime"
 	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/query"
 )
@@ -642,7 +643,7 @@ func BenchmarkMCPSearch(b *testing.B) {
 	for _, q := range []struct{ name, query string }{{"rare", "outbox replay"}, {"common", "billing lag"}} {
 		b.Run("query="+q.name+"/path=bare", func(b *testing.B) {
 			req := query.Request{Query: q.query, Limit: mcpSearchDefault, ExcludeHidden: true}
-			timeCalls(b, func() {
+			calltime.Measure(b, func() {
 				res, err := l.Search(ctx, req)
 				if err != nil || len(res.Hits) == 0 {
 					b.Fatal(err)
@@ -651,7 +652,7 @@ func BenchmarkMCPSearch(b *testing.B) {
 		})
 		b.Run("query="+q.name+"/path=inmemory", func(b *testing.B) {
 			args := map[string]any{"query": q.query}
-			timeCalls(b, func() {
+			calltime.Measure(b, func() {
 				res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search_conversations", Arguments: args})
 				if err != nil || res.IsError {
 					b.Fatal(err)
@@ -753,24 +754,6 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// timeCalls runs call in b's loop and reports the p50 and p95 of its
-// durations besides the mean.
-func timeCalls(b *testing.B, call func()) {
-	var took []time.Duration
-	b.ReportAllocs()
-	for b.Loop() {
-		start := time.Now()
-		call()
-		took = append(took, time.Since(start))
-	}
-	slices.Sort(took)
-	pct := func(f float64) float64 {
-		return float64(took[min(int(f*float64(len(took))), len(took)-1)].Microseconds())
-	}
-	b.ReportMetric(pct(0.50), "p50-µs")
-	b.ReportMetric(pct(0.95), "p95-µs")
 }
 
 // TestFitHits: the answer keeps the most hits that fit mcpAnswerMax (what

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/convsearch/convsearch/daemon"
+	"github.com/convsearch/convsearch/internal/calltime"
 	csmcp "github.com/convsearch/convsearch/mcp"
 )
 
@@ -341,7 +342,7 @@ func BenchmarkMCPStdio(b *testing.B) {
 			b.Run("query="+q.name, func(b *testing.B) {
 				p.waitHits(b, q.query)
 				args := map[string]any{"query": q.query}
-				timeCalls(b, func() {
+				calltime.Measure(b, func() {
 					if res := p.call(b, "search_conversations", args); res.IsError {
 						b.Fatal(resultText(res))
 					}
@@ -385,30 +386,12 @@ func BenchmarkMCPStdio(b *testing.B) {
 				if line := send("tools/call", params); !bytes.Contains(line, []byte(`"hits":[{`)) {
 					b.Fatalf("no hits: %s", line)
 				}
-				timeCalls(b, func() { send("tools/call", params) })
+				calltime.Measure(b, func() { send("tools/call", params) })
 			})
 		}
 		// The floor: a request that does nothing.
 		b.Run("method=ping", func(b *testing.B) {
-			timeCalls(b, func() { send("ping", map[string]any{}) })
+			calltime.Measure(b, func() { send("ping", map[string]any{}) })
 		})
 	})
-}
-
-// timeCalls runs call in b's loop and reports the p50 and p95 of its
-// durations.
-func timeCalls(b *testing.B, call func()) {
-	var took []time.Duration
-	b.ReportAllocs()
-	for b.Loop() {
-		start := time.Now()
-		call()
-		took = append(took, time.Since(start))
-	}
-	slices.Sort(took)
-	pct := func(f float64) float64 {
-		return float64(took[min(int(f*float64(len(took))), len(took)-1)].Microseconds())
-	}
-	b.ReportMetric(pct(0.50), "p50-µs")
-	b.ReportMetric(pct(0.95), "p95-µs")
 }
