@@ -8,7 +8,6 @@
 package daemon
 
 import (
-	"context"
 	"log/slog"
 	"time"
 
@@ -57,7 +56,7 @@ type Store struct {
 	Index    *indexer.Index
 	Ingester *ingest.Ingester
 
-	source query.Source // what the query engine reads conversations from
+	query query.Options // how the query engine reads conversations again
 }
 
 // OpenStore opens the index in o.Dir, creating it unless o.ReadOnly.
@@ -80,37 +79,23 @@ func OpenStore(o StoreOptions) (*Store, error) {
 	reg := all.Registry()
 	ex := extract.New(extract.DefaultBackground(), extract.Options{})
 	iopts := ingest.Options{Logger: ingLog, Progress: o.Progress, ManifestEvery: o.ManifestEvery}
-	var src query.Source = reg
+	qopts := query.Options{Source: reg}
 	if red != nil {
 		iopts.Redactor = red
-		src = RedactedSource{Source: reg, Redactor: red}
+		// A conversation read again from its file has its secrets taken
+		// out, as it was indexed: what a reader shows of a conversation
+		// (show, the context around a hit, MCP) never holds what the index
+		// does not.
+		qopts.Finish = func(c *conversation.Conversation) { red.Conversation(c) }
 	}
 	ing := ingest.New(reg, ix, ex, iopts)
-	return &Store{Dir: o.Dir, Registry: reg, Index: ix, Ingester: ing, source: src}, nil
+	return &Store{Dir: o.Dir, Registry: reg, Index: ix, Ingester: ing, query: qopts}, nil
 }
 
 // Engine returns a query engine on the store's index that reads
 // conversations again from their files through the registry.
 func (s *Store) Engine() (*query.Engine, error) {
-	return query.New(s.Index, query.Options{Source: s.source})
-}
-
-// RedactedSource reads conversations again from their files with the
-// secrets taken out, as they were indexed: what a reader shows of a
-// conversation (show, the context around a hit, MCP) never holds what the
-// index does not.
-type RedactedSource struct {
-	query.Source
-	Redactor *redact.Redactor
-}
-
-// ReadConversations reads and redacts.
-func (r RedactedSource) ReadConversations(ctx context.Context, format, path string) ([]*conversation.Conversation, error) {
-	convs, err := r.Source.ReadConversations(ctx, format, path)
-	for _, c := range convs {
-		r.Redactor.Conversation(c)
-	}
-	return convs, err
+	return query.New(s.Index, s.query)
 }
 
 // Commit ends a rebuild: the new index takes the old one's place (see

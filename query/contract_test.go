@@ -27,6 +27,11 @@ func (fileSource) ReadConversations(_ context.Context, _, path string) ([]*conve
 
 func newEngineWith(t *testing.T, src query.Source) *query.Engine {
 	t.Helper()
+	return newEngineOpts(t, query.Options{Source: src})
+}
+
+func newEngineOpts(t *testing.T, opts query.Options) *query.Engine {
+	t.Helper()
 	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -39,11 +44,37 @@ func newEngineWith(t *testing.T, src query.Source) *query.Engine {
 	if err := ix.Apply(context.Background(), changes); err != nil {
 		t.Fatal(err)
 	}
-	e, err := query.New(ix, query.Options{Source: src})
+	e, err := query.New(ix, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// sharedFile reads every conversation of the fixture from any file: one
+// file that holds many conversations.
+type sharedFile struct{}
+
+func (sharedFile) ReadConversations(context.Context, string, string) ([]*conversation.Conversation, error) {
+	return fixture(), nil
+}
+
+// TestLoadFinishesTheConversationAsked: Options.Finish (the daemon's
+// redaction) is done to the conversation Load returns, and not to the
+// others its file holds.
+func TestLoadFinishesTheConversationAsked(t *testing.T) {
+	var finished []string
+	e := newEngineOpts(t, query.Options{Source: sharedFile{}, Finish: func(c *conversation.Conversation) {
+		finished = append(finished, c.ID)
+		c.Title = "finished"
+	}})
+	c, fromIndex, err := e.Load(context.Background(), indexer.MessageDocID("retry", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fromIndex || c.ID != "retry" || c.Title != "finished" || !reflect.DeepEqual(finished, []string{"retry"}) {
+		t.Errorf("Load: %s %q (from index %v); finished %v, want [retry]", c.ID, c.Title, fromIndex, finished)
+	}
 }
 
 // TestLoadShowsIndexedTopicsAndDecisions: a conversation shows the topics

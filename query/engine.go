@@ -12,6 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/registry"
 
+	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/indexer"
 )
 
@@ -41,6 +42,7 @@ const (
 type Engine struct {
 	s        Searcher
 	source   Source // nil: conversations are rebuilt from the index alone
+	finish   func(*conversation.Conversation)
 	analyzer analysis.Analyzer
 	timeout  time.Duration
 	convs    convCache
@@ -52,6 +54,10 @@ type Options struct {
 	// Source reads conversations again from their files for Load; nil:
 	// Load rebuilds them from the index's stored text.
 	Source Source
+	// Finish, if set, is done to the conversation Load read again from its
+	// file, as it was done at ingest (the daemon's redaction), before Load
+	// returns it: to that one only, not to every conversation of the file.
+	Finish func(*conversation.Conversation)
 }
 
 // New returns an Engine over s.
@@ -60,5 +66,5 @@ func New(s Searcher, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("query: analyzer: %w", err)
 	}
-	return &Engine{s: s, source: opts.Source, analyzer: an, timeout: DefaultTimeout, filler: analyzedSet(an, fillerWords)}, nil
+	return &Engine{s: s, source: opts.Source, finish: opts.Finish, analyzer: an, timeout: DefaultTimeout, filler: analyzedSet(an, fillerWords)}, nil
 }

@@ -134,6 +134,9 @@ func (e *Engine) readAgain(ctx context.Context, info *ConversationInfo, id strin
 	for _, c := range convs {
 		if c.ID == native {
 			c.ID = id
+			if e.finish != nil {
+				e.finish(c)
+			}
 			return c, nil
 		}
 	}
