@@ -30,7 +30,8 @@ func newEngineWith(t *testing.T, src query.Source) *query.Engine {
 	return newEngineOpts(t, query.Options{Source: src})
 }
 
-func newEngineOpts(t *testing.T, opts query.Options) *query.Engine {
+// newEngineOpts returns an engine with opts over an index of the fixture.
+func newEngineOpts(t testing.TB, opts query.Options) *query.Engine {
 	t.Helper()
 	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
 	if err != nil {

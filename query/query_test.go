@@ -66,23 +66,7 @@ func fixture() []*conversation.Conversation {
 
 func newEngine(t testing.TB) *query.Engine {
 	t.Helper()
-	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	var changes []indexer.Change
-	for _, c := range fixture() {
-		changes = append(changes, indexer.Change{State: indexer.FileState{Path: c.File, Parser: c.Source}, Conversations: []*conversation.Conversation{c}})
-	}
-	if err := ix.Apply(context.Background(), changes); err != nil {
-		t.Fatal(err)
-	}
-	e, err := query.New(ix, query.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return newEngineOpts(t, query.Options{})
 }
 
 // ids renders hits as kind:conversation[#index], sorted, for comparison.
