@@ -207,10 +207,7 @@ func (b *builder) phrase(p *Phrase) (bq.Query, error) {
 	}
 	var qs []bq.Query
 	for _, f := range textFields {
-		q := bleve.NewMatchPhraseQuery(p.Text)
-		q.SetField(f.name)
-		q.SetBoost(f.boost)
-		qs = append(qs, q)
+		qs = append(qs, b.matchPhrase(p.Text, f.name, f.boost))
 	}
 	return disjunction(qs), nil
 }
@@ -290,9 +287,7 @@ func (b *builder) textIn(t *Term, fields ...string) bq.Query {
 			q.SetField(f)
 			qs = append(qs, q)
 		default:
-			q := bleve.NewMatchPhraseQuery(t.Text)
-			q.SetField(f)
-			qs = append(qs, q)
+			qs = append(qs, b.matchPhrase(t.Text, f, 1))
 		}
 	}
 	return disjunction(qs)

@@ -44,6 +44,7 @@ type Engine struct {
 	source   Source // nil: conversations are rebuilt from the index alone
 	finish   func(*conversation.Conversation)
 	analyzer analysis.Analyzer
+	verbatim *analysis.DefaultAnalyzer // the analyzer without its stop words, for exact phrases
 	timeout  time.Duration
 	convs    convCache
 	filler   map[string]bool // question words, analysed (see rank.go)
@@ -66,5 +67,5 @@ func New(s Searcher, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("query: analyzer: %w", err)
 	}
-	return &Engine{s: s, source: opts.Source, finish: opts.Finish, analyzer: an, timeout: DefaultTimeout, filler: analyzedSet(an, fillerWords)}, nil
+	return &Engine{s: s, source: opts.Source, finish: opts.Finish, analyzer: an, verbatim: verbatimAnalyzer(an), timeout: DefaultTimeout, filler: analyzedSet(an, fillerWords)}, nil
 }

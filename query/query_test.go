@@ -95,6 +95,13 @@ func TestSearch(t *testing.T) {
 		{"all words must match", query.Request{Query: "bleve facets", Types: []string{"message"}}, []string{"m:index#1", "m:index#3"}},
 		{"phrase", query.Request{Query: `"full jitter"`}, []string{"d:retry", "m:retry#1"}},
 		{"phrase in order only", query.Request{Query: `"jitter full"`}, []string{}},
+		// The index drops stop words; a phrase keeps them.
+		{"phrase with a leading stop word", query.Request{Query: `"for the ledger"`}, []string{"c:retry"}},
+		{"phrase with a stop word before the last", query.Request{Query: `"is skewed"`}, []string{"d:boot", "m:boot#2"}},
+		{"phrase of stop words around a word", query.Request{Query: `"the ledger"`, Types: []string{"message"}}, []string{"m:retry#0"}},
+		{"phrase with a wrong stop word", query.Request{Query: `"are skewed"`}, []string{}},
+		{"phrase in a field, stop words kept", query.Request{Query: `decision:"is skewed"`}, []string{"d:boot"}},
+		{"phrase in a field, wrong stop word", query.Request{Query: `decision:"was skewed"`}, []string{}},
 		{"negation", query.Request{Query: "bleve -facets", Types: []string{"message"}}, []string{"m:index#0", "m:index#4"}},
 		{"OR", query.Request{Query: "resamples OR 503"}, []string{"m:boot#3", "m:retry#0"}},
 		{"grouping", query.Request{Query: "(resamples OR 503) ledger", Types: []string{"message"}}, []string{"m:retry#0"}},

@@ -1,0 +1,228 @@
+package query
+
+import (
+	"context"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/token/stop"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search"
+	bq "github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/searcher"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// The index leaves stop words out ("out", "of", "the", "is"…): they would
+// double its size. Bleve's phrase query for "out of memory" is then the word
+// memory alone, and "is it the cache" the word cache. exactPhrase restores
+// the phrase: it runs Bleve's phrase query over the words the index has,
+// then keeps a document only when its stored text holds the whole phrase,
+// stop words included, around a match. Only candidates of the indexed words
+// are read, so the check costs in proportion to their matches.
+
+// verbatimAnalyzer returns an's pipeline without its stop-word filter: the
+// same tokens, lower-casing and stemming, every word kept. nil when an is
+// not a pipeline it can take apart.
+func verbatimAnalyzer(an analysis.Analyzer) *analysis.DefaultAnalyzer {
+	d, ok := an.(*analysis.DefaultAnalyzer)
+	if !ok {
+		return nil
+	}
+	v := *d
+	v.TokenFilters = nil
+	dropped := false
+	for _, f := range d.TokenFilters {
+		if _, isStop := f.(*stop.StopTokensFilter); isStop {
+			dropped = true
+			continue
+		}
+		v.TokenFilters = append(v.TokenFilters, f)
+	}
+	if !dropped {
+		return nil
+	}
+	return &v
+}
+
+// phraseWords is a phrase analysed twice: as the index has it and word for
+// word.
+type phraseWords struct {
+	all   []string // every word, stop words included, as analysed
+	stop  []bool   // whether the index dropped all[i]
+	first string   // the first word the index keeps
+	lead  int      // its place in all
+	size  int      // the phrase's length in bytes
+}
+
+// splitPhrase analyses text both ways; ok is false when the index keeps every
+// word (Bleve's phrase query is exact then) or none (nothing to anchor on).
+func splitPhrase(an analysis.Analyzer, verbatim *analysis.DefaultAnalyzer, text string) (phraseWords, bool) {
+	if verbatim == nil {
+		return phraseWords{}, false
+	}
+	kept := an.Analyze([]byte(text))
+	all := verbatim.Analyze([]byte(text))
+	if len(kept) == 0 || len(kept) == len(all) {
+		return phraseWords{}, false
+	}
+	indexed := make(map[int]bool, len(kept))
+	for _, t := range kept {
+		indexed[t.Position] = true
+	}
+	p := phraseWords{first: string(kept[0].Term), lead: -1, size: len(text)}
+	for i, t := range all {
+		p.all = append(p.all, string(t.Term))
+		p.stop = append(p.stop, !indexed[t.Position])
+		if t.Position == kept[0].Position {
+			p.lead = i
+		}
+	}
+	return p, p.lead >= 0
+}
+
+// matchPhrase matches text as a phrase in field: exactly, stop words
+// included, when the index dropped some of its words.
+func (b *builder) matchPhrase(text, field string, boost float64) bq.Query {
+	q := bleve.NewMatchPhraseQuery(text)
+	q.SetField(field)
+	if boost != 1 {
+		q.SetBoost(boost)
+	}
+	if p, ok := splitPhrase(b.e.analyzer, b.e.verbatim, text); ok {
+		return &exactPhrase{inner: q, field: field, words: p, verbatim: b.e.verbatim}
+	}
+	return q
+}
+
+// exactPhrase is a Bleve query (it implements bq.Query).
+type exactPhrase struct {
+	inner    *bq.MatchPhraseQuery
+	field    string
+	words    phraseWords
+	verbatim *analysis.DefaultAnalyzer
+}
+
+func (q *exactPhrase) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, opts search.SearcherOptions) (search.Searcher, error) {
+	s, err := q.inner.Searcher(ctx, r, m, opts)
+	if err != nil {
+		return nil, err
+	}
+	return searcher.NewFilteringSearcher(ctx, s, func(_ *search.SearchContext, dm *search.DocumentMatch) bool {
+		return q.holds(r, dm)
+	}), nil
+}
+
+// holds says whether a document the inner phrase matched has the whole
+// phrase at one of its matches. A document whose text cannot be read is
+// kept: the check narrows, it must not lose a hit to an I/O error.
+func (q *exactPhrase) holds(r index.IndexReader, dm *search.DocumentMatch) bool {
+	var anchors []int
+	for _, l := range dm.FieldTermLocations {
+		if l.Field == q.field && l.Term == q.words.first {
+			anchors = append(anchors, int(l.Location.Start))
+		}
+	}
+	if len(anchors) == 0 {
+		return true
+	}
+	id, err := r.ExternalID(dm.IndexInternalID)
+	if err != nil {
+		return true
+	}
+	doc, err := r.Document(id)
+	if err != nil || doc == nil {
+		return true
+	}
+	var text []byte
+	doc.VisitFields(func(f index.Field) {
+		if f.Name() == q.field && text == nil {
+			text = f.Value()
+		}
+	})
+	for _, a := range anchors {
+		if q.at(text, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// at says whether the phrase's words run through text with its first
+// indexed word starting at byte a. Bleve's phrase match has put the indexed
+// words in place, stop-word gaps counted, so only the dropped words are
+// checked, in a window around a (messages can be long) that widens while
+// it holds too few words.
+func (q *exactPhrase) at(text []byte, a int) bool {
+	if a < 0 || a >= len(text) {
+		return false
+	}
+	before, after := 12+12*q.words.lead, 12+q.words.size
+	for {
+		lo, hi := max(0, a-before), min(len(text), a+after)
+		// Whole words at the window's edges: a cut word would be another
+		// word. Within bounds: a blob without spaces is not read whole for
+		// each match; a word cut at an edge is not compared.
+		for n := 0; lo > 0 && !isSpace(text[lo-1]) && n < 256; n++ {
+			lo--
+		}
+		for n := 0; hi < len(text) && !isSpace(text[hi]) && n < 256; n++ {
+			hi++
+		}
+		cutLo := lo > 0 && !isSpace(text[lo-1])
+		cutHi := hi < len(text) && !isSpace(text[hi])
+		holds, short := q.within(text[lo:hi], a-lo, cutLo, cutHi)
+		if !short || lo == 0 && hi == len(text) {
+			return holds
+		}
+		before, after = 2*before, 2*after
+	}
+}
+
+// within checks the phrase in win, its first indexed word at byte a; short
+// says win has too few whole words before or after a to tell.
+func (q *exactPhrase) within(win []byte, a int, cutLo, cutHi bool) (holds, short bool) {
+	for _, cf := range q.verbatim.CharFilters {
+		win = cf.Filter(win)
+	}
+	toks := q.verbatim.Tokenizer.Tokenize(win)
+	first, end := 0, len(toks)
+	if cutLo {
+		first++
+	}
+	if cutHi {
+		end--
+	}
+	for j, t := range toks {
+		if t.Start != a {
+			continue
+		}
+		s := j - q.words.lead
+		if s < first || s+len(q.words.all) > end {
+			return false, true
+		}
+		for k, w := range q.words.all {
+			if q.words.stop[k] && q.term(toks[s+k]) != w {
+				return false, false
+			}
+		}
+		return true, false
+	}
+	return false, false
+}
+
+// term is what the verbatim pipeline makes of one token.
+func (q *exactPhrase) term(t *analysis.Token) string {
+	c := *t
+	c.Term = append([]byte(nil), t.Term...) // filters may write in place
+	ts := analysis.TokenStream{&c}
+	for _, f := range q.verbatim.TokenFilters {
+		ts = f.Filter(ts)
+	}
+	if len(ts) != 1 {
+		return ""
+	}
+	return string(ts[0].Term)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }

@@ -1,0 +1,60 @@
+package query
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2/registry"
+
+	"github.com/convsearch/convsearch/indexer"
+)
+
+// TestExactPhraseAt checks the word-for-word check of a phrase whose stop
+// words the index dropped, deep inside long text, where only a window around
+// the match is read.
+func TestExactPhraseAt(t *testing.T) {
+	an, err := registry.NewCache().AnalyzerNamed(indexer.AnalyzerName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verbatim := verbatimAnalyzer(an)
+	if verbatim == nil {
+		t.Fatal("no verbatim analyzer: the index analyzer has no stop-word filter to take out")
+	}
+	filler := strings.Repeat("lorem ipsum dolor ", 400)
+	tests := []struct {
+		phrase, text string
+		want         bool
+	}{
+		{"out of memory", filler + "the worker ran out of memory at noon", true},
+		{"out of memory", filler + "the worker ran out of the memory at noon", false},
+		{"out of memory", filler + "memory ran out of", false},
+		{"Out Of Memories", filler + "it ran OUT of memory", true},           // case and stem as the index has them
+		{"out of memory", "out\n\n   of    memory " + filler, true},          // spacing is not a word
+		{"is it the cache", filler + "so is it the cache or the disk", true}, // stop words on both sides
+		{"is it the cache", filler + "so is it a cache or the disk", false},
+		{"the codebook.pdf", filler + "attach the codebook.pdf here", true}, // file names split at the dot
+		{"memory leak", filler + "a memory leak", true},                     // not a stop-word phrase: never wrapped
+	}
+	for _, tt := range tests {
+		t.Run(tt.phrase, func(t *testing.T) {
+			p, ok := splitPhrase(an, verbatim, tt.phrase)
+			if !ok {
+				if tt.phrase != "memory leak" {
+					t.Fatalf("splitPhrase(%q) found no stop word to check", tt.phrase)
+				}
+				return
+			}
+			q := &exactPhrase{field: indexer.FieldContent, words: p, verbatim: verbatim}
+			got := false
+			for _, tok := range an.Analyze([]byte(tt.text)) {
+				if string(tok.Term) == p.first && q.at([]byte(tt.text), tok.Start) {
+					got = true
+				}
+			}
+			if got != tt.want {
+				t.Errorf("phrase %q in …%q = %v, want %v", tt.phrase, tt.text[max(0, len(tt.text)-40):], got, tt.want)
+			}
+		})
+	}
+}
