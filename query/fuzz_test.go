@@ -17,7 +17,7 @@ func FuzzSearch(f *testing.F) {
 		"bootstrap confidence", `"connection pool"`, "retry -jitter", "retry NOT jitter", "bleve OR sqlite",
 		"(bleve | sqlite) facets", "migrat*", "bootstrp~2", "role:user project:ledger", `title:"retry policy"`,
 		"decision:jitter", `"unclosed`, "(a OR", "a)", "OR", "- a", "*", "a*b", "w~3", "()", "type:bogus", "topic:",
-		"((((a))))", "a -(b OR -c)", "\x00\xff", "é* ü~",
+		"((((a))))", "a -(b OR -c)", "\x00\xff", "é* ü~", `"is skewed"`, `"for the ledger"`, `decision:"the is"`, `"the a of"`,
 	} {
 		f.Add(seed)
 	}
