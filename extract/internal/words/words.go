@@ -5,6 +5,7 @@
 package words
 
 import (
+	"bytes"
 	_ "embed"
 	"strings"
 	"unicode"
@@ -15,24 +16,19 @@ import (
 var stopwordText string
 
 // stopwords is built once and only read afterwards.
-var stopwords = func() map[string]struct{} {
-	m := make(map[string]struct{}, 1024)
+var stopwords = func() *Set {
+	var ws []string
 	for line := range strings.SplitSeq(stopwordText, "\n") {
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]
 		}
-		for _, w := range strings.Fields(line) {
-			m[w] = struct{}{}
-		}
+		ws = append(ws, strings.Fields(line)...)
 	}
-	return m
+	return newSet(ws)
 }()
 
 // IsStopword reports whether the lower-case word w is a stopword.
-func IsStopword(w string) bool {
-	_, ok := stopwords[w]
-	return ok
-}
+func IsStopword(w string) bool { return stopwords.HasString(w) }
 
 // Sink receives a Scanner's output: Word for each candidate word (norm is the
 // folded form, surface the lower-case text as written; both are only valid
@@ -63,7 +59,7 @@ func (s *Scanner) Scan(text string, sink Sink) {
 		} else {
 			line, text = text, ""
 		}
-		trimmed := strings.TrimLeft(line, " \t")
+		trimmed := trimBlank(line)
 		if fence != "" {
 			if strings.HasPrefix(trimmed, fence) {
 				fence = ""
@@ -91,7 +87,7 @@ func (s *Scanner) Scan(text string, sink Sink) {
 // indented line that looks like code rather than an indented list item or
 // quoted prose.
 func IsCodeLine(line string) bool {
-	t := strings.TrimLeft(line, " \t")
+	t := trimBlank(line)
 	if strings.HasPrefix(t, "$ ") || strings.HasPrefix(t, ">>> ") || strings.HasPrefix(t, "PS> ") {
 		return true
 	}
@@ -99,6 +95,16 @@ func IsCodeLine(line string) bool {
 		return false
 	}
 	return strings.ContainsAny(line, "{}();=<>[]$") || strings.Contains(line, ":=")
+}
+
+// trimBlank is strings.TrimLeft(line, " \t") without building a cutset per
+// call.
+func trimBlank(line string) string {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	return line[i:]
 }
 
 func (s *Scanner) scanLine(line string, sink Sink) {
@@ -144,7 +150,7 @@ func (s *Scanner) chunk(c string, sink Sink) {
 		sink.Break()
 		return
 	}
-	core := strings.TrimLeft(c, "\"'*_([{<“‘")
+	core := trimOpeners(c)
 	if strings.HasPrefix(core, "/") || strings.HasPrefix(core, "~/") || strings.HasPrefix(core, "./") ||
 		strings.HasPrefix(core, "../") || strings.ContainsRune(core, '\\') || strings.Count(core, "/") >= 2 {
 		sink.Break()
@@ -158,6 +164,25 @@ func (s *Scanner) chunk(c string, sink Sink) {
 		return
 	}
 	s.part(c, sink)
+}
+
+// trimOpeners is strings.TrimLeft(c, "\"'*_([{<“‘") without its per-call
+// cutset: the scanner calls it for every word.
+func trimOpeners(c string) string {
+	for len(c) > 0 {
+		switch c[0] {
+		case '"', '\'', '*', '_', '(', '[', '{', '<':
+			c = c[1:]
+			continue
+		case 0xe2: // “ and ‘ are e2 80 9c and e2 80 98
+			if len(c) >= 3 && c[1] == 0x80 && (c[2] == 0x9c || c[2] == 0x98) {
+				c = c[3:]
+				continue
+			}
+		}
+		return c
+	}
+	return c
 }
 
 // Quotes and emphasis around a word do not end a phrase; other punctuation
@@ -215,33 +240,48 @@ func (s *Scanner) word(w string, sink Sink) {
 	s.surface = s.surface[:0]
 	letters, digits, runes, upper := 0, 0, 0, 0
 	hex := true
-	for _, r := range w {
+	for i := 0; i < len(w); {
 		runes++
-		switch {
-		case r >= 'a' && r <= 'z':
-			letters++
-			if r > 'f' {
+		if c := w[i]; c < utf8.RuneSelf {
+			// ASCII, the common case: no decoding, no encoding.
+			i++
+			switch {
+			case c >= 'a' && c <= 'z':
+				letters++
+				if c > 'f' {
+					hex = false
+				}
+			case c >= 'A' && c <= 'Z':
+				letters++
+				upper++
 				hex = false
+				c += 'a' - 'A'
+			case c >= '0' && c <= '9':
+				digits++
+			case c == '-' || c == '+' || c == '#':
+				hex = false
+			case c == '\'':
+				// A contraction: a stopword if known, else a break.
+				hex = false
+			default:
+				// Dots, underscores, '@', '=', ':' …: code, versions, file names.
+				sink.Break()
+				return
 			}
-		case r >= 'A' && r <= 'Z':
-			letters++
-			upper++
-			hex = false
-			r += 'a' - 'A'
-		case r >= '0' && r <= '9':
-			digits++
-		case r == '-' || r == '+' || r == '#':
-			hex = false
-		case r == '\'' || r == '’':
-			// A contraction: a stopword if known, else a break.
+			s.surface = append(s.surface, c)
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(w[i:])
+		i += n
+		switch {
+		case r == '’':
 			hex = false
 			r = '\''
-		case r >= utf8.RuneSelf && unicode.IsLetter(r):
+		case unicode.IsLetter(r):
 			letters++
 			hex = false
 			r = unicode.ToLower(r)
 		default:
-			// Dots, underscores, '@', '=', ':' …: code, versions, file names.
 			sink.Break()
 			return
 		}
@@ -259,11 +299,11 @@ func (s *Scanner) word(w string, sink Sink) {
 		// Ids, keys and tickets: "PROJ-1234", "a1b2c3d4-e5f6", "AKIAIOSFODNN7EXAMPLE".
 		sink.Break()
 		return
-	case s.surface[0] == '-' || strings.Contains(string(s.surface), "--"):
+	case s.surface[0] == '-' || bytes.Contains(s.surface, doubleDash):
 		sink.Break()
 		return
 	}
-	if _, ok := stopwords[string(s.surface)]; ok {
+	if stopwords.Has(s.surface) {
 		sink.Break()
 		return
 	}
@@ -280,6 +320,8 @@ func (s *Scanner) word(w string, sink Sink) {
 	s.norm = Singular(append(s.norm[:0], s.surface...))
 	sink.Word(s.norm, s.surface)
 }
+
+var doubleDash = []byte("--")
 
 func isVersion(w []byte) bool {
 	if len(w) < 2 || w[0] != 'v' {
@@ -315,8 +357,8 @@ func Singular(w []byte) []byte {
 	if n < 4 || w[n-1] != 's' {
 		return w
 	}
-	if r, ok := irregular[string(w)]; ok {
-		return append(w[:0], r...)
+	if i := irregular.indexBytes(w); i >= 0 {
+		return append(w[:0], irregularTo[i]...)
 	}
 	switch {
 	case hasSuffix(w, "ss"):
@@ -333,24 +375,24 @@ func hasSuffix(w []byte, s string) bool {
 	return len(w) >= len(s) && string(w[len(w)-len(s):]) == s
 }
 
-// irregular maps plurals the rules above get wrong, and words ending in "s"
-// that are not plurals, to their folded form.
-var irregular = func() map[string]string {
-	m := map[string]string{}
+// irregular holds plurals the rules above get wrong, and words ending in "s"
+// that are not plurals; irregularTo their folded forms, in the same order.
+var irregular, irregularTo = func() (*Set, []string) {
+	var from, to []string
 	for _, p := range strings.Fields(`aliases:alias biases:bias statuses:status indices:index
 		matrices:matrix vertices:vertex analyses:analysis caches:cache niches:niche
 		cookies:cookie movies:movie zombies:zombie cpus:cpu gpus:gpu tpus:tpu menus:menu
 		hypotheses:hypothesis theses:thesis axes:axis diagnoses:diagnosis`) {
 		k, v, _ := strings.Cut(p, ":")
-		m[k] = v
+		from, to = append(from, k), append(to, v)
 	}
 	for _, w := range strings.Fields(`series species alias bias canvas atlas chaos lens gas
 		news status corpus bonus virus campus focus consensus nexus census analysis basis
 		axis thesis hypothesis diagnosis synopsis emphasis redis postgres kubernetes windows
 		pandas jenkins express rails https always perhaps thus plus minus`) {
-		m[w] = w
+		from, to = append(from, w), append(to, w)
 	}
-	return m
+	return newSet(from), to
 }()
 
 // Clean returns text without what a tool injected into a message: blocks
