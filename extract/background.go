@@ -28,6 +28,10 @@ var backgroundText string
 type table struct {
 	df map[string]int32
 	n  int
+	// phrasesHaveWords is set when every word of every phrase the table
+	// holds is in it too (true of a model bggen made), so that a phrase with
+	// an unknown word need not be looked up.
+	phrasesHaveWords bool
 }
 
 func (t *table) DocFreq(term string) (int, int) { return int(t.df[term]), t.n }
@@ -59,6 +63,17 @@ func parseTable(text string) *table {
 	}
 	if t.n == 0 {
 		t.n = 1
+	}
+	t.phrasesHaveWords = true
+	for term, v := range t.df {
+		if v == 0 || !strings.Contains(term, " ") {
+			continue
+		}
+		for w := range strings.SplitSeq(term, " ") {
+			if t.df[w] == 0 {
+				t.phrasesHaveWords = false
+			}
+		}
 	}
 	return t
 }

@@ -166,7 +166,7 @@ var (
 
 // findAt returns the submatch indexes of the first match of the anchored
 // pattern r at the start of a word of anchors in sl, or nil.
-func findAt(r *lazyRE, sl []byte, anchors map[string]struct{}) []int {
+func findAt(r *lazyRE, sl []byte, anchors *words.Set) []int {
 	for i := 0; i < len(sl); {
 		for i < len(sl) && !isAnchorByte(sl[i]) {
 			i++
@@ -176,7 +176,7 @@ func findAt(r *lazyRE, sl []byte, anchors map[string]struct{}) []int {
 			j++
 		}
 		if j > i {
-			if _, ok := anchors[string(sl[i:j])]; ok {
+			if anchors.Has(sl[i:j]) {
 				// No trigger is longer than maxTrigger: a short window keeps
 				// the matcher's work independent of the sentence's length.
 				if m := r.FindSubmatchIndex(sl[i:min(len(sl), i+maxTrigger)]); m != nil {
@@ -413,7 +413,7 @@ func (e *Extractor) companions(out []conversation.Decision, m *conversation.Mess
 			continue
 		}
 		first, _, _ := bytes.Cut(sl[start:], []byte(" "))
-		if _, ok := pronouns[string(first)]; ok {
+		if pronouns.Has(first) {
 			continue // "It will be slower", "We will be …": not a plan's state
 		}
 		verb := sl[start : start+loc[1]]
@@ -471,8 +471,8 @@ func findTrigger(sl []byte, role conversation.Role, replying bool) []int {
 	}
 	for _, r := range []*lazyRE{reUserWill, reUserLets} {
 		if m := findAt(r, sl, userAnchors); m != nil {
-			verb := string(sl[m[2]:m[3]])
-			if _, ok := notCommitting[verb]; !ok || verb == "go" && goesSomewhere(sl[m[3]:]) {
+			verb := sl[m[2]:m[3]]
+			if !notCommitting.Has(verb) || string(verb) == "go" && goesSomewhere(sl[m[3]:]) {
 				return m[:2]
 			}
 		}
@@ -528,7 +528,7 @@ func imperativeVerbNear(sl []byte) bool {
 		} else {
 			rest = nil
 		}
-		if _, ok := imperativeVerbs[string(w)]; ok {
+		if imperativeVerbs.Has(w) {
 			return true
 		}
 		if len(rest) == 0 {
@@ -554,7 +554,7 @@ func itIs(sl []byte) []int {
 		return nil
 	}
 	first, _, _ := bytes.Cut(sl[m[2]:m[3]], []byte(" "))
-	if _, ok := pronouns[string(first)]; ok || words.IsStopword(string(first)) {
+	if pronouns.Has(first) || words.IsStopword(string(first)) {
 		return nil // "that it is", "so be it": no choice named
 	}
 	return m[2:4]

@@ -57,6 +57,11 @@ type variant struct {
 
 type candidate struct {
 	norm key
+	// subs are the candidates of the phrase's shorter phrases (its words,
+	// and for three words its two pairs), nsub of them: set when the
+	// candidate is made, as they are all made before it.
+	subs [5]int32
+	nsub int8
 	tf   float64
 	// spread is the number of texts (title, summaries, messages) the phrase
 	// occurs in; unit is the last of them.
@@ -68,36 +73,44 @@ type candidate struct {
 // topicState is the scratch of one Topics call, pooled between calls.
 type topicState struct {
 	sc       words.Scanner
-	normIDs  map[string]int32
+	normIDs  wordTable
 	norms    []string // id-1 → folded word
-	surfIDs  map[string]int32
+	surfIDs  wordTable
 	surfs    []string // id-1 → lower-case word as written
-	index    map[key]int32
+	surfNorm []int32  // surface id-1 → folded id (the fold depends on the surface alone)
+	unigram  []int32  // folded id-1 → candidate index + 1 of the word alone, 0 none yet
+	index    phraseTable
 	cands    []candidate
 	run      [maxN]int32 // folded ids of the current run's last words
 	runSurf  [maxN]int32
+	runCand  [maxN][maxN]int32 // run position → phrase length-1 → candidate ending there
 	runLen   int
 	weight   float64
 	unit     int // the text being scanned
 	keyBuf   []byte
-	dfCache  []int32 // id-1 → background df of the word, -1 unknown
+	dfCache  []int32   // id-1 → background df of the word, -1 unknown
+	idfCache []float64 // id-1 → the word's log-odds in score, NaN unknown
+	order    []ranked
 	selected []int
 }
 
-func newTopicState() any {
-	return &topicState{
-		normIDs: make(map[string]int32, 512),
-		surfIDs: make(map[string]int32, 512),
-		index:   make(map[key]int32, 1024),
-	}
+// ranked is a candidate's place in the order of scores.
+type ranked struct {
+	score float64
+	i     int
 }
 
+func newTopicState() any { return &topicState{} }
+
 func (s *topicState) reset() {
-	clear(s.normIDs)
-	clear(s.surfIDs)
-	clear(s.index)
+	s.normIDs.reset()
+	s.surfIDs.reset()
+	s.index.reset()
 	s.norms = s.norms[:0]
 	s.surfs = s.surfs[:0]
+	s.surfNorm = s.surfNorm[:0]
+	s.unigram = s.unigram[:0]
+	s.idfCache = s.idfCache[:0]
 	for i := range s.cands {
 		s.cands[i].variants = s.cands[i].variants[:0]
 	}
@@ -111,40 +124,54 @@ func (s *topicState) reset() {
 func (s *topicState) Break() { s.runLen = 0 }
 
 func (s *topicState) Word(norm, surface []byte) {
-	id, ok := s.normIDs[string(norm)]
-	if !ok {
-		w := string(norm)
-		s.norms = append(s.norms, w)
-		id = int32(len(s.norms))
-		s.normIDs[w] = id
-	}
-	sid, ok := s.surfIDs[string(surface)]
-	if !ok {
-		w := string(surface)
-		s.surfs = append(s.surfs, w)
+	// One look-up by the surface form: the folded form is a function of it.
+	h := hashBytes(surface)
+	sid := s.surfIDs.find(surface, h, s.surfs)
+	if sid == 0 {
+		hn := hashBytes(norm)
+		id := s.normIDs.find(norm, hn, s.norms)
+		if id == 0 {
+			s.norms = append(s.norms, string(norm))
+			id = int32(len(s.norms))
+			s.normIDs.add(hn, id)
+			s.unigram = append(s.unigram, 0)
+		}
+		s.surfs = append(s.surfs, string(surface))
 		sid = int32(len(s.surfs))
-		s.surfIDs[w] = sid
+		s.surfIDs.add(h, sid)
+		s.surfNorm = append(s.surfNorm, id)
 	}
+	id := s.surfNorm[sid-1]
 	if s.runLen == maxN {
 		copy(s.run[:], s.run[1:])
 		copy(s.runSurf[:], s.runSurf[1:])
+		copy(s.runCand[:], s.runCand[1:])
 		s.runLen--
 	}
-	s.run[s.runLen] = id
-	s.runSurf[s.runLen] = sid
+	p := s.runLen
+	s.run[p] = id
+	s.runSurf[p] = sid
 	s.runLen++
-	// Every phrase ending at this word.
+	// Every phrase ending at this word, shortest first: a phrase's shorter
+	// phrases have their candidates before it does.
 	for n := 1; n <= s.runLen; n++ {
 		var k, sk key
 		copy(k[:], s.run[s.runLen-n:s.runLen])
 		copy(sk[:], s.runSurf[s.runLen-n:s.runLen])
-		s.add(k, sk)
+		s.runCand[p][n-1] = s.add(k, sk, n, p)
 	}
 }
 
-func (s *topicState) add(k, sk key) {
-	i, ok := s.index[k]
-	if !ok {
+// add counts an occurrence of the phrase k of n words, written sk, ending
+// at run position p, and returns its candidate's index.
+func (s *topicState) add(k, sk key, n, p int) int32 {
+	var i int32
+	if n == 1 {
+		i = s.unigram[k[0]-1] - 1
+	} else {
+		i = s.index.find(k, s.cands)
+	}
+	if i < 0 {
 		i = int32(len(s.cands))
 		if len(s.cands) < cap(s.cands) {
 			s.cands = s.cands[:len(s.cands)+1]
@@ -153,7 +180,20 @@ func (s *topicState) add(k, sk key) {
 		} else {
 			s.cands = append(s.cands, candidate{norm: k, unit: -1})
 		}
-		s.index[k] = i
+		c := &s.cands[i]
+		switch n {
+		case 1:
+			s.unigram[k[0]-1] = i + 1
+			c.nsub = 0
+		case 2:
+			c.subs[0], c.subs[1] = s.runCand[p-1][0], s.runCand[p][0]
+			c.nsub = 2
+			s.index.add(k, i, s.cands)
+		case 3:
+			c.subs = [5]int32{s.runCand[p-2][0], s.runCand[p-1][1], s.runCand[p-1][0], s.runCand[p][1], s.runCand[p][0]}
+			c.nsub = 5
+			s.index.add(k, i, s.cands)
+		}
 	}
 	c := &s.cands[i]
 	c.tf += s.weight
@@ -164,10 +204,11 @@ func (s *topicState) add(k, sk key) {
 	for j := range c.variants {
 		if c.variants[j].surface == sk {
 			c.variants[j].count += s.weight
-			return
+			return i
 		}
 	}
 	c.variants = append(c.variants, variant{sk, s.weight})
+	return i
 }
 
 // Topics returns the conversation's distinctive phrases, best first (score
@@ -203,43 +244,36 @@ func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
 	e.score(s)
 
 	// Best first; a phrase overlapping one already chosen adds nothing.
-	order := make([]int, 0, len(s.cands))
+	order := s.order[:0]
 	for i := range s.cands {
-		if s.cands[i].score >= e.opts.MinTopicScore || e.opts.MinTopicScore < 0 && s.cands[i].score > 0 {
-			order = append(order, i)
+		if sc := s.cands[i].score; sc >= e.opts.MinTopicScore || e.opts.MinTopicScore < 0 && sc > 0 {
+			order = append(order, ranked{sc, i})
 		}
 	}
+	s.order = order
 	// Only the best few are needed, and names are dear to build: order by
 	// score alone (ties by position, cheap and deterministic), then order the
 	// head — everything tied with its last score included — by score and
 	// name. The tail is ordered the same way only if the head runs out.
-	slices.SortFunc(order, func(a, b int) int {
-		if c := cmp.Compare(s.cands[b].score, s.cands[a].score); c != 0 {
+	slices.SortFunc(order, func(a, b ranked) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
 			return c
 		}
-		return cmp.Compare(a, b)
+		return cmp.Compare(a.i, b.i)
 	})
-	byName := func(part []int) {
-		slices.SortStableFunc(part, func(a, b int) int {
-			ca, cb := &s.cands[a], &s.cands[b]
-			if c := cmp.Compare(cb.score, ca.score); c != 0 {
-				return c
-			}
-			return strings.Compare(s.name(ca), s.name(cb))
-		})
-	}
 	head := min(len(order), e.opts.MaxTopics*8)
-	for head < len(order) && s.cands[order[head]].score == s.cands[order[head-1]].score {
+	for head < len(order) && order[head].score == order[head-1].score {
 		head++
 	}
-	byName(order[:head])
+	s.byName(order[:head])
 	tailSorted := false
 	var out []conversation.Topic
-	for k, i := range order {
+	for k, r := range order {
+		i := r.i
 		if k == head && !tailSorted {
-			byName(order[head:])
+			s.byName(order[head:])
 			tailSorted = true
-			i = order[k]
+			i = order[k].i
 		}
 		c := &s.cands[i]
 		overlaps := false
@@ -263,6 +297,28 @@ func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
 		}
 	}
 	return out
+}
+
+// byName orders part by score, best first, then by name, stably. Each name is
+// built once, not at every comparison.
+func (s *topicState) byName(part []ranked) {
+	type named struct {
+		ranked
+		name string
+	}
+	ns := make([]named, len(part))
+	for j, r := range part {
+		ns[j] = named{r, s.name(&s.cands[r.i])}
+	}
+	slices.SortStableFunc(ns, func(a, b named) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	for j := range ns {
+		part[j] = ns[j].ranked
+	}
 }
 
 // overlap reports whether phrase b occurs inside phrase a, words compared by
@@ -325,23 +381,9 @@ func (e *Extractor) score(s *topicState) {
 	super := make([]float64, len(s.cands))
 	for i := range s.cands {
 		c := &s.cands[i]
-		if c.norm.len() < 2 {
-			continue
-		}
-		// Sub-phrases of c are its prefixes and suffixes (and the middle word
-		// of a three-word phrase).
-		k := c.norm
-		l := k.len()
-		for a := 0; a < l; a++ {
-			for b := a + 1; b <= l; b++ {
-				if b-a == l {
-					continue
-				}
-				var sub key
-				copy(sub[:], k[a:b])
-				if j, ok := s.index[sub]; ok && c.tf > super[j] {
-					super[j] = c.tf
-				}
+		for _, j := range c.subs[:c.nsub] {
+			if c.tf > super[j] {
+				super[j] = c.tf
 			}
 		}
 	}
@@ -358,7 +400,7 @@ func (e *Extractor) score(s *topicState) {
 		}
 		var sum float64
 		for j := 0; j < l; j++ {
-			sum += math.Log(float64(n+1) / float64(e.wordDF(s, c.norm[j])+1))
+			sum += e.wordIDF(s, c.norm[j], n)
 		}
 		info := sum / float64(l)
 		if l > 1 {
@@ -378,20 +420,18 @@ func (e *Extractor) score(s *topicState) {
 func (e *Extractor) acceptable(s *topicState, k key, l int) bool {
 	first, last := s.norms[k[0]-1], s.norms[k[l-1]-1]
 	if l == 1 {
-		_, generic := genericNouns[first]
-		_, verb := clauseVerbs[first]
-		return !generic && !verb && !pastTense(first)
+		return !genericNouns.HasString(first) && !clauseVerbs.HasString(first) && !pastTense(first)
 	}
-	if _, ok := weakStart[first]; ok {
+	if weakStart.HasString(first) {
 		return false
 	}
-	if _, ok := weakEnd[last]; ok {
+	if weakEnd.HasString(last) {
 		return false
 	}
 	// A verb after the first word makes a clause ("team argues", "logs
 	// contain personal"), not a term.
 	for j := 1; j < l; j++ {
-		if _, ok := clauseVerbs[s.norms[k[j]-1]]; ok {
+		if clauseVerbs.HasString(s.norms[k[j]-1]) {
 			return false
 		}
 	}
@@ -429,7 +469,29 @@ func (e *Extractor) wordDF(s *topicState, id int32) int {
 	return d
 }
 
+// wordIDF is the word's term of a score's sum, computed once per word.
+func (e *Extractor) wordIDF(s *topicState, id int32, n int) float64 {
+	for len(s.idfCache) < len(s.norms) {
+		s.idfCache = append(s.idfCache, math.NaN())
+	}
+	v := s.idfCache[id-1]
+	if math.IsNaN(v) {
+		v = math.Log(float64(n+1) / float64(e.wordDF(s, id)+1))
+		s.idfCache[id-1] = v
+	}
+	return v
+}
+
 func (e *Extractor) phraseDF(s *topicState, k key, l int) int {
+	if e.table != nil && e.table.phrasesHaveWords {
+		// A phrase no background document holds a word of is in none: most
+		// phrases of a conversation have such a word, and skip the look-up.
+		for j := 0; j < l; j++ {
+			if e.wordDF(s, k[j]) == 0 {
+				return 0
+			}
+		}
+	}
 	b := s.keyBuf[:0]
 	for j := 0; j < l; j++ {
 		if j > 0 {
@@ -445,13 +507,9 @@ func (e *Extractor) phraseDF(s *topicState, k key, l int) int {
 	return d
 }
 
-func set(list string) map[string]struct{} {
-	m := map[string]struct{}{}
-	for _, w := range strings.Fields(list) {
-		m[w] = struct{}{}
-	}
-	return m
-}
+// set returns the set of the words of list. A words.Set rather than a map:
+// these are asked about nearly every word of a conversation.
+func set(list string) *words.Set { return words.NewSet(list) }
 
 // genericNouns say nothing about a subject on their own (folded forms).
 var genericNouns = set(`way thing lot bit kind sort type part step case point example approach
