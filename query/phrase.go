@@ -117,10 +117,10 @@ func (q *exactPhrase) Searcher(ctx context.Context, r index.IndexReader, m mappi
 // phrase at one of its matches. A document whose text cannot be read is
 // kept: the check narrows, it must not lose a hit to an I/O error.
 func (q *exactPhrase) holds(r index.IndexReader, dm *search.DocumentMatch) bool {
-	var anchors []int
+	var anchors []search.Location
 	for _, l := range dm.FieldTermLocations {
 		if l.Field == q.field && l.Term == q.words.first {
-			anchors = append(anchors, int(l.Location.Start))
+			anchors = append(anchors, l.Location)
 		}
 	}
 	if len(anchors) == 0 {
@@ -140,22 +140,58 @@ func (q *exactPhrase) holds(r index.IndexReader, dm *search.DocumentMatch) bool 
 			text = f.Value()
 		}
 	})
+	var held []search.Location
+	var found []search.FieldTermLocation
 	for _, a := range anchors {
-		if q.at(text, a) {
-			return true
+		ok, stops := q.at(text, int(a.Start))
+		if !ok {
+			continue
+		}
+		held = append(held, a)
+		// The dropped words are part of the match: highlighted with it.
+		for _, w := range stops {
+			found = append(found, search.FieldTermLocation{
+				Field: q.field,
+				Term:  q.words.all[w.k],
+				Location: search.Location{
+					Pos:   uint64(int(a.Pos) + w.k - q.words.lead),
+					Start: uint64(w.start),
+					End:   uint64(w.end),
+				},
+			})
 		}
 	}
-	return false
+	if len(held) == 0 {
+		return false
+	}
+	// Only the matches that hold are highlighted, not every match of the
+	// indexed words.
+	span := uint64(len(q.words.all) - q.words.lead)
+	locs := dm.FieldTermLocations[:0]
+	for _, l := range dm.FieldTermLocations {
+		in := l.Field != q.field
+		for _, h := range held {
+			in = in || l.Location.Pos >= h.Pos && l.Location.Pos < h.Pos+span
+		}
+		if in {
+			locs = append(locs, l)
+		}
+	}
+	dm.FieldTermLocations = append(locs, found...)
+	return true
 }
+
+// stopWord is where one of the phrase's dropped words was found.
+type stopWord struct{ k, start, end int } // its place in the phrase, its bytes
 
 // at says whether the phrase's words run through text with its first
 // indexed word starting at byte a. Bleve's phrase match has put the indexed
 // words in place, stop-word gaps counted, so only the dropped words are
 // checked, in a window around a (messages can be long) that widens while
 // it holds too few words.
-func (q *exactPhrase) at(text []byte, a int) bool {
+func (q *exactPhrase) at(text []byte, a int) (bool, []stopWord) {
 	if a < 0 || a >= len(text) {
-		return false
+		return false, nil
 	}
 	before, after := 12+12*q.words.lead, 12+q.words.size
 	for {
@@ -171,9 +207,13 @@ func (q *exactPhrase) at(text []byte, a int) bool {
 		}
 		cutLo := lo > 0 && !isSpace(text[lo-1])
 		cutHi := hi < len(text) && !isSpace(text[hi])
-		holds, short := q.within(text[lo:hi], a-lo, cutLo, cutHi)
+		holds, short, stops := q.within(text[lo:hi], a-lo, cutLo, cutHi)
 		if !short || lo == 0 && hi == len(text) {
-			return holds
+			for i := range stops {
+				stops[i].start += lo
+				stops[i].end += lo
+			}
+			return holds, stops
 		}
 		before, after = 2*before, 2*after
 	}
@@ -181,7 +221,7 @@ func (q *exactPhrase) at(text []byte, a int) bool {
 
 // within checks the phrase in win, its first indexed word at byte a; short
 // says win has too few whole words before or after a to tell.
-func (q *exactPhrase) within(win []byte, a int, cutLo, cutHi bool) (holds, short bool) {
+func (q *exactPhrase) within(win []byte, a int, cutLo, cutHi bool) (holds, short bool, stops []stopWord) {
 	for _, cf := range q.verbatim.CharFilters {
 		win = cf.Filter(win)
 	}
@@ -199,16 +239,21 @@ func (q *exactPhrase) within(win []byte, a int, cutLo, cutHi bool) (holds, short
 		}
 		s := j - q.words.lead
 		if s < first || s+len(q.words.all) > end {
-			return false, true
+			return false, true, nil
 		}
 		for k, w := range q.words.all {
-			if q.words.stop[k] && q.term(toks[s+k]) != w {
-				return false, false
+			if !q.words.stop[k] {
+				continue
 			}
+			t := toks[s+k]
+			if q.term(t) != w {
+				return false, false, nil
+			}
+			stops = append(stops, stopWord{k: k, start: t.Start, end: t.End})
 		}
-		return true, false
+		return true, false, stops
 	}
-	return false, false
+	return false, false, nil
 }
 
 // term is what the verbatim pipeline makes of one token.

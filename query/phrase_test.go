@@ -48,8 +48,19 @@ func TestExactPhraseAt(t *testing.T) {
 			q := &exactPhrase{field: indexer.FieldContent, words: p, verbatim: verbatim}
 			got := false
 			for _, tok := range an.Analyze([]byte(tt.text)) {
-				if string(tok.Term) == p.first && q.at([]byte(tt.text), tok.Start) {
-					got = true
+				if string(tok.Term) != p.first {
+					continue
+				}
+				ok, stops := q.at([]byte(tt.text), tok.Start)
+				if !ok {
+					continue
+				}
+				got = true
+				for _, w := range stops {
+					// Highlighted: the bytes must be that word of the phrase.
+					if found, want := strings.ToLower(tt.text[w.start:w.end]), strings.ToLower(strings.Fields(tt.phrase)[w.k]); found != want {
+						t.Errorf("stop word %d of %q found as %q", w.k, tt.phrase, found)
+					}
 				}
 			}
 			if got != tt.want {

@@ -196,6 +196,36 @@ func TestHighlightFragmentsContainMatchedWords(t *testing.T) {
 	}
 }
 
+// TestPhraseHighlightsStopWords checks that a phrase's stop words, which the
+// index does not hold, are marked with the rest of the match.
+func TestPhraseHighlightsStopWords(t *testing.T) {
+	e := newEngine(t)
+	res, err := e.Search(context.Background(), query.Request{Query: `"for the ledger"`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 1 || len(res.Hits[0].Fragments) == 0 {
+		t.Fatalf("hits %v, want one with a fragment", ids(res))
+	}
+	frag := res.Hits[0].Fragments[0]
+	for _, w := range []string{"for", "the", "ledger"} {
+		if !strings.Contains(frag, "<mark>"+w+"</mark>") {
+			t.Errorf("fragment %q does not mark %q", frag, w)
+		}
+	}
+	// Only where the whole phrase is: not "ledger" elsewhere in the text.
+	res, err = e.Search(context.Background(), query.Request{Query: `"is skewed"`, Types: []string{"decision"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 1 || len(res.Hits[0].Fragments) == 0 {
+		t.Fatalf("hits %v, want one with a fragment", ids(res))
+	}
+	if frag := res.Hits[0].Fragments[0]; strings.Count(frag, "<mark>") != 2 {
+		t.Errorf("fragment %q marks other than the two words of the phrase", frag)
+	}
+}
+
 func TestFacets(t *testing.T) {
 	e := newEngine(t)
 	res, err := e.Search(context.Background(), query.Request{Query: "bleve OR bootstrap", Facets: true, Limit: 50})
