@@ -139,17 +139,41 @@ type lazyRE struct {
 	pattern string
 	once    sync.Once
 	re      *regexp.Regexp
+	// pf skips the matcher where an anchored pattern cannot match: most
+	// sentences do not open with any of its first words.
+	pf *prefilter
 }
 
 func (l *lazyRE) get() *regexp.Regexp {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.pattern) })
+	l.once.Do(func() {
+		l.re = regexp.MustCompile(l.pattern)
+		l.pf = newPrefilter(l.pattern)
+	})
 	return l.re
 }
 
-func (l *lazyRE) Match(b []byte) bool              { return l.get().Match(b) }
-func (l *lazyRE) MatchString(s string) bool        { return l.get().MatchString(s) }
-func (l *lazyRE) FindIndex(b []byte) []int         { return l.get().FindIndex(b) }
-func (l *lazyRE) FindSubmatchIndex(b []byte) []int { return l.get().FindSubmatchIndex(b) }
+func (l *lazyRE) Match(b []byte) bool {
+	re := l.get()
+	return l.pf.mayMatch(b) && re.Match(b)
+}
+
+func (l *lazyRE) MatchString(s string) bool { return l.get().MatchString(s) }
+
+func (l *lazyRE) FindIndex(b []byte) []int {
+	re := l.get()
+	if !l.pf.mayMatch(b) {
+		return nil
+	}
+	return re.FindIndex(b)
+}
+
+func (l *lazyRE) FindSubmatchIndex(b []byte) []int {
+	re := l.get()
+	if !l.pf.mayMatch(b) {
+		return nil
+	}
+	return re.FindSubmatchIndex(b)
+}
 
 // The direct and proposal patterns are anchored: they are tried only where a
 // word that can start them begins, which spares most of the text the regular

@@ -19,6 +19,9 @@ type Set struct {
 // NewSet returns the set of the whitespace-separated words of list.
 func NewSet(list string) *Set { return newSet(strings.Fields(list)) }
 
+// NewSetOf returns the set of ws, which may hold any bytes.
+func NewSetOf(ws []string) *Set { return newSet(ws) }
+
 func newSet(ws []string) *Set {
 	size := 16
 	for size < 4*len(ws) {
