@@ -203,6 +203,10 @@ func (b *builder) phrase(p *Phrase) (bq.Query, error) {
 		return b.fieldTerm(&Term{Field: p.Field, Text: p.Text, Pos: p.Pos})
 	}
 	if len(analyze(b.e.analyzer, p.Text)) == 0 {
+		if b.e.verbatim != nil && len(b.e.verbatim.Analyze([]byte(p.Text))) > 0 {
+			// Matching everything would break the promise of a phrase.
+			return nil, &SyntaxError{Query: b.src, Pos: p.Pos, Msg: fmt.Sprintf("the phrase %q has only common words (the, of, is…), which the index does not hold: add a less common word", p.Text)}
+		}
 		return nil, nil
 	}
 	var qs []bq.Query

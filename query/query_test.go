@@ -140,6 +140,27 @@ func TestSearch(t *testing.T) {
 	}
 }
 
+// TestPhraseOfStopWords checks that a quoted phrase of only common words,
+// which the index does not hold, is refused rather than matching everything.
+func TestPhraseOfStopWords(t *testing.T) {
+	e := newEngine(t)
+	for _, q := range []string{`"to be or not to be"`, `bleve "is it"`, `"the"`} {
+		_, err := e.Search(context.Background(), query.Request{Query: q, Limit: 5})
+		var se *query.SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("Search(%q) error %v, want a syntax error", q, err)
+			continue
+		}
+		if !strings.Contains(se.Msg, "common words") || q[se.Pos] != '"' {
+			t.Errorf("Search(%q): %q at %d, want the common-words message at the phrase", q, se.Msg, se.Pos)
+		}
+	}
+	// Punctuation alone is no phrase: still nothing to search for, no error.
+	if _, err := e.Search(context.Background(), query.Request{Query: `bleve "--"`, Limit: 5}); err != nil {
+		t.Errorf(`Search("bleve \"--\""): %v`, err)
+	}
+}
+
 func TestRelaxedFallback(t *testing.T) {
 	e := newEngine(t)
 	res, err := e.Search(context.Background(), query.Request{Query: "why did we pick BCa over the percentile bootstrap"})
