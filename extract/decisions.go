@@ -220,9 +220,16 @@ func findAt(r *lazyRE, sl []byte, anchors *words.Set) []int {
 
 const maxTrigger = 96
 
-func isAnchorByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c == '\'' || c == ':' || c >= 0x80
-}
+func isAnchorByte(c byte) bool { return anchorByte[c] }
+
+// anchorByte is isAnchorByte as a table: findAt asks it for every byte of
+// most sentences.
+var anchorByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c == '\'' || c == ':' || c >= 0x80
+	}
+	return t
+}()
 
 // notCommitting are verbs after "we'll" or "let's" that defer, speculate or
 // describe rather than settle ("we'll see", "let's discuss").

@@ -1,5 +1,7 @@
 package extract
 
+import "github.com/convsearch/convsearch/extract/internal/words"
+
 // The topic scanner looks up every word of a conversation, and every phrase
 // of up to three words ending at it: these open-addressed tables do that with
 // a cheap hash and no allocation, where Go maps spent a fifth of extraction
@@ -24,14 +26,7 @@ func (t *wordTable) reset() {
 	t.hashes = t.hashes[:0]
 }
 
-func hashBytes(b []byte) uint32 {
-	h := uint32(2166136261)
-	for _, c := range b {
-		h ^= uint32(c)
-		h *= 16777619
-	}
-	return h
-}
+func hashBytes(b []byte) uint32 { return words.Hash(b) }
 
 // find returns the id of w (hashed h) among keys, or 0.
 func (t *wordTable) find(w []byte, h uint32, keys []string) int32 {

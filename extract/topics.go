@@ -255,22 +255,14 @@ func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
 	// score alone (ties by position, cheap and deterministic), then order the
 	// head — everything tied with its last score included — by score and
 	// name. The tail is ordered the same way only if the head runs out.
-	slices.SortFunc(order, func(a, b ranked) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	})
-	head := min(len(order), e.opts.MaxTopics*8)
-	for head < len(order) && order[head].score == order[head-1].score {
-		head++
-	}
+	head := headRanked(order, e.opts.MaxTopics*8)
 	s.byName(order[:head])
 	tailSorted := false
 	var out []conversation.Topic
 	for k, r := range order {
 		i := r.i
 		if k == head && !tailSorted {
+			slices.SortFunc(order[head:], cmpRanked)
 			s.byName(order[head:])
 			tailSorted = true
 			i = order[k].i
@@ -297,6 +289,76 @@ func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
 		}
 	}
 	return out
+}
+
+// cmpRanked orders by score, best first, then by position.
+func cmpRanked(a, b ranked) int {
+	if c := cmp.Compare(b.score, a.score); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.i, b.i)
+}
+
+// headRanked moves the first n of order (by cmpRanked) to its start, in
+// order, followed by the rest tied with the last of them, and returns how
+// many that is. What follows is left unordered. It is a full sort when order
+// is short; else a selection, as a long conversation has thousands of
+// candidates and only the head is looked at.
+func headRanked(order []ranked, n int) int {
+	n = min(n, len(order))
+	if len(order) <= 4*n || n == 0 {
+		slices.SortFunc(order, cmpRanked)
+	} else {
+		selectRanked(order, n)
+		slices.SortFunc(order[:n], cmpRanked)
+		// The ties of the last come next, by position; the selection
+		// left them anywhere in the rest.
+		last, k := order[n-1].score, n
+		for j := n; j < len(order); j++ {
+			if order[j].score == last {
+				order[k], order[j] = order[j], order[k]
+				k++
+			}
+		}
+		slices.SortFunc(order[n:k], cmpRanked)
+	}
+	head := n
+	for head < len(order) && order[head].score == order[head-1].score {
+		head++
+	}
+	return head
+}
+
+// selectRanked rearranges a so that its first k elements are the k first by
+// cmpRanked (Hoare's selection; cmpRanked is a strict order, as positions
+// differ).
+func selectRanked(a []ranked, k int) {
+	lo, hi := 0, len(a)-1
+	for lo < hi {
+		p := a[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for cmpRanked(a[i], p) < 0 {
+				i++
+			}
+			for cmpRanked(a[j], p) > 0 {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k-1 <= j:
+			hi = j
+		case k-1 >= i:
+			lo = i
+		default:
+			return
+		}
+	}
 }
 
 // byName orders part by score, best first, then by name, stably. Each name is

@@ -137,6 +137,15 @@ func FuzzScanMatchesReference(f *testing.F) {
 	})
 }
 
+func TestHashString(t *testing.T) {
+	for n := range 40 {
+		s := strings.Repeat("abcdefghij", 4)[:n]
+		if Hash([]byte(s)) != hashString(s) {
+			t.Errorf("Hash(%q) != hashString", s)
+		}
+	}
+}
+
 func TestSet(t *testing.T) {
 	s := NewSet("use go with go-to a c++ x")
 	for _, tt := range []struct {

@@ -146,6 +146,23 @@ func (s *Scanner) scanLine(line string, sink Sink) {
 
 // chunk handles one whitespace-delimited piece of text.
 func (s *Scanner) chunk(c string, sink Sink) {
+	// Most chunks are plain words: without '/', '\\' or ':' none of the
+	// URL and path checks below can hold.
+	plain := true
+	for i := 0; i < len(c); i++ {
+		if b := c[i]; b == '/' || b == '\\' || b == ':' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		if strings.HasPrefix(c, "www.") {
+			sink.Break()
+			return
+		}
+		s.part(c, sink)
+		return
+	}
 	if strings.Contains(c, "://") || strings.HasPrefix(c, "www.") || strings.HasPrefix(c, "mailto:") {
 		sink.Break()
 		return
