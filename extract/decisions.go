@@ -177,16 +177,105 @@ func (l *lazyRE) FindSubmatchIndex(b []byte) []int {
 
 // The direct and proposal patterns are anchored: they are tried only where a
 // word that can start them begins, which spares most of the text the regular
-// expressions.
-var (
-	directAnchors = set(`we we'll we're we've we’ll we’re we’ve i'll i'm i've i’ll i’m i’ve i
-		let's lets let’s decided decision settled agreed everyone all`)
-	userAnchors     = set(`we we'll we’ll let's lets let’s`)
-	commitAnchors   = set(`we we're we’re i i'm i’m let's lets let’s`)
-	planAnchors     = set(`the our`)
-	verdictAnchors  = set(`is are`)
-	proposalAnchors = set(`i i'd i’d my recommendation recommendation: you the let's lets let’s`)
+// expressions. A sentence's words are looked up in all their sets at once
+// (anchorToks).
+const (
+	directAnchorList = `we we'll we're we've we’ll we’re we’ve i'll i'm i've i’ll i’m i’ve i
+		let's lets let’s decided decision settled agreed everyone all`
+	userAnchorList     = `we we'll we’ll let's lets let’s`
+	commitAnchorList   = `we we're we’re i i'm i’m let's lets let’s`
+	planAnchorList     = `the our`
+	verdictAnchorList  = `is are`
+	proposalAnchorList = `i i'd i’d my recommendation recommendation: you the let's lets let’s`
 )
+
+// The anchor sets a sentence is tokenised against once (see anchorToks),
+// by bit.
+const (
+	anchorDirect = 1 << iota
+	anchorUser
+	anchorCommit
+	anchorPlan
+	anchorVerdict
+	anchorProposal
+)
+
+// anchorUnion holds the words of every anchor set; anchorBits[i] says
+// which sets its i-th word is in.
+var anchorUnion, anchorBits = func() (*words.Set, []uint8) {
+	sets := []struct {
+		bit  uint8
+		list string
+	}{
+		{anchorDirect, directAnchorList}, {anchorUser, userAnchorList}, {anchorCommit, commitAnchorList},
+		{anchorPlan, planAnchorList}, {anchorVerdict, verdictAnchorList}, {anchorProposal, proposalAnchorList},
+	}
+	var all []string
+	for _, s := range sets {
+		all = append(all, strings.Fields(s.list)...)
+	}
+	u := words.NewSetOf(all)
+	bits := make([]uint8, u.Len())
+	for _, s := range sets {
+		for _, w := range strings.Fields(s.list) {
+			bits[u.Index([]byte(w))] |= s.bit
+		}
+	}
+	return u, bits
+}()
+
+// anchorTok is a word of a sentence in one or more anchor sets.
+type anchorTok struct {
+	i, j int32
+	bits uint8
+}
+
+// anchorToks appends the words of sl that are in an anchor set: the words
+// findAt would stop at, found once for all the sentence's patterns.
+func anchorToks(sl []byte, dst []anchorTok) []anchorTok {
+	for i := 0; i < len(sl); {
+		for i < len(sl) && !isAnchorByte(sl[i]) {
+			i++
+		}
+		j := i
+		for j < len(sl) && isAnchorByte(sl[j]) {
+			j++
+		}
+		if j > i {
+			if k := anchorUnion.Index(sl[i:j]); k >= 0 {
+				dst = append(dst, anchorTok{int32(i), int32(j), anchorBits[k]})
+			}
+		}
+		i = j
+	}
+	return dst
+}
+
+// anchorToks tokenises sl into st.toks and returns them.
+func (st *decisionState) anchorToks(sl []byte) []anchorTok {
+	st.toks = anchorToks(sl, st.toks[:0])
+	return st.toks
+}
+
+// findAtToks is findAt over the whole sentence sl, with its anchor words
+// toks, for the anchor set bit.
+func findAtToks(r *lazyRE, sl []byte, toks []anchorTok, bit uint8) []int {
+	for _, t := range toks {
+		if t.bits&bit == 0 {
+			continue
+		}
+		i := int(t.i)
+		if m := r.FindSubmatchIndex(sl[i:min(len(sl), i+maxTrigger)]); m != nil {
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += i
+				}
+			}
+			return m
+		}
+	}
+	return nil
+}
 
 // findAt returns the submatch indexes of the first match of the anchored
 // pattern r at the start of a word of anchors in sl, or nil.
@@ -299,6 +388,7 @@ func useVerb(trigger []byte) bool {
 // decisionState is the scratch of one Decisions call.
 type decisionState struct {
 	lower []byte
+	toks  []anchorTok // a sentence's anchor words, reused
 	sents []sentence
 	// words holds the content words of each decision found so far, to spot
 	// repeats.
@@ -390,7 +480,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if loc := itIs(sl); loc != nil && m.Role == conversation.RoleUser {
 			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], nextReason(text, lower, st.sents, k))
 			continue
-		} else if loc := findTrigger(sl, m.Role, st.replying); loc != nil {
+		} else if loc := findTrigger(sl, st.anchorToks(sl), m.Role, st.replying); loc != nil {
 			if !settles(sl, loc, m.Role) {
 				continue
 			}
@@ -490,25 +580,25 @@ func (e *Extractor) antecedent(text string, lower []byte, sents []sentence, k in
 
 // findTrigger returns the span of the first direct decision phrase in the
 // sentence, or nil.
-func findTrigger(sl []byte, role conversation.Role, replying bool) []int {
+func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying bool) []int {
 	if loc := reStartGo.FindIndex(head(sl)); loc != nil {
 		return loc
 	}
-	if loc := findAt(reDirect, sl, directAnchors); loc != nil {
+	if loc := findAtToks(reDirect, sl, toks, anchorDirect); loc != nil {
 		return loc[:2]
 	}
 	if role != conversation.RoleUser {
 		return nil
 	}
 	for _, r := range []*lazyRE{reUserWill, reUserLets} {
-		if m := findAt(r, sl, userAnchors); m != nil {
+		if m := findAtToks(r, sl, toks, anchorUser); m != nil {
 			verb := sl[m[2]:m[3]]
 			if !notCommitting.Has(verb) || string(verb) == "go" && goesSomewhere(sl[m[3]:]) {
 				return m[:2]
 			}
 		}
 	}
-	if m := findAt(reUserCommit, sl, commitAnchors); m != nil {
+	if m := findAtToks(reUserCommit, sl, toks, anchorCommit); m != nil {
 		return m[:2]
 	}
 	if replying && imperativeVerbNear(sl) {
@@ -522,12 +612,12 @@ func findTrigger(sl []byte, role conversation.Role, replying bool) []int {
 		}
 	}
 	if bytes.Contains(sl, []byte("plan is")) {
-		if m := findAt(reUserPlan, sl, planAnchors); m != nil {
+		if m := findAtToks(reUserPlan, sl, toks, anchorPlan); m != nil {
 			return m[:2]
 		}
 	}
 	if containsAny(sl, "way to go", "our pick", "the winner", "what we") {
-		if m := findAt(reUserVerdict, sl, verdictAnchors); m != nil {
+		if m := findAtToks(reUserVerdict, sl, toks, anchorVerdict); m != nil {
 			return m[:2]
 		}
 	}
@@ -777,7 +867,7 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 			start = s.start + loc[1]
 		} else if loc := planLabel(sl); loc != nil && loc[1] < len(sl) && !isQuestion(sl) {
 			start = s.start + loc[1]
-		} else if loc := findAt(reProposal, sl, proposalAnchors); loc != nil && proposes(sl, loc) {
+		} else if loc := findAtToks(reProposal, sl, st.anchorToks(sl), anchorProposal); loc != nil && proposes(sl, loc) {
 			// The decision is the thing proposed, without "I recommend".
 			start = s.start + loc[1]
 			if l := reProposalLead.FindIndex(head(st.lower[start:s.end])); l != nil {

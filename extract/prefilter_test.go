@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -157,5 +158,55 @@ func TestPrefilter(t *testing.T) {
 		if p := newPrefilter(pat); !p.any {
 			t.Errorf("%s: want no prefilter", pat)
 		}
+	}
+}
+
+// TestAnchorToks checks that findAtToks finds what findAt finds, for every
+// anchored pattern and its anchor set, on every sentence of the labelled
+// conversations and the examples.
+func TestAnchorToks(t *testing.T) {
+	cases := []struct {
+		r    *lazyRE
+		list string
+		bit  uint8
+	}{
+		{reDirect, directAnchorList, anchorDirect}, {reUserWill, userAnchorList, anchorUser},
+		{reUserLets, userAnchorList, anchorUser}, {reUserCommit, commitAnchorList, anchorCommit},
+		{reUserPlan, planAnchorList, anchorPlan}, {reUserVerdict, verdictAnchorList, anchorVerdict},
+		{reProposal, proposalAnchorList, anchorProposal},
+	}
+	var texts []string
+	tune, holdout := loadLabelled(t)
+	for _, l := range append(tune, holdout...) {
+		for _, m := range l.Conversation.Messages {
+			texts = append(texts, m.Content)
+		}
+	}
+	for _, c := range loadCorpus(t, 0, "../examples") {
+		for _, m := range c.Messages {
+			texts = append(texts, m.Content)
+		}
+	}
+	texts = append(texts, "We’ll use X. Recommendation: Y. i'd pick z; everyone agreed: all agreed. the plan is to ship")
+	found := 0
+	for _, text := range texts {
+		lower := asciiLower(nil, text)
+		for _, s := range splitSentences(text, lower, nil) {
+			sl := lower[s.start:s.end]
+			toks := anchorToks(sl, nil)
+			for _, c := range cases {
+				want := findAt(c.r, sl, set(c.list))
+				got := findAtToks(c.r, sl, toks, c.bit)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%.40s… in %q: %v, findAt %v", c.r.pattern, sl, got, want)
+				}
+				if got != nil {
+					found++
+				}
+			}
+		}
+	}
+	if found < 50 {
+		t.Errorf("only %d matches: the test sees too little", found)
 	}
 }

@@ -77,6 +77,10 @@ func (s *Set) indexBytes(b []byte) int {
 // HasString reports whether w is a member.
 func (s *Set) HasString(w string) bool { return s.index(w) >= 0 }
 
+// Index returns the position of b among the members in the order given
+// (duplicates left out), or -1.
+func (s *Set) Index(b []byte) int { return s.indexBytes(b) }
+
 // Len returns the number of members.
 func (s *Set) Len() int { return len(s.words) }
 
