@@ -36,6 +36,9 @@ type StoreOptions struct {
 	NoRedaction bool
 	// Progress, if set, is called as a pass goes.
 	Progress func(ingest.Progress)
+	// Sized, if set, is told the bytes a pass will read before it reads
+	// them (ingest.Options.Sized).
+	Sized func(bytes int64) (writers int)
 	// ManifestEvery, for long-running processes, writes index.json at most
 	// this often instead of after every pass.
 	ManifestEvery time.Duration
@@ -78,7 +81,7 @@ func OpenStore(o StoreOptions) (*Store, error) {
 	}
 	reg := all.Registry()
 	ex := extract.New(extract.DefaultBackground(), extract.Options{})
-	iopts := ingest.Options{Logger: ingLog, Progress: o.Progress, ManifestEvery: o.ManifestEvery}
+	iopts := ingest.Options{Logger: ingLog, Progress: o.Progress, ManifestEvery: o.ManifestEvery, Sized: o.Sized}
 	qopts := query.Options{Source: reg}
 	if red != nil {
 		iopts.Redactor = red

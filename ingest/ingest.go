@@ -69,6 +69,12 @@ type Options struct {
 	// Writers is how many batches are written at once (default 2): Bleve
 	// builds each batch's segment on one core.
 	Writers int
+	// Sized, if set, is told how many bytes of files a pass is about to
+	// read, before it reads them, and may return how many writer lanes to
+	// use (0: Writers). A command sizes its memory to the work with it: each
+	// lane holds a batch's analysis, so one lane halves what a small pass
+	// needs at its peak.
+	Sized func(bytes int64) (writers int)
 	// Logger receives per-file problems at warn level and syncs at debug.
 	Logger *slog.Logger
 	// Progress, if set, is called after every file with the running totals.
@@ -420,7 +426,17 @@ func (in *Ingester) process(ctx context.Context, run *pass, jobs []job, removed 
 	// Files go to one of in.opts.Writers lanes by their record shard, and
 	// each lane writes its batches on its own goroutine: lanes touch
 	// disjoint shards, so Bleve builds their segments at the same time.
-	lanes := make([]*lane, in.opts.Writers)
+	writers := in.opts.Writers
+	if in.opts.Sized != nil && len(jobs) > 0 {
+		var work int64
+		for _, j := range jobs {
+			work += j.size
+		}
+		if w := in.opts.Sized(work); w > 0 {
+			writers = w
+		}
+	}
+	lanes := make([]*lane, writers)
 	for i := range lanes {
 		lanes[i] = newLane(ctx, in.ix)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -326,5 +327,37 @@ func TestFileErrorNamesTheFileOnce(t *testing.T) {
 		if got := tc.e.String(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.e, got, tc.want)
 		}
+	}
+}
+
+// TestSizedPass checks that a pass tells Sized its work before reading, and
+// that the lanes it asks for index the same as the default.
+func TestSizedPass(t *testing.T) {
+	for _, lanes := range []int{0, 1, 3} {
+		t.Run(fmt.Sprint(lanes), func(t *testing.T) {
+			e := newEnv(t)
+			var calls []int64
+			e.in.opts.Sized = func(bytes int64) int {
+				calls = append(calls, bytes)
+				return lanes
+			}
+			var convs int64
+			for i := range 7 {
+				content := fmt.Sprintf("TESTCONV C%d\n%s\n", i, strings.Repeat("word ", i+1))
+				e.write(fmt.Sprintf("d%d/c.conv", i), content)
+				convs += int64(len(content))
+			}
+			s := e.reconcile()
+			if len(calls) != 1 || calls[0] != convs {
+				t.Errorf("Sized called with %v, want once with %d bytes", calls, convs)
+			}
+			if s.Parsed != 7 || len(e.messages()) != 7 {
+				t.Errorf("with %d lanes: %+v, %d conversations indexed, want 7", lanes, s.Progress, len(e.messages()))
+			}
+			e.reconcile()
+			if len(calls) != 1 {
+				t.Errorf("a pass with nothing to read called Sized: %v", calls)
+			}
+		})
 	}
 }
