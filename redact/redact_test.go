@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -294,4 +295,39 @@ func TestURLPasswordEdges(t *testing.T) {
 			t.Errorf("%q\n got %q\nwant %q", c.in, got, c.want)
 		}
 	}
+}
+
+// TestRulesCompile compiles every rule: rules compile when first used, so a
+// bad expression must fail here rather than in a user's index.
+func TestRulesCompile(t *testing.T) {
+	for _, ru := range New().rules {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("rule %s: %v", ru.id, r)
+				}
+			}()
+			if c := ru.compile(); c.re == nil || c.anchored == nil {
+				t.Errorf("rule %s did not compile", ru.id)
+			}
+		}()
+	}
+}
+
+// TestFirstUseConcurrent redacts from several goroutines with a fresh
+// Redactor, whose rules compile on that first use (run with -race).
+func TestFirstUseConcurrent(t *testing.T) {
+	r := New()
+	secret := "token ghp_" + strings.Repeat("aB3dE5fG7h", 3) + "123456 end"
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if out, n := r.String(secret); n != 1 || strings.Contains(out, "ghp_") {
+				t.Errorf("String(%q) = %q, %d", secret, out, n)
+			}
+		}()
+	}
+	wg.Wait()
 }

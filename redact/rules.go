@@ -36,6 +36,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 )
 
 // rule is one kind of secret recognised by its shape.
@@ -46,7 +47,7 @@ type rule struct {
 	// lower-case letters only costs a pass of its own (see prefilter):
 	// spell one with its next punctuation instead where that is certain.
 	keywords []string
-	re       *regexp.Regexp
+	re       source
 	// group is the submatch that is the secret, 0 for the whole match.
 	group int
 	// entropy is the least Shannon entropy (bits per byte) of a secret;
@@ -60,11 +61,44 @@ type rule struct {
 	// back is how far before its keyword a match can start. At 0 the match
 	// starts at the keyword, and anchored is tried there alone: a regexp
 	// never scans a whole text.
-	back int
-	// window bounds a match's length after its keyword (0: no bound).
-	window    int
-	anchored  *regexp.Regexp
+	back      int
 	wordStart bool // the regexp starts with \b
+	// compiled holds what is built from re when the rule is first used:
+	// compiling every rule took 8 to 11 ms, which each command that opens
+	// the index (and so needs the rules' Version) paid, though a search
+	// redacts nothing.
+	compiled *compiledRule
+}
+
+// source is a rule's regular expression, as written.
+type source string
+
+// String returns the expression, as (*regexp.Regexp).String does: Version
+// hashes it.
+func (s source) String() string { return string(s) }
+
+// compiledRule is a rule's regexps, built once.
+type compiledRule struct {
+	once     sync.Once
+	re       *regexp.Regexp
+	anchored *regexp.Regexp
+	// window bounds a match's length after its keyword (0: no bound).
+	window int
+}
+
+// compile returns r's regexps, compiling them on first use.
+func (r *rule) compile() *compiledRule {
+	c := r.compiled
+	c.once.Do(func() {
+		src := string(r.re)
+		c.re = regexp.MustCompile(src)
+		c.window = 0 // unbounded: a private key block
+		if n := maxLen(src); n >= 0 {
+			c.window = n + r.back + 1
+		}
+		c.anchored = regexp.MustCompile(`^(?:` + src + `)`)
+	})
+	return c
 }
 
 // detectorsVersion is bumped when the code of assign.go changes what it
@@ -76,7 +110,7 @@ const tokenEnd = `(?:[^0-9A-Za-z_-]|$)`
 
 func defaultRules() []rule {
 	r := func(id string, keywords []string, re string, group int, entropy float64) rule {
-		return rule{id: id, keywords: keywords, re: regexp.MustCompile(re), group: group, entropy: entropy}
+		return rule{id: id, keywords: keywords, re: source(re), group: group, entropy: entropy}
 	}
 	kw := func(k ...string) []string { return k }
 	rules := []rule{
@@ -87,13 +121,13 @@ func defaultRules() []rule {
 				// … or, truncated, as far as the base64 lines go
 				`|(?:(?:\s|\\+[nrt])*[A-Za-z0-9+/=]{16,})+)`, 0, 0),
 		{id: "aws-access-key-id", keywords: kw("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
-			re:    regexp.MustCompile(`\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b`),
+			re:    source(`\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b`),
 			group: 1, entropy: 3, allowSuffix: []string{"EXAMPLE"}},
 		// not in gitleaks (it dropped its rule): a 40-character key next to an
 		// AWS secret key name.
 		{id: "aws-secret-access-key",
 			keywords: kw("aws_", "aws-", "aws.", "awsS", "awsP", "AWS", "Aws", "SecretAccessKey", "secretAccessKey", "secret_access_key", "SECRET_ACCESS_KEY"),
-			re:       regexp.MustCompile(`(?i)(?:aws[\w.-]{0,20}?(?:secret|private)|secret_?access_?key)[\w.-]{0,20}?[\s'"\\]{0,4}(?:=|:|=>|:=)[\s'"\\]{0,6}([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
+			re:       source(`(?i)(?:aws[\w.-]{0,20}?(?:secret|private)|secret_?access_?key)[\w.-]{0,20}?[\s'"\\]{0,4}(?:=|:|=>|:=)[\s'"\\]{0,6}([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
 			group:    1, entropy: 3.5, allowSuffix: []string{"EXAMPLEKEY"}},
 
 		r("github-pat", kw("ghp_"), `\b(ghp_[0-9a-zA-Z]{36})`+tokenEnd, 1, 3),
@@ -175,28 +209,23 @@ func defaultRules() []rule {
 		// not in gitleaks as such (its curl rules cover part): Authorization
 		// values wherever they appear.
 		{id: "bearer-token", keywords: kw("Bearer", "BEARER"),
-			re:    regexp.MustCompile(`\b(?:Bearer|bearer|BEARER)[ \t]+([A-Za-z0-9._~+/-]{16,}=*)`),
+			re:    source(`\b(?:Bearer|bearer|BEARER)[ \t]+([A-Za-z0-9._~+/-]{16,}=*)`),
 			group: 1, entropy: 3, checkValue: true},
 		{id: "basic-auth", keywords: kw("Authorization", "AUTHORIZATION"),
-			re:    regexp.MustCompile(`(?i)\bauthorization["'\\]*\s*[:=]\s*["'\\]*basic[ \t]{1,4}([A-Za-z0-9+/]{8,1000}={0,2})`),
+			re:    source(`(?i)\bauthorization["'\\]*\s*[:=]\s*["'\\]*basic[ \t]{1,4}([A-Za-z0-9+/]{8,1000}={0,2})`),
 			group: 1, entropy: 2.5, checkValue: true},
 		// gitleaks requires "curl" before the flag; -u user:password is
 		// curl's own spelling, and the flag alone keeps the scan cheap.
 		{id: "curl-auth-user", keywords: kw("-u ", "-u=", "--user"),
-			re:    regexp.MustCompile(`(?:-u|--user)(?:=|[ \t]{1,5})["']?[^\s"':]{1,100}:([^\s"']{3,100})`),
+			re:    source(`(?:-u|--user)(?:=|[ \t]{1,5})["']?[^\s"':]{1,100}:([^\s"']{3,100})`),
 			group: 1, checkValue: true},
 	}
 	back := map[string]int{"mailchimp-api-key": 34, "telegram-bot-api-token": 12, "azure-ad-client-secret": 6}
 	for i := range rules {
 		ru := &rules[i]
 		ru.back = back[ru.id]
-		src := ru.re.String()
-		ru.window = 0 // unbounded: a private key block
-		if n := maxLen(src); n >= 0 {
-			ru.window = n + ru.back + 1
-		}
-		ru.anchored = regexp.MustCompile(`^(?:` + src + `)`)
-		ru.wordStart = strings.HasPrefix(src, `\b`)
+		ru.wordStart = strings.HasPrefix(string(ru.re), `\b`)
+		ru.compiled = &compiledRule{}
 	}
 	return rules
 }
@@ -205,15 +234,16 @@ func defaultRules() []rule {
 // returns where its next match can start. prio is r's place in the rule
 // list: where two rules find the same secret, the first listed names it.
 func (r *rule) match(s string, at, prio int, out []span) ([]span, int) {
+	c := r.compile()
 	end := len(s)
-	if r.window > 0 {
-		end = min(end, at+r.window)
+	if c.window > 0 {
+		end = min(end, at+c.window)
 	}
 	if r.back == 0 {
 		if r.wordStart && at > 0 && isWordByte(s[at-1]) {
 			return out, at + 1
 		}
-		m := r.anchored.FindStringSubmatchIndex(s[at:end])
+		m := c.anchored.FindStringSubmatchIndex(s[at:end])
 		if m == nil {
 			return out, at + 1
 		}
@@ -226,7 +256,7 @@ func (r *rule) match(s string, at, prio int, out []span) ([]span, int) {
 	}
 	start := max(0, at-r.back)
 	next := at + 1
-	for _, m := range r.re.FindAllStringSubmatchIndex(s[start:end], -1) {
+	for _, m := range c.re.FindAllStringSubmatchIndex(s[start:end], -1) {
 		n := len(out)
 		out = r.accept(s, start, m, prio, out)
 		if len(out) > n {
