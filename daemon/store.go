@@ -80,7 +80,7 @@ func OpenStore(o StoreOptions) (*Store, error) {
 		ingLog = log.With("component", "ingest")
 	}
 	reg := all.Registry()
-	ex := extract.New(extract.DefaultBackground(), extract.Options{})
+	ex := extract.New(nil, extract.Options{}) // the built-in background, made when first needed
 	iopts := ingest.Options{Logger: ingLog, Progress: o.Progress, ManifestEvery: o.ManifestEvery, Sized: o.Sized}
 	qopts := query.Options{Source: reg}
 	if red != nil {

@@ -48,22 +48,27 @@ func (o *Options) SetDefaults() {
 
 // Extractor derives topics and decisions. It is safe for concurrent use.
 type Extractor struct {
-	bg    Background
-	table *table // bg when it is the built-in kind, for allocation-free lookups
-	opts  Options
-	pool  sync.Pool // *topicState, reused between calls
-	dpool sync.Pool // *decisionState
+	// The background is made when topics are first extracted: parsing the
+	// built-in one takes milliseconds that a process which opens the index
+	// only to search (every command builds its store's Extractor) would
+	// pay for nothing.
+	bgOnce sync.Once
+	bgNew  func() Background
+	bg     Background
+	table  *table // bg when it is the built-in kind, for allocation-free lookups
+	opts   Options
+	pool   sync.Pool // *topicState, reused between calls
+	dpool  sync.Pool // *decisionState
 }
 
 // New returns an Extractor scoring topics against bg (DefaultBackground when
 // nil).
 func New(bg Background, opts Options) *Extractor {
-	if bg == nil {
-		bg = DefaultBackground()
-	}
 	opts.SetDefaults()
-	e := &Extractor{bg: bg, opts: opts}
-	e.table, _ = bg.(*table)
+	e := &Extractor{opts: opts, bgNew: DefaultBackground}
+	if bg != nil {
+		e.bgNew = func() Background { return bg }
+	}
 	e.pool.New = func() any { return newTopicState() }
 	e.dpool.New = func() any { return new(decisionState) }
 	return e
@@ -106,4 +111,12 @@ func usable(m *conversation.Message) bool {
 		return false
 	}
 	return m.Role == conversation.RoleUser || m.Role == conversation.RoleAssistant
+}
+
+// background makes e's background if it is not made yet.
+func (e *Extractor) background() {
+	e.bgOnce.Do(func() {
+		e.bg = e.bgNew()
+		e.table, _ = e.bg.(*table)
+	})
 }

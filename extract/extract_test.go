@@ -416,3 +416,21 @@ func TestPatternsCompile(t *testing.T) {
 		}
 	}
 }
+
+// TestBackgroundMadeWhenFirstNeeded checks that New does not parse the
+// built-in background (a process that only searches builds an Extractor),
+// and that the first topics make it.
+func TestBackgroundMadeWhenFirstNeeded(t *testing.T) {
+	e := New(nil, Options{})
+	if e.bg != nil || e.table != nil {
+		t.Fatal("New made the background before any topic was asked for")
+	}
+	e.Decisions(benchConversation(3))
+	if e.bg != nil {
+		t.Error("decisions, which need no background, made it")
+	}
+	e.Topics(benchConversation(3))
+	if e.table == nil || e.table.n < 2 {
+		t.Errorf("after Topics the built-in background is %+v, want the parsed table", e.table)
+	}
+}

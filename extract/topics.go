@@ -215,6 +215,7 @@ func (s *topicState) add(k, sk key, n, p int) int32 {
 // descending, then name), at most Options.MaxTopics, each with Origin
 // extracted and its Score.
 func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
+	e.background()
 	s := e.pool.Get().(*topicState)
 	defer e.pool.Put(s)
 	s.reset()
