@@ -42,6 +42,7 @@ var (
 	// From the assistant these are narration or advice.
 	reUserCommit = re(`^(?:` + strings.Join([]string{
 		`(?:we|i)(?:'re| are|'m| am) (?:switching to|moving to|migrating to|moving over to|dropping|adopting|standardi[sz]ing on|replacing|retiring|removing|deprecating|sunsetting|keeping|sticking with|staying (?:with|on))`,
+		`(?:we|i)(?:'re| are|'m| am) (?:switching|migrating|porting) (?:[a-z0-9./-]+ ){1,5}?(?:over |back )?to`,
 		`(?:we|i)(?: won't| will not|(?: are|'re| am|'m) not going to| aren't going to) (?:use|adopt|build|ship|go with|move to|migrate to|switch to|support|add|keep|pursue|implement|buy|introduce|run|do)`,
 		`let'?s not (?:use|adopt|build|ship|go with|move to|migrate to|switch to|support|add|keep|pursue|implement|buy|introduce|run|do)`,
 	}, "|") + `)\b`)
@@ -56,6 +57,8 @@ var (
 	// idioms that open the same way.
 	reImperative    = re(`^(?:(?:ok|okay|yes|yeah|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case)[,.!:;—–-]*\s+)?(?:use|go with|pick|choose|switch to|stick with|stay with|keep|drop|adopt|move to|migrate to|standardi[sz]e on)\b`)
 	reNotImperative = re(`^(?:keep (?:in mind|going|an eye|me|us|it (?:short|simple|brief))|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
+	// reAnyAnaphor is a word that points elsewhere for its meaning.
+	reAnyAnaphor = re(`\b(?:it|that|this|these|those|them)\b`)
 	// reItIs is a choice named on its own: "Meilisearch it is."
 	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/-]{0,40}?) it is\s*[.!]*$`)
 	// rePlanLabel opens a sentence that announces the decision after it:
@@ -66,7 +69,7 @@ var (
 	// reLabel is a "Decision: …" label opening a line.
 	// A short heading may stand before it on the line ("Hotfixes — Outcome:
 	// …"), as in meeting notes.
-	reLabel = re(`^(?:[a-z0-9][a-z0-9 /&+-]{0,40}\s[—–-]\s+)?[*_]*(?:the |our |final |my )*(?:decision|decided|resolution|agreed|conclusion|outcome|verdict|final call|resolved)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
+	reLabel = re(`^(?:[a-z0-9][a-z0-9 /&+-]{0,40}\s[—–-]\s+)?[*_]*(?:the |our |final |my )*(?:decision|decided|resolution|agreed|conclusion|outcome|verdict|final call|resolved|settled)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
 	// reProposal finds the assistant recommending something.
 	reProposal = re(`^(?:` + strings.Join([]string{
 		`i(?:'d| would)? (?:strongly |probably |personally |still |also )?(?:recommend|suggest|propose|advise)`,
@@ -95,7 +98,7 @@ var (
 	// reReasonIn starts a reason inside the decision's sentence.
 	// It is tried at the words of reasonAnchors; what precedes it (", ",
 	// " — ", " (") is cut from the decision.
-	reReasonIn = re(`^(?:because|since|so that|given that|as (?:it|they|this|that|we)|due to|so (?:that|the|we|our|it|they|there|nothing|each|every|any|all|no|users|clients|callers))\b\s*`)
+	reReasonIn = re(`^(?:because of|because|since|so that|given that|as (?:it|they|this|that|we)|due to|so (?:that|the|we|our|it|they|there|nothing|each|every|any|all|no|users|clients|callers))\b\s*`)
 	// reReasonSo is a bare "so" that gives a reason only after a comma.
 	reReasonSo = re(`^so\b\s*`)
 	// reReasonNext is a following sentence that gives the reason.
@@ -611,6 +614,9 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return loc
 		}
 	}
+	if ruleAtEnd(sl) {
+		return []int{0, 0} // the whole sentence is the rule
+	}
 	if bytes.Contains(sl, []byte("plan is")) {
 		if m := findAtToks(reUserPlan, sl, toks, anchorPlan); m != nil {
 			return m[:2]
@@ -624,11 +630,24 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	return nil
 }
 
+// ruleAtEnd reports a rule stated with its "from now on" last ("Order
+// events go to Kafka from now on."), when it names what it is about: "I'll
+// do that from now on" says nothing on its own.
+func ruleAtEnd(sl []byte) bool {
+	t := bytes.TrimRight(sl, " \t.!")
+	for _, end := range []string{" from now on", " going forward", " from here on"} {
+		if bytes.HasSuffix(t, []byte(end)) {
+			return !reAnyAnaphor.Match(t)
+		}
+	}
+	return false
+}
+
 // labelAt matches reLabel at the start of a line: only where one of its
 // words is near, so that most sentences skip the expression.
 func labelAt(sl []byte, lineStart bool) []int {
 	h := head(sl)
-	if !lineStart || !containsAny(h, "decision", "decided", "resolution", "agreed", "conclusion", "outcome", "verdict", "final call", "resolved") {
+	if !lineStart || !containsAny(h, "decision", "decided", "resolution", "agreed", "conclusion", "outcome", "verdict", "final call", "resolved", "settled") {
 		return nil
 	}
 	return reLabel.FindIndex(h)

@@ -407,7 +407,7 @@ func ExampleExtractor_Decisions() {
 // first used, so a bad one must fail here rather than in a user's index.
 func TestPatternsCompile(t *testing.T) {
 	for _, l := range []*lazyRE{reDirect, reUserWill, reUserLets, reUserCommit, reUserRule, reUserPlan, reUserVerdict,
-		reImperative, reNotImperative, reItIs, rePlanLabel, reStartGo, reLabel, reProposal, reProposalLead,
+		reImperative, reNotImperative, reAnyAnaphor, reItIs, rePlanLabel, reStartGo, reLabel, reProposal, reProposalLead,
 		reQuestionStart, reHypothetical, reTentative, reNegation, reWalkthrough, reLead, reReasonIn, reReasonSo,
 		reReasonNext, reAcceptStrong, reAcceptWeak, reContrast, reAnaphor, reOption, reOptionRef, reProposalLabel,
 		reCompanion, reEmptyLabel} {
@@ -432,5 +432,42 @@ func TestBackgroundMadeWhenFirstNeeded(t *testing.T) {
 	e.Topics(benchConversation(3))
 	if e.table == nil || e.table.n < 2 {
 		t.Errorf("after Topics the built-in background is %+v, want the parsed table", e.table)
+	}
+}
+
+// TestDecisionForms checks ways of settling a choice in a reply to the
+// assistant's options, each alone, and replies that settle nothing.
+func TestDecisionForms(t *testing.T) {
+	e := New(nil, Options{})
+	tests := []struct {
+		reply   string
+		want    string // the decision; "" for none
+		wantWhy string
+	}{
+		{"Settled: Kafka with 7-day retention.", "Kafka with 7-day retention", ""},
+		{"We're switching the order events to Kafka.", "We're switching the order events to Kafka", ""},
+		{"I'm migrating the billing jobs over to Kafka.", "I'm migrating the billing jobs over to Kafka", ""},
+		{"We chose Kafka because of replay.", "We chose Kafka", "replay"},
+		{"Order events go to Kafka from now on.", "Order events go to Kafka from now on", ""},
+		{"All PRs need a second review going forward.", "All PRs need a second review going forward", ""},
+		{"I'll do that from now on.", "", ""},
+		{"Are we switching the order events to Kafka?", "", ""},
+		{"Settled:", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reply, func(t *testing.T) {
+			c := &conversation.Conversation{Messages: []conversation.Message{
+				{Index: 0, Role: conversation.RoleUser, Content: "Kafka or RabbitMQ for order events? We need a 7-day replay."},
+				{Index: 1, Role: conversation.RoleAssistant, Content: "Kafka keeps a replayable log; RabbitMQ is simpler to run."},
+				{Index: 2, Role: conversation.RoleUser, Content: tt.reply},
+			}}
+			ds := e.Decisions(c)
+			switch {
+			case tt.want == "" && len(ds) > 0:
+				t.Errorf("decisions %+v, want none", ds)
+			case tt.want != "" && (len(ds) != 1 || ds[0].Decision != tt.want || ds[0].Rationale != tt.wantWhy):
+				t.Errorf("decisions %+v, want %q because %q", ds, tt.want, tt.wantWhy)
+			}
+		})
 	}
 }

@@ -12,7 +12,7 @@ import (
 // allPatterns are every decision pattern, anchored or not.
 func allPatterns() []*lazyRE {
 	return []*lazyRE{reDirect, reUserWill, reUserLets, reUserCommit, reUserRule, reUserPlan, reUserVerdict,
-		reImperative, reNotImperative, reItIs, rePlanLabel, reStartGo, reLabel, reProposal, reProposalLead,
+		reImperative, reNotImperative, reAnyAnaphor, reItIs, rePlanLabel, reStartGo, reLabel, reProposal, reProposalLead,
 		reQuestionStart, reHypothetical, reTentative, reNegation, reWalkthrough, reLead, reReasonIn, reReasonSo,
 		reReasonNext, reAcceptStrong, reAcceptWeak, reContrast, reAnaphor, reOption, reOptionRef, reProposalLabel,
 		reCompanion, reEmptyLabel}
