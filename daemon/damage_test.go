@@ -18,6 +18,7 @@ func TestDamagedSegmentUnderDaemon(t *testing.T) {
 	if code, _, body := get(t, d, "/api/search?q=intervals", auth...); code != http.StatusOK {
 		t.Fatalf("search before the damage: %d %s", code, body)
 	}
+	d.damaged = true
 	segs, _ := filepath.Glob(filepath.Join(d.dir, "index.bleve", "store", "*.zap"))
 	for _, s := range segs {
 		info, err := os.Stat(s)
