@@ -956,7 +956,7 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 	if strings.Contains(why, redactedMarker) {
 		why = ""
 	}
-	dec = truncate(dec, e.opts.MaxDecisionLen)
+	dec = truncate(sentenceCase(dec), e.opts.MaxDecisionLen)
 	if len(dec) < 3 {
 		return out
 	}
@@ -975,6 +975,21 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 		MessageIndex: m.Index,
 		Origin:       conversation.OriginExtracted,
 	})
+}
+
+// sentenceCase capitalises a decision that opens with "we", "I" or "let's"
+// in lower case, as it does once a lead ("ok, then") is cut off: "we'll go
+// with full jitter" reads as a sentence again. Other first words stay as
+// written: "pgx" or "uv" are names.
+func sentenceCase(dec string) string {
+	first, _, _ := strings.Cut(dec, " ")
+	first = strings.ReplaceAll(first, "’", "'")
+	switch {
+	case first == "we", first == "i", strings.HasPrefix(first, "we'"), strings.HasPrefix(first, "i'"),
+		first == "let's", first == "lets", first == "our":
+		return strings.ToUpper(dec[:1]) + dec[1:]
+	}
+	return dec
 }
 
 // truncate cuts s to at most n runes, at a word boundary where it can, marking

@@ -60,7 +60,7 @@ func TestDecisionPatterns(t *testing.T) {
 		{"settled on", []string{"After the benchmark we settled on zstd level 3."}, []want{{0, "settled on zstd level 3", ""}}},
 		{"agreed", []string{"We agreed to freeze the API until March."}, []want{{0, "agreed to freeze the API until March", ""}}},
 		{"curly apostrophe", []string{"We’ll use gRPC for internal calls."}, []want{{0, "gRPC for internal calls", ""}}},
-		{"user commitment", []string{"Ok, we'll stratify the sample by region."}, []want{{0, "we'll stratify the sample by region", ""}}},
+		{"user commitment", []string{"Ok, we'll stratify the sample by region."}, []want{{0, "We'll stratify the sample by region", ""}}},
 		{"accepted proposal", []string{"Which CI cache?", "I recommend caching the Go build cache keyed on go.sum because it halves build times.", "Sounds good."},
 			[]want{{2, "caching the Go build cache keyed on go.sum", "it halves build times"}}},
 		{"accepted with let's do it", []string{"How do I bound goroutines?", "I suggest we use errgroup with SetLimit.", "Let's do it. Can you write it?"},

@@ -56,7 +56,7 @@ func TestSelfContainedDecisions(t *testing.T) {
 		{"then we go with", []turn{
 			{"a", "convsearch keeps the index local; grep needs no setup."},
 			{"u", "Local-only was the requirement. Then we go with convsearch."}},
-			[]want{{1, "we go with convsearch", ""}}},
+			[]want{{1, "We go with convsearch", ""}}},
 		{"accepted plan", []turn{
 			{"a", "Plan: run both brokers in parallel, mirror publishes with a dual-writer, and move consumers one by one.\n\nThe dual-writer writes to the new broker first."},
 			{"u", "Yes."}},
