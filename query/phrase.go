@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"slices"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -134,16 +135,26 @@ func (q *exactPhrase) holds(r index.IndexReader, dm *search.DocumentMatch) bool 
 	if err != nil || doc == nil {
 		return true
 	}
-	var text []byte
+	// A field of many values (a conversation's topics) is stored value by
+	// value; a match's offsets are in the value its array positions name.
+	type value struct {
+		ap   search.ArrayPositions
+		text []byte
+	}
+	var values []value
 	doc.VisitFields(func(f index.Field) {
-		if f.Name() == q.field && text == nil {
-			text = f.Value()
+		if f.Name() == q.field {
+			values = append(values, value{f.ArrayPositions(), f.Value()})
 		}
 	})
 	var held []search.Location
 	var found []search.FieldTermLocation
 	for _, a := range anchors {
-		ok, stops := q.at(text, int(a.Start))
+		i := slices.IndexFunc(values, func(v value) bool { return v.ap.Equals(a.ArrayPositions) })
+		if i < 0 {
+			return true
+		}
+		ok, stops := q.at(values[i].text, int(a.Start))
 		if !ok {
 			continue
 		}
@@ -154,9 +165,10 @@ func (q *exactPhrase) holds(r index.IndexReader, dm *search.DocumentMatch) bool 
 				Field: q.field,
 				Term:  q.words.all[w.k],
 				Location: search.Location{
-					Pos:   uint64(int(a.Pos) + w.k - q.words.lead),
-					Start: uint64(w.start),
-					End:   uint64(w.end),
+					Pos:            uint64(int(a.Pos) + w.k - q.words.lead),
+					Start:          uint64(w.start),
+					End:            uint64(w.end),
+					ArrayPositions: slices.Clone(a.ArrayPositions), // a match's positions are recycled
 				},
 			})
 		}
@@ -171,7 +183,7 @@ func (q *exactPhrase) holds(r index.IndexReader, dm *search.DocumentMatch) bool 
 	for _, l := range dm.FieldTermLocations {
 		in := l.Field != q.field
 		for _, h := range held {
-			in = in || l.Location.Pos >= h.Pos && l.Location.Pos < h.Pos+span
+			in = in || l.Location.Pos >= h.Pos && l.Location.Pos < h.Pos+span && l.Location.ArrayPositions.Equals(h.ArrayPositions)
 		}
 		if in {
 			locs = append(locs, l)
