@@ -219,21 +219,32 @@ func (q *exactPhrase) at(text []byte, a int) (bool, []stopWord) {
 		}
 		cutLo := lo > 0 && !isSpace(text[lo-1])
 		cutHi := hi < len(text) && !isSpace(text[hi])
-		holds, short, stops := q.within(text[lo:hi], a-lo, cutLo, cutHi)
-		if !short || lo == 0 && hi == len(text) {
+		holds, shortBefore, shortAfter, stops := q.within(text[lo:hi], a-lo, cutLo, cutHi)
+		if !shortBefore && !shortAfter {
 			for i := range stops {
 				stops[i].start += lo
 				stops[i].end += lo
 			}
 			return holds, stops
 		}
-		before, after = 2*before, 2*after
+		// Too few words on a side that is already the text's edge: no
+		// wider window can find them.
+		if shortBefore && lo == 0 || shortAfter && hi == len(text) {
+			return false, nil
+		}
+		if shortBefore {
+			before *= 2
+		}
+		if shortAfter {
+			after *= 2
+		}
 	}
 }
 
-// within checks the phrase in win, its first indexed word at byte a; short
-// says win has too few whole words before or after a to tell.
-func (q *exactPhrase) within(win []byte, a int, cutLo, cutHi bool) (holds, short bool, stops []stopWord) {
+// within checks the phrase in win, its first indexed word at byte a;
+// shortBefore and shortAfter say win has too few whole words on that side
+// of a to tell.
+func (q *exactPhrase) within(win []byte, a int, cutLo, cutHi bool) (holds, shortBefore, shortAfter bool, stops []stopWord) {
 	for _, cf := range q.verbatim.CharFilters {
 		win = cf.Filter(win)
 	}
@@ -251,7 +262,7 @@ func (q *exactPhrase) within(win []byte, a int, cutLo, cutHi bool) (holds, short
 		}
 		s := j - q.words.lead
 		if s < first || s+len(q.words.all) > end {
-			return false, true, nil
+			return false, s < first, s+len(q.words.all) > end, nil
 		}
 		for k, w := range q.words.all {
 			if !q.words.stop[k] {
@@ -259,13 +270,13 @@ func (q *exactPhrase) within(win []byte, a int, cutLo, cutHi bool) (holds, short
 			}
 			t := toks[s+k]
 			if q.term(t) != w {
-				return false, false, nil
+				return false, false, false, nil
 			}
 			stops = append(stops, stopWord{k: k, start: t.Start, end: t.End})
 		}
-		return true, false, stops
+		return true, false, false, stops
 	}
-	return false, false, nil
+	return false, false, false, nil
 }
 
 // term is what the verbatim pipeline makes of one token.
