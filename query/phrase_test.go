@@ -35,6 +35,13 @@ func TestExactPhraseAt(t *testing.T) {
 		{"is it the cache", filler + "so is it a cache or the disk", false},
 		{"the codebook.pdf", filler + "attach the codebook.pdf here", true}, // file names split at the dot
 		{"memory leak", filler + "a memory leak", true},                     // not a stop-word phrase: never wrapped
+		{"the key", strings.Repeat("x", 600) + " the key", true},            // a long word before the window
+		{"the key", strings.Repeat("x", 600) + "the key", false},            // the same word, glued on
+		{"key of the", "key of" + strings.Repeat(" ", 300) + "the end", true},
+		{"key of the", "key of" + strings.Repeat(" ", 300) + strings.Repeat("y", 600), false},
+		{"memory of the", filler + "ran out of memory", false}, // the text ends before the phrase does
+		{"the cache", "the cache " + filler, true},             // the text starts where the phrase does
+		{"is the cache", "the cache " + filler, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.phrase, func(t *testing.T) {
