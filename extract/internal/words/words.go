@@ -409,7 +409,13 @@ var irregular, irregularTo = func() (*Set, []string) {
 		pandas jenkins express rails https always perhaps thus plus minus`) {
 		from, to = append(from, w), append(to, w)
 	}
-	return newSet(from), to
+	set := newSet(from)
+	if set.Len() != len(to) {
+		// A word listed twice: the set keeps it once and the folded forms
+		// would no longer line up with it.
+		panic("words: a word is listed twice among the irregular plurals")
+	}
+	return set, to
 }()
 
 // Clean returns text without what a tool injected into a message: blocks
