@@ -7,6 +7,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/token/stop"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	bq "github.com/blevesearch/bleve/v2/search/query"
@@ -127,26 +128,10 @@ func (q *exactPhrase) holds(r index.IndexReader, dm *search.DocumentMatch) bool 
 	if len(anchors) == 0 {
 		return true
 	}
-	id, err := r.ExternalID(dm.IndexInternalID)
-	if err != nil {
+	values, ok := storedValues(r, dm.IndexInternalID, q.field)
+	if !ok {
 		return true
 	}
-	doc, err := r.Document(id)
-	if err != nil || doc == nil {
-		return true
-	}
-	// A field of many values (a conversation's topics) is stored value by
-	// value; a match's offsets are in the value its array positions name.
-	type value struct {
-		ap   search.ArrayPositions
-		text []byte
-	}
-	var values []value
-	doc.VisitFields(func(f index.Field) {
-		if f.Name() == q.field {
-			values = append(values, value{f.ArrayPositions(), f.Value()})
-		}
-	})
 	var held []search.Location
 	var found []search.FieldTermLocation
 	for _, a := range anchors {
@@ -191,6 +176,59 @@ func (q *exactPhrase) holds(r index.IndexReader, dm *search.DocumentMatch) bool 
 	}
 	dm.FieldTermLocations = append(locs, found...)
 	return true
+}
+
+// value is one stored value of a field. A field of many values (a
+// conversation's topics) is stored value by value; a match's offsets are in
+// the value its array positions name.
+type value struct {
+	ap   search.ArrayPositions
+	text []byte
+}
+
+// segmented is Bleve's scorch snapshot, which reads a document's stored
+// fields by its number: Document(id) would first look the id up in the
+// _id field, which was half the cost of checking a candidate.
+type segmented interface {
+	Segments() []*scorch.SegmentSnapshot
+}
+
+// storedValues returns the stored values of field in the document r numbers
+// id; ok is false when they cannot be read.
+func storedValues(r index.IndexReader, id index.IndexInternalID, field string) (values []value, ok bool) {
+	if s, isScorch := r.(segmented); isScorch {
+		num := id.Value()
+		for _, seg := range s.Segments() {
+			n := uint64(seg.FullSize())
+			if num >= n {
+				num -= n
+				continue
+			}
+			err := seg.VisitDocument(num, func(name string, _ byte, v []byte, pos []uint64) bool {
+				if name == field {
+					// Bleve's buffers: copied to outlive the visit.
+					values = append(values, value{append(search.ArrayPositions(nil), pos...), append([]byte(nil), v...)})
+				}
+				return true
+			})
+			return values, err == nil
+		}
+		return nil, false
+	}
+	ext, err := r.ExternalID(id)
+	if err != nil {
+		return nil, false
+	}
+	doc, err := r.Document(ext)
+	if err != nil || doc == nil {
+		return nil, false
+	}
+	doc.VisitFields(func(f index.Field) {
+		if f.Name() == field {
+			values = append(values, value{f.ArrayPositions(), f.Value()})
+		}
+	})
+	return values, true
 }
 
 // stopWord is where one of the phrase's dropped words was found.
