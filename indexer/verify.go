@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 	zapv16 "github.com/blevesearch/zapx/v16"
 	zapv17 "github.com/blevesearch/zapx/v17"
@@ -106,35 +107,43 @@ const (
 )
 
 func verifyPath(ctx context.Context, path string, full bool) (*Report, error) {
+	r, _, err := checkPath(ctx, path, true, full)
+	return r, err
+}
+
+// checkPath is verifyPath, which also returns the segment files the newest
+// snapshot lists. With load, each segment is opened as Bleve opens it;
+// without, only its size and footer are read.
+func checkPath(ctx context.Context, path string, load, full bool) (*Report, []string, error) {
 	r := &Report{Index: path, CRC: full, Problems: []Problem{}}
 	metaPath := filepath.Join(path, "index_meta.json")
 	b, err := os.ReadFile(metaPath)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		if _, serr := os.Stat(path); serr != nil {
-			return nil, fmt.Errorf("verify %s: no index there: %w", path, serr)
+			return nil, nil, fmt.Errorf("verify %s: no index there: %w", path, serr)
 		}
 		r.add(metaPath, "missing")
-		return r, nil
+		return r, nil, nil
 	case err != nil:
-		return nil, fmt.Errorf("verify %s: %w", metaPath, err)
+		return nil, nil, fmt.Errorf("verify %s: %w", metaPath, err)
 	}
 	if !metaParses(b) {
 		r.add(metaPath, "not Bleve's index metadata (%d bytes that do not parse)", len(b))
-		return r, nil
+		return r, nil, nil
 	}
 	segments, err := listSegments(path, r)
 	if err != nil || !r.OK() {
-		return r, err
+		return r, nil, err
 	}
 	for _, seg := range segments {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		r.Segments++
-		checkSegment(seg, full, r)
+		checkSegment(seg, load, full, r)
 	}
-	return r, nil
+	return r, segments, nil
 }
 
 // metaParses reports whether b is Bleve's index_meta.json: JSON naming its
@@ -215,7 +224,7 @@ func listSegments(path string, r *Report) ([]string, error) {
 }
 
 // checkSegment checks one zap file's size and footer, and with full its CRC.
-func checkSegment(seg string, full bool, r *Report) {
+func checkSegment(seg string, load, full bool, r *Report) {
 	f, err := os.Open(seg)
 	if err != nil {
 		r.add(seg, "listed by root.bolt but %v", errors.Unwrap(err))
@@ -242,6 +251,9 @@ func checkSegment(seg string, full bool, r *Report) {
 	want := binary.BigEndian.Uint32(tail[4:])
 	if version < minZapVersion || version > maxZapVersion {
 		r.add(seg, "footer names segment version %d: the end of the file is damaged", version)
+		return
+	}
+	if !load {
 		return
 	}
 	if err := loadSegment(seg, version); err != nil {
@@ -294,16 +306,28 @@ func loadSegment(path string, version uint32) (err error) {
 // Verify, so a damaged index is an error that names the fix instead of a
 // panic deep in Bleve (a garbage-filled segment panics while it loads).
 func openChecked(path string, config map[string]any, log *slog.Logger) (idx bleve.Index, err error) {
+	var newest []string
 	if _, serr := os.Stat(filepath.Join(path, "store", "root.bolt")); serr == nil {
 		// No root.bolt: Bleve tells "no index" apart from damage itself.
-		// A locked index is for Bleve to report too.
-		if r, verr := verifyPath(context.Background(), path, false); verr == nil && !r.OK() {
+		// A locked index is for Bleve to report too. The segments are not
+		// opened here: Bleve opens them next, and what it did is checked
+		// after (opening each twice was a tenth of a search's CPU).
+		r, segs, verr := checkPath(context.Background(), path, false, false)
+		if verr == nil && !r.OK() {
 			return nil, r.Err()
 		}
+		newest = segs
+	}
+	// On a failure, the full check names the segment at fault.
+	damaged := func(fallback error) error {
+		if r, verr := verifyPath(context.Background(), path, false); verr == nil && !r.OK() {
+			return r.Err()
+		}
+		return fallback
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			idx, err = nil, damagedByPanic(log, path, p)
+			idx, err = nil, damaged(damagedByPanic(log, path, p))
 		}
 	}()
 	idx, err = bleve.OpenUsing(path, config)
@@ -311,9 +335,52 @@ func openChecked(path string, config map[string]any, log *slog.Logger) (idx blev
 		// Bleve found no snapshot it could load (it skips those whose
 		// segments fail to open) and so no mapping: that is damage, not a
 		// bad mapping. Its message also holds the garbage it read.
-		return nil, &DamagedError{File: path, Reason: "no snapshot of the index could be loaded"}
+		return nil, damaged(&DamagedError{File: path, Reason: "no snapshot of the index could be loaded"})
+	}
+	if err == nil && newest != nil && !loadedAll(idx, newest) {
+		// Bleve skips a snapshot whose segments do not open and loads an
+		// older one, silently: the newest is damaged.
+		idx.Close()
+		return nil, damaged(&DamagedError{File: path, Reason: "the newest snapshot of the index could not be loaded"})
 	}
 	return idx, err
+}
+
+// loadedAll reports whether the snapshot idx opened is made of exactly the
+// segment files newest lists (true when it cannot tell).
+func loadedAll(idx bleve.Index, newest []string) bool {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return true
+	}
+	rd, err := adv.Reader()
+	if err != nil {
+		return true
+	}
+	defer rd.Close()
+	s, ok := rd.(interface {
+		Segments() []*scorch.SegmentSnapshot
+	})
+	if !ok {
+		return true
+	}
+	loaded := map[string]bool{}
+	for _, seg := range s.Segments() {
+		ps, ok := seg.Segment().(segment.PersistedSegment)
+		if !ok {
+			return true // a segment not on disk yet: nothing to compare
+		}
+		loaded[filepath.Base(ps.Path())] = true
+	}
+	if len(loaded) != len(newest) {
+		return false
+	}
+	for _, p := range newest {
+		if !loaded[filepath.Base(p)] {
+			return false
+		}
+	}
+	return true
 }
 
 // damagedByPanic turns a panic inside Bleve into the error a user can act

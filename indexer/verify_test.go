@@ -178,6 +178,26 @@ func TestOpenDamagedSegment(t *testing.T) {
 	}
 }
 
+// Only the newest snapshot's segments damaged, their footers whole: Bleve
+// would open an older snapshot in silence, or none. Open says the index is
+// damaged, names a segment, and says to rebuild.
+func TestOpenDamagedNewestSnapshot(t *testing.T) {
+	dir, live := smallIndex(t)
+	for _, s := range live {
+		info, _ := os.Stat(s)
+		garble(t, s, info.Size()/4, 3*info.Size()/4)
+	}
+	ix, err := Open(Options{Dir: dir, ReadOnly: true})
+	if err == nil {
+		ix.Close()
+		t.Fatal("an index whose newest snapshot is damaged opened")
+	}
+	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), filepath.Base(live[0])) && !strings.Contains(err.Error(), ".zap") ||
+		!strings.Contains(err.Error(), "convsearch index --rebuild") {
+		t.Errorf("%v: want ErrDamaged naming a segment and the rebuild", err)
+	}
+}
+
 // Damage under an open index (its segments are mapped into memory): a
 // search that reads it fails with ErrDamaged instead of a panic.
 func TestSearchDamagedSegment(t *testing.T) {
