@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -194,8 +192,8 @@ const maxMarkdown = 256 << 10
 // raw HTML is dropped (goldmark without WithUnsafe), dangerous link
 // schemes are dropped, images become links (nothing remote loads without
 // a click), code is highlighted with classes (the page's CSP forbids
-// inline styles); then bluemonday keeps only the tags and attributes
-// listed in sanitizer, so a bug in either layer alone lets nothing in.
+// inline styles); then sanitize keeps only the tags and attributes the
+// page needs, so a bug in either layer alone lets nothing in.
 func Markdown(text string) string {
 	if strings.TrimSpace(text) == "" {
 		return ""
@@ -208,15 +206,15 @@ func Markdown(text string) string {
 	if err := md.Convert([]byte(text), &buf); err != nil {
 		return "<pre>" + htmlEscape(text) + "</pre>"
 	}
-	return sanitizer().Sanitize(buf.String())
+	return sanitize(buf.String())
 }
 
 func htmlEscape(s string) string {
 	return string(util.EscapeHTML([]byte(s)))
 }
 
-// markdown and sanitizer are built once: both are safe for concurrent use
-// once built, and building them is the costly part.
+// markdown is built once: it is safe for concurrent use once built, and
+// building it is the costly part.
 var (
 	markdown = sync.OnceValue(func() goldmark.Markdown {
 		return goldmark.New(
@@ -226,21 +224,6 @@ var (
 				renderer.WithNodeRenderers(util.Prioritized(&pageRenderer{}, 100)),
 			),
 		)
-	})
-	sanitizer = sync.OnceValue(func() *bluemonday.Policy {
-		p := bluemonday.NewPolicy()
-		p.AllowElements("p", "br", "hr", "em", "strong", "del", "code", "pre", "blockquote", "ul", "ol", "li",
-			"h1", "h2", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td", "span", "div", "a")
-		p.AllowAttrs("class").Matching(regexp.MustCompile(`^[a-zA-Z0-9 _-]{1,80}$`)).Globally()
-		p.AllowAttrs("start").Matching(bluemonday.Integer).OnElements("ol")
-		p.AllowAttrs("href").OnElements("a")
-		p.AllowURLSchemes("http", "https", "mailto")
-		p.RequireParseableURLs(true)
-		p.AllowRelativeURLs(false)
-		p.RequireNoFollowOnLinks(true)
-		p.RequireNoReferrerOnLinks(true)
-		p.AddTargetBlankToFullyQualifiedLinks(true)
-		return p
 	})
 )
 
