@@ -79,7 +79,10 @@ func sanitize(in string) string {
 				continue // a link left with nothing: its text stays
 			}
 			b.WriteString("<" + tag + kept + ">")
-			if !voidElements[tag] && tt == html.StartTagToken {
+			// A browser ignores the slash of <div/> or <a href=x/>: the
+			// element is open all the same, and is closed like any other
+			// (left open, a link would take in all that follows).
+			if !voidElements[tag] {
 				open = append(open, tag)
 			}
 		case html.EndTagToken:
