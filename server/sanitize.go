@@ -3,6 +3,9 @@ package server
 import (
 	"net/url"
 	"strings"
+	"sync"
+
+	"github.com/alecthomas/chroma/v2"
 
 	"golang.org/x/net/html"
 )
@@ -12,8 +15,8 @@ import (
 // itself). It replaced bluemonday, whose package initialisation (its CSS
 // tables and regular expressions, and gorilla/css's) ran in every command
 // of this one binary: 4 ms of a 22 ms whole-process search. The policy is
-// bluemonday's as it was configured here; sanitize_test.go compares the two
-// on every case.
+// bluemonday's as it was configured here, but for classes, now the
+// renderer's own only; sanitize_test.go compares the two on every case.
 
 // allowedElements are the elements the Markdown renderer makes.
 var allowedElements = map[string]bool{
@@ -163,19 +166,31 @@ func safeURL(s string) (*url.URL, bool) {
 	return nil, false
 }
 
-// classValue is a class list of plain words (code highlighting's).
+// classValue is a class list of the renderer's classes only: code
+// highlighting's and view.go's own. Any other word could be one of the
+// page's (".conv" is position: fixed), and let a message restyle the page.
 func classValue(s string) bool {
 	if s == "" || len(s) > 80 {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ' || c == '_' || c == '-') {
+	for w := range strings.FieldsSeq(s) {
+		if !rendererClasses()[w] {
 			return false
 		}
 	}
-	return true
+	return strings.TrimSpace(s) != ""
 }
+
+// rendererClasses are the classes the Markdown renderer writes.
+var rendererClasses = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{"code": true, "raw-html": true, "img-link": true}
+	for _, c := range chroma.StandardTypes {
+		if c != "" {
+			m[c] = true
+		}
+	}
+	return m
+})
 
 func digits(s string) bool {
 	if s == "" || len(s) > 9 {

@@ -346,3 +346,21 @@ func TestSanitizeAttacks(t *testing.T) {
 		checkSafe(t, c.in, got)
 	}
 }
+
+// TestSanitizeClasses checks that only the renderer's classes stay: a
+// class of the page's own (".conv" is position: fixed) would let a message
+// restyle the page around it.
+func TestSanitizeClasses(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`<span class="chroma kd">func</span>`, `<span class="chroma kd">func</span>`},
+		{`<pre class="code"><code>x</code></pre>`, `<pre class="code"><code>x</code></pre>`},
+		{`<div class="conv">over the page</div>`, `<div>over the page</div>`},
+		{`<span class="kd conv">mixed</span>`, `<span>mixed</span>`},
+		{`<p class="">empty</p>`, `<p>empty</p>`},
+	}
+	for _, tt := range tests {
+		if got := sanitize(tt.in); got != tt.want {
+			t.Errorf("sanitize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
