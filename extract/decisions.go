@@ -396,8 +396,9 @@ type decisionState struct {
 	// words holds the content words of each decision found so far, to spot
 	// repeats.
 	words []map[string]struct{}
-	// replying is set while a user message answers the assistant.
-	replying bool
+	// replying is set while a user message answers the assistant; asked
+	// when the assistant's last message ended on a question.
+	replying, asked bool
 }
 
 type proposal struct {
@@ -444,6 +445,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		}
 		if m.Role == conversation.RoleAssistant {
 			pending = e.findProposal(text, st)
+			st.asked = len(st.sents) > 0 && isQuestion(st.lower[st.sents[len(st.sents)-1].start:st.sents[len(st.sents)-1].end])
 		} else {
 			pending = nil
 		}
@@ -503,7 +505,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				if why == "" {
 					why = nextReason(text, lower, st.sents, k)
 				}
-				if dec, ok := e.antecedent(text, lower, st.sents, k, sl[loc[0]:loc[1]], pending); ok {
+				if dec, ok := e.antecedent(text, lower, st.sents, k, sl[loc[0]:loc[1]], pending, st.replying && st.asked); ok {
 					if why == "" && pending != nil && dec == pending.text {
 						why = pending.rationale
 					}
@@ -567,11 +569,14 @@ func optionKey(obj []byte, ref []int) string {
 // "keep that", the statement just before it in the same paragraph
 // ("Invoices round once on the total. We'll keep that."); otherwise the
 // proposal the message answers.
-func (e *Extractor) antecedent(text string, lower []byte, sents []sentence, k int, trigger []byte, pending *proposal) (string, bool) {
-	if keepVerb(trigger) && k > 0 && sents[k-1].para == sents[k].para {
+func (e *Extractor) antecedent(text string, lower []byte, sents []sentence, k int, trigger []byte, pending *proposal, answering bool) (string, bool) {
+	if k > 0 && sents[k-1].para == sents[k].para {
 		p := sents[k-1]
 		pl := lower[p.start:p.end]
-		if !isQuestion(pl) && bytes.Count(bytes.TrimSpace(pl), []byte{' '}) >= 2 && !reAcceptWeak.Match(head(pl)) {
+		// After the assistant's question the sentence before is an answer
+		// to it ("Only user ids."), not the choice restated.
+		if !isQuestion(pl) && bytes.Count(bytes.TrimSpace(pl), []byte{' '}) >= 2 && !reAcceptWeak.Match(head(pl)) &&
+			(keepVerb(trigger) || !answering && summarises(pl)) {
 			return cleanDecision(text[p.start:p.end], pl), true
 		}
 	}
@@ -579,6 +584,20 @@ func (e *Extractor) antecedent(text string, lower []byte, sents []sentence, k in
 		return pending.text, true
 	}
 	return "", false
+}
+
+// summarises reports whether a sentence before "we'll go with that" sums up
+// what is taken ("So per-customer FIFO, backoff on the head, pause after 3
+// days."): it names things itself, rather than thanking, agreeing or
+// pointing elsewhere ("that makes sense", "it works").
+func summarises(pl []byte) bool {
+	rest := pl
+	if loc := reLead.FindIndex(head(pl)); loc != nil {
+		rest = pl[loc[1]:]
+	}
+	rest = bytes.TrimSpace(rest)
+	return bytes.Count(rest, []byte{' '}) >= 2 && !reAcceptStrong.Match(head(rest)) && !reAcceptWeak.Match(head(rest)) &&
+		!reAnyAnaphor.Match(rest) && !bytes.HasPrefix(rest, []byte("thank"))
 }
 
 // findTrigger returns the span of the first direct decision phrase in the

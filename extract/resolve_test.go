@@ -68,6 +68,14 @@ func TestSelfContainedDecisions(t *testing.T) {
 		{"keep that resolves to the statement before", []turn{
 			{"u", "Invoices round once on the total. We'll keep that, because finance reconciles against the old totals."}},
 			[]want{{0, "Invoices round once on the total", "finance reconciles"}}},
+		{"go with that resolves to the user's own summary", []turn{
+			{"a", "No: with ordering, a failed event must block the ones after it. Use one FIFO queue per customer and hold the rest while the head is in backoff."},
+			{"u", "So per-customer FIFO, backoff on the head, pause after 3 days. We'll go with that."}},
+			[]want{{1, "per-customer FIFO, backoff on the head, pause after 3 days", ""}}},
+		{"go with that after thanks is no summary", []turn{
+			{"a", "I recommend keeping audit logs for seven years in S3 with object lock."},
+			{"u", "Thanks, that makes sense. We'll go with that."}},
+			[]want{{1, "keeping audit logs for seven years in S3 with object lock", ""}}},
 		{"go with that resolves to the proposal", []turn{
 			{"a", "I recommend keeping audit logs for seven years in S3 with object lock because nobody can delete them early."},
 			{"u", "Good, let's go with it."}},
