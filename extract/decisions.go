@@ -882,6 +882,7 @@ func trimText(s string) string {
 // with the labelled options the message offers ("Option B: …").
 func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	var p *proposal
+	var imp *proposal // an advice in the imperative, if nothing says "I recommend"
 	var options map[string]string
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
@@ -899,6 +900,14 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		}
 		if p != nil {
 			continue
+		}
+		if imp == nil && k < imperativeProposalSentences && imperativeProposal(sl) {
+			if dec, why := splitReason(text, st.lower, s.start, s.start, s.end); len(dec) >= 3 {
+				if why == "" {
+					why = nextReason(text, st.lower, st.sents, k)
+				}
+				imp = &proposal{text: dec, rationale: why}
+			}
 		}
 		start := -1
 		if loc := proposalLabel(sl); loc != nil && loc[1] < len(sl) && !isQuestion(sl) {
@@ -923,6 +932,9 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		}
 		p = &proposal{text: dec, rationale: why}
 	}
+	if p == nil {
+		p = imp
+	}
 	if options != nil {
 		if p == nil {
 			p = &proposal{}
@@ -930,6 +942,22 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		p.options = options
 	}
 	return p
+}
+
+// imperativeProposalSentences is how far into the assistant's message an
+// advice in the imperative counts as its answer: further down, "use" and
+// "switch" are steps of a walkthrough.
+const imperativeProposalSentences = 3
+
+// imperativeProposal reports an assistant's sentence that advises a choice
+// in the imperative ("Use one FIFO queue per customer", "Switch the CI to
+// actions-runner-controller"): what the user's "sounds good" takes.
+func imperativeProposal(sl []byte) bool {
+	if isQuestion(sl) || !imperativeVerbNear(sl) || reWalkthrough.Match(head(sl)) {
+		return false
+	}
+	loc := reImperative.FindIndex(head(sl))
+	return loc != nil && !reNotImperative.Match(head(sl[loc[0]:]))
 }
 
 func proposes(sl []byte, loc []int) bool {

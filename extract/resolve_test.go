@@ -76,6 +76,14 @@ func TestSelfContainedDecisions(t *testing.T) {
 			{"a", "I recommend keeping audit logs for seven years in S3 with object lock."},
 			{"u", "Thanks, that makes sense. We'll go with that."}},
 			[]want{{1, "keeping audit logs for seven years in S3 with object lock", ""}}},
+		{"advice in the imperative, accepted", []turn{
+			{"a", "Use one FIFO queue per customer and hold the rest while the head is in backoff."},
+			{"u", "Sounds good."}},
+			[]want{{1, "Use one FIFO queue per customer and hold the rest while the head is in backoff", ""}}},
+		{"imperative steps of a walkthrough are no advice", []turn{
+			{"a", "Here is how the setup goes. The config lives in the repo root. It has three sections. Then use the CLI to apply it."},
+			{"u", "Sounds good."}},
+			nil},
 		{"go with that resolves to the proposal", []turn{
 			{"a", "I recommend keeping audit logs for seven years in S3 with object lock because nobody can delete them early."},
 			{"u", "Good, let's go with it."}},
