@@ -89,9 +89,15 @@ func TestCorpusGolden(t *testing.T) {
 	}
 	var b bytes.Buffer
 	dumpExtraction(&b, New(nil, Options{}), convs, "..")
-	path := filepath.Join("testdata", "corpus.golden")
+	checkGolden(t, "corpus.golden", b.Bytes())
+}
+
+// checkGolden compares got with testdata/name, which -update rewrites.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
 	if *update {
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -99,8 +105,8 @@ func TestCorpusGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Errorf("extraction differs from %s; run with -update and review the diff:\n%s", path, firstDiff(b.String(), string(want)))
+	if !bytes.Equal(got, want) {
+		t.Errorf("extraction differs from %s; run with -update and review the diff:\n%s", path, firstDiff(string(got), string(want)))
 	}
 }
 

@@ -236,22 +236,39 @@ type anchorTok struct {
 // anchorToks appends the words of sl that are in an anchor set: the words
 // findAt would stop at, found once for all the sentence's patterns.
 func anchorToks(sl []byte, dst []anchorTok) []anchorTok {
-	for i := 0; i < len(sl); {
-		for i < len(sl) && !isAnchorByte(sl[i]) {
-			i++
+	for i, j := nextWord(sl, 0); i < j; i, j = nextWord(sl, j) {
+		if k := anchorUnion.Index(sl[i:j]); k >= 0 {
+			dst = append(dst, anchorTok{int32(i), int32(j), anchorBits[k]})
 		}
-		j := i
-		for j < len(sl) && isAnchorByte(sl[j]) {
-			j++
-		}
-		if j > i {
-			if k := anchorUnion.Index(sl[i:j]); k >= 0 {
-				dst = append(dst, anchorTok{int32(i), int32(j), anchorBits[k]})
-			}
-		}
-		i = j
 	}
 	return dst
+}
+
+// nextWord returns the bounds of the first word of sl at or after from, as
+// anchors are split; i == j when there is none.
+func nextWord(sl []byte, from int) (i, j int) {
+	i = from
+	for i < len(sl) && !isAnchorByte(sl[i]) {
+		i++
+	}
+	j = i
+	for j < len(sl) && isAnchorByte(sl[j]) {
+		j++
+	}
+	return i, j
+}
+
+// matchAt runs the anchored pattern r at sl[i:]. No trigger is longer than
+// maxTrigger: a short window keeps the matcher's work independent of the
+// sentence's length.
+func matchAt(r *lazyRE, sl []byte, i int) []int {
+	m := r.FindSubmatchIndex(sl[i:min(len(sl), i+maxTrigger)])
+	for k := range m {
+		if m[k] >= 0 {
+			m[k] += i
+		}
+	}
+	return m
 }
 
 // anchorToks tokenises sl into st.toks and returns them.
@@ -267,13 +284,7 @@ func findAtToks(r *lazyRE, sl []byte, toks []anchorTok, bit uint8) []int {
 		if t.bits&bit == 0 {
 			continue
 		}
-		i := int(t.i)
-		if m := r.FindSubmatchIndex(sl[i:min(len(sl), i+maxTrigger)]); m != nil {
-			for k := range m {
-				if m[k] >= 0 {
-					m[k] += i
-				}
-			}
+		if m := matchAt(r, sl, int(t.i)); m != nil {
 			return m
 		}
 	}
@@ -283,29 +294,12 @@ func findAtToks(r *lazyRE, sl []byte, toks []anchorTok, bit uint8) []int {
 // findAt returns the submatch indexes of the first match of the anchored
 // pattern r at the start of a word of anchors in sl, or nil.
 func findAt(r *lazyRE, sl []byte, anchors *words.Set) []int {
-	for i := 0; i < len(sl); {
-		for i < len(sl) && !isAnchorByte(sl[i]) {
-			i++
-		}
-		j := i
-		for j < len(sl) && isAnchorByte(sl[j]) {
-			j++
-		}
-		if j > i {
-			if anchors.Has(sl[i:j]) {
-				// No trigger is longer than maxTrigger: a short window keeps
-				// the matcher's work independent of the sentence's length.
-				if m := r.FindSubmatchIndex(sl[i:min(len(sl), i+maxTrigger)]); m != nil {
-					for k := range m {
-						if m[k] >= 0 {
-							m[k] += i
-						}
-					}
-					return m
-				}
+	for i, j := nextWord(sl, 0); i < j; i, j = nextWord(sl, j) {
+		if anchors.Has(sl[i:j]) {
+			if m := matchAt(r, sl, i); m != nil {
+				return m
 			}
 		}
-		i = j
 	}
 	return nil
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -250,19 +248,7 @@ func TestLabelledGolden(t *testing.T) {
 			fmt.Fprintf(&b, "decision [%d] %s\n  because %s\n", d.MessageIndex, d.Decision, j)
 		}
 	}
-	path := filepath.Join("testdata", "labelled.golden")
-	if *update {
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Errorf("extraction differs from %s; run with -update and review the diff:\n%s", path, firstDiff(b.String(), string(want)))
-	}
+	checkGolden(t, "labelled.golden", b.Bytes())
 }
 
 // firstDiff returns the first differing line of got and want.
