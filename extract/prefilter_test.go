@@ -105,18 +105,7 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 	}
 
 	// Real text: every word start of every message.
-	var texts []string
-	tune, holdout := loadLabelled(t)
-	for _, l := range append(tune, holdout...) {
-		for _, m := range l.Conversation.Messages {
-			texts = append(texts, m.Content)
-		}
-	}
-	for _, c := range loadCorpus(t, 0, "../examples") {
-		for _, m := range c.Messages {
-			texts = append(texts, m.Content)
-		}
-	}
+	texts := realTexts(t)
 	regexps := make([]*regexp.Regexp, len(allPatterns()))
 	for i, l := range allPatterns() {
 		regexps[i] = regexp.MustCompile(l.pattern)
@@ -175,18 +164,7 @@ func TestAnchorToks(t *testing.T) {
 		{reUserPlan, planAnchorList, anchorPlan}, {reUserVerdict, verdictAnchorList, anchorVerdict},
 		{reProposal, proposalAnchorList, anchorProposal},
 	}
-	var texts []string
-	tune, holdout := loadLabelled(t)
-	for _, l := range append(tune, holdout...) {
-		for _, m := range l.Conversation.Messages {
-			texts = append(texts, m.Content)
-		}
-	}
-	for _, c := range loadCorpus(t, 0, "../examples") {
-		for _, m := range c.Messages {
-			texts = append(texts, m.Content)
-		}
-	}
+	texts := realTexts(t)
 	texts = append(texts, "We’ll use X. Recommendation: Y. i'd pick z; everyone agreed: all agreed. the plan is to ship")
 	found := 0
 	for _, text := range texts {
@@ -209,4 +187,22 @@ func TestAnchorToks(t *testing.T) {
 	if found < 50 {
 		t.Errorf("only %d matches: the test sees too little", found)
 	}
+}
+
+// realTexts returns every message of the labelled set and the examples.
+func realTexts(t *testing.T) []string {
+	t.Helper()
+	var texts []string
+	tune, holdout := loadLabelled(t)
+	for _, l := range append(tune, holdout...) {
+		for _, m := range l.Conversation.Messages {
+			texts = append(texts, m.Content)
+		}
+	}
+	for _, c := range loadCorpus(t, 0, "../examples") {
+		for _, m := range c.Messages {
+			texts = append(texts, m.Content)
+		}
+	}
+	return texts
 }
