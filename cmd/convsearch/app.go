@@ -79,12 +79,20 @@ func commands() []command {
 }
 
 func lookupCommand(name string) (command, bool) {
-	for _, c := range commands() {
+	for _, c := range append(commands(), subcommands()...) {
 		if c.name == name {
 			return c, true
 		}
 	}
 	return command{}, false
+}
+
+// subcommands are reached through another command ("bench recall" through
+// bench): listed for their usage, not in the help's list.
+func subcommands() []command {
+	return []command{
+		{name: "bench recall", summary: "measure how well plain questions find their conversation: R@1, R@5 and MRR over the project's question sets, or your own (docs/RECALL.md)", usage: "[flags]"},
+	}
 }
 
 func run(ctx context.Context, args []string, env *Env) error {

@@ -124,6 +124,15 @@ func TestUsageErrors(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "--json") {
 		t.Errorf("parse --help: exit %d, stdout %q", r.code, r.stdout)
 	}
+	// Every command's --help says what it does, subcommands too.
+	for _, c := range append(commands(), subcommands()...) {
+		args := append(strings.Fields(c.name), "--help")
+		r := cs(t, home, args...)
+		usage, _, _ := strings.Cut(r.stdout, "Flags:")
+		if r.code != 0 || !strings.Contains(usage, "convsearch "+c.name) || strings.Contains(usage, "\n\n.\n") {
+			t.Errorf("%v: exit %d, no summary in %q", args, r.code, usage)
+		}
+	}
 }
 
 func TestParseCorpusAndExamples(t *testing.T) {
