@@ -1018,16 +1018,17 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 	})
 }
 
-// sentenceCase capitalises a decision that opens with "we", "I" or "let's"
-// in lower case, as it does once a lead ("ok, then") is cut off: "we'll go
-// with full jitter" reads as a sentence again. Other first words stay as
-// written: "pgx" or "uv" are names.
+// sentenceCase capitalises a decision that opens with "we", "I", "let's"
+// or an imperative verb ("switch", "use") in lower case, as it does once a
+// lead ("ok, then") is cut off: "we'll go with full jitter" reads as a
+// sentence again. Other first words stay as written: "pgx" or "uv" are
+// names.
 func sentenceCase(dec string) string {
 	first, _, _ := strings.Cut(dec, " ")
 	first = strings.ReplaceAll(first, "’", "'")
 	switch {
 	case first == "we", first == "i", strings.HasPrefix(first, "we'"), strings.HasPrefix(first, "i'"),
-		first == "let's", first == "lets", first == "our":
+		first == "let's", first == "lets", first == "our", imperativeVerbs.HasString(first):
 		return strings.ToUpper(dec[:1]) + dec[1:]
 	}
 	return dec

@@ -62,7 +62,7 @@ func TestSelfContainedDecisions(t *testing.T) {
 		{"here's the plan, accepted", []turn{
 			{"a", "Here's the plan: move the consumers first, then cut producers over behind a flag."},
 			{"u", "Yes, let's do that."}},
-			[]want{{1, "move the consumers first, then cut producers over behind a flag", ""}}},
+			[]want{{1, "Move the consumers first, then cut producers over behind a flag", ""}}},
 		{"keep that resolves to the statement before", []turn{
 			{"u", "Invoices round once on the total. We'll keep that, because finance reconciles against the old totals."}},
 			[]want{{0, "Invoices round once on the total", "finance reconciles"}}},
