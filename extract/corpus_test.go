@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/convsearch/convsearch/internal/golden"
+
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/all"
@@ -89,25 +91,7 @@ func TestCorpusGolden(t *testing.T) {
 	}
 	var b bytes.Buffer
 	dumpExtraction(&b, New(nil, Options{}), convs, "..")
-	checkGolden(t, "corpus.golden", b.Bytes())
-}
-
-// checkGolden compares got with testdata/name, which -update rewrites.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("extraction differs from %s; run with -update and review the diff:\n%s", path, firstDiff(string(got), string(want)))
-	}
+	golden.Check(t, filepath.Join("testdata", "corpus.golden"), b.Bytes())
 }
 
 // BenchmarkApplyCorpus extracts from the repository's real-shaped

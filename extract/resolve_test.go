@@ -3,15 +3,15 @@ package extract
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/convsearch/convsearch/internal/golden"
+
 	"github.com/convsearch/convsearch/conversation"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // turn is one message of a test conversation: role "u", "a", "t" (tool) or
 // "h" (a hidden user message).
@@ -248,23 +248,5 @@ func TestLabelledGolden(t *testing.T) {
 			fmt.Fprintf(&b, "decision [%d] %s\n  because %s\n", d.MessageIndex, d.Decision, j)
 		}
 	}
-	checkGolden(t, "labelled.golden", b.Bytes())
-}
-
-// firstDiff returns the first differing line of got and want.
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < max(len(g), len(w)); i++ {
-		var a, b string
-		if i < len(g) {
-			a = g[i]
-		}
-		if i < len(w) {
-			b = w[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n got  %q\n want %q", i+1, a, b)
-		}
-	}
-	return ""
+	golden.Check(t, filepath.Join("testdata", "labelled.golden"), b.Bytes())
 }
