@@ -39,17 +39,6 @@ func (k key) len() int {
 	return n
 }
 
-// contains reports whether phrase b occurs, word for word, inside phrase a.
-func (k key) contains(b key) bool {
-	na, nb := k.len(), b.len()
-	for i := 0; i+nb <= na; i++ {
-		if slices.Equal(k[i:i+nb], b[:nb]) {
-			return true
-		}
-	}
-	return false
-}
-
 type variant struct {
 	surface key
 	count   float64
