@@ -11,8 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -524,25 +522,13 @@ func firstText(raws ...json.RawMessage) string {
 // readMeta reads the companion of path. A missing companion is no error; a
 // malformed one is returned (naming both files) for the caller to warn about.
 func readMeta(path string) (*meta, error) {
-	mp := metaPath(path)
-	f, err := os.Open(mp)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, parsers.Wrap(path, 0, fmt.Errorf("companion %s unreadable, ignored: %w", filepath.Base(mp), err))
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxMetaSize+1))
-	if err != nil {
-		return nil, parsers.Wrap(path, 0, fmt.Errorf("companion %s unreadable, ignored: %w", filepath.Base(mp), err))
-	}
-	if len(data) > maxMetaSize {
-		return nil, parsers.Wrap(path, 0, fmt.Errorf("companion %s ignored: %w", filepath.Base(mp), parsers.ErrTooLarge))
-	}
 	var md meta
-	if err := loose.Unmarshal(mp, data, &md); err != nil {
+	found, err := loose.ReadSideFile(metaPath(path), maxMetaSize, &md)
+	if err != nil {
 		return nil, parsers.Wrap(path, 0, fmt.Errorf("companion ignored: %w", err))
+	}
+	if !found {
+		return nil, nil
 	}
 	return &md, nil
 }
