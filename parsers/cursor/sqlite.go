@@ -14,7 +14,8 @@ type kv struct {
 	value []byte
 }
 
-// queryKV copies the rows of a two-column query.
+// queryKV copies the rows of a two-column query. A BLOB value is kept as
+// the scan gave it, not copied twice more through a string.
 func queryKV(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]kv, error) {
 	rs, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
@@ -27,7 +28,7 @@ func queryKV(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]kv, erro
 		if err := rs.Scan(&k, &v); err != nil {
 			return nil, err
 		}
-		out = append(out, kv{key: sqlitedb.Text(k), value: []byte(sqlitedb.Text(v))})
+		out = append(out, kv{key: sqlitedb.Text(k), value: sqlitedb.Bytes(v)})
 	}
 	return out, rs.Err()
 }

@@ -76,12 +76,7 @@ func (r Row) Text(name string) string { return Text(r[name]) }
 
 // Bytes reads column name as bytes: a BLOB as it is, TEXT or a number as
 // its text (empty when absent or NULL).
-func (r Row) Bytes(name string) []byte {
-	if b, ok := r[name].([]byte); ok {
-		return b
-	}
-	return []byte(Text(r[name]))
-}
+func (r Row) Bytes(name string) []byte { return Bytes(r[name]) }
 
 // Time reads column name as a time: Unix seconds or milliseconds, or text
 // in any layout loose.ParseTime knows (RFC 3339, SQLite's
@@ -141,6 +136,16 @@ func Text(v any) string {
 		return ""
 	}
 	return fmt.Sprint(v)
+}
+
+// Bytes reads a value SQLite may hand back as BLOB, TEXT or a number: a
+// BLOB as it is (database/sql hands each scan its own copy), anything else
+// as its text (empty for NULL).
+func Bytes(v any) []byte {
+	if b, ok := v.([]byte); ok {
+		return b
+	}
+	return []byte(Text(v))
 }
 
 // Error names the file and what was being done. A file that is not a

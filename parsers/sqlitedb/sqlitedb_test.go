@@ -166,3 +166,18 @@ func TestError(t *testing.T) {
 		t.Error("IsSQLite")
 	}
 }
+
+func TestBytes(t *testing.T) {
+	blob := []byte("blob")
+	if got := Bytes(blob); &got[0] != &blob[0] {
+		t.Errorf("Bytes copied a BLOB; want it as scanned")
+	}
+	for _, c := range []struct {
+		v    any
+		want string
+	}{{"text", "text"}, {int64(42), "42"}, {1.5, "1.5"}, {nil, ""}} {
+		if got := Bytes(c.v); string(got) != c.want {
+			t.Errorf("Bytes(%#v) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
