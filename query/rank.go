@@ -152,10 +152,11 @@ func dedupe(ss []string) []string {
 	return out
 }
 
-// groupRanked groups hits by conversation like group, but ranks the
-// conversations by their hits' kind-weighted scores: the best, plus the
-// next ones decaying by convDecay. Ties go to the conversation id, so a
-// ranking never depends on the order Bleve's segments answer in.
+// groupRanked keeps the best hit of each conversation, counting the hits
+// each had, and ranks the conversations by their hits' kind-weighted
+// scores: the best, plus the next ones decaying by convDecay. Ties go to
+// the conversation id, so a ranking never depends on the order Bleve's
+// segments answer in. It returns the page offset, limit of them.
 func groupRanked(hits []Hit, offset, limit int) []Hit {
 	type conv struct {
 		best   Hit

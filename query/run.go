@@ -234,27 +234,3 @@ func (e *Engine) run(ctx context.Context, r Request, main bq.Query, extra ...bq.
 	}
 	return res, nil
 }
-
-// group keeps the best hit of each conversation, in rank order, counting the
-// hits each had.
-func group(hits []Hit, offset, limit int) []Hit {
-	var out []Hit
-	pos := map[string]int{}
-	for _, h := range hits {
-		if i, ok := pos[h.ConversationID]; ok {
-			out[i].Count++
-			continue
-		}
-		h.Count = 1
-		pos[h.ConversationID] = len(out)
-		out = append(out, h)
-	}
-	if offset >= len(out) {
-		return []Hit{}
-	}
-	out = out[offset:]
-	if len(out) > limit {
-		out = out[:limit]
-	}
-	return out
-}
