@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,7 +11,7 @@ import (
 	"time"
 
 	"github.com/convsearch/convsearch/daemon"
-	"github.com/convsearch/convsearch/internal/atomicfile"
+	"github.com/convsearch/convsearch/internal/convtest"
 )
 
 // benchRoot returns a folder of n generated conversations of a dozen
@@ -28,7 +27,7 @@ func benchRoot(b *testing.B, n int) string {
 			msgs = append(msgs, fmt.Sprintf("Message %d about the %s of service %d: we compared the options and decided to keep the simplest one because it is easy to test and to operate.", j, s, i))
 		}
 		path := filepath.Join(root, fmt.Sprintf("p%d", i%10), fmt.Sprintf("conv-%04d.json", i))
-		if err := writeAtomic(path, portable(fmt.Sprintf("bench-%04d", i), "About the "+s, msgs...)); err != nil {
+		if err := convtest.WriteAtomic(path, convtest.Portable(fmt.Sprintf("bench-%04d", i), "About the "+s, msgs...)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -72,33 +71,6 @@ func startDaemon(b *testing.B, root string) *daemon.Client {
 	return c
 }
 
-// portable returns a conversation in the portable format holding messages.
-func portable(id, title string, messages ...string) []byte {
-	type msg struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
-	}
-	c := struct {
-		ID       string `json:"id"`
-		Title    string `json:"title"`
-		Date     string `json:"date"`
-		Messages []msg  `json:"messages"`
-	}{ID: id, Title: title, Date: "2025-06-01T10:00:00Z"}
-	for i, m := range messages {
-		c.Messages = append(c.Messages, msg{Role: []string{"user", "assistant"}[i%2], Content: m})
-	}
-	out, _ := json.Marshal(c)
-	return out
-}
-
-// writeAtomic writes a file as editors do: a temporary file renamed over.
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, data, 0o644)
-}
-
 // BenchmarkFreshness times how long after a file is written its new content
 // is found through the HTTP API (p50 and p95 over 100 writes per op), on a
 // small index (see benchConvs), for three ways of writing.
@@ -113,13 +85,13 @@ func BenchmarkFreshness(b *testing.B) {
 		write func(i int, word string) error
 	}{
 		{"inplace", func(i int, word string) error {
-			return os.WriteFile(filepath.Join(root, "fresh", "inplace.json"), portable("fresh-inplace", "Fresh", "we measured "+word), 0o644)
+			return os.WriteFile(filepath.Join(root, "fresh", "inplace.json"), convtest.Portable("fresh-inplace", "Fresh", "we measured "+word), 0o644)
 		}},
 		{"atomic", func(i int, word string) error {
-			return writeAtomic(filepath.Join(root, "fresh", "atomic.json"), portable("fresh-atomic", "Fresh", "we measured "+word))
+			return convtest.WriteAtomic(filepath.Join(root, "fresh", "atomic.json"), convtest.Portable("fresh-atomic", "Fresh", "we measured "+word))
 		}},
 		{"newfile", func(i int, word string) error {
-			return writeAtomic(filepath.Join(root, "fresh", fmt.Sprintf("new-%d-%s.json", i, word)), portable("fresh-"+word, "Fresh", "we measured "+word))
+			return convtest.WriteAtomic(filepath.Join(root, "fresh", fmt.Sprintf("new-%d-%s.json", i, word)), convtest.Portable("fresh-"+word, "Fresh", "we measured "+word))
 		}},
 	}
 	if err := os.MkdirAll(filepath.Join(root, "fresh"), 0o755); err != nil {
@@ -159,7 +131,7 @@ func BenchmarkSearchLoad(b *testing.B) {
 		defer wg.Done()
 		path := filepath.Join(root, "churn", "churn.json")
 		for i := 0; ctx.Err() == nil; i++ {
-			if err := writeAtomic(path, portable("churn", "Churn", fmt.Sprintf("rewrite number %d of the churn file", i))); err != nil {
+			if err := convtest.WriteAtomic(path, convtest.Portable("churn", "Churn", fmt.Sprintf("rewrite number %d of the churn file", i))); err != nil {
 				b.Error(err)
 				return
 			}

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convsearch/convsearch/internal/convtest"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -43,7 +44,7 @@ func startRealDaemon(t *testing.T, data, root string) *Daemon {
 
 func TestDaemonAlwaysHasToken(t *testing.T) {
 	root, data := t.TempDir(), t.TempDir()
-	writeAtomic(filepath.Join(root, "a.json"), portable("conv-a", "Okapis", "Okapis have long tongues."))
+	convtest.WriteAtomic(filepath.Join(root, "a.json"), convtest.Portable("conv-a", "Okapis", "Okapis have long tongues."))
 	d := startRealDaemon(t, data, root)
 	info, err := ReadInfo(data)
 	if err != nil {
@@ -212,8 +213,8 @@ func TestOtherUser(t *testing.T) {
 	if err := os.Mkdir(private, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	writeAtomic(filepath.Join(root, "a.json"), portable("conv-a", "Okapis", "Okapis have long tongues; the key is hunter2."))
-	writeAtomic(filepath.Join(private, "p.json"), portable("conv-p", "Private", "The vault word is zanzibarite."))
+	convtest.WriteAtomic(filepath.Join(root, "a.json"), convtest.Portable("conv-a", "Okapis", "Okapis have long tongues; the key is hunter2."))
+	convtest.WriteAtomic(filepath.Join(private, "p.json"), convtest.Portable("conv-p", "Private", "The vault word is zanzibarite."))
 	d := startRealDaemon(t, data, root)
 	os.Chmod(data, 0o755)
 	if err := d.Keeper().WaitReady(context.Background()); err != nil {

@@ -2,18 +2,14 @@ package daemon
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/convsearch/convsearch/extract"
 	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/ingest"
-	"github.com/convsearch/convsearch/internal/atomicfile"
 	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/query"
 	"github.com/convsearch/convsearch/server"
@@ -97,38 +93,6 @@ func startTestDaemon(tb testing.TB, root string, token string) *testDaemon {
 		tb.Fatalf("the first pass did not end: %v", err)
 	}
 	return d
-}
-
-// portable returns a conversation in the portable format holding words.
-func portable(id, title string, messages ...string) []byte {
-	type msg struct {
-		Role      string `json:"role"`
-		Content   string `json:"content"`
-		Timestamp string `json:"timestamp"`
-	}
-	c := struct {
-		ID       string `json:"id"`
-		Title    string `json:"title"`
-		Date     string `json:"date"`
-		Messages []msg  `json:"messages"`
-	}{ID: id, Title: title, Date: "2025-06-01T10:00:00Z"}
-	for i, m := range messages {
-		role := "user"
-		if i%2 == 1 {
-			role = "assistant"
-		}
-		c.Messages = append(c.Messages, msg{Role: role, Content: m, Timestamp: fmt.Sprintf("2025-06-01T10:%02d:00Z", i%60)})
-	}
-	b, _ := json.MarshalIndent(c, "", "  ")
-	return b
-}
-
-// writeAtomic writes a file as editors do: a temporary file renamed over.
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, data, 0o644)
 }
 
 // waitFor polls until ok returns true, failing the test after a generous

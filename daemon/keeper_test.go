@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convsearch/convsearch/internal/convtest"
 	"github.com/convsearch/convsearch/watcher"
 )
 
@@ -55,7 +56,7 @@ func TestKeeperApply(t *testing.T) {
 func TestLiveIndex(t *testing.T) {
 	root := t.TempDir()
 	a := filepath.Join(root, "proj", "conv-a.json")
-	if err := writeAtomic(a, portable("conv-a", "Alpha", "we chose zebrafish for the screen", "zebrafish it is")); err != nil {
+	if err := convtest.WriteAtomic(a, convtest.Portable("conv-a", "Alpha", "we chose zebrafish for the screen", "zebrafish it is")); err != nil {
 		t.Fatal(err)
 	}
 	d := startTestDaemon(t, root, "")
@@ -70,7 +71,7 @@ func TestLiveIndex(t *testing.T) {
 
 	// A new file, in new folders.
 	b := filepath.Join(root, "new", "deep", "conv-b.json")
-	if err := writeAtomic(b, portable("conv-b", "Beta", "the axolotl regenerates")); err != nil {
+	if err := convtest.WriteAtomic(b, convtest.Portable("conv-b", "Beta", "the axolotl regenerates")); err != nil {
 		t.Fatal(err)
 	}
 	has("axolotl", true)
@@ -78,7 +79,7 @@ func TestLiveIndex(t *testing.T) {
 	// Rewritten in place, in bursts.
 	for i := range 5 {
 		words := []string{"planaria", "planaria again"}[min(i, 1)]
-		if err := os.WriteFile(a, portable("conv-a", "Alpha", words), 0o644); err != nil {
+		if err := os.WriteFile(a, convtest.Portable("conv-a", "Alpha", words), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -86,7 +87,7 @@ func TestLiveIndex(t *testing.T) {
 	has("zebrafish", false)
 
 	// Half-written: the old content stays until the file is whole again.
-	full := portable("conv-a", "Alpha", "tardigrade survives")
+	full := convtest.Portable("conv-a", "Alpha", "tardigrade survives")
 	if err := os.WriteFile(a, full[:len(full)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -107,14 +108,14 @@ func TestLiveIndex(t *testing.T) {
 
 	// Replaced by a folder holding a conversation.
 	c := filepath.Join(root, "conv-c.json")
-	if err := writeAtomic(c, portable("conv-c", "Gamma", "the quokka smiles")); err != nil {
+	if err := convtest.WriteAtomic(c, convtest.Portable("conv-c", "Gamma", "the quokka smiles")); err != nil {
 		t.Fatal(err)
 	}
 	has("quokka", true)
 	if err := os.Remove(c); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeAtomic(filepath.Join(c, "inner.json"), portable("conv-d", "Delta", "the okapi hides")); err != nil {
+	if err := convtest.WriteAtomic(filepath.Join(c, "inner.json"), convtest.Portable("conv-d", "Delta", "the okapi hides")); err != nil {
 		t.Fatal(err)
 	}
 	has("okapi", true)
@@ -123,10 +124,10 @@ func TestLiveIndex(t *testing.T) {
 	// Unreadable files are logged and skipped (root reads everything).
 	if runtime.GOOS != "windows" && os.Geteuid() != 0 {
 		u := filepath.Join(root, "locked.json")
-		if err := os.WriteFile(u, portable("conv-u", "Locked", "the pangolin rolls"), 0o000); err != nil {
+		if err := os.WriteFile(u, convtest.Portable("conv-u", "Locked", "the pangolin rolls"), 0o000); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeAtomic(filepath.Join(root, "after.json"), portable("conv-e", "After", "the narwhal dives")); err != nil {
+		if err := convtest.WriteAtomic(filepath.Join(root, "after.json"), convtest.Portable("conv-e", "After", "the narwhal dives")); err != nil {
 			t.Fatal(err)
 		}
 		has("narwhal", true)
@@ -143,7 +144,7 @@ func TestLiveIndex(t *testing.T) {
 func TestRootAppears(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "later")
 	d := startTestDaemon(t, root, "")
-	if err := writeAtomic(filepath.Join(root, "x.json"), portable("conv-x", "X", "the capybara relaxes")); err != nil {
+	if err := convtest.WriteAtomic(filepath.Join(root, "x.json"), convtest.Portable("conv-x", "X", "the capybara relaxes")); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "capybara searchable", func() (bool, error) {

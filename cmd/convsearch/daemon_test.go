@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/convsearch/convsearch/internal/convtest"
 )
 
 // These tests run the built binary as a daemon (serve, watch), change files
@@ -202,25 +204,7 @@ func (d *daemonProc) stop(sig os.Signal) int {
 
 // conversationJSON is a portable-format conversation holding text.
 func conversationJSON(id, title string, texts ...string) string {
-	type msg struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
-	}
-	c := struct {
-		ID       string `json:"id"`
-		Title    string `json:"title"`
-		Date     string `json:"date"`
-		Messages []msg  `json:"messages"`
-	}{ID: id, Title: title, Date: "2025-05-02T09:00:00Z"}
-	for i, s := range texts {
-		role := "user"
-		if i%2 == 1 {
-			role = "assistant"
-		}
-		c.Messages = append(c.Messages, msg{role, s})
-	}
-	b, _ := json.Marshal(c)
-	return string(b)
+	return string(convtest.Portable(id, title, texts...))
 }
 
 func writeConv(t *testing.T, path, content string) {
