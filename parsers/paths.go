@@ -34,6 +34,35 @@ func ElectronAppData(goos, home string, getenv func(string) string) string {
 	return ""
 }
 
+// LocalDataDir is the folder tools written in Rust keep their data under
+// (the dirs crate's data_local_dir): ~/Library/Application Support on
+// macOS, %LOCALAPPDATA% (else ~/AppData/Local) on Windows, $XDG_DATA_HOME
+// (else ~/.local/share) elsewhere — a relative XDG value is ignored, as the
+// spec says. "" when there is no home to start from.
+func LocalDataDir(goos, home string, getenv func(string) string) string {
+	switch goos {
+	case "darwin", "ios":
+		if home != "" {
+			return filepath.Join(home, "Library", "Application Support")
+		}
+	case "windows":
+		if d := getenv("LOCALAPPDATA"); d != "" {
+			return d
+		}
+		if home != "" {
+			return filepath.Join(home, "AppData", "Local")
+		}
+	default:
+		if x := getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+			return x
+		}
+		if home != "" {
+			return filepath.Join(home, ".local", "share")
+		}
+	}
+	return ""
+}
+
 // InFolder reports whether a folder on path's way (not its file name) is
 // called name, in any case: a hint, beside the content, that a file is the
 // tool's own (…/goose/sessions/x.jsonl).

@@ -28,6 +28,30 @@ func TestElectronAppData(t *testing.T) {
 	}
 }
 
+func TestLocalDataDir(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	cases := []struct {
+		goos, home string
+		vars       map[string]string
+		want       string
+	}{
+		{"darwin", "/Users/a", nil, filepath.Join("/Users/a", "Library", "Application Support")},
+		{"ios", "/Users/a", map[string]string{"XDG_DATA_HOME": "/data"}, filepath.Join("/Users/a", "Library", "Application Support")},
+		{"darwin", "", nil, ""},
+		{"windows", `C:\Users\a`, map[string]string{"LOCALAPPDATA": `D:\local`}, `D:\local`},
+		{"windows", "/home/a", nil, filepath.Join("/home/a", "AppData", "Local")},
+		{"windows", "", nil, ""},
+		{"linux", "/home/a", map[string]string{"XDG_DATA_HOME": "/data"}, "/data"},
+		{"freebsd", "/home/a", map[string]string{"XDG_DATA_HOME": "rel/data"}, filepath.Join("/home/a", ".local", "share")},
+		{"linux", "", nil, ""},
+	}
+	for _, c := range cases {
+		if got := LocalDataDir(c.goos, c.home, env(c.vars)); got != c.want {
+			t.Errorf("%s %q %v: %q, want %q", c.goos, c.home, c.vars, got, c.want)
+		}
+	}
+}
+
 func TestInFolder(t *testing.T) {
 	cases := []struct {
 		path, name string

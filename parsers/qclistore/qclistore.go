@@ -86,26 +86,7 @@ func (*Parser) DefaultRoots(home string, getenv func(string) string) []string {
 // roots is DefaultRoots for a given GOOS: the tools use the platform's local
 // data folder (Rust's dirs::data_local_dir).
 func roots(goos, home string, getenv func(string) string) []string {
-	var base string
-	switch goos {
-	case "darwin", "ios":
-		if home == "" {
-			return nil
-		}
-		base = filepath.Join(home, "Library", "Application Support")
-	case "windows":
-		base = getenv("LOCALAPPDATA")
-		if base == "" && home != "" {
-			base = filepath.Join(home, "AppData", "Local")
-		}
-	default:
-		// The XDG spec says a relative value is invalid and must be ignored.
-		if x := getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
-			base = x
-		} else if home != "" {
-			base = filepath.Join(home, ".local", "share")
-		}
-	}
+	base := parsers.LocalDataDir(goos, home, getenv)
 	if base == "" {
 		return nil
 	}

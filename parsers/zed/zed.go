@@ -67,35 +67,19 @@ func (*Parser) DefaultRoots(home string, getenv func(string) string) []string {
 // $XDG_DATA_HOME (else ~/.local/share) /zed on Linux and the BSDs,
 // %LOCALAPPDATA%\Zed on Windows.
 func roots(goos, home string, getenv func(string) string) []string {
-	var base string
+	base, name := parsers.LocalDataDir(goos, home, getenv), "Zed"
 	switch goos {
-	case "darwin", "ios":
-		if home == "" {
-			return nil
-		}
-		base = filepath.Join(home, "Library", "Application Support", "Zed")
-	case "windows":
-		b := getenv("LOCALAPPDATA")
-		if b == "" && home != "" {
-			b = filepath.Join(home, "AppData", "Local")
-		}
-		if b == "" {
-			return nil
-		}
-		base = filepath.Join(b, "Zed")
+	case "darwin", "ios", "windows":
 	default:
-		switch {
-		case filepath.IsAbs(getenv("FLATPAK_XDG_DATA_HOME")):
-			base = filepath.Join(getenv("FLATPAK_XDG_DATA_HOME"), "zed")
-		case filepath.IsAbs(getenv("XDG_DATA_HOME")):
-			base = filepath.Join(getenv("XDG_DATA_HOME"), "zed")
-		case home != "":
-			base = filepath.Join(home, ".local", "share", "zed")
-		default:
-			return nil
+		name = "zed"
+		if f := getenv("FLATPAK_XDG_DATA_HOME"); filepath.IsAbs(f) {
+			base = f
 		}
 	}
-	return []string{filepath.Join(base, "threads", FileName)}
+	if base == "" {
+		return nil
+	}
+	return []string{filepath.Join(base, name, "threads", FileName)}
 }
 
 // Companions lists the write-ahead log, where new threads sit until a
