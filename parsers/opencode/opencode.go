@@ -68,12 +68,12 @@ func (*Parser) DefaultRoots(home string, getenv func(string) string) []string {
 	return roots(runtime.GOOS, home, getenv)
 }
 
-func roots(goos, home string, getenv func(string) string) []string {
+// roots is DefaultRoots for a given GOOS; xdg-basedir gives the same
+// answer on every one, Windows included (~/.local/share there too).
+func roots(_, home string, getenv func(string) string) []string {
 	var base string
 	if x := getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
 		base = x
-	} else if goos == "windows" && home != "" {
-		base = filepath.Join(home, ".local", "share") // xdg-basedir's fallback there too
 	} else if home != "" {
 		base = filepath.Join(home, ".local", "share")
 	}

@@ -301,6 +301,9 @@ func TestRoots(t *testing.T) {
 	if got := roots("darwin", "/Users/u", getenv); got[1] != "/Users/u/.local/share/opencode/opencode.db" {
 		t.Errorf("macOS roots %q", got)
 	}
+	if got := roots("windows", "/home/u", getenv); got[1] != "/home/u/.local/share/opencode/opencode.db" {
+		t.Errorf("Windows roots %q", got)
+	}
 	env["XDG_DATA_HOME"] = "/xdg"
 	if got := roots("linux", "/home/u", getenv); got[0] != "/xdg/opencode/storage/session" {
 		t.Errorf("roots with XDG_DATA_HOME %q", got)
