@@ -119,7 +119,7 @@ func (e *Engine) dateSpan(ctx context.Context) (first, last time.Time, err error
 			order = "-" + order
 		}
 		req.SortBy([]string{order})
-		res, err := e.s.Search(ctx, req)
+		res, err := e.search(ctx, req)
 		if err != nil {
 			return first, last, fmt.Errorf("overview: date span: %w", err)
 		}
@@ -142,7 +142,7 @@ func (e *Engine) countUndated(ctx context.Context) (uint64, error) {
 	q := bleve.NewBooleanQuery()
 	q.AddMust(kindQuery(indexer.KindConversation))
 	q.AddMustNot(dated)
-	res, err := e.s.Search(ctx, bleve.NewSearchRequestOptions(q, 0, 0, false))
+	res, err := e.search(ctx, bleve.NewSearchRequestOptions(q, 0, 0, false))
 	if err != nil {
 		return 0, fmt.Errorf("overview: undated: %w", err)
 	}
@@ -168,7 +168,7 @@ func (e *Engine) series(ctx context.Context, field string, names []string, start
 				fr.AddDateTimeRange(st.Format(time.RFC3339), st, end)
 			}
 			req.AddFacet("date", fr)
-			res, err := e.s.Search(ctx, req)
+			res, err := e.search(ctx, req)
 			if err != nil {
 				return nil, fmt.Errorf("overview: %s %s: %w", field, name, err)
 			}
