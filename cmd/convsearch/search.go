@@ -171,7 +171,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	if byConversation {
-		printConversations(env, res, regroup(res.Hits, convs), page.Offset, *facets)
+		printConversations(env, res, regroup(res.Hits, convs), page.Offset, true, *facets)
 		return nil
 	}
 	printResult(env, res, *facets)
@@ -229,8 +229,9 @@ func regroup(hits []query.Hit, convs []convHits) []convHits {
 }
 
 // printConversations prints the conversations of a search, each with its
-// best hits.
-func printConversations(env *Env, res *query.Result, convs []convHits, offset int, facets bool) {
+// best hits; grouped says the hits were grouped (a conversation's other
+// hits left out), not one conversation a hit.
+func printConversations(env *Env, res *query.Result, convs []convHits, offset int, grouped, facets bool) {
 	w := env.Stdout
 	st := style{term.Style{On: term.Color(env.Getenv, w)}}
 	if len(convs) == 0 {
@@ -241,7 +242,10 @@ func printConversations(env *Env, res *query.Result, convs []convHits, offset in
 	if res.Relaxed {
 		note = " — nothing matched every word; these match the most of them"
 	}
-	fmt.Fprintln(w, st.Dim(fmt.Sprintf("%d matches in %.1f ms%s; the best in each conversation (--all-hits for every one)", res.Total, res.TookMS, note)))
+	if grouped {
+		note += "; the best in each conversation (--all-hits for every one)"
+	}
+	fmt.Fprintln(w, st.Dim(fmt.Sprintf("%d matches in %.1f ms%s", res.Total, res.TookMS, note)))
 	for i, c := range convs {
 		best := c.hits[0]
 		fmt.Fprintln(w)
@@ -297,35 +301,13 @@ func (s style) mark(frag string) string {
 	return query.PlainFragment(frag, "«", "»")
 }
 
+// printResult prints a search's hits one by one (--all-hits, --after).
 func printResult(env *Env, res *query.Result, facets bool) {
-	w := env.Stdout
-	st := style{term.Style{On: term.Color(env.Getenv, w)}}
-	if len(res.Hits) == 0 {
-		fmt.Fprintf(w, "no match for %q\n", res.Query)
-		return
+	convs := make([]convHits, len(res.Hits))
+	for i := range res.Hits {
+		convs[i] = convHits{hits: res.Hits[i : i+1], count: 1}
 	}
-	note := ""
-	if res.Relaxed {
-		note = " — nothing matched every word; these match the most of them"
-	}
-	fmt.Fprintln(w, st.Dim(fmt.Sprintf("%d matches in %.1f ms%s", res.Total, res.TookMS, note)))
-	for i, h := range res.Hits {
-		fmt.Fprintln(w)
-		title := h.Title
-		if title == "" {
-			title = "(untitled)"
-		}
-		meta := []string{h.Source, shortDate(h.Date)}
-		if h.Project != "" {
-			meta = append(meta, h.Project)
-		}
-		fmt.Fprintf(w, "%d. %s  %s\n", i+1, st.Bold(conversation.OneLine(title, 80)), st.Dim(strings.Join(meta, " · ")))
-		printHitBody(w, st, &h)
-		fmt.Fprintf(w, "   %s\n", st.Dim(showRef(&h)))
-	}
-	if facets {
-		printFacets(w, st, res)
-	}
+	printConversations(env, res, convs, 0, false, facets)
 }
 
 // printHitBody prints what a hit says: its kind and place, its best

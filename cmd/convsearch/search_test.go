@@ -54,6 +54,10 @@ func TestSearchGroupsByConversation(t *testing.T) {
 			if several != tc.hitsShown {
 				t.Errorf("several hits under one conversation: %v, want %v\n%s", several, tc.hitsShown, r.stdout)
 			}
+			// Only the grouped list says it left hits out.
+			if says, grouped := strings.Contains(r.stdout, "(--all-hits for every one)"), tc.args == nil; says != grouped {
+				t.Errorf("says the list is grouped: %v, want %v\n%s", says, grouped, r.stdout)
+			}
 		})
 	}
 
