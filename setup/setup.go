@@ -16,6 +16,7 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/convsearch/convsearch/internal/atomicfile"
+	"github.com/convsearch/convsearch/internal/term"
 	"github.com/convsearch/convsearch/parsers"
 )
 
@@ -307,7 +308,7 @@ type hook struct {
 }
 
 // HookCommand is the command a session-start hook runs.
-func HookCommand(binary string) string { return shellQuote(binary) + " recall --hook" }
+func HookCommand(binary string) string { return term.ShellQuote(binary) + " recall --hook" }
 
 // isOurHook recognises a hook group that runs convsearch recall.
 func isOurHook(v hujson.Value) bool {
@@ -375,15 +376,4 @@ func hooks(o Options) []hook {
 		mk("claude-code", claudeDir, filepath.Join(claudeDir, "settings.json"), claude),
 		mk("gemini", filepath.Join(o.Home, ".gemini"), filepath.Join(o.Home, ".gemini", "settings.json"), gemini),
 	}
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it: hooks run their
-// command through one.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:@%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -119,10 +119,11 @@ func HumanBytes(n int64) string {
 }
 
 // ShellQuote quotes s for a POSIX shell when it needs quoting, so a
-// command printed for the user can be pasted back.
+// command printed for the user can be pasted back, or one written in an
+// agent's hook runs as meant. A leading ~ would be expanded: it is quoted.
 func ShellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '~' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:@%", r))
 	}) < 0 {
 		return s
 	}

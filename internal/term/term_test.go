@@ -65,7 +65,7 @@ func TestHumanBytesAndShellQuote(t *testing.T) {
 			t.Errorf("HumanBytes(%d) = %q, want %q", n, got, want)
 		}
 	}
-	for s, want := range map[string]string{"20250101-abcd1234": "20250101-abcd1234", "a b": "'a b'", "it's": `'it'\''s'`, "": "''", "$(x)": "'$(x)'"} {
+	for s, want := range map[string]string{"20250101-abcd1234": "20250101-abcd1234", "a b": "'a b'", "it's": `'it'\''s'`, "": "''", "$(x)": "'$(x)'", "~root/x": "'~root/x'", "/nix/store/a-cs-1.2+3/bin/cs": "/nix/store/a-cs-1.2+3/bin/cs", "user@host:50%": "user@host:50%"} {
 		if got := ShellQuote(s); got != want {
 			t.Errorf("ShellQuote(%q) = %q, want %q", s, got, want)
 		}
