@@ -107,14 +107,28 @@ func hitOf(dm *bsearch.DocumentMatch) Hit {
 	return h
 }
 
-// snippet returns the start of s, at most n runes, on one line.
+// snippet returns the start of s, at most n runes, on one line: its words
+// joined by single spaces, cut with "…" when there are more. It reads only
+// as far as it keeps: s may be a message of a megabyte.
 func snippet(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
+	var b strings.Builder
+	count := 0 // runes written
+	for w := range strings.FieldsSeq(s) {
+		if count > 0 {
+			w = " " + w
+		}
+		for len(w) > 0 {
+			if count == n {
+				// More than fits: n-1 runes and the "…".
+				return string([]rune(b.String())[:n-1]) + "…"
+			}
+			_, size := utf8.DecodeRuneInString(w)
+			b.WriteString(w[:size]) // as it is, even when not UTF-8
+			w = w[size:]
+			count++
+		}
 	}
-	return s
+	return b.String()
 }
 
 func str(v any) string {
