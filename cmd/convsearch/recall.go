@@ -15,6 +15,7 @@ import (
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/daemon"
 	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/parsers/loose"
 	"github.com/convsearch/convsearch/query"
 	"github.com/convsearch/convsearch/server"
 )
@@ -202,17 +203,18 @@ func summarize(ctx context.Context, be server.Backend, projects []string) (*reca
 }
 
 // projectNames are the names the project in folder dir is indexed under:
-// the folder's name, as the parsers take it from a session's cwd, and the
-// name of the repository it is in when that differs.
+// the folder's name, as the parsers take it from a session's cwd
+// (loose.ProjectName), and the name of the repository it is in when that
+// differs.
 func projectNames(dir string) []string {
 	dir = filepath.Clean(dir)
 	var names []string
-	if b := filepath.Base(dir); b != "" && b != "." && b != string(filepath.Separator) {
+	if b := loose.ProjectName(dir); b != "" && b != "." {
 		names = append(names, b)
 	}
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			if b := filepath.Base(d); len(names) == 0 || b != names[0] {
+			if b := loose.ProjectName(d); b != "" && b != "." && (len(names) == 0 || b != names[0]) {
 				names = append(names, b)
 			}
 			break

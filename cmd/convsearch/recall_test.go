@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -136,6 +137,33 @@ func TestSetupCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, ".claude", "settings.json")); err == nil {
 		if b, _ := os.ReadFile(filepath.Join(home, ".claude", "settings.json")); strings.Contains(string(b), "recall") {
 			t.Errorf("remove left the hook: %s", b)
+		}
+	}
+}
+
+// TestProjectNames checks the names recall asks for: the folder's, as the
+// parsers name a session's project, and its repository's when that differs.
+func TestProjectNames(t *testing.T) {
+	repo := filepath.Join(t.TempDir(), "shop")
+	sub := filepath.Join(repo, "web", "cart")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		dir  string
+		want []string
+	}{
+		{sub, []string{"cart", "shop"}},
+		{repo, []string{"shop"}},
+		{repo + string(filepath.Separator), []string{"shop"}},
+		{filepath.Join(t.TempDir(), "loose"), []string{"loose"}},
+		{string(filepath.Separator), nil},
+	} {
+		if got := projectNames(tc.dir); !slices.Equal(got, tc.want) {
+			t.Errorf("projectNames(%q) = %q, want %q", tc.dir, got, tc.want)
 		}
 	}
 }
