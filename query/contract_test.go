@@ -33,15 +33,27 @@ func newEngineWith(t *testing.T, src query.Source) *query.Engine {
 // newEngineOpts returns an engine with opts over an index of the fixture.
 func newEngineOpts(t testing.TB, opts query.Options) *query.Engine {
 	t.Helper()
+	return engineOver(t, opts, fileChanges(fixture()...)...)
+}
+
+// fileChanges makes each conversation its own file's change.
+func fileChanges(convs ...*conversation.Conversation) []indexer.Change {
+	var changes []indexer.Change
+	for _, c := range convs {
+		changes = append(changes, indexer.Change{State: indexer.FileState{Path: c.File, Parser: c.Source}, Conversations: []*conversation.Conversation{c}})
+	}
+	return changes
+}
+
+// engineOver returns an engine with opts over a new index that changes
+// were applied to.
+func engineOver(t testing.TB, opts query.Options, changes ...indexer.Change) *query.Engine {
+	t.Helper()
 	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	var changes []indexer.Change
-	for _, c := range fixture() {
-		changes = append(changes, indexer.Change{State: indexer.FileState{Path: c.File, Parser: c.Source}, Conversations: []*conversation.Conversation{c}})
-	}
 	if err := ix.Apply(context.Background(), changes); err != nil {
 		t.Fatal(err)
 	}

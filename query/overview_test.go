@@ -55,19 +55,7 @@ func TestOverview(t *testing.T) {
 }
 
 func TestOverviewListsFailedFiles(t *testing.T) {
-	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	err = ix.Apply(context.Background(), []indexer.Change{{State: indexer.FileState{Path: "/x/broken.json", Parser: "chatgpt", Error: "unexpected end of JSON input"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e2, err := query.New(ix, query.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e2 := engineOver(t, query.Options{}, indexer.Change{State: indexer.FileState{Path: "/x/broken.json", Parser: "chatgpt", Error: "unexpected end of JSON input"}})
 	ov, err := e2.Overview(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -2,11 +2,11 @@ package query_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/convsearch/convsearch/conversation"
-	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -55,7 +55,7 @@ func TestGroupedRankingIsStable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := convOrder(res), convOrder(first); !equal(got, want) {
+		if got, want := convOrder(res), convOrder(first); !slices.Equal(got, want) {
 			t.Fatalf("order %v, then %v", want, got)
 		}
 	}
@@ -69,26 +69,9 @@ func convOrder(r *query.Result) []string {
 	return out
 }
 
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // File and attachment names are found by their words, and by the whole
 // name; a phrase keeps its words in order.
 func TestFileNamesSearchableByTheirWords(t *testing.T) {
-	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
 	day := time.Date(2025, 4, 1, 9, 0, 0, 0, time.UTC)
 	c := &conversation.Conversation{
 		ID: "files", Source: "portable", Title: "Coding the interviews", Date: day, File: "/fixtures/files.json",
@@ -99,13 +82,7 @@ func TestFileNamesSearchableByTheirWords(t *testing.T) {
 		},
 	}
 	c.Renumber()
-	if err := ix.Apply(context.Background(), []indexer.Change{{State: indexer.FileState{Path: c.File, Parser: c.Source}, Conversations: []*conversation.Conversation{c}}}); err != nil {
-		t.Fatal(err)
-	}
-	e, err := query.New(ix, query.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOver(t, query.Options{}, fileChanges(c)...)
 	tests := []struct {
 		q    string
 		want []string
@@ -126,7 +103,7 @@ func TestFileNamesSearchableByTheirWords(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := ids(res); !equal(got, tt.want) {
+			if got := ids(res); !slices.Equal(got, tt.want) {
 				t.Errorf("Search(%q) = %v, want %v", tt.q, got, tt.want)
 			}
 		})
