@@ -26,20 +26,20 @@ import (
 // asserts how fast anything happens.
 const daemonDeadline = 30 * time.Second
 
-// daemonBuffer is a bytes.Buffer safe for a process writing while a test
+// lockedBuffer is a bytes.Buffer safe for a process writing while a test
 // reads.
-type daemonBuffer struct {
+type lockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (l *daemonBuffer) Write(p []byte) (int, error) {
+func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
-func (l *daemonBuffer) String() string {
+func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
@@ -52,8 +52,8 @@ type daemonProc struct {
 	dataDir string
 	url     string // serve only
 	token   string // serve only: the token daemon.json holds
-	stdout  *daemonBuffer
-	stderr  *daemonBuffer
+	stdout  *lockedBuffer
+	stderr  *lockedBuffer
 	exited  chan struct{}
 	code    int
 }
@@ -71,7 +71,7 @@ func daemonEnv(home string) []string {
 // the end of the test if still running.
 func startDaemon(t *testing.T, home string, args ...string) *daemonProc {
 	t.Helper()
-	d := &daemonProc{t: t, dataDir: filepath.Join(home, "data", "convsearch"), stdout: &daemonBuffer{}, stderr: &daemonBuffer{}, exited: make(chan struct{})}
+	d := &daemonProc{t: t, dataDir: filepath.Join(home, "data", "convsearch"), stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, exited: make(chan struct{})}
 	d.cmd = exec.Command(binary, args...)
 	d.cmd.Env = daemonEnv(home)
 	d.cmd.Stdout, d.cmd.Stderr = d.stdout, d.stderr

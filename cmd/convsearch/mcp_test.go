@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -37,30 +36,10 @@ type mcpProc struct {
 	done   chan error
 }
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// mcpEnv is the environment of a test process: a private HOME and data.
-func mcpEnv(home string) []string { return daemonEnv(home) }
-
 func startMCP(tb testing.TB, home string, args ...string) *mcpProc {
 	tb.Helper()
 	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
-	cmd.Env = mcpEnv(home)
+	cmd.Env = daemonEnv(home)
 	p := &mcpProc{cmd: cmd, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, done: make(chan error, 1)}
 	cmd.Stderr = p.stderr
 	stdin, err := cmd.StdinPipe()
@@ -250,7 +229,7 @@ func TestMCPIndexInUse(t *testing.T) {
 func TestMCPThroughDaemon(t *testing.T) {
 	home := t.TempDir()
 	serve := exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--no-default-roots", "--root", mcpFixtures)
-	serve.Env = mcpEnv(home)
+	serve.Env = daemonEnv(home)
 	var serr lockedBuffer
 	serve.Stderr, serve.Stdout = &serr, &serr
 	if err := serve.Start(); err != nil {
@@ -354,12 +333,12 @@ func BenchmarkMCPStdio(b *testing.B) {
 		home := b.TempDir()
 		// The index is built first, so every call finds the same hits.
 		index := exec.Command(binary, "index", "--no-default-roots", "--root", examples, "--root", mcpFixtures)
-		index.Env = mcpEnv(home)
+		index.Env = daemonEnv(home)
 		if out, err := index.CombinedOutput(); err != nil {
 			b.Fatalf("index: %v\n%s", err, out)
 		}
 		cmd := exec.Command(binary, "mcp", "--no-default-roots", "--root", examples, "--root", mcpFixtures)
-		cmd.Env = mcpEnv(home)
+		cmd.Env = daemonEnv(home)
 		stdin, _ := cmd.StdinPipe()
 		stdout, _ := cmd.StdoutPipe()
 		if err := cmd.Start(); err != nil {
