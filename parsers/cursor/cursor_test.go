@@ -5,13 +5,14 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/convsearch/convsearch/internal/golden"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
@@ -33,10 +34,7 @@ const (
 	ideFile     = "testdata/workspaceStorage/a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6/" + vscdbName
 )
 
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
+func updating() bool { return golden.Updating() }
 
 // The counts and roles below come from the fixtures' sources, not from the
 // parsers, with the Python script below:

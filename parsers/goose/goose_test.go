@@ -6,12 +6,13 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/convsearch/convsearch/internal/golden"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
@@ -100,7 +101,7 @@ var cases = []parsertest.Case{
 const storeFixture = "testdata/" + StoreName
 
 func TestSuite(t *testing.T) {
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+	if golden.Updating() {
 		// Rebuilt with the goldens, in rollback-journal mode so reading it
 		// leaves nothing beside it.
 		os.Remove(storeFixture)

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,11 +16,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convsearch/convsearch/internal/golden"
+
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata/golden/")
 
 // Want is what one conversation of a case must look like.
 type Want struct {
@@ -253,44 +252,12 @@ func checkGolden(t *testing.T, tc Case, res *parsers.Result) {
 	if name == "" {
 		name = filepath.Base(tc.File) + ".json"
 	}
-	golden := filepath.Join("testdata", "golden", name)
+	goldenPath := filepath.Join("testdata", "golden", name)
 	got, err := Canonical(res.Conversations)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s: output differs from %s (run go test -update and review the diff)\n%s", tc.File, golden, firstDiff(got, want))
-	}
-}
-
-func firstDiff(got, want []byte) string {
-	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-	for i := 0; i < max(len(gl), len(wl)); i++ {
-		var g, w string
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if g != w {
-			return fmt.Sprintf("line %d:\n got: %.200s\nwant: %.200s", i+1, g, w)
-		}
-	}
-	return ""
+	golden.Check(t, goldenPath, got)
 }
 
 // checkTruncated parses prefixes of data: each must give an error naming the

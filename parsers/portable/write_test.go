@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/internal/golden"
 )
 
 // richConversation has every field Marshal must carry: system and tool
@@ -85,19 +85,7 @@ func TestMarshalGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const golden = "testdata/conversations/exported.json"
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("Marshal output differs from %s (run go test -update and review the diff)", golden)
-	}
+	golden.Check(t, "testdata/conversations/exported.json", got)
 	if !New().Detect("exported.json", got[:min(len(got), 4096)]) {
 		t.Error("Detect refuses Marshal's output")
 	}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/convsearch/convsearch/internal/golden"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
@@ -96,7 +97,7 @@ func insertRow(t testing.TB, db interface {
 const fixture = "testdata/" + FileName
 
 func TestSuite(t *testing.T) {
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+	if golden.Updating() {
 		// The committed fixture is rebuilt with the goldens; rollback
 		// journal mode, so reading it leaves no -wal or -shm behind.
 		os.Remove(fixture)

@@ -6,13 +6,14 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/convsearch/convsearch/internal/golden"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -64,7 +65,7 @@ var cases = []parsertest.Case{{
 const fixture = "testdata/" + FileName
 
 func TestSuite(t *testing.T) {
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+	if golden.Updating() {
 		os.Remove(fixture)
 		buildStore(t, fixture, "DELETE", loadRows(t))
 	}
