@@ -235,18 +235,6 @@ func ParsePageParams(v url.Values) (Page, error) {
 	return p, nil
 }
 
-// PageValues is the inverse of ParsePageParams.
-func PageValues(p Page) url.Values {
-	v := url.Values{}
-	if p.Offset != 0 {
-		v.Set("offset", strconv.Itoa(p.Offset))
-	}
-	if p.Limit != 0 {
-		v.Set("limit", strconv.Itoa(p.Limit))
-	}
-	return v
-}
-
 // known returns an error naming the first parameter of v not among names.
 func known(v url.Values, names ...string) error {
 	var unknown []string
