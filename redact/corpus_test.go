@@ -3,7 +3,6 @@ package redact
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convsearch/convsearch/internal/golden"
+
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/all"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // corpusRoots are the real conversation files the redactor is measured on,
 // by the label the golden file names them with. The shared corpus lives
@@ -79,7 +78,7 @@ func TestCorpusFalsePositives(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s\t%d", k, n))
 	}
 	sort.Strings(got)
-	if *update {
+	if golden.Updating() {
 		body := "# file\trule\tredactions — written by go test -run TestCorpusFalsePositives -update; read before committing\n" + strings.Join(got, "\n") + "\n"
 		if err := os.WriteFile(corpusGolden, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
