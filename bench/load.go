@@ -34,7 +34,6 @@ func (t Timings) Percentile(p float64) time.Duration {
 
 // String summarises t as p50, p95, p99 and max.
 func (t Timings) String() string {
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	return fmt.Sprintf("n=%d p50=%.1fms p95=%.1fms p99=%.1fms max=%.1fms",
 		len(t), ms(t.Percentile(50)), ms(t.Percentile(95)), ms(t.Percentile(99)), ms(t.Percentile(100)))
 }

@@ -207,7 +207,7 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 		rep.NoChangeFiles = s.Seen
 		rep.NoChangeReconcileMS = float64(s.Elapsed) / 1e6
 		if s.Elapsed == 0 {
-			rep.NoChangeReconcileMS = float64(time.Since(start).Microseconds()) / 1000
+			rep.NoChangeReconcileMS = ms(time.Since(start))
 		}
 	}
 	if o.has("sync") {
@@ -219,7 +219,7 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("sync: %w", err)
 		}
-		rep.SyncOneMS = float64(d.Microseconds()) / 1000
+		rep.SyncOneMS = ms(d)
 	}
 	if o.has("query") {
 		log.Info("queries", "size", size)
@@ -341,9 +341,9 @@ func childUsage(ctx context.Context, exe string, args ...string) (usage, []byte,
 	cmd.Stderr = io.Discard
 	start := time.Now()
 	out, err := cmd.Output()
-	u := usage{WallMS: float64(time.Since(start).Microseconds()) / 1000}
+	u := usage{WallMS: ms(time.Since(start))}
 	if cmd.ProcessState != nil {
-		u.CPUMS = float64((cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Microseconds()) / 1000
+		u.CPUMS = ms(cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime())
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			u.PeakRSSMB = float64(ru.Maxrss) / 1024 // KiB on Linux
 		}
@@ -422,13 +422,11 @@ func changeOneFile(corpus string) (string, error) {
 	return path, writeJSON(path, doc)
 }
 
+// percentiles are the 50th, 95th and 99th percentiles of ds in ms, by
+// Timings.Percentile (nearest rank).
 func percentiles(ds []time.Duration) (p50, p95, p99 float64) {
-	slices.Sort(ds)
-	at := func(p float64) float64 {
-		i := int(p * float64(len(ds)-1))
-		return float64(ds[i].Microseconds()) / 1000
-	}
-	return at(0.50), at(0.95), at(0.99)
+	t := Timings(ds)
+	return ms(t.Percentile(50)), ms(t.Percentile(95)), ms(t.Percentile(99))
 }
 
 func timeQueries(ctx context.Context, data string, n int) ([]QueryFigures, error) {
