@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/internal/term"
@@ -147,6 +148,9 @@ func clip(s string, all bool, n int) string {
 	cut := strings.LastIndexAny(s[:n], " \n")
 	if cut < n/2 {
 		cut = n
+		for cut > 0 && !utf8.RuneStart(s[cut]) { // not inside a character
+			cut--
+		}
 	}
 	return s[:cut] + fmt.Sprintf(" … [%d more bytes; --all shows everything]", len(s)-cut)
 }
