@@ -2,13 +2,11 @@ package bench
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	"github.com/convsearch/convsearch/internal/golden"
+)
 
 // The text report carries the figures issue 16 asks for: the build and the
 // whole-process searches of the Claude Code copy, with CPU and memory.
@@ -39,19 +37,7 @@ func TestWriteTextGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
 			tt.report.WriteText(&b)
-			golden := filepath.Join("testdata", "report-"+tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to write it)", err)
-			}
-			if !bytes.Equal(b.Bytes(), want) {
-				t.Errorf("report differs from %s:\n%s\nwant:\n%s", golden, b.Bytes(), want)
-			}
+			golden.Check(t, filepath.Join("testdata", "report-"+tt.name+".golden"), b.Bytes())
 		})
 	}
 }

@@ -2,18 +2,16 @@ package server
 
 import (
 	"context"
-	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/convsearch/convsearch/internal/golden"
+
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/query"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // unsafeHTML is markup that must never come out of Markdown: escaped as
 // text it is harmless, so these look inside tags only.
@@ -53,19 +51,7 @@ func TestMarkdown(t *testing.T) {
 		}
 		out.WriteString("== " + c.name + "\n" + got + "\n")
 	}
-	golden := filepath.Join("testdata", "markdown.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to write it)", err)
-	}
-	if out.String() != string(want) {
-		t.Errorf("the rendering differs from %s (run with -update after checking):\n%s", golden, out.String())
-	}
+	golden.Check(t, filepath.Join("testdata", "markdown.golden"), []byte(out.String()))
 }
 
 func TestCallPreview(t *testing.T) {

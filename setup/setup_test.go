@@ -2,14 +2,13 @@ package setup
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/convsearch/convsearch/internal/golden"
+)
 
 // fakeHome is a home where each agent is installed with a config that
 // already holds other servers and settings (comments and trailing commas
@@ -179,20 +178,7 @@ func TestSetupGolden(t *testing.T) {
 	for _, r := range rs {
 		rel, _ := filepath.Rel(home, r.File)
 		rel = filepath.ToSlash(rel)
-		golden := filepath.Join("testdata", r.Agent+"-"+r.Kind+".golden")
-		if *update {
-			if err := os.WriteFile(golden, []byte(after[rel]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		g, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run with -update)", err)
-		}
-		if after[rel] != string(g) {
-			t.Errorf("%s: got\n%s\nwant\n%s", rel, after[rel], g)
-		}
+		golden.Check(t, filepath.Join("testdata", r.Agent+"-"+r.Kind+".golden"), []byte(after[rel]))
 		if old, ok := before[rel]; ok && after[rel+BackupSuffix] != old {
 			t.Errorf("%s: backup does not hold the old content", rel)
 		}
