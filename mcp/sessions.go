@@ -55,8 +55,10 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "too many MCP sessions opening at once; try again", http.StatusServiceUnavailable)
 		return
 	}
+	// Deferred: a handler that panics (net/http recovers) must not keep
+	// its reservation, or enough of them would refuse every new session.
+	defer func() { c.opened(w.Header().Get(sessionHeader)) }()
 	c.inner.ServeHTTP(w, r)
-	c.opened(w.Header().Get(sessionHeader))
 }
 
 // touch marks session id as the most recently used.

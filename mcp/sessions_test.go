@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"abandoner","version":"0"}}}`
@@ -126,5 +128,23 @@ func TestSessionEviction(t *testing.T) {
 	}
 	if n := h.live(); n != max {
 		t.Errorf("%d live sessions, want %d", n, max)
+	}
+}
+
+// TestPanickingOpenReleasesReservation checks that an opening request whose
+// handler panics (net/http recovers it) gives its place back.
+func TestPanickingOpenReleasesReservation(t *testing.T) {
+	c := newSessionCap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }),
+		sdk.NewServer(&sdk.Implementation{Name: "t", Version: "0"}, nil), 2)
+	for range 3 {
+		func() {
+			defer func() { _ = recover() }()
+			c.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(initializeBody)))
+		}()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.opening != 0 {
+		t.Errorf("%d reservations left by requests that panicked, want 0", c.opening)
 	}
 }
