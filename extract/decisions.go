@@ -16,13 +16,19 @@ var (
 	// reDirect finds a sentence in which the speaker settles something.
 	reDirect = re(`^(?:` + strings.Join([]string{
 		`we(?:'ll| will| shall|'re going to| are going to|'re gonna| are gonna) (?:use|go with|go ahead with|adopt|switch to|stick with|stay with|move to|migrate to|standardi[sz]e on|pick|choose|opt for|keep|build on|rely on|implement|ship|report)`,
+		`we(?:'ll| will) be (?:using|going with|switching to|moving to|migrating to|sticking with|staying with)`,
 		`we go (?:ahead )?with`,
-		`i(?:'ll| will|'m going to| am going to) (?:go with|go ahead with|stick with|pick|choose|opt for|adopt|switch to)`,
+		`i(?:'ll| will|'m going to| am going to) (?:go with|go for|go ahead with|stick with|stick to|pick|choose|opt for|adopt|switch to)`,
 		`let'?s (?:go with|go ahead with|use|stick with|stay with|adopt|switch to|pick|choose|opt for|move to|migrate to|standardi[sz]e on|keep)`,
 		`(?:we|i)(?:'re| are|'m| am) (?:going|going ahead|sticking|staying|moving forward) with`,
+		`(?:we|i)(?:'re| are|'m| am) sticking to`,
+		`(?:we|i)(?:'re| are|'m| am) (?:going|opting) for`,
+		`(?:we|i)(?:'ve| have) made up (?:my|our) minds?`,
+		`consensus (?:is|was|:)`,
 		`(?:we|i)(?:'ve| have)? (?:chose|chosen|picked|opted for|gone with|went with|landed on|converged on)`,
 		`(?:we|i) ended up (?:with|using|going with|choosing|picking|on)`,
 		`decided (?:not to|to|on|that|against|we)`,
+		`decided\s*(?:[:,—–]|-\s)\s*[a-z0-9]+`,
 		`decision (?:is|was|has been|:)`,
 		`settled on`,
 		`(?:we|i|everyone|all)(?: have|'ve| had)? agreed`,
@@ -43,19 +49,31 @@ var (
 	reUserCommit = re(`^(?:` + strings.Join([]string{
 		`(?:we|i)(?:'re| are|'m| am) (?:switching to|moving to|migrating to|moving over to|dropping|adopting|standardi[sz]ing on|replacing|retiring|removing|deprecating|sunsetting|keeping|sticking with|staying (?:with|on))`,
 		`(?:we|i)(?:'re| are|'m| am) (?:switching|migrating|porting) (?:[a-z0-9./-]+ ){1,5}?(?:over |back )?to`,
-		`(?:we|i)(?: won't| will not|(?: are|'re| am|'m) not going to| aren't going to) (?:use|adopt|build|ship|go with|move to|migrate to|switch to|support|add|keep|pursue|implement|buy|introduce|run|do)`,
 		`let'?s not (?:use|adopt|build|ship|go with|move to|migrate to|switch to|support|add|keep|pursue|implement|buy|introduce|run|do)`,
 	}, "|") + `)\b`)
 	// reUserRule, reUserPlan and reUserVerdict are the rest of the user's
 	// commitments, each tried only when the sentence holds its key words.
+	// reUserWont is a decision against with any verb ("we won't migrate
+	// this quarter", "we're not going to bother with triggers"), the verb
+	// checked against notCommitting and notDeciding.
+	reUserWont = re(`^(?:we|i)(?: won't| will not|(?: are|'re| am|'m) not going to| aren't going to)(?: be)? ([a-z][a-z-]+)\b`)
+	// reUserI is the user's own choice in the first person ("I'll use
+	// pgx", "I'll do that"); other verbs after "I'll" are mostly tasks ("I'll
+	// open a ticket").
+	reUserI = re(`^i(?:'ll| will|'m going to| am going to|'d rather|'d rather just) (use|keep|move to|migrate to|stay with|stay on|do|go with|stick with|switch to)\b`)
+	// reUserDone is a change the user reports having made: "I've switched
+	// the replica to logical replication", "Went with Loki".
+	reUserDone = re(`^(?:(?:i|we)(?:'ve| have)? (?:(?:gone|went) ahead and )?(?:switched|moved|migrated|ported)(?: [a-z0-9./_-]+){0,5}? (?:over |back )?to|(?:went with|chose|picked|opted for|switched to|moved to|migrated to|settled on|stuck with)\b)`)
+	// reUserNo is a thing ruled out for a time: "No Kafka for now."
+	reUserNo      = re(`^(?:(?:ok|okay|so|then|fine|right|alright)[,.!]*\s+)?no ([a-z0-9][a-z0-9 ./+#-]{0,40}?) (?:for now|this (?:quarter|sprint|release|year|time|round)|yet|until\b)`)
 	reUserRule    = re(`^(?:(?:ok|okay|so|and|also|then|agreed|good|great)[,.!]*\s+)?(?:going forward|from now on|from here on)\b[,:]?`)
 	reUserPlan    = re(`^(?:the|our) plan is (?:to|that)\b`)
-	reUserVerdict = re(`^(?:is|are) (?:the way to go|our pick|the winner|what we'll use|what we're going with)\b`)
+	reUserVerdict = re(`^(?:is|are) (?:the way to go|the way forward|our pick|the winner|what we'll use|what we're going with)\b`)
 	// reImperative is a user's instruction that picks ("Use pgx directly",
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
 	// idioms that open the same way.
-	reImperative    = re(`^(?:(?:ok|okay|yes|yeah|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case)[,.!:;—–-]*\s+)?(?:use|go with|pick|choose|switch to|stick with|stay with|keep|drop|adopt|move to|migrate to|standardi[sz]e on)\b`)
+	reImperative    = re(`^(?:(?:ok|okay|yes|yeah|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done)[,.!:;—–-]*\s+)?(?:use|go with|go for|pick|choose|switch to|stick with|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on)\b`)
 	reNotImperative = re(`^(?:keep (?:in mind|going|an eye|me|us|it (?:short|simple|brief))|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
 	reAnyAnaphor = re(`\b(?:it|that|this|these|those|them)\b`)
@@ -63,13 +81,13 @@ var (
 	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/-]{0,40}?) it is\s*[.!]*$`)
 	// rePlanLabel opens a sentence that announces the decision after it:
 	// "that's the plan: …".
-	rePlanLabel = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:that's|that is|here's|this is) (?:the plan|settled|decided|the decision|what we'll do|our plan)\s*(?:[:—–]|-\s)\s*`)
+	rePlanLabel = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|our plan)(?: then| now)?\s*(?:[:—–]|-\s)\s*`)
 	// reStartGo is a bare "going with X" / "go with X" opening a sentence.
-	reStartGo = re(`^(?:(?:so|ok|okay|then|alright|fine|yes|right|sounds good|great|perfect)[,.!]* )?(?:going|go) with\b`)
+	reStartGo = re(`^(?:(?:so|ok|okay|then|alright|fine|yes|right|sounds good|great|perfect|done)[,.!]* )?(?:going|go) with\b`)
 	// reLabel is a "Decision: …" label opening a line.
 	// A short heading may stand before it on the line ("Hotfixes — Outcome:
 	// …"), as in meeting notes.
-	reLabel = re(`^(?:[a-z0-9][a-z0-9 /&+-]{0,40}\s[—–-]\s+)?[*_]*(?:the |our |final |my )*(?:decision|decided|resolution|agreed|conclusion|outcome|verdict|final call|resolved|settled)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
+	reLabel = re(`^(?:[a-z0-9][a-z0-9 /&+-]{0,40}\s[—–-]\s+)?[*_]*(?:the |our |final |my )*(?:decision|decided|resolution|agreed|conclusion|outcome|verdict|final call|final answer|consensus|resolved|settled)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
 	// reProposal finds the assistant recommending something.
 	reProposal = re(`^(?:` + strings.Join([]string{
 		`i(?:'d| would)? (?:strongly |probably |personally |still |also )?(?:recommend|suggest|propose|advise)`,
@@ -108,7 +126,7 @@ var (
 		`(?:this|it|that)(?:'s| is| was) (?:faster|simpler|cheaper|safer|more|less|better|easier|well|the (?:only|simplest|fastest|safest|cheapest)|already|battle|proven|stable)`,
 	}, "|") + `)\b[*_:]*\s*`)
 	// reAcceptStrong opens a user reply that accepts a proposal.
-	reAcceptStrong = re(`^(?:(?:ok|okay|yes|yeah|yep|great|perfect|alright|cool|nice|fine)[,.!]*\s+)?(?:sounds (?:good|great|fine|perfect|right|reasonable)|that sounds (?:good|great|fine|right|reasonable)|let'?s do (?:it|that|this)|do (?:it|that|this)|go (?:ahead|for it)|agreed|i agree|agree|makes sense|that makes sense|that works|works for me|lgtm|looks good|ship it|deal|approved|let'?s go with (?:it|that|this|your|the)|go with (?:it|that|this|your)|please (?:do|go ahead|proceed)|proceed|\+1|let'?s (?:go|proceed))\b`)
+	reAcceptStrong = re(`^(?:(?:ok|okay|yes|yeah|yep|great|perfect|alright|cool|nice|fine)[,.!]*\s+)?(?:sounds (?:good|great|fine|perfect|right|reasonable)|that sounds (?:good|great|fine|right|reasonable)|let'?s do (?:it|that|this)|do (?:it|that|this)|go (?:ahead|for it)|agreed|i agree|agree|makes sense|that makes sense|that works|works for me|lgtm|looks good|ship it|deal|approved|let'?s go with (?:it|that|this|your|the)|go with (?:it|that|this|your)|please (?:do|go ahead|proceed)|proceed|\+1|let'?s (?:go|proceed)|sold|i'm convinced|(?:i'll|we'll) take (?:your|the|that) (?:recommendation|suggestion|advice))\b`)
 	// reAcceptWeak opens a reply that accepts only when nothing contradicts
 	// it.
 	reAcceptWeak = re(`^(?:ok|okay|yes|yep|yeah|sure|fine|alright|perfect|great|cool|nice|right)\b`)
@@ -116,6 +134,9 @@ var (
 	// reAnaphor is an object that points back at the assistant's proposal.
 	// It may be followed by a reason: "We'll keep that, because …".
 	reAnaphor = re(`^\s*(?:(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
+	// reAnaphorBut is an anaphoric object amended in the same breath: "that
+	// but with two slots", "it, except on Fridays".
+	reAnaphorBut = re(`^\s*(?:it|that|this)(?: one)?,? ((?:but|except|only|without|minus|plus)\b)`)
 	// reOption is a labelled option of a proposal ("Option B: …") and
 	// reOptionRef a decision that names one ("option B").
 	reOption    = re(`^[*_]*option ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)[*_\s]*`)
@@ -184,9 +205,9 @@ func (l *lazyRE) FindSubmatchIndex(b []byte) []int {
 // (anchorToks).
 const (
 	directAnchorList = `we we'll we're we've we’ll we’re we’ve i'll i'm i've i’ll i’m i’ve i
-		let's lets let’s decided decision settled agreed everyone all`
+		let's lets let’s decided decided: decision settled agreed everyone all consensus`
 	userAnchorList     = `we we'll we’ll let's lets let’s`
-	commitAnchorList   = `we we're we’re i i'm i’m let's lets let’s`
+	commitAnchorList   = `we we're we’re i i'm i’m i'll i’ll i'd i’d let's lets let’s`
 	planAnchorList     = `the our`
 	verdictAnchorList  = `is are`
 	proposalAnchorList = `i i'd i’d my recommendation recommendation: you the let's lets let’s`
@@ -326,6 +347,92 @@ var notCommitting = set(`see need have be get lose probably likely possibly mayb
 	verify investigate consider try understand walk step pause recap summarize continue
 	reconsider double-check confirm research measure benchmark profile`)
 
+// bareChoice returns the length of the choice that opens the reply's
+// first sentence sl when the reply does nothing but name something the
+// assistant's proposal mentioned (up to five words, then a reason or
+// nothing), or 0.
+func bareChoice(sl []byte, k int, replying bool, pending *proposal) int {
+	if k != 0 || !replying || pending == nil || len(pending.said) == 0 || isQuestion(sl) {
+		return 0
+	}
+	start := 0
+	if loc := reLead.FindIndex(head(sl)); loc != nil {
+		start = loc[1]
+	}
+	end := len(sl)
+	if i := bytes.IndexAny(sl[start:], ",;:(—–"); i >= 0 {
+		end = start + i
+	}
+	if loc := findAt(reReasonIn, sl[start:end], reasonAnchors); loc != nil {
+		end = start + loc[0]
+	}
+	phrase := bytes.TrimSpace(bytes.TrimRight(bytes.TrimSpace(sl[start:end]), ".!"))
+	phrase = bytes.TrimSuffix(bytes.TrimSuffix(phrase, []byte(" then")), []byte(" please"))
+	fields := bytes.Fields(phrase)
+	if len(fields) == 0 || len(fields) > 5 || pronouns.Has(fields[0]) || reNegation.Match(phrase) {
+		return 0
+	}
+	// Every word is one the assistant used, or glue: "Postgres is what we
+	// have" states a fact, not a pick.
+	named := 0
+	for _, f := range fields {
+		f = bytes.Trim(f, "*_`\"'.!")
+		if _, ok := pending.said[string(words.Singular(f))]; ok {
+			named++
+		} else if !choiceGlue.Has(f) {
+			return 0
+		}
+	}
+	if named == 0 {
+		return 0
+	}
+	return start + len(phrase)
+}
+
+// choiceGlue are the words a bare choice may hold besides the things named.
+var choiceGlue = set(`the a an with and plus for of on in to one both`)
+
+// subset reports whether every word of a is in b.
+func subset(a, b map[string]struct{}) bool {
+	for w := range a {
+		if _, ok := b[w]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// doneVerbNear reports whether one of reUserDone's verbs is in the first
+// words of sl: most sentences are spared the pattern.
+func doneVerbNear(sl []byte) bool {
+	return containsAny(head(sl), "switched", "moved", "migrated", "ported", "went with", "chose", "picked", "opted", "settled on", "stuck with")
+}
+
+// agreedOnPoint reports agreement with a point made ("Agreed on the risk",
+// "we agree on the trade-offs"), which settles nothing.
+func agreedOnPoint(trigger, rest []byte) bool {
+	if !bytes.HasSuffix(trigger, []byte("agreed on")) && !bytes.HasSuffix(trigger, []byte("agree on")) {
+		return false
+	}
+	rest = bytes.TrimPrefix(bytes.TrimLeft(rest, " "), []byte("the "))
+	w, _, _ := bytes.Cut(rest, []byte(" "))
+	return agreedPoints.Has(bytes.TrimRight(w, ".,;:!"))
+}
+
+var agreedPoints = set(`risk risks point points concern concerns caveat caveats downside downsides
+	tradeoff tradeoffs trade-off trade-offs cost costs problem problems issue issues premise
+	diagnosis analysis`)
+
+// notDeciding are verbs after "we won't" that predict rather than decide
+// ("we won't make the deadline", "it won't break anything").
+var notDeciding = set(`make break happen matter work fit scale last affect able care mind cost
+	fail succeed finish manage`)
+
+// notRuledOut are the words after a "No" that make an idiom, not a thing
+// ruled out ("no worries for now", "no problem yet").
+var notRuledOut = set(`worries worry problem problems rush need idea luck change changes news
+	issue issues one way doubt clue answer response reply decision`)
+
 // planLabel and proposalLabel run their patterns only on sentences whose
 // start holds a word the pattern needs: most sentences hold none.
 func planLabel(sl []byte) []int {
@@ -397,6 +504,9 @@ type decisionState struct {
 
 type proposal struct {
 	text, rationale string
+	// said holds the content words of the whole message that made the
+	// proposal: a reply naming only things from it picks among them.
+	said map[string]struct{}
 	// options are the labelled options offered ("Option B: …"), by their
 	// lower-case label.
 	options map[string]string
@@ -457,20 +567,30 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 // dropped: "We'll go with that" on its own tells a reader nothing.
 func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation.Message, text string, st *decisionState, pending *proposal) []conversation.Decision {
 	lower := st.lower
+	user := m.Role == conversation.RoleUser
+	planPara := -1 // the paragraph a user's "Here's what we'll do." opens
 	for k, s := range st.sents {
 		sl := lower[s.start:s.end]
 		body, textStart := -1, -1
+		if user && isPlanLine(sl) {
+			planPara = s.para
+			continue
+		}
 		if loc := labelAt(sl, s.lineStart); loc != nil {
 			rest := bytes.TrimSpace(sl[loc[1]:])
 			if len(rest) == 0 || reEmptyLabel.Match(head(rest)) {
 				continue
 			}
 			body, textStart = s.start+loc[1], s.start+loc[1]
-		} else if s.afterLabel {
+		} else if s.afterLabel || user && (s.afterPlan || s.para == planPara) {
 			if isQuestion(sl) {
 				continue
 			}
 			body, textStart = s.start, s.start
+		} else if loc := proposalLabel(sl); loc != nil && loc[1] < len(sl) && s.lineStart && m.Role == conversation.RoleUser && bytes.Contains(sl[:loc[1]], []byte("plan")) {
+			// The user's own "Plan: …" states what they will do; a
+			// "Recommendation:" they write is a review's advice (often pasted).
+			body, textStart = s.start+loc[1], s.start+loc[1]
 		} else if loc := planLabel(sl); loc != nil && loc[1] < len(sl) {
 			if m.Role == conversation.RoleAssistant {
 				continue // the assistant's plan is a proposal until the user takes it
@@ -480,10 +600,17 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], nextReason(text, lower, st.sents, k))
 			continue
 		} else if loc := findTrigger(sl, st.anchorToks(sl), m.Role, st.replying); loc != nil {
-			if !settles(sl, loc, m.Role) {
+			if !settles(sl, loc, m.Role) || agreedOnPoint(sl[loc[0]:loc[1]], sl[loc[1]:]) {
 				continue
 			}
 			body, textStart = s.start+loc[1], s.start
+			if t := sl[loc[0]:loc[1]]; bytes.HasPrefix(t, []byte("decided")) {
+				// "Decided: X" / "It's decided, X": the decision is X.
+				if i := bytes.IndexAny(t, ":,—–-"); i >= 0 && i < len("decided")+2 {
+					_, size := utf8.DecodeRune(t[i:])
+					body, textStart = s.start+loc[0]+i+size, s.start+loc[0]+i+size
+				}
+			}
 			obj := lower[body:s.end]
 			if pending != nil && pending.options != nil {
 				ref := reOptionRef.FindSubmatchIndex(head(obj))
@@ -493,6 +620,17 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 					out = e.appendDecision(st, out, m, o, why)
 					continue
 				}
+			}
+			if mod := reAnaphorBut.FindSubmatchIndex(head(obj)); mod != nil {
+				// "Let's do that but with two slots": the proposal, amended.
+				if dec, ok := e.antecedent(text, lower, st.sents, k, sl[loc[0]:loc[1]], pending, st.replying && st.asked); ok {
+					amend, why := splitReason(text, lower, body+mod[2], body+mod[3], s.end)
+					if word := text[body+mod[2] : body+mod[3]]; !strings.HasPrefix(amend, word) {
+						amend = word + " " + amend // cleanDecision took "but" for an interjection
+					}
+					out = e.appendDecision(st, out, m, dec+" — "+amend, why)
+				}
+				continue
 			}
 			if reAnaphor.Match(head(obj)) {
 				_, why := splitReason(text, lower, textStart, body, s.end)
@@ -507,6 +645,19 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				}
 				continue
 			}
+		} else if end := bareChoice(sl, k, st.replying, pending); end > 0 {
+			// A reply that only names one of the things just proposed picks
+			// it: "Logical replication, since we run Postgres anyway."
+			_, why := splitReason(text, lower, s.start, s.start+end, s.end)
+			dec := cleanDecision(text[s.start:s.start+end], sl[:end])
+			if named := contentWords(dec); subset(named, contentWords(pending.text)) {
+				dec = pending.text
+				if why == "" {
+					why = pending.rationale
+				}
+			}
+			out = e.appendDecision(st, out, m, dec, why)
+			continue
 		} else {
 			continue
 		}
@@ -617,6 +768,30 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	if m := findAtToks(reUserCommit, sl, toks, anchorCommit); m != nil {
 		return m[:2]
 	}
+	if m := findAtToks(reUserI, sl, toks, anchorCommit); m != nil {
+		// "I'll do" settles only what "that" points at: "I'll do that".
+		if string(sl[m[2]:m[3]]) != "do" || reAnaphor.Match(head(sl[m[1]:])) {
+			return m[:2]
+		}
+	}
+	if doneVerbNear(sl) {
+		if loc := reUserDone.FindIndex(head(sl)); loc != nil {
+			return loc
+		}
+	}
+	if m := findAtToks(reUserWont, sl, toks, anchorCommit); m != nil {
+		if verb := sl[m[2]:m[3]]; !notCommitting.Has(verb) && !notDeciding.Has(verb) {
+			return m[:2]
+		}
+	}
+	if bytes.Contains(head(sl), []byte("no ")) {
+		if m := reUserNo.FindSubmatchIndex(head(sl)); m != nil {
+			first, _, _ := bytes.Cut(sl[m[2]:m[3]], []byte(" "))
+			if !notRuledOut.Has(first) {
+				return []int{0, 0} // the whole sentence is what is ruled out
+			}
+		}
+	}
 	if replying && imperativeVerbNear(sl) {
 		if loc := reImperative.FindIndex(head(sl)); loc != nil && !reNotImperative.Match(head(sl[loc[0]:])) {
 			return loc
@@ -635,7 +810,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return m[:2]
 		}
 	}
-	if containsAny(sl, "way to go", "our pick", "the winner", "what we") {
+	if containsAny(sl, "way to go", "way forward", "our pick", "the winner", "what we") {
 		if m := findAtToks(reUserVerdict, sl, toks, anchorVerdict); m != nil {
 			return m[:2]
 		}
@@ -660,14 +835,14 @@ func ruleAtEnd(sl []byte) bool {
 // words is near, so that most sentences skip the expression.
 func labelAt(sl []byte, lineStart bool) []int {
 	h := head(sl)
-	if !lineStart || !containsAny(h, "decision", "decided", "resolution", "agreed", "conclusion", "outcome", "verdict", "final call", "resolved", "settled") {
+	if !lineStart || !containsAny(h, "decision", "decided", "resolution", "agreed", "conclusion", "outcome", "verdict", "final call", "final answer", "consensus", "resolved", "settled") {
 		return nil
 	}
 	return reLabel.FindIndex(h)
 }
 
 // imperativeVerbs are the first words of reImperative's verbs.
-var imperativeVerbs = set(`use go pick choose switch stick stay keep drop adopt move migrate standardise standardize`)
+var imperativeVerbs = set(`use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize`)
 
 // imperativeVerbNear reports whether one of the first three words of sl is an
 // imperative verb: most sentences are spared reImperative.
@@ -878,6 +1053,7 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	var p *proposal
 	var imp *proposal // an advice in the imperative, if nothing says "I recommend"
 	var options map[string]string
+	var planItems []string
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
 		if s.lineStart && bytes.HasPrefix(bytes.TrimLeft(sl, "*_"), []byte("option ")) {
@@ -891,6 +1067,13 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 				}
 				continue
 			}
+		}
+		if s.afterPlan && !isQuestion(sl) {
+			// The items of "Here's the plan:" are the proposal together.
+			if dec := cleanDecision(text[s.start:s.end], sl); len(dec) >= 3 {
+				planItems = append(planItems, strings.TrimRight(dec, "."))
+			}
+			continue
 		}
 		if p != nil {
 			continue
@@ -926,6 +1109,9 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		}
 		p = &proposal{text: dec, rationale: why}
 	}
+	if p == nil && len(planItems) > 0 {
+		p = &proposal{text: strings.Join(planItems, "; ")}
+	}
 	if p == nil {
 		p = imp
 	}
@@ -934,6 +1120,9 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 			p = &proposal{}
 		}
 		p.options = options
+	}
+	if p != nil {
+		p.said = contentWords(text)
 	}
 	return p
 }
@@ -1028,7 +1217,7 @@ func sentenceCase(dec string) string {
 	first = strings.ReplaceAll(first, "’", "'")
 	switch {
 	case first == "we", first == "i", strings.HasPrefix(first, "we'"), strings.HasPrefix(first, "i'"),
-		first == "let's", first == "lets", first == "our", imperativeVerbs.HasString(first):
+		first == "let's", first == "lets", first == "our", first == "going", first == "no", imperativeVerbs.HasString(first):
 		return strings.ToUpper(dec[:1]) + dec[1:]
 	}
 	return dec

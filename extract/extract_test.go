@@ -410,7 +410,7 @@ func TestPatternsCompile(t *testing.T) {
 		reImperative, reNotImperative, reAnyAnaphor, reItIs, rePlanLabel, reStartGo, reLabel, reProposal, reProposalLead,
 		reQuestionStart, reHypothetical, reTentative, reNegation, reWalkthrough, reLead, reReasonIn, reReasonSo,
 		reReasonNext, reAcceptStrong, reAcceptWeak, reContrast, reAnaphor, reOption, reOptionRef, reProposalLabel,
-		reCompanion, reEmptyLabel} {
+		reCompanion, reEmptyLabel, reUserI, reUserWont, reUserNo, reUserDone, reAnaphorBut} {
 		if _, err := regexp.Compile(l.pattern); err != nil {
 			t.Errorf("%.40s…: %v", l.pattern, err)
 		}
@@ -453,6 +453,40 @@ func TestDecisionForms(t *testing.T) {
 		{"I'll do that from now on.", "", ""},
 		{"Are we switching the order events to Kafka?", "", ""},
 		{"Settled:", "", ""},
+		// Decisions against, with any verb; predictions and idioms are not.
+		{"We won't migrate this quarter.", "We won't migrate this quarter", ""},
+		{"We're not going to bother with RabbitMQ.", "We're not going to bother with RabbitMQ", ""},
+		{"We won't make the deadline with Kafka.", "", ""},
+		{"We won't need replay after all.", "", ""},
+		{"No RabbitMQ for now.", "No RabbitMQ for now", ""},
+		{"No worries for now.", "", ""},
+		// The first person: a choice, not a task.
+		{"I'm going to use Kafka with 7-day retention.", "I'm going to use Kafka with 7-day retention", ""},
+		{"I'll open a ticket for the platform team.", "", ""},
+		{"We'll be using Kafka for order events.", "We'll be using Kafka for order events", ""},
+		{"We're going for Kafka.", "We're going for Kafka", ""},
+		{"We're opting for Kafka.", "We're opting for Kafka", ""},
+		{"I'll go for Kafka.", "I'll go for Kafka", ""},
+		{"Done, going with Kafka.", "Going with Kafka", ""},
+		{"Go for Kafka.", "Go for Kafka", ""},
+		{"Scrap RabbitMQ, order events go to Kafka.", "Scrap RabbitMQ, order events go to Kafka", ""},
+		// Labels.
+		{"That's settled then: Kafka.", "Kafka", ""},
+		{"Consensus: Kafka with 7-day retention.", "Kafka with 7-day retention", ""},
+		{"The consensus was Kafka.", "The consensus was Kafka", ""},
+		{"Final answer: Kafka.", "Kafka", ""},
+		{"Plan: Kafka for order events, RabbitMQ stays for email jobs.", "Kafka for order events, RabbitMQ stays for email jobs", ""},
+		{"Recommendation: keep RabbitMQ for email jobs.", "", ""},
+		// Changes reported as made, and "decided" as a label.
+		{"I've gone ahead and switched the order events to Kafka.", "I've gone ahead and switched the order events to Kafka", ""},
+		{"Went with Kafka.", "Went with Kafka", ""},
+		{"We're sticking to RabbitMQ for now.", "We're sticking to RabbitMQ for now", ""},
+		{"OK, decided: Kafka for order events, RabbitMQ for email.", "Kafka for order events, RabbitMQ for email", ""},
+		{"It's decided, Kafka.", "Kafka", ""},
+		{"Agreed on the risk.", "", ""},
+		// A plan the user lays out.
+		{"Final plan:\n1. Kafka for order events.\n2. RabbitMQ stays for email.", "Kafka for order events|RabbitMQ stays for email", ""},
+		{"OK, here's what we'll do. Order events go to Kafka. Email jobs stay on RabbitMQ.", "Order events go to Kafka|Email jobs stay on RabbitMQ", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reply, func(t *testing.T) {
@@ -462,12 +496,69 @@ func TestDecisionForms(t *testing.T) {
 				{Index: 2, Role: conversation.RoleUser, Content: tt.reply},
 			}}
 			ds := e.Decisions(c)
+			var got []string
+			for _, d := range ds {
+				got = append(got, d.Decision)
+			}
 			switch {
 			case tt.want == "" && len(ds) > 0:
 				t.Errorf("decisions %+v, want none", ds)
-			case tt.want != "" && (len(ds) != 1 || ds[0].Decision != tt.want || ds[0].Rationale != tt.wantWhy):
+			case tt.want != "" && (strings.Join(got, "|") != tt.want || ds[0].Rationale != tt.wantWhy):
 				t.Errorf("decisions %+v, want %q because %q", ds, tt.want, tt.wantWhy)
 			}
 		})
+	}
+}
+
+// TestDecisionReplies checks replies to an assistant's recommendation: what
+// each records, with every "that" resolved and every bare name checked
+// against what was proposed.
+func TestDecisionReplies(t *testing.T) {
+	e := New(nil, Options{})
+	const proposed = "Postgres with logical replication for the reporting replica"
+	tests := []struct {
+		reply string
+		want  string // decisions joined by "|"; "" for none
+	}{
+		{"Logical replication, since we already run Postgres everywhere.", proposed},
+		{"Logical replication then.", proposed},
+		{"Postgres is what we have.", ""},
+		{"Logical replication lag worries me.", ""},
+		{"Let's do that but with two slots per replica.", proposed + " — but with two slots per replica"},
+		{"I'll do that.", proposed},
+		{"I'd rather go with the nightly dump.", "I'd rather go with the nightly dump"},
+		{"Sold.", proposed},
+		{"I'll open a ticket for the data team.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reply, func(t *testing.T) {
+			c := &conversation.Conversation{Messages: []conversation.Message{
+				{Index: 0, Role: conversation.RoleUser, Content: "How should we feed the reporting database? Nightly dumps are too slow."},
+				{Index: 1, Role: conversation.RoleAssistant, Content: "I'd recommend " + proposed + ", because it keeps one database engine to operate. Does that work for you?"},
+				{Index: 2, Role: conversation.RoleUser, Content: tt.reply},
+			}}
+			var got []string
+			for _, d := range e.Decisions(c) {
+				got = append(got, d.Decision)
+			}
+			if strings.Join(got, "|") != tt.want {
+				t.Errorf("decisions %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestPlanProposal checks that the items of an assistant's "Here's the
+// plan:" list are the proposal a "sounds good" takes.
+func TestPlanProposal(t *testing.T) {
+	c := &conversation.Conversation{Messages: []conversation.Message{
+		{Index: 0, Role: conversation.RoleUser, Content: "How do we move off RabbitMQ without downtime?"},
+		{Index: 1, Role: conversation.RoleAssistant, Content: "Here's the plan:\n1. Run both brokers in parallel.\n2. Mirror publishes with a dual-writer.\n3. Move consumers one at a time."},
+		{Index: 2, Role: conversation.RoleUser, Content: "Sounds good."},
+	}}
+	ds := New(nil, Options{}).Decisions(c)
+	want := "Run both brokers in parallel; Mirror publishes with a dual-writer; Move consumers one at a time"
+	if len(ds) != 1 || ds[0].Decision != want || ds[0].MessageIndex != 2 {
+		t.Errorf("decisions %+v, want %q at message 2", ds, want)
 	}
 }

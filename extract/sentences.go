@@ -17,6 +17,11 @@ type sentence struct {
 	// line follows a line that is only a "Decision:" label or heading.
 	lineStart  bool
 	afterLabel bool
+	// afterPlan is set when the line follows a line that only announces a
+	// plan ("Final plan:", "Let's do this:"), or is an item of the list
+	// after one: from the user these are decisions, from the assistant a
+	// proposal.
+	afterPlan bool
 }
 
 // splitSentences appends the sentences of text to out. lower is text with
@@ -28,6 +33,7 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 	para := 0
 	label := false // the previous non-empty line was a bare decision label
 	inLabelList := false
+	plan, inPlanList := false, false // the same for a plan announcement
 	for pos := 0; pos < len(text); {
 		end := strings.IndexByte(text[pos:], '\n')
 		if end < 0 {
@@ -57,9 +63,13 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 			if !label {
 				inLabelList = false
 			}
+			if !plan {
+				inPlanList = false
+			}
 			continue
 		case words.IsCodeLine(line), trimmed[0] == '>', trimmed[0] == '|':
 			label, inLabelList = false, false
+			plan, inPlanList = false, false
 			continue
 		}
 		// Strip list markers and headings.
@@ -67,19 +77,27 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 		off += len(trimmed) - len(body)
 		bodyLower := lower[off : off+len(body)]
 		after := label || inLabelList && isItem
+		afterPlan := plan || inPlanList && isItem
 		if isLabelLine(bodyLower) {
 			label, inLabelList = true, true
+			continue
+		}
+		if isPlanLine(bodyLower) {
+			plan, inPlanList = true, true
 			continue
 		}
 		if label && !isItem {
 			inLabelList = false
 		}
-		label = false
+		if plan && !isItem {
+			inPlanList = false
+		}
+		label, plan = false, false
 		first := true
 		for s := off; s < off+len(body); {
 			e := sentenceEnd(lower, s, off+len(body))
 			if st, en := trimSpan(text, s, e); en > st {
-				out = append(out, sentence{start: st, end: en, para: para, lineStart: first, afterLabel: after && first})
+				out = append(out, sentence{start: st, end: en, para: para, lineStart: first, afterLabel: after && first, afterPlan: afterPlan && first})
 			}
 			first = false
 			s = e
@@ -118,6 +136,32 @@ func isLabelLine(l []byte) bool {
 	}
 	return false
 }
+
+// isPlanLine reports a line (or sentence) that only announces the plan that
+// follows it.
+func isPlanLine(l []byte) bool {
+	l = bytes.Trim(l, " \t*_:#-–—.!")
+	if i := bytes.IndexAny(l, ",!"); i >= 0 && i < 12 {
+		// An interjection first: "OK, here's the plan".
+		if lead := bytes.TrimSpace(l[:i]); planLeads.Has(lead) {
+			l = bytes.TrimLeft(l[i+1:], " ")
+		}
+	} else if first, rest, ok := bytes.Cut(l, []byte(" ")); ok && planLeads.Has(first) {
+		l = rest
+	}
+	l = bytes.ReplaceAll(l, []byte("’"), []byte("'"))
+	switch string(l) {
+	case "plan", "the plan", "final plan", "our plan", "new plan", "the final plan", "revised plan", "updated plan",
+		"here's the plan", "here is the plan", "this is the plan", "the plan is", "plan of record",
+		"let's do this", "let's do the following", "let's go with this", "we'll do this", "we'll do the following",
+		"here's what we'll do", "here is what we'll do", "this is what we'll do", "here's what we're doing",
+		"here's what we're going to do", "here's what i'm going to do", "here's what i'll do":
+		return true
+	}
+	return false
+}
+
+var planLeads = words.NewSetOf(strings.Fields(`ok okay so alright right then great good perfect fine`))
 
 // abbreviations whose dot does not end a sentence.
 var abbreviations = []string{"e.g", "i.e", "etc", "vs", "approx", "incl", "esp", "cf", "mr", "ms", "dr", "no", "fig", "eq"}
