@@ -68,26 +68,26 @@ var (
 	reUserNo      = re(`^(?:(?:ok|okay|so|then|fine|right|alright)[,.!]*\s+)?no ([a-z0-9][a-z0-9 ./+#-]{0,40}?) (?:for now|this (?:quarter|sprint|release|year|time|round)|yet|until\b)`)
 	reUserRule    = re(`^(?:(?:ok|okay|so|and|also|then|agreed|good|great)[,.!]*\s+)?(?:going forward|from now on|from here on)\b[,:]?`)
 	reUserPlan    = re(`^(?:the|our) plan is (?:to|that)\b`)
-	reUserVerdict = re(`^(?:is|are) (?:the way to go|the way forward|our pick|the winner|what we'll use|what we're going with)\b`)
+	reUserVerdict = re(`^(?:is|are) (?:the way to go|the way forward|the one|our pick|the winner|what we'll use|what we're going with)\b`)
 	// reImperative is a user's instruction that picks ("Use pgx directly",
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
 	// idioms that open the same way.
-	reImperative    = re(`^(?:(?:ok|okay|yes|yeah|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done)[,.!:;—–-]*\s+)?(?:use|go with|go for|pick|choose|switch to|stick with|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on)\b`)
+	reImperative    = re(`^(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done)[,.!:;—–-]*\s+)?(?:use|go with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on)\b`)
 	reNotImperative = re(`^(?:keep (?:in mind|going|an eye|me|us|it (?:short|simple|brief))|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
 	reAnyAnaphor = re(`\b(?:it|that|this|these|those|them)\b`)
 	// reItIs is a choice named on its own: "Meilisearch it is."
-	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/-]{0,40}?) it is\s*[.!]*$`)
+	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/-]{0,40}?) it is\s*(?:[.!]*$|[,;—–]\s*(?:and|with|plus|but)\b)`)
 	// rePlanLabel opens a sentence that announces the decision after it:
 	// "that's the plan: …".
-	rePlanLabel = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|our plan)(?: then| now)?\s*(?:[:—–]|-\s)\s*`)
+	rePlanLabel = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|our plan)|that settles it)(?: then| now)?\s*(?:[:,—–]|-\s)\s*`)
 	// reStartGo is a bare "going with X" / "go with X" opening a sentence.
 	reStartGo = re(`^(?:(?:so|ok|okay|then|alright|fine|yes|right|sounds good|great|perfect|done)[,.!]* )?(?:going|go) with\b`)
 	// reLabel is a "Decision: …" label opening a line.
 	// A short heading may stand before it on the line ("Hotfixes — Outcome:
 	// …"), as in meeting notes.
-	reLabel = re(`^(?:[a-z0-9][a-z0-9 /&+-]{0,40}\s[—–-]\s+)?[*_]*(?:the |our |final |my )*(?:decision|decided|resolution|agreed|conclusion|outcome|verdict|final call|final answer|consensus|resolved|settled)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
+	reLabel = re(`^(?:[a-z0-9][a-z0-9 /&+-]{0,40}\s[—–-]\s+)?[*_]*(?:the |our |final |my )*(?:decision|decided|resolution|agreed|conclusion|outcome|verdict|final call|final answer|final choice|consensus|resolved|settled|chosen|selected|picked|winner|approved|locked in)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
 	// reProposal finds the assistant recommending something.
 	reProposal = re(`^(?:` + strings.Join([]string{
 		`i(?:'d| would)? (?:strongly |probably |personally |still |also )?(?:recommend|suggest|propose|advise)`,
@@ -112,7 +112,7 @@ var (
 	// the helper to …").
 	reWalkthrough = re(`^(?:first|next|then|now|here|below|above|in this|to do this|for this|for example|in the example|step \d|after that|finally)\b`)
 	// reLead is an interjection before the decision proper.
-	reLead = re(`^(?:(?:ok|okay|so|alright|all right|right|great|perfect|fine|good|yes|yeah|yep|cool|then|thanks|thank you|sounds good|agreed|also|and|but|in that case|that settles it|done|alright then|ok then)\b\s*[,.!:;—–-]*\s*)+`)
+	reLead = re(`^(?:(?:fine by me|fine with me|works for me|ok|okay|so|alright|all right|right|great|perfect|fine|good|yes|yeah|yep|cool|then|thanks|thank you|sounds good|agreed|also|and|but|in that case|that settles it|done|alright then|ok then)\b\s*[,.!:;—–-]*\s*)+`)
 	// reReasonIn starts a reason inside the decision's sentence.
 	// It is tried at the words of reasonAnchors; what precedes it (", ",
 	// " — ", " (") is cut from the decision.
@@ -126,7 +126,13 @@ var (
 		`(?:this|it|that)(?:'s| is| was) (?:faster|simpler|cheaper|safer|more|less|better|easier|well|the (?:only|simplest|fastest|safest|cheapest)|already|battle|proven|stable)`,
 	}, "|") + `)\b[*_:]*\s*`)
 	// reAcceptStrong opens a user reply that accepts a proposal.
-	reAcceptStrong = re(`^(?:(?:ok|okay|yes|yeah|yep|great|perfect|alright|cool|nice|fine)[,.!]*\s+)?(?:sounds (?:good|great|fine|perfect|right|reasonable)|that sounds (?:good|great|fine|right|reasonable)|let'?s do (?:it|that|this)|do (?:it|that|this)|go (?:ahead|for it)|agreed|i agree|agree|makes sense|that makes sense|that works|works for me|lgtm|looks good|ship it|deal|approved|let'?s go with (?:it|that|this|your|the)|go with (?:it|that|this|your)|please (?:do|go ahead|proceed)|proceed|\+1|let'?s (?:go|proceed)|sold|i'm convinced|(?:i'll|we'll) take (?:your|the|that) (?:recommendation|suggestion|advice))\b`)
+	reAcceptStrong = re(`^(?:(?:ok|okay|yes|yeah|yep|great|perfect|alright|cool|nice|fine)[,.!]*\s+)?(?:sounds (?:good|great|fine|perfect|right|reasonable)|that sounds (?:good|great|fine|right|reasonable)|let'?s do (?:it|that|this)|do (?:it|that|this)|go (?:ahead|for it)|agreed|i agree|agree|makes sense|that makes sense|that works|works for me|lgtm|looks good|ship it|deal|approved|let'?s go with (?:it|that|this|your|the)|go with (?:it|that|this|your)|please (?:do|go ahead|proceed)|proceed|\+1|let'?s (?:go|proceed)|sold|i'm convinced|(?:i'll|we'll) take (?:your|the|that) (?:recommendation|suggestion|advice)|(?:good|great) (?:idea|call)|yes please|please do)\b`)
+	// reAcceptBut is a yes with an amendment: "Yes, but keep the cron as a
+	// fallback".
+	reAcceptBut = re(`^(?:ok|okay|yes|yeah|yep|sure|fine|sounds good|agreed|alright)[,.!]*\s+but\s+`)
+	// reOffer is the assistant offering to make a change ("Want me to switch
+	// the cache to Redis?"): the user's yes decides it. Group 1 is the verb.
+	reOffer = re(`^(?:(?:so|ok|okay)[,]?\s+)?(?:(?:do you )?want me to|would you like me to|should i|shall i|shall we|should we|do you want (?:me|us) to|want us to)\s+(?:go ahead and\s+)?(switch|replace|migrate|move|use|add|remove|drop|adopt|change|go with|pin|vendor|upgrade|downgrade|split|convert|rewrite|enable|disable|keep|standardi[sz]e|deprecate|retire|introduce|stick with|set)\b`)
 	// reAcceptWeak opens a reply that accepts only when nothing contradicts
 	// it.
 	reAcceptWeak = re(`^(?:ok|okay|yes|yep|yeah|sure|fine|alright|perfect|great|cool|nice|right)\b`)
@@ -134,6 +140,8 @@ var (
 	// reAnaphor is an object that points back at the assistant's proposal.
 	// It may be followed by a reason: "We'll keep that, because …".
 	reAnaphor = re(`^\s*(?:(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
+	// reEvalChoice is a verdict on a thing named (group 1) in a reply.
+	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:makes (?:the most )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick))\b`)
 	// reAnaphorBut is an anaphoric object amended in the same breath: "that
 	// but with two slots", "it, except on Fridays".
 	reAnaphorBut = re(`^\s*(?:it|that|this)(?: one)?,? ((?:but|except|only|without|minus|plus)\b)`)
@@ -351,8 +359,13 @@ var notCommitting = set(`see need have be get lose probably likely possibly mayb
 // first sentence sl when the reply does nothing but name something the
 // assistant's proposal mentioned (up to five words, then a reason or
 // nothing), or 0.
-func bareChoice(sl []byte, k int, replying bool, pending *proposal) int {
-	if k != 0 || !replying || pending == nil || len(pending.said) == 0 || isQuestion(sl) {
+func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
+	if !st.replying || pending == nil && !st.offered || len(st.said) == 0 || isQuestion(sl) {
+		return 0
+	}
+	// The choice opens the reply, perhaps after a sentence that is only an
+	// interjection ("Perfect. SQS for the queue, Redis for the cache.").
+	if k > 1 || k == 1 && !onlyInterjection(st.lower[st.sents[0].start:st.sents[0].end]) {
 		return 0
 	}
 	start := 0
@@ -360,37 +373,89 @@ func bareChoice(sl []byte, k int, replying bool, pending *proposal) int {
 		start = loc[1]
 	}
 	end := len(sl)
-	if i := bytes.IndexAny(sl[start:], ",;:(—–"); i >= 0 {
+	if i := bytes.IndexAny(sl[start:], ";:(—–"); i >= 0 {
 		end = start + i
 	}
 	if loc := findAt(reReasonIn, sl[start:end], reasonAnchors); loc != nil {
 		end = start + loc[0]
 	}
-	phrase := bytes.TrimSpace(bytes.TrimRight(bytes.TrimSpace(sl[start:end]), ".!"))
-	phrase = bytes.TrimSuffix(bytes.TrimSuffix(phrase, []byte(" then")), []byte(" please"))
-	fields := bytes.Fields(phrase)
-	if len(fields) == 0 || len(fields) > 5 || pronouns.Has(fields[0]) || reNegation.Match(phrase) {
-		return 0
+	phrase := bytes.TrimRight(bytes.TrimSpace(sl[start:end]), ".!, ")
+	for _, tail := range []string{" please", " then", " too"} {
+		phrase = bytes.TrimSuffix(phrase, []byte(tail))
 	}
-	// Every word is one the assistant used, or glue: "Postgres is what we
-	// have" states a fact, not a pick.
-	named := 0
-	for _, f := range fields {
-		f = bytes.Trim(f, "*_`\"'.!")
-		if _, ok := pending.said[string(words.Singular(f))]; ok {
-			named++
-		} else if !choiceGlue.Has(f) {
-			return 0
-		}
-	}
-	if named == 0 {
+	if !namesOnly(phrase, st.said, 12) {
 		return 0
 	}
 	return start + len(phrase)
 }
 
+// namesOnly reports whether phrase (lower case) holds at most max words,
+// each one said (a thing named before) or glue, and at least one said; a
+// leading pronoun or a negation makes it a statement.
+func namesOnly(phrase []byte, said map[string]struct{}, max int) bool {
+	fields := bytes.Fields(phrase)
+	if len(fields) == 0 || len(fields) > max || pronouns.Has(fields[0]) || reNegation.Match(phrase) {
+		return false
+	}
+	named := 0
+	for _, f := range fields {
+		f = bytes.Trim(f, "*_`\"'.!,")
+		if _, ok := said[string(words.Singular(f))]; ok {
+			named++
+		} else if len(f) > 0 && !choiceGlue.Has(f) {
+			return false
+		}
+	}
+	return named > 0
+}
+
+// onlyInterjection reports a sentence that is nothing but "Perfect." or
+// "OK, thanks!".
+func onlyInterjection(sl []byte) bool {
+	loc := reLead.FindIndex(head(sl))
+	return loc != nil && len(bytes.Trim(sl[loc[1]:], " .!,")) == 0
+}
+
+// evalChoice returns where a verdict on something the assistant named
+// starts in sl ("I think SQS makes sense for us", "SQS is the right
+// call"), or -1.
+func evalChoice(sl []byte, st *decisionState) int {
+	if !st.replying || len(st.said) == 0 || isQuestion(sl) || !containsAny(sl, "sense", "right", "best", "better", "obvious") {
+		return -1
+	}
+	start := 0
+	if loc := reLead.FindIndex(head(sl)); loc != nil {
+		start = loc[1]
+	}
+	m := reEvalChoice.FindSubmatchIndex(head(sl[start:]))
+	if m == nil || !namesOnly(sl[start+m[2]:start+m[3]], st.said, 6) {
+		return -1
+	}
+	return start + m[2]
+}
+
 // choiceGlue are the words a bare choice may hold besides the things named.
-var choiceGlue = set(`the a an with and plus for of on in to one both`)
+var choiceGlue = set(`the a an with and plus for of on in to one both + & definitely too also then
+	please`)
+
+// amendVerbs open the amendment of a "yes, but …" (an instruction); other
+// words open an objection ("yes, but strict mode breaks two partners").
+var amendVerbs = set(`keep use add make with without only skip drop set limit start put run move
+	leave do let's lets we'll also cap pin rename split`)
+
+// offersAlternatives reports a message that lays out a choice ("We could
+// shard by tenant or by region").
+func offersAlternatives(lower []byte) bool {
+	return containsAny(lower, " or ", "either", "option", "alternative", " vs ", "versus", "could ")
+}
+
+// sentenceCaseVerb capitalises a decision that opens with a verb.
+func sentenceCaseVerb(dec string) string {
+	if dec == "" || dec[0] < 'a' || dec[0] > 'z' {
+		return dec
+	}
+	return strings.ToUpper(dec[:1]) + dec[1:]
+}
 
 // subset reports whether every word of a is in b.
 func subset(a, b map[string]struct{}) bool {
@@ -500,13 +565,17 @@ type decisionState struct {
 	// replying is set while a user message answers the assistant; asked
 	// when the assistant's last message ended on a question.
 	replying, asked bool
+	// said holds the content words of the assistant's last message, and
+	// offered whether it laid out alternatives: a reply naming only things
+	// from it picks among them.
+	said    map[string]struct{}
+	offered bool
+	// userSaid holds the content words of the user's last message.
+	userSaid map[string]struct{}
 }
 
 type proposal struct {
 	text, rationale string
-	// said holds the content words of the whole message that made the
-	// proposal: a reply naming only things from it picks among them.
-	said map[string]struct{}
 	// options are the labelled options offered ("Option B: …"), by their
 	// lower-case label.
 	options map[string]string
@@ -520,6 +589,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 	st := e.dpool.Get().(*decisionState)
 	defer e.dpool.Put(st)
 	st.words = st.words[:0]
+	st.said, st.userSaid, st.offered = nil, nil, false
 	var out []conversation.Decision
 	var pending *proposal
 	prevAssistant := false
@@ -539,6 +609,15 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 			// The user says yes: the proposal is what was decided, taken in the
 			// accepting message. What the reply states itself follows.
 			out = e.appendDecision(st, out, m, pending.text, pending.rationale)
+		} else if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && len(st.sents) > 0 {
+			// "Yes, but keep the cron as a fallback": the proposal, amended.
+			s0 := st.sents[0]
+			if loc := reAcceptBut.FindIndex(head(st.lower[s0.start:s0.end])); loc != nil && !isQuestion(st.lower[s0.start:s0.end]) {
+				first, _, _ := bytes.Cut(st.lower[s0.start+loc[1]:s0.end], []byte(" "))
+				if amend := trimText(text[s0.start+loc[1] : s0.end]); len(amend) >= 3 && amendVerbs.Has(first) {
+					out = e.appendDecision(st, out, m, pending.text+" — but "+amend, pending.rationale)
+				}
+			}
 		}
 		before := len(out)
 		st.replying = m.Role == conversation.RoleUser && prevAssistant
@@ -550,8 +629,13 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		if m.Role == conversation.RoleAssistant {
 			pending = e.findProposal(text, st)
 			st.asked = len(st.sents) > 0 && isQuestion(st.lower[st.sents[len(st.sents)-1].start:st.sents[len(st.sents)-1].end])
+			st.said, st.offered = contentWords(text), offersAlternatives(st.lower)
+			for w := range st.userSaid {
+				st.said[w] = struct{}{}
+			}
 		} else {
 			pending = nil
+			st.userSaid = contentWords(text)
 		}
 		if len(out) >= e.opts.MaxDecisions {
 			out = out[:e.opts.MaxDecisions]
@@ -597,7 +681,12 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			body, textStart = s.start+loc[1], s.start+loc[1]
 		} else if loc := itIs(sl); loc != nil && m.Role == conversation.RoleUser {
-			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], nextReason(text, lower, st.sents, k))
+			dec := text[s.start+loc[0] : s.start+loc[1]]
+			// "SQS it is, and Redis for the cache": the rest is part of it.
+			if tail := strings.TrimRight(strings.TrimSpace(text[s.start+loc[1]+len(" it is"):s.end]), ".!"); tail != "" {
+				dec += tail
+			}
+			out = e.appendDecision(st, out, m, dec, nextReason(text, lower, st.sents, k))
 			continue
 		} else if loc := findTrigger(sl, st.anchorToks(sl), m.Role, st.replying); loc != nil {
 			if !settles(sl, loc, m.Role) || agreedOnPoint(sl[loc[0]:loc[1]], sl[loc[1]:]) {
@@ -645,12 +734,14 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				}
 				continue
 			}
-		} else if end := bareChoice(sl, k, st.replying, pending); end > 0 {
+		} else if i := evalChoice(sl, st); i >= 0 && m.Role == conversation.RoleUser {
+			body, textStart = s.start+i, s.start+i
+		} else if end := bareChoice(sl, k, st, pending); end > 0 {
 			// A reply that only names one of the things just proposed picks
 			// it: "Logical replication, since we run Postgres anyway."
 			_, why := splitReason(text, lower, s.start, s.start+end, s.end)
 			dec := cleanDecision(text[s.start:s.start+end], sl[:end])
-			if named := contentWords(dec); subset(named, contentWords(pending.text)) {
+			if named := contentWords(dec); pending != nil && pending.text != "" && subset(named, contentWords(pending.text)) {
 				dec = pending.text
 				if why == "" {
 					why = pending.rationale
@@ -810,7 +901,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return m[:2]
 		}
 	}
-	if containsAny(sl, "way to go", "way forward", "our pick", "the winner", "what we") {
+	if containsAny(sl, "way to go", "way forward", "the one", "our pick", "the winner", "what we") {
 		if m := findAtToks(reUserVerdict, sl, toks, anchorVerdict); m != nil {
 			return m[:2]
 		}
@@ -835,7 +926,7 @@ func ruleAtEnd(sl []byte) bool {
 // words is near, so that most sentences skip the expression.
 func labelAt(sl []byte, lineStart bool) []int {
 	h := head(sl)
-	if !lineStart || !containsAny(h, "decision", "decided", "resolution", "agreed", "conclusion", "outcome", "verdict", "final call", "final answer", "consensus", "resolved", "settled") {
+	if !lineStart || !containsAny(h, "decision", "decided", "resolution", "agreed", "conclusion", "outcome", "verdict", "final call", "final answer", "final choice", "consensus", "resolved", "settled", "chosen", "selected", "picked", "winner", "approved", "locked in") {
 		return nil
 	}
 	return reLabel.FindIndex(h)
@@ -1112,6 +1203,17 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	if p == nil && len(planItems) > 0 {
 		p = &proposal{text: strings.Join(planItems, "; ")}
 	}
+	if p == nil && len(st.sents) > 0 {
+		// "Want me to switch the cache to Redis?" ends the message: the
+		// change offered is what a yes takes.
+		s := st.sents[len(st.sents)-1]
+		sl := st.lower[s.start:s.end]
+		if m := reOffer.FindSubmatchIndex(head(sl)); m != nil && isQuestion(sl) && !reAnyAnaphor.Match(sl[m[3]:]) {
+			if dec := strings.TrimRight(cleanDecision(text[s.start+m[2]:s.end], sl[m[2]:]), "?"); len(dec) >= 3 {
+				p = &proposal{text: sentenceCaseVerb(dec)}
+			}
+		}
+	}
 	if p == nil {
 		p = imp
 	}
@@ -1120,9 +1222,6 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 			p = &proposal{}
 		}
 		p.options = options
-	}
-	if p != nil {
-		p.said = contentWords(text)
 	}
 	return p
 }

@@ -410,7 +410,7 @@ func TestPatternsCompile(t *testing.T) {
 		reImperative, reNotImperative, reAnyAnaphor, reItIs, rePlanLabel, reStartGo, reLabel, reProposal, reProposalLead,
 		reQuestionStart, reHypothetical, reTentative, reNegation, reWalkthrough, reLead, reReasonIn, reReasonSo,
 		reReasonNext, reAcceptStrong, reAcceptWeak, reContrast, reAnaphor, reOption, reOptionRef, reProposalLabel,
-		reCompanion, reEmptyLabel, reUserI, reUserWont, reUserNo, reUserDone, reAnaphorBut} {
+		reCompanion, reEmptyLabel, reUserI, reUserWont, reUserNo, reUserDone, reAnaphorBut, reAcceptBut, reOffer, reEvalChoice} {
 		if _, err := regexp.Compile(l.pattern); err != nil {
 			t.Errorf("%.40s…: %v", l.pattern, err)
 		}
@@ -535,6 +535,51 @@ func TestDecisionReplies(t *testing.T) {
 			c := &conversation.Conversation{Messages: []conversation.Message{
 				{Index: 0, Role: conversation.RoleUser, Content: "How should we feed the reporting database? Nightly dumps are too slow."},
 				{Index: 1, Role: conversation.RoleAssistant, Content: "I'd recommend " + proposed + ", because it keeps one database engine to operate. Does that work for you?"},
+				{Index: 2, Role: conversation.RoleUser, Content: tt.reply},
+			}}
+			var got []string
+			for _, d := range e.Decisions(c) {
+				got = append(got, d.Decision)
+			}
+			if strings.Join(got, "|") != tt.want {
+				t.Errorf("decisions %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestDecisionChoices checks replies to an assistant that lays out
+// alternatives without recommending one, and to one that offers a change.
+func TestDecisionChoices(t *testing.T) {
+	e := New(nil, Options{})
+	const options = "SQS is managed and cheap at your volume; Kafka is overkill. For the cache, Redis or Memcached both work; Redis gives you persistence."
+	const offer = "The misses come from the per-request TTL. Want me to switch the session cache to Redis with a 30-minute TTL?"
+	tests := []struct {
+		assistant, reply string
+		want             string // decisions joined by "|"; "" for none
+	}{
+		{options, "Perfect. SQS for the queue, Redis for the cache.", "SQS for the queue, Redis for the cache"},
+		{options, "OK so SQS, and Redis since we need persistence.", "SQS, and Redis"},
+		{options, "Fine by me, SQS.", "SQS"},
+		{options, "I think SQS makes sense for us.", "SQS makes sense for us"},
+		{options, "SQS is the right call.", "SQS is the right call"},
+		{options, "That makes sense.", ""},
+		{options, "Thanks! That settles it, SQS.", "SQS"},
+		{options, "SQS it is, and Redis for the cache.", "SQS, and Redis for the cache"},
+		{options, "Summary of what we agreed:\n- SQS for the queue\n- Redis for the cache", "SQS for the queue|Redis for the cache"},
+		{options, "Chosen: Redis for the cache.", "Redis for the cache"},
+		{options, "Kafka is what the other team runs.", ""},
+		{options, "SQS lag worries me.", ""},
+		{offer, "Yes, do it.", "Switch the session cache to Redis with a 30-minute TTL"},
+		{offer, "Sure.", "Switch the session cache to Redis with a 30-minute TTL"},
+		{offer, "No, keep the TTL per request.", "No, keep the TTL per request"},
+		{"Tests pass. Should I commit these changes?", "Yes.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reply, func(t *testing.T) {
+			c := &conversation.Conversation{Messages: []conversation.Message{
+				{Index: 0, Role: conversation.RoleUser, Content: "We need a queue and a cache for the new service."},
+				{Index: 1, Role: conversation.RoleAssistant, Content: tt.assistant},
 				{Index: 2, Role: conversation.RoleUser, Content: tt.reply},
 			}}
 			var got []string

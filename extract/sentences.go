@@ -130,8 +130,13 @@ func stripMarker(s string) (string, bool) {
 // "Decision:", "**Decisions**", "## Final decision".
 func isLabelLine(l []byte) bool {
 	l = bytes.Trim(l, " \t*_:#-–—")
-	switch string(l) {
-	case "decision", "decisions", "final decision", "decisions made", "decided", "agreed", "resolution", "outcome":
+	switch string(bytes.ReplaceAll(l, []byte("’"), []byte("'"))) {
+	case "decision", "decisions", "final decision", "final decisions", "decisions made", "decided", "agreed", "resolution", "outcome",
+		"decisions so far", "key decisions", "the decisions", "our decisions", "decision log", "decisions log", "summary of decisions",
+		"what we decided", "what we agreed", "what we agreed on", "summary of what we agreed", "summary of what we decided",
+		"we agreed", "we agreed on the following", "we agreed on", "we decided", "we've decided", "we have decided",
+		"we decided on the following", "we settled on", "here's where we landed", "here is where we landed", "where we landed",
+		"agreed decisions", "agreed so far", "decided so far":
 		return true
 	}
 	return false
