@@ -730,6 +730,14 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 					if why == "" && pending != nil && dec == pending.text {
 						why = pending.rationale
 					}
+					if reNegation.Match(sl[loc[0]:loc[1]]) {
+						// "Let's not do that": what it points at is what was
+						// decided against, not what was decided.
+						dec = "Decided against: " + dec
+						if pending != nil && why == pending.rationale {
+							why = "" // the proposal's reason argues for it
+						}
+					}
 					out = e.appendDecision(st, out, m, dec, why)
 				}
 				continue
@@ -871,7 +879,9 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		}
 	}
 	if m := findAtToks(reUserWont, sl, toks, anchorCommit); m != nil {
-		if verb := sl[m[2]:m[3]]; !notCommitting.Has(verb) && !notDeciding.Has(verb) {
+		if verb := sl[m[2]:m[3]]; string(verb) == "go" && bytes.HasPrefix(sl[m[3]:], []byte(" with")) {
+			return []int{m[0], m[1] + len(" with")}
+		} else if !notCommitting.Has(verb) && !notDeciding.Has(verb) {
 			return m[:2]
 		}
 	}

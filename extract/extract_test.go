@@ -529,6 +529,10 @@ func TestDecisionReplies(t *testing.T) {
 		{"I'd rather go with the nightly dump.", "I'd rather go with the nightly dump"},
 		{"Sold.", proposed},
 		{"I'll open a ticket for the data team.", ""},
+		// Against what "that" points at: never recorded as if taken.
+		{"Let's not do that.", "Decided against: " + proposed},
+		{"We won't go with that because of cost.", "Decided against: " + proposed},
+		{"I won't use it.", "Decided against: " + proposed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reply, func(t *testing.T) {
