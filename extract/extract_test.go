@@ -307,6 +307,12 @@ func FuzzDecisions(f *testing.F) {
 		"I recommend BCa. It corrects bias.",
 		"Should we use \"x\"? “we'll use y” e.g. i.e. 3.5.",
 		"\xff\xfe we’ll go with \x00",
+		"Want me to switch the cache to Redis?",
+		"SQS it is, and Redis for the cache.",
+		"OK, decided: x. It's decided— y",
+		"Perfect. SQS for the queue, Redis for the cache.",
+		"Final plan:\n1. a\n2. b\nOK here's what we'll do. X.",
+		"Let's not do that. Yes, but keep it. We won't go with",
 	} {
 		f.Add(s, "sounds good")
 	}
