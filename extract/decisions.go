@@ -219,6 +219,7 @@ const (
 	planAnchorList     = `the our`
 	verdictAnchorList  = `is are`
 	proposalAnchorList = `i i'd i’d my recommendation recommendation: you the let's lets let’s`
+	doneAnchorList     = `i we i've i’ve we've we’ve went chose picked opted switched moved migrated settled stuck`
 )
 
 // The anchor sets a sentence is tokenised against once (see anchorToks),
@@ -230,6 +231,7 @@ const (
 	anchorPlan
 	anchorVerdict
 	anchorProposal
+	anchorDone
 )
 
 // anchorUnion holds the words of every anchor set; anchorBits[i] says
@@ -241,6 +243,7 @@ var anchorUnion, anchorBits = func() (*words.Set, []uint8) {
 	}{
 		{anchorDirect, directAnchorList}, {anchorUser, userAnchorList}, {anchorCommit, commitAnchorList},
 		{anchorPlan, planAnchorList}, {anchorVerdict, verdictAnchorList}, {anchorProposal, proposalAnchorList},
+		{anchorDone, doneAnchorList},
 	}
 	var all []string
 	for _, s := range sets {
@@ -355,12 +358,22 @@ var notCommitting = set(`see need have be get lose probably likely possibly mayb
 	verify investigate consider try understand walk step pause recap summarize continue
 	reconsider double-check confirm research measure benchmark profile`)
 
-// bareChoice returns the length of the choice that opens the reply's
-// first sentence sl when the reply does nothing but name something the
-// assistant's proposal mentioned (up to five words, then a reason or
-// nothing), or 0.
+// bareChoice returns the length of the choice that opens sentence k of a
+// reply, sl, when it does nothing but name things the assistant (or the
+// user before it) said, after a proposal or a set of alternatives: "Tenant
+// sharding, since joins matter more." It returns 0 otherwise.
 func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
-	if !st.replying || pending == nil && !st.offered || len(st.said) == 0 || isQuestion(sl) {
+	// A choice and a short reason fit in 200 bytes; most sentences are
+	// longer, and spared the rest.
+	if !st.replying || k > 1 || len(sl) > 200 {
+		return 0
+	}
+	// Most sentences open with a word no choice opens with ("We", "Should",
+	// "It"): refused before any pattern runs.
+	if w, _, _ := bytes.Cut(bytes.TrimLeft(sl, " *_\"'"), []byte(" ")); words.IsStopword(string(bytes.TrimRight(w, ",.!"))) && !choiceGlue.Has(w) && !leadWords.Has(bytes.TrimRight(w, ",.!")) {
+		return 0
+	}
+	if isQuestion(sl) {
 		return 0
 	}
 	// The choice opens the reply, perhaps after a sentence that is only an
@@ -383,26 +396,59 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	for _, tail := range []string{" please", " then", " too"} {
 		phrase = bytes.TrimSuffix(phrase, []byte(tail))
 	}
-	if !namesOnly(phrase, st.said, 12) {
+	// After alternatives or a proposal only; checked last, as it reads the
+	// whole of what was said.
+	if bytes.Count(phrase, []byte{' '}) >= 12 || pending == nil && !offersAlternatives(st.saidLower) || !st.namesOnly(phrase, 12) {
 		return 0
 	}
 	return start + len(phrase)
 }
 
+// said reports whether the word w (lower case) was said in saidLower: at
+// the start of a word there, whole or followed by a plural ending.
+func (st *decisionState) said(w []byte) bool {
+	t := st.saidLower
+	for len(w) > 0 {
+		i := bytes.Index(t, w)
+		if i < 0 {
+			return false
+		}
+		end := i + len(w)
+		if (i == 0 || !wordByte(t[i-1])) && (end == len(t) || !wordByte(t[end]) ||
+			t[end] == 's' && (end+1 == len(t) || !wordByte(t[end+1]))) {
+			return true
+		}
+		t = t[i+1:]
+	}
+	return false
+}
+
+func wordByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80 }
+
 // namesOnly reports whether phrase (lower case) holds at most max words,
 // each one said (a thing named before) or glue, and at least one said; a
 // leading pronoun or a negation makes it a statement.
-func namesOnly(phrase []byte, said map[string]struct{}, max int) bool {
+func (st *decisionState) namesOnly(phrase []byte, max int) bool {
+	// Cheap refusals first: the words said are made only for a short
+	// phrase.
+	if n := bytes.Count(phrase, []byte{' '}); n >= max || len(phrase) == 0 {
+		return false
+	}
 	fields := bytes.Fields(phrase)
-	if len(fields) == 0 || len(fields) > max || pronouns.Has(fields[0]) || reNegation.Match(phrase) {
+	// A negation ("not", "don't", "no longer") is a stop word, refused below.
+	if len(fields) == 0 || len(fields) > max || pronouns.Has(fields[0]) {
 		return false
 	}
 	named := 0
 	for _, f := range fields {
 		f = bytes.Trim(f, "*_`\"'.!,")
-		if _, ok := said[string(words.Singular(f))]; ok {
+		switch {
+		case len(f) == 0 || choiceGlue.Has(f):
+		case words.IsStopword(string(f)):
+			return false // a clause ("we're in a worktree"), not a name
+		case st.said(f) || bytes.HasSuffix(f, []byte("s")) && st.said(f[:len(f)-1]):
 			named++
-		} else if len(f) > 0 && !choiceGlue.Has(f) {
+		default:
 			return false
 		}
 	}
@@ -420,7 +466,7 @@ func onlyInterjection(sl []byte) bool {
 // starts in sl ("I think SQS makes sense for us", "SQS is the right
 // call"), or -1.
 func evalChoice(sl []byte, st *decisionState) int {
-	if !st.replying || len(st.said) == 0 || isQuestion(sl) || !containsAny(sl, "sense", "right", "best", "better", "obvious") {
+	if !st.replying || len(sl) > 160 || !containsAny(sl, "sense", "right", "best", "better", "obvious") || isQuestion(sl) {
 		return -1
 	}
 	start := 0
@@ -428,11 +474,15 @@ func evalChoice(sl []byte, st *decisionState) int {
 		start = loc[1]
 	}
 	m := reEvalChoice.FindSubmatchIndex(head(sl[start:]))
-	if m == nil || !namesOnly(sl[start+m[2]:start+m[3]], st.said, 6) {
+	if m == nil || !st.namesOnly(sl[start+m[2]:start+m[3]], 6) {
 		return -1
 	}
 	return start + m[2]
 }
+
+// leadWords are the first words of reLead's interjections.
+var leadWords = set(`ok okay so alright all right great perfect fine good yes yeah yep cool then
+	thanks thank sounds agreed also and but in that done works`)
 
 // choiceGlue are the words a bare choice may hold besides the things named.
 var choiceGlue = set(`the a an with and plus for of on in to one both + & definitely too also then
@@ -465,12 +515,6 @@ func subset(a, b map[string]struct{}) bool {
 		}
 	}
 	return true
-}
-
-// doneVerbNear reports whether one of reUserDone's verbs is in the first
-// words of sl: most sentences are spared the pattern.
-func doneVerbNear(sl []byte) bool {
-	return containsAny(head(sl), "switched", "moved", "migrated", "ported", "went with", "chose", "picked", "opted", "settled on", "stuck with")
 }
 
 // agreedOnPoint reports agreement with a point made ("Agreed on the risk",
@@ -514,6 +558,19 @@ func planLabel(sl []byte) []int {
 
 func deictic(w []byte) bool {
 	return bytes.HasPrefix(w, []byte("that")) || bytes.HasPrefix(w, []byte("here")) || bytes.HasPrefix(w, []byte("this"))
+}
+
+// userPlanLabel is proposalLabel for a line of the user's that opens with
+// "Plan:"; a "Recommendation:" the user writes is a review's advice (often
+// pasted), not a decision.
+func userPlanLabel(sl []byte, lineStart, user bool) []int {
+	if !user || !lineStart {
+		return nil
+	}
+	if loc := proposalLabel(sl); loc != nil && loc[1] < len(sl) && bytes.Contains(sl[:loc[1]], []byte("plan")) {
+		return loc
+	}
+	return nil
 }
 
 func proposalLabel(sl []byte) []int {
@@ -565,13 +622,10 @@ type decisionState struct {
 	// replying is set while a user message answers the assistant; asked
 	// when the assistant's last message ended on a question.
 	replying, asked bool
-	// said holds the content words of the assistant's last message, and
-	// offered whether it laid out alternatives: a reply naming only things
-	// from it picks among them.
-	said    map[string]struct{}
-	offered bool
-	// userSaid holds the content words of the user's last message.
-	userSaid map[string]struct{}
+	// saidLower is the assistant's last message and the user's message
+	// before it, lower-cased: a reply naming only things said in them picks
+	// among them. userLower is the user's last message.
+	saidLower, userLower []byte
 }
 
 type proposal struct {
@@ -589,7 +643,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 	st := e.dpool.Get().(*decisionState)
 	defer e.dpool.Put(st)
 	st.words = st.words[:0]
-	st.said, st.userSaid, st.offered = nil, nil, false
+	st.saidLower, st.userLower = st.saidLower[:0], st.userLower[:0]
 	var out []conversation.Decision
 	var pending *proposal
 	prevAssistant := false
@@ -629,13 +683,10 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		if m.Role == conversation.RoleAssistant {
 			pending = e.findProposal(text, st)
 			st.asked = len(st.sents) > 0 && isQuestion(st.lower[st.sents[len(st.sents)-1].start:st.sents[len(st.sents)-1].end])
-			st.said, st.offered = contentWords(text), offersAlternatives(st.lower)
-			for w := range st.userSaid {
-				st.said[w] = struct{}{}
-			}
+			st.saidLower = append(append(append(st.saidLower[:0], st.lower...), '\n'), st.userLower...)
 		} else {
 			pending = nil
-			st.userSaid = contentWords(text)
+			st.userLower = append(st.userLower[:0], st.lower...)
 		}
 		if len(out) >= e.opts.MaxDecisions {
 			out = out[:e.opts.MaxDecisions]
@@ -671,9 +722,8 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue
 			}
 			body, textStart = s.start, s.start
-		} else if loc := proposalLabel(sl); loc != nil && loc[1] < len(sl) && s.lineStart && m.Role == conversation.RoleUser && bytes.Contains(sl[:loc[1]], []byte("plan")) {
-			// The user's own "Plan: …" states what they will do; a
-			// "Recommendation:" they write is a review's advice (often pasted).
+		} else if loc := userPlanLabel(sl, s.lineStart, user); loc != nil {
+			// The user's own "Plan: …" states what they will do.
 			body, textStart = s.start+loc[1], s.start+loc[1]
 		} else if loc := planLabel(sl); loc != nil && loc[1] < len(sl) {
 			if m.Role == conversation.RoleAssistant {
@@ -873,10 +923,10 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return m[:2]
 		}
 	}
-	if doneVerbNear(sl) {
-		if loc := reUserDone.FindIndex(head(sl)); loc != nil {
-			return loc
-		}
+	if m := findAtToks(reUserDone, sl, toks, anchorDone); m != nil && (m[0] == 0 || sl[m[0]] == 'i' || sl[m[0]] == 'w' && sl[m[0]+1] == 'e') {
+		// Without its subject ("Went with Loki") only as the sentence's
+		// start: "the team moved to a new office" is news, not a choice.
+		return m[:2]
 	}
 	if m := findAtToks(reUserWont, sl, toks, anchorCommit); m != nil {
 		if verb := sl[m[2]:m[3]]; string(verb) == "go" && bytes.HasPrefix(sl[m[3]:], []byte(" with")) {
@@ -911,10 +961,9 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return m[:2]
 		}
 	}
-	if containsAny(sl, "way to go", "way forward", "the one", "our pick", "the winner", "what we") {
-		if m := findAtToks(reUserVerdict, sl, toks, anchorVerdict); m != nil {
-			return m[:2]
-		}
+	// Tried at each "is" and "are": their prefilter refuses most at once.
+	if m := findAtToks(reUserVerdict, sl, toks, anchorVerdict); m != nil {
+		return m[:2]
 	}
 	return nil
 }
@@ -935,12 +984,25 @@ func ruleAtEnd(sl []byte) bool {
 // labelAt matches reLabel at the start of a line: only where one of its
 // words is near, so that most sentences skip the expression.
 func labelAt(sl []byte, lineStart bool) []int {
-	h := head(sl)
-	if !lineStart || !containsAny(h, "decision", "decided", "resolution", "agreed", "conclusion", "outcome", "verdict", "final call", "final answer", "final choice", "consensus", "resolved", "settled", "chosen", "selected", "picked", "winner", "approved", "locked in") {
+	if !lineStart {
 		return nil
 	}
-	return reLabel.FindIndex(h)
+	h := head(sl)
+	// The label word comes within the pattern's first 60 bytes: one pass over
+	// those words spares most lines the expression.
+	w := h[:min(len(h), 60)]
+	for i, j := nextWord(w, 0); i < j; i, j = nextWord(w, j) {
+		if labelWords.Has(bytes.TrimRight(w[i:j], ":")) {
+			return reLabel.FindIndex(h)
+		}
+	}
+	return nil
 }
+
+// labelWords are the words of reLabel's labels (the last word of "final
+// call", "locked in" and the like).
+var labelWords = set(`decision decided resolution agreed conclusion outcome verdict call answer
+	choice consensus resolved settled chosen selected picked winner approved in`)
 
 // imperativeVerbs are the first words of reImperative's verbs.
 var imperativeVerbs = set(`use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize`)

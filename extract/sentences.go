@@ -129,8 +129,14 @@ func stripMarker(s string) (string, bool) {
 // isLabelLine reports a line that only announces decisions below it:
 // "Decision:", "**Decisions**", "## Final decision".
 func isLabelLine(l []byte) bool {
+	if len(l) > 48 {
+		return false
+	}
 	l = bytes.Trim(l, " \t*_:#-–—")
-	switch string(bytes.ReplaceAll(l, []byte("’"), []byte("'"))) {
+	if bytes.Contains(l, []byte("’")) {
+		l = bytes.ReplaceAll(l, []byte("’"), []byte("'"))
+	}
+	switch string(l) {
 	case "decision", "decisions", "final decision", "final decisions", "decisions made", "decided", "agreed", "resolution", "outcome",
 		"decisions so far", "key decisions", "the decisions", "our decisions", "decision log", "decisions log", "summary of decisions",
 		"what we decided", "what we agreed", "what we agreed on", "summary of what we agreed", "summary of what we decided",
@@ -145,6 +151,9 @@ func isLabelLine(l []byte) bool {
 // isPlanLine reports a line (or sentence) that only announces the plan that
 // follows it.
 func isPlanLine(l []byte) bool {
+	if len(l) > 48 { // the longest announcement, with an interjection and marks
+		return false
+	}
 	l = bytes.Trim(l, " \t*_:#-–—.!")
 	if i := bytes.IndexAny(l, ",!"); i >= 0 && i < 12 {
 		// An interjection first: "OK, here's the plan".
@@ -154,7 +163,9 @@ func isPlanLine(l []byte) bool {
 	} else if first, rest, ok := bytes.Cut(l, []byte(" ")); ok && planLeads.Has(first) {
 		l = rest
 	}
-	l = bytes.ReplaceAll(l, []byte("’"), []byte("'"))
+	if bytes.Contains(l, []byte("’")) {
+		l = bytes.ReplaceAll(l, []byte("’"), []byte("'"))
+	}
 	switch string(l) {
 	case "plan", "the plan", "final plan", "our plan", "new plan", "the final plan", "revised plan", "updated plan",
 		"here's the plan", "here is the plan", "this is the plan", "the plan is", "plan of record",
