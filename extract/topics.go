@@ -465,8 +465,18 @@ func (e *Extractor) score(s *topicState) {
 			spread = spreadPenalty
 		}
 		c.score = math.Log1p(own) * spread * info * (1 + lenBonus*float64(l-1))
+		if l == 1 && everyday(s.norms[c.norm[0]-1]) {
+			c.score *= everydayPenalty
+		}
 	}
 }
+
+// everydayPenalty weighs a single everyday English word ("revenue",
+// "paper", "downtime"): rare in the technical background, it looks
+// distinctive, but people seldom name one alone as what a conversation is
+// about. Set on the labelled set's tuning half: 0.7 raised its strict topic
+// precision 0.46 → 0.48 and recall 0.53 → 0.56.
+var everydayPenalty = 0.7
 
 // acceptable filters phrases that are not noun-like enough to be a topic.
 func (e *Extractor) acceptable(s *topicState, k key, l int) bool {
