@@ -484,7 +484,7 @@ func (e *Extractor) acceptable(s *topicState, k key, l int) bool {
 	if l == 1 {
 		return !genericNouns.HasString(first) && !clauseVerbs.HasString(first) && !pastTense(first)
 	}
-	if weakStart.HasString(first) {
+	if weakStart.HasString(first) || actionVerbs.HasString(first) {
 		return false
 	}
 	if weakEnd.HasString(last) {
@@ -605,4 +605,12 @@ var clauseVerbs = set(`agree allow appear argue arrive ask avoid become believe 
 	leave let like listen live lose love matter mean mention miss need notice occur own pay
 	pile prefer promise prove realise realize receive recommend reconcile reinstall rely
 	remain remember require say seem sound spend stay struggle suffer suggest suppose tend
-	think understand vary wait want win wonder worry`)
+	think understand vary wait want win wonder worry` + " " + actionVerbList)
+
+// actionVerbList are verbs that do not modify a noun either: a phrase
+// holding one anywhere is a clause ("replaces single-mutex session", "lru
+// replaces single-mutex").
+const actionVerbList = `replace reduce improve provide include produce remove prevent enable
+	disable affect`
+
+var actionVerbs = set(actionVerbList)
