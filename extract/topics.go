@@ -484,7 +484,9 @@ func (e *Extractor) acceptable(s *topicState, k key, l int) bool {
 	if l == 1 {
 		return !genericNouns.HasString(first) && !clauseVerbs.HasString(first) && !pastTense(first)
 	}
-	if weakStart.HasString(first) || actionVerbs.HasString(first) {
+	if weakStart.HasString(first) || actionVerbs.HasString(first) || clauseVerbs.HasString(first) && !verbModifiers.HasString(first) {
+		// A verb first makes an instruction ("discuss architectural
+		// decisions", "honour retry-after"), not a term.
 		return false
 	}
 	if weakEnd.HasString(last) {
@@ -611,6 +613,10 @@ var clauseVerbs = set(`agree allow appear argue arrive ask avoid become believe 
 // holding one anywhere is a clause ("replaces single-mutex session", "lru
 // replaces single-mutex").
 const actionVerbList = `replace reduce improve provide include produce remove prevent enable
-	disable affect`
+	disable affect discuss honour honor`
 
 var actionVerbs = set(actionVerbList)
+
+// verbModifiers are clauseVerbs that also start terms ("live updates", "own
+// server").
+var verbModifiers = set(`live own pay need love miss`)
