@@ -517,6 +517,35 @@ func subset(a, b map[string]struct{}) bool {
 	return true
 }
 
+// cutComment splits "the split; the other two only hide the problem" into
+// the thing proposed and the comment on it after the semicolon.
+func cutComment(dec string) (string, string) {
+	i := strings.Index(dec, "; ")
+	if i < 3 {
+		return dec, ""
+	}
+	rest := dec[i+2:]
+	first, _, _ := strings.Cut(strings.ToLower(rest), " ")
+	if !commentStarts.HasString(first) {
+		return dec, ""
+	}
+	return strings.TrimSpace(dec[:i]), trimText(rest)
+}
+
+// commentStarts open a clause about what was just proposed rather than
+// more of it.
+var commentStarts = set(`the it it's this that they which both either neither otherwise anything`)
+
+// bareAgreed reports a sentence that opens with "Agreed on/to/that …", no
+// subject before it.
+func bareAgreed(sl []byte, loc []int) bool {
+	start := 0
+	if l := reLead.FindIndex(head(sl)); l != nil && l[1] <= loc[0] {
+		start = l[1]
+	}
+	return loc[0] <= start+1 && bytes.HasPrefix(sl[loc[0]:], []byte("agreed"))
+}
+
 // agreedOnPoint reports agreement with a point made ("Agreed on the risk",
 // "we agree on the trade-offs"), which settles nothing.
 func agreedOnPoint(trigger, rest []byte) bool {
@@ -622,6 +651,8 @@ type decisionState struct {
 	// replying is set while a user message answers the assistant; asked
 	// when the assistant's last message ended on a question.
 	replying, asked bool
+	// accepted is set while the message being read took the proposal.
+	accepted bool
 	// saidLower is the assistant's last message and the user's message
 	// before it, lower-cased: a reply naming only things said in them picks
 	// among them. userLower is the user's last message.
@@ -659,10 +690,12 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		text := words.Clean(m.Content, false)
 		st.lower = asciiLower(st.lower[:0], text)
 		st.sents = joinWrapped(text, splitSentences(text, st.lower, st.sents[:0]))
+		st.accepted = false
 		if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && accepts(text, st.lower, st.sents) {
 			// The user says yes: the proposal is what was decided, taken in the
 			// accepting message. What the reply states itself follows.
 			out = e.appendDecision(st, out, m, pending.text, pending.rationale)
+			st.accepted = true
 		} else if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && len(st.sents) > 0 {
 			// "Yes, but keep the cron as a fallback": the proposal, amended.
 			s0 := st.sents[0]
@@ -741,6 +774,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if loc := findTrigger(sl, st.anchorToks(sl), m.Role, st.replying); loc != nil {
 			if !settles(sl, loc, m.Role) || agreedOnPoint(sl[loc[0]:loc[1]], sl[loc[1]:]) {
 				continue
+			}
+			if st.accepted && k == 0 && bareAgreed(sl, loc) {
+				continue // "Agreed on splitting." only says yes to the proposal taken
 			}
 			body, textStart = s.start+loc[1], s.start
 			if t := sl[loc[0]:loc[1]]; bytes.HasPrefix(t, []byte("decided")) {
@@ -1264,6 +1300,12 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 			continue
 		}
 		dec, why := splitReason(text, st.lower, start, start, s.end)
+		if d, comment := cutComment(dec); comment != "" {
+			dec = d
+			if why == "" {
+				why = comment
+			}
+		}
 		if why == "" {
 			why = nextReason(text, st.lower, st.sents, k)
 		}

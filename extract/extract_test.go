@@ -603,6 +603,20 @@ func TestDecisionChoices(t *testing.T) {
 	}
 }
 
+// TestAgreedOnProposal checks that "Agreed on splitting." records the
+// proposal it takes, once, without the comment the recommendation ends on.
+func TestAgreedOnProposal(t *testing.T) {
+	c := &conversation.Conversation{Messages: []conversation.Message{
+		{Index: 0, Role: conversation.RoleUser, Content: "Both environments share one state file. What now?"},
+		{Index: 1, Role: conversation.RoleAssistant, Content: "Options: -target once, per-environment values, or split the state per environment. I'd recommend the split; the other two only hide the problem."},
+		{Index: 2, Role: conversation.RoleUser, Content: "Agreed on splitting. Workspaces or separate directories?"},
+	}}
+	ds := New(nil, Options{}).Decisions(c)
+	if len(ds) != 1 || ds[0].Decision != "the split" || ds[0].Rationale != "the other two only hide the problem" {
+		t.Errorf("decisions %+v, want the split because the other two only hide the problem", ds)
+	}
+}
+
 // TestPlanProposal checks that the items of an assistant's "Here's the
 // plan:" list are the proposal a "sounds good" takes.
 func TestPlanProposal(t *testing.T) {
