@@ -885,6 +885,10 @@ func (e *Extractor) companions(out []conversation.Decision, m *conversation.Mess
 	return out
 }
 
+// letsObjects follow the verb "lets" ("lets us", "lets the user"), where
+// "let's" would have a verb.
+var letsObjects = set(`us me you them him her the a an people users everyone anyone someone`)
+
 var pronouns = set(`i we you it this that they he she there these those what which who`)
 
 // optionKey is the label a reOptionRef match names, or "" without a match.
@@ -945,6 +949,9 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	for _, r := range []*lazyRE{reUserWill, reUserLets} {
 		if m := findAtToks(r, sl, toks, anchorUser); m != nil {
 			verb := sl[m[2]:m[3]]
+			if pronouns.Has(verb) || letsObjects.Has(verb) {
+				continue // "it lets us use either model": the verb "let", not "let's"
+			}
 			if !notCommitting.Has(verb) || string(verb) == "go" && goesSomewhere(sl[m[3]:]) {
 				return m[:2]
 			}

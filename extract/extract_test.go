@@ -490,6 +490,8 @@ func TestDecisionForms(t *testing.T) {
 		{"OK, decided: Kafka for order events, RabbitMQ for email.", "Kafka for order events, RabbitMQ for email", ""},
 		{"It's decided, Kafka.", "Kafka", ""},
 		{"Agreed on the risk.", "", ""},
+		{"Kafka lets us replay any day, and lets the team add consumers later.", "", ""},
+		{"Lets use Kafka.", "Lets use Kafka", ""},
 		// A plan the user lays out.
 		{"Final plan:\n1. Kafka for order events.\n2. RabbitMQ stays for email.", "Kafka for order events|RabbitMQ stays for email", ""},
 		{"OK, here's what we'll do. Order events go to Kafka. Email jobs stay on RabbitMQ.", "Order events go to Kafka|Email jobs stay on RabbitMQ", ""},
