@@ -885,6 +885,22 @@ func (e *Extractor) companions(out []conversation.Decision, m *conversation.Mess
 	return out
 }
 
+// hasSubject reports whether a reUserDone match opens with its own "I" or
+// "we" rather than with the bare verb ("went with", whose "we" is no
+// subject).
+func hasSubject(m []byte) bool {
+	i, j := nextWord(m, 0)
+	return i == 0 && doneSubjects.Has(m[i:j])
+}
+
+var doneSubjects = set(`i we i've i’ve we've we’ve`)
+
+// onlyLead reports a prefix that is only an interjection ("OK, ").
+func onlyLead(prefix []byte) bool {
+	loc := reLead.FindIndex(head(prefix))
+	return loc != nil && loc[1] == len(prefix)
+}
+
 // letsObjects follow the verb "lets" ("lets us", "lets the user"), where
 // "let's" would have a verb.
 var letsObjects = set(`us me you them him her the a an people users everyone anyone someone`)
@@ -966,9 +982,10 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return m[:2]
 		}
 	}
-	if m := findAtToks(reUserDone, sl, toks, anchorDone); m != nil && (m[0] == 0 || sl[m[0]] == 'i' || sl[m[0]] == 'w' && sl[m[0]+1] == 'e') {
+	if m := findAtToks(reUserDone, sl, toks, anchorDone); m != nil && (m[0] == 0 || hasSubject(sl[m[0]:]) || onlyLead(sl[:m[0]])) {
 		// Without its subject ("Went with Loki") only as the sentence's
-		// start: "the team moved to a new office" is news, not a choice.
+		// start: "the team moved to a new office" and "they went with Loki"
+		// are news, not a choice.
 		return m[:2]
 	}
 	if m := findAtToks(reUserWont, sl, toks, anchorCommit); m != nil {

@@ -486,6 +486,8 @@ func TestDecisionForms(t *testing.T) {
 		// Changes reported as made, and "decided" as a label.
 		{"I've gone ahead and switched the order events to Kafka.", "I've gone ahead and switched the order events to Kafka", ""},
 		{"Went with Kafka.", "Went with Kafka", ""},
+		{"The platform team went with Kafka.", "", ""},
+		{"They moved to Kafka last year.", "", ""},
 		{"We're sticking to RabbitMQ for now.", "We're sticking to RabbitMQ for now", ""},
 		{"OK, decided: Kafka for order events, RabbitMQ for email.", "Kafka for order events, RabbitMQ for email", ""},
 		{"It's decided, Kafka.", "Kafka", ""},
