@@ -816,9 +816,10 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 					if why == "" && pending != nil && dec == pending.text {
 						why = pending.rationale
 					}
-					if reNegation.Match(sl[loc[0]:loc[1]]) {
-						// "Let's not do that": what it points at is what was
-						// decided against, not what was decided.
+					if t := sl[loc[0]:loc[1]]; reNegation.Match(t) != rejects(t) {
+						// "Let's not do that", "Scrap that": what it points at
+						// is what was decided against, not what was decided
+						// ("we won't drop it" keeps it).
 						dec = "Decided against: " + dec
 						if pending != nil && why == pending.rationale {
 							why = "" // the proposal's reason argues for it
@@ -900,6 +901,16 @@ func onlyLead(prefix []byte) bool {
 	loc := reLead.FindIndex(head(prefix))
 	return loc != nil && loc[1] == len(prefix)
 }
+
+// rejects reports a trigger whose verb removes its object: "scrap that",
+// "we're dropping it".
+func rejects(trigger []byte) bool {
+	i := bytes.LastIndexByte(bytes.TrimRight(trigger, " "), ' ')
+	return rejectVerbs.Has(bytes.TrimSpace(trigger[i+1:]))
+}
+
+var rejectVerbs = set(`drop dropping scrap scrapping ditch ditching remove removing retire retiring
+	deprecate deprecating sunset sunsetting`)
 
 // letsObjects follow the verb "lets" ("lets us", "lets the user"), where
 // "let's" would have a verb.

@@ -543,6 +543,8 @@ func TestDecisionReplies(t *testing.T) {
 		{"Let's not do that.", "Decided against: " + proposed},
 		{"We won't go with that because of cost.", "Decided against: " + proposed},
 		{"I won't use it.", "Decided against: " + proposed},
+		{"Scrap that.", "Decided against: " + proposed},
+		{"We're dropping it.", "Decided against: " + proposed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reply, func(t *testing.T) {
