@@ -1002,7 +1002,10 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	if m := findAtToks(reUserWont, sl, toks, anchorCommit); m != nil {
 		if verb := sl[m[2]:m[3]]; string(verb) == "go" && bytes.HasPrefix(sl[m[3]:], []byte(" with")) {
 			return []int{m[0], m[1] + len(" with")}
-		} else if !notCommitting.Has(verb) && !notDeciding.Has(verb) {
+		} else if !notCommitting.Has(verb) && !notDeciding.Has(verb) &&
+			(!bytes.HasSuffix(sl[:m[2]], []byte(" be ")) || bytes.HasSuffix(verb, []byte("ing"))) {
+			// After "be" only a verb decides ("we won't be using Kafka"):
+			// "I won't be here tomorrow" is news.
 			return m[:2]
 		}
 	}

@@ -464,6 +464,8 @@ func TestDecisionForms(t *testing.T) {
 		{"We're not going to bother with RabbitMQ.", "We're not going to bother with RabbitMQ", ""},
 		{"We won't make the deadline with Kafka.", "", ""},
 		{"We won't need replay after all.", "", ""},
+		{"We won't be using RabbitMQ.", "We won't be using RabbitMQ", ""},
+		{"I won't be around next week.", "", ""},
 		{"No RabbitMQ for now.", "No RabbitMQ for now", ""},
 		{"No worries for now.", "", ""},
 		// The first person: a choice, not a task.
