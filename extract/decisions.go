@@ -156,7 +156,7 @@ var (
 	// in Elasticsearch for now", "The old index can be dropped afterwards"):
 	// next to a decision in the same message, it is part of what is settled.
 	reCompanion  = re(`^(?:the |our |all |every |each |both )?(?:[a-z0-9][a-z0-9/+-]*[ ]){0,5}?[a-z0-9][a-z0-9/+-]* (?:stays?|remains?|will (?:stay|remain|be|become|run|move|go|keep|use|get)|(?:can|will) be (?:dropped|removed|deleted|kept|moved|retired|replaced|archived|disabled|enabled|turned off)|(?:is|are|gets|get) (?:dropped|removed|retired|deprecated|disabled))\b`)
-	reEmptyLabel = re(`^(?:tbd|tba|pending|none|n/a|na|not yet|undecided|unknown|\?+|-+|open)\b`)
+	reEmptyLabel = re(`^(?:tbd|tba|tbc|pending|none|nothing|n/a|na|not yet|undecided|unclear|unknown|\?+|-+|open)\b`)
 )
 
 // re compiles a pattern in which "'" stands for either apostrophe.
@@ -745,8 +745,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			continue
 		}
 		if loc := labelAt(sl, s.lineStart); loc != nil {
-			rest := bytes.TrimSpace(sl[loc[1]:])
-			if len(rest) == 0 || reEmptyLabel.Match(head(rest)) {
+			if !labelDecides(sl[:loc[1]], sl[loc[1]:]) {
 				continue
 			}
 			body, textStart = s.start+loc[1], s.start+loc[1]
@@ -757,6 +756,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			body, textStart = s.start, s.start
 		} else if loc := userPlanLabel(sl, s.lineStart, user); loc != nil {
 			// The user's own "Plan: …" states what they will do.
+			if !labelDecides(sl[:loc[1]], sl[loc[1]:]) {
+				continue
+			}
 			body, textStart = s.start+loc[1], s.start+loc[1]
 		} else if loc := planLabel(sl); loc != nil && loc[1] < len(sl) {
 			if m.Role == conversation.RoleAssistant {
@@ -911,6 +913,30 @@ func rejects(trigger []byte) bool {
 
 var rejectVerbs = set(`drop dropping scrap scrapping ditch ditching remove removing retire retiring
 	deprecate deprecating sunset sunsetting`)
+
+// labelDecides reports whether what follows a label states a decision:
+// not nothing ("Decision: TBD", "Picked: nothing yet"), not a question
+// ("Plan: ask the team?"), and after a label that also heads a result
+// ("Chosen:", "Selected:", "Approved:") not a count ("Selected: 3 rows",
+// "Chosen: 3 of 5 tests pass").
+func labelDecides(label, rest []byte) bool {
+	rest = bytes.TrimSpace(rest)
+	if len(rest) == 0 || reEmptyLabel.Match(head(rest)) || isQuestion(rest) {
+		return false
+	}
+	if rest[0] >= '0' && rest[0] <= '9' {
+		for i, j := nextWord(label, 0); i < j; i, j = nextWord(label, j) {
+			if resultLabels.Has(bytes.Trim(label[i:j], "*_:")) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// resultLabels are the label words that also head a tool's or a test's
+// output.
+var resultLabels = set(`chosen selected picked winner approved`)
 
 // letsObjects follow the verb "lets" ("lets us", "lets the user"), where
 // "let's" would have a verb.

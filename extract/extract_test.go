@@ -483,6 +483,10 @@ func TestDecisionForms(t *testing.T) {
 		{"Consensus: Kafka with 7-day retention.", "Kafka with 7-day retention", ""},
 		{"The consensus was Kafka.", "The consensus was Kafka", ""},
 		{"Final answer: Kafka.", "Kafka", ""},
+		{"Chosen: 3 of 5 tests pass.", "", ""},
+		{"Picked: nothing yet.", "", ""},
+		{"Plan: ask the platform team?", "", ""},
+		{"Decision: 3 brokers.", "3 brokers", ""},
 		{"Plan: Kafka for order events, RabbitMQ stays for email jobs.", "Kafka for order events, RabbitMQ stays for email jobs", ""},
 		{"Recommendation: keep RabbitMQ for email jobs.", "", ""},
 		// Changes reported as made, and "decided" as a label.
