@@ -73,8 +73,8 @@ var (
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
 	// idioms that open the same way.
-	reImperative    = re(`^(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done)[,.!:;—–-]*\s+)?(?:use|go with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on)\b`)
-	reNotImperative = re(`^(?:keep (?:in mind|going|an eye|me|us|it (?:short|simple|brief))|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
+	reImperative    = re(`^(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done)[,.!:;—–-]*\s+)?(use|go with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on)\b`)
+	reNotImperative = re(`^(?:keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
 	reAnyAnaphor = re(`\b(?:it|that|this|these|those|them)\b`)
 	// reItIs is a choice named on its own: "Meilisearch it is."
@@ -1015,7 +1015,8 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	}
 	if m := findAtToks(reUserI, sl, toks, anchorCommit); m != nil {
 		// "I'll do" settles only what "that" points at: "I'll do that".
-		if string(sl[m[2]:m[3]]) != "do" || reAnaphor.Match(head(sl[m[1]:])) {
+		// "I'll keep that in mind" is an idiom, as in the imperative.
+		if string(sl[m[2]:m[3]]) != "do" && !reNotImperative.Match(head(sl[m[2]:])) || string(sl[m[2]:m[3]]) == "do" && reAnaphor.Match(head(sl[m[1]:])) {
 			return m[:2]
 		}
 	}
@@ -1044,8 +1045,8 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		}
 	}
 	if replying && imperativeVerbNear(sl) {
-		if loc := reImperative.FindIndex(head(sl)); loc != nil && !reNotImperative.Match(head(sl[loc[0]:])) {
-			return loc
+		if loc := reImperative.FindSubmatchIndex(head(sl)); loc != nil && !reNotImperative.Match(head(sl[loc[2]:])) {
+			return loc[:2]
 		}
 	}
 	if containsAny(head(sl), "forward", "now on", "here on") {
@@ -1416,8 +1417,8 @@ func imperativeProposal(sl []byte) bool {
 	if isQuestion(sl) || !imperativeVerbNear(sl) || reWalkthrough.Match(head(sl)) {
 		return false
 	}
-	loc := reImperative.FindIndex(head(sl))
-	return loc != nil && !reNotImperative.Match(head(sl[loc[0]:]))
+	loc := reImperative.FindSubmatchIndex(head(sl))
+	return loc != nil && !reNotImperative.Match(head(sl[loc[2]:]))
 }
 
 func proposes(sl []byte, loc []int) bool {

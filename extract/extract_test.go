@@ -471,6 +471,9 @@ func TestDecisionForms(t *testing.T) {
 		// The first person: a choice, not a task.
 		{"I'm going to use Kafka with 7-day retention.", "I'm going to use Kafka with 7-day retention", ""},
 		{"I'll open a ticket for the platform team.", "", ""},
+		{"OK, keep going.", "", ""},
+		{"Sounds good, use your judgement.", "", ""},
+		{"I'll keep that in mind.", "", ""},
 		{"We'll be using Kafka for order events.", "We'll be using Kafka for order events", ""},
 		{"We're going for Kafka.", "We're going for Kafka", ""},
 		{"We're opting for Kafka.", "We're opting for Kafka", ""},
