@@ -64,8 +64,9 @@ var (
 	// reUserDone is a change the user reports having made: "I've switched
 	// the replica to logical replication", "Went with Loki".
 	reUserDone = re(`^(?:(?:i|we)(?:'ve| have)? (?:(?:gone|went) ahead and )?(?:switched|moved|migrated|ported)(?: [a-z0-9./_-]+){0,5}? (?:over |back )?to|(?:went with|chose|picked|opted for|switched to|moved to|migrated to|settled on|stuck with)\b)`)
-	// reUserNo is a thing ruled out for a time: "No Kafka for now."
-	reUserNo      = re(`^(?:(?:ok|okay|so|then|fine|right|alright)[,.!]*\s+)?no ([a-z0-9][a-z0-9 ./+#-]{0,40}?) (?:for now|this (?:quarter|sprint|release|year|time|round)|yet|until\b)`)
+	// reUserNo is a thing ruled out for a time: "No Kafka for now." "No X
+	// yet" reports a state ("no word from legal yet"), not a choice.
+	reUserNo      = re(`^(?:(?:ok|okay|so|then|fine|right|alright)[,.!]*\s+)?no ([a-z0-9][a-z0-9 ./+#-]{0,40}?) (?:for now|this (?:quarter|sprint|release|year|time|round)|until\b)`)
 	reUserRule    = re(`^(?:(?:ok|okay|so|and|also|then|agreed|good|great)[,.!]*\s+)?(?:going forward|from now on|from here on)\b[,:]?`)
 	reUserPlan    = re(`^(?:the|our) plan is (?:to|that)\b`)
 	reUserVerdict = re(`^(?:is|are) (?:the way to go|the way forward|the one|our pick|the winner|what we'll use|what we're going with)\b`)

@@ -468,6 +468,7 @@ func TestDecisionForms(t *testing.T) {
 		{"I won't be around next week.", "", ""},
 		{"No RabbitMQ for now.", "No RabbitMQ for now", ""},
 		{"No worries for now.", "", ""},
+		{"No word from the platform team yet.", "", ""},
 		// The first person: a choice, not a task.
 		{"I'm going to use Kafka with 7-day retention.", "I'm going to use Kafka with 7-day retention", ""},
 		{"I'll open a ticket for the platform team.", "", ""},
