@@ -692,7 +692,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		st.lower = asciiLower(st.lower[:0], text)
 		st.sents = joinWrapped(text, splitSentences(text, st.lower, st.sents[:0]))
 		st.accepted = false
-		if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && accepts(text, st.lower, st.sents) {
+		if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && accepts(text, st.lower, st.sents, pending.text) {
 			// The user says yes: the proposal is what was decided, taken in the
 			// accepting message. What the reply states itself follows.
 			out = e.appendDecision(st, out, m, pending.text, pending.rationale)
@@ -1437,7 +1437,7 @@ func proposes(sl []byte, loc []int) bool {
 
 // accepts reports whether a user message opens by accepting what the
 // assistant proposed.
-func accepts(text string, lower []byte, sents []sentence) bool {
+func accepts(text string, lower []byte, sents []sentence, proposed string) bool {
 	if len(sents) == 0 {
 		return false
 	}
@@ -1450,7 +1450,14 @@ func accepts(text string, lower []byte, sents []sentence) bool {
 		return false
 	}
 	// A bare "ok" or "yes" accepts only a short reply that neither asks nor
-	// objects.
+	// objects, nor names a choice of its own: "Fine, Redis it is." after
+	// Postgres was proposed takes Redis.
+	if loc := itIs(first); loc != nil {
+		off := sents[0].start + (len(lower[sents[0].start:sents[0].end]) - len(first))
+		if !subset(contentWords(text[off+loc[0]:off+loc[1]]), contentWords(proposed)) {
+			return false
+		}
+	}
 	all := lower[sents[0].start:sents[len(sents)-1].end]
 	return len(text) <= 200 && bytes.IndexByte(all, '?') < 0 && !reContrast.Match(all)
 }

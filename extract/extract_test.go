@@ -548,6 +548,7 @@ func TestDecisionReplies(t *testing.T) {
 		{"I'll do that.", proposed},
 		{"I'd rather go with the nightly dump.", "I'd rather go with the nightly dump"},
 		{"Sold.", proposed},
+		{"Fine, nightly dumps it is.", "nightly dumps"},
 		{"I'll open a ticket for the data team.", ""},
 		// Against what "that" points at: never recorded as if taken.
 		{"Let's not do that.", "Decided against: " + proposed},
