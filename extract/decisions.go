@@ -769,7 +769,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if loc := itIs(sl); loc != nil && m.Role == conversation.RoleUser {
 			dec := text[s.start+loc[0] : s.start+loc[1]]
 			// "SQS it is, and Redis for the cache": the rest is part of it.
-			if tail := strings.TrimRight(strings.TrimSpace(text[s.start+loc[1]+len(" it is"):s.end]), ".!"); tail != "" {
+			if tail := strings.TrimRight(strings.TrimSpace(text[s.start+loc[1]+len(" it is"):s.end]), ".!"); tail != "" && tailAdds(lower[s.start+loc[1]+len(" it is"):s.end]) {
 				dec += tail
 			}
 			out = e.appendDecision(st, out, m, dec, nextReason(text, lower, st.sents, k))
@@ -938,6 +938,22 @@ func labelDecides(label, rest []byte) bool {
 // resultLabels are the label words that also head a tool's or a test's
 // output.
 var resultLabels = set(`chosen selected picked winner approved`)
+
+// tailAdds reports whether what follows "X it is" (lower case, from its
+// punctuation on) adds to the choice: "…, and Redis for the cache", "…,
+// but with two slots"; not a clause of its own ("…, but I still think
+// Mongo was better", "…, and I'm off for the day").
+func tailAdds(tail []byte) bool {
+	tail = bytes.TrimLeft(tail, " ,;—–")
+	i, j := nextWord(tail, 0)
+	conj := tail[i:j]
+	i, j = nextWord(tail, j)
+	w := tail[i:j]
+	if string(conj) == "but" {
+		return amendVerbs.Has(w)
+	}
+	return !pronouns.Has(w) && !bytes.ContainsAny(w, "'’")
+}
 
 // letsObjects follow the verb "lets" ("lets us", "lets the user"), where
 // "let's" would have a verb.
