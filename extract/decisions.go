@@ -1117,10 +1117,11 @@ func labelAt(sl []byte, lineStart bool) []int {
 	return nil
 }
 
-// labelWords are the words of reLabel's labels (the last word of "final
-// call", "locked in" and the like).
-var labelWords = set(`decision decided resolution agreed conclusion outcome verdict call answer
-	choice consensus resolved settled chosen selected picked winner approved in`)
+// labelWords are the words of reLabel's labels; a two-word label is found
+// by its first word ("final call", "locked in"), as its second ("in",
+// "call") is too common to spare many lines the expression.
+var labelWords = set(`decision decided resolution agreed conclusion outcome verdict final
+	consensus resolved settled chosen selected picked winner approved locked`)
 
 // imperativeVerbs are the first words of reImperative's verbs.
 var imperativeVerbs = set(`use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize`)
