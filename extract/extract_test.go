@@ -651,3 +651,17 @@ func TestPlanProposal(t *testing.T) {
 		t.Errorf("decisions %+v, want %q at message 2", ds, want)
 	}
 }
+
+// TestEverydayWords checks that the embedded word list parses: were its
+// format to change, everyday would silently match nothing and single
+// everyday words would lose their penalty.
+func TestEverydayWords(t *testing.T) {
+	if n := len(englishLevel()); n < 5000 {
+		t.Errorf("english.txt parsed to %d words, want the SCOWL levels (over 5000)", n)
+	}
+	for w, want := range map[string]bool{"paper": true, "revenue": true, "kubernetes": false, "postgres": false, "": false} {
+		if got := everyday(w); got != want {
+			t.Errorf("everyday(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
