@@ -775,7 +775,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			out = e.appendDecision(st, out, m, dec, nextReason(text, lower, st.sents, k))
 			continue
 		} else if loc := findTrigger(sl, st.anchorToks(sl), m.Role, st.replying); loc != nil {
-			if !settles(sl, loc, m.Role) || agreedOnPoint(sl[loc[0]:loc[1]], sl[loc[1]:]) {
+			if !settles(sl, loc, m.Role) || agreedOnPoint(sl[loc[0]:loc[1]], sl[loc[1]:]) || noConsensus(sl, loc) {
 				continue
 			}
 			if st.accepted && k == 0 && bareAgreed(sl, loc) {
@@ -953,6 +953,20 @@ func tailAdds(tail []byte) bool {
 		return amendVerbs.Has(w)
 	}
 	return !pronouns.Has(w) && !bytes.ContainsAny(w, "'’")
+}
+
+// noConsensus reports a "consensus is/was" that names no choice: someone
+// else's ("their consensus was Kafka"), or a state ("the consensus was
+// split", "consensus is hard"), one everyday word where a choice is a name.
+func noConsensus(sl []byte, loc []int) bool {
+	if !bytes.HasPrefix(sl[loc[0]:], []byte("consensus")) {
+		return false
+	}
+	if p := bytes.TrimSuffix(bytes.TrimSuffix(sl[:loc[0]], []byte("the ")), []byte("our ")); len(p) > 0 && !onlyLead(p) {
+		return true
+	}
+	rest := bytes.Trim(sl[loc[1]:], " .!:")
+	return len(rest) > 0 && bytes.IndexByte(rest, ' ') < 0 && everyday(string(rest))
 }
 
 // letsObjects follow the verb "lets" ("lets us", "lets the user"), where
