@@ -775,7 +775,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			out = e.appendDecision(st, out, m, dec, nextReason(text, lower, st.sents, k))
 			continue
 		} else if loc := findTrigger(sl, st.anchorToks(sl), m.Role, st.replying); loc != nil {
-			if !settles(sl, loc, m.Role) || agreedOnPoint(sl[loc[0]:loc[1]], sl[loc[1]:]) || noConsensus(sl, loc) {
+			if !settles(sl, loc, m.Role) || agreedOnPoint(sl[loc[0]:loc[1]], sl[loc[1]:]) || noConsensus(sl, loc) || user && st.everydayUse(sl, loc) {
 				continue
 			}
 			if st.accepted && k == 0 && bareAgreed(sl, loc) {
@@ -967,6 +967,34 @@ func noConsensus(sl []byte, loc []int) bool {
 	}
 	rest := bytes.Trim(sl[loc[1]:], " .!:")
 	return len(rest) > 0 && bytes.IndexByte(rest, ' ') < 0 && everyday(string(rest))
+}
+
+// everydayUse reports a first-person "I'll use …" whose object is only
+// everyday English that nobody mentioned before ("I'm going to use the
+// bathroom"): life, not a choice among things under discussion. "I'll use
+// Kafka" or "I'll use the map you suggested" still decide.
+func (st *decisionState) everydayUse(sl []byte, loc []int) bool {
+	// Only "use": "go with", "stick with", "switch to" choose whatever follows.
+	if m := reUserI.FindSubmatchIndex(sl[loc[0]:loc[1]]); m == nil || string(sl[loc[0]+m[2]:loc[0]+m[3]]) != "use" {
+		return false
+	}
+	obj := sl[loc[1]:]
+	if i := bytes.IndexAny(obj, ",.;:!?()"); i >= 0 {
+		obj = obj[:i]
+	}
+	content := 0
+	for i, j := nextWord(obj, 0); i < j; i, j = nextWord(obj, j) {
+		w := obj[i:j]
+		if words.IsStopword(string(w)) {
+			continue
+		}
+		if !everyday(string(w)) || st.said(w) {
+			return false
+		}
+		content++
+	}
+	// Digits and symbols are no anchor bytes: "use v2" names a thing.
+	return content > 0 && !bytes.ContainsAny(obj, "0123456789-_/.")
 }
 
 // letsObjects follow the verb "lets" ("lets us", "lets the user"), where

@@ -472,6 +472,8 @@ func TestDecisionForms(t *testing.T) {
 		// The first person: a choice, not a task.
 		{"I'm going to use Kafka with 7-day retention.", "I'm going to use Kafka with 7-day retention", ""},
 		{"I'll open a ticket for the platform team.", "", ""},
+		{"I'm going to use the bathroom.", "", ""},
+		{"I'll use the replayable log.", "I'll use the replayable log", ""},
 		{"OK, keep going.", "", ""},
 		{"Sounds good, use your judgement.", "", ""},
 		{"I'll keep that in mind.", "", ""},
