@@ -742,7 +742,12 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		sl := lower[s.start:s.end]
 		body, textStart := -1, -1
 		if user && isPlanLine(sl) {
-			planPara = s.para
+			// "Let's do this." that took the proposal is the yes, not the
+			// announcement of the sentences after it (a list after it still
+			// is a plan: afterPlan).
+			if !(st.accepted && k == 0) {
+				planPara = s.para
+			}
 			continue
 		}
 		if loc := labelAt(sl, s.lineStart); loc != nil {
@@ -751,7 +756,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			body, textStart = s.start+loc[1], s.start+loc[1]
 		} else if s.afterLabel || user && (s.afterPlan || s.para == planPara) {
-			if isQuestion(sl) {
+			// A question or a musing ("I wonder whether …", "maybe restart")
+			// under a plan is no item of it.
+			if isQuestion(sl) || reHypothetical.Match(sl) || tentativeItem(sl) {
 				continue
 			}
 			body, textStart = s.start, s.start
@@ -996,6 +1003,14 @@ func (st *decisionState) everydayUse(sl []byte, loc []int) bool {
 	// Digits and symbols are no anchor bytes: "use v2" names a thing.
 	return content > 0 && !bytes.ContainsAny(obj, "0123456789-_/.")
 }
+
+// tentativeItem reports an item that opens with a hedge: "maybe restart".
+func tentativeItem(sl []byte) bool {
+	i, j := nextWord(sl, 0)
+	return hedges.Has(sl[i:j])
+}
+
+var hedges = set(`maybe perhaps possibly probably hopefully`)
 
 // letsObjects follow the verb "lets" ("lets us", "lets the user"), where
 // "let's" would have a verb.

@@ -511,6 +511,8 @@ func TestDecisionForms(t *testing.T) {
 		{"Lets use Kafka.", "Lets use Kafka", ""},
 		// A plan the user lays out.
 		{"Final plan:\n1. Kafka for order events.\n2. RabbitMQ stays for email.", "Kafka for order events|RabbitMQ stays for email", ""},
+		{"Here's what we'll do:\n- Kafka for order events\n- maybe a second cluster later\n- I wonder whether RabbitMQ can go", "Kafka for order events", ""},
+		{"Let's do this! The team is nervous about the migration.", "", ""},
 		{"OK, here's what we'll do. Order events go to Kafka. Email jobs stay on RabbitMQ.", "Order events go to Kafka|Email jobs stay on RabbitMQ", ""},
 	}
 	for _, tt := range tests {
@@ -553,6 +555,7 @@ func TestDecisionReplies(t *testing.T) {
 		{"I'll do that.", proposed},
 		{"I'd rather go with the nightly dump.", "I'd rather go with the nightly dump"},
 		{"Sold.", proposed},
+		{"Let's do this! I'm a bit nervous about the cutover though.", proposed},
 		{"Fine, nightly dumps it is.", "nightly dumps"},
 		{"I'll open a ticket for the data team.", ""},
 		// Against what "that" points at: never recorded as if taken.

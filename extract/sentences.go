@@ -154,6 +154,9 @@ func isPlanLine(l []byte) bool {
 	if len(l) > 48 { // the longest announcement, with an interjection and marks
 		return false
 	}
+	if t := bytes.TrimRight(l, " \t*_"); len(t) > 0 && t[len(t)-1] == '!' {
+		return false // "Let's do this!" cheers; a plan is announced with ":" or "."
+	}
 	l = bytes.Trim(l, " \t*_:#-–—.!")
 	if i := bytes.IndexAny(l, ",!"); i >= 0 && i < 12 {
 		// An interjection first: "OK, here's the plan".
