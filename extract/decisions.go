@@ -758,7 +758,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if s.afterLabel || user && (s.afterPlan || s.para == planPara) {
 			// A question or a musing ("I wonder whether …", "maybe restart")
 			// under a plan is no item of it.
-			if isQuestion(sl) || reHypothetical.Match(sl) || tentativeItem(sl) {
+			if isQuestion(sl) || musingItem(sl) {
 				continue
 			}
 			body, textStart = s.start, s.start
@@ -1004,13 +1004,21 @@ func (st *decisionState) everydayUse(sl []byte, loc []int) bool {
 	return content > 0 && !bytes.ContainsAny(obj, "0123456789-_/.")
 }
 
-// tentativeItem reports an item that opens with a hedge: "maybe restart".
-func tentativeItem(sl []byte) bool {
+// musingItem reports an item that opens with a hedge or a hypothesis:
+// "maybe restart", "if the budget allows, Kafka", "I wonder whether …".
+// A bound later in it ("RabbitMQ until the rewrite ships") is still a
+// decision.
+func musingItem(sl []byte) bool {
 	i, j := nextWord(sl, 0)
-	return hedges.Has(sl[i:j])
+	if hedges.Has(sl[i:j]) {
+		return true
+	}
+	return bytes.HasPrefix(sl[i:], []byte("i wonder")) || bytes.HasPrefix(sl[i:], []byte("not sure")) ||
+		bytes.HasPrefix(sl[i:], []byte("i'm not sure")) || bytes.HasPrefix(sl[i:], []byte("what if"))
 }
 
-var hedges = set(`maybe perhaps possibly probably hopefully`)
+var hedges = set(`maybe perhaps possibly probably hopefully if whether suppose supposing assuming
+	wondering unless`)
 
 // letsObjects follow the verb "lets" ("lets us", "lets the user"), where
 // "let's" would have a verb.

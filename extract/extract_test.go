@@ -513,6 +513,7 @@ func TestDecisionForms(t *testing.T) {
 		{"Final plan:\n1. Kafka for order events.\n2. RabbitMQ stays for email.", "Kafka for order events|RabbitMQ stays for email", ""},
 		{"Here's what we'll do:\n- Kafka for order events\n- maybe a second cluster later\n- I wonder whether RabbitMQ can go", "Kafka for order events", ""},
 		{"Let's do this! The team is nervous about the migration.", "", ""},
+		{"Decisions:\n- Kafka for order events\n- RabbitMQ until the email rewrite ships", "Kafka for order events|RabbitMQ until the email rewrite ships", ""},
 		{"OK, here's what we'll do. Order events go to Kafka. Email jobs stay on RabbitMQ.", "Order events go to Kafka|Email jobs stay on RabbitMQ", ""},
 	}
 	for _, tt := range tests {
