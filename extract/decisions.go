@@ -761,6 +761,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			if isQuestion(sl) || musingItem(sl) {
 				continue
 			}
+			if !s.afterLabel && !s.afterPlan && bytes.Count(bytes.TrimSpace(sl), []byte{' '}) < 2 {
+				continue // "No idea." after "Here's the plan." and a question: a reply, not an item
+			}
 			body, textStart = s.start, s.start
 		} else if loc := userPlanLabel(sl, s.lineStart, user); loc != nil {
 			// The user's own "Plan: …" states what they will do.
@@ -794,6 +797,10 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				if i := bytes.IndexAny(t, ":,—–-"); i >= 0 && i < len("decided")+2 {
 					_, size := utf8.DecodeRune(t[i:])
 					body, textStart = s.start+loc[0]+i+size, s.start+loc[0]+i+size
+					// "Decided, we'll see": what follows defers.
+					if m := reUserWill.FindSubmatchIndex(head(bytes.TrimLeft(lower[body:s.end], " "))); m != nil && notCommitting.Has(bytes.TrimLeft(lower[body:s.end], " ")[m[2]:m[3]]) {
+						continue
+					}
 				}
 			}
 			obj := lower[body:s.end]
@@ -1019,6 +1026,9 @@ func musingItem(sl []byte) bool {
 
 var hedges = set(`maybe perhaps possibly probably hopefully if whether suppose supposing assuming
 	wondering unless`)
+
+// doneVerbs open a change reported without its subject ("Went with Loki").
+var doneVerbs = set(`went chose picked opted switched moved migrated settled stuck`)
 
 // letsObjects follow the verb "lets" ("lets us", "lets the user"), where
 // "let's" would have a verb.
@@ -1585,7 +1595,8 @@ func sentenceCase(dec string) string {
 	first = strings.ReplaceAll(first, "’", "'")
 	switch {
 	case first == "we", first == "i", strings.HasPrefix(first, "we'"), strings.HasPrefix(first, "i'"),
-		first == "let's", first == "lets", first == "our", first == "going", first == "no", imperativeVerbs.HasString(first):
+		first == "let's", first == "lets", first == "our", first == "going", first == "no", imperativeVerbs.HasString(first),
+		doneVerbs.HasString(first):
 		return strings.ToUpper(dec[:1]) + dec[1:]
 	}
 	return dec

@@ -507,6 +507,9 @@ func TestDecisionForms(t *testing.T) {
 		{"OK, decided: Kafka for order events, RabbitMQ for email.", "Kafka for order events, RabbitMQ for email", ""},
 		{"It's decided, Kafka.", "Kafka", ""},
 		{"Agreed on the risk.", "", ""},
+		{"Decided, we'll see.", "", ""},
+		{"OK, went with Kafka.", "Went with Kafka", ""},
+		{"OK, here's the plan. Why did RabbitMQ drop messages? No idea.", "", ""},
 		{"Kafka lets us replay any day, and lets the team add consumers later.", "", ""},
 		{"Lets use Kafka.", "Lets use Kafka", ""},
 		// A plan the user lays out.
