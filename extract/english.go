@@ -36,8 +36,17 @@ var englishLevel = sync.OnceValue(func() map[string]uint8 {
 	return m
 })
 
-// everyday reports whether the folded word w is everyday English.
+// everyday reports whether the folded word w is everyday English (any
+// level kept).
 func everyday(w string) bool {
 	_, ok := englishLevel()[w]
 	return ok
+}
+
+// commonest reports whether the folded word w is of SCOWL's level 10, the
+// most common English words. Topics weigh only these down: level 20 holds
+// "index" and "abstraction" too.
+func commonest(w string) bool {
+	lv, ok := englishLevel()[w]
+	return ok && lv <= 10
 }

@@ -676,4 +676,9 @@ func TestEverydayWords(t *testing.T) {
 			t.Errorf("everyday(%q) = %v, want %v", w, got, want)
 		}
 	}
+	for w, want := range map[string]bool{"paper": true, "age": true, "revenue": false, "cluster": false, "kubernetes": false} {
+		if got := commonest(w); got != want {
+			t.Errorf("commonest(%q) = %v, want %v", w, got, want)
+		}
+	}
 }
