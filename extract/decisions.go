@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -150,6 +151,9 @@ var (
 	// reOptionRef a decision that names one ("option B").
 	reOption    = re(`^[*_]*option ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)[*_\s]*`)
 	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
+	// reOptionPick is a reply that is nothing but a pick among numbered or
+	// labelled options: "Option 2.", "#2 please", "The second one.", "2".
+	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice)?|number ([0-9]))\s*(?:it is|then|please|for now)?\s*[.!]*\s*$`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
 	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
@@ -692,7 +696,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		st.lower = asciiLower(st.lower[:0], text)
 		st.sents = joinWrapped(text, splitSentences(text, st.lower, st.sents[:0]))
 		st.accepted = false
-		if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && accepts(text, st.lower, st.sents, pending.text) {
+		if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && !namesOption(st, pending) && accepts(text, st.lower, st.sents, pending.text) {
 			// The user says yes: the proposal is what was decided, taken in the
 			// accepting message. What the reply states itself follows.
 			out = e.appendDecision(st, out, m, pending.text, pending.rationale)
@@ -749,6 +753,13 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				planPara = s.para
 			}
 			continue
+		}
+		if user && k <= 1 && pending != nil && len(pending.options) > 0 {
+			// "Option 2.", "The second one.": the option is the decision.
+			if o := pickedOption(sl, pending.options); o != "" {
+				out = e.appendDecision(st, out, m, o, "")
+				continue
+			}
 		}
 		if loc := labelAt(sl, s.lineStart); loc != nil {
 			if !labelDecides(sl[:loc[1]], sl[loc[1]:]) {
@@ -807,7 +818,12 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			if pending != nil && pending.options != nil {
 				ref := reOptionRef.FindSubmatchIndex(head(obj))
 				// "Let's go with option B": the option's text is the decision.
-				if o, ok := pending.options[optionKey(obj, ref)]; ok {
+				o, ok := pending.options[optionKey(obj, ref)]
+				if !ok {
+					o = pickedOption(bytes.TrimSpace(obj), pending.options) // "Let's go with 2."
+					ok = o != ""
+				}
+				if ok {
 					_, why := splitReason(text, lower, textStart, body, s.end)
 					out = e.appendDecision(st, out, m, o, why)
 					continue
@@ -1035,6 +1051,76 @@ var doneVerbs = set(`went chose picked opted switched moved migrated settled stu
 var letsObjects = set(`us me you them him her the a an people users everyone anyone someone`)
 
 var pronouns = set(`i we you it this that they he she there these those what which who`)
+
+// namesOption reports a reply whose first sentence refers to one of the
+// proposal's options ("Let's go with option 2"): it takes that option, not
+// necessarily the one recommended.
+func namesOption(st *decisionState, pending *proposal) bool {
+	if len(pending.options) == 0 || len(st.sents) == 0 {
+		return false
+	}
+	first := st.lower[st.sents[0].start:st.sents[0].end]
+	if containsAny(first, "option ", "#", "first", "second", "third", "number ") {
+		return true
+	}
+	for i, j := nextNumber(first, 0); i < j; i, j = nextNumber(first, j) {
+		if _, ok := pending.options[string(first[i:j])]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// nextNumber returns the bounds of the first run of digits in b at or
+// after from; i == j when there is none.
+func nextNumber(b []byte, from int) (i, j int) {
+	i = from
+	for i < len(b) && (b[i] < '0' || b[i] > '9') {
+		i++
+	}
+	j = i
+	for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+		j++
+	}
+	return i, j
+}
+
+// pickedOption returns the text of the option a reply sentence (after its
+// interjection) names and nothing else, or "".
+func pickedOption(sl []byte, options map[string]string) string {
+	if len(options) == 0 || len(sl) > 48 {
+		return ""
+	}
+	start := 0
+	if loc := reLead.FindIndex(head(sl)); loc != nil {
+		start = loc[1]
+	}
+	m := reOptionPick.FindSubmatchIndex(sl[start:])
+	if m == nil {
+		return ""
+	}
+	for g := 1; g <= 4; g++ {
+		if m[2*g] < 0 {
+			continue
+		}
+		key := string(sl[start+m[2*g] : start+m[2*g+1]])
+		if g == 3 {
+			key = ordinals[key]
+		}
+		if o, ok := options[key]; ok {
+			return o
+		}
+		// "The second one" of options labelled A, B, C.
+		if n, err := strconv.Atoi(key); err == nil && n >= 1 && n <= 26 {
+			if o, ok := options[string(rune('a'+n-1))]; ok {
+				return o
+			}
+		}
+	}
+	return ""
+}
+
+var ordinals = map[string]string{"first": "1", "second": "2", "third": "3", "fourth": "4", "1st": "1", "2nd": "2", "3rd": "3", "4th": "4"}
 
 // optionKey is the label a reOptionRef match names, or "" without a match.
 func optionKey(obj []byte, ref []int) string {
@@ -1425,6 +1511,18 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 				continue
 			}
 		}
+		if s.lineStart && s.num > 0 && !isQuestion(sl) {
+			// "2. **ristretto** – very fast, but …": what "the second one"
+			// or "option 2" picks.
+			if dec := strings.TrimRight(cleanDecision(text[s.start:s.end], sl), "."); len(dec) >= 3 {
+				if options == nil {
+					options = map[string]string{}
+				}
+				if _, dup := options[strconv.Itoa(s.num)]; !dup {
+					options[strconv.Itoa(s.num)] = dec
+				}
+			}
+		}
 		if s.afterPlan && !isQuestion(sl) {
 			// The items of "Here's the plan:" are the proposal together.
 			if dec := cleanDecision(text[s.start:s.end], sl); len(dec) >= 3 {
@@ -1492,6 +1590,8 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	if options != nil {
 		if p == nil {
 			p = &proposal{}
+		} else if o := pickedOption(asciiLower(nil, p.text), options); o != "" {
+			p.text = o // "I'd recommend option 1": option 1 is what is taken
 		}
 		p.options = options
 	}

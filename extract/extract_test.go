@@ -416,7 +416,7 @@ func TestPatternsCompile(t *testing.T) {
 		reImperative, reNotImperative, reAnyAnaphor, reItIs, rePlanLabel, reStartGo, reLabel, reProposal, reProposalLead,
 		reQuestionStart, reHypothetical, reTentative, reNegation, reWalkthrough, reLead, reReasonIn, reReasonSo,
 		reReasonNext, reAcceptStrong, reAcceptWeak, reContrast, reAnaphor, reOption, reOptionRef, reProposalLabel,
-		reCompanion, reEmptyLabel, reUserI, reUserWont, reUserNo, reUserDone, reAnaphorBut, reAcceptBut, reOffer, reEvalChoice} {
+		reCompanion, reEmptyLabel, reUserI, reUserWont, reUserNo, reUserDone, reAnaphorBut, reAcceptBut, reOffer, reEvalChoice, reOptionPick} {
 		if _, err := regexp.Compile(l.pattern); err != nil {
 			t.Errorf("%.40s…: %v", l.pattern, err)
 		}
@@ -646,6 +646,44 @@ func TestAgreedOnProposal(t *testing.T) {
 	ds := New(nil, Options{}).Decisions(c)
 	if len(ds) != 1 || ds[0].Decision != "the split" || ds[0].Rationale != "the other two only hide the problem" {
 		t.Errorf("decisions %+v, want the split because the other two only hide the problem", ds)
+	}
+}
+
+// TestDecisionOptions checks replies that pick among numbered or labelled
+// options: the option picked is recorded, never the one recommended.
+func TestDecisionOptions(t *testing.T) {
+	const headings = "Three ways:\n\n### Option 1: Sharded LRU\nN independent LRUs.\n\n### Option 2: ristretto\nVery fast, async Set.\n\nI'd recommend option 1."
+	const numbered = "Three ways:\n\n1. **Sharded LRU** – N independent LRUs, no dependency.\n2. **ristretto** – very fast, but async Set.\n\nWhich do you prefer?"
+	const first, second = "Sharded LRU – N independent LRUs, no dependency", "ristretto – very fast, but async Set"
+	tests := []struct {
+		assistant, reply, want string
+	}{
+		{headings, "Sounds good.", "Sharded LRU N independent LRUs"},
+		{headings, "Option 2.", "ristretto Very fast, async Set"},
+		{headings, "Let's go with option 2.", "ristretto Very fast, async Set"},
+		{numbered, "The second one.", second},
+		{numbered, "#2 please.", second},
+		{numbered, "Let's go with 2.", second},
+		{numbered, "We'll take option 1.", first},
+		{numbered, "2", second},
+		{numbered, "Option 7.", ""},
+	}
+	e := New(nil, Options{})
+	for _, tt := range tests {
+		t.Run(tt.reply, func(t *testing.T) {
+			c := &conversation.Conversation{Messages: []conversation.Message{
+				{Index: 0, Role: conversation.RoleUser, Content: "The session cache is contended. Options?"},
+				{Index: 1, Role: conversation.RoleAssistant, Content: tt.assistant},
+				{Index: 2, Role: conversation.RoleUser, Content: tt.reply},
+			}}
+			var got []string
+			for _, d := range e.Decisions(c) {
+				got = append(got, d.Decision)
+			}
+			if strings.Join(got, "|") != tt.want {
+				t.Errorf("decisions %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
 

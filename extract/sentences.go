@@ -22,6 +22,9 @@ type sentence struct {
 	// after one: from the user these are decisions, from the assistant a
 	// proposal.
 	afterPlan bool
+	// num is the number of the numbered list item ("2. ristretto – …") the
+	// sentence opens, 0 for none.
+	num int
 }
 
 // splitSentences appends the sentences of text to out. lower is text with
@@ -73,6 +76,7 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 			continue
 		}
 		// Strip list markers and headings.
+		num := itemNumber(trimmed)
 		body, isItem := stripMarker(trimmed)
 		off += len(trimmed) - len(body)
 		bodyLower := lower[off : off+len(body)]
@@ -97,7 +101,11 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 		for s := off; s < off+len(body); {
 			e := sentenceEnd(lower, s, off+len(body))
 			if st, en := trimSpan(text, s, e); en > st {
-				out = append(out, sentence{start: st, end: en, para: para, lineStart: first, afterLabel: after && first, afterPlan: afterPlan && first})
+				sn := sentence{start: st, end: en, para: para, lineStart: first, afterLabel: after && first, afterPlan: afterPlan && first}
+				if first {
+					sn.num = num
+				}
+				out = append(out, sn)
 			}
 			first = false
 			s = e
@@ -124,6 +132,20 @@ func stripMarker(s string) (string, bool) {
 		return strings.TrimLeft(s[i+2:], " \t"), true
 	}
 	return s, false
+}
+
+// itemNumber returns the number of a numbered list item ("2. …", "2) …"),
+// or 0.
+func itemNumber(s string) int {
+	n, i := 0, 0
+	for i < len(s) && i < 2 && s[i] >= '0' && s[i] <= '9' {
+		n = n*10 + int(s[i]-'0')
+		i++
+	}
+	if i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' ' {
+		return n
+	}
+	return 0
 }
 
 // isLabelLine reports a line that only announces decisions below it:
