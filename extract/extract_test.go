@@ -571,20 +571,27 @@ func TestDecisionReplies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.reply, func(t *testing.T) {
-			c := &conversation.Conversation{Messages: []conversation.Message{
-				{Index: 0, Role: conversation.RoleUser, Content: "How should we feed the reporting database? Nightly dumps are too slow."},
-				{Index: 1, Role: conversation.RoleAssistant, Content: "I'd recommend " + proposed + ", because it keeps one database engine to operate. Does that work for you?"},
-				{Index: 2, Role: conversation.RoleUser, Content: tt.reply},
-			}}
-			var got []string
-			for _, d := range e.Decisions(c) {
-				got = append(got, d.Decision)
-			}
+			got := replyDecisions(e, "How should we feed the reporting database? Nightly dumps are too slow.", "I'd recommend "+proposed+", because it keeps one database engine to operate. Does that work for you?", tt.reply)
 			if strings.Join(got, "|") != tt.want {
 				t.Errorf("decisions %q, want %q", got, tt.want)
 			}
 		})
 	}
+}
+
+// replyDecisions returns the decisions of a three-message exchange: the
+// user's question, the assistant's answer and the user's reply.
+func replyDecisions(e *Extractor, question, answer, reply string) []string {
+	c := &conversation.Conversation{Messages: []conversation.Message{
+		{Index: 0, Role: conversation.RoleUser, Content: question},
+		{Index: 1, Role: conversation.RoleAssistant, Content: answer},
+		{Index: 2, Role: conversation.RoleUser, Content: reply},
+	}}
+	var got []string
+	for _, d := range e.Decisions(c) {
+		got = append(got, d.Decision)
+	}
+	return got
 }
 
 // TestDecisionChoices checks replies to an assistant that lays out
@@ -619,15 +626,7 @@ func TestDecisionChoices(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.reply, func(t *testing.T) {
-			c := &conversation.Conversation{Messages: []conversation.Message{
-				{Index: 0, Role: conversation.RoleUser, Content: "We need a queue and a cache for the new service."},
-				{Index: 1, Role: conversation.RoleAssistant, Content: tt.assistant},
-				{Index: 2, Role: conversation.RoleUser, Content: tt.reply},
-			}}
-			var got []string
-			for _, d := range e.Decisions(c) {
-				got = append(got, d.Decision)
-			}
+			got := replyDecisions(e, "We need a queue and a cache for the new service.", tt.assistant, tt.reply)
 			if strings.Join(got, "|") != tt.want {
 				t.Errorf("decisions %q, want %q", got, tt.want)
 			}
@@ -671,15 +670,7 @@ func TestDecisionOptions(t *testing.T) {
 	e := New(nil, Options{})
 	for _, tt := range tests {
 		t.Run(tt.reply, func(t *testing.T) {
-			c := &conversation.Conversation{Messages: []conversation.Message{
-				{Index: 0, Role: conversation.RoleUser, Content: "The session cache is contended. Options?"},
-				{Index: 1, Role: conversation.RoleAssistant, Content: tt.assistant},
-				{Index: 2, Role: conversation.RoleUser, Content: tt.reply},
-			}}
-			var got []string
-			for _, d := range e.Decisions(c) {
-				got = append(got, d.Decision)
-			}
+			got := replyDecisions(e, "The session cache is contended. Options?", tt.assistant, tt.reply)
 			if strings.Join(got, "|") != tt.want {
 				t.Errorf("decisions %q, want %q", got, tt.want)
 			}
