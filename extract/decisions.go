@@ -669,6 +669,36 @@ type proposal struct {
 	// options are the labelled options offered ("Option B: …"), by their
 	// lower-case label.
 	options map[string]string
+	// items are the numbered list items of the message, an option each
+	// ("2. ristretto – …"): kept as spans of itemText and cleaned only when
+	// a reply picks one, as most numbered lists are steps nobody picks.
+	itemText string
+	items    []numberedItem
+}
+
+type numberedItem struct{ num, start, end int }
+
+// hasOptions reports whether the message offered options to pick from.
+func (p *proposal) hasOptions() bool { return len(p.options) > 0 || len(p.items) > 0 }
+
+// option returns the text of the option labelled key ("b", "2").
+func (p *proposal) option(key string) (string, bool) {
+	if o, ok := p.options[key]; ok {
+		return o, true
+	}
+	n, err := strconv.Atoi(key)
+	if err != nil {
+		return "", false
+	}
+	for _, it := range p.items {
+		if it.num == n {
+			t := p.itemText[it.start:it.end]
+			if dec := strings.TrimRight(cleanDecision(t, asciiLower(nil, t)), "."); len(dec) >= 3 {
+				return dec, true
+			}
+		}
+	}
+	return "", false
 }
 
 // Decisions returns what the conversation settles, in message order: the
@@ -754,9 +784,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			continue
 		}
-		if user && k <= 1 && pending != nil && len(pending.options) > 0 {
+		if user && k <= 1 && pending != nil && pending.hasOptions() {
 			// "Option 2.", "The second one.": the option is the decision.
-			if o := pickedOption(sl, pending.options); o != "" {
+			if o := pickedOption(sl, pending); o != "" {
 				out = e.appendDecision(st, out, m, o, "")
 				continue
 			}
@@ -815,12 +845,12 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				}
 			}
 			obj := lower[body:s.end]
-			if pending != nil && pending.options != nil {
+			if pending != nil && pending.hasOptions() {
 				ref := reOptionRef.FindSubmatchIndex(head(obj))
 				// "Let's go with option B": the option's text is the decision.
-				o, ok := pending.options[optionKey(obj, ref)]
+				o, ok := pending.option(optionKey(obj, ref))
 				if !ok {
-					o = pickedOption(bytes.TrimSpace(obj), pending.options) // "Let's go with 2."
+					o = pickedOption(bytes.TrimSpace(obj), pending) // "Let's go with 2."
 					ok = o != ""
 				}
 				if ok {
@@ -1056,7 +1086,7 @@ var pronouns = set(`i we you it this that they he she there these those what whi
 // proposal's options ("Let's go with option 2"): it takes that option, not
 // necessarily the one recommended.
 func namesOption(st *decisionState, pending *proposal) bool {
-	if len(pending.options) == 0 || len(st.sents) == 0 {
+	if !pending.hasOptions() || len(st.sents) == 0 {
 		return false
 	}
 	first := st.lower[st.sents[0].start:st.sents[0].end]
@@ -1064,7 +1094,7 @@ func namesOption(st *decisionState, pending *proposal) bool {
 		return true
 	}
 	for i, j := nextNumber(first, 0); i < j; i, j = nextNumber(first, j) {
-		if _, ok := pending.options[string(first[i:j])]; ok {
+		if _, ok := pending.option(string(first[i:j])); ok {
 			return true
 		}
 	}
@@ -1087,8 +1117,8 @@ func nextNumber(b []byte, from int) (i, j int) {
 
 // pickedOption returns the text of the option a reply sentence (after its
 // interjection) names and nothing else, or "".
-func pickedOption(sl []byte, options map[string]string) string {
-	if len(options) == 0 || len(sl) > 48 {
+func pickedOption(sl []byte, p *proposal) string {
+	if !p.hasOptions() || len(sl) > 48 {
 		return ""
 	}
 	start := 0
@@ -1107,12 +1137,12 @@ func pickedOption(sl []byte, options map[string]string) string {
 		if g == 3 {
 			key = ordinals[key]
 		}
-		if o, ok := options[key]; ok {
+		if o, ok := p.option(key); ok {
 			return o
 		}
 		// "The second one" of options labelled A, B, C.
 		if n, err := strconv.Atoi(key); err == nil && n >= 1 && n <= 26 {
-			if o, ok := options[string(rune('a'+n-1))]; ok {
+			if o, ok := p.option(string(rune('a' + n - 1))); ok {
 				return o
 			}
 		}
@@ -1496,6 +1526,7 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	var p *proposal
 	var imp *proposal // an advice in the imperative, if nothing says "I recommend"
 	var options map[string]string
+	var items []numberedItem
 	var planItems []string
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
@@ -1514,14 +1545,7 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		if s.lineStart && s.num > 0 && !isQuestion(sl) {
 			// "2. **ristretto** – very fast, but …": what "the second one"
 			// or "option 2" picks.
-			if dec := strings.TrimRight(cleanDecision(text[s.start:s.end], sl), "."); len(dec) >= 3 {
-				if options == nil {
-					options = map[string]string{}
-				}
-				if _, dup := options[strconv.Itoa(s.num)]; !dup {
-					options[strconv.Itoa(s.num)] = dec
-				}
-			}
+			items = append(items, numberedItem{s.num, s.start, s.end})
 		}
 		if s.afterPlan && !isQuestion(sl) {
 			// The items of "Here's the plan:" are the proposal together.
@@ -1587,13 +1611,16 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	if p == nil {
 		p = imp
 	}
-	if options != nil {
+	if options != nil || items != nil {
 		if p == nil {
 			p = &proposal{}
-		} else if o := pickedOption(asciiLower(nil, p.text), options); o != "" {
-			p.text = o // "I'd recommend option 1": option 1 is what is taken
 		}
-		p.options = options
+		p.options, p.itemText, p.items = options, text, items
+		if len(p.text) <= 48 {
+			if o := pickedOption(asciiLower(nil, p.text), p); o != "" {
+				p.text = o // "I'd recommend option 1": option 1 is what is taken
+			}
+		}
 	}
 	return p
 }
