@@ -224,7 +224,7 @@ const (
 	planAnchorList     = `the our`
 	verdictAnchorList  = `is are`
 	proposalAnchorList = `i i'd i’d my recommendation recommendation: you the let's lets let’s`
-	doneAnchorList     = `i we i've i’ve we've we’ve went chose picked opted switched moved migrated settled stuck`
+	doneAnchorList     = `i we i've i’ve we've we’ve ` + doneVerbList
 )
 
 // The anchor sets a sentence is tokenised against once (see anchorToks),
@@ -504,12 +504,12 @@ func offersAlternatives(lower []byte) bool {
 	return containsAny(lower, " or ", "either", "option", "alternative", " vs ", "versus", "could ")
 }
 
-// sentenceCaseVerb capitalises a decision that opens with a verb.
-func sentenceCaseVerb(dec string) string {
-	if dec == "" || dec[0] < 'a' || dec[0] > 'z' {
-		return dec
+// upperFirst capitalises a text that opens with a lower-case ASCII letter.
+func upperFirst(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
 	}
-	return strings.ToUpper(dec[:1]) + dec[1:]
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // subset reports whether every word of a is in b.
@@ -1074,7 +1074,9 @@ var hedges = set(`maybe perhaps possibly probably hopefully if whether suppose s
 	wondering unless`)
 
 // doneVerbs open a change reported without its subject ("Went with Loki").
-var doneVerbs = set(`went chose picked opted switched moved migrated settled stuck`)
+const doneVerbList = `went chose picked opted switched moved migrated settled stuck`
+
+var doneVerbs = set(doneVerbList)
 
 // letsObjects follow the verb "lets" ("lets us", "lets the user"), where
 // "let's" would have a verb.
@@ -1604,7 +1606,7 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		sl := st.lower[s.start:s.end]
 		if m := reOffer.FindSubmatchIndex(head(sl)); m != nil && isQuestion(sl) && !reAnyAnaphor.Match(sl[m[3]:]) {
 			if dec := strings.TrimRight(cleanDecision(text[s.start+m[2]:s.end], sl[m[2]:]), "?"); len(dec) >= 3 {
-				p = &proposal{text: sentenceCaseVerb(dec)}
+				p = &proposal{text: upperFirst(dec)} // it opens with the offer's verb
 			}
 		}
 	}
@@ -1724,7 +1726,7 @@ func sentenceCase(dec string) string {
 	case first == "we", first == "i", strings.HasPrefix(first, "we'"), strings.HasPrefix(first, "i'"),
 		first == "let's", first == "lets", first == "our", first == "going", first == "no", imperativeVerbs.HasString(first),
 		doneVerbs.HasString(first):
-		return strings.ToUpper(dec[:1]) + dec[1:]
+		return upperFirst(dec)
 	}
 	return dec
 }
