@@ -76,8 +76,7 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 			continue
 		}
 		// Strip list markers and headings.
-		num := itemNumber(trimmed)
-		body, isItem := stripMarker(trimmed)
+		body, isItem, num := stripMarker(trimmed)
 		off += len(trimmed) - len(body)
 		bodyLower := lower[off : off+len(body)]
 		after := label || inLabelList && isItem
@@ -115,37 +114,25 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 }
 
 // stripMarker removes a list bullet, number or heading marks from the start of
-// a line and says whether it was a list item.
-func stripMarker(s string) (string, bool) {
+// a line and says whether it was a list item, and its number if numbered
+// ("2. …", "2) …"; 0 otherwise).
+func stripMarker(s string) (body string, item bool, num int) {
 	switch {
 	case strings.HasPrefix(s, "- "), strings.HasPrefix(s, "* "), strings.HasPrefix(s, "+ "), strings.HasPrefix(s, "• "):
 		_, rest, _ := strings.Cut(s, " ")
-		return strings.TrimLeft(rest, " \t"), true
+		return strings.TrimLeft(rest, " \t"), true, 0
 	case strings.HasPrefix(s, "#"):
-		return strings.TrimLeft(s, "# \t"), false
+		return strings.TrimLeft(s, "# \t"), false, 0
 	}
 	i := 0
 	for i < len(s) && i < 3 && s[i] >= '0' && s[i] <= '9' {
+		num = num*10 + int(s[i]-'0')
 		i++
 	}
 	if i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' ' {
-		return strings.TrimLeft(s[i+2:], " \t"), true
+		return strings.TrimLeft(s[i+2:], " \t"), true, num
 	}
-	return s, false
-}
-
-// itemNumber returns the number of a numbered list item ("2. …", "2) …"),
-// or 0.
-func itemNumber(s string) int {
-	n, i := 0, 0
-	for i < len(s) && i < 2 && s[i] >= '0' && s[i] <= '9' {
-		n = n*10 + int(s[i]-'0')
-		i++
-	}
-	if i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' ' {
-		return n
-	}
-	return 0
+	return s, false, 0
 }
 
 // isLabelLine reports a line that only announces decisions below it:
