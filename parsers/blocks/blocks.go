@@ -37,7 +37,7 @@ func Decode(raw json.RawMessage) []Block {
 	if loose.IsNull(raw) {
 		return nil
 	}
-	switch strings.TrimSpace(string(raw))[0] {
+	switch loose.Lead(raw) {
 	case '[':
 		var items []json.RawMessage
 		if json.Unmarshal(raw, &items) != nil {

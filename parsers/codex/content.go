@@ -99,8 +99,8 @@ func images(raw json.RawMessage) []conversation.Attachment {
 // text or parts, content_items or a body, and success. An object of another
 // shape keeps its text, read with loose.ReadableJSON: never an empty output.
 func readOutput(raw json.RawMessage) (text string, isErr bool, atts []conversation.Attachment) {
-	t := strings.TrimSpace(string(raw))
-	if t == "" {
+	lead := loose.Lead(raw)
+	if lead == 0 {
 		return "", false, nil
 	}
 	var obj struct {
@@ -113,7 +113,7 @@ func readOutput(raw json.RawMessage) (text string, isErr bool, atts []conversati
 			ExitCode json.RawMessage `json:"exit_code"`
 		} `json:"metadata"`
 	}
-	switch t[0] {
+	switch lead {
 	case '"':
 		s := loose.String(raw)
 		inner := strings.TrimSpace(s)
@@ -136,10 +136,10 @@ func readOutput(raw json.RawMessage) (text string, isErr bool, atts []conversati
 		if loose.IsNull(body) {
 			continue
 		}
-		switch b := strings.TrimSpace(string(body)); {
-		case b != "" && b[0] == '[':
+		switch loose.Lead(body) {
+		case '[':
 			text, atts = readParts(body)
-		case b != "" && b[0] == '{':
+		case '{':
 			text, _, atts = readOutput(body)
 		default:
 			text = loose.Clean(loose.String(body))
@@ -148,7 +148,7 @@ func readOutput(raw json.RawMessage) (text string, isErr bool, atts []conversati
 			break
 		}
 	}
-	if strings.TrimSpace(text) == "" && len(atts) == 0 && t[0] == '{' {
+	if strings.TrimSpace(text) == "" && len(atts) == 0 && lead == '{' {
 		if r, ok := loose.ReadableJSON(string(raw)); ok && r != "{}" {
 			text = loose.Clean(r)
 		}

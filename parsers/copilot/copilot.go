@@ -5,7 +5,6 @@ package copilot
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/convsearch/convsearch/parsers/loose"
 )
@@ -17,7 +16,7 @@ const titleLen = 80
 // string holding JSON reformatted, payloads stripped.
 func argText(raw json.RawMessage) string {
 	s := loose.String(raw)
-	if t := strings.TrimSpace(string(raw)); strings.HasPrefix(t, `"`) {
+	if loose.Lead(raw) == '"' {
 		s = loose.JSONText(s)
 	}
 	return loose.Clean(s)
