@@ -225,7 +225,7 @@ func message(r *rawMsg, calls map[string]string) conversation.Message {
 	if script := clean(textOf(r.ModifiedScript)); script != "" {
 		// The script the user accepted and ran: searchable, and not always
 		// what the call's arguments say.
-		text = joinText(text, script)
+		text = loose.AppendParagraph(text, script)
 	}
 	m.Content = text
 
@@ -518,16 +518,6 @@ func textOf(raw json.RawMessage) string {
 
 // clean removes data: URL payloads from text.
 func clean(s string) string { return loose.StripDataURLs(s) }
-
-func joinText(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "\n\n" + b
-}
 
 // baseName returns the last element of a slash or backslash path.
 func baseName(p string) string {
