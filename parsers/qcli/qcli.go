@@ -761,10 +761,6 @@ func fileChanges(raw json.RawMessage) []conversation.Note {
 	return notes
 }
 
-// ProjectName is loose.ProjectName, kept for parsers/qclistore, which
-// names a store's conversations by their key (a working directory).
-func ProjectName(dir string) string { return loose.ProjectName(dir) }
-
 // redacted is what Q CLI writes for tool results it turned into a prompt
 // when they had no content.
 const redacted = "<tool result redacted>"

@@ -445,23 +445,6 @@ func FuzzParse(f *testing.F) {
 	)
 }
 
-func TestProjectName(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"/tmp/gfxrepo", "gfxrepo"},
-		{"/Users/dana/src/platform-infra/", "platform-infra"},
-		{`C:\Users\mika\src\report-service`, "report-service"},
-		{`C:\`, ""},
-		{"/", ""},
-		{"", ""},
-		{"relative", "relative"},
-	}
-	for _, tt := range tests {
-		if got := ProjectName(tt.in); got != tt.want {
-			t.Errorf("ProjectName(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestDecodeLeavesMissingIDEmpty(t *testing.T) {
 	c, _, err := Decode(context.Background(), "v", []byte(`{"history":[]}`))
 	if err != nil || c.ID != "" {

@@ -25,6 +25,7 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/loose"
 	"github.com/convsearch/convsearch/parsers/qcli"
 	"github.com/convsearch/convsearch/parsers/sqlitedb"
 
@@ -169,7 +170,7 @@ func decodeRow(ctx context.Context, path string, r row) (*conversation.Conversat
 	}
 	c.Source = Name
 	c.File = path
-	if p := qcli.ProjectName(r.key); p != "" {
+	if p := loose.ProjectName(r.key); p != "" {
 		c.Project = p
 	}
 	if c.ID == "" {
