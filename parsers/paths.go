@@ -11,27 +11,7 @@ import (
 // $XDG_CONFIG_HOME (else ~/.config) elsewhere — a relative XDG value is
 // ignored, as the spec says. "" when there is no home to start from.
 func ElectronAppData(goos, home string, getenv func(string) string) string {
-	switch goos {
-	case "darwin", "ios":
-		if home != "" {
-			return filepath.Join(home, "Library", "Application Support")
-		}
-	case "windows":
-		if d := getenv("APPDATA"); d != "" {
-			return d
-		}
-		if home != "" {
-			return filepath.Join(home, "AppData", "Roaming")
-		}
-	default:
-		if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
-			return x
-		}
-		if home != "" {
-			return filepath.Join(home, ".config")
-		}
-	}
-	return ""
+	return platformDir(goos, home, getenv, "APPDATA", "Roaming", "XDG_CONFIG_HOME", ".config")
 }
 
 // LocalDataDir is the folder tools written in Rust keep their data under
@@ -40,24 +20,31 @@ func ElectronAppData(goos, home string, getenv func(string) string) string {
 // (else ~/.local/share) elsewhere — a relative XDG value is ignored, as the
 // spec says. "" when there is no home to start from.
 func LocalDataDir(goos, home string, getenv func(string) string) string {
+	return platformDir(goos, home, getenv, "LOCALAPPDATA", "Local", "XDG_DATA_HOME", filepath.Join(".local", "share"))
+}
+
+// platformDir is the rule both of those follow, told which variables and
+// fallbacks to use: ~/Library/Application Support on macOS; $winVar, else
+// ~/AppData/winDir on Windows; $xdgVar when absolute, else ~/xdgDir.
+func platformDir(goos, home string, getenv func(string) string, winVar, winDir, xdgVar, xdgDir string) string {
 	switch goos {
 	case "darwin", "ios":
 		if home != "" {
 			return filepath.Join(home, "Library", "Application Support")
 		}
 	case "windows":
-		if d := getenv("LOCALAPPDATA"); d != "" {
+		if d := getenv(winVar); d != "" {
 			return d
 		}
 		if home != "" {
-			return filepath.Join(home, "AppData", "Local")
+			return filepath.Join(home, "AppData", winDir)
 		}
 	default:
-		if x := getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+		if x := getenv(xdgVar); x != "" && filepath.IsAbs(x) {
 			return x
 		}
 		if home != "" {
-			return filepath.Join(home, ".local", "share")
+			return filepath.Join(home, xdgDir)
 		}
 	}
 	return ""
