@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -448,7 +447,7 @@ func (s *vsSession) conversation(path string, res *parsers.Result) *conversation
 	if c.Title == "" {
 		c.Title = firstPrompt(c.Messages)
 	}
-	if folder := workspaceFolder(workspaceJSON(path)); folder != "" {
+	if folder := loose.WorkspaceFolder(workspaceJSON(path)); folder != "" {
 		c.Project = loose.ProjectName(folder)
 		c.Tags = append(c.Tags, "cwd:"+folder)
 	}
@@ -689,25 +688,4 @@ func resultError(raw json.RawMessage) string {
 		return ""
 	}
 	return strings.TrimSpace(loose.String(r.ErrorDetails.Message))
-}
-
-// workspaceFolder is the folder (or .code-workspace file) a workspace
-// storage folder belongs to, from its workspace.json.
-func workspaceFolder(path string) string {
-	var w struct {
-		Folder    json.RawMessage `json:"folder"`
-		Workspace json.RawMessage `json:"workspace"`
-	}
-	if found, err := loose.ReadSideFile(path, 1<<20, &w); !found || err != nil {
-		return ""
-	}
-	s := loose.String(w.Folder)
-	if s == "" {
-		s = loose.String(w.Workspace)
-	}
-	u, err := url.Parse(s)
-	if err != nil || u.Path == "" {
-		return s
-	}
-	return u.Path
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -457,23 +456,5 @@ func buildTab(tab chatTab) *conversation.Conversation {
 // workspace.json beside it ({"folder": "file:///…"} or {"workspace":
 // "file:///….code-workspace"}); "" for globalStorage.
 func workspaceProject(path string) string {
-	var w struct {
-		Folder    json.RawMessage `json:"folder"`
-		Workspace json.RawMessage `json:"workspace"`
-	}
-	if found, err := loose.ReadSideFile(path, 1<<20, &w); !found || err != nil {
-		return ""
-	}
-	u := loose.String(w.Folder)
-	if u == "" {
-		u = loose.String(w.Workspace)
-	}
-	if u == "" {
-		return ""
-	}
-	p := u
-	if pu, err := url.Parse(u); err == nil && pu.Path != "" {
-		p = pu.Path
-	}
-	return strings.TrimSuffix(loose.ProjectName(p), ".code-workspace")
+	return strings.TrimSuffix(loose.ProjectName(loose.WorkspaceFolder(path)), ".code-workspace")
 }
