@@ -611,7 +611,7 @@ func sourceAttachment(b block) (conversation.Attachment, bool) {
 	if data := loose.String(src.Data); data != "" {
 		a.Size = int64(len(data))
 		if loose.String(src.Type) == "base64" {
-			a.Size = a.Size * 3 / 4
+			a.Size = loose.Base64Size(data)
 		}
 	}
 	if u := loose.String(src.URL); u != "" && !strings.HasPrefix(u, "data:") {

@@ -393,3 +393,19 @@ func FuzzParse(f *testing.F) {
 	parsertest.Fuzz(f, New(), "conversations.json",
 		corpus+"example.json", "testdata/newer.json", "testdata/quirks.json", "testdata/single.json")
 }
+
+// TestSourceAttachmentSize: a base64 payload counts its decoded bytes, its
+// padding left out; other data counts as it is.
+func TestSourceAttachmentSize(t *testing.T) {
+	for src, want := range map[string]int64{
+		`{"type": "base64", "media_type": "image/png", "data": "aGk="}`: 2,
+		`{"type": "base64", "media_type": "image/png", "data": "aGk/"}`: 3,
+		`{"type": "base64", "media_type": "image/png", "data": "aA=="}`: 1,
+		`{"type": "text", "media_type": "text/plain", "data": "hello"}`: 5,
+	} {
+		a, ok := sourceAttachment(block{Type: []byte(`"image"`), Source: []byte(src)})
+		if !ok || a.Size != want {
+			t.Errorf("%s: size %d (ok %v), want %d", src, a.Size, ok, want)
+		}
+	}
+}

@@ -172,8 +172,6 @@ func inline(raw json.RawMessage) conversation.Attachment {
 	}
 	_ = json.Unmarshal(raw, &d)
 	a := conversation.Attachment{Name: loose.String(d.Name), Type: loose.String(d.MimeType)}
-	if data := strings.TrimRight(loose.String(d.Data), "="); data != "" {
-		a.Size = int64(len(data)) * 3 / 4 // base64: four characters per three bytes
-	}
+	a.Size = loose.Base64Size(loose.String(d.Data))
 	return a
 }
