@@ -81,8 +81,7 @@ func Base64Size(data string) int64 {
 // Arguments returns a tool call's input as text to index: JSON, or JSON
 // text inside a JSON string (as some tools write it) unwrapped, cleaned.
 func Arguments(raw json.RawMessage) string {
-	t := strings.TrimSpace(string(raw))
-	if t != "" && t[0] == '"' {
+	if Lead(raw) == '"' {
 		return Clean(JSONText(String(raw)))
 	}
 	return Clean(String(raw))
