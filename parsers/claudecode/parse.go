@@ -203,7 +203,7 @@ func (b *builder) chat(typ string, rec *record) {
 		return
 	}
 	var msg apiMessage
-	if t := strings.TrimSpace(string(rec.Message)); strings.HasPrefix(t, "{") {
+	if loose.Lead(rec.Message) == '{' {
 		_ = json.Unmarshal(rec.Message, &msg) // a bad field leaves it raw-empty
 	} else {
 		msg.Content = rec.Message // a bare string or array

@@ -212,7 +212,7 @@ func parseSessionLog(ctx context.Context, path string, r io.Reader, source strin
 					s.messages(set.Messages, n)
 				}
 			}
-		case loose.String(rec.ID) != "" && strings.TrimSpace(string(rec.ID))[0] == '"':
+		case loose.String(rec.ID) != "" && loose.Lead(rec.ID) == '"':
 			known++
 			s.add(rec)
 		case !loose.IsNull(rec.SessionID):
@@ -392,7 +392,7 @@ func calls(raw json.RawMessage, m *conversation.Message) {
 			if text == "" {
 				// No result kept (a cancelled call, an older version): what
 				// the tool showed is the next best thing.
-				if d := strings.TrimSpace(string(tc.ResultDisplay)); d != "" && d[0] == '"' {
+				if loose.Lead(tc.ResultDisplay) == '"' {
 					text = loose.Clean(loose.String(tc.ResultDisplay))
 				}
 			}
