@@ -13,10 +13,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/convsearch/convsearch/extract"
-	"github.com/convsearch/convsearch/indexer"
-	"github.com/convsearch/convsearch/ingest"
-	"github.com/convsearch/convsearch/parsers/all"
+	"github.com/convsearch/convsearch/daemon"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -142,28 +139,23 @@ func RunRecall(ctx context.Context, sets []RecallSet, o RecallOptions) ([]Recall
 	return out, nil
 }
 
-// indexRoots builds an index of roots in data and returns an engine over it.
+// indexRoots builds an index of roots in data through daemon.OpenStore, as
+// `convsearch index` does (the same registry, extractor and redactor: the
+// figures are of what a user's search sees), and returns an engine over it.
 func indexRoots(ctx context.Context, data string, roots []string) (*query.Engine, func(), error) {
-	ix, err := indexer.Open(indexer.Options{Dir: data})
+	st, err := daemon.OpenStore(daemon.StoreOptions{Dir: data})
 	if err != nil {
 		return nil, nil, err
 	}
-	reg := all.Registry()
-	ing := ingest.New(reg, ix, extract.New(extract.DefaultBackground(), extract.Options{}), ingest.Options{})
-	_, err = ing.Reconcile(ctx, roots)
-	if cerr := ing.Close(); err == nil {
-		err = cerr
+	e, err := st.Engine()
+	if err == nil {
+		_, err = st.Ingester.Reconcile(ctx, roots)
 	}
 	if err != nil {
-		ix.Close()
+		st.Close()
 		return nil, nil, err
 	}
-	e, err := query.New(ix, query.Options{Source: reg})
-	if err != nil {
-		ix.Close()
-		return nil, nil, err
-	}
-	return e, func() { ix.Close() }, nil
+	return e, func() { st.Close() }, nil
 }
 
 // Asker is what Score asks: a query.Engine.
