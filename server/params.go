@@ -212,10 +212,16 @@ const MaxPage = 1000
 // ParsePageParams reads offset and limit; without them, the page is the
 // whole conversation.
 func ParsePageParams(v url.Values) (Page, error) {
-	if err := known(v, "offset", "limit"); err != nil {
+	return parsePage(v, 0, MaxPage)
+}
+
+// parsePage reads offset and limit (def when absent, else 1 to most), and
+// allows the other parameters named.
+func parsePage(v url.Values, def, most int, others ...string) (Page, error) {
+	if err := known(v, append([]string{"offset", "limit"}, others...)...); err != nil {
 		return Page{}, err
 	}
-	var p Page
+	p := Page{Limit: def}
 	var err error
 	if p.Offset, err = intParam(v, "offset", 0); err != nil {
 		return p, err
@@ -229,8 +235,8 @@ func ParsePageParams(v url.Values) (Page, error) {
 	if p.Limit, err = intParam(v, "limit", 0); err != nil {
 		return p, err
 	}
-	if p.Limit < 1 || p.Limit > MaxPage {
-		return p, fmt.Errorf("limit %d out of range: 1 to %d messages", p.Limit, MaxPage)
+	if p.Limit < 1 || p.Limit > most {
+		return p, fmt.Errorf("limit %d out of range: 1 to %d messages", p.Limit, most)
 	}
 	return p, nil
 }

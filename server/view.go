@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -68,25 +67,12 @@ const (
 
 func (h *handler) view(w http.ResponseWriter, r *http.Request) {
 	v := r.URL.Query()
-	if err := known(v, "offset", "limit", "around"); err != nil {
+	p, err := parsePage(v, defaultViewPage, maxViewPage, "around")
+	if err != nil {
 		writeBadRequest(w, err)
 		return
 	}
-	limit, err := intParam(v, "limit", defaultViewPage)
-	if err == nil && (limit < 1 || limit > maxViewPage) {
-		err = fmt.Errorf("limit %d out of range: 1 to %d", limit, maxViewPage)
-	}
-	offset, err2 := intParam(v, "offset", 0)
-	around, err3 := intParam(v, "around", -1)
-	if err == nil {
-		err = err2
-	}
-	if err == nil {
-		err = err3
-	}
-	if err == nil && offset < 0 {
-		err = fmt.Errorf("offset %d is negative", offset)
-	}
+	around, err := intParam(v, "around", -1)
 	if err != nil {
 		writeBadRequest(w, err)
 		return
@@ -99,20 +85,18 @@ func (h *handler) view(w http.ResponseWriter, r *http.Request) {
 	if around >= 0 {
 		// The page is centred on the message asked for (by its index,
 		// which is its position).
-		offset = max(around-limit/2, 0)
+		p.Offset = max(around-p.Limit/2, 0)
 	}
-	writeJSON(w, http.StatusOK, viewOf(c, fromIndex, offset, limit))
+	writeJSON(w, http.StatusOK, viewOf(c, fromIndex, p))
 }
 
-// viewOf renders messages [offset, offset+limit) of c.
-func viewOf(c *conversation.Conversation, fromIndex bool, offset, limit int) *View {
+// viewOf renders the messages of page p of c.
+func viewOf(c *conversation.Conversation, fromIndex bool, p Page) *View {
+	l := PageOf(c, fromIndex, p)
 	v := &View{ID: c.ID, Title: c.Title, Source: c.Source, File: c.File, Date: c.Date, Project: c.Project,
-		Topics: c.Topics, Decisions: c.Decisions, FromIndex: fromIndex, Total: len(c.Messages)}
-	offset = min(offset, len(c.Messages))
-	v.Offset = offset
-	end := min(offset+limit, len(c.Messages))
-	v.Messages = make([]ViewMessage, 0, end-offset)
-	for _, m := range c.Messages[offset:end] {
+		Topics: c.Topics, Decisions: c.Decisions, FromIndex: fromIndex, Total: l.MessageCount, Offset: l.Offset}
+	v.Messages = make([]ViewMessage, 0, len(l.Conversation.Messages))
+	for _, m := range l.Conversation.Messages {
 		vm := ViewMessage{Message: m, HTML: Markdown(m.Content), ThinkingHTML: Markdown(m.Thinking)}
 		for _, tc := range m.ToolCalls {
 			vm.Tools = append(vm.Tools, ToolView{Kind: "call", Name: tc.Name, Preview: callPreview(tc.Arguments), Text: tc.Arguments})

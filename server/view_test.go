@@ -88,12 +88,12 @@ func TestViewPages(t *testing.T) {
 		{"past the end", 20, 4, 10, 0},
 	}
 	for _, tc := range cases {
-		v := viewOf(c, false, tc.offset, tc.limit)
+		v := viewOf(c, false, Page{Offset: tc.offset, Limit: tc.limit})
 		if v.Offset != tc.wantOffset || len(v.Messages) != tc.wantCount || v.Total != 10 {
 			t.Errorf("%s: offset %d, %d messages of %d; want offset %d, %d of 10", tc.name, v.Offset, len(v.Messages), v.Total, tc.wantOffset, tc.wantCount)
 		}
 	}
-	v := viewOf(c, false, 3, 1)
+	v := viewOf(c, false, Page{Offset: 3, Limit: 1})
 	if got := v.Messages[0].Tools; len(got) != 1 || got[0].Preview != "x.go" || v.Messages[0].ToolCalls != nil {
 		t.Errorf("tool call of message 3: %+v", v.Messages[0])
 	}
