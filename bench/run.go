@@ -257,15 +257,15 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 		rep.StartMS = medianChild(ctx, 7, o.Exe, "version").WallMS
 		for _, term := range []string{"latency", MediumTerm, RareTerm} {
 			pf := ProcessFigures{Term: term}
-			pf.ConvsearchS = medianRun(ctx, 7, o.Exe, "search", "--data-dir", data, "--limit", "10", term)
+			pf.ConvsearchS = medianChild(ctx, 7, o.Exe, "search", "--data-dir", data, "--limit", "10", term).WallMS
 			if rg, err := exec.LookPath("rg"); err == nil {
-				pf.RgMS = medianRun(ctx, 5, rg, "-l", "-i", term, corpus)
+				pf.RgMS = medianChild(ctx, 5, rg, "-l", "-i", term, corpus).WallMS
 				if pf.ConvsearchS > 0 {
 					pf.RgRatio = pf.RgMS / pf.ConvsearchS
 				}
 			}
 			if o.has("grep") {
-				pf.GrepMS = medianRun(ctx, 3, "grep", "-rli", term, corpus)
+				pf.GrepMS = medianChild(ctx, 3, "grep", "-rli", term, corpus).WallMS
 			}
 			rep.Process = append(rep.Process, pf)
 		}
@@ -273,7 +273,7 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 			m := medianChild(ctx, 7, o.Exe, "search", "--data-dir", ccData, "--limit", "10", term)
 			pf := ProcessFigures{Term: term, ConvsearchS: m.WallMS, CPUMS: m.CPUMS, PeakRSSMB: m.PeakRSSMB}
 			if rg, err := exec.LookPath("rg"); err == nil {
-				pf.RgMS = medianRun(ctx, 5, rg, "-l", "-i", term, ccCorpus)
+				pf.RgMS = medianChild(ctx, 5, rg, "-l", "-i", term, ccCorpus).WallMS
 				if pf.ConvsearchS > 0 {
 					pf.RgRatio = pf.RgMS / pf.ConvsearchS
 				}
@@ -351,12 +351,12 @@ func childUsage(ctx context.Context, exe string, args ...string) (usage, []byte,
 	return u, out, err
 }
 
-// medianChild runs the binary n times and returns the median of each
+// medianChild runs a command n times and returns the median of each
 // figure (each taken on its own).
 func medianChild(ctx context.Context, n int, exe string, args ...string) usage {
 	var wall, cpu, rss []float64
 	for range n {
-		u, _, _ := childUsage(ctx, exe, args...) // search exits 1 on no hit: still timed
+		u, _, _ := childUsage(ctx, exe, args...) // search, rg and grep exit 1 on no match: still timed
 		wall, cpu, rss = append(wall, u.WallMS), append(cpu, u.CPUMS), append(rss, u.PeakRSSMB)
 	}
 	return usage{WallMS: median(wall), CPUMS: median(cpu), PeakRSSMB: median(rss)}
@@ -368,20 +368,6 @@ func median(xs []float64) float64 {
 	}
 	slices.Sort(xs)
 	return xs[len(xs)/2]
-}
-
-// medianRun runs a command n times and returns its median wall time in ms.
-func medianRun(ctx context.Context, n int, exe string, args ...string) float64 {
-	var ds []float64
-	for range n {
-		cmd := exec.CommandContext(ctx, exe, args...)
-		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
-		start := time.Now()
-		cmd.Run() // rg and grep exit 1 when nothing matches: still timed
-		ds = append(ds, float64(time.Since(start).Microseconds())/1000)
-	}
-	slices.Sort(ds)
-	return ds[len(ds)/2]
 }
 
 func dirSize(dir string) int64 {
