@@ -150,9 +150,6 @@ var distractors = []string{
 
 var firstNames = strings.Fields("Alex Jordan Priya Mateus Hana Kofi Lena Ravi Sara Tomas Yuki Amara Felix Noor Ines Caleb")
 
-// LongMemQuestion is a generated question with its answer session.
-type LongMemQuestion = Question
-
 // GenerateLongMem writes the long-memory corpus under dir (portable JSON, one
 // file a session) and returns its questions. The same options always give
 // the same files and questions.
