@@ -3,11 +3,12 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
@@ -117,8 +118,9 @@ var previewKeys = []string{"file_path", "path", "notebook_path", "command", "cmd
 // maxPreview bounds a preview, in characters.
 const maxPreview = 120
 
-// callPreview returns a tool call's main argument, or its first short
-// string argument.
+// callPreview returns a tool call's main argument, or else its first
+// string argument by name (not map order: the same call must show the same
+// preview on every load).
 func callPreview(args string) string {
 	var m map[string]any
 	if json.Unmarshal([]byte(args), &m) != nil {
@@ -129,8 +131,8 @@ func callPreview(args string) string {
 			return s
 		}
 	}
-	for _, v := range m {
-		if s := previewValue(v); s != "" {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if s := previewValue(m[k]); s != "" {
 			return s
 		}
 	}
@@ -154,13 +156,18 @@ func previewValue(v any) string {
 	return ""
 }
 
-// firstLine returns the first non-blank line of s, clipped.
+// firstLine returns the first non-blank line of s, clipped to maxPreview
+// runes. It reads only as far as it keeps: a tool result may be a
+// megabyte on one line, and every page renders a preview of each.
 func firstLine(s string) string {
 	for line := range strings.SplitSeq(s, "\n") {
 		if line = strings.TrimSpace(line); line != "" {
-			if utf8.RuneCountInString(line) > maxPreview {
-				r := []rune(line)
-				line = string(r[:maxPreview]) + "…"
+			n := 0
+			for i := range line {
+				if n == maxPreview {
+					return line[:i] + "…"
+				}
+				n++
 			}
 			return line
 		}

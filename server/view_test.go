@@ -62,6 +62,9 @@ func TestCallPreview(t *testing.T) {
 		{"query", `{"query":"bootstrap BCa"}`, "bootstrap BCa"},
 		{"not JSON", "plain words\nmore", "plain words"},
 		{"no strings", `{"n":1}`, ""},
+		{"no main argument: the first by name", `{"zeta":"last","beta":"second","alpha":"first","n":2}`, "first"},
+		{"clipped in runes", strings.Repeat("é", maxPreview+1), strings.Repeat("é", maxPreview) + "…"},
+		{"not clipped", strings.Repeat("é", maxPreview), strings.Repeat("é", maxPreview)},
 		{"clipped", `{"path":"` + strings.Repeat("x", 200) + `"}`, strings.Repeat("x", maxPreview) + "…"},
 	}
 	for _, c := range cases {
