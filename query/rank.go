@@ -161,8 +161,8 @@ func groupRanked(hits []Hit, offset, limit int) []Hit {
 	type conv struct {
 		best   Hit
 		bestW  float64
-		scores []float64
-		count  int
+		scores []float64 // kind-weighted, one a hit
+		total  float64
 	}
 	var order []*conv
 	byID := map[string]*conv{}
@@ -171,37 +171,28 @@ func groupRanked(hits []Hit, offset, limit int) []Hit {
 		if w == 0 {
 			w = 1
 		}
+		s := h.Score * w
 		c, ok := byID[h.ConversationID]
 		if !ok {
-			c = &conv{best: h, bestW: h.Score * w}
+			c = &conv{best: h, bestW: s}
 			byID[h.ConversationID] = c
 			order = append(order, c)
 		}
-		c.count++
-		c.scores = append(c.scores, h.Score*w)
-		if h.Score*w > c.bestW {
-			c.best, c.bestW = h, h.Score*w
+		c.scores = append(c.scores, s)
+		if s > c.bestW {
+			c.best, c.bestW = h, s
 		}
 	}
-	total := func(c *conv) float64 {
-		s := slices.Clone(c.scores)
-		slices.SortFunc(s, func(a, b float64) int { return cmp.Compare(b, a) })
-		sum, f := 0.0, 1.0
-		for i, v := range s {
-			if i == convHits {
-				break
-			}
-			sum += f * v
+	for _, c := range order {
+		slices.SortFunc(c.scores, func(a, b float64) int { return cmp.Compare(b, a) })
+		f := 1.0
+		for _, v := range c.scores[:min(len(c.scores), convHits)] {
+			c.total += f * v
 			f *= convDecay
 		}
-		return sum
 	}
-	tot := make(map[*conv]float64, len(order))
-	for _, c := range order {
-		tot[c] = total(c)
-	}
-	slices.SortStableFunc(order, func(a, b *conv) int {
-		if c := cmp.Compare(tot[b], tot[a]); c != 0 {
+	slices.SortFunc(order, func(a, b *conv) int {
+		if c := cmp.Compare(b.total, a.total); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.best.ConversationID, b.best.ConversationID)
@@ -216,7 +207,7 @@ func groupRanked(hits []Hit, offset, limit int) []Hit {
 	out := make([]Hit, 0, len(order))
 	for _, c := range order {
 		h := c.best
-		h.Count = c.count
+		h.Count = len(c.scores)
 		out = append(out, h)
 	}
 	return out
