@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -238,29 +237,6 @@ func (b *tab) screenshot(name string) {
 	}
 }
 
-// copyTree copies the files under src to dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		to := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, b, 0o644)
-	})
-	if err != nil {
-		t.Fatalf("copy %s: %v", src, err)
-	}
-}
-
 // hostileMarkdown is a message of Markdown that tries every way into the
 // page: the page must render it and run none of it.
 const hostileMarkdown = "Here is **bold text** and a list:\n\n- first item\n- second item\n\n" +
@@ -279,7 +255,9 @@ func TestBrowserPageFeatures(t *testing.T) {
 	bin := findChromium(t)
 	home := t.TempDir()
 	root := filepath.Join(home, "convs")
-	copyTree(t, filepath.Join("..", "..", "examples"), filepath.Join(root, "examples"))
+	if err := os.CopyFS(filepath.Join(root, "examples"), os.DirFS(filepath.Join("..", "..", "examples"))); err != nil {
+		t.Fatalf("copy the examples: %v", err)
+	}
 	writeConv(t, filepath.Join(root, "extra", "md.json"), conversationJSON("conv-md", "Markdown and injections",
 		"How do I write the quokka function?", hostileMarkdown))
 	long := []string{}
