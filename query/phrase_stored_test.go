@@ -5,7 +5,6 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
-	"github.com/blevesearch/bleve/v2/registry"
 
 	"github.com/convsearch/convsearch/indexer"
 )
@@ -14,12 +13,7 @@ import (
 // kinds: scorch, whose stored fields are read by document number, and the
 // in-memory one, read through Document: both must keep the same hits.
 func TestExactPhraseStoredPaths(t *testing.T) {
-	an, err := registry.NewCache().AnalyzerNamed(indexer.AnalyzerName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &Engine{analyzer: an, verbatim: verbatimAnalyzer(an)}
-	b := &builder{e: e}
+	b := &builder{e: analyzersOnly(t)}
 	docs := map[string]string{
 		"a": "the worker ran out of memory at noon",
 		"b": "memory ran out of the box",

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blevesearch/bleve/v2/registry"
-
 	"github.com/convsearch/convsearch/indexer"
 )
 
@@ -13,14 +11,8 @@ import (
 // words the index dropped, deep inside long text, where only a window around
 // the match is read.
 func TestExactPhraseAt(t *testing.T) {
-	an, err := registry.NewCache().AnalyzerNamed(indexer.AnalyzerName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	verbatim := verbatimAnalyzer(an)
-	if verbatim == nil {
-		t.Fatal("no verbatim analyzer: the index analyzer has no stop-word filter to take out")
-	}
+	e := analyzersOnly(t)
+	an, verbatim := e.analyzer, e.verbatim
 	filler := strings.Repeat("lorem ipsum dolor ", 400)
 	tests := []struct {
 		phrase, text string
@@ -75,4 +67,17 @@ func TestExactPhraseAt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// analyzersOnly is the Engine New makes, over no index: for its analyzers.
+func analyzersOnly(t *testing.T) *Engine {
+	t.Helper()
+	e, err := New(nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.verbatim == nil {
+		t.Fatal("no verbatim analyzer: the index analyzer has no stop-word filter to take out")
+	}
+	return e
 }
