@@ -78,37 +78,38 @@ func (c *Client) Health(ctx context.Context) (*server.Health, error) {
 // Indexing asks /readyz whether answers may miss conversations: the
 // daemon's first pass is running on an index no earlier pass completed.
 func (c *Client) Indexing(ctx context.Context) (bool, error) {
+	_, indexing, err := c.readiness(ctx)
+	return indexing, err
+}
+
+// Ready asks /readyz whether the daemon's first pass is done.
+func (c *Client) Ready(ctx context.Context) (bool, error) {
+	ready, _, err := c.readiness(ctx)
+	return ready, err
+}
+
+// readiness reads /readyz, which answers 503 with the same body while the
+// first pass runs. A daemon that does not say whether it is indexing is
+// taken to be while it is not ready.
+func (c *Client) readiness(ctx context.Context) (ready, indexing bool, err error) {
 	var out struct {
 		Ready    bool  `json:"ready"`
 		Indexing *bool `json:"indexing"`
 	}
-	err := c.get(ctx, "/readyz", nil, &out)
+	err = c.get(ctx, "/readyz", nil, &out)
 	var ae *APIError
 	if errors.As(err, &ae) && ae.Status == http.StatusServiceUnavailable {
 		// The 503's body is the readiness, kept whole as the message.
 		_ = json.Unmarshal([]byte(ae.Message), &out)
-		if out.Indexing != nil {
-			return *out.Indexing, nil
-		}
-		return true, nil
+		out.Ready, err = false, nil
 	}
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
-	return out.Indexing != nil && *out.Indexing, nil
-}
-
-// Ready asks /readyz.
-func (c *Client) Ready(ctx context.Context) (bool, error) {
-	var out struct {
-		Ready bool `json:"ready"`
+	if out.Indexing == nil {
+		return out.Ready, !out.Ready, nil
 	}
-	err := c.get(ctx, "/readyz", nil, &out)
-	var ae *APIError
-	if errors.As(err, &ae) && ae.Status == http.StatusServiceUnavailable {
-		return false, nil
-	}
-	return out.Ready, err
+	return out.Ready, *out.Indexing, nil
 }
 
 func (c *Client) Search(ctx context.Context, r query.Request) (*query.Result, error) {
