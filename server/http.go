@@ -331,13 +331,9 @@ func (h *handler) related(w http.ResponseWriter, r *http.Request) {
 		writeBadRequest(w, err)
 		return
 	}
-	limit, err := intParam(r.URL.Query(), "limit", 10)
+	limit, err := limitParam(r.URL.Query(), 10, 100)
 	if err != nil {
 		writeBadRequest(w, err)
-		return
-	}
-	if limit < 1 || limit > 100 {
-		writeError(w, http.StatusBadRequest, "limit %d out of range: 1 to 100", limit)
 		return
 	}
 	res, err := h.o.Backend.Related(r.Context(), r.PathValue("id"), limit)

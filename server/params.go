@@ -54,13 +54,10 @@ func ParseSearchParams(v url.Values, now time.Time) (query.Request, int, error) 
 	if r.Until, err = query.ParseWhen(first(v, "until"), now); err != nil {
 		return r, 0, fmt.Errorf("until: %w", err)
 	}
-	if r.Limit, err = intParam(v, "limit", query.DefaultLimit); err != nil {
+	// Request.Validate reads 0 as "the default"; a caller who wrote
+	// limit=0 meant something else.
+	if r.Limit, err = limitParam(v, query.DefaultLimit, query.MaxLimit); err != nil {
 		return r, 0, err
-	}
-	if r.Limit < 1 || r.Limit > query.MaxLimit {
-		// Request.Validate reads 0 as "the default"; a caller who wrote
-		// limit=0 meant something else.
-		return r, 0, fmt.Errorf("limit %d out of range: 1 to %d", r.Limit, query.MaxLimit)
 	}
 	if r.Offset, err = intParam(v, "offset", 0); err != nil {
 		return r, 0, err
@@ -146,11 +143,8 @@ func ParseDecisionsParams(v url.Values, now time.Time) (query.DecisionsRequest, 
 	if r.Until, err = query.ParseWhen(first(v, "until"), now); err != nil {
 		return r, fmt.Errorf("until: %w", err)
 	}
-	if r.Limit, err = intParam(v, "limit", 50); err != nil {
+	if r.Limit, err = limitParam(v, 50, query.MaxLimit); err != nil {
 		return r, err
-	}
-	if r.Limit < 1 || r.Limit > query.MaxLimit {
-		return r, fmt.Errorf("limit %d out of range: 1 to %d", r.Limit, query.MaxLimit)
 	}
 	if _, err := query.Parse(r.Query); err != nil {
 		return r, err
@@ -190,13 +184,8 @@ func ParseTopicsParams(v url.Values) (query.TopicsRequest, error) {
 	}
 	r := query.TopicsRequest{Projects: nonEmpty(v["project"]), Sources: list(v, "source")}
 	var err error
-	if r.Limit, err = intParam(v, "limit", 50); err != nil {
-		return r, err
-	}
-	if r.Limit < 1 || r.Limit > query.MaxLimit {
-		return r, fmt.Errorf("limit %d out of range: 1 to %d", r.Limit, query.MaxLimit)
-	}
-	return r, nil
+	r.Limit, err = limitParam(v, 50, query.MaxLimit)
+	return r, err
 }
 
 // Page is a run of a conversation's messages (GET
@@ -229,16 +218,20 @@ func parsePage(v url.Values, def, most int, others ...string) (Page, error) {
 	if p.Offset < 0 {
 		return p, fmt.Errorf("offset %d is negative: messages are numbered from 0", p.Offset)
 	}
-	if !v.Has("limit") {
-		return p, nil
+	if v.Has("limit") {
+		// Checked only when given: def may be 0, the whole conversation.
+		p.Limit, err = limitParam(v, 0, most)
 	}
-	if p.Limit, err = intParam(v, "limit", 0); err != nil {
-		return p, err
+	return p, err
+}
+
+// limitParam reads limit, def when absent, which must be 1 to most.
+func limitParam(v url.Values, def, most int) (int, error) {
+	n, err := intParam(v, "limit", def)
+	if err == nil && (n < 1 || n > most) {
+		err = fmt.Errorf("limit %d out of range: 1 to %d", n, most)
 	}
-	if p.Limit < 1 || p.Limit > most {
-		return p, fmt.Errorf("limit %d out of range: 1 to %d messages", p.Limit, most)
-	}
-	return p, nil
+	return n, err
 }
 
 // known returns an error naming the first parameter of v not among names.
