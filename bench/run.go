@@ -255,33 +255,32 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 	if o.has("process") {
 		log.Info("whole-process searches", "size", size)
 		rep.StartMS = medianChild(ctx, 7, o.Exe, "version").WallMS
-		for _, term := range []string{"latency", MediumTerm, RareTerm} {
-			pf := ProcessFigures{Term: term}
-			pf.ConvsearchS = medianChild(ctx, 7, o.Exe, "search", "--data-dir", data, "--limit", "10", term).WallMS
-			if rg, err := exec.LookPath("rg"); err == nil {
-				pf.RgMS = medianChild(ctx, 5, rg, "-l", "-i", term, corpus).WallMS
-				if pf.ConvsearchS > 0 {
-					pf.RgRatio = pf.RgMS / pf.ConvsearchS
-				}
-			}
-			if o.has("grep") {
-				pf.GrepMS = medianChild(ctx, 3, "grep", "-rli", term, corpus).WallMS
-			}
-			rep.Process = append(rep.Process, pf)
-		}
-		for _, term := range []string{"latency", MediumTerm, RareTerm} {
-			m := medianChild(ctx, 7, o.Exe, "search", "--data-dir", ccData, "--limit", "10", term)
-			pf := ProcessFigures{Term: term, ConvsearchS: m.WallMS, CPUMS: m.CPUMS, PeakRSSMB: m.PeakRSSMB}
-			if rg, err := exec.LookPath("rg"); err == nil {
-				pf.RgMS = medianChild(ctx, 5, rg, "-l", "-i", term, ccCorpus).WallMS
-				if pf.ConvsearchS > 0 {
-					pf.RgRatio = pf.RgMS / pf.ConvsearchS
-				}
-			}
-			rep.ProcessClaudeCode = append(rep.ProcessClaudeCode, pf)
-		}
+		rep.Process = wholeProcess(ctx, o.Exe, data, corpus, o.has("grep"))
+		rep.ProcessClaudeCode = wholeProcess(ctx, o.Exe, ccData, ccCorpus, false)
 	}
 	return rep, nil
+}
+
+// wholeProcess times `convsearch search` as a child process on the index
+// in data, for three terms, beside rg (when installed) and, with grep,
+// grep over the corpus it was built from.
+func wholeProcess(ctx context.Context, exe, data, corpus string, grep bool) []ProcessFigures {
+	var out []ProcessFigures
+	for _, term := range []string{"latency", MediumTerm, RareTerm} {
+		m := medianChild(ctx, 7, exe, "search", "--data-dir", data, "--limit", "10", term)
+		pf := ProcessFigures{Term: term, ConvsearchS: m.WallMS, CPUMS: m.CPUMS, PeakRSSMB: m.PeakRSSMB}
+		if rg, err := exec.LookPath("rg"); err == nil {
+			pf.RgMS = medianChild(ctx, 5, rg, "-l", "-i", term, corpus).WallMS
+			if pf.ConvsearchS > 0 {
+				pf.RgRatio = pf.RgMS / pf.ConvsearchS
+			}
+		}
+		if grep {
+			pf.GrepMS = medianChild(ctx, 3, "grep", "-rli", term, corpus).WallMS
+		}
+		out = append(out, pf)
+	}
+	return out
 }
 
 // timeIndex runs `convsearch index --rebuild` on corpus as a child process.
