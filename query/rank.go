@@ -71,23 +71,18 @@ func analyzedSet(an analysis.Analyzer, words []string) map[string]bool {
 // fields, operators, phrases, prefixes or typos), in order; ok is false for
 // any other query.
 func plainWords(n Node) (words []string, ok bool) {
-	switch n := n.(type) {
-	case *Term:
-		if n.Field != "" || n.Prefix || n.Fuzziness > 0 {
+	clauses := []Node{n}
+	if and, isAnd := n.(*And); isAnd {
+		clauses = and.Clauses
+	}
+	for _, c := range clauses {
+		t, isTerm := c.(*Term)
+		if !isTerm || t.Field != "" || t.Prefix || t.Fuzziness > 0 {
 			return nil, false
 		}
-		return []string{n.Text}, true
-	case *And:
-		for _, c := range n.Clauses {
-			t, isTerm := c.(*Term)
-			if !isTerm || t.Field != "" || t.Prefix || t.Fuzziness > 0 {
-				return nil, false
-			}
-			words = append(words, t.Text)
-		}
-		return words, true
+		words = append(words, t.Text)
 	}
-	return nil, false
+	return words, true
 }
 
 // question returns the ranked query for a plain query that reads as a
