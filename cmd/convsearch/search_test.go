@@ -2,11 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/convsearch/convsearch/query"
 )
 
 // TestSearchGroupsByConversation: the printed list shows each conversation
@@ -108,5 +112,55 @@ func TestSlashCommandIsTheUsersPrompt(t *testing.T) {
 	}
 	if n := hitsOf(t, r.stdout); n == 0 {
 		t.Errorf("the slash command's arguments are not among the user's visible messages:\n%s", r.stdout)
+	}
+}
+
+// TestGroupHits: ranked hits grouped by conversation, in the rank of each
+// conversation's best hit, hitsShown kept each with the count of all, a
+// page of conversations by offset and limit; regroup hands the hits back.
+func TestGroupHits(t *testing.T) {
+	var hits []query.Hit
+	for i, c := range strings.Fields("a b a c a a b d") {
+		hits = append(hits, query.Hit{ID: fmt.Sprint(i), ConversationID: c})
+	}
+	type group struct {
+		ids   string // the hits kept, by ID
+		count int
+	}
+	tests := []struct {
+		offset, limit int
+		want          []group
+	}{
+		{0, 10, []group{{"0 2 4", 4}, {"1 6", 2}, {"3", 1}, {"7", 1}}},
+		{1, 2, []group{{"1 6", 2}, {"3", 1}}},
+		{3, 5, []group{{"7", 1}}},
+		{4, 5, nil},
+	}
+	for _, tt := range tests {
+		convs := groupHits(hits, tt.offset, tt.limit)
+		var got []group
+		var flat []query.Hit
+		for _, c := range convs {
+			var ids []string
+			for _, h := range c.hits {
+				ids = append(ids, h.ID)
+			}
+			got = append(got, group{strings.Join(ids, " "), c.count})
+			flat = append(flat, c.hits...)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("groupHits(offset %d, limit %d) = %v, want %v", tt.offset, tt.limit, got, tt.want)
+		}
+		// The hits come back with their context in the groups they left.
+		for i := range flat {
+			flat[i].Text = "ctx " + flat[i].ID
+		}
+		for i, c := range regroup(flat, convs) {
+			for j, h := range c.hits {
+				if h.Text != "ctx "+h.ID || h.ID != strings.Fields(tt.want[i].ids)[j] {
+					t.Errorf("regroup: group %d hit %d is %+v", i, j, h)
+				}
+			}
+		}
 	}
 }
