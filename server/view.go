@@ -297,6 +297,13 @@ func (r *pageRenderer) code(w util.BufWriter, source []byte, n ast.Node, enterin
 // (and chroma's themes, parsed at start, stay out of the binary).
 var classesOnly = chroma.MustNewStyle("classes", chroma.StyleEntries{})
 
+// codeFormatter is made once: each formatter works out the style's CSS on
+// its first Format and keeps it (under a lock, safe to share), which made
+// afresh for every code block was most of the cost of a short one.
+var codeFormatter = sync.OnceValue(func() *chromahtml.Formatter {
+	return chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(false))
+})
+
 // highlight returns code as HTML with chroma's classes, for a language
 // named or recognised; false when it knows none.
 func highlight(code, lang string) (string, bool) {
@@ -318,8 +325,7 @@ func highlight(code, lang string) (string, bool) {
 		return "", false
 	}
 	var b bytes.Buffer
-	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(false))
-	if err := f.Format(&b, classesOnly, it); err != nil {
+	if err := codeFormatter().Format(&b, classesOnly, it); err != nil {
 		return "", false
 	}
 	return b.String(), true
