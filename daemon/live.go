@@ -263,9 +263,7 @@ func (l *Live) Stats(ctx context.Context) (s *indexer.Stats, err error) {
 // Overview is the page's overview of the index (see query.Engine.Overview).
 func (l *Live) Overview(ctx context.Context) (ov *query.Overview, err error) {
 	err = l.with(ctx, func(b server.Backend) error {
-		o, ok := b.(interface {
-			Overview(context.Context) (*query.Overview, error)
-		})
+		o, ok := b.(server.Overviewer)
 		if !ok {
 			return errors.New("daemon: this index cannot tell an overview")
 		}

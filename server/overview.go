@@ -8,9 +8,9 @@ import (
 	"github.com/convsearch/convsearch/query"
 )
 
-// overviewer is a Backend that can tell what the index holds over time:
+// Overviewer is a Backend that can tell what the index holds over time:
 // the query Engine, and the daemon's Live and Client in front of one.
-type overviewer interface {
+type Overviewer interface {
 	Overview(ctx context.Context) (*query.Overview, error)
 }
 
@@ -21,7 +21,7 @@ var errNoOverview = errors.New("this backend cannot tell an overview of the inde
 // source and per project over time, the last pass and the files that
 // failed, for the page's overview.
 func (h *handler) overview(w http.ResponseWriter, r *http.Request) {
-	ov, ok := h.o.Backend.(overviewer)
+	ov, ok := h.o.Backend.(Overviewer)
 	if !ok {
 		writeError(w, http.StatusNotImplemented, "%v", errNoOverview)
 		return
