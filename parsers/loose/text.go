@@ -19,7 +19,6 @@ func Title(text string, n int) string {
 	return cutWords(strings.Join(strings.Fields(text), " "), n)
 }
 
-// cutWords cuts s, already on one line, as Title says.
 // Shorten puts s on one line and cuts it to at most n runes, at a word
 // boundary when there is one in the second half, ending it with "…" when
 // anything was cut. Every family's derived titles go through it.
@@ -27,6 +26,7 @@ func Shorten(s string, n int) string {
 	return cutWords(strings.Join(strings.Fields(s), " "), n)
 }
 
+// cutWords cuts s, already on one line, as Shorten says.
 func cutWords(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
