@@ -3,7 +3,11 @@ package indexer
 import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/registry"
+
+	"github.com/convsearch/convsearch/indexer/internal/concepts"
 )
 
 // AnalyzerName is the analyzer of every text field: the English analyzer
@@ -12,6 +16,55 @@ import (
 const AnalyzerName = "convsearch_en"
 
 const namePartsName = "convsearch_name_parts"
+
+// ConceptAnalyzerName is the analyzer of FieldConcepts: a text's nouns
+// give their broader words (package concepts), stemmed as AnalyzerName
+// stems, and nothing else. A question's analysed words are looked up in
+// that field as they are.
+const ConceptAnalyzerName = "convsearch_concepts"
+
+// conceptFilter replaces each token by its concept words, at the token's
+// position and offsets. A concept word is filed once a text, at its first
+// place: how often a text's nouns share a broader word says little, and
+// the field stays small.
+type conceptFilter struct{ table *concepts.Table }
+
+func (f conceptFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+	seen := map[string]bool{}
+	var out analysis.TokenStream
+	for _, t := range in {
+		if len(t.Term) < 3 || t.Type != analysis.AlphaNumeric {
+			continue
+		}
+		ws := f.table.Of(string(t.Term))
+		for ws != "" {
+			var w string
+			w, ws, _ = cut(ws, ' ')
+			if seen[w] {
+				continue
+			}
+			seen[w] = true
+			out = append(out, &analysis.Token{
+				// The words are the table's: read-only, so copied.
+				Term:     []byte(w),
+				Start:    t.Start,
+				End:      t.End,
+				Position: t.Position,
+				Type:     analysis.AlphaNumeric,
+			})
+		}
+	}
+	return out
+}
+
+func cut(s string, sep byte) (before, after string, found bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == sep {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
 
 // nameParts turns the dot or underscore between two letters or digits into
 // a space, so that "codebook.pdf", "main.go" and "retry_policy" are
@@ -63,4 +116,34 @@ func init() {
 	if err != nil {
 		panic(err)
 	}
+	err = registry.RegisterAnalyzer(ConceptAnalyzerName, func(config map[string]any, cache *registry.Cache) (analysis.Analyzer, error) {
+		tok, err := cache.TokenizerNamed(unicode.Name)
+		if err != nil {
+			return nil, err
+		}
+		var filters []analysis.TokenFilter
+		for _, name := range []string{en.PossessiveName, lowercase.Name, en.StopName} {
+			f, err := cache.TokenFilterNamed(name)
+			if err != nil {
+				return nil, err
+			}
+			filters = append(filters, f)
+		}
+		// The table is parsed when the first text is analysed, not when
+		// an index is opened: searching never needs it.
+		return &analysis.DefaultAnalyzer{
+			Tokenizer:    tok,
+			TokenFilters: append(filters, lazyConcepts{}),
+		}, nil
+	})
+	if err != nil {
+		panic(err)
+	}
+}
+
+// lazyConcepts is a conceptFilter over concepts.Load(), taken on first use.
+type lazyConcepts struct{}
+
+func (lazyConcepts) Filter(in analysis.TokenStream) analysis.TokenStream {
+	return conceptFilter{concepts.Load()}.Filter(in)
 }

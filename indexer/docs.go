@@ -102,6 +102,9 @@ func documents(c *conversation.Conversation, key, file string) []doc {
 		mm[FieldRole] = string(m.Role)
 		mm[FieldContent] = m.SearchText()
 		mm[FieldMessageIndex] = float64(m.Index)
+		if ct := conceptText(m); ct != "" {
+			mm[FieldConcepts] = ct
+		}
 		if m.Hidden {
 			mm[FieldHidden] = "true"
 		}
@@ -145,6 +148,29 @@ func documents(c *conversation.Conversation, key, file string) []doc {
 		docs = append(docs, doc{DecisionDocID(key, n), dm})
 	}
 	return docs
+}
+
+// maxConceptBytes is how much of a message's text gives concepts: what a
+// person says of their life and work is in the first few kilobytes, and
+// longer texts are pasted documents whose every noun would only add terms.
+const maxConceptBytes = 4 << 10
+
+// conceptText is the text of m whose nouns give FieldConcepts: what a
+// person or an assistant said (not tool output, thinking or hidden
+// context), its first maxConceptBytes.
+func conceptText(m *conversation.Message) string {
+	if m.Hidden || (m.Role != conversation.RoleUser && m.Role != conversation.RoleAssistant) {
+		return ""
+	}
+	s := m.Content
+	if len(s) > maxConceptBytes {
+		n := maxConceptBytes
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n]
+	}
+	return s
 }
 
 // conversationText is the searchable text of a conversation's own

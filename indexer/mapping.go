@@ -8,7 +8,7 @@ import (
 
 // FormatVersion is the version of the index's mapping and document layout.
 // Bump it whenever either changes: an index of another version is rebuilt.
-const FormatVersion = 6
+const FormatVersion = 7
 
 // Document kinds, the value of the "type" field.
 const (
@@ -44,6 +44,7 @@ const (
 	FieldOrigin         = "origin"
 	FieldDecision       = "decision"
 	FieldRationale      = "rationale"
+	FieldConcepts       = "concepts" // a message's nouns' broader words (ConceptAnalyzerName)
 )
 
 // Every kind of document puts all of its searchable text into content (a
@@ -138,6 +139,13 @@ func newMapping() *mapping.IndexMappingImpl {
 	msg.AddFieldMappingsAt(FieldRole, facet())
 	msg.AddFieldMappingsAt(FieldContent, text())
 	msg.AddFieldMappingsAt(FieldMessageIndex, num())
+	// concepts are only looked up by term, never shown or matched as a
+	// phrase: no stored value, no positions.
+	concepts := text()
+	concepts.Analyzer = ConceptAnalyzerName
+	concepts.Store = false
+	concepts.IncludeTermVectors = false
+	msg.AddFieldMappingsAt(FieldConcepts, concepts)
 	msg.AddFieldMappingsAt(FieldHidden, kw(true))
 	msg.AddFieldMappingsAt(FieldTools, kw(true))
 	msg.AddFieldMappingsAt(FieldModel, kw(true))

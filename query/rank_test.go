@@ -109,3 +109,49 @@ func TestFileNamesSearchableByTheirWords(t *testing.T) {
 		})
 	}
 }
+
+// A question asked in broader words finds the conversation that names the
+// thing ("which dish" finds goulash) ahead of one that only shares the
+// question's everyday words; a keyword search keeps to the words typed.
+func TestQuestionsFindNarrowerWords(t *testing.T) {
+	day := time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC)
+	conv := func(id string, lines ...string) *conversation.Conversation {
+		c := &conversation.Conversation{ID: id, Source: "portable", Title: "Catching up", Date: day, File: "/fixtures/" + id + ".json"}
+		for i, l := range lines {
+			role := conversation.RoleUser
+			if i%2 == 1 {
+				role = conversation.RoleAssistant
+			}
+			c.Messages = append(c.Messages, conversation.Message{Role: role, Content: l, Timestamp: day})
+		}
+		c.Renumber()
+		return c
+	}
+	e := engineOver(t, query.Options{}, fileChanges(
+		conv("goulash", "My grandma taught me her goulash recipe, the secret is smoked paprika.", "That sounds delicious."),
+		conv("lisbon", "My sister just moved to Lisbon for a new job at a hospital.", "Big change for her!"),
+		conv("chatter", "Grandma came over and we talked about which city is nicer.", "Ha, families.",
+			"I finally learned to fix the dishwasher.", "Nice."),
+	)...)
+	for _, tt := range []struct{ q, want string }{
+		{"Which dish did I learn from grandma?", "goulash"},
+		{"Which city did my sister relocate to?", "lisbon"},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Group: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) == 0 || res.Hits[0].ConversationID != tt.want {
+				t.Fatalf("first conversation of %v, want %s", convOrder(res), tt.want)
+			}
+		})
+	}
+	res, err := e.Search(context.Background(), query.Request{Query: "dish", Types: []string{"message"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ids(res), []string{}; !slices.Equal(got, want) {
+		t.Errorf("keyword dish = %v, want %v: a keyword is not widened", got, want)
+	}
+}

@@ -1,0 +1,126 @@
+package indexer
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/registry"
+)
+
+func analyzerNamed(t testing.TB, name string) analysis.Analyzer {
+	t.Helper()
+	a, err := registry.NewCache().AnalyzerNamed(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func terms(ts analysis.TokenStream) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = string(t.Term)
+	}
+	return out
+}
+
+// A question's words, analysed as the query package analyses them, must be
+// among the concepts the concept analyzer files for a text that names the
+// thing: both sides stem alike.
+func TestConceptAnalyzer(t *testing.T) {
+	text := analyzerNamed(t, AnalyzerName)
+	concepts := analyzerNamed(t, ConceptAnalyzerName)
+	tests := []struct {
+		text, asked string
+		want        bool
+	}{
+		{"My grandmother taught me her goulash recipe.", "dish", true},
+		{"I've been learning Portuguese on an app.", "language", true},
+		{"My sister just moved to Lisbon for a new job.", "city", true},
+		{"The doctor put me on physiotherapy twice a week.", "therapy", true},
+		{"We're planning a trip in October.", "month", true},
+		{"My son joined the school chess team.", "child", true},
+		{"We hung a print above the sofa.", "couch", true},
+		{"I quit coffee and switched to oolong.", "tea", true},
+		{"Our tomatoes are ripening.", "vegetables", true},
+		{"The children loved it.", "kid", true},
+		// a word is not its own concept, and verbs give none
+		{"My grandmother taught me her goulash recipe.", "goulash", false},
+		{"We use it to run the change.", "usage", false},
+		{"", "dish", false},
+	}
+	for _, tt := range tests {
+		asked := terms(text.Analyze([]byte(tt.asked)))
+		if len(asked) != 1 {
+			t.Fatalf("%q analyses to %q, want one term", tt.asked, asked)
+		}
+		got := terms(concepts.Analyze([]byte(tt.text)))
+		if slices.Contains(got, asked[0]) != tt.want {
+			t.Errorf("concepts of %q = %q; contains %q (%q) = %v, want %v", tt.text, got, tt.asked, asked[0], !tt.want, tt.want)
+		}
+	}
+}
+
+// Each concept word is filed once, at the place of the first word that
+// gives it, with that word's offsets.
+func TestConceptAnalyzerPositions(t *testing.T) {
+	ts := analyzerNamed(t, ConceptAnalyzerName).Analyze([]byte("A beagle and a greyhound"))
+	seen := map[string]bool{}
+	for _, tok := range ts {
+		term := string(tok.Term)
+		if seen[term] {
+			t.Errorf("%q filed twice", term)
+		}
+		seen[term] = true
+		src := "A beagle and a greyhound"[tok.Start:tok.End]
+		if src != "beagle" && src != "greyhound" {
+			t.Errorf("%q has offsets of %q", term, src)
+		}
+		if term == "dog" && (src != "beagle" || tok.Position != 2) {
+			t.Errorf("dog at %q, position %d; want beagle, 2", src, tok.Position)
+		}
+	}
+	if !seen["dog"] {
+		t.Errorf("no dog among %q", terms(ts))
+	}
+}
+
+// Any text gives concept tokens with offsets inside it and words from the
+// table, never the text's own bytes.
+func FuzzConceptAnalyzer(f *testing.F) {
+	for _, s := range []string{"My son's beagle", "Lisbon, Osaka and Montreal", "tomatoes\u00a0ies", "", "ies es s"} {
+		f.Add(s)
+	}
+	a := analyzerNamed(f, ConceptAnalyzerName)
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, tok := range a.Analyze([]byte(s)) {
+			if tok.Start < 0 || tok.End > len(s) || tok.Start > tok.End {
+				t.Fatalf("%q: offsets %d–%d outside %d bytes", tok.Term, tok.Start, tok.End, len(s))
+			}
+			if len(tok.Term) == 0 {
+				t.Fatalf("empty term from %q", s)
+			}
+		}
+	})
+}
+
+func BenchmarkAnalyzers(b *testing.B) {
+	para := `The eviction policy uses a sharded LRU cache; each shard holds its own lock, so readers
+rarely wait. I measured the p99 latency with the benchmark harness: the query path got 30 percent
+faster, but the regression test on the replica still fails when the lease expires during a
+deadlock check. My sister moved to Lisbon and I've been learning Portuguese in the evenings.
+`
+	text := []byte(strings.Repeat(para, 4))
+	for _, name := range []string{AnalyzerName, ConceptAnalyzerName} {
+		a := analyzerNamed(b, name)
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				a.Analyze(text)
+			}
+		})
+	}
+}

@@ -1,0 +1,65 @@
+// Package concepts gives the broader words of an English noun, from
+// WordNet: "goulash" is a stew and a dish, "Lisbon" a capital and a city,
+// "physiotherapy" a therapy. The index files them beside a message's own
+// words, so that a question asked in the broader words ("which dish did
+// she learn", "what therapy is he doing") finds the message that names
+// the thing.
+package concepts
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+)
+
+//go:generate go run ./wngen -o concepts.txt
+
+// table is "noun<TAB>concept words" lines written by wngen; the concept
+// words are already stemmed as indexer.AnalyzerName stems.
+//
+//go:embed concepts.txt
+var table string
+
+// Table looks up nouns' concept words. Its zero value is not usable: get
+// one from Load.
+type Table struct {
+	m map[string]string
+}
+
+// Load returns the table, parsed on first use (some 55,000 nouns) and only
+// read afterwards, so it is safe for concurrent use.
+var Load = sync.OnceValue(func() *Table {
+	t := &Table{m: make(map[string]string, 56000)}
+	for line := range strings.SplitSeq(table, "\n") {
+		noun, words, ok := strings.Cut(line, "\t")
+		if !ok || strings.HasPrefix(noun, "#") {
+			continue
+		}
+		t.m[noun] = words
+	}
+	return t
+})
+
+// Of returns the concept words of a lower-case word, nearest first and
+// separated by single spaces, or "" when it is no known noun. A regular
+// plural is looked up as its singular.
+func (t *Table) Of(word string) string {
+	if w, ok := t.m[word]; ok {
+		return w
+	}
+	n := len(word)
+	if n < 4 || word[n-1] != 's' || word[n-2] == 's' {
+		return ""
+	}
+	switch {
+	case strings.HasSuffix(word, "ies"):
+		if w, ok := t.m[word[:n-3]+"y"]; ok {
+			return w
+		}
+	case strings.HasSuffix(word, "es"):
+		if w, ok := t.m[word[:n-2]]; ok {
+			return w
+		}
+	}
+	return t.m[word[:n-1]]
+}
