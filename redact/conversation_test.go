@@ -49,25 +49,27 @@ func TestConversation(t *testing.T) {
 		{"Messages.Thinking", m.Thinking, mark},
 		{"ToolCalls.Arguments", m.ToolCalls[0].Arguments, `{"token":"` + mark + `"}`},
 		{"ToolResults.Content", m.ToolResults[0].Content, mark},
+		// searchable, so redacted though they name things
+		{"Attachments.Name", m.Attachments[0].Name, mark},
+		{"Artifacts.Path", c.Artifacts[0].Path, mark},
 		// not text: ids, paths, names
 		{"ID", c.ID, secret},
 		{"File", c.File, "/home/u/" + secret + ".jsonl"},
 		{"Project", c.Project, secret},
 		{"Model", c.Model, secret},
 		{"RelatedConversations", c.RelatedConversations[0], secret},
-		{"Artifacts.Path", c.Artifacts[0].Path, secret},
 		{"Messages.ID", m.ID, secret},
 		{"Messages.ParentID", m.ParentID, secret},
 		{"Messages.Author", m.Author, secret},
 		{"ToolCalls.Name", m.ToolCalls[0].Name, secret},
 		{"ToolResults.CallID", m.ToolResults[0].CallID, secret},
-		{"Attachments.Name", m.Attachments[0].Name, secret},
+		{"Attachments.Ref", m.Attachments[0].Ref, secret},
 	} {
 		if f.got != f.want {
 			t.Errorf("%s = %q, want %q", f.field, f.got, f.want)
 		}
 	}
-	if n != 15 {
-		t.Errorf("Conversation replaced %d, want 15", n)
+	if n != 17 {
+		t.Errorf("Conversation replaced %d, want 17", n)
 	}
 }

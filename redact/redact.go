@@ -61,14 +61,14 @@ func New() *Redactor {
 }
 
 // Version is a short stable hash of the rule set: the rules, keywords,
-// thresholds and word lists, and detectorsVersion for the code of the
-// key = value and URL detectors. The index records it: a change means text
+// thresholds and word lists, detectorsVersion for the code of the key =
+// value and URL detectors, and fieldsVersion for which fields are redacted. The index records it: a change means text
 // indexed before may hold what the new rules redact.
 func (r *Redactor) Version() string { return r.version }
 
 func (r *Redactor) hash() string {
 	h := sha256.New()
-	fmt.Fprintf(h, "detectors %d\n", detectorsVersion)
+	fmt.Fprintf(h, "detectors %d fields %d\n", detectorsVersion, fieldsVersion)
 	for _, ru := range r.rules {
 		fmt.Fprintf(h, "%s\x00%q\x00%d\x00%g\x00%q\n", ru.id, ru.keywords, ru.group, ru.entropy, ru.re)
 	}
@@ -215,9 +215,11 @@ func writeMarker(b *strings.Builder, id string) {
 func marker(id string) string { return "[redacted: " + id + "]" }
 
 // Conversation redacts every free-text field of c in place and returns how
-// many secrets it replaced. Ids, paths, names of tools, models and authors,
-// roles and types are left alone: they are not secrets, and changing them
-// would break references.
+// many secrets it replaced. Ids, file and project paths, names of tools,
+// models and authors, roles and types are left alone: they are not
+// secrets, and changing them would break references. Attachment names and
+// artifact paths are searchable text (the index files them), so they are
+// redacted too; nothing finds a payload by them.
 func (r *Redactor) Conversation(c *conversation.Conversation) int {
 	n := 0
 	eachText(c, func(p *string) {
@@ -245,6 +247,7 @@ func eachText(c *conversation.Conversation, fn func(*string)) {
 	for i := range c.Artifacts {
 		a := &c.Artifacts[i]
 		fn(&a.Title)
+		fn(&a.Path)
 		fn(&a.Description)
 		fn(&a.Content)
 	}
@@ -264,6 +267,9 @@ func eachText(c *conversation.Conversation, fn func(*string)) {
 		}
 		for j := range m.ToolResults {
 			fn(&m.ToolResults[j].Content)
+		}
+		for j := range m.Attachments {
+			fn(&m.Attachments[j].Name)
 		}
 	}
 }

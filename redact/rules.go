@@ -105,6 +105,10 @@ func (r *rule) compile() *compiledRule {
 // redacts (its word lists are hashed by Version already).
 const detectorsVersion = 2
 
+// fieldsVersion is bumped when eachText redacts other fields of a
+// conversation (2: attachment names and artifact paths).
+const fieldsVersion = 2
+
 // tokenEnd ends a token: anything that cannot continue it, or the text's end.
 const tokenEnd = `(?:[^0-9A-Za-z_-]|$)`
 
