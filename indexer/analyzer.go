@@ -1,6 +1,8 @@
 package indexer
 
 import (
+	"strings"
+
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
@@ -23,47 +25,50 @@ const namePartsName = "convsearch_name_parts"
 // that field as they are.
 const ConceptAnalyzerName = "convsearch_concepts"
 
-// conceptFilter replaces each token by its concept words, at the token's
-// position and offsets. A concept word is filed once a text, at its first
-// place: how often a text's nouns share a broader word says little, and
-// the field stays small.
-type conceptFilter struct{ table *concepts.Table }
+// conceptFilter replaces each token by its concept words (concepts.Load,
+// parsed when the first text is analysed, not when an index is opened:
+// searching never needs it), at the token's position and offsets. A
+// concept word is filed once a text, at its first place: how often a
+// text's nouns share a broader word says little, and the field stays
+// small.
+type conceptFilter struct{}
 
-func (f conceptFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+func (conceptFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+	table := concepts.Load()
 	seen := map[string]bool{}
-	var out analysis.TokenStream
+	// Terms and tokens are carved out of two growing slices, not allocated
+	// one by one: a slice handed out keeps its backing array, which later
+	// appends never write to.
+	var (
+		terms []byte
+		toks  []analysis.Token
+		out   analysis.TokenStream
+	)
 	for _, t := range in {
 		if len(t.Term) < 3 || t.Type != analysis.AlphaNumeric {
 			continue
 		}
-		ws := f.table.Of(string(t.Term))
-		for ws != "" {
+		for rest := table.Of(t.Term); rest != ""; {
 			var w string
-			w, ws, _ = cut(ws, ' ')
+			w, rest, _ = strings.Cut(rest, " ")
 			if seen[w] {
 				continue
 			}
 			seen[w] = true
-			out = append(out, &analysis.Token{
-				// The words are the table's: read-only, so copied.
-				Term:     []byte(w),
+			// The words are the table's, read-only: copied.
+			at := len(terms)
+			terms = append(terms, w...)
+			toks = append(toks, analysis.Token{
+				Term:     terms[at:len(terms):len(terms)],
 				Start:    t.Start,
 				End:      t.End,
 				Position: t.Position,
 				Type:     analysis.AlphaNumeric,
 			})
+			out = append(out, &toks[len(toks)-1])
 		}
 	}
 	return out
-}
-
-func cut(s string, sep byte) (before, after string, found bool) {
-	for i := 0; i < len(s); i++ {
-		if s[i] == sep {
-			return s[:i], s[i+1:], true
-		}
-	}
-	return s, "", false
 }
 
 // nameParts turns the dot or underscore between two letters or digits into
@@ -129,21 +134,12 @@ func init() {
 			}
 			filters = append(filters, f)
 		}
-		// The table is parsed when the first text is analysed, not when
-		// an index is opened: searching never needs it.
 		return &analysis.DefaultAnalyzer{
 			Tokenizer:    tok,
-			TokenFilters: append(filters, lazyConcepts{}),
+			TokenFilters: append(filters, conceptFilter{}),
 		}, nil
 	})
 	if err != nil {
 		panic(err)
 	}
-}
-
-// lazyConcepts is a conceptFilter over concepts.Load(), taken on first use.
-type lazyConcepts struct{}
-
-func (lazyConcepts) Filter(in analysis.TokenStream) analysis.TokenStream {
-	return conceptFilter{concepts.Load()}.Filter(in)
 }

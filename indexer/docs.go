@@ -162,15 +162,18 @@ func conceptText(m *conversation.Message) string {
 	if m.Hidden || (m.Role != conversation.RoleUser && m.Role != conversation.RoleAssistant) {
 		return ""
 	}
-	s := m.Content
-	if len(s) > maxConceptBytes {
-		n := maxConceptBytes
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s = s[:n]
+	return prefix(m.Content, maxConceptBytes)
+}
+
+// prefix is s cut to at most max bytes, at a rune boundary.
+func prefix(s string, max int) string {
+	if len(s) <= max {
+		return s
 	}
-	return s
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max--
+	}
+	return s[:max]
 }
 
 // conversationText is the searchable text of a conversation's own
@@ -274,11 +277,7 @@ func (b *budget) take(s *string, cut *int) {
 		b.left -= len(*s)
 		return
 	}
-	n := b.left
-	for n > 0 && !utf8.RuneStart((*s)[n]) {
-		n--
-	}
-	*s = strings.Clone((*s)[:n])
+	*s = strings.Clone(prefix(*s, b.left))
 	b.left = 0
 	*cut++
 }

@@ -124,10 +124,10 @@ func (b *builder) question(n Node) bq.Query {
 		tq.SetField(indexer.FieldContent)
 		q.AddShould(tq)
 		all = append(all, tq)
-		cq := bleve.NewTermQuery(t)
-		cq.SetField(indexer.FieldConcepts)
-		cq.SetBoost(conceptBoost)
-		q.AddShould(cq)
+		concept := bleve.NewTermQuery(t)
+		concept.SetField(indexer.FieldConcepts)
+		concept.SetBoost(conceptBoost)
+		q.AddShould(concept)
 	}
 	if allWordsBoost > 0 {
 		cq := bleve.NewConjunctionQuery(all...)

@@ -62,8 +62,9 @@ func New() *Redactor {
 
 // Version is a short stable hash of the rule set: the rules, keywords,
 // thresholds and word lists, detectorsVersion for the code of the key =
-// value and URL detectors, and fieldsVersion for which fields are redacted. The index records it: a change means text
-// indexed before may hold what the new rules redact.
+// value and URL detectors, and fieldsVersion for which fields are
+// redacted. The index records it: a change means text indexed before may
+// hold what the new rules redact.
 func (r *Redactor) Version() string { return r.version }
 
 func (r *Redactor) hash() string {

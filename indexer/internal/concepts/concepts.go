@@ -7,6 +7,7 @@
 package concepts
 
 import (
+	"bytes"
 	_ "embed"
 	"strings"
 	"sync"
@@ -42,9 +43,10 @@ var Load = sync.OnceValue(func() *Table {
 
 // Of returns the concept words of a lower-case word, nearest first and
 // separated by single spaces, or "" when it is no known noun. A regular
-// plural is looked up as its singular.
-func (t *Table) Of(word string) string {
-	if w, ok := t.m[word]; ok {
+// plural is looked up as its singular. It takes the analyser's bytes and
+// allocates nothing: it runs for every word the index files.
+func (t *Table) Of(word []byte) string {
+	if w, ok := t.m[string(word)]; ok {
 		return w
 	}
 	n := len(word)
@@ -52,14 +54,17 @@ func (t *Table) Of(word string) string {
 		return ""
 	}
 	switch {
-	case strings.HasSuffix(word, "ies"):
-		if w, ok := t.m[word[:n-3]+"y"]; ok {
-			return w
+	case bytes.HasSuffix(word, []byte("ies")):
+		var buf [64]byte
+		if n-2 <= len(buf) {
+			if w, ok := t.m[string(append(append(buf[:0], word[:n-3]...), 'y'))]; ok {
+				return w
+			}
 		}
-	case strings.HasSuffix(word, "es"):
-		if w, ok := t.m[word[:n-2]]; ok {
+	case bytes.HasSuffix(word, []byte("es")):
+		if w, ok := t.m[string(word[:n-2])]; ok {
 			return w
 		}
 	}
-	return t.m[word[:n-1]]
+	return t.m[string(word[:n-1])]
 }
