@@ -26,7 +26,8 @@ var (
 		`(?:we|i)(?:'re| are|'m| am) (?:going|opting) for`,
 		`(?:we|i)(?:'ve| have) made up (?:my|our) minds?`,
 		`consensus (?:is|was|:)`,
-		`(?:we|i)(?:'ve| have)? (?:chose|chosen|picked|opted for|gone with|went with|landed on|converged on)`,
+		`(?:we|i)(?:'ve| have)? (?:chose|chosen|picked|opted for|gone with|went with|went for|gone for|went ahead with|gone ahead with|landed on|converged on)`,
+		`(?:we|everyone|team) voted (?:for|to)`,
 		`(?:we|i) ended up (?:with|using|going with|choosing|picking|on)`,
 		`decided (?:not to|to|on|that|against|we)`,
 		`decided\s*(?:[:,—–]|-\s)\s*[a-z0-9]+`,
@@ -40,8 +41,8 @@ var (
 	// stratify by platform", "let's test a restore monthly"): from the person
 	// who owns the work, these settle it. The verb is checked against
 	// notCommitting.
-	reUserWill = re(`^we(?:'ll| will| are going to|'re going to| shall)(?: also| then| just| now| first| instead| still| definitely| initially| only)? ([a-z][a-z-]+)\b`)
-	reUserLets = re(`^let'?s(?: also| then| just| now| first| instead| still| only)? ([a-z][a-z-]+)\b`)
+	reUserWill = re(`^we(?:'ll| will| are going to|'re going to| shall)(?: also| then| just| now| first| instead| still| definitely| initially| only)?(?: go ahead and)? ([a-z][a-z-]+)\b`)
+	reUserLets = re(`^let'?s(?: also| then| just| now| first| instead| still| only)?(?: go ahead and)? ([a-z][a-z-]+)\b`)
 	// reUserCommit is what only the owner of the work settles with: a change
 	// under way ("we're switching to X", "we're dropping Y"), a decision
 	// against ("we won't adopt Feast"), the plan stated ("the plan is to …"),
@@ -50,18 +51,27 @@ var (
 	reUserCommit = re(`^(?:` + strings.Join([]string{
 		`(?:we|i)(?:'re| are|'m| am) (?:switching to|moving to|migrating to|moving over to|dropping|adopting|standardi[sz]ing on|replacing|retiring|removing|deprecating|sunsetting|keeping|sticking with|staying (?:with|on))`,
 		`(?:we|i)(?:'re| are|'m| am) (?:switching|migrating|porting) (?:[a-z0-9./-]+ ){1,5}?(?:over |back )?to`,
-		`let'?s not (?:use|adopt|build|ship|go with|move to|migrate to|switch to|support|add|keep|pursue|implement|buy|introduce|run|do)`,
+		`let'?s not (?:use|adopt|build|ship|go with|move to|migrate to|switch to|support|add|keep|pursue|implement|buy|introduce|run|do|bother)`,
+		`(?:we|i)(?:'re| are|'m| am) locking in`,
 	}, "|") + `)\b`)
 	// reUserRule, reUserPlan and reUserVerdict are the rest of the user's
 	// commitments, each tried only when the sentence holds its key words.
 	// reUserWont is a decision against with any verb ("we won't migrate
 	// this quarter", "we're not going to bother with triggers"), the verb
 	// checked against notCommitting and notDeciding.
-	reUserWont = re(`^(?:we|i)(?: won't| will not|(?: are|'re| am|'m) not going to| aren't going to)(?: be)? ([a-z][a-z-]+)\b`)
+	// reUserShould is the user's "we should go with X" in reply to the
+	// assistant: from the owner of the work, a choice, unless a "but"
+	// follows.
+	reUserShould = re(`^we should(?: just| definitely| really)? (?:go with|use|pick|choose|switch to|stick with|stay with|adopt|move to|migrate to)\b`)
+	// reUserPresent is a choice in the present tense after an interjection
+	// that settles: "OK, so we're using Vault", "Alright, we keep the
+	// schema".
+	reUserPresent = re(`^we(?:(?:'re| are) (?:doing|using|going with)| (?:keep|use|go with|stick with|stay with|switch to|move to|drop|ship))\b`)
+	reUserWont    = re(`^(?:we|i)(?: won't| will not|(?: are|'re| am|'m) not going to| aren't going to)(?: be)? ([a-z][a-z-]+)\b`)
 	// reUserI is the user's own choice in the first person ("I'll use
 	// pgx", "I'll do that"); other verbs after "I'll" are mostly tasks ("I'll
 	// open a ticket").
-	reUserI = re(`^i(?:'ll| will|'m going to| am going to|'d rather|'d rather just) (use|keep|move to|migrate to|stay with|stay on|do|go with|stick with|switch to)\b`)
+	reUserI = re(`^i(?:'ll| will|'m going to| am going to|'d rather|'d rather just) (?:go ahead and )?(use|keep|move to|migrate to|stay with|stay on|do|go with|stick with|switch to)\b`)
 	// reUserDone is a change the user reports having made: "I've switched
 	// the replica to logical replication", "Went with Loki".
 	reUserDone = re(`^(?:(?:i|we)(?:'ve| have)? (?:(?:gone|went) ahead and )?(?:switched|moved|migrated|ported)(?: [a-z0-9./_-]+){0,5}? (?:over |back )?to|(?:went with|chose|picked|opted for|switched to|moved to|migrated to|settled on|stuck with)\b)`)
@@ -69,18 +79,18 @@ var (
 	// yet" reports a state ("no word from legal yet"), not a choice.
 	reUserNo      = re(`^(?:(?:ok|okay|so|then|fine|right|alright)[,.!]*\s+)?no ([a-z0-9][a-z0-9 ./+#-]{0,40}?) (?:for now|this (?:quarter|sprint|release|year|time|round)|until\b)`)
 	reUserRule    = re(`^(?:(?:ok|okay|so|and|also|then|agreed|good|great)[,.!]*\s+)?(?:going forward|from now on|from here on)\b[,:]?`)
-	reUserPlan    = re(`^(?:the|our) plan is (?:to|that)\b`)
+	reUserPlan    = re(`^(?:(?:the|our) plan is (?:to|that)|(?:the|our|my) call is (?:to|that)|(?:our|my) (?:choice|pick) is)\b`)
 	reUserVerdict = re(`^(?:is|are) (?:the way to go|the way forward|the one|our pick|the winner|what we'll use|what we're going with)\b`)
 	// reImperative is a user's instruction that picks ("Use pgx directly",
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
 	// idioms that open the same way.
-	reImperative    = re(`^(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done)[,.!:;—–-]*\s+)?(use|go with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on)\b`)
+	reImperative    = re(`^(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on)\b`)
 	reNotImperative = re(`^(?:keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
 	reAnyAnaphor = re(`\b(?:it|that|this|these|those|them)\b`)
 	// reItIs is a choice named on its own: "Meilisearch it is."
-	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/-]{0,40}?) it is\s*(?:[.!]*$|[,;—–]\s*(?:and|with|plus|but)\b)`)
+	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/-]{0,40}?) it is(?:,? then|,? for now)?\s*(?:[.!]*$|[,;—–]\s*(?:and|with|plus|but)\b)`)
 	// rePlanLabel opens a sentence that announces the decision after it:
 	// "that's the plan: …".
 	rePlanLabel = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|our plan)|that settles it)(?: then| now)?\s*(?:[:,—–]|-\s)\s*`)
@@ -89,19 +99,19 @@ var (
 	// reLabel is a "Decision: …" label opening a line.
 	// A short heading may stand before it on the line ("Hotfixes — Outcome:
 	// …"), as in meeting notes.
-	reLabel = re(`^(?:[a-z0-9][a-z0-9 /&+-]{0,40}\s[—–-]\s+)?[*_]*(?:the |our |final |my )*(?:decision|decided|resolution|agreed|conclusion|outcome|verdict|final call|final answer|final choice|consensus|resolved|settled|chosen|selected|picked|winner|approved|locked in)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
+	reLabel = re(`^(?:[a-z0-9][a-z0-9 /&+-]{0,40}\s[—–-]\s+)?[*_]*(?:the |our |final |my )*(?:decision|decided|resolution|agreed|conclusion|outcome|verdict|final call|final answer|final choice|consensus|resolved|settled|chosen|selected|picked|winner|approved|locked in|decisions? made|(?:my|our) (?:call|choice|pick))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
 	// reProposal finds the assistant recommending something.
 	reProposal = re(`^(?:` + strings.Join([]string{
 		`i(?:'d| would)? (?:strongly |probably |personally |still |also )?(?:recommend|suggest|propose|advise)`,
 		`my (?:recommendation|suggestion|advice|pick|vote|preference)(?: here| would be| is|:)`,
 		`recommendation:`,
-		`i(?:'d| would) (?:go with|use|pick|choose|opt for|stick with|lean towards?|start with)`,
+		`i(?:'d| would) (?:go with|go for|use|pick|choose|opt for|stick with|lean towards?|start with)`,
 		`you should (?:use|go with|pick|choose|switch to|stick with|adopt)`,
-		`the (?:best|right|safest|simplest|better) (?:option|choice|approach|fit|bet)(?: here| for you| for this)? (?:is|would be)`,
+		`the (?:best|right|safest|simplest|better|cleanest|easiest) (?:option|choice|approach|fit|bet|fix|solution|move|path|way forward)(?: here| for you| for this| for now)? (?:is|would be)`,
 		`let'?s (?:go with|use)`,
 	}, "|") + `)\b`)
 	// reProposalLead is the glue between "I suggest" and what is suggested.
-	reProposalLead = re(`^[\s:,]*(?:that\s+)?(?:(?:we|you)\s+(?:use\s+|go with\s+|switch to\s+|adopt\s+)?|to\s+use\s+|using\s+)?`)
+	reProposalLead = re(`^[\s:,]*(?:that\s+)?(?:(?:we|you)\s+(?:use\s+|go with\s+|switch to\s+|adopt\s+)?|to\s+use\s+|using\s+|to\s+)?`)
 	// reQuestionStart opens a question even without its '?'.
 	reQuestionStart = re(`^(?:should|shall|do|does|did|can|could|would|will|are|is|was|were|have|has|what|which|how|why|where|who)\b`)
 	// reHypothetical anywhere before the trigger makes the sentence
@@ -114,7 +124,7 @@ var (
 	// the helper to …").
 	reWalkthrough = re(`^(?:first|next|then|now|here|below|above|in this|to do this|for this|for example|in the example|step \d|after that|finally)\b`)
 	// reLead is an interjection before the decision proper.
-	reLead = re(`^(?:(?:fine by me|fine with me|works for me|ok|okay|so|alright|all right|right|great|perfect|fine|good|yes|yeah|yep|cool|then|thanks|thank you|sounds good|agreed|also|and|but|in that case|that settles it|done|alright then|ok then)\b\s*[,.!:;—–-]*\s*)+`)
+	reLead = re(`^(?:(?:fine by me|fine with me|works for me|ok|okay|so|alright|all right|right|great|perfect|fine|good|yes|yeah|yep|cool|then|thanks|thank you|sounds good|agreed|approved|also|and|but|in that case|that settles it|done|alright then|ok then)\b\s*[,.!:;—–-]*\s*)+`)
 	// reReasonIn starts a reason inside the decision's sentence.
 	// It is tried at the words of reasonAnchors; what precedes it (", ",
 	// " — ", " (") is cut from the decision.
@@ -156,7 +166,7 @@ var (
 	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice)?|number ([0-9]))\s*(?:it is|then|please|for now)?\s*[.!]*\s*$`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
-	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
+	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
 	// reCompanion is a statement of how something will be ("Audit logs stay
 	// in Elasticsearch for now", "The old index can be dropped afterwards"):
 	// next to a decision in the same message, it is part of what is settled.
@@ -218,10 +228,10 @@ func (l *lazyRE) FindSubmatchIndex(b []byte) []int {
 // (anchorToks).
 const (
 	directAnchorList = `we we'll we're we've we’ll we’re we’ve i'll i'm i've i’ll i’m i’ve i
-		let's lets let’s decided decided: decision settled agreed everyone all consensus`
-	userAnchorList     = `we we'll we’ll let's lets let’s`
+		let's lets let’s decided decided: decision settled agreed everyone all consensus team`
+	userAnchorList     = `we we'll we’ll we're we’re let's lets let’s`
 	commitAnchorList   = `we we're we’re i i'm i’m i'll i’ll i'd i’d let's lets let’s`
-	planAnchorList     = `the our`
+	planAnchorList     = `the our my`
 	verdictAnchorList  = `is are`
 	proposalAnchorList = `i i'd i’d my recommendation recommendation: you the let's lets let’s`
 	doneAnchorList     = `i we i've i’ve we've we’ve ` + doneVerbList
@@ -403,8 +413,19 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	}
 	// After alternatives or a proposal only; checked last, as it reads the
 	// whole of what was said.
-	if bytes.Count(phrase, []byte{' '}) >= 12 || pending == nil && !offersAlternatives(st.saidLower) || !st.namesOnly(phrase, 12) {
+	if bytes.Count(phrase, []byte{' '}) >= 12 || pending == nil && !offersAlternatives(st.saidLower) {
 		return 0
+	}
+	if !st.namesOnly(phrase, 12) {
+		// "Hash set, memory isn't a concern": the choice, then a comment.
+		i := bytes.Index(phrase, []byte(", "))
+		if i <= 0 || !st.namesOnly(phrase[:i], 6) {
+			return 0
+		}
+		if w, _, _ := bytes.Cut(phrase[i+2:], []byte(" ")); hedges.Has(w) || reservations.Has(w) {
+			return 0 // "Hash set, but I'm unsure it fits": no choice yet
+		}
+		phrase = phrase[:i]
 	}
 	return start + len(phrase)
 }
@@ -613,7 +634,7 @@ func proposalLabel(sl []byte) []int {
 	for i < len(h) && i < 48 && h[i] != ':' && h[i] != '-' && h[i] != 0xe2 { // 0xe2 opens "—" and "–"
 		i++
 	}
-	if i == len(h) || i == 48 || !containsAny(h[:i], "plan", "propos", "suggest", "recommend") {
+	if i == len(h) || i == 48 || !containsAny(h[:i], "plan", "propos", "suggest", "recommend", "what i") {
 		return nil
 	}
 	return reProposalLabel.FindIndex(h)
@@ -1012,6 +1033,9 @@ func tailAdds(tail []byte) bool {
 	if string(conj) == "but" {
 		return amendVerbs.Has(w)
 	}
+	if string(conj) == "then" && len(w) == 0 {
+		return false // "Kafka it is, then."
+	}
 	return !pronouns.Has(w) && !bytes.ContainsAny(w, "'’")
 }
 
@@ -1069,6 +1093,8 @@ func musingItem(sl []byte) bool {
 	return bytes.HasPrefix(sl[i:], []byte("i wonder")) || bytes.HasPrefix(sl[i:], []byte("not sure")) ||
 		bytes.HasPrefix(sl[i:], []byte("i'm not sure")) || bytes.HasPrefix(sl[i:], []byte("what if"))
 }
+
+var reservations = set(`but though although however unless except if`)
 
 var hedges = set(`maybe perhaps possibly probably hopefully if whether suppose supposing assuming
 	wondering unless`)
@@ -1204,6 +1230,11 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		return loc
 	}
 	if loc := findAtToks(reDirect, sl, toks, anchorDirect); loc != nil {
+		if t := sl[loc[0]:loc[1]]; bytes.HasSuffix(t, []byte(" for")) && bytes.Contains(t, []byte("went for")) || bytes.Contains(t, []byte("gone for")) {
+			if leisure(sl[loc[1]:]) {
+				return nil
+			}
+		}
 		return loc[:2]
 	}
 	if role != conversation.RoleUser {
@@ -1215,12 +1246,21 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			if pronouns.Has(verb) || letsObjects.Has(verb) {
 				continue // "it lets us use either model": the verb "let", not "let's"
 			}
-			if !notCommitting.Has(verb) || string(verb) == "go" && goesSomewhere(sl[m[3]:]) {
+			if !notCommitting.Has(verb) || string(verb) == "go" && goesSomewhere(sl[m[3]:]) ||
+				string(verb) == "have" && determinerNext(sl[m[3]:]) || string(verb) == "take" && takesChoice(sl[m[3]:]) {
 				return m[:2]
 			}
 		}
 	}
 	if m := findAtToks(reUserCommit, sl, toks, anchorCommit); m != nil {
+		return m[:2]
+	}
+	if replying {
+		if m := findAtToks(reUserShould, sl, toks, anchorCommit); m != nil && !bytes.Contains(sl[m[1]:], []byte(" but ")) {
+			return m[:2]
+		}
+	}
+	if m := findAtToks(reUserPresent, sl, toks, anchorCommit); m != nil && m[0] > 0 && acceptingLead(sl[:m[0]]) && !stateAfter(sl[m[1]:]) {
 		return m[:2]
 	}
 	if m := findAtToks(reUserI, sl, toks, anchorCommit); m != nil {
@@ -1267,7 +1307,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	if ruleAtEnd(sl) {
 		return []int{0, 0} // the whole sentence is the rule
 	}
-	if bytes.Contains(sl, []byte("plan is")) {
+	if containsAny(sl, "plan is", "call is", "choice is", "pick is") {
 		if m := findAtToks(reUserPlan, sl, toks, anchorPlan); m != nil {
 			return m[:2]
 		}
@@ -1314,7 +1354,7 @@ func labelAt(sl []byte, lineStart bool) []int {
 // by its first word ("final call", "locked in"), as its second ("in",
 // "call") is too common to spare many lines the expression.
 var labelWords = set(`decision decided resolution agreed conclusion outcome verdict final
-	consensus resolved settled chosen selected picked winner approved locked`)
+	consensus resolved settled chosen selected picked winner approved locked decisions my our`)
 
 // imperativeVerbs are the first words of reImperative's verbs.
 var imperativeVerbs = set(`use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize`)
@@ -1343,6 +1383,74 @@ func imperativeVerbNear(sl []byte) bool {
 
 // goesSomewhere reports a "we'll go" that moves to a new state ("go to 100
 // %", "go live"), not one that reviews ("go through", "go over").
+// determinerNext reports "let's have" followed by what is to do something
+// ("let's have the workers pull from SQS"), not "let's have a look".
+func determinerNext(rest []byte) bool {
+	i, j := nextWord(rest, 0)
+	return haveObjects.Has(rest[i:j])
+}
+
+var haveObjects = set(`the our all every each both`)
+
+// takesChoice reports "we'll take" followed by one of the things weighed
+// ("we'll take the managed option"), not "take a look" or "take the
+// weekend".
+func takesChoice(rest []byte) bool {
+	i, j := nextWord(rest, 0)
+	switch string(rest[i:j]) {
+	case "option":
+		return true
+	case "the":
+		k, l := nextWord(rest, j)
+		return !notTaken.Has(rest[k:l])
+	}
+	return false
+}
+
+var notTaken = set(`look time opportunity rest lead weekend day week chance risk hint point day's
+	long short`)
+
+// acceptingLead reports a prefix that is only an interjection and holds a
+// word that settles ("OK, so we're using Vault"); "So we keep getting
+// timeouts" is a report.
+func acceptingLead(prefix []byte) bool {
+	if !onlyLead(prefix) {
+		return false
+	}
+	for i, j := nextWord(prefix, 0); i < j; i, j = nextWord(prefix, j) {
+		if settlingLeads.Has(prefix[i:j]) {
+			return true
+		}
+	}
+	return false
+}
+
+var settlingLeads = set(`ok okay alright fine great perfect then done agreed right`)
+
+// stateAfter reports a present tense that describes rather than chooses:
+// "we're doing fine", "we keep getting timeouts".
+func stateAfter(rest []byte) bool {
+	i, j := nextWord(rest, 0)
+	w := rest[i:j]
+	return bytes.HasSuffix(w, []byte("ing")) || stateWords.Has(w)
+}
+
+var stateWords = set(`fine well ok okay good great better worse badly alright a lot lots
+	everything nothing something it that this`)
+
+// leisure are the objects of "we went for" that are no choice ("we went for
+// a walk").
+func leisure(rest []byte) bool {
+	i, j := nextWord(rest, 0)
+	if string(rest[i:j]) == "a" || string(rest[i:j]) == "an" {
+		i, j = nextWord(rest, j)
+	}
+	return leisureWords.Has(rest[i:j])
+}
+
+var leisureWords = set(`walk run drink coffee lunch dinner breakfast beer swim hike ride drive
+	pizza tea beers drinks meal`)
+
 func goesSomewhere(rest []byte) bool {
 	return bytes.HasPrefix(rest, []byte(" to ")) || bytes.HasPrefix(rest, []byte(" live")) || bytes.HasPrefix(rest, []byte(" for "))
 }
@@ -1724,7 +1832,7 @@ func sentenceCase(dec string) string {
 	first = strings.ReplaceAll(first, "’", "'")
 	switch {
 	case first == "we", first == "i", strings.HasPrefix(first, "we'"), strings.HasPrefix(first, "i'"),
-		first == "let's", first == "lets", first == "our", first == "going", first == "no", imperativeVerbs.HasString(first),
+		first == "let's", first == "lets", first == "our", first == "my", first == "going", first == "no", imperativeVerbs.HasString(first),
 		doneVerbs.HasString(first):
 		return upperFirst(dec)
 	}

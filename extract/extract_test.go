@@ -518,6 +518,39 @@ func TestDecisionForms(t *testing.T) {
 		{"Let's do this! The team is nervous about the migration.", "", ""},
 		{"Decisions:\n- Kafka for order events\n- RabbitMQ until the email rewrite ships", "Kafka for order events|RabbitMQ until the email rewrite ships", ""},
 		{"OK, here's what we'll do. Order events go to Kafka. Email jobs stay on RabbitMQ.", "Order events go to Kafka|Email jobs stay on RabbitMQ", ""},
+		// Forms found missing by phrasings written apart from the labelled
+		// set: "we're going to" with any verb, "go ahead and", "X it is,
+		// then", a call or choice named, the present tense after a yes.
+		{"We're going to move order events to Kafka.", "We're going to move order events to Kafka", ""},
+		{"We're going to need more brokers.", "", ""},
+		{"Let's go ahead and move order events to Kafka.", "Let's go ahead and move order events to Kafka", ""},
+		{"Let's go ahead and look at the numbers.", "", ""},
+		{"Kafka it is, then.", "Kafka", ""},
+		{"Let's not bother with RabbitMQ for now.", "Let's not bother with RabbitMQ for now", ""},
+		{"In the end we went for Kafka.", "In the end we went for Kafka", ""},
+		{"We went for a walk to think it over.", "", ""},
+		{"We went ahead with Kafka.", "We went ahead with Kafka", ""},
+		{"The team voted for Kafka.", "The team voted for Kafka", ""},
+		{"My call: Kafka with 7-day retention.", "Kafka with 7-day retention", ""},
+		{"Decision made: Kafka.", "Kafka", ""},
+		{"Ok so the call is to use Kafka.", "the call is to use Kafka", ""},
+		{"The call is expensive, it takes two seconds.", "", ""},
+		{"Our choice is Kafka.", "Our choice is Kafka", ""},
+		{"Our choice of broker matters less than the schema.", "", ""},
+		{"I think we should go with Kafka.", "I think we should go with Kafka", ""},
+		{"We should use Kafka, but legal hasn't approved it yet.", "", ""},
+		{"We should probably look at Kafka at some point.", "", ""},
+		{"OK, so we're using Kafka for order events.", "We're using Kafka for order events", ""},
+		{"Alright, we keep RabbitMQ for email.", "We keep RabbitMQ for email", ""},
+		{"So we keep getting timeouts from RabbitMQ.", "", ""},
+		{"We use RabbitMQ for everything at the moment.", "", ""},
+		{"Then we're doing fine on disk.", "", ""},
+		{"Let's have the order service publish to Kafka.", "Let's have the order service publish to Kafka", ""},
+		{"Let's have a look at the logs first.", "", ""},
+		{"We'll take the managed Kafka option.", "We'll take the managed Kafka option", ""},
+		{"We'll take the weekend to decide.", "", ""},
+		{"Approved, go ahead with Kafka.", "Go ahead with Kafka", ""},
+		{"We're locking in Kafka for order events.", "We're locking in Kafka for order events", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reply, func(t *testing.T) {
@@ -709,5 +742,29 @@ func TestEverydayWords(t *testing.T) {
 		if got := commonest(w); got != want {
 			t.Errorf("commonest(%q) = %v, want %v", w, got, want)
 		}
+	}
+}
+
+// TestProposalForms checks more ways an assistant proposes, each taken by
+// the user's reply, and a choice named with a comment after it.
+func TestProposalForms(t *testing.T) {
+	e := New(nil, Options{})
+	tests := []struct {
+		answer, reply, want string
+	}{
+		{"The simplest fix is to add a unique index on (user_id, day).", "Do it.", "add a unique index on (user_id, day)"},
+		{"I'd go for option B, the read replica.", "Agreed.", "option B, the read replica"},
+		{"Here's what I'd do: put the queue in Postgres with SKIP LOCKED.", "Yes, do that.", "put the queue in Postgres with SKIP LOCKED"},
+		{"You could either use a bloom filter or a plain hash set. The hash set is simpler.", "Hash set, memory isn't a concern.", "Hash set"},
+		{"You could either use a bloom filter or a plain hash set.", "Hash set, but I'm unsure it fits in memory.", ""},
+		{"The simplest fix is to restart the pod.", "It keeps crashing after a restart though.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reply, func(t *testing.T) {
+			got := replyDecisions(e, "How should we handle duplicate rows?", tt.answer, tt.reply)
+			if strings.Join(got, "|") != tt.want {
+				t.Errorf("decisions %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
