@@ -29,6 +29,7 @@ var (
 		`(?:we|i)(?:'ve| have)? (?:chose|chosen|picked|opted for|gone with|went with|went for|gone for|went ahead with|gone ahead with|landed on|converged on)`,
 		`(?:we|everyone|team) voted (?:for|to)`,
 		`(?:we|i) ended up (?:with|using|going with|choosing|picking|on)`,
+		`ended up (?:going with|choosing|picking|opting for|settling on)`,
 		`decided (?:not to|to|on|that|against|we)`,
 		`decided\s*(?:[:,—–]|-\s)\s*[a-z0-9]+`,
 		`decision (?:is|was|has been|:)`,
@@ -49,13 +50,20 @@ var (
 	// a rule from now on, or a verdict on a choice ("sqlc is the way to go").
 	// From the assistant these are narration or advice.
 	reUserCommit = re(`^(?:` + strings.Join([]string{
-		`(?:we|i)(?:'re| are|'m| am) (?:switching to|moving to|migrating to|moving over to|dropping|adopting|standardi[sz]ing on|replacing|retiring|removing|deprecating|sunsetting|keeping|sticking with|staying (?:with|on))`,
+		`(?:we|i)(?:'re| are|'m| am) (?:switching to|moving to|migrating to|moving over to|dropping|skipping|ditching|adopting|standardi[sz]ing on|replacing|retiring|removing|deprecating|sunsetting|keeping|sticking with|staying (?:with|on))`,
 		`(?:we|i)(?:'re| are|'m| am) (?:switching|migrating|porting) (?:[a-z0-9./-]+ ){1,5}?(?:over |back )?to`,
 		`let'?s not (?:use|adopt|build|ship|go with|move to|migrate to|switch to|support|add|keep|pursue|implement|buy|introduce|run|do|bother)`,
 		`(?:we|i)(?:'re| are|'m| am) locking in`,
 	}, "|") + `)\b`)
 	// reUserRule, reUserPlan and reUserVerdict are the rest of the user's
 	// commitments, each tried only when the sentence holds its key words.
+	// reYesImperative is an instruction after a yes ("Yes, put 15% aside").
+	reYesImperative = re(`^(?:put|set|make|add|cap|bump|raise|lower|skip|remove|split|merge|rename|pin|enable|disable|turn (?:on|off)|book|buy|order|schedule)\b`)
+	// reUserNotDoing is a decision against in the progressive: "we're not
+	// chasing those", "I'm not adding a calibration step".
+	reUserNotDoing = re(`^(?:we|i)(?:'re| are|'m| am) not [a-z]+ing\b`)
+	// reRuledOut is a thing ruled out in so many words (group 1).
+	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#-]{0,48}?) (?:is|are) (?:out|off the table|a no-go|not an option|ruled out)\s*(?:[.!,;—–]|$)`)
 	// reUserWont is a decision against with any verb ("we won't migrate
 	// this quarter", "we're not going to bother with triggers"), the verb
 	// checked against notCommitting and notDeciding.
@@ -90,7 +98,7 @@ var (
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
 	reAnyAnaphor = re(`\b(?:it|that|this|these|those|them)\b`)
 	// reItIs is a choice named on its own: "Meilisearch it is."
-	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/-]{0,40}?) it is(?:,? then|,? for now)?\s*(?:[.!]*$|[,;—–]\s*(?:and|with|plus|but)\b)`)
+	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/-]{0,40}?) it is(?:,? then|,? for now)?\s*(?:[.!]*$|[,;—–])`)
 	// rePlanLabel opens a sentence that announces the decision after it:
 	// "that's the plan: …".
 	rePlanLabel = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|our plan)|that settles it)(?: then| now)?\s*(?:[:,—–]|-\s)\s*`)
@@ -138,7 +146,7 @@ var (
 		`(?:this|it|that)(?:'s| is| was) (?:faster|simpler|cheaper|safer|more|less|better|easier|well|the (?:only|simplest|fastest|safest|cheapest)|already|battle|proven|stable)`,
 	}, "|") + `)\b[*_:]*\s*`)
 	// reAcceptStrong opens a user reply that accepts a proposal.
-	reAcceptStrong = re(`^(?:(?:ok|okay|yes|yeah|yep|great|perfect|alright|cool|nice|fine)[,.!]*\s+)?(?:sounds (?:good|great|fine|perfect|right|reasonable)|that sounds (?:good|great|fine|right|reasonable)|let'?s do (?:it|that|this)|do (?:it|that|this)|go (?:ahead|for it)|agreed|i agree|agree|makes sense|that makes sense|that works|works for me|lgtm|looks good|ship it|deal|approved|let'?s go with (?:it|that|this|your|the)|go with (?:it|that|this|your)|please (?:do|go ahead|proceed)|proceed|\+1|let'?s (?:go|proceed)|sold|i'm convinced|(?:i'll|we'll) take (?:your|the|that) (?:recommendation|suggestion|advice)|(?:good|great) (?:idea|call)|yes please|please do)\b`)
+	reAcceptStrong = re(`^(?:(?:ok|okay|yes|yeah|yep|great|perfect|alright|cool|nice|fine)[,.!]*\s+)?(?:sounds (?:good|great|fine|perfect|right|reasonable)|that sounds (?:good|great|fine|right|reasonable)|let'?s do (?:it|that|this)|do (?:it|that|this)|go (?:ahead|for it)|agreed|i agree|agree|makes sense|that makes sense|that works|works for me|lgtm|looks good|ship it|deal|approved|let'?s go with (?:it|that|this|your|the)|go with (?:it|that|this|your)|please (?:do|go ahead|proceed)|proceed|\+1|let'?s (?:go|proceed)|sold|i'm convinced|(?:(?:we'll |let's )?do it )?your way|(?:i'll|we'll) take (?:your|the|that) (?:recommendation|suggestion|advice)|(?:good|great) (?:idea|call)|yes please|please do)\b`)
 	// reAcceptBut is a yes with an amendment: "Yes, but keep the cron as a
 	// fallback".
 	reAcceptBut = re(`^(?:ok|okay|yes|yeah|yep|sure|fine|sounds good|agreed|alright)[,.!]*\s+but\s+`)
@@ -163,7 +171,7 @@ var (
 	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
 	// reOptionPick is a reply that is nothing but a pick among numbered or
 	// labelled options: "Option 2.", "#2 please", "The second one.", "2".
-	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice)?|number ([0-9]))\s*(?:it is|then|please|for now)?\s*[.!]*\s*$`)
+	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9]))\s*(?:it is|then|please|for now)?\s*[.!]*\s*$`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
 	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
@@ -228,7 +236,7 @@ func (l *lazyRE) FindSubmatchIndex(b []byte) []int {
 // (anchorToks).
 const (
 	directAnchorList = `we we'll we're we've we’ll we’re we’ve i'll i'm i've i’ll i’m i’ve i
-		let's lets let’s decided decided: decision settled agreed everyone all consensus team`
+		let's lets let’s decided decided: decision settled agreed everyone all consensus team ended`
 	userAnchorList     = `we we'll we’ll we're we’re let's lets let’s`
 	commitAnchorList   = `we we're we’re i i'm i’m i'll i’ll i'd i’d let's lets let’s`
 	planAnchorList     = `the our my`
@@ -796,7 +804,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 	for k, s := range st.sents {
 		sl := lower[s.start:s.end]
 		body, textStart := -1, -1
-		if user && isPlanLine(sl) {
+		if user && (isPlanLine(sl) || isRecapLine(sl)) {
 			// "Let's do this." that took the proposal is the yes, not the
 			// announcement of the sentences after it (a list after it still
 			// is a plan: afterPlan).
@@ -841,10 +849,15 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if loc := itIs(sl); loc != nil && m.Role == conversation.RoleUser {
 			dec := text[s.start+loc[0] : s.start+loc[1]]
 			// "SQS it is, and Redis for the cache": the rest is part of it.
-			if tail := strings.TrimRight(strings.TrimSpace(text[s.start+loc[1]+len(" it is"):s.end]), ".!"); tail != "" && tailAdds(lower[s.start+loc[1]+len(" it is"):s.end]) {
+			if tail := strings.TrimRight(strings.TrimSpace(text[s.start+loc[1]+len(" it is"):s.end]), ".!"); tail != "" && conjoined(lower[s.start+loc[1]+len(" it is"):s.end]) && tailAdds(lower[s.start+loc[1]+len(" it is"):s.end]) {
 				dec += tail
 			}
 			out = e.appendDecision(st, out, m, dec, nextReason(text, lower, st.sents, k))
+			continue
+		} else if loc := ruledOut(sl); loc != nil && user && !isQuestion(sl) {
+			// "Keycloak is out, nobody wants to run it": the clause is the
+			// decision, what follows it the reason.
+			out = e.appendDecision(st, out, m, cleanDecision(text[s.start+loc[0]:s.start+loc[1]], sl[loc[0]:loc[1]]), trimText(text[s.start+loc[1]:s.end]))
 			continue
 		} else if loc := findTrigger(sl, st.anchorToks(sl), m.Role, st.replying); loc != nil {
 			if !settles(sl, loc, m.Role) || agreedOnPoint(sl[loc[0]:loc[1]], sl[loc[1]:]) || noConsensus(sl, loc) || user && st.everydayUse(sl, loc) {
@@ -854,6 +867,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue // "Agreed on splitting." only says yes to the proposal taken
 			}
 			body, textStart = s.start+loc[1], s.start
+			if bytes.HasPrefix(sl[loc[0]:], []byte("ended up")) {
+				textStart = s.start + loc[0] // no subject: what precedes is another clause
+			}
 			if t := sl[loc[0]:loc[1]]; bytes.HasPrefix(t, []byte("decided")) {
 				// "Decided: X" / "It's decided, X": the decision is X.
 				if i := bytes.IndexAny(t, ":,—–-"); i >= 0 && i < len("decided")+2 {
@@ -1038,6 +1054,16 @@ func tailAdds(tail []byte) bool {
 	}
 	return !pronouns.Has(w) && !bytes.ContainsAny(w, "'’")
 }
+
+// conjoined reports a tail that goes on with "and", "with", "plus" or
+// "but": what follows another comma is a clause of its own.
+func conjoined(tail []byte) bool {
+	tail = bytes.TrimLeft(tail, " ,;—–")
+	i, j := nextWord(tail, 0)
+	return tailConjunctions.Has(tail[i:j])
+}
+
+var tailConjunctions = set(`and with plus but`)
 
 // noConsensus reports a "consensus is/was" that names no choice: someone
 // else's ("their consensus was Kafka"), or a state ("the consensus was
@@ -1299,6 +1325,21 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return loc[:2]
 		}
 	}
+	if replying {
+		// "Yes, put 15% aside as contingency": after a yes, an instruction
+		// with any of these verbs settles what was weighed.
+		if loc := reLead.FindIndex(head(sl)); loc != nil && acceptingLead(sl[:loc[1]]) {
+			if m := reYesImperative.FindIndex(head(sl[loc[1]:])); m != nil {
+				return []int{loc[1], loc[1] + m[1]}
+			}
+		}
+		if m := findAtToks(reUserNotDoing, sl, toks, anchorCommit); m != nil {
+			if verb := bytes.TrimSpace(sl[bytes.LastIndexByte(sl[:m[1]], ' '):m[1]]); !notDoing.Has(verb) {
+				return m[:2]
+			}
+		}
+	}
+
 	if containsAny(head(sl), "forward", "now on", "here on") {
 		if loc := reUserRule.FindIndex(head(sl)); loc != nil {
 			return loc
@@ -1383,12 +1424,66 @@ func imperativeVerbNear(sl []byte) bool {
 
 // goesSomewhere reports a "we'll go" that moves to a new state ("go to 100
 // %", "go live"), not one that reviews ("go through", "go over").
+// ruledOut returns the clause of sl that rules a thing out ("Keycloak is
+// out", "so cross-region copies are off the table"), or nil.
+func ruledOut(sl []byte) []int {
+	if !containsAny(sl, " out", " off the table", " a no-go", " not an option") {
+		return nil
+	}
+	from := clauseStart(sl)
+	for {
+		for from < len(sl) && sl[from] == ' ' {
+			from++
+		}
+		loc := reRuledOut.FindSubmatchIndex(sl[from:])
+		if loc != nil {
+			first, _, _ := bytes.Cut(sl[from+loc[2]:from+loc[3]], []byte(" "))
+			if pronouns.Has(first) || notRuledOutSubjects.Has(first) {
+				return nil // "that's out of scope", "it's out": nothing named
+			}
+			return []int{from + loc[2], from + loc[1]}
+		}
+		if from == 0 {
+			return nil
+		}
+		if from = bytes.LastIndexAny(sl[:from], ",;:("); from < 0 {
+			return nil
+		}
+		from = clauseStart(sl[:from])
+	}
+}
+
+var notRuledOutSubjects = set(`time money everyone everybody nobody someone power service
+	the`)
+
+// isRecapLine reports a user's line that announces a summary of what was
+// settled ("So to recap:"), whose items follow as the plan's do.
+func isRecapLine(sl []byte) bool {
+	t := bytes.Trim(sl, " \t*_#-–—.!")
+	if !bytes.HasSuffix(t, []byte(":")) || len(t) > 40 {
+		return false
+	}
+	t = bytes.TrimSuffix(t, []byte(":"))
+	if loc := reLead.FindIndex(head(t)); loc != nil {
+		t = t[loc[1]:]
+	}
+	return recapLines.Has(bytes.TrimSpace(t))
+}
+
+var recapLines = words.NewSetOf([]string{"to recap", "recap", "to summarise", "to summarize", "in summary",
+	"summary", "to sum up", "so to recap", "what we agreed", "what we decided", "agreed", "decided"})
+
 // determinerNext reports "let's have" followed by what is to do something
 // ("let's have the workers pull from SQS"), not "let's have a look".
 func determinerNext(rest []byte) bool {
 	i, j := nextWord(rest, 0)
 	return haveObjects.Has(rest[i:j])
 }
+
+// notDoing are the verbs of "we're not …ing" that report a state, not a
+// choice: "we're not seeing errors", "I'm not getting it".
+var notDoing = set(`seeing getting having hearing finding noticing experiencing running going using
+	sure talking asking saying thinking trying expecting looking being feeling making hitting`)
 
 var haveObjects = set(`the our all every each both`)
 
@@ -1425,7 +1520,7 @@ func acceptingLead(prefix []byte) bool {
 	return false
 }
 
-var settlingLeads = set(`ok okay alright fine great perfect then done agreed right`)
+var settlingLeads = set(`ok okay alright fine great perfect then done agreed right yes yeah yep sure`)
 
 // stateAfter reports a present tense that describes rather than chooses:
 // "we're doing fine", "we keep getting timeouts".
@@ -1457,12 +1552,30 @@ func goesSomewhere(rest []byte) bool {
 
 // itIs returns the choice a user's "X it is." names, or nil.
 func itIs(sl []byte) []int {
-	if len(sl) > 60 || !bytes.Contains(sl, []byte(" it is")) {
+	i := bytes.Index(sl, []byte(" it is"))
+	if i < 0 {
 		return nil
 	}
-	m := reItIs.FindSubmatchIndex(sl)
+	// The choice opens the sentence or the clause that holds it: "Talked
+	// to my partner: alright, stock shaker it is, the …".
+	from := 0
+	if j := bytes.LastIndexAny(sl[:i], ":;"); j >= 0 {
+		from = j + 1
+	}
+	for from < i && sl[from] == ' ' {
+		from++
+	}
+	if i-from > 60 {
+		return nil
+	}
+	m := reItIs.FindSubmatchIndex(sl[from:])
 	if m == nil {
 		return nil
+	}
+	for k := range m {
+		if m[k] >= 0 {
+			m[k] += from
+		}
 	}
 	first, _, _ := bytes.Cut(sl[m[2]:m[3]], []byte(" "))
 	if pronouns.Has(first) || words.IsStopword(string(first)) {

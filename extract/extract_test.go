@@ -768,3 +768,36 @@ func TestProposalForms(t *testing.T) {
 		})
 	}
 }
+
+// TestDecisionFormsInTheWild checks forms found in conversations written
+// apart from the extractor (the labelled set's files 87–117): a thing ruled
+// out, a yes with an instruction, a decision against in the progressive, a
+// recap, "X it is" inside a longer sentence.
+func TestDecisionFormsInTheWild(t *testing.T) {
+	e := New(nil, Options{})
+	tests := []struct {
+		reply, want string
+	}{
+		{"Keycloak is out, nobody here wants to be on call for it.", "Keycloak is out"},
+		{"And I checked the contract: so cross-region copies to Ireland are out.", "cross-region copies to Ireland are out"},
+		{"That's out of scope for now.", ""},
+		{"Is Keycloak out?", ""},
+		{"Yes, put 15% aside as contingency.", "Keycloak or Clerk for auth|put 15% aside as contingency"},
+		{"So we are out of options, sadly.", ""},
+		{"Letters of support: nice idea but we're not chasing those.", "Letters of support: nice idea but we're not chasing those"},
+		{"We're not seeing errors since the deploy.", ""},
+		{"We're not using Supabase for anything else.", ""},
+		{"Talked to my partner: alright, stock shaker it is, the semi-custom ones cost too much.", "stock shaker"},
+		{"So to recap:\n- two arms, 17% vs 25%\n- 7 weeks, no early stopping", "two arms, 17% vs 25%|7 weeks, no early stopping"},
+		{"Update: we talked it through and ended up going with Vite.", "ended up going with Vite"},
+		{"Fine, your way.", "Keycloak or Clerk for auth"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reply, func(t *testing.T) {
+			got := replyDecisions(e, "Which auth provider?", "My suggestion: Keycloak or Clerk for auth. Both have SSO.", tt.reply)
+			if strings.Join(got, "|") != tt.want {
+				t.Errorf("decisions %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

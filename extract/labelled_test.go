@@ -225,19 +225,20 @@ func TestLabelled(t *testing.T) {
 		t.Fatalf("labelled set has %d conversations, want at least 67", len(tune)+len(holdout))
 	}
 	e := New(nil, Options{})
-	// Floors just below the figures reached when they were set (tune, 43
-	// conversations: decisions P=1.00 R=0.97, topics P=0.59 R=0.67, strict
-	// 0.47/0.55; holdout, 30: decisions P=0.97 R=0.72, topics P=0.50 R=0.61,
-	// strict 0.37/0.46). Topic precision is bounded by MaxTopics 5 against
-	// 2–5 labelled phrases.
+	// Floors just below the figures reached when they were set (tune, 59
+	// conversations, 16 of them written apart from the extractor: decisions
+	// P=0.93 R=0.73, topics P=0.57 R=0.62, strict 0.44/0.49; holdout, 30:
+	// decisions P=0.94 R=0.72, topics P=0.50 R=0.61, strict 0.37/0.46).
+	// Topic precision is bounded by MaxTopics 5 against 2–5 labelled
+	// phrases.
 	type floor struct{ decP, decR, topP, topR, strictP, strictR float64 }
 	for _, half := range []struct {
 		name   string
 		set    []*labelled
 		floors floor
 	}{
-		{"tune", tune, floor{0.97, 0.95, 0.57, 0.65, 0.45, 0.53}},
-		{"holdout", holdout, floor{0.94, 0.70, 0.48, 0.59, 0.35, 0.44}},
+		{"tune", tune, floor{0.90, 0.70, 0.55, 0.60, 0.42, 0.47}},
+		{"holdout", holdout, floor{0.91, 0.70, 0.48, 0.59, 0.35, 0.44}},
 	} {
 		floors := half.floors
 		tp, sp, dp := evaluate(t, e, half.set, half.name == "tune")
