@@ -61,7 +61,7 @@ var (
 	reYesImperative = re(`^(?:put|set|make|add|cap|bump|raise|lower|skip|remove|split|merge|rename|pin|enable|disable|turn (?:on|off)|book|buy|order|schedule)\b`)
 	// reUserNotDoing is a decision against in the progressive: "we're not
 	// chasing those", "I'm not adding a calibration step".
-	reUserNotDoing = re(`^(?:we|i)(?:'re| are|'m| am) not [a-z]+ing\b`)
+	reUserNotDoing = re(`^(?:we|i)(?:'re| are|'m| am) not ([a-z]+ing)\b`)
 	// reRuledOut is a thing ruled out in so many words (group 1).
 	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#-]{0,48}?) (?:is|are) (?:out|off the table|a no-go|not an option|ruled out)\s*(?:[.!,;—–]|$)`)
 	// reUserWont is a decision against with any verb ("we won't migrate
@@ -1256,10 +1256,8 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		return loc
 	}
 	if loc := findAtToks(reDirect, sl, toks, anchorDirect); loc != nil {
-		if t := sl[loc[0]:loc[1]]; bytes.HasSuffix(t, []byte(" for")) && bytes.Contains(t, []byte("went for")) || bytes.Contains(t, []byte("gone for")) {
-			if leisure(sl[loc[1]:]) {
-				return nil
-			}
+		if t := sl[loc[0]:loc[1]]; (bytes.HasSuffix(t, []byte("went for")) || bytes.HasSuffix(t, []byte("gone for"))) && leisure(sl[loc[1]:]) {
+			return nil
 		}
 		return loc[:2]
 	}
@@ -1334,7 +1332,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			}
 		}
 		if m := findAtToks(reUserNotDoing, sl, toks, anchorCommit); m != nil {
-			if verb := bytes.TrimSpace(sl[bytes.LastIndexByte(sl[:m[1]], ' '):m[1]]); !notDoing.Has(verb) {
+			if !notDoing.Has(sl[m[2]:m[3]]) {
 				return m[:2]
 			}
 		}
@@ -1459,15 +1457,11 @@ var notRuledOutSubjects = set(`time money everyone everybody nobody someone powe
 // isRecapLine reports a user's line that announces a summary of what was
 // settled ("So to recap:"), whose items follow as the plan's do.
 func isRecapLine(sl []byte) bool {
-	t := bytes.Trim(sl, " \t*_#-–—.!")
-	if !bytes.HasSuffix(t, []byte(":")) || len(t) > 40 {
-		return false
+	if !bytes.HasSuffix(bytes.TrimRight(sl, " \t*_"), []byte(":")) {
+		return false // "Recap" alone is no announcement
 	}
-	t = bytes.TrimSuffix(t, []byte(":"))
-	if loc := reLead.FindIndex(head(t)); loc != nil {
-		t = t[loc[1]:]
-	}
-	return recapLines.Has(bytes.TrimSpace(t))
+	t, ok := announcement(sl)
+	return ok && recapLines.Has(t)
 }
 
 var recapLines = words.NewSetOf([]string{"to recap", "recap", "to summarise", "to summarize", "in summary",

@@ -630,13 +630,9 @@ func replyDecisions(e *Extractor, question, answer, reply string) []string {
 // TestDecisionChoices checks replies to an assistant that lays out
 // alternatives without recommending one, and to one that offers a change.
 func TestDecisionChoices(t *testing.T) {
-	e := New(nil, Options{})
 	const options = "SQS is managed and cheap at your volume; Kafka is overkill. For the cache, Redis or Memcached both work; Redis gives you persistence."
 	const offer = "The misses come from the per-request TTL. Want me to switch the session cache to Redis with a 30-minute TTL?"
-	tests := []struct {
-		assistant, reply string
-		want             string // decisions joined by "|"; "" for none
-	}{
+	checkReplies(t, "We need a queue and a cache for the new service.", []replyCase{
 		{options, "Perfect. SQS for the queue, Redis for the cache.", "SQS for the queue, Redis for the cache"},
 		{options, "OK so SQS, and Redis since we need persistence.", "SQS, and Redis"},
 		{options, "Fine by me, SQS.", "SQS"},
@@ -656,10 +652,20 @@ func TestDecisionChoices(t *testing.T) {
 		{offer, "Sure.", "Switch the session cache to Redis with a 30-minute TTL"},
 		{offer, "No, keep the TTL per request.", "No, keep the TTL per request"},
 		{"Tests pass. Should I commit these changes?", "Yes.", ""},
-	}
+	})
+}
+
+// replyCase is an assistant's answer, the user's reply to it and the
+// decisions the reply records, joined by "|" ("" for none).
+type replyCase struct{ answer, reply, want string }
+
+// checkReplies checks each case as the exchange question, answer, reply.
+func checkReplies(t *testing.T, question string, tests []replyCase) {
+	t.Helper()
+	e := New(nil, Options{})
 	for _, tt := range tests {
 		t.Run(tt.reply, func(t *testing.T) {
-			got := replyDecisions(e, "We need a queue and a cache for the new service.", tt.assistant, tt.reply)
+			got := replyDecisions(e, question, tt.answer, tt.reply)
 			if strings.Join(got, "|") != tt.want {
 				t.Errorf("decisions %q, want %q", got, tt.want)
 			}
@@ -748,25 +754,14 @@ func TestEverydayWords(t *testing.T) {
 // TestProposalForms checks more ways an assistant proposes, each taken by
 // the user's reply, and a choice named with a comment after it.
 func TestProposalForms(t *testing.T) {
-	e := New(nil, Options{})
-	tests := []struct {
-		answer, reply, want string
-	}{
+	checkReplies(t, "How should we handle duplicate rows?", []replyCase{
 		{"The simplest fix is to add a unique index on (user_id, day).", "Do it.", "add a unique index on (user_id, day)"},
 		{"I'd go for option B, the read replica.", "Agreed.", "option B, the read replica"},
 		{"Here's what I'd do: put the queue in Postgres with SKIP LOCKED.", "Yes, do that.", "put the queue in Postgres with SKIP LOCKED"},
 		{"You could either use a bloom filter or a plain hash set. The hash set is simpler.", "Hash set, memory isn't a concern.", "Hash set"},
 		{"You could either use a bloom filter or a plain hash set.", "Hash set, but I'm unsure it fits in memory.", ""},
 		{"The simplest fix is to restart the pod.", "It keeps crashing after a restart though.", ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.reply, func(t *testing.T) {
-			got := replyDecisions(e, "How should we handle duplicate rows?", tt.answer, tt.reply)
-			if strings.Join(got, "|") != tt.want {
-				t.Errorf("decisions %q, want %q", got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestDecisionFormsInTheWild checks forms found in conversations written
@@ -774,30 +769,21 @@ func TestProposalForms(t *testing.T) {
 // out, a yes with an instruction, a decision against in the progressive, a
 // recap, "X it is" inside a longer sentence.
 func TestDecisionFormsInTheWild(t *testing.T) {
-	e := New(nil, Options{})
-	tests := []struct {
-		reply, want string
-	}{
-		{"Keycloak is out, nobody here wants to be on call for it.", "Keycloak is out"},
-		{"And I checked the contract: so cross-region copies to Ireland are out.", "cross-region copies to Ireland are out"},
-		{"That's out of scope for now.", ""},
-		{"Is Keycloak out?", ""},
-		{"Yes, put 15% aside as contingency.", "Keycloak or Clerk for auth|put 15% aside as contingency"},
-		{"So we are out of options, sadly.", ""},
-		{"Letters of support: nice idea but we're not chasing those.", "Letters of support: nice idea but we're not chasing those"},
-		{"We're not seeing errors since the deploy.", ""},
-		{"We're not using Supabase for anything else.", ""},
-		{"Talked to my partner: alright, stock shaker it is, the semi-custom ones cost too much.", "stock shaker"},
-		{"So to recap:\n- two arms, 17% vs 25%\n- 7 weeks, no early stopping", "two arms, 17% vs 25%|7 weeks, no early stopping"},
-		{"Update: we talked it through and ended up going with Vite.", "ended up going with Vite"},
-		{"Fine, your way.", "Keycloak or Clerk for auth"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.reply, func(t *testing.T) {
-			got := replyDecisions(e, "Which auth provider?", "My suggestion: Keycloak or Clerk for auth. Both have SSO.", tt.reply)
-			if strings.Join(got, "|") != tt.want {
-				t.Errorf("decisions %q, want %q", got, tt.want)
-			}
-		})
-	}
+	const suggestion = "My suggestion: Keycloak or Clerk for auth. Both have SSO."
+	checkReplies(t, "Which auth provider?", []replyCase{
+		{suggestion, "Keycloak is out, nobody here wants to be on call for it.", "Keycloak is out"},
+		{suggestion, "And I checked the contract: so cross-region copies to Ireland are out.", "cross-region copies to Ireland are out"},
+		{suggestion, "That's out of scope for now.", ""},
+		{suggestion, "Is Keycloak out?", ""},
+		{suggestion, "Yes, put 15% aside as contingency.", "Keycloak or Clerk for auth|put 15% aside as contingency"},
+		{suggestion, "So we are out of options, sadly.", ""},
+		{suggestion, "Letters of support: nice idea but we're not chasing those.", "Letters of support: nice idea but we're not chasing those"},
+		{suggestion, "We're not seeing errors since the deploy.", ""},
+		{suggestion, "We're not using Supabase for anything else.", ""},
+		{suggestion, "Talked to my partner: alright, stock shaker it is, the semi-custom ones cost too much.", "stock shaker"},
+		{suggestion, "So to recap:\n- two arms, 17% vs 25%\n- 7 weeks, no early stopping", "two arms, 17% vs 25%|7 weeks, no early stopping"},
+		{suggestion, "So, to recap:\n- Clerk for auth\n- SSO once a customer asks", "Clerk for auth|SSO once a customer asks"},
+		{suggestion, "Update: we talked it through and ended up going with Vite.", "ended up going with Vite"},
+		{suggestion, "Your way.", "Keycloak or Clerk for auth"},
+	})
 }

@@ -157,14 +157,15 @@ func isLabelLine(l []byte) bool {
 	return false
 }
 
-// isPlanLine reports a line (or sentence) that only announces the plan that
-// follows it.
-func isPlanLine(l []byte) bool {
+// announcement returns a short line (an announcement's length, not a "!"
+// cheer) folded for comparison: trimmed of marks, its interjection ("OK,")
+// cut, curly apostrophes straightened. ok is false for other lines.
+func announcement(l []byte) ([]byte, bool) {
 	if len(l) > 48 { // the longest announcement, with an interjection and marks
-		return false
+		return nil, false
 	}
 	if t := bytes.TrimRight(l, " \t*_"); len(t) > 0 && t[len(t)-1] == '!' {
-		return false // "Let's do this!" cheers; a plan is announced with ":" or "."
+		return nil, false // "Let's do this!" cheers; a plan is announced with ":" or "."
 	}
 	l = bytes.Trim(l, " \t*_:#-–—.!")
 	if i := bytes.IndexAny(l, ",!"); i >= 0 && i < 12 {
@@ -177,6 +178,16 @@ func isPlanLine(l []byte) bool {
 	}
 	if bytes.Contains(l, []byte("’")) {
 		l = bytes.ReplaceAll(l, []byte("’"), []byte("'"))
+	}
+	return l, true
+}
+
+// isPlanLine reports a line (or sentence) that only announces the plan that
+// follows it.
+func isPlanLine(l []byte) bool {
+	l, ok := announcement(l)
+	if !ok {
+		return false
 	}
 	switch string(l) {
 	case "plan", "the plan", "final plan", "our plan", "new plan", "the final plan", "revised plan", "updated plan",
