@@ -931,6 +931,10 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 		} else if i := evalChoice(sl, st); i >= 0 && m.Role == conversation.RoleUser {
 			body, textStart = s.start+i, s.start+i
+		} else if i := st.restated(sl); i >= 0 && user {
+			// "Yeah ok, ARC runners with the in-cluster service account":
+			// the yes, then what was proposed in the user's own words.
+			body, textStart = s.start+i, s.start+i
 		} else if end := bareChoice(sl, k, st, pending); end > 0 {
 			// A reply that only names one of the things just proposed picks
 			// it: "Logical replication, since we run Postgres anyway."
@@ -1806,8 +1810,8 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		if why == "" {
 			why = nextReason(text, st.lower, st.sents, k)
 		}
-		if len(dec) < 3 {
-			continue
+		if len(dec) < 3 || pointsElsewhere(dec) {
+			continue // "I'd recommend it if you can afford it" names nothing
 		}
 		p = &proposal{text: dec, rationale: why}
 	}
@@ -1840,6 +1844,17 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		}
 	}
 	return p
+}
+
+// pointsElsewhere reports a proposal whose object is a pronoun: what it
+// stands for is outside the sentence.
+func pointsElsewhere(dec string) bool {
+	first, _, _ := strings.Cut(strings.ToLower(dec), " ")
+	switch strings.TrimRight(first, ".,;:!") {
+	case "it", "that", "this", "them", "those", "these":
+		return true
+	}
+	return false
 }
 
 // imperativeProposalSentences is how far into the assistant's message an
@@ -2008,4 +2023,47 @@ func asciiLower(dst []byte, s string) []byte {
 		dst = append(dst, c)
 	}
 	return dst
+}
+
+// reRestateLead is a yes set off by punctuation: "Yeah ok,", "ok that works
+// for me —", "Sure, sounds right:".
+var reRestateLead = re(`^(?:(?:so|and|then)\s+)?(?:ok|okay|yeah|yep|yes|sure|fine|alright|all right|agreed)(?:[,.!]*\s+(?:ok|okay|yeah|yes|sure|then|so|fine))*(?:[,.!]*\s+(?:that|this|it)?\s*(?:works|makes sense|sounds (?:good|right|fine|reasonable))(?: for (?:me|us))?)?\s*(?:,|—|–|:|;|\s-)\s*`)
+
+// reNews marks a report of how things are ("ok, the deploy still fails
+// on ARC runners"), not a restated choice.
+var reNews = re(`\b(?:still|already|again|fails?|failed|failing|broke|broken|errors?|crash(?:es|ed|ing)?)\b`)
+
+// restated returns where, after a yes, a reply restates what the
+// assistant just laid out ("Yeah ok, ARC runners with the in-cluster
+// service account, no kubeconfigs in GitHub secrets"), or -1. Most of its
+// words must have been said: a yes followed by news of the user's own is
+// no choice.
+func (st *decisionState) restated(sl []byte) int {
+	if !st.replying || len(sl) > 300 {
+		return -1
+	}
+	loc := reRestateLead.FindIndex(head(sl))
+	if loc == nil || loc[1] >= len(sl) {
+		return -1
+	}
+	rest := sl[loc[1]:]
+	if isQuestion(rest) || reHypothetical.Match(rest) || reTentative.Match(rest) || reNegation.Match(rest) || reNews.Match(rest) || bytes.IndexByte(rest, '?') >= 0 {
+		return -1
+	}
+	first, _, _ := bytes.Cut(rest, []byte(" "))
+	first = bytes.TrimRight(first, ",.!")
+	if pronouns.Has(first) || leadWords.Has(first) || reQuestionStart.Match(first) || bytes.HasPrefix(first, []byte("i'")) || bytes.HasPrefix(first, []byte("we'")) || bytes.HasPrefix(first, []byte("that'")) || bytes.HasPrefix(first, []byte("it'")) {
+		return -1
+	}
+	n, said := 0, 0
+	for w := range contentWords(string(rest)) {
+		n++
+		if st.said([]byte(w)) {
+			said++
+		}
+	}
+	if n < 3 || said*10 < n*6 {
+		return -1
+	}
+	return loc[1]
 }

@@ -761,6 +761,8 @@ func TestProposalForms(t *testing.T) {
 		{"You could either use a bloom filter or a plain hash set. The hash set is simpler.", "Hash set, memory isn't a concern.", "Hash set"},
 		{"You could either use a bloom filter or a plain hash set.", "Hash set, but I'm unsure it fits in memory.", ""},
 		{"The simplest fix is to restart the pod.", "It keeps crashing after a restart though.", ""},
+		// A proposal of "it" names nothing: the earlier one stands.
+		{"For Multi-AZ, I'd recommend it if you can afford it. For backups I'd suggest daily snapshots kept 35 days.", "Yep, do that.", "daily snapshots kept 35 days"},
 	})
 }
 
@@ -785,5 +787,24 @@ func TestDecisionFormsInTheWild(t *testing.T) {
 		{suggestion, "So, to recap:\n- Clerk for auth\n- SSO once a customer asks", "Clerk for auth|SSO once a customer asks"},
 		{suggestion, "Update: we talked it through and ended up going with Vite.", "ended up going with Vite"},
 		{suggestion, "Your way.", "Keycloak or Clerk for auth"},
+	})
+}
+
+// TestRestatedAcceptance checks a yes followed by what was laid out, in the
+// user's own words: most of its words said by the assistant, none of it a
+// question, a hedge or news of the user's own.
+func TestRestatedAcceptance(t *testing.T) {
+	const layout = "Deploy jobs can run on ARC runners inside the cluster with an in-cluster service account, so no kubeconfigs live in GitHub secrets. Teams usually leave 4xx responses at INFO, with the alert on the 401 rate."
+	checkReplies(t, "How should deploys authenticate?", []replyCase{
+		{layout, "Yeah ok, ARC runners with the in-cluster service account for the deploy jobs, no kubeconfigs in GitHub secrets.", "ARC runners with the in-cluster service account for the deploy jobs, no kubeconfigs in GitHub secrets"},
+		{layout, "ok that works for me — 4xx stay at INFO and the alert is on the 401 rate.", "4xx stay at INFO and the alert is on the 401 rate"},
+		{layout, "Sure: deploy jobs on ARC runners, because kubeconfigs in secrets scare me.", "deploy jobs on ARC runners"},
+		{layout, "Yeah ok, ARC runners with the service account might work for the deploy jobs.", ""},
+		{layout, "ok, ARC runners in the cluster for deploy jobs?", ""},
+		{layout, "Yeah ok, our auditors meet on Tuesday and the budget review is next week.", ""},
+		{layout, "ok, I'll look at ARC runners and the service account tomorrow.", ""},
+		{layout, "Right, so the deploy jobs fail on ARC runners inside the cluster.", ""},
+		{layout, "Yeah, the deploy jobs still fail on ARC runners inside the cluster.", ""},
+		{layout, "OK, the in-cluster service account isn't allowed on ARC runners.", ""},
 	})
 }
