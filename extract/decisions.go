@@ -171,7 +171,7 @@ var (
 	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
 	// reOptionPick is a reply that is nothing but a pick among numbered or
 	// labelled options: "Option 2.", "#2 please", "The second one.", "2".
-	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9]))\s*(?:it is|then|please|for now)?\s*[.!]*\s*$`)
+	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9]))\s*(?:it is|is in|then|please|for now)?\s*[.!]*\s*$`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
 	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
@@ -814,6 +814,13 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			continue
 		}
 		if user && k <= 1 && pending != nil && pending.hasOptions() {
+			// "1 and 2 are in": each option picked is a decision.
+			if picked := pickedItems(sl, pending); picked != nil {
+				for _, o := range picked {
+					out = e.appendDecision(st, out, m, o, "")
+				}
+				continue
+			}
 			// "Option 2.", "The second one.": the option is the decision.
 			if o := pickedOption(sl, pending); o != "" {
 				out = e.appendDecision(st, out, m, o, "")
@@ -857,7 +864,13 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if loc := ruledOut(sl); loc != nil && user && !isQuestion(sl) {
 			// "Keycloak is out, nobody wants to run it": the clause is the
 			// decision, what follows it the reason.
-			out = e.appendDecision(st, out, m, cleanDecision(text[s.start+loc[0]:s.start+loc[1]], sl[loc[0]:loc[1]]), trimText(text[s.start+loc[1]:s.end]))
+			dec := cleanDecision(text[s.start+loc[0]:s.start+loc[1]], sl[loc[0]:loc[1]])
+			if num, _, _ := strings.Cut(dec, " "); pending != nil && len(num) == 1 && num[0] >= '0' && num[0] <= '9' {
+				if o, ok := pending.option(num); ok {
+					dec = "Decided against: " + o // "3 is out" of a numbered list
+				}
+			}
+			out = e.appendDecision(st, out, m, dec, trimText(text[s.start+loc[1]:s.end]))
 			continue
 		} else if loc := findTrigger(sl, st.anchorToks(sl), m.Role, st.replying); loc != nil {
 			if !settles(sl, loc, m.Role) || agreedOnPoint(sl[loc[0]:loc[1]], sl[loc[1]:]) || noConsensus(sl, loc) || user && st.everydayUse(sl, loc) {
@@ -866,7 +879,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			if st.accepted && k == 0 && bareAgreed(sl, loc) {
 				continue // "Agreed on splitting." only says yes to the proposal taken
 			}
-			body, textStart = s.start+loc[1], s.start
+			body, textStart = s.start+loc[1], s.start+clauseAfterDash(sl[:loc[0]])
 			if bytes.HasPrefix(sl[loc[0]:], []byte("ended up")) {
 				textStart = s.start + loc[0] // no subject: what precedes is another clause
 			}
@@ -883,6 +896,12 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			obj := lower[body:s.end]
 			if pending != nil && pending.hasOptions() {
+				if picked := pickedItems(obj, pending); picked != nil {
+					for _, o := range picked {
+						out = e.appendDecision(st, out, m, o, "")
+					}
+					continue
+				}
 				ref := reOptionRef.FindSubmatchIndex(head(obj))
 				// "Let's go with option B": the option's text is the decision.
 				o, ok := pending.option(optionKey(obj, ref))
@@ -1206,6 +1225,41 @@ func pickedOption(sl []byte, p *proposal) string {
 		}
 	}
 	return ""
+}
+
+// reItemList is a pick of several numbered options: "1 and 2 are in",
+// "let's do 1, 3 and 4", "2 and 3, please".
+var reItemList = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|(?:we'll|i'll) (?:do|take)|do)\s+)?(?:(?:options|items|#)\s*)?#?[0-9](?:\s*,\s*#?[0-9])*,?\s*(?:and|&|\+)\s*#?[0-9]\s*(?:(?:are|is) in|please|then|it is|for now|now)?\s*(?:[.!,;—–]|$)`)
+
+// pickedItems returns the options a reply picks by their numbers, in the
+// order named, or nil unless there are two or more and each is offered.
+func pickedItems(sl []byte, p *proposal) []string {
+	if !p.hasOptions() {
+		return nil
+	}
+	start := 0
+	if loc := reLead.FindIndex(head(sl)); loc != nil {
+		start = loc[1]
+	}
+	m := reItemList.FindIndex(head(sl[start:]))
+	if m == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range sl[start : start+m[1]] {
+		if c < '0' || c > '9' {
+			continue
+		}
+		o, ok := p.option(string(c))
+		if !ok {
+			return nil
+		}
+		out = append(out, o)
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
 }
 
 var ordinals = map[string]string{"first": "1", "second": "2", "third": "3", "fourth": "4", "1st": "1", "2nd": "2", "3rd": "3", "4th": "4"}
@@ -1585,7 +1639,7 @@ func itIs(sl []byte) []int {
 // settles applies the guards: no question, hypothetical, tentative or negated
 // statement, nothing quoted, no walkthrough.
 func settles(sl []byte, loc []int, role conversation.Role) bool {
-	if isQuestion(sl) {
+	if isQuestion(sl) && !askedLater(sl, loc[1]) {
 		return false
 	}
 	prefix := sl[:loc[0]]
@@ -1607,6 +1661,22 @@ func settles(sl []byte, loc []int, role conversation.Role) bool {
 	return true
 }
 
+// askedLater reports a sentence whose question mark belongs to a clause
+// after the one that decides, from the decision's end: "we're skipping Osaka
+// because …, and we can eat okonomiyaki in Kyoto too, right?".
+func askedLater(sl []byte, end int) bool {
+	if reQuestionStart.Match(head(bytes.TrimLeft(sl, "*_ "))) {
+		return false
+	}
+	rest := sl[end:]
+	for _, b := range []string{", and ", "; ", " — ", " – "} {
+		if i := bytes.Index(rest, []byte(b)); i >= 0 && !bytes.ContainsRune(rest[:i], '?') {
+			return true
+		}
+	}
+	return false
+}
+
 func isQuestion(sl []byte) bool {
 	t := bytes.TrimRight(sl, " \t*_)\"'")
 	if len(t) > 0 && t[len(t)-1] == '?' {
@@ -1620,6 +1690,20 @@ func clauseStart(prefix []byte) int {
 	i := bytes.LastIndexAny(prefix, ",;:(")
 	if j := bytes.LastIndex(prefix, []byte(" — ")); j > i {
 		i = j
+	}
+	return i + 1
+}
+
+// clauseAfterDash returns where the last clause of prefix set off by a dash
+// or a semicolon starts, or 0: "two cities feels like plenty — we're
+// skipping Osaka" decides only after the dash. A comma keeps what is before
+// it ("For the cache, we'll use Redis").
+func clauseAfterDash(prefix []byte) int {
+	i := bytes.LastIndex(prefix, []byte("; "))
+	for _, d := range []string{" — ", " – ", " - "} {
+		if j := bytes.LastIndex(prefix, []byte(d)); j >= 0 && j+len(d)-1 > i {
+			i = j + len(d) - 1
+		}
 	}
 	return i + 1
 }
@@ -1849,7 +1933,10 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 // pointsElsewhere reports a proposal whose object is a pronoun: what it
 // stands for is outside the sentence.
 func pointsElsewhere(dec string) bool {
-	first, _, _ := strings.Cut(strings.ToLower(dec), " ")
+	first, rest, _ := strings.Cut(strings.ToLower(dec), " ")
+	if first == "doing" {
+		first, _, _ = strings.Cut(rest, " ") // "doing this one right away"
+	}
 	switch strings.TrimRight(first, ".,;:!") {
 	case "it", "that", "this", "them", "those", "these":
 		return true

@@ -790,6 +790,36 @@ func TestDecisionFormsInTheWild(t *testing.T) {
 	})
 }
 
+// TestNumberedPicks checks replies that take or rule out several items of
+// a numbered list by number: each item is a decision of its own.
+func TestNumberedPicks(t *testing.T) {
+	const followUps = "Follow-ups (proposed):\n1. Alert when pool utilisation exceeds 80% for 5 minutes.\n2. Set a 30s statement_timeout on the reporting role.\n3. Move reporting queries to a read replica.\n\nEach needs an owner."
+	const alert, timeout, replica = "Alert when pool utilisation exceeds 80% for 5 minutes", "Set a 30s statement_timeout on the reporting role", "Move reporting queries to a read replica"
+	checkReplies(t, "What follow-ups for the postmortem?", []replyCase{
+		{followUps, "This is great. 1 and 2 are in, we agreed on those this morning.", alert + "|" + timeout},
+		{followUps, "Let's do 1 and 3.", alert + "|" + replica},
+		{followUps, "2 and 3, please.", timeout + "|" + replica},
+		{followUps, "We'll do 1 and 2 now, 3 later.", alert + "|" + timeout},
+		{followUps, "1 is in.", alert},
+		{followUps, "3 is out, too big for this quarter.", "Decided against: " + replica},
+		{followUps, "2 and 5 are in.", ""},
+		{followUps, "Between 1 and 2 I can't decide.", ""},
+	})
+}
+
+// TestDecisionClauses checks a decision inside a longer sentence: it starts
+// after a dash, and a question asked in a later clause leaves it standing.
+func TestDecisionClauses(t *testing.T) {
+	const options = "Kyoto is lovely. Osaka is great for food."
+	checkReplies(t, "Which cities?", []replyCase{
+		{options, "Honestly two cities feels like plenty — we're skipping Osaka this time.", "We're skipping Osaka this time"},
+		{options, "We're skipping Osaka because we'd rather have slower days, and we can eat okonomiyaki in Kyoto too, right?", "We're skipping Osaka"},
+		{options, "We're skipping Osaka, right?", ""},
+		{options, "Are we skipping Osaka, and is that wise?", ""},
+		{options, "For the food, we're skipping Osaka.", "For the food, we're skipping Osaka"},
+	})
+}
+
 // TestRestatedAcceptance checks a yes followed by what was laid out, in the
 // user's own words: most of its words said by the assistant, none of it a
 // question, a hedge or news of the user's own.
