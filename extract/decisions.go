@@ -171,7 +171,7 @@ var (
 	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
 	// reOptionPick is a reply that is nothing but a pick among numbered or
 	// labelled options: "Option 2.", "#2 please", "The second one.", "2".
-	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9]))\s*(?:it is|is in|then|please|for now)?\s*[.!]*\s*$`)
+	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}([a-h])\*{0,2})\s*(?:it is|is in|then|please|for now)?\s*[.!]*\s*$`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
 	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
@@ -1175,6 +1175,14 @@ func namesOption(st *decisionState, pending *proposal) bool {
 			return true
 		}
 	}
+	// "ok go with C.": a lone letter that labels an option.
+	for i, j := nextWord(first, 0); i < j; i, j = nextWord(first, j) {
+		if j-i == 1 && first[i] != 'a' && first[i] != 'i' {
+			if _, ok := pending.options[string(first[i:j])]; ok {
+				return true
+			}
+		}
+	}
 	return false
 }
 
@@ -1206,7 +1214,7 @@ func pickedOption(sl []byte, p *proposal) string {
 	if m == nil {
 		return ""
 	}
-	for g := 1; g <= 4; g++ {
+	for g := 1; g <= 5; g++ {
 		if m[2*g] < 0 {
 			continue
 		}

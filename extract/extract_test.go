@@ -805,6 +805,13 @@ func TestNumberedPicks(t *testing.T) {
 		{followUps, "2 and 5 are in.", ""},
 		{followUps, "Between 1 and 2 I can't decide.", ""},
 	})
+	const lettered = "**Option A: in-place ALTER**\nA full rewrite under a lock.\n\n**Option C: expand/contract to numeric(19,4)**\nA new column, kept in sync.\n\nI'd lean towards **B**; with three-decimal currencies, **C**."
+	const optionC = "expand/contract to numeric(19,4) A new column, kept in sync"
+	checkReplies(t, "How do we fix the money column?", []replyCase{
+		{lettered, "We sell in JOD, cents won't cut it. ok go with C. For step 2, is a trigger better?", optionC},
+		{lettered, "C.", optionC},
+		{lettered, "We asked J. Smith about it. For step 2, is a trigger better?", ""},
+	})
 }
 
 // TestDecisionClauses checks a decision inside a longer sentence: it starts

@@ -229,6 +229,9 @@ func sentenceEnd(lower []byte, s, limit int) int {
 	return limit
 }
 
+// optionNamers are words after which a lone letter is an option's label.
+var optionNamers = set(`with option plan pick choose take is and or then approach variant`)
+
 func isAbbrev(before []byte) bool {
 	k := len(before)
 	for k > 0 && (before[k-1] >= 'a' && before[k-1] <= 'z' || before[k-1] == '.') {
@@ -236,7 +239,11 @@ func isAbbrev(before []byte) bool {
 	}
 	w := string(before[k:])
 	if len(w) == 1 {
-		return true // an initial
+		// An initial ("J. Smith"), unless the letter names an option:
+		// "ok go with C. For step 2, …".
+		prev := bytes.TrimRight(before[:k], " ")
+		i := bytes.LastIndexByte(prev, ' ')
+		return !optionNamers.Has(prev[i+1:])
 	}
 	for _, a := range abbreviations {
 		if w == a {
