@@ -457,6 +457,16 @@ func (st *decisionState) said(w []byte) bool {
 	return false
 }
 
+// saidAny reports whether a content word of phrase (lower case) was said.
+func (st *decisionState) saidAny(phrase []byte) bool {
+	for w := range contentWords(string(phrase)) {
+		if st.said([]byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
 func wordByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80 }
 
 // namesOnly reports whether phrase (lower case) holds at most max words,
@@ -950,6 +960,11 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 		} else if i := evalChoice(sl, st); i >= 0 && m.Role == conversation.RoleUser {
 			body, textStart = s.start+i, s.start+i
+		} else if loc := st.stays(sl); loc != nil && user && st.replying {
+			// "the admin app stays on Jest until its tests are rewritten".
+			dec, why := splitReason(text, lower, s.start+loc[0], s.start+loc[0], s.start+loc[1])
+			out = e.appendDecision(st, out, m, dec, why)
+			continue
 		} else if i := st.restated(sl); i >= 0 && user {
 			// "Yeah ok, ARC runners with the in-cluster service account":
 			// the yes, then what was proposed in the user's own words.
@@ -984,29 +999,73 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 func (e *Extractor) companions(out []conversation.Decision, m *conversation.Message, text string, st *decisionState) []conversation.Decision {
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
-		start := 0
-		if loc := reLead.FindIndex(head(sl)); loc != nil {
-			start = loc[1]
-		}
-		loc := reCompanion.FindIndex(head(sl[start:]))
-		if loc == nil || isQuestion(sl) {
+		if isQuestion(sl) {
 			continue
 		}
-		first, _, _ := bytes.Cut(sl[start:], []byte(" "))
-		if pronouns.Has(first) {
-			continue // "It will be slower", "We will be …": not a plan's state
+		// The sentence, or a clause after a semicolon or a dash: "Switch to
+		// Vitest; the admin app stays on Jest".
+		for from := 0; from >= 0; from = nextClause(sl, from) {
+			start := from
+			if loc := reLead.FindIndex(head(sl[from:])); loc != nil {
+				start += loc[1]
+			}
+			loc := reCompanion.FindIndex(head(sl[start:]))
+			if loc == nil {
+				continue
+			}
+			first, _, _ := bytes.Cut(sl[start:], []byte(" "))
+			if pronouns.Has(first) {
+				continue // "It will be slower", "We will be …": not a plan's state
+			}
+			verb := sl[start : start+loc[1]]
+			if reHypothetical.Match(verb) || reNegation.Match(verb) || reTentative.Match(verb[:max(0, bytes.LastIndex(verb, []byte(" will ")))]) {
+				continue
+			}
+			dec, why := splitReason(text, st.lower, s.start+from, s.start+start+loc[1], s.end)
+			if why == "" {
+				why = nextReason(text, st.lower, st.sents, k)
+			}
+			if from > 0 {
+				out = st.cutBefore(out, m, text[s.start:s.start+from], dec)
+			}
+			out = e.appendDecision(st, out, m, dec, why)
+			break
 		}
-		verb := sl[start : start+loc[1]]
-		if reHypothetical.Match(verb) || reNegation.Match(verb) || reTentative.Match(verb[:max(0, bytes.LastIndex(verb, []byte(" will ")))]) {
-			continue
-		}
-		dec, why := splitReason(text, st.lower, s.start, s.start+start+loc[1], s.end)
-		if why == "" {
-			why = nextReason(text, st.lower, st.sents, k)
-		}
-		out = e.appendDecision(st, out, m, dec, why)
 	}
 	return out
+}
+
+// cutBefore ends a decision of m that runs on into the clause companion (a
+// clause of its own after a semicolon or a dash) where that clause starts:
+// "Switch to Vitest for the web app; the admin app stays on Jest" is two
+// decisions. upTo is the sentence up to the clause.
+func (st *decisionState) cutBefore(out []conversation.Decision, m *conversation.Message, upTo, companion string) []conversation.Decision {
+	for i := len(out) - 1; i >= 0 && out[i].MessageIndex == m.Index; i-- {
+		d := out[i].Decision
+		j := strings.Index(d, companion)
+		if j <= 0 {
+			continue
+		}
+		head := trimText(d[:j])
+		if len(head) < 3 || !strings.Contains(upTo, head) {
+			continue
+		}
+		out[i].Decision = head
+		st.words[i] = contentWords(head)
+	}
+	return out
+}
+
+// nextClause returns where the clause after sl[from:] starts, past a
+// semicolon or a dash, or -1.
+func nextClause(sl []byte, from int) int {
+	best := -1
+	for _, sep := range []string{"; ", " — ", " – "} {
+		if i := bytes.Index(sl[from:], []byte(sep)); i >= 0 && (best < 0 || from+i+len(sep) < best) {
+			best = from + i + len(sep)
+		}
+	}
+	return best
 }
 
 // hasSubject reports whether a reUserDone match opens with its own "I" or
@@ -1486,8 +1545,6 @@ func imperativeVerbNear(sl []byte) bool {
 	return false
 }
 
-// goesSomewhere reports a "we'll go" that moves to a new state ("go to 100
-// %", "go live"), not one that reviews ("go through", "go over").
 // ruledOut returns the clause of sl that rules a thing out ("Keycloak is
 // out", "so cross-region copies are off the table"), or nil.
 func ruledOut(sl []byte) []int {
@@ -1515,6 +1572,43 @@ func ruledOut(sl []byte) []int {
 		}
 		from = clauseStart(sl[:from])
 	}
+}
+
+// reStays is a thing the user keeps as it is, in a clause of its own:
+// "the admin app stays on Jest until …", "so `amount` stays until Q3
+// close".
+var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) stays? (?:on|at|in|as|with|until|put|unchanged|where)\b`)
+
+// stays returns the clause of a reply that keeps a thing as it is, from its
+// subject to the sentence's end, or nil. A report ("memory still stays at
+// 2 GB"), a hedge or a question is none.
+func (st *decisionState) stays(sl []byte) []int {
+	if !bytes.Contains(sl, []byte(" stay")) || isQuestion(sl) || reNews.Match(sl) {
+		return nil
+	}
+	for from := 0; from < len(sl); {
+		for from < len(sl) && sl[from] == ' ' {
+			from++
+		}
+		if m := reStays.FindSubmatchIndex(head(sl[from:])); m != nil {
+			subj := sl[from+m[2] : from+m[3]]
+			first, _, _ := bytes.Cut(bytes.Trim(subj, "`"), []byte(" "))
+			clause := sl[from:]
+			if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) {
+				return nil
+			}
+			if !st.saidAny(subj) {
+				return nil // a thing nobody discussed: news ("the fan stays on all night")
+			}
+			return []int{from + m[2], len(sl)}
+		}
+		i := bytes.IndexAny(sl[from:], ",;:")
+		if i < 0 {
+			return nil
+		}
+		from += i + 1
+	}
+	return nil
 }
 
 var notRuledOutSubjects = set(`time money everyone everybody nobody someone power service
@@ -1606,6 +1700,8 @@ func leisure(rest []byte) bool {
 var leisureWords = set(`walk run drink coffee lunch dinner breakfast beer swim hike ride drive
 	pizza tea beers drinks meal`)
 
+// goesSomewhere reports a "we'll go" that moves to a new state ("go to 100
+// %", "go live"), not one that reviews ("go through", "go over").
 func goesSomewhere(rest []byte) bool {
 	return bytes.HasPrefix(rest, []byte(" to ")) || bytes.HasPrefix(rest, []byte(" live")) || bytes.HasPrefix(rest, []byte(" for "))
 }

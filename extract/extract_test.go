@@ -827,6 +827,24 @@ func TestDecisionClauses(t *testing.T) {
 	})
 }
 
+// TestKeptAsIs checks a reply that keeps a thing as it is ("X stays on
+// Y"), in a sentence of its own, after "so", or after a semicolon next to
+// another decision.
+func TestKeptAsIs(t *testing.T) {
+	const advice = "Vitest runs the same expect API; the admin app's Enzyme tests need a rewrite first. Keep `amount` for at least one release so you can roll back."
+	checkReplies(t, "Should we move the tests and drop the column?", []replyCase{
+		{advice, "Switch to Vitest for the web app; the admin app stays on Jest until its Enzyme tests are rewritten.", "Switch to Vitest for the web app|the admin app stays on Jest until its Enzyme tests are rewritten"},
+		{advice, "Finance won't touch the dashboards before close, so `amount` stays until Q3 close is done.", "`amount` stays until Q3 close is done"},
+		{advice, "The admin app stays on Jest for now.", "The admin app stays on Jest for now"},
+		{advice, "Memory still stays at 2 GB after the deploy.", ""},
+		{advice, "Does the admin app stay on Jest?", ""},
+		{advice, "Maybe the admin app stays on Jest.", ""},
+		{advice, "It stays at 100% CPU for hours.", ""},
+		{advice, "The fan stays on all night.", ""},
+		{advice, "If the admin app stays on Jest, what breaks?", ""},
+	})
+}
+
 // TestRestatedAcceptance checks a yes followed by what was laid out, in the
 // user's own words: most of its words said by the assistant, none of it a
 // question, a hedge or news of the user's own.
