@@ -63,7 +63,7 @@ var (
 	// chasing those", "I'm not adding a calibration step".
 	reUserNotDoing = re(`^(?:we|i)(?:'re| are|'m| am) not ([a-z]+ing)\b`)
 	// reRuledOut is a thing ruled out in so many words (group 1).
-	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#-]{0,48}?) (?:is|are) (?:out|off the table|a no-go|not an option|ruled out)\s*(?:[.!,;—–]|$)`)
+	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#-]{0,48}?) (?:is|are) (?:out|off the table|a no-go|not an option|ruled out)(?: then| too| now| as well)?\s*(?:[.!,;—–]|$)`)
 	// reUserWont is a decision against with any verb ("we won't migrate
 	// this quarter", "we're not going to bother with triggers"), the verb
 	// checked against notCommitting and notDeciding.
@@ -88,13 +88,15 @@ var (
 	reUserNo      = re(`^(?:(?:ok|okay|so|then|fine|right|alright)[,.!]*\s+)?no ([a-z0-9][a-z0-9 ./+#-]{0,40}?) (?:for now|this (?:quarter|sprint|release|year|time|round)|until\b)`)
 	reUserRule    = re(`^(?:(?:ok|okay|so|and|also|then|agreed|good|great)[,.!]*\s+)?(?:going forward|from now on|from here on)\b[,:]?`)
 	reUserPlan    = re(`^(?:(?:the|our) plan is (?:to|that)|(?:the|our|my) call is (?:to|that)|(?:our|my) (?:choice|pick) is)\b`)
+	reUserWillBe  = re(`^(?:the|our|my) (?:[a-z0-9][a-z0-9./-]* ){0,4}?(?:model|date|default|name|format|approach|strategy|deadline|target|budget|limit|region|provider|stack|backend|database|language|framework|library|metric|threshold|timeout|version|cutoff|venue|price|policy|owner|schedule|launch|layout|structure|tool|vendor|host|hosting) (?:is going to be|will be|is gonna be)\b`)
 	reUserVerdict = re(`^(?:is|are) (?:the way to go|the way forward|the one|our pick|the winner|what we'll use|what we're going with)\b`)
 	// reImperative is a user's instruction that picks ("Use pgx directly",
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
 	// idioms that open the same way.
 	reImperative    = re(`^(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on)\b`)
-	reNotImperative = re(`^(?:keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
+	reMidImperative = re(`, (?:(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)*(?:but\s+|(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)((?:go ahead with|go with|use|keep|drop|scrap|ditch|skip|stick with|switch to|pick|choose)\b)`)
+	reNotImperative = re(`^(?:use of\b|drop (?:by|off)\b|keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
 	reAnyAnaphor = re(`\b(?:it|that|this|these|those|them)\b`)
 	// reItIs is a choice named on its own: "Meilisearch it is."
@@ -388,7 +390,7 @@ var notCommitting = set(`see need have be get lose probably likely possibly mayb
 func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	// A choice and a short reason fit in 200 bytes; most sentences are
 	// longer, and spared the rest.
-	if !st.replying || k > 1 || len(sl) > 200 {
+	if !st.replying || k > 1 && !st.sealed(k) || len(sl) > 200 {
 		return 0
 	}
 	// Most sentences open with a word no choice opens with ("We", "Should",
@@ -400,8 +402,9 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 		return 0
 	}
 	// The choice opens the reply, perhaps after a sentence that is only an
-	// interjection ("Perfect. SQS for the queue, Redis for the cache.").
-	if k > 1 || k == 1 && !onlyInterjection(st.lower[st.sents[0].start:st.sents[0].end]) {
+	// interjection ("Perfect. SQS for the queue, Redis for the cache."), or
+	// anywhere when the next sentence seals it ("Clerk. Final.").
+	if (k > 1 || k == 1 && !onlyInterjection(st.lower[st.sents[0].start:st.sents[0].end])) && !st.sealed(k) {
 		return 0
 	}
 	start := 0
@@ -416,12 +419,12 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 		end = start + loc[0]
 	}
 	phrase := bytes.TrimRight(bytes.TrimSpace(sl[start:end]), ".!, ")
-	for _, tail := range []string{" please", " then", " too"} {
+	for _, tail := range []string{" please", " then", " too", ", obviously", " obviously", ", of course", ", definitely"} {
 		phrase = bytes.TrimSuffix(phrase, []byte(tail))
 	}
 	// After alternatives or a proposal only; checked last, as it reads the
 	// whole of what was said.
-	if bytes.Count(phrase, []byte{' '}) >= 12 || pending == nil && !offersAlternatives(st.saidLower) {
+	if bytes.Count(phrase, []byte{' '}) >= 12 || pending == nil && !offersAlternatives(st.saidLower) && !st.sealed(k) {
 		return 0
 	}
 	if !st.namesOnly(phrase, 12) {
@@ -436,6 +439,20 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 		phrase = phrase[:i]
 	}
 	return start + len(phrase)
+}
+
+// sealed reports whether the sentence after sentence k only seals a
+// choice: "Final.", "Decided.", "Done deal."
+func (st *decisionState) sealed(k int) bool {
+	if k+1 >= len(st.sents) {
+		return false
+	}
+	n := st.sents[k+1]
+	switch string(bytes.Trim(st.lower[n.start:n.end], " .!*_")) {
+	case "final", "decided", "settled", "done deal", "final answer", "final decision", "that's final", "that’s final":
+		return true
+	}
+	return false
 }
 
 // said reports whether the word w (lower case) was said in saidLower: at
@@ -540,7 +557,8 @@ var amendVerbs = set(`keep use add make with without only skip drop set limit st
 // offersAlternatives reports a message that lays out a choice ("We could
 // shard by tenant or by region").
 func offersAlternatives(lower []byte) bool {
-	return containsAny(lower, " or ", "either", "option", "alternative", " vs ", "versus", "could ")
+	return containsAny(lower, " or ", "either", "option", "alternative", " vs ", "versus", "could ") ||
+		bytes.Count(lower, []byte("\n- **"))+bytes.Count(lower, []byte("\n* **")) >= 2 // a list of named things
 }
 
 // upperFirst capitalises a text that opens with a lower-case ASCII letter.
@@ -890,6 +908,11 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue // "Agreed on splitting." only says yes to the proposal taken
 			}
 			body, textStart = s.start+loc[1], s.start+clauseAfterDash(sl[:loc[0]])
+			if first, _, _ := bytes.Cut(sl[loc[0]:loc[1]], []byte(" ")); loc[0] > 0 && (imperativeVerbs.Has(first) || user && planAnchors.Has(first)) {
+				// An instruction mid-sentence starts at its verb, "the plan
+				// is …" at its subject.
+				textStart = s.start + loc[0]
+			}
 			if bytes.HasPrefix(sl[loc[0]:], []byte("ended up")) {
 				textStart = s.start + loc[0] // no subject: what precedes is another clause
 			}
@@ -964,6 +987,20 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			// "the admin app stays on Jest until its tests are rewritten".
 			dec, why := splitReason(text, lower, s.start+loc[0], s.start+loc[0], s.start+loc[1])
 			out = e.appendDecision(st, out, m, dec, why)
+			continue
+		} else if loc := st.flatNo(sl); loc != nil && user {
+			// "and definitely no terragrunt, used it at my last job", "No
+			// shim.": a thing discussed, ruled out.
+			out = e.appendDecision(st, out, m, upperFirst(text[s.start+loc[0]:s.start+loc[1]]), trimText(text[s.start+loc[1]:s.end]))
+			continue
+		} else if end := st.acceptedAfter(sl); end > 0 && user {
+			// "12 partitions keyed by customer_id, yep.": the thing, then the
+			// yes.
+			start := 0
+			if i := bytes.Index(sl[:end], []byte(": ")); i > 0 && bytes.Count(sl[:i], []byte{' '}) < 3 {
+				start = i + 2 // "metric: conversion per visitor, agreed"
+			}
+			out = e.appendDecision(st, out, m, cleanDecision(text[s.start+start:s.start+end], sl[start:end]), "")
 			continue
 		} else if i := st.restated(sl); i >= 0 && user {
 			// "Yeah ok, ARC runners with the in-cluster service account":
@@ -1448,6 +1485,14 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return loc[:2]
 		}
 	}
+	if replying && bytes.IndexByte(sl, ',') > 0 {
+		// "Headers yes, sure, go ahead with both", "I hear you, but drop
+		// the brownout idea": the instruction starts mid-sentence, after a
+		// yes or a "but"; what is before it is another clause.
+		if loc := reMidImperative.FindSubmatchIndex(sl); loc != nil && !reNotImperative.Match(head(sl[loc[2]:])) {
+			return loc[2:4]
+		}
+	}
 	if replying {
 		// "Yes, put 15% aside as contingency": after a yes, an instruction
 		// with any of these verbs settles what was weighed.
@@ -1471,6 +1516,13 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	if ruleAtEnd(sl) {
 		return []int{0, 0} // the whole sentence is the rule
 	}
+	if containsAny(sl, " going to be ", " will be ", " gonna be ") {
+		// "the v1 model is going to be the logistic regression": the value
+		// of a thing that is chosen, set in the future tense.
+		if m := findAtToks(reUserWillBe, sl, toks, anchorPlan); m != nil && !judgement(sl[m[1]:]) {
+			return m[:2]
+		}
+	}
 	if containsAny(sl, "plan is", "call is", "choice is", "pick is") {
 		if m := findAtToks(reUserPlan, sl, toks, anchorPlan); m != nil {
 			return m[:2]
@@ -1482,6 +1534,26 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	}
 	return nil
 }
+
+// judgement reports a complement that judges rather than names a value:
+// "the deadline is going to be tight", "… will be a pain".
+func judgement(rest []byte) bool {
+	rest = bytes.TrimLeft(rest, " ")
+	for _, art := range []string{"a ", "an ", "very ", "really ", "quite ", "pretty ", "super ", "so "} {
+		rest = bytes.TrimPrefix(rest, []byte(art))
+	}
+	w, _, _ := bytes.Cut(rest, []byte(" "))
+	return judgementWords.Has(bytes.TrimRight(w, ".,!;:")) || bytes.HasSuffix(w, []byte("er")) && !bytes.ContainsAny(w, "0123456789")
+}
+
+// planAnchors open the subject of a plan or a value set ("the plan is",
+// "our default will be").
+var planAnchors = set(planAnchorList)
+
+var judgementWords = set(`pain problem mess challenge nightmare issue bit lot headache risk stretch
+	tight hard tricky easy fine ok okay good great bad interesting fun difficult expensive cheap
+	slow fast late early big small huge important critical painful annoying useful enough different
+	same worth better worse`)
 
 // ruleAtEnd reports a rule stated with its "from now on" last ("Order
 // events go to Kafka from now on."), when it names what it is about: "I'll
@@ -1577,13 +1649,13 @@ func ruledOut(sl []byte) []int {
 // reStays is a thing the user keeps as it is, in a clause of its own:
 // "the admin app stays on Jest until …", "so `amount` stays until Q3
 // close".
-var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) stays? (?:on|at|in|as|with|until|put|unchanged|where)\b`)
+var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:stays? (?:on|at|in|as|with|until|put|unchanged|where)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into)|(?:is|are) going (?:away|to stay))\b`)
 
 // stays returns the clause of a reply that keeps a thing as it is, from its
 // subject to the sentence's end, or nil. A report ("memory still stays at
 // 2 GB"), a hedge or a question is none.
 func (st *decisionState) stays(sl []byte) []int {
-	if !bytes.Contains(sl, []byte(" stay")) || isQuestion(sl) || reNews.Match(sl) {
+	if !containsAny(sl, " stay", " become", " go") || isQuestion(sl) || reNews.Match(sl) {
 		return nil
 	}
 	for from := 0; from < len(sl); {
@@ -1734,8 +1806,8 @@ func itIs(sl []byte) []int {
 		}
 	}
 	first, _, _ := bytes.Cut(sl[m[2]:m[3]], []byte(" "))
-	if pronouns.Has(first) || words.IsStopword(string(first)) {
-		return nil // "that it is", "so be it": no choice named
+	if pronouns.Has(first) || len(contentWords(string(sl[m[2]:m[3]]))) == 0 {
+		return nil // "that it is", "so be it": no choice named ("me query it is" names one)
 	}
 	return m[2:4]
 }
@@ -2219,6 +2291,70 @@ func asciiLower(dst []byte, s string) []byte {
 // reRestateLead is a yes set off by punctuation: "Yeah ok,", "ok that works
 // for me —", "Sure, sounds right:".
 var reRestateLead = re(`^(?:(?:so|and|then)\s+)?(?:ok|okay|yeah|yep|yes|sure|fine|alright|all right|agreed)(?:[,.!]*\s+(?:ok|okay|yeah|yes|sure|then|so|fine))*(?:[,.!]*\s+(?:that|this|it)?\s*(?:works|makes sense|sounds (?:good|right|fine|reasonable))(?: for (?:me|us))?)?\s*(?:,|—|–|:|;|\s-)\s*`)
+
+// reFlatNo is a thing ruled out with a bare "no": "and definitely no
+// terragrunt, …", "No shim." (group 1 the "no" phrase, group 2 the thing,
+// group 3 an intensifier).
+var reFlatNo = re(`^(?:(?:ok|okay|so|then|fine|and|also|but)[,.!]*\s+)*((definitely |absolutely |certainly )?no ([a-z0-9][a-z0-9 ./+#_-]{0,30}?))\s*(?:[.!]+\s*$|$|,)`)
+
+// flatNo returns the span of a reply's "no X" that rules out a thing said,
+// or nil: with "definitely" before it in any sentence, else only as a
+// sentence of its own of a few words. An idiom ("no worries", "no idea")
+// rules nothing out.
+func (st *decisionState) flatNo(sl []byte) []int {
+	if !st.replying || !bytes.Contains(head(sl), []byte("no ")) {
+		return nil
+	}
+	m := reFlatNo.FindSubmatchIndex(head(sl))
+	if m == nil {
+		return nil
+	}
+	thing := sl[m[6]:m[7]]
+	first, _, _ := bytes.Cut(thing, []byte(" "))
+	if notRuledOut.Has(first) || !st.saidAny(thing) {
+		return nil
+	}
+	if m[4] < 0 && (m[1] < len(bytes.TrimRight(sl, " .!")) || bytes.Count(thing, []byte{' '}) > 3) {
+		return nil // "No shim." stands alone; "no X, …" needs its "definitely"
+	}
+	return m[2:4]
+}
+
+// reAcceptedAfter is a yes after the thing it takes: ", yep.", " - yes,",
+// ", agreed", ", yes 100%".
+var reAcceptedAfter = re(`(?:,| -| —| –)\s*(?:yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense)(?: 100%| please| then| for sure)?\s*(?:[.!]+|,|$)`)
+
+// acceptedAfter returns where the thing a reply takes with a yes after it
+// ends ("12 partitions keyed by customer_id, yep"), or 0. Most of its
+// words must have been said; what follows the yes must not object.
+func (st *decisionState) acceptedAfter(sl []byte) int {
+	if !st.replying || len(sl) > 400 || isQuestion(sl) {
+		return 0
+	}
+	loc := reAcceptedAfter.FindIndex(sl)
+	if loc == nil || loc[0] > 120 {
+		return 0
+	}
+	phrase := sl[:loc[0]]
+	if w, _, _ := bytes.Cut(bytes.TrimLeft(sl[loc[1]:], " "), []byte(" ")); reservations.Has(w) {
+		return 0 // "Option B, yes, but …"
+	}
+	first, _, _ := bytes.Cut(bytes.TrimLeft(phrase, " "), []byte(" "))
+	if pronouns.Has(first) || leadWords.Has(bytes.TrimRight(first, ",.!")) || reHypothetical.Match(phrase) || reTentative.Match(phrase) || reNews.Match(phrase) {
+		return 0
+	}
+	n, said := 0, 0
+	for w := range contentWords(string(phrase)) {
+		n++
+		if st.said([]byte(w)) {
+			said++
+		}
+	}
+	if n < 2 || said*2 < n {
+		return 0
+	}
+	return loc[0]
+}
 
 // reNews marks a report of how things are ("ok, the deploy still fails
 // on ARC runners"), not a restated choice.

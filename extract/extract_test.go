@@ -845,6 +845,76 @@ func TestKeptAsIs(t *testing.T) {
 	})
 }
 
+// TestMidSentenceInstruction checks an instruction that starts after a yes
+// or a "but" inside a longer sentence: the decision starts at its verb.
+func TestMidSentenceInstruction(t *testing.T) {
+	const plan = "Send Deprecation and Sunset headers on every v1 response, then run brownouts in the last two months."
+	checkReplies(t, "How do we retire v1?", []replyCase{
+		{plan, "The date is set by legal. Headers yes, sure, go ahead with both on every v1 response.", "Go ahead with both on every v1 response"},
+		{plan, "Ok I hear you, but drop the brownouts, CS will chase people directly.", "Drop the brownouts, CS will chase people directly"},
+		{plan, "Fine, but keep in mind that legal sets the date.", ""},
+		{plan, "We tried that, but use of the headers is rare.", ""},
+		{plan, "The headers are new to us, and brownouts scare the CS lead.", ""},
+	})
+}
+
+// TestValueSet checks a user's "the X is going to be Y" for a thing whose
+// value is chosen (a model, a date, a default), and not a judgement.
+func TestValueSet(t *testing.T) {
+	const compare = "The logistic regression with spline terms gets AUC 0.81, LightGBM 0.84. A sunset about six months out is usual."
+	checkReplies(t, "Which model, and when do we sunset v1?", []replyCase{
+		{compare, "Given that, the v1 model is going to be the logistic regression with spline terms, I can live with 0.81.", "the v1 model is going to be the logistic regression with spline terms, I can live with 0.81"},
+		{compare, "The sunset date is going to be March 31, 2026, because of the Q4 freezes.", "The sunset date is going to be March 31, 2026"},
+		{compare, "The deadline is going to be tight.", ""},
+		{compare, "The migration will be a pain either way.", ""},
+		{compare, "The model will be slower than we'd like.", ""},
+		{compare, "Maybe the date will be March 31.", ""},
+		{compare, "Will the model be the logistic regression?", ""},
+	})
+}
+
+// TestSealedChoice checks a bare choice sealed by the next sentence
+// ("Clerk. Final.") or by an "obviously" after it.
+func TestSealedChoice(t *testing.T) {
+	const providers = "Clerk has the best developer experience. Keycloak means running an identity server. You could host in Frankfurt or Ireland."
+	checkReplies(t, "Which auth provider, and which region?", []replyCase{
+		{providers, "Ok, that's useful. Clerk. Final.", "Clerk"},
+		{providers, "Thanks for all this. Clerk. Final answer.", "Clerk"},
+		{providers, "Ok, that's useful. Clerk. Finally some clarity.", ""},
+		{providers, "Frankfurt, obviously, given the contracts.", "Frankfurt"},
+		{providers, "Ok, that's useful. Clerk. Let me think.", ""},
+	})
+}
+
+// TestRepliesFromFreshConversations checks forms found in labelled
+// conversations 119–149, written apart from the extractor: a yes after the
+// thing it takes, a flat "no X", things ruled out "then", a thing that
+// becomes or goes into something, a choice named with "it is" after a word
+// that is also a stop word.
+func TestRepliesFromFreshConversations(t *testing.T) {
+	const advice = "Create the events topic with 12 partitions keyed by customer_id. Use conversion per visitor as the primary metric. " +
+		"RabbitMQ, SQS and NATS all lack replay. A compatibility shim would keep old callers working; Terragrunt adds a layer. " +
+		"Present the norming study as the first empirical chapter and enter the norms as item covariates. Keep the user in a me query."
+	checkReplies(t, "What do you suggest?", []replyCase{
+		{advice, "12 partitions keyed by customer_id, yep. Retention is next.", "12 partitions keyed by customer_id"},
+		{advice, "metric: conversion per visitor as primary, agreed.", "conversion per visitor as primary"},
+		{advice, "prod applies from CI with 12 partitions - yes, doing that regardless.", "prod applies from CI with 12 partitions"},
+		{advice, "12 partitions keyed by customer_id, yes, but only after the audit.", ""},
+		{advice, "The consumer lag on our side, yes, it grows every night.", ""},
+		{advice, "Maybe 12 partitions, sure.", ""},
+		{advice, "rabbit and sqs are out then, replay is non negotiable.", "rabbit and sqs are out then"},
+		{advice, "option 2. and definitely no terragrunt, debugging its cache was miserable.", "Definitely no terragrunt"},
+		{advice, "Update the fixtures to cents. No shim.", "No shim"},
+		{advice, "No worries.", ""},
+		{advice, "No shim would have caught this in time, sadly.", ""},
+		{advice, "So the norming study becomes the first empirical chapter, then study 1.", "the norming study becomes the first empirical chapter, then study 1"},
+		{advice, "And the norms go in as covariates, that's a nice story.", "the norms go in as covariates, that's a nice story"},
+		{advice, "The fan goes into overdrive at night.", ""},
+		{advice, "me query it is, makes sense.", "me query"},
+		{advice, "So be it.", ""},
+	})
+}
+
 // TestRestatedAcceptance checks a yes followed by what was laid out, in the
 // user's own words: most of its words said by the assistant, none of it a
 // question, a hedge or news of the user's own.
