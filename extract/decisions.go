@@ -63,7 +63,7 @@ var (
 	// chasing those", "I'm not adding a calibration step".
 	reUserNotDoing = re(`^(?:we|i)(?:'re| are|'m| am) not ([a-z]+ing)\b`)
 	// reRuledOut is a thing ruled out in so many words (group 1).
-	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#-]{0,48}?) (?:is|are) (?:out|off the table|a no-go|not an option|ruled out)(?: then| too| now| as well)?\s*(?:[.!,;—–]|$)`)
+	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#-]{0,48}?)(?: (?:is|are) |'s )(?:out|off the table|a no-go|not an option|ruled out)(?: then| too| now| as well)?\s*(?:[.!,;—–]|$)`)
 	// reUserWont is a decision against with any verb ("we won't migrate
 	// this quarter", "we're not going to bother with triggers"), the verb
 	// checked against notCommitting and notDeciding.
@@ -94,7 +94,7 @@ var (
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
 	// idioms that open the same way.
-	reImperative    = re(`^(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on)\b`)
+	reImperative    = re(`^(?:and |also |so )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on)\b`)
 	reMidImperative = re(`, (?:(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)*(?:but\s+|(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)((?:go ahead with|go with|use|keep|drop|scrap|ditch|skip|stick with|switch to|pick|choose)\b)`)
 	reNotImperative = re(`^(?:use of\b|drop (?:by|off)\b|keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
@@ -169,11 +169,11 @@ var (
 	reAnaphorBut = re(`^\s*(?:it|that|this)(?: one)?,? ((?:but|except|only|without|minus|plus)\b)`)
 	// reOption is a labelled option of a proposal ("Option B: …") and
 	// reOptionRef a decision that names one ("option B").
-	reOption    = re(`^[*_]*option ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)[*_\s]*`)
+	reOption    = re(`^(?:[*_]*option ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)|\*\*([a-h])\.\s)[*_\s]*`)
 	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
 	// reOptionPick is a reply that is nothing but a pick among numbered or
 	// labelled options: "Option 2.", "#2 please", "The second one.", "2".
-	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}([a-h])\*{0,2})\s*(?:it is|is in|then|please|for now)?\s*[.!]*\s*$`)
+	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}([a-h])\*{0,2})\s*(?:it is|is in|then|please|for now|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
 	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
@@ -433,7 +433,7 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 		if i <= 0 || !st.namesOnly(phrase[:i], 6) {
 			return 0
 		}
-		if w, _, _ := bytes.Cut(phrase[i+2:], []byte(" ")); hedges.Has(w) || reservations.Has(w) {
+		if w, _, _ := bytes.Cut(phrase[i+2:], []byte(" ")); hedges.Has(w) || reservations.Has(w) || refusals.Has(bytes.TrimRight(w, ",.!")) {
 			return 0 // "Hash set, but I'm unsure it fits": no choice yet
 		}
 		phrase = phrase[:i]
@@ -993,14 +993,18 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			// shim.": a thing discussed, ruled out.
 			out = e.appendDecision(st, out, m, upperFirst(text[s.start+loc[0]:s.start+loc[1]]), trimText(text[s.start+loc[1]:s.end]))
 			continue
-		} else if end := st.acceptedAfter(sl); end > 0 && user {
+		} else if end, against := st.acceptedAfter(sl); end > 0 && user {
 			// "12 partitions keyed by customer_id, yep.": the thing, then the
-			// yes.
+			// yes (or the no).
 			start := 0
 			if i := bytes.Index(sl[:end], []byte(": ")); i > 0 && bytes.Count(sl[:i], []byte{' '}) < 3 {
 				start = i + 2 // "metric: conversion per visitor, agreed"
 			}
-			out = e.appendDecision(st, out, m, cleanDecision(text[s.start+start:s.start+end], sl[start:end]), "")
+			dec := cleanDecision(text[s.start+start:s.start+end], sl[start:end])
+			if against {
+				dec = "Decided against: " + dec
+			}
+			out = e.appendDecision(st, out, m, dec, "")
 			continue
 		} else if i := st.restated(sl); i >= 0 && user {
 			// "Yeah ok, ARC runners with the in-cluster service account":
@@ -1238,6 +1242,10 @@ func musingItem(sl []byte) bool {
 	return bytes.HasPrefix(sl[i:], []byte("i wonder")) || bytes.HasPrefix(sl[i:], []byte("not sure")) ||
 		bytes.HasPrefix(sl[i:], []byte("i'm not sure")) || bytes.HasPrefix(sl[i:], []byte("what if"))
 }
+
+// refusals turn a thing named into a thing refused: "the status page,
+// nope".
+var refusals = set(`no nope not never nah`)
 
 var reservations = set(`but though although however unless except if`)
 
@@ -1649,7 +1657,7 @@ func ruledOut(sl []byte) []int {
 // reStays is a thing the user keeps as it is, in a clause of its own:
 // "the admin app stays on Jest until …", "so `amount` stays until Q3
 // close".
-var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:stays? (?:on|at|in|as|with|until|put|unchanged|where)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into)|(?:is|are) going (?:away|to stay))\b`)
+var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where)|(?:go|goes) to (?:[$€£0-9]|an? )|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into)|(?:is|are) going (?:away|to stay))\b`)
 
 // stays returns the clause of a reply that keeps a thing as it is, from its
 // subject to the sentence's end, or nil. A report ("memory still stays at
@@ -1666,6 +1674,9 @@ func (st *decisionState) stays(sl []byte) []int {
 			subj := sl[from+m[2] : from+m[3]]
 			first, _, _ := bytes.Cut(bytes.Trim(subj, "`"), []byte(" "))
 			clause := sl[from:]
+			if i := bytes.IndexAny(clause[m[1]:], ",;"); i >= 0 {
+				clause = clause[:m[1]+i] // "…, my regulars would riot" is a comment
+			}
 			if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) {
 				return nil
 			}
@@ -2011,14 +2022,18 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	var planItems []string
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
-		if s.lineStart && bytes.HasPrefix(bytes.TrimLeft(sl, "*_"), []byte("option ")) {
+		if s.lineStart && (bytes.HasPrefix(bytes.TrimLeft(sl, "*_"), []byte("option ")) || bytes.HasPrefix(sl, []byte("**")) && len(sl) > 5 && sl[3] == '.') {
 			if m := reOption.FindSubmatchIndex(head(sl)); m != nil && m[1] < len(sl) {
 				dec, _ := splitReason(text, st.lower, s.start+m[1], s.start+m[1], s.end)
 				if len(dec) >= 3 {
 					if options == nil {
 						options = map[string]string{}
 					}
-					options[string(sl[m[2]:m[3]])] = dec
+					key := m[2:4]
+					if key[0] < 0 {
+						key = m[4:6] // "**B. Northern section**"
+					}
+					options[string(sl[key[0]:key[1]])] = dec
 				}
 				continue
 			}
@@ -2314,34 +2329,46 @@ func (st *decisionState) flatNo(sl []byte) []int {
 	if notRuledOut.Has(first) || !st.saidAny(thing) {
 		return nil
 	}
-	if m[4] < 0 && (m[1] < len(bytes.TrimRight(sl, " .!")) || bytes.Count(thing, []byte{' '}) > 3) {
-		return nil // "No shim." stands alone; "no X, …" needs its "definitely"
+	if m[4] < 0 && (m[1] < len(bytes.TrimRight(sl, " .!")) && !commitsNext(sl[m[1]:]) || bytes.Count(thing, []byte{' '}) > 3) {
+		return nil // "No shim." stands alone; "no X, …" needs its "definitely" or a choice after it
 	}
 	return m[2:4]
 }
 
+// commitsNext reports a clause that goes on to the choice made instead:
+// "no inreach, we'll go with the SOS app", "no tent, huts it is".
+func commitsNext(rest []byte) bool {
+	rest = bytes.TrimLeft(rest, " ,;—–-")
+	return reUserWill.Match(head(rest)) || reUserLets.Match(head(rest)) || reStartGo.Match(head(rest)) ||
+		bytes.HasPrefix(rest, []byte("just ")) || bytes.HasPrefix(rest, []byte("obviously")) || itIs(rest) != nil
+}
+
 // reAcceptedAfter is a yes after the thing it takes: ", yep.", " - yes,",
 // ", agreed", ", yes 100%".
-var reAcceptedAfter = re(`(?:,| -| —| –)\s*(?:yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense)(?: 100%| please| then| for sure)?\s*(?:[.!]+|,|$)`)
+var reAcceptedAfter = re(`(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense)(?: 100%| please| then| for sure)?|(absolutely not|definitely not|hard no|nope|no way))\s*(?:[.!]+|,|$)`)
 
 // acceptedAfter returns where the thing a reply takes with a yes after it
 // ends ("12 partitions keyed by customer_id, yep"), or 0. Most of its
 // words must have been said; what follows the yes must not object.
-func (st *decisionState) acceptedAfter(sl []byte) int {
+func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
 	if !st.replying || len(sl) > 400 || isQuestion(sl) {
-		return 0
+		return 0, false
 	}
-	loc := reAcceptedAfter.FindIndex(sl)
+	loc := reAcceptedAfter.FindSubmatchIndex(sl)
 	if loc == nil || loc[0] > 120 {
-		return 0
+		return 0, false
+	}
+	against = loc[4] >= 0 // "status page for security incidents, absolutely not"
+	if against && loc[1] < len(sl) && bytes.HasPrefix(bytes.TrimLeft(sl[loc[1]:], " "), []byte("but")) {
+		return 0, false
 	}
 	phrase := sl[:loc[0]]
 	if w, _, _ := bytes.Cut(bytes.TrimLeft(sl[loc[1]:], " "), []byte(" ")); reservations.Has(w) {
-		return 0 // "Option B, yes, but …"
+		return 0, false // "Option B, yes, but …"
 	}
 	first, _, _ := bytes.Cut(bytes.TrimLeft(phrase, " "), []byte(" "))
 	if pronouns.Has(first) || leadWords.Has(bytes.TrimRight(first, ",.!")) || reHypothetical.Match(phrase) || reTentative.Match(phrase) || reNews.Match(phrase) {
-		return 0
+		return 0, false
 	}
 	n, said := 0, 0
 	for w := range contentWords(string(phrase)) {
@@ -2350,10 +2377,10 @@ func (st *decisionState) acceptedAfter(sl []byte) int {
 			said++
 		}
 	}
-	if n < 2 || said*2 < n {
-		return 0
+	if n == 0 || said*2 < n || n == 1 && (said == 0 || bytes.Count(bytes.TrimSpace(phrase), []byte{' '}) > 0) {
+		return 0, false // one word only when it alone is the thing ("alpenverein, yep")
 	}
-	return loc[0]
+	return loc[0], against
 }
 
 // reNews marks a report of how things are ("ok, the deploy still fails

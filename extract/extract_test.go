@@ -915,6 +915,35 @@ func TestRepliesFromFreshConversations(t *testing.T) {
 	})
 }
 
+// TestMoreFreshForms checks the rest of the forms labelled conversations
+// 119–149 showed: options as lettered bold headings, "X's out", a price
+// that stays or goes to a value, "and yes drop …", a one-word yes, "no X,
+// we'll go with Y", a no after the thing, an item taken with "yes".
+func TestMoreFreshForms(t *testing.T) {
+	const routes = "Two ways:\n\n**A. Northern section**\nFour huts, then the bus.\n\n**B. Northern section + Peiljoch**\nThe lake on the last day.\n\n" +
+		"A tent doesn't work here. Join the Alpenverein for cheaper beds. An inReach or the SOS app. Croissants could go to $4.25; sourdough at $8. " +
+		"A public status page for security incidents is common. Drop idx_customer_id afterwards."
+	const b = "Northern section + Peiljoch The lake on the last day"
+	checkReplies(t, "Which route?", []replyCase{
+		{routes, "B!! that lake looks unreal.", b},
+		{routes, "tent's out then, not carrying 2kg extra.", "tent's out then"},
+		{routes, "ok. croissants go to $4.25 from the 1st.", "croissants go to $4.25 from the 1st"},
+		{routes, "sourdough is staying at $8, my regulars would riot.", "sourdough is staying at $8, my regulars would riot"},
+		{routes, "and yes drop idx_customer_id once the new one's in.", "Drop idx_customer_id once the new one's in"},
+		{routes, "alpenverein, yep, signing us both up tonight.", "alpenverein"},
+		{routes, "no inreach, we'll go with the SOS app.", "No inreach, we'll go with the SOS app"},
+		{routes, "no inreach, it costs too much.", ""},
+		{routes, "status page for security incidents, absolutely not, legal would have my head.", "Decided against: status page for security incidents"},
+		{routes, "the public status page, nope, but maybe later.", ""},
+		{routes, "The fan goes to 100% at night.", ""},
+	})
+	const numbered = "Two ways:\n1. Downcast the anyhow error in main.\n2. Carry an exit code in every error.\n\nWhich one?"
+	checkReplies(t, "How do we pick exit codes?", []replyCase{
+		{numbered, "1 yes, do it.", "Downcast the anyhow error in main"},
+		{numbered, "1 is fine, we won't have more than 3 codes.", "Downcast the anyhow error in main"},
+	})
+}
+
 // TestRestatedAcceptance checks a yes followed by what was laid out, in the
 // user's own words: most of its words said by the assistant, none of it a
 // question, a hedge or news of the user's own.
