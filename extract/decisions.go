@@ -37,6 +37,7 @@ var (
 		`(?:we|i|everyone|all)(?: have|'ve| had)? agreed`,
 		`agreed (?:to|on|that)`,
 		`we agree (?:to|on|that)`,
+		`agree on no`,
 	}, "|") + `)\b`)
 	// reUserWill and reUserLets are a user's commitment with any verb ("we'll
 	// stratify by platform", "let's test a restore monthly"): from the person
@@ -173,7 +174,7 @@ var (
 	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
 	// reOptionPick is a reply that is nothing but a pick among numbered or
 	// labelled options: "Option 2.", "#2 please", "The second one.", "2".
-	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}([a-h])\*{0,2})\s*(?:it is|is in|then|please|for now|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
+	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}([a-h])\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
 	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
@@ -238,7 +239,7 @@ func (l *lazyRE) FindSubmatchIndex(b []byte) []int {
 // (anchorToks).
 const (
 	directAnchorList = `we we'll we're we've we’ll we’re we’ve i'll i'm i've i’ll i’m i’ve i
-		let's lets let’s decided decided: decision settled agreed everyone all consensus team ended`
+		let's lets let’s decided decided: decision settled agreed agree everyone all consensus team ended`
 	userAnchorList     = `we we'll we’ll we're we’re let's lets let’s`
 	commitAnchorList   = `we we're we’re i i'm i’m i'll i’ll i'd i’d let's lets let’s`
 	planAnchorList     = `the our my`
@@ -430,13 +431,13 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	if !st.namesOnly(phrase, 12) {
 		// "Hash set, memory isn't a concern": the choice, then a comment.
 		i := bytes.Index(phrase, []byte(", "))
-		if i <= 0 || !st.namesOnly(phrase[:i], 6) {
+		if i <= 0 || !st.namesOnly(bytes.TrimSuffix(phrase[:i], []byte(" then")), 6) {
 			return 0
 		}
 		if w, _, _ := bytes.Cut(phrase[i+2:], []byte(" ")); hedges.Has(w) || reservations.Has(w) || refusals.Has(bytes.TrimRight(w, ",.!")) {
 			return 0 // "Hash set, but I'm unsure it fits": no choice yet
 		}
-		phrase = phrase[:i]
+		phrase = bytes.TrimSuffix(phrase[:i], []byte(" then")) // "Lager at Dresdner then, booking it now"
 	}
 	return start + len(phrase)
 }
@@ -546,7 +547,7 @@ var leadWords = set(`ok okay so alright all right great perfect fine good yes ye
 	thanks thank sounds agreed also and but in that done works`)
 
 // choiceGlue are the words a bare choice may hold besides the things named.
-var choiceGlue = set(`the a an with and plus for of on in to one both + & definitely too also then
+var choiceGlue = set(`the a an with and plus for of on in at to one both + & definitely too also then
 	please`)
 
 // amendVerbs open the amendment of a "yes, but …" (an instruction); other
@@ -841,7 +842,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			continue
 		}
-		if user && k <= 1 && pending != nil && pending.hasOptions() {
+		if user && (k <= 1 || s.lineStart) && pending != nil && pending.hasOptions() {
 			// "1 and 2 are in": each option picked is a decision.
 			if picked := pickedItems(sl, pending); picked != nil {
 				for _, o := range picked {
@@ -851,7 +852,8 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			// "Option 2.", "The second one.": the option is the decision.
 			if o := pickedOption(sl, pending); o != "" {
-				out = e.appendDecision(st, out, m, o, "")
+				_, why := splitReason(text, lower, s.start, s.start, s.end) // "Option B, since the export does the same"
+				out = e.appendDecision(st, out, m, o, why)
 				continue
 			}
 		}
@@ -1307,7 +1309,13 @@ func nextNumber(b []byte, from int) (i, j int) {
 // pickedOption returns the text of the option a reply sentence (after its
 // interjection) names and nothing else, or "".
 func pickedOption(sl []byte, p *proposal) string {
-	if !p.hasOptions() || len(sl) > 48 {
+	if !p.hasOptions() {
+		return ""
+	}
+	if i := bytes.IndexByte(sl, ','); i >= 0 {
+		sl = sl[:i+1] // "5 - yes, can't believe we don't have it": the pick is before the comma
+	}
+	if len(sl) > 48 {
 		return ""
 	}
 	start := 0
@@ -1508,6 +1516,11 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			if m := reYesImperative.FindIndex(head(sl[loc[1]:])); m != nil {
 				return []int{loc[1], loc[1] + m[1]}
 			}
+			// "ok, upgrading to 1.9 first then", "ok doing that": the change
+			// under way.
+			if i, j := nextWord(sl, loc[1]); i == loc[1] && j-i > 4 && bytes.HasSuffix(sl[i:j], []byte("ing")) && !notDoing.Has(sl[i:j]) && !musingVerbs.Has(sl[i:j]) {
+				return []int{i, j}
+			}
 		}
 		if m := findAtToks(reUserNotDoing, sl, toks, anchorCommit); m != nil {
 			if !notDoing.Has(sl[m[2]:m[3]]) {
@@ -1657,7 +1670,7 @@ func ruledOut(sl []byte) []int {
 // reStays is a thing the user keeps as it is, in a clause of its own:
 // "the admin app stays on Jest until …", "so `amount` stays until Q3
 // close".
-var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where)|(?:go|goes) to (?:[$€£0-9]|an? )|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into)|(?:is|are) going (?:away|to stay))\b`)
+var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off|open|closed)|(?:go|goes) to (?:[$€£0-9]|an? )|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into)|(?:is|are) going (?:away|to stay))\b`)
 
 // stays returns the clause of a reply that keeps a thing as it is, from its
 // subject to the sentence's end, or nil. A report ("memory still stays at
@@ -1719,6 +1732,11 @@ func determinerNext(rest []byte) bool {
 
 // notDoing are the verbs of "we're not …ing" that report a state, not a
 // choice: "we're not seeing errors", "I'm not getting it".
+// musingVerbs are gerunds after a yes that think rather than act: "ok,
+// wondering whether …".
+var musingVerbs = set(`wondering checking reading guessing assuming waiting hoping considering
+	leaning planning debating weighing hesitating struggling`)
+
 var notDoing = set(`seeing getting having hearing finding noticing experiencing running going using
 	sure talking asking saying thinking trying expecting looking being feeling making hitting`)
 
@@ -2090,6 +2108,9 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		}
 		p = &proposal{text: dec, rationale: why}
 	}
+	if items == nil {
+		items = tableItems(text)
+	}
 	if p == nil && len(planItems) > 0 {
 		p = &proposal{text: strings.Join(planItems, "; ")}
 	}
@@ -2133,6 +2154,43 @@ func pointsElsewhere(dec string) bool {
 		return true
 	}
 	return false
+}
+
+// tableItems returns the rows of a markdown table numbered in their first
+// cell ("| 5 | VPC endpoints: … |"), each as an item whose text is the
+// second cell: a table of recommendations is a numbered list too.
+func tableItems(text string) []numberedItem {
+	if !strings.Contains(text, "\n|") {
+		return nil
+	}
+	var items []numberedItem
+	for pos := 0; pos < len(text); {
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		line := text[pos:end]
+		start := pos
+		pos = end + 1
+		cells := strings.SplitN(strings.TrimSpace(line), "|", 4)
+		if len(cells) < 4 || cells[0] != "" {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(cells[1]), "#"))
+		if err != nil || n <= 0 {
+			continue
+		}
+		off := strings.Index(line, cells[2])
+		cell := strings.TrimSpace(cells[2])
+		if cell == "" {
+			continue
+		}
+		off += strings.Index(cells[2], cell)
+		items = append(items, numberedItem{n, start + off, start + off + len(cell)})
+	}
+	return items
 }
 
 // imperativeProposalSentences is how far into the assistant's message an

@@ -944,6 +944,24 @@ func TestMoreFreshForms(t *testing.T) {
 	})
 }
 
+// TestTableAndGerundForms checks a table of numbered recommendations
+// answered line by line, a change under way after a yes ("ok, upgrading
+// to 1.9 first then"), "agree on no X", a bare choice with "then" and a
+// comment, and a thing that stays up.
+func TestTableAndGerundForms(t *testing.T) {
+	const table = "## Recommendations\n\n| # | Change | Saving |\n|---|---|---|\n| 1 | Right-size requests | $6k |\n| 5 | VPC endpoints: S3 gateway endpoint | $2k |\n| 6 | Logs: drop debug at the agent | $2k |\n\n" +
+		"Upgrade to Terraform 1.9 before the moves. A PM is premature at your size. Lager beds at the Dresdner Hütte are cheapest. Staging could scale to zero at night."
+	checkReplies(t, "Where do we save?", []replyCase{
+		{table, "going through it:\n5 - yes, can't believe we don't have it.\n6 - yes, drop debug everywhere.\n3 - yes in principle but I need to check.", "VPC endpoints: S3 gateway endpoint|Logs: drop debug at the agent"},
+		{table, "we're on 1.5.7 sadly. ok, upgrading to 1.9 first then, I'd rather review moves in PRs.", "upgrading to 1.9 first then, I'd rather review moves in PRs"},
+		{table, "ok, wondering whether 1.9 breaks the providers.", ""},
+		{table, "ok, thanks, getting late here.", ""},
+		{table, "agree on no PM, that'd be silly at our size.", "agree on no PM, that'd be silly at our size"},
+		{table, "ok Lager at Dresdner then, booking it now.", "Lager at Dresdner"},
+		{table, "dev gets scaled to zero at night, staging stays up 24/7 for the QA team.", "staging stays up 24/7 for the QA team"},
+	})
+}
+
 // TestRestatedAcceptance checks a yes followed by what was laid out, in the
 // user's own words: most of its words said by the assistant, none of it a
 // question, a hedge or news of the user's own.
