@@ -63,8 +63,9 @@ var (
 	// reUserNotDoing is a decision against in the progressive: "we're not
 	// chasing those", "I'm not adding a calibration step".
 	reUserNotDoing = re(`^(?:we|i)(?:'re| are|'m| am) not ([a-z]+ing)\b`)
-	// reRuledOut is a thing ruled out in so many words (group 1).
-	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#-]{0,48}?)(?: (?:is|are) |'s )(?:out|off the table|a no-go|not an option|ruled out)(?: then| too| now| as well)?\s*(?:[.!,;—–]|$)`)
+	// reRuledOut is a thing ruled out in so many words (group 1), perhaps
+	// with what ruled it out after it (group 2: "out on cost alone").
+	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|a no-go|not an option|ruled out|off for now)| ruled out)(?: then| too| now| as well| for now)?(?:\s*(?:[.!,;—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
 	// reUserWont is a decision against with any verb ("we won't migrate
 	// this quarter", "we're not going to bother with triggers"), the verb
 	// checked against notCommitting and notDeciding.
@@ -1649,29 +1650,30 @@ func imperativeVerbNear(sl []byte) bool {
 // ruledOut returns the clause of sl that rules a thing out ("Keycloak is
 // out", "so cross-region copies are off the table"), or nil.
 func ruledOut(sl []byte) []int {
-	if !containsAny(sl, " out", " off the table", " a no-go", " not an option") {
+	if !containsAny(sl, " out", "'s out", " off", " a no-go", " not an option") {
 		return nil
 	}
-	from := clauseStart(sl)
-	for {
-		for from < len(sl) && sl[from] == ' ' {
-			from++
+	// Each clause, last first: "Algolia's out — we got a quote".
+	for end := len(sl); ; {
+		from := clauseStart(sl[:end])
+		at := from
+		for at < len(sl) && sl[at] == ' ' {
+			at++
 		}
-		loc := reRuledOut.FindSubmatchIndex(sl[from:])
-		if loc != nil {
-			first, _, _ := bytes.Cut(sl[from+loc[2]:from+loc[3]], []byte(" "))
+		if loc := reRuledOut.FindSubmatchIndex(sl[at:]); loc != nil {
+			first, _, _ := bytes.Cut(sl[at+loc[2]:at+loc[3]], []byte(" "))
 			if pronouns.Has(first) || notRuledOutSubjects.Has(first) {
 				return nil // "that's out of scope", "it's out": nothing named
 			}
-			return []int{from + loc[2], from + loc[1]}
+			if loc[4] >= 0 {
+				return []int{at + loc[2], at + loc[4]} // "Run:ai is out on cost alone": the reason follows
+			}
+			return []int{at + loc[2], at + loc[1]}
 		}
 		if from == 0 {
 			return nil
 		}
-		if from = bytes.LastIndexAny(sl[:from], ",;:("); from < 0 {
-			return nil
-		}
-		from = clauseStart(sl[:from])
+		end = from - 1 // before the comma, or the space before the dash
 	}
 }
 
@@ -1829,10 +1831,7 @@ func itIs(sl []byte) []int {
 	}
 	// The choice opens the sentence or the clause that holds it: "Talked
 	// to my partner: alright, stock shaker it is, the …".
-	from := 0
-	if j := bytes.LastIndexAny(sl[:i], ":;"); j >= 0 {
-		from = j + 1
-	}
+	from := choiceClause(sl[:i])
 	for from < i && sl[from] == ' ' {
 		from++
 	}
@@ -1849,10 +1848,35 @@ func itIs(sl []byte) []int {
 		}
 	}
 	first, _, _ := bytes.Cut(sl[m[2]:m[3]], []byte(" "))
+	if last := sl[bytes.LastIndexByte(sl[m[2]:m[3]], ' ')+1+m[2] : m[3]]; asItIs.Has(last) {
+		return nil // "auth stays as it is", "it is what it is"
+	}
 	if pronouns.Has(first) || len(contentWords(string(sl[m[2]:m[3]]))) == 0 {
 		return nil // "that it is", "so be it": no choice named ("me query it is" names one)
 	}
 	return m[2:4]
+}
+
+var asItIs = set(`as what how where when why way like`)
+
+// choiceClause returns where the clause before " it is" starts: after the
+// last colon, semicolon, comma, dash or ellipsis ("Yeah fine, Grafana Cloud
+// it is", "So… the hotel it is"), or after an "and" that ends a longer
+// clause ("We had the meeting yesterday and Slurm it is"; "SQS and Redis it
+// is" keeps both).
+func choiceClause(prefix []byte) int {
+	from := bytes.LastIndexAny(prefix, ":;,") + 1
+	for _, sep := range []string{" — ", " – ", "…"} {
+		if j := bytes.LastIndex(prefix, []byte(sep)); j >= 0 && j+len(sep) > from {
+			from = j + len(sep)
+		}
+	}
+	for _, conj := range []string{" and ", " so "} {
+		if j := bytes.LastIndex(prefix, []byte(conj)); j >= from && bytes.Count(bytes.TrimSpace(prefix[from:j]), []byte{' '}) >= 3 {
+			from = j + len(conj)
+		}
+	}
+	return from
 }
 
 // settles applies the guards: no question, hypothetical, tentative or negated
@@ -1907,6 +1931,9 @@ func isQuestion(sl []byte) bool {
 // clauseStart returns where the last clause of prefix begins.
 func clauseStart(prefix []byte) int {
 	i := bytes.LastIndexAny(prefix, ",;:(")
+	for i >= 0 && prefix[i] == ':' && i+1 < len(prefix) && prefix[i+1] != ' ' {
+		i = bytes.LastIndexAny(prefix[:i], ",;:(") // "Run:ai", "12:30": no clause break
+	}
 	if j := bytes.LastIndex(prefix, []byte(" — ")); j > i {
 		i = j
 	}

@@ -984,6 +984,26 @@ func TestConclusionsAndRefusals(t *testing.T) {
 	})
 }
 
+// TestChoiceInLongerSentences checks "X it is" and "X is out" inside a
+// longer sentence: after "and", a second interjection or an ellipsis, before
+// a dash; and what is no choice ("stays as it is", "is out on Friday").
+func TestChoiceInLongerSentences(t *testing.T) {
+	const field = "Slurm, Kubernetes with Kueue, or Run:ai. Grafana Cloud or self-hosted. The hotel or the university. Algolia, Typesense or Salesforce. Dramatiq needs a broker. Elm Road is a nice flat."
+	checkReplies(t, "Which one?", []replyCase{
+		{field, "We had the group leads meeting yesterday and Slurm it is — half of us used it before.", "Slurm"},
+		{field, "Yeah fine, Grafana Cloud it is, at least for this year.", "Grafana Cloud"},
+		{field, "So… the hotel it is, Saturday 18 October.", "the hotel"},
+		{field, "We won't make the deadline, so auth stays as it is.", ""},
+		{field, "Algolia's out — we got a quote last year.", "Algolia's out"},
+		{field, "Okay, Salesforce is out — the consultant alone costs too much.", "Salesforce is out"},
+		{field, "Run:ai is out on cost alone, the postdoc will survive.", "Run:ai is out"},
+		{field, "dramatiq ruled out, not keeping a broker around.", "dramatiq ruled out"},
+		{field, "So Elm Road is off for now, which is a shame.", "Elm Road is off for now"},
+		{field, "Priya is out on Friday.", ""},
+		{field, "The light is off for now.", ""},
+	})
+}
+
 // TestRestatedAcceptance checks a yes followed by what was laid out, in the
 // user's own words: most of its words said by the assistant, none of it a
 // question, a hedge or news of the user's own.
