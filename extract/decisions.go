@@ -171,11 +171,11 @@ var (
 	reAnaphorBut = re(`^\s*(?:it|that|this)(?: one)?,? ((?:but|except|only|without|minus|plus)\b)`)
 	// reOption is a labelled option of a proposal ("Option B: …") and
 	// reOptionRef a decision that names one ("option B").
-	reOption    = re(`^(?:[*_]*option ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)|\*\*([a-h])\.\s)[*_\s]*`)
+	reOption    = re(`^(?:[*_]*option ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)|\*\*([a-h])[.)]\s)[*_\s]*`)
 	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
 	// reOptionPick is a reply that is nothing but a pick among numbered or
 	// labelled options: "Option 2.", "#2 please", "The second one.", "2".
-	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}([a-h])\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
+	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}([a-h])\)?\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|for sure|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
 	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
@@ -1740,13 +1740,13 @@ func determinerNext(rest []byte) bool {
 	return haveObjects.Has(rest[i:j])
 }
 
-// notDoing are the verbs of "we're not …ing" that report a state, not a
-// choice: "we're not seeing errors", "I'm not getting it".
 // musingVerbs are gerunds after a yes that think rather than act: "ok,
 // wondering whether …".
 var musingVerbs = set(`wondering checking reading guessing assuming waiting hoping considering
 	leaning planning debating weighing hesitating struggling`)
 
+// notDoing are the verbs of "we're not …ing" that report a state, not a
+// choice: "we're not seeing errors", "I'm not getting it".
 var notDoing = set(`seeing getting having hearing finding noticing experiencing running going using
 	sure talking asking saying thinking trying expecting looking being feeling making hitting`)
 
@@ -2091,7 +2091,7 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	var planItems []string
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
-		if s.lineStart && (bytes.HasPrefix(bytes.TrimLeft(sl, "*_"), []byte("option ")) || bytes.HasPrefix(sl, []byte("**")) && len(sl) > 5 && sl[3] == '.') {
+		if s.lineStart && (bytes.HasPrefix(bytes.TrimLeft(sl, "*_"), []byte("option ")) || bytes.HasPrefix(sl, []byte("**")) && len(sl) > 5 && (sl[3] == '.' || sl[3] == ')')) {
 			if m := reOption.FindSubmatchIndex(head(sl)); m != nil && m[1] < len(sl) {
 				dec, _ := splitReason(text, st.lower, s.start+m[1], s.start+m[1], s.end)
 				if len(dec) >= 3 {

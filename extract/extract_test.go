@@ -1004,6 +1004,26 @@ func TestChoiceInLongerSentences(t *testing.T) {
 	})
 }
 
+// TestPicksAndMeetingLists checks a reply that opens with an option's
+// letter ("A. transactional enqueue is the win"), options labelled
+// "**a) …**", and a list under a reported meeting ("talked w/ Dana this
+// morning.").
+func TestPicksAndMeetingLists(t *testing.T) {
+	const options = "Three ways:\n\n**a) Keep Confluence, add owners**\nCheap.\n\n**b) Markdown in the service repos**\nNext to the code.\n\nWhich fits?"
+	const repos = "Markdown in the service repos Next to the code"
+	checkReplies(t, "Where do runbooks live?", []replyCase{
+		{options, "b. We already run Backstage, so TechDocs is free.", repos},
+		{options, "B) for sure.", repos},
+		{options, "J. Smith asked about this too.", ""},
+	})
+	const models = "orders_wide can stay a full-rebuild table. fct_orders can be an incremental merge on order_id. A dim_date table is optional on Snowflake."
+	checkReplies(t, "How do we model orders?", []replyCase{
+		{models, "talked w/ Dana + Ravi this morning.\n- orders_wide stays a table, full rebuild.\n- fct_orders: incremental merge on order_id.\n- no dim_date, snowflake date fns are fine.",
+			"orders_wide stays a table, full rebuild|fct_orders: incremental merge on order_id|No dim_date, snowflake date fns are fine"},
+		{models, "talked to Dana about it.\nShe has no idea either?", ""},
+	})
+}
+
 // TestRestatedAcceptance checks a yes followed by what was laid out, in the
 // user's own words: most of its words said by the assistant, none of it a
 // question, a hedge or news of the user's own.

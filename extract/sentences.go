@@ -197,8 +197,12 @@ func isPlanLine(l []byte) bool {
 		"here's what we're going to do", "here's what i'm going to do", "here's what i'll do":
 		return true
 	}
-	return false
+	// "talked w/ Dana + Ravi this morning.": a meeting reported, its outcome
+	// listed below.
+	return reMeetingLine.Match(l)
 }
+
+var reMeetingLine = re(`^(?:update: )?(?:we |i )?(?:talked|spoke|met|chatted|discussed it|talked it through|went through it|had a (?:call|chat|meeting|sync))(?: it through)? (?:to|with|w/) [a-z0-9 +&,/-]{1,30}?(?: (?:this morning|today|yesterday|last night|earlier|on (?:monday|tuesday|wednesday|thursday|friday)))?$`)
 
 var planLeads = words.NewSetOf(strings.Fields(`ok okay so alright right then great good perfect fine`))
 
@@ -242,6 +246,9 @@ func isAbbrev(before []byte) bool {
 		// An initial ("J. Smith"), unless the letter names an option:
 		// "ok go with C. For step 2, …".
 		prev := bytes.TrimRight(before[:k], " ")
+		if len(prev) == 0 && w[0] <= 'h' {
+			return false // "A. transactional enqueue is the win": a reply's pick
+		}
 		i := bytes.LastIndexByte(prev, ' ')
 		return !optionNamers.Has(prev[i+1:])
 	}
