@@ -76,12 +76,12 @@ var (
 	// reUserPresent is a choice in the present tense after an interjection
 	// that settles: "OK, so we're using Vault", "Alright, we keep the
 	// schema".
-	reUserPresent = re(`^we(?:(?:'re| are) (?:doing|using|going with)| (?:keep|use|go with|stick with|stay with|switch to|move to|drop|ship))\b`)
+	reUserPresent = re(`^we(?:(?:'re| are) (?:doing|using|going with)| (?:keep|use|go with|stick with|stay with|switch to|move to|drop|ship|leave))\b`)
 	reUserWont    = re(`^(?:we|i)(?: won't| will not|(?: are|'re| am|'m) not going to| aren't going to)(?: be)? ([a-z][a-z-]+)\b`)
 	// reUserI is the user's own choice in the first person ("I'll use
 	// pgx", "I'll do that"); other verbs after "I'll" are mostly tasks ("I'll
 	// open a ticket").
-	reUserI = re(`^i(?:'ll| will|'m going to| am going to|'d rather|'d rather just) (?:go ahead and )?(use|keep|move to|migrate to|stay with|stay on|do|go with|stick with|switch to)\b`)
+	reUserI = re(`^i(?:'ll| will|'m going to| am going to|'d rather|'d rather just) (?:go ahead and )?(use|keep|move to|move (?:us |it |everything )?over to|migrate to|stay with|stay on|do|go with|stick with|switch to)\b`)
 	// reUserDone is a change the user reports having made: "I've switched
 	// the replica to logical replication", "Went with Loki".
 	reUserDone = re(`^(?:(?:i|we)(?:'ve| have)? (?:(?:gone|went) ahead and )?(?:switched|moved|migrated|ported)(?: [a-z0-9./_-]+){0,5}? (?:over |back )?to|(?:went with|chose|picked|opted for|switched to|moved to|migrated to|settled on|stuck with)\b)`)
@@ -175,7 +175,7 @@ var (
 	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
 	// reOptionPick is a reply that is nothing but a pick among numbered or
 	// labelled options: "Option 2.", "#2 please", "The second one.", "2".
-	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}([a-h])\)?\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|for sure|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
+	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take|(?:also )?do)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}([a-h])\)?\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|for sure|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
 	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
@@ -855,6 +855,13 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				}
 				continue
 			}
+			// "2 no, 10 min stale is fine": an item refused.
+			if no := reItemNo.FindSubmatchIndex(head(sl)); no != nil {
+				if o, ok := pending.option(string(sl[no[2]:no[3]])); ok {
+					out = e.appendDecision(st, out, m, "Decided against: "+o, trimText(text[s.start+no[1]:s.end]))
+					continue
+				}
+			}
 			// "Option 2.", "The second one.": the option is the decision.
 			if o := pickedOption(sl, pending); o != "" {
 				_, why := splitReason(text, lower, s.start, s.start, s.end) // "Option B, since the export does the same"
@@ -985,6 +992,11 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 						}
 					}
 					out = e.appendDecision(st, out, m, dec, why)
+				} else if i := st.restated(sl); i >= 0 && user {
+					// "let's do it: SDKs in the services, a Collector in the
+					// cluster": "it" is what the reply restates.
+					dec, why := splitReason(text, lower, s.start+i, s.start+i, s.end)
+					out = e.appendDecision(st, out, m, dec, why)
 				}
 				continue
 			}
@@ -1016,6 +1028,12 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				dec = "Decided against: " + dec
 			}
 			out = e.appendDecision(st, out, m, dec, "")
+			continue
+		} else if st.topicChoice(sl) && user {
+			// "Handoff day: moving it to Wednesday": a point of the
+			// assistant's, then what the user makes of it.
+			dec, why := splitReason(text, lower, s.start, s.start, s.end)
+			out = e.appendDecision(st, out, m, dec, why)
 			continue
 		} else if i := st.restated(sl); i >= 0 && user {
 			// "Yeah ok, ARC runners with the in-cluster service account":
@@ -1356,6 +1374,18 @@ func pickedOption(sl []byte, p *proposal) string {
 	return ""
 }
 
+// reDont is an instruction against, its verb in group 1.
+var reDont = re(`^(?:(?:and|also|but|please|so|ok|okay)[,]?\s+)*(?:don't|do not|never)(?: just)? ([a-z]+)\b`)
+
+// dontIdioms are the verbs of "don't …" that instruct nothing about the
+// work: "don't worry", "don't get me wrong".
+var dontIdioms = set(`worry forget know think mind get hesitate feel ask panic judge bother care
+	tell believe understand remember see expect want need have like answer reply respond explain
+	be`)
+
+// reItemNo is a numbered item refused: "2 no, 10 min stale is fine".
+var reItemNo = re(`^#?([0-9])\s*(?:[-—–:]\s*)?(?:no|nope|not now|skip)\b\s*[,.!;—–]`)
+
 // reItemList is a pick of several numbered options: "1 and 2 are in",
 // "let's do 1, 3 and 4", "2 and 3, please".
 var reItemList = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|(?:we'll|i'll) (?:do|take)|do)\s+)?(?:(?:options|items|#)\s*)?#?[0-9](?:\s*,\s*#?[0-9])*,?\s*(?:and|&|\+)\s*#?[0-9]\s*(?:(?:are|is) in|please|then|it is|for now|now)?\s*(?:[.!,;—–]|$)`)
@@ -1457,7 +1487,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			if pronouns.Has(verb) || letsObjects.Has(verb) {
 				continue // "it lets us use either model": the verb "let", not "let's"
 			}
-			if !notCommitting.Has(verb) || string(verb) == "go" && goesSomewhere(sl[m[3]:]) ||
+			if !notCommitting.Has(verb) || string(verb) == "go" && (goesSomewhere(sl[m[3]:]) || r == reUserLets && goesNamed(sl[m[3]:])) ||
 				string(verb) == "have" && determinerNext(sl[m[3]:]) || string(verb) == "take" && takesChoice(sl[m[3]:]) {
 				return m[:2]
 			}
@@ -1530,6 +1560,11 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			if i, j := nextWord(sl, loc[1]); i == loc[1] && j-i > 4 && bytes.HasSuffix(sl[i:j], []byte("ing")) && !notDoing.Has(sl[i:j]) && !musingVerbs.Has(sl[i:j]) {
 				return []int{i, j}
 			}
+		}
+		// "don't rate limit /healthz": an instruction against.
+		if m := reDont.FindSubmatchIndex(head(sl)); m != nil && !dontIdioms.Has(sl[m[2]:m[3]]) && !bytes.HasSuffix(bytes.TrimRight(sl, " .!"), []byte(" yet")) {
+			// "Don't write files yet" paces the work; it settles nothing.
+			return []int{0, 0}
 		}
 		if m := findAtToks(reUserNotDoing, sl, toks, anchorCommit); m != nil {
 			if !notDoing.Has(sl[m[2]:m[3]]) {
@@ -1816,6 +1851,20 @@ func leisure(rest []byte) bool {
 
 var leisureWords = set(`walk run drink coffee lunch dinner breakfast beer swim hike ride drive
 	pizza tea beers drinks meal`)
+
+// goesNamed reports a "let's go" followed by a thing, not a direction or a
+// verb: "Let's go Typesense.", not "let's go back" or "let's go see".
+func goesNamed(rest []byte) bool {
+	i, j := nextWord(rest, 0)
+	if i == j {
+		return false
+	}
+	w := rest[i:j]
+	return !goWords.Has(w) && !words.IsStopword(string(w)) && !bytes.HasSuffix(w, []byte("ing"))
+}
+
+var goWords = set(`back home ahead through over on off out up down away live see check look find get grab try
+	fix ask talk write read run build make do have take play eat`)
 
 // goesSomewhere reports a "we'll go" that moves to a new state ("go to 100
 // %", "go live"), not one that reviews ("go through", "go over").
@@ -2414,7 +2463,7 @@ func asciiLower(dst []byte, s string) []byte {
 
 // reRestateLead is a yes set off by punctuation: "Yeah ok,", "ok that works
 // for me —", "Sure, sounds right:".
-var reRestateLead = re(`^(?:so\s*:\s*|(?:(?:so|and|then)\s+)?(?:ok|okay|yeah|yep|yes|sure|fine|alright|all right|agreed)(?:[,.!]*\s+(?:ok|okay|yeah|yes|sure|then|so|fine))*(?:[,.!]*\s+(?:that|this|it)?\s*(?:works|makes sense|sounds (?:good|right|fine|reasonable))(?: for (?:me|us))?)?\s*(?:,|—|–|:|;|\s-)\s*)`)
+var reRestateLead = re(`^(?:so\s*:\s*|(?:(?:ok|okay|yes|yeah|so)[,.]?\s+)?(?:let'?s do (?:it|that|this)|do (?:it|that|this))\s*(?::|—|–|\s-)\s*|(?:(?:so|and|then)\s+)?(?:ok|okay|yeah|yep|yes|sure|fine|alright|all right|agreed)(?:[,.!]*\s+(?:ok|okay|yeah|yes|sure|then|so|fine))*(?:[,.!]*\s+(?:that|this|it)?\s*(?:works|makes sense|sounds (?:good|right|fine|reasonable))(?: for (?:me|us))?)?\s*(?:,|—|–|:|;|\s-)\s*)`)
 
 // reFlatNo is a thing ruled out with a bare "no": "and definitely no
 // terragrunt, …", "No shim." (group 1 the "no" phrase, group 2 the thing,
@@ -2452,6 +2501,50 @@ func commitsNext(rest []byte) bool {
 		bytes.HasPrefix(rest, []byte("just ")) || bytes.HasPrefix(rest, []byte("obviously")) || itIs(rest) != nil
 }
 
+// reTopicChoice is a reply's "topic: what we do about it" (groups 1 and 2).
+var reTopicChoice = re(`^([a-z][a-z0-9 /_-]{1,24}):\s+(\S.*)$`)
+
+// topicChoice reports "Handoff day: moving it to Wednesday", "splitting:
+// timing-based w/ gotestsum, 4 shards", "Tickets: I love the tiered idea":
+// the topic was said, and what follows is a change under way, a liking
+// for what was proposed, or most of it said, with no question or hedge.
+func (st *decisionState) topicChoice(sl []byte) bool {
+	if !st.replying || len(sl) > 240 || !bytes.Contains(head(sl), []byte(": ")) {
+		return false
+	}
+	m := reTopicChoice.FindSubmatchIndex(sl)
+	if m == nil {
+		return false
+	}
+	topic, rest := sl[m[2]:m[3]], sl[m[4]:m[5]]
+	if bytes.Count(topic, []byte{' '}) > 2 || !st.saidAny(topic) || isQuestion(rest) || bytes.IndexByte(rest, '?') >= 0 ||
+		reHypothetical.Match(rest) || reTentative.Match(rest) || reNews.Match(rest) || containsAny(rest, "idk", "not sure", "pretty sure", "no idea", "undecided", "torn", "need to", "have to check") {
+		return false
+	}
+	first, _, _ := bytes.Cut(rest, []byte(" "))
+	first = bytes.TrimRight(first, ",.")
+	switch {
+	case len(first) > 4 && bytes.HasSuffix(first, []byte("ing")) && !notDoing.Has(first) && !musingVerbs.Has(first):
+		return true // "moving it to Wednesday"
+	case reLiking.Match(rest):
+		return true // "I love the tiered idea"
+	case pronouns.Has(first) || bytes.HasPrefix(first, []byte("i'")):
+		return false
+	}
+	n, said := 0, 0
+	for w := range contentWords(string(rest)) {
+		n++
+		if st.said([]byte(w)) {
+			said++
+		}
+	}
+	return n >= 2 && said*10 >= n*6 && !reFiniteVerb.Match(rest) // "Memory cleanup: proper cleanup prevents leaks" states
+}
+
+// reLiking is a liking for what was proposed: "I like the guaranteed +
+// borrowing model".
+var reLiking = re(`^i (?:like|love|prefer|'m happy with|am happy with) (?:the|your)\b`)
+
 // reLabelledNo is a thing named, then refused: "async: no.", "Kafka —
 // nope."
 var reLabelledNo = re(`^([a-z0-9][a-z0-9 ./+#_-]{0,30}?)\s*(?::|—|–| -)\s*(?:no|nope|not now|no way|nah)\s*[.!]*$`)
@@ -2475,7 +2568,14 @@ func (st *decisionState) labelledNo(sl []byte) int {
 
 // reAcceptedAfter is a yes after the thing it takes: ", yep.", " - yes,",
 // ", agreed", ", yes 100%".
-var reAcceptedAfter = re(`(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense)(?: 100%| please| then| for sure)?|(?:totally |fully |completely )?agree|(absolutely not|definitely not|hard no|nope|no way))\s*(?:[.!]+|,|$)`)
+var reAcceptedAfter = re(`(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense)(?: 100%| please| then| for sure)?|(?:totally |fully |completely )?agree|like you (?:say|said|suggest|suggested)|as you (?:say|said|suggest|suggested)|(absolutely not|definitely not|hard no|nope|no way))\s*(?:[.!]+|,|$)`)
+
+// reFineAfter is a yes that closes a short phrase without a comma (group
+// 1).
+var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_-]{2,40}( (?:fine|ok|okay))\s*[.!]*$`)
+
+// reFiniteVerb marks a clause ("everything is fine"), not a thing named.
+var reFiniteVerb = re(`\b(?:is|are|was|were|looks?|seems?|works?|feels?|sounds?|went|goes|got|prevents|makes|causes|means|needs|handles|gives|takes|runs)\b|'s\b|'re\b`)
 
 // acceptedAfter returns where the thing a reply takes with a yes after it
 // ends ("12 partitions keyed by customer_id, yep"), or 0. Most of its
@@ -2485,7 +2585,15 @@ func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
 		return 0, false
 	}
 	loc := reAcceptedAfter.FindSubmatchIndex(sl)
-	if loc == nil || loc[0] > 120 {
+	if loc == nil {
+		// "lru-cache as direct dep fine.": a short verbless phrase, then the
+		// yes, no comma.
+		if loc = reFineAfter.FindSubmatchIndex(sl); loc == nil || reFiniteVerb.Match(sl[:loc[2]]) {
+			return 0, false
+		}
+		loc = []int{loc[2], loc[1], loc[2], loc[3], -1, -1} // the shape of reAcceptedAfter's
+	}
+	if loc[0] > 120 {
 		return 0, false
 	}
 	against = loc[4] >= 0 // "status page for security incidents, absolutely not"

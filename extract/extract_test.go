@@ -1024,6 +1024,34 @@ func TestPicksAndMeetingLists(t *testing.T) {
 	})
 }
 
+// TestTerseReplies checks the short forms of terse replies: a restatement
+// after "let's do it:", "we leave X out", "move us over to", a restatement
+// closed by "like you said", "X fine." without a comma, "2 no", "don't …",
+// "let's go X", and "topic: what we do about it".
+func TestTerseReplies(t *testing.T) {
+	const advice = "Instrument with OTel SDKs and run a Collector in the cluster. Leave totalCount out of v1. MailerLite is cheaper than Mailchimp. " +
+		"Give the yearly plan a 7-day trial. Bound the cache with lru-cache as a direct dependency. Typesense or Elasticsearch both fit. " +
+		"Exempt /healthz from rate limiting. Handoff day could move from Monday to Wednesday. For splitting, use timing-based shards with gotestsum.\n" +
+		"1. Fix the listener leak.\n2. Invalidate the cache on price messages."
+	checkReplies(t, "What do we do?", []replyCase{
+		{advice, "Okay, let's do it: SDKs in the services, a Collector in the cluster.", "SDKs in the services, a Collector in the cluster"},
+		{advice, "Ok we leave totalCount out of v1, we can add it later.", "We leave totalCount out of v1, we can add it later"},
+		{advice, "I'll move us over to MailerLite, it's cheaper.", "I'll move us over to MailerLite, it's cheaper"},
+		{advice, "Trial 7 days only on yearly, like you say, monthly no trial.", "Trial 7 days only on yearly"},
+		{advice, "lru-cache as direct dep fine.", "lru-cache as direct dep"},
+		{advice, "everything is fine.", ""},
+		{advice, "2 no, 10 min stale is fine.", "Decided against: Invalidate the cache on price messages"},
+		{advice, "don't rate limit /healthz and /readyz.", "don't rate limit /healthz and /readyz"},
+		{advice, "Don't worry about the cost.", ""},
+		{advice, "Let's go Typesense.", "Let's go Typesense"},
+		{advice, "Let's go back to the cache question.", ""},
+		{advice, "Handoff day: moving it to Wednesday, nobody wants Mondays.", "Handoff day: moving it to Wednesday, nobody wants Mondays"},
+		{advice, "splitting: timing-based shards w/ gotestsum, 4 to start.", "splitting: timing-based shards w/ gotestsum, 4 to start"},
+		{advice, "splitting: not sure yet, what do you think?", ""},
+		{advice, "Pickling: pretty sure a few tasks take querysets, need to grep.", ""},
+	})
+}
+
 // TestRestatedAcceptance checks a yes followed by what was laid out, in the
 // user's own words: most of its words said by the assistant, none of it a
 // question, a hedge or news of the user's own.
