@@ -447,20 +447,6 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	return start + len(phrase)
 }
 
-// sealed reports whether the sentence after sentence k only seals a
-// choice: "Final.", "Decided.", "Done deal."
-func (st *decisionState) sealed(k int) bool {
-	if k+1 >= len(st.sents) {
-		return false
-	}
-	n := st.sents[k+1]
-	switch string(bytes.Trim(st.lower[n.start:n.end], " .!*_")) {
-	case "final", "decided", "settled", "done deal", "final answer", "final decision", "that's final", "that’s final":
-		return true
-	}
-	return false
-}
-
 // said reports whether the word w (lower case) was said in saidLower: at
 // the start of a word there, whole or followed by a plural ending.
 func (st *decisionState) said(w []byte) bool {
@@ -1105,39 +1091,6 @@ func (e *Extractor) companions(out []conversation.Decision, m *conversation.Mess
 	return out
 }
 
-// cutBefore ends a decision of m that runs on into the clause companion (a
-// clause of its own after a semicolon or a dash) where that clause starts:
-// "Switch to Vitest for the web app; the admin app stays on Jest" is two
-// decisions. upTo is the sentence up to the clause.
-func (st *decisionState) cutBefore(out []conversation.Decision, m *conversation.Message, upTo, companion string) []conversation.Decision {
-	for i := len(out) - 1; i >= 0 && out[i].MessageIndex == m.Index; i-- {
-		d := out[i].Decision
-		j := strings.Index(d, companion)
-		if j <= 0 {
-			continue
-		}
-		head := trimText(d[:j])
-		if len(head) < 3 || !strings.Contains(upTo, head) {
-			continue
-		}
-		out[i].Decision = head
-		st.words[i] = contentWords(head)
-	}
-	return out
-}
-
-// nextClause returns where the clause after sl[from:] starts, past a
-// semicolon or a dash, or -1.
-func nextClause(sl []byte, from int) int {
-	best := -1
-	for _, sep := range []string{"; ", " — ", " – "} {
-		if i := bytes.Index(sl[from:], []byte(sep)); i >= 0 && (best < 0 || from+i+len(sep) < best) {
-			best = from + i + len(sep)
-		}
-	}
-	return best
-}
-
 // hasSubject reports whether a reUserDone match opens with its own "I" or
 // "we" rather than with the bare verb ("went with", whose "we" is no
 // subject).
@@ -1272,10 +1225,6 @@ func musingItem(sl []byte) bool {
 		bytes.HasPrefix(sl[i:], []byte("i'm not sure")) || bytes.HasPrefix(sl[i:], []byte("what if"))
 }
 
-// refusals turn a thing named into a thing refused: "the status page,
-// nope".
-var refusals = set(`no nope not never nah`)
-
 var reservations = set(`but though although however unless except if`)
 
 var hedges = set(`maybe perhaps possibly probably hopefully if whether suppose supposing assuming
@@ -1372,53 +1321,6 @@ func pickedOption(sl []byte, p *proposal) string {
 		}
 	}
 	return ""
-}
-
-// reDont is an instruction against, its verb in group 1.
-var reDont = re(`^(?:(?:and|also|but|please|so|ok|okay)[,]?\s+)*(?:don't|do not|never)(?: just)? ([a-z]+)\b`)
-
-// dontIdioms are the verbs of "don't …" that instruct nothing about the
-// work: "don't worry", "don't get me wrong".
-var dontIdioms = set(`worry forget know think mind get hesitate feel ask panic judge bother care
-	tell believe understand remember see expect want need have like answer reply respond explain
-	be`)
-
-// reItemNo is a numbered item refused: "2 no, 10 min stale is fine".
-var reItemNo = re(`^#?([0-9])\s*(?:[-—–:]\s*)?(?:no|nope|not now|skip)\b\s*[,.!;—–]`)
-
-// reItemList is a pick of several numbered options: "1 and 2 are in",
-// "let's do 1, 3 and 4", "2 and 3, please".
-var reItemList = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|(?:we'll|i'll) (?:do|take)|do)\s+)?(?:(?:options|items|#)\s*)?#?[0-9](?:\s*,\s*#?[0-9])*,?\s*(?:and|&|\+)\s*#?[0-9]\s*(?:(?:are|is) in|please|then|it is|for now|now)?\s*(?:[.!,;—–]|$)`)
-
-// pickedItems returns the options a reply picks by their numbers, in the
-// order named, or nil unless there are two or more and each is offered.
-func pickedItems(sl []byte, p *proposal) []string {
-	if !p.hasOptions() {
-		return nil
-	}
-	start := 0
-	if loc := reLead.FindIndex(head(sl)); loc != nil {
-		start = loc[1]
-	}
-	m := reItemList.FindIndex(head(sl[start:]))
-	if m == nil {
-		return nil
-	}
-	var out []string
-	for _, c := range sl[start : start+m[1]] {
-		if c < '0' || c > '9' {
-			continue
-		}
-		o, ok := p.option(string(c))
-		if !ok {
-			return nil
-		}
-		out = append(out, o)
-	}
-	if len(out) < 2 {
-		return nil
-	}
-	return out
 }
 
 var ordinals = map[string]string{"first": "1", "second": "2", "third": "3", "fourth": "4", "1st": "1", "2nd": "2", "3rd": "3", "4th": "4"}
@@ -1600,26 +1502,6 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	return nil
 }
 
-// judgement reports a complement that judges rather than names a value:
-// "the deadline is going to be tight", "… will be a pain".
-func judgement(rest []byte) bool {
-	rest = bytes.TrimLeft(rest, " ")
-	for _, art := range []string{"a ", "an ", "very ", "really ", "quite ", "pretty ", "super ", "so "} {
-		rest = bytes.TrimPrefix(rest, []byte(art))
-	}
-	w, _, _ := bytes.Cut(rest, []byte(" "))
-	return judgementWords.Has(bytes.TrimRight(w, ".,!;:")) || bytes.HasSuffix(w, []byte("er")) && !bytes.ContainsAny(w, "0123456789")
-}
-
-// planAnchors open the subject of a plan or a value set ("the plan is",
-// "our default will be").
-var planAnchors = set(planAnchorList)
-
-var judgementWords = set(`pain problem mess challenge nightmare issue bit lot headache risk stretch
-	tight hard tricky easy fine ok okay good great bad interesting fun difficult expensive cheap
-	slow fast late early big small huge important critical painful annoying useful enough different
-	same worth better worse`)
-
 // ruleAtEnd reports a rule stated with its "from now on" last ("Order
 // events go to Kafka from now on."), when it names what it is about: "I'll
 // do that from now on" says nothing on its own.
@@ -1712,46 +1594,6 @@ func ruledOut(sl []byte) []int {
 	}
 }
 
-// reStays is a thing the user keeps as it is, in a clause of its own:
-// "the admin app stays on Jest until …", "so `amount` stays until Q3
-// close".
-var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off|open|closed)|(?:go|goes) to (?:[$€£0-9]|an? )|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into)|(?:is|are) going (?:away|to stay))\b`)
-
-// stays returns the clause of a reply that keeps a thing as it is, from its
-// subject to the sentence's end, or nil. A report ("memory still stays at
-// 2 GB"), a hedge or a question is none.
-func (st *decisionState) stays(sl []byte) []int {
-	if !containsAny(sl, " stay", " become", " go") || isQuestion(sl) || reNews.Match(sl) {
-		return nil
-	}
-	for from := 0; from < len(sl); {
-		for from < len(sl) && sl[from] == ' ' {
-			from++
-		}
-		if m := reStays.FindSubmatchIndex(head(sl[from:])); m != nil {
-			subj := sl[from+m[2] : from+m[3]]
-			first, _, _ := bytes.Cut(bytes.Trim(subj, "`"), []byte(" "))
-			clause := sl[from:]
-			if i := bytes.IndexAny(clause[m[1]:], ",;"); i >= 0 {
-				clause = clause[:m[1]+i] // "…, my regulars would riot" is a comment
-			}
-			if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) {
-				return nil
-			}
-			if !st.saidAny(subj) {
-				return nil // a thing nobody discussed: news ("the fan stays on all night")
-			}
-			return []int{from + m[2], len(sl)}
-		}
-		i := bytes.IndexAny(sl[from:], ",;:")
-		if i < 0 {
-			return nil
-		}
-		from += i + 1
-	}
-	return nil
-}
-
 var notRuledOutSubjects = set(`time money everyone everybody nobody someone power service
 	the`)
 
@@ -1820,12 +1662,6 @@ func acceptingLead(prefix []byte) bool {
 	return false
 }
 
-// concludes reports a prefix whose last clause is a bare "so": "SRE won't
-// take security pages, so we're doing C".
-func concludes(prefix []byte) bool {
-	return bytes.HasSuffix(prefix, []byte(", so ")) || bytes.HasSuffix(prefix, []byte("; so "))
-}
-
 var settlingLeads = set(`ok okay alright fine great perfect then done agreed right yes yeah yep sure`)
 
 // stateAfter reports a present tense that describes rather than chooses:
@@ -1851,20 +1687,6 @@ func leisure(rest []byte) bool {
 
 var leisureWords = set(`walk run drink coffee lunch dinner breakfast beer swim hike ride drive
 	pizza tea beers drinks meal`)
-
-// goesNamed reports a "let's go" followed by a thing, not a direction or a
-// verb: "Let's go Typesense.", not "let's go back" or "let's go see".
-func goesNamed(rest []byte) bool {
-	i, j := nextWord(rest, 0)
-	if i == j {
-		return false
-	}
-	w := rest[i:j]
-	return !goWords.Has(w) && !words.IsStopword(string(w)) && !bytes.HasSuffix(w, []byte("ing"))
-}
-
-var goWords = set(`back home ahead through over on off out up down away live see check look find get grab try
-	fix ask talk write read run build make do have take play eat`)
 
 // goesSomewhere reports a "we'll go" that moves to a new state ("go to 100
 // %", "go live"), not one that reviews ("go through", "go over").
@@ -1906,28 +1728,6 @@ func itIs(sl []byte) []int {
 	return m[2:4]
 }
 
-var asItIs = set(`as what how where when why way like`)
-
-// choiceClause returns where the clause before " it is" starts: after the
-// last colon, semicolon, comma, dash or ellipsis ("Yeah fine, Grafana Cloud
-// it is", "So… the hotel it is"), or after an "and" that ends a longer
-// clause ("We had the meeting yesterday and Slurm it is"; "SQS and Redis it
-// is" keeps both).
-func choiceClause(prefix []byte) int {
-	from := bytes.LastIndexAny(prefix, ":;,") + 1
-	for _, sep := range []string{" — ", " – ", "…"} {
-		if j := bytes.LastIndex(prefix, []byte(sep)); j >= 0 && j+len(sep) > from {
-			from = j + len(sep)
-		}
-	}
-	for _, conj := range []string{" and ", " so "} {
-		if j := bytes.LastIndex(prefix, []byte(conj)); j >= from && bytes.Count(bytes.TrimSpace(prefix[from:j]), []byte{' '}) >= 3 {
-			from = j + len(conj)
-		}
-	}
-	return from
-}
-
 // settles applies the guards: no question, hypothetical, tentative or negated
 // statement, nothing quoted, no walkthrough.
 func settles(sl []byte, loc []int, role conversation.Role) bool {
@@ -1953,22 +1753,6 @@ func settles(sl []byte, loc []int, role conversation.Role) bool {
 	return true
 }
 
-// askedLater reports a sentence whose question mark belongs to a clause
-// after the one that decides, from the decision's end: "we're skipping Osaka
-// because …, and we can eat okonomiyaki in Kyoto too, right?".
-func askedLater(sl []byte, end int) bool {
-	if reQuestionStart.Match(head(bytes.TrimLeft(sl, "*_ "))) {
-		return false
-	}
-	rest := sl[end:]
-	for _, b := range []string{", and ", "; ", " — ", " – "} {
-		if i := bytes.Index(rest, []byte(b)); i >= 0 && !bytes.ContainsRune(rest[:i], '?') {
-			return true
-		}
-	}
-	return false
-}
-
 func isQuestion(sl []byte) bool {
 	t := bytes.TrimRight(sl, " \t*_)\"'")
 	if len(t) > 0 && t[len(t)-1] == '?' {
@@ -1985,20 +1769,6 @@ func clauseStart(prefix []byte) int {
 	}
 	if j := bytes.LastIndex(prefix, []byte(" — ")); j > i {
 		i = j
-	}
-	return i + 1
-}
-
-// clauseAfterDash returns where the last clause of prefix set off by a dash
-// or a semicolon starts, or 0: "two cities feels like plenty — we're
-// skipping Osaka" decides only after the dash. A comma keeps what is before
-// it ("For the cache, we'll use Redis").
-func clauseAfterDash(prefix []byte) int {
-	i := bytes.LastIndex(prefix, []byte("; "))
-	for _, d := range []string{" — ", " – ", " - "} {
-		if j := bytes.LastIndex(prefix, []byte(d)); j >= 0 && j+len(d)-1 > i {
-			i = j + len(d) - 1
-		}
 	}
 	return i + 1
 }
@@ -2034,9 +1804,6 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 	}
 	return cleanDecision(dec, lower[start:start+len(dec)]), cleanReason(why)
 }
-
-// reTaskAfter is a clause of the speaker's own task after a decision.
-var reTaskAfter = re(`, (?:and )?i(?:'ll| will|'m going to| need to| have to| can) `)
 
 // redactedMarker opens the marker that stands for a removed secret
 // ("[redacted: github-pat]").
@@ -2242,57 +2009,6 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	return p
 }
 
-// pointsElsewhere reports a proposal whose object is a pronoun: what it
-// stands for is outside the sentence.
-func pointsElsewhere(dec string) bool {
-	first, rest, _ := strings.Cut(strings.ToLower(dec), " ")
-	if first == "doing" {
-		first, _, _ = strings.Cut(rest, " ") // "doing this one right away"
-	}
-	switch strings.TrimRight(first, ".,;:!") {
-	case "it", "that", "this", "them", "those", "these":
-		return true
-	}
-	return false
-}
-
-// tableItems returns the rows of a markdown table numbered in their first
-// cell ("| 5 | VPC endpoints: … |"), each as an item whose text is the
-// second cell: a table of recommendations is a numbered list too.
-func tableItems(text string) []numberedItem {
-	if !strings.Contains(text, "\n|") {
-		return nil
-	}
-	var items []numberedItem
-	for pos := 0; pos < len(text); {
-		end := strings.IndexByte(text[pos:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += pos
-		}
-		line := text[pos:end]
-		start := pos
-		pos = end + 1
-		cells := strings.SplitN(strings.TrimSpace(line), "|", 4)
-		if len(cells) < 4 || cells[0] != "" {
-			continue
-		}
-		n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(cells[1]), "#"))
-		if err != nil || n <= 0 {
-			continue
-		}
-		off := strings.Index(line, cells[2])
-		cell := strings.TrimSpace(cells[2])
-		if cell == "" {
-			continue
-		}
-		off += strings.Index(cells[2], cell)
-		items = append(items, numberedItem{n, start + off, start + off + len(cell)})
-	}
-	return items
-}
-
 // imperativeProposalSentences is how far into the assistant's message an
 // advice in the imperative counts as its answer: further down, "use" and
 // "switch" are steps of a walkthrough.
@@ -2459,203 +2175,4 @@ func asciiLower(dst []byte, s string) []byte {
 		dst = append(dst, c)
 	}
 	return dst
-}
-
-// reRestateLead is a yes set off by punctuation: "Yeah ok,", "ok that works
-// for me —", "Sure, sounds right:".
-var reRestateLead = re(`^(?:so\s*:\s*|(?:(?:ok|okay|yes|yeah|so)[,.]?\s+)?(?:let'?s do (?:it|that|this)|do (?:it|that|this))\s*(?::|—|–|\s-)\s*|(?:(?:so|and|then)\s+)?(?:ok|okay|yeah|yep|yes|sure|fine|alright|all right|agreed)(?:[,.!]*\s+(?:ok|okay|yeah|yes|sure|then|so|fine))*(?:[,.!]*\s+(?:that|this|it)?\s*(?:works|makes sense|sounds (?:good|right|fine|reasonable))(?: for (?:me|us))?)?\s*(?:,|—|–|:|;|\s-)\s*)`)
-
-// reFlatNo is a thing ruled out with a bare "no": "and definitely no
-// terragrunt, …", "No shim." (group 1 the "no" phrase, group 2 the thing,
-// group 3 an intensifier).
-var reFlatNo = re(`^(?:(?:ok|okay|so|then|fine|and|also|but)[,.!]*\s+)*((definitely |absolutely |certainly )?no ([a-z0-9][a-z0-9 ./+#_-]{0,48}?))\s*(?:[.!]+\s*$|$|,)`)
-
-// flatNo returns the span of a reply's "no X" that rules out a thing said,
-// or nil: with "definitely" before it in any sentence, else only as a
-// sentence of its own of a few words. An idiom ("no worries", "no idea")
-// rules nothing out.
-func (st *decisionState) flatNo(sl []byte) []int {
-	if !st.replying || !bytes.Contains(head(sl), []byte("no ")) {
-		return nil
-	}
-	m := reFlatNo.FindSubmatchIndex(head(sl))
-	if m == nil {
-		return nil
-	}
-	thing := sl[m[6]:m[7]]
-	first, _, _ := bytes.Cut(thing, []byte(" "))
-	if notRuledOut.Has(first) || !st.saidAny(thing) {
-		return nil
-	}
-	if m[4] < 0 && (m[1] < len(bytes.TrimRight(sl, " .!")) && !commitsNext(sl[m[1]:]) || bytes.Count(thing, []byte{' '}) > 6) {
-		return nil // "No shim." stands alone; "no X, …" needs its "definitely" or a choice after it
-	}
-	return m[2:4]
-}
-
-// commitsNext reports a clause that goes on to the choice made instead:
-// "no inreach, we'll go with the SOS app", "no tent, huts it is".
-func commitsNext(rest []byte) bool {
-	rest = bytes.TrimLeft(rest, " ,;—–-")
-	return reUserWill.Match(head(rest)) || reUserLets.Match(head(rest)) || reStartGo.Match(head(rest)) ||
-		bytes.HasPrefix(rest, []byte("just ")) || bytes.HasPrefix(rest, []byte("obviously")) || itIs(rest) != nil
-}
-
-// reTopicChoice is a reply's "topic: what we do about it" (groups 1 and 2).
-var reTopicChoice = re(`^([a-z][a-z0-9 /_-]{1,24}):\s+(\S.*)$`)
-
-// topicChoice reports "Handoff day: moving it to Wednesday", "splitting:
-// timing-based w/ gotestsum, 4 shards", "Tickets: I love the tiered idea":
-// the topic was said, and what follows is a change under way, a liking
-// for what was proposed, or most of it said, with no question or hedge.
-func (st *decisionState) topicChoice(sl []byte) bool {
-	if !st.replying || len(sl) > 240 || !bytes.Contains(head(sl), []byte(": ")) {
-		return false
-	}
-	m := reTopicChoice.FindSubmatchIndex(sl)
-	if m == nil {
-		return false
-	}
-	topic, rest := sl[m[2]:m[3]], sl[m[4]:m[5]]
-	if bytes.Count(topic, []byte{' '}) > 2 || !st.saidAny(topic) || isQuestion(rest) || bytes.IndexByte(rest, '?') >= 0 ||
-		reHypothetical.Match(rest) || reTentative.Match(rest) || reNews.Match(rest) || containsAny(rest, "idk", "not sure", "pretty sure", "no idea", "undecided", "torn", "need to", "have to check") {
-		return false
-	}
-	first, _, _ := bytes.Cut(rest, []byte(" "))
-	first = bytes.TrimRight(first, ",.")
-	switch {
-	case len(first) > 4 && bytes.HasSuffix(first, []byte("ing")) && !notDoing.Has(first) && !musingVerbs.Has(first):
-		return true // "moving it to Wednesday"
-	case reLiking.Match(rest):
-		return true // "I love the tiered idea"
-	case pronouns.Has(first) || bytes.HasPrefix(first, []byte("i'")):
-		return false
-	}
-	n, said := 0, 0
-	for w := range contentWords(string(rest)) {
-		n++
-		if st.said([]byte(w)) {
-			said++
-		}
-	}
-	return n >= 2 && said*10 >= n*6 && !reFiniteVerb.Match(rest) // "Memory cleanup: proper cleanup prevents leaks" states
-}
-
-// reLiking is a liking for what was proposed: "I like the guaranteed +
-// borrowing model".
-var reLiking = re(`^i (?:like|love|prefer|'m happy with|am happy with) (?:the|your)\b`)
-
-// reLabelledNo is a thing named, then refused: "async: no.", "Kafka —
-// nope."
-var reLabelledNo = re(`^([a-z0-9][a-z0-9 ./+#_-]{0,30}?)\s*(?::|—|–| -)\s*(?:no|nope|not now|no way|nah)\s*[.!]*$`)
-
-// labelledNo returns where the thing a reply refuses in "X: no." ends, or
-// 0. The thing must have been said.
-func (st *decisionState) labelledNo(sl []byte) int {
-	if !st.replying || len(sl) > 48 {
-		return 0
-	}
-	m := reLabelledNo.FindSubmatchIndex(sl)
-	if m == nil {
-		return 0
-	}
-	thing := sl[m[2]:m[3]]
-	if first, _, _ := bytes.Cut(thing, []byte(" ")); pronouns.Has(first) || leadWords.Has(first) || !st.saidAny(thing) {
-		return 0
-	}
-	return m[3]
-}
-
-// reAcceptedAfter is a yes after the thing it takes: ", yep.", " - yes,",
-// ", agreed", ", yes 100%".
-var reAcceptedAfter = re(`(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense)(?: 100%| please| then| for sure)?|(?:totally |fully |completely )?agree|like you (?:say|said|suggest|suggested)|as you (?:say|said|suggest|suggested)|(absolutely not|definitely not|hard no|nope|no way))\s*(?:[.!]+|,|$)`)
-
-// reFineAfter is a yes that closes a short phrase without a comma (group
-// 1).
-var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_-]{2,40}( (?:fine|ok|okay))\s*[.!]*$`)
-
-// reFiniteVerb marks a clause ("everything is fine"), not a thing named.
-var reFiniteVerb = re(`\b(?:is|are|was|were|looks?|seems?|works?|feels?|sounds?|went|goes|got|prevents|makes|causes|means|needs|handles|gives|takes|runs)\b|'s\b|'re\b`)
-
-// acceptedAfter returns where the thing a reply takes with a yes after it
-// ends ("12 partitions keyed by customer_id, yep"), or 0. Most of its
-// words must have been said; what follows the yes must not object.
-func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
-	if !st.replying || len(sl) > 400 || isQuestion(sl) {
-		return 0, false
-	}
-	loc := reAcceptedAfter.FindSubmatchIndex(sl)
-	if loc == nil {
-		// "lru-cache as direct dep fine.": a short verbless phrase, then the
-		// yes, no comma.
-		if loc = reFineAfter.FindSubmatchIndex(sl); loc == nil || reFiniteVerb.Match(sl[:loc[2]]) {
-			return 0, false
-		}
-		loc = []int{loc[2], loc[1], loc[2], loc[3], -1, -1} // the shape of reAcceptedAfter's
-	}
-	if loc[0] > 120 {
-		return 0, false
-	}
-	against = loc[4] >= 0 // "status page for security incidents, absolutely not"
-	if against && loc[1] < len(sl) && bytes.HasPrefix(bytes.TrimLeft(sl[loc[1]:], " "), []byte("but")) {
-		return 0, false
-	}
-	phrase := sl[:loc[0]]
-	if w, _, _ := bytes.Cut(bytes.TrimLeft(sl[loc[1]:], " "), []byte(" ")); reservations.Has(w) {
-		return 0, false // "Option B, yes, but …"
-	}
-	first, _, _ := bytes.Cut(bytes.TrimLeft(phrase, " "), []byte(" "))
-	if pronouns.Has(first) || leadWords.Has(bytes.TrimRight(first, ",.!")) || reHypothetical.Match(phrase) || reTentative.Match(phrase) || reNews.Match(phrase) {
-		return 0, false
-	}
-	n, said := 0, 0
-	for w := range contentWords(string(phrase)) {
-		n++
-		if st.said([]byte(w)) {
-			said++
-		}
-	}
-	if n == 0 || said*2 < n || n == 1 && (said == 0 || bytes.Count(bytes.TrimSpace(phrase), []byte{' '}) > 0) {
-		return 0, false // one word only when it alone is the thing ("alpenverein, yep")
-	}
-	return loc[0], against
-}
-
-// reNews marks a report of how things are ("ok, the deploy still fails
-// on ARC runners"), not a restated choice.
-var reNews = re(`\b(?:still|already|again|fails?|failed|failing|broke|broken|errors?|crash(?:es|ed|ing)?)\b`)
-
-// restated returns where, after a yes, a reply restates what the
-// assistant just laid out ("Yeah ok, ARC runners with the in-cluster
-// service account, no kubeconfigs in GitHub secrets"), or -1. Most of its
-// words must have been said: a yes followed by news of the user's own is
-// no choice.
-func (st *decisionState) restated(sl []byte) int {
-	if !st.replying || len(sl) > 300 {
-		return -1
-	}
-	loc := reRestateLead.FindIndex(head(sl))
-	if loc == nil || loc[1] >= len(sl) {
-		return -1
-	}
-	rest := sl[loc[1]:]
-	if isQuestion(rest) || reHypothetical.Match(rest) || reTentative.Match(rest) || reNegation.Match(rest) || reNews.Match(rest) || bytes.IndexByte(rest, '?') >= 0 {
-		return -1
-	}
-	first, _, _ := bytes.Cut(rest, []byte(" "))
-	first = bytes.TrimRight(first, ",.!")
-	if pronouns.Has(first) || leadWords.Has(first) || reQuestionStart.Match(first) || bytes.HasPrefix(first, []byte("i'")) || bytes.HasPrefix(first, []byte("we'")) || bytes.HasPrefix(first, []byte("that'")) || bytes.HasPrefix(first, []byte("it'")) {
-		return -1
-	}
-	n, said := 0, 0
-	for w := range contentWords(string(rest)) {
-		n++
-		if st.said([]byte(w)) {
-			said++
-		}
-	}
-	if n < 3 || said*10 < n*6 {
-		return -1
-	}
-	return loc[1]
 }

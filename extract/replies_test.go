@@ -1,0 +1,287 @@
+package extract
+
+// Tests of the reply forms in replies.go, each with cases that must not
+// be read as decisions.
+
+import "testing"
+
+// TestNumberedPicks checks replies that take or rule out several items of
+// a numbered list by number: each item is a decision of its own.
+func TestNumberedPicks(t *testing.T) {
+	const followUps = "Follow-ups (proposed):\n1. Alert when pool utilisation exceeds 80% for 5 minutes.\n2. Set a 30s statement_timeout on the reporting role.\n3. Move reporting queries to a read replica.\n\nEach needs an owner."
+	const alert, timeout, replica = "Alert when pool utilisation exceeds 80% for 5 minutes", "Set a 30s statement_timeout on the reporting role", "Move reporting queries to a read replica"
+	checkReplies(t, "What follow-ups for the postmortem?", []replyCase{
+		{followUps, "This is great. 1 and 2 are in, we agreed on those this morning.", alert + "|" + timeout},
+		{followUps, "Let's do 1 and 3.", alert + "|" + replica},
+		{followUps, "2 and 3, please.", timeout + "|" + replica},
+		{followUps, "We'll do 1 and 2 now, 3 later.", alert + "|" + timeout},
+		{followUps, "1 is in.", alert},
+		{followUps, "3 is out, too big for this quarter.", "Decided against: " + replica},
+		{followUps, "2 and 5 are in.", ""},
+		{followUps, "Between 1 and 2 I can't decide.", ""},
+	})
+	const lettered = "**Option A: in-place ALTER**\nA full rewrite under a lock.\n\n**Option C: expand/contract to numeric(19,4)**\nA new column, kept in sync.\n\nI'd lean towards **B**; with three-decimal currencies, **C**."
+	const optionC = "expand/contract to numeric(19,4) A new column, kept in sync"
+	checkReplies(t, "How do we fix the money column?", []replyCase{
+		{lettered, "We sell in JOD, cents won't cut it. ok go with C. For step 2, is a trigger better?", optionC},
+		{lettered, "C.", optionC},
+		{lettered, "We asked J. Smith about it. For step 2, is a trigger better?", ""},
+	})
+}
+
+// TestDecisionClauses checks a decision inside a longer sentence: it starts
+// after a dash, and a question asked in a later clause leaves it standing.
+func TestDecisionClauses(t *testing.T) {
+	const options = "Kyoto is lovely. Osaka is great for food."
+	checkReplies(t, "Which cities?", []replyCase{
+		{options, "Honestly two cities feels like plenty — we're skipping Osaka this time.", "We're skipping Osaka this time"},
+		{options, "We're skipping Osaka because we'd rather have slower days, and we can eat okonomiyaki in Kyoto too, right?", "We're skipping Osaka"},
+		{options, "We're skipping Osaka, right?", ""},
+		{options, "Are we skipping Osaka, and is that wise?", ""},
+		{options, "For the food, we're skipping Osaka.", "For the food, we're skipping Osaka"},
+	})
+}
+
+// TestKeptAsIs checks a reply that keeps a thing as it is ("X stays on
+// Y"), in a sentence of its own, after "so", or after a semicolon next to
+// another decision.
+func TestKeptAsIs(t *testing.T) {
+	const advice = "Vitest runs the same expect API; the admin app's Enzyme tests need a rewrite first. Keep `amount` for at least one release so you can roll back."
+	checkReplies(t, "Should we move the tests and drop the column?", []replyCase{
+		{advice, "Switch to Vitest for the web app; the admin app stays on Jest until its Enzyme tests are rewritten.", "Switch to Vitest for the web app|the admin app stays on Jest until its Enzyme tests are rewritten"},
+		{advice, "Finance won't touch the dashboards before close, so `amount` stays until Q3 close is done.", "`amount` stays until Q3 close is done"},
+		{advice, "The admin app stays on Jest for now.", "The admin app stays on Jest for now"},
+		{advice, "Memory still stays at 2 GB after the deploy.", ""},
+		{advice, "Does the admin app stay on Jest?", ""},
+		{advice, "Maybe the admin app stays on Jest.", ""},
+		{advice, "It stays at 100% CPU for hours.", ""},
+		{advice, "The fan stays on all night.", ""},
+		{advice, "If the admin app stays on Jest, what breaks?", ""},
+	})
+}
+
+// TestMidSentenceInstruction checks an instruction that starts after a yes
+// or a "but" inside a longer sentence: the decision starts at its verb.
+func TestMidSentenceInstruction(t *testing.T) {
+	const plan = "Send Deprecation and Sunset headers on every v1 response, then run brownouts in the last two months."
+	checkReplies(t, "How do we retire v1?", []replyCase{
+		{plan, "The date is set by legal. Headers yes, sure, go ahead with both on every v1 response.", "Go ahead with both on every v1 response"},
+		{plan, "Ok I hear you, but drop the brownouts, CS will chase people directly.", "Drop the brownouts, CS will chase people directly"},
+		{plan, "Fine, but keep in mind that legal sets the date.", ""},
+		{plan, "We tried that, but use of the headers is rare.", ""},
+		{plan, "The headers are new to us, and brownouts scare the CS lead.", ""},
+	})
+}
+
+// TestValueSet checks a user's "the X is going to be Y" for a thing whose
+// value is chosen (a model, a date, a default), and not a judgement.
+func TestValueSet(t *testing.T) {
+	const compare = "The logistic regression with spline terms gets AUC 0.81, LightGBM 0.84. A sunset about six months out is usual."
+	checkReplies(t, "Which model, and when do we sunset v1?", []replyCase{
+		{compare, "Given that, the v1 model is going to be the logistic regression with spline terms, I can live with 0.81.", "the v1 model is going to be the logistic regression with spline terms"},
+		{compare, "The sunset date is going to be March 31, 2026, because of the Q4 freezes.", "The sunset date is going to be March 31, 2026"},
+		{compare, "The deadline is going to be tight.", ""},
+		{compare, "The migration will be a pain either way.", ""},
+		{compare, "The model will be slower than we'd like.", ""},
+		{compare, "Maybe the date will be March 31.", ""},
+		{compare, "Will the model be the logistic regression?", ""},
+	})
+}
+
+// TestSealedChoice checks a bare choice sealed by the next sentence
+// ("Clerk. Final.") or by an "obviously" after it.
+func TestSealedChoice(t *testing.T) {
+	const providers = "Clerk has the best developer experience. Keycloak means running an identity server. You could host in Frankfurt or Ireland."
+	checkReplies(t, "Which auth provider, and which region?", []replyCase{
+		{providers, "Ok, that's useful. Clerk. Final.", "Clerk"},
+		{providers, "Thanks for all this. Clerk. Final answer.", "Clerk"},
+		{providers, "Ok, that's useful. Clerk. Finally some clarity.", ""},
+		{providers, "Frankfurt, obviously, given the contracts.", "Frankfurt"},
+		{providers, "Ok, that's useful. Clerk. Let me think.", ""},
+	})
+}
+
+// TestRepliesFromFreshConversations checks forms found in labelled
+// conversations 119–149, written apart from the extractor: a yes after the
+// thing it takes, a flat "no X", things ruled out "then", a thing that
+// becomes or goes into something, a choice named with "it is" after a word
+// that is also a stop word.
+func TestRepliesFromFreshConversations(t *testing.T) {
+	const advice = "Create the events topic with 12 partitions keyed by customer_id. Use conversion per visitor as the primary metric. " +
+		"RabbitMQ, SQS and NATS all lack replay. A compatibility shim would keep old callers working; Terragrunt adds a layer. " +
+		"Present the norming study as the first empirical chapter and enter the norms as item covariates. Keep the user in a me query."
+	checkReplies(t, "What do you suggest?", []replyCase{
+		{advice, "12 partitions keyed by customer_id, yep. Retention is next.", "12 partitions keyed by customer_id"},
+		{advice, "metric: conversion per visitor as primary, agreed.", "conversion per visitor as primary"},
+		{advice, "prod applies from CI with 12 partitions - yes, doing that regardless.", "prod applies from CI with 12 partitions"},
+		{advice, "12 partitions keyed by customer_id, yes, but only after the audit.", ""},
+		{advice, "The consumer lag on our side, yes, it grows every night.", ""},
+		{advice, "Maybe 12 partitions, sure.", ""},
+		{advice, "rabbit and sqs are out then, replay is non negotiable.", "rabbit and sqs are out then"},
+		{advice, "option 2. and definitely no terragrunt, debugging its cache was miserable.", "Definitely no terragrunt"},
+		{advice, "Update the fixtures to cents. No shim.", "No shim"},
+		{advice, "No worries.", ""},
+		{advice, "No shim would have caught this in time, sadly.", ""},
+		{advice, "So the norming study becomes the first empirical chapter, then study 1.", "the norming study becomes the first empirical chapter, then study 1"},
+		{advice, "And the norms go in as covariates, that's a nice story.", "the norms go in as covariates, that's a nice story"},
+		{advice, "The fan goes into overdrive at night.", ""},
+		{advice, "me query it is, makes sense.", "me query"},
+		{advice, "So be it.", ""},
+	})
+}
+
+// TestMoreFreshForms checks the rest of the forms labelled conversations
+// 119–149 showed: options as lettered bold headings, "X's out", a price
+// that stays or goes to a value, "and yes drop …", a one-word yes, "no X,
+// we'll go with Y", a no after the thing, an item taken with "yes".
+func TestMoreFreshForms(t *testing.T) {
+	const routes = "Two ways:\n\n**A. Northern section**\nFour huts, then the bus.\n\n**B. Northern section + Peiljoch**\nThe lake on the last day.\n\n" +
+		"A tent doesn't work here. Join the Alpenverein for cheaper beds. An inReach or the SOS app. Croissants could go to $4.25; sourdough at $8. " +
+		"A public status page for security incidents is common. Drop idx_customer_id afterwards."
+	const b = "Northern section + Peiljoch The lake on the last day"
+	checkReplies(t, "Which route?", []replyCase{
+		{routes, "B!! that lake looks unreal.", b},
+		{routes, "tent's out then, not carrying 2kg extra.", "tent's out then"},
+		{routes, "ok. croissants go to $4.25 from the 1st.", "croissants go to $4.25 from the 1st"},
+		{routes, "sourdough is staying at $8, my regulars would riot.", "sourdough is staying at $8, my regulars would riot"},
+		{routes, "and yes drop idx_customer_id once the new one's in.", "Drop idx_customer_id once the new one's in"},
+		{routes, "alpenverein, yep, signing us both up tonight.", "alpenverein"},
+		{routes, "no inreach, we'll go with the SOS app.", "No inreach, we'll go with the SOS app"},
+		{routes, "no inreach, it costs too much.", ""},
+		{routes, "status page for security incidents, absolutely not, legal would have my head.", "Decided against: status page for security incidents"},
+		{routes, "the public status page, nope, but maybe later.", ""},
+		{routes, "The fan goes to 100% at night.", ""},
+	})
+	const numbered = "Two ways:\n1. Downcast the anyhow error in main.\n2. Carry an exit code in every error.\n\nWhich one?"
+	checkReplies(t, "How do we pick exit codes?", []replyCase{
+		{numbered, "1 yes, do it.", "Downcast the anyhow error in main"},
+		{numbered, "1 is fine, we won't have more than 3 codes.", "Downcast the anyhow error in main"},
+	})
+}
+
+// TestTableAndGerundForms checks a table of numbered recommendations
+// answered line by line, a change under way after a yes ("ok, upgrading
+// to 1.9 first then"), "agree on no X", a bare choice with "then" and a
+// comment, and a thing that stays up.
+func TestTableAndGerundForms(t *testing.T) {
+	const table = "## Recommendations\n\n| # | Change | Saving |\n|---|---|---|\n| 1 | Right-size requests | $6k |\n| 5 | VPC endpoints: S3 gateway endpoint | $2k |\n| 6 | Logs: drop debug at the agent | $2k |\n\n" +
+		"Upgrade to Terraform 1.9 before the moves. A PM is premature at your size. Lager beds at the Dresdner Hütte are cheapest. Staging could scale to zero at night."
+	checkReplies(t, "Where do we save?", []replyCase{
+		{table, "going through it:\n5 - yes, can't believe we don't have it.\n6 - yes, drop debug everywhere.\n3 - yes in principle but I need to check.", "VPC endpoints: S3 gateway endpoint|Logs: drop debug at the agent"},
+		{table, "we're on 1.5.7 sadly. ok, upgrading to 1.9 first then, I'd rather review moves in PRs.", "upgrading to 1.9 first then, I'd rather review moves in PRs"},
+		{table, "ok, wondering whether 1.9 breaks the providers.", ""},
+		{table, "ok, thanks, getting late here.", ""},
+		{table, "agree on no PM, that'd be silly at our size.", "agree on no PM, that'd be silly at our size"},
+		{table, "ok Lager at Dresdner then, booking it now.", "Lager at Dresdner"},
+		{table, "dev gets scaled to zero at night, staging stays up 24/7 for the QA team.", "staging stays up 24/7 for the QA team"},
+	})
+}
+
+// TestConclusionsAndRefusals checks a choice after ", so", a thing refused
+// with "X: no." or a longer "no X, obviously", an instruction after "ok"
+// with more verbs, "So:" before a restatement, "totally agree" after the
+// thing, a verdict on a thing named with "per", and a task of the
+// speaker's cut from the decision.
+func TestConclusionsAndRefusals(t *testing.T) {
+	const advice = "Options: A) page SRE; B) rotate within security; C) an MDR vendor for nights and weekends. External comms need legal sign-off. " +
+		"Converting to async is a big change. Rewrite the DATE() filter to a range on created_at. Use field-level LWW with an op queue and a separate photo upload queue. " +
+		"A baseVersion per field avoids clock skew. Put the salary band in the ad."
+	checkReplies(t, "What now?", []replyCase{
+		{advice, "SRE won't take security pages, so we're doing C: an MDR vendor for nights and weekends.", "We're doing C: an MDR vendor for nights and weekends"},
+		{advice, "paging per your table. and no external comms without legal sign-off, obviously.", "No external comms without legal sign-off"},
+		{advice, "async: no.", "Decided against: async"},
+		{advice, "Kafka: no.", ""},
+		{advice, "ok rewrite it to a range on created_at, I'll push that regardless.", "rewrite it to a range on created_at"},
+		{advice, "So: field-level LWW with an op queue.", "field-level LWW with an op queue"},
+		{advice, "a separate photo upload queue, totally agree, that's half our bugs.", "a separate photo upload queue"},
+		{advice, "baseVersion per field makes sense, doing that instead of timestamps.", "baseVersion per field makes sense, doing that instead of timestamps"},
+		{advice, "ok. we'll put the salary band in the ad, I'll write the JD this week.", "We'll put the salary band in the ad"},
+	})
+}
+
+// TestChoiceInLongerSentences checks "X it is" and "X is out" inside a
+// longer sentence: after "and", a second interjection or an ellipsis, before
+// a dash; and what is no choice ("stays as it is", "is out on Friday").
+func TestChoiceInLongerSentences(t *testing.T) {
+	const field = "Slurm, Kubernetes with Kueue, or Run:ai. Grafana Cloud or self-hosted. The hotel or the university. Algolia, Typesense or Salesforce. Dramatiq needs a broker. Elm Road is a nice flat."
+	checkReplies(t, "Which one?", []replyCase{
+		{field, "We had the group leads meeting yesterday and Slurm it is — half of us used it before.", "Slurm"},
+		{field, "Yeah fine, Grafana Cloud it is, at least for this year.", "Grafana Cloud"},
+		{field, "So… the hotel it is, Saturday 18 October.", "the hotel"},
+		{field, "We won't make the deadline, so auth stays as it is.", ""},
+		{field, "Algolia's out — we got a quote last year.", "Algolia's out"},
+		{field, "Okay, Salesforce is out — the consultant alone costs too much.", "Salesforce is out"},
+		{field, "Run:ai is out on cost alone, the postdoc will survive.", "Run:ai is out"},
+		{field, "dramatiq ruled out, not keeping a broker around.", "dramatiq ruled out"},
+		{field, "So Elm Road is off for now, which is a shame.", "Elm Road is off for now"},
+		{field, "Priya is out on Friday.", ""},
+		{field, "The light is off for now.", ""},
+	})
+}
+
+// TestPicksAndMeetingLists checks a reply that opens with an option's
+// letter ("A. transactional enqueue is the win"), options labelled
+// "**a) …**", and a list under a reported meeting ("talked w/ Dana this
+// morning.").
+func TestPicksAndMeetingLists(t *testing.T) {
+	const options = "Three ways:\n\n**a) Keep Confluence, add owners**\nCheap.\n\n**b) Markdown in the service repos**\nNext to the code.\n\nWhich fits?"
+	const repos = "Markdown in the service repos Next to the code"
+	checkReplies(t, "Where do runbooks live?", []replyCase{
+		{options, "b. We already run Backstage, so TechDocs is free.", repos},
+		{options, "B) for sure.", repos},
+		{options, "J. Smith asked about this too.", ""},
+	})
+	const models = "orders_wide can stay a full-rebuild table. fct_orders can be an incremental merge on order_id. A dim_date table is optional on Snowflake."
+	checkReplies(t, "How do we model orders?", []replyCase{
+		{models, "talked w/ Dana + Ravi this morning.\n- orders_wide stays a table, full rebuild.\n- fct_orders: incremental merge on order_id.\n- no dim_date, snowflake date fns are fine.",
+			"orders_wide stays a table, full rebuild|fct_orders: incremental merge on order_id|No dim_date, snowflake date fns are fine"},
+		{models, "talked to Dana about it.\nShe has no idea either?", ""},
+	})
+}
+
+// TestTerseReplies checks the short forms of terse replies: a restatement
+// after "let's do it:", "we leave X out", "move us over to", a restatement
+// closed by "like you said", "X fine." without a comma, "2 no", "don't …",
+// "let's go X", and "topic: what we do about it".
+func TestTerseReplies(t *testing.T) {
+	const advice = "Instrument with OTel SDKs and run a Collector in the cluster. Leave totalCount out of v1. MailerLite is cheaper than Mailchimp. " +
+		"Give the yearly plan a 7-day trial. Bound the cache with lru-cache as a direct dependency. Typesense or Elasticsearch both fit. " +
+		"Exempt /healthz from rate limiting. Handoff day could move from Monday to Wednesday. For splitting, use timing-based shards with gotestsum.\n" +
+		"1. Fix the listener leak.\n2. Invalidate the cache on price messages."
+	checkReplies(t, "What do we do?", []replyCase{
+		{advice, "Okay, let's do it: SDKs in the services, a Collector in the cluster.", "SDKs in the services, a Collector in the cluster"},
+		{advice, "Ok we leave totalCount out of v1, we can add it later.", "We leave totalCount out of v1, we can add it later"},
+		{advice, "I'll move us over to MailerLite, it's cheaper.", "I'll move us over to MailerLite, it's cheaper"},
+		{advice, "Trial 7 days only on yearly, like you say, monthly no trial.", "Trial 7 days only on yearly"},
+		{advice, "lru-cache as direct dep fine.", "lru-cache as direct dep"},
+		{advice, "everything is fine.", ""},
+		{advice, "2 no, 10 min stale is fine.", "Decided against: Invalidate the cache on price messages"},
+		{advice, "don't rate limit /healthz and /readyz.", "don't rate limit /healthz and /readyz"},
+		{advice, "Don't worry about the cost.", ""},
+		{advice, "Let's go Typesense.", "Let's go Typesense"},
+		{advice, "Let's go back to the cache question.", ""},
+		{advice, "Handoff day: moving it to Wednesday, nobody wants Mondays.", "Handoff day: moving it to Wednesday, nobody wants Mondays"},
+		{advice, "splitting: timing-based shards w/ gotestsum, 4 to start.", "splitting: timing-based shards w/ gotestsum, 4 to start"},
+		{advice, "splitting: not sure yet, what do you think?", ""},
+		{advice, "Pickling: pretty sure a few tasks take querysets, need to grep.", ""},
+	})
+}
+
+// TestRestatedAcceptance checks a yes followed by what was laid out, in the
+// user's own words: most of its words said by the assistant, none of it a
+// question, a hedge or news of the user's own.
+func TestRestatedAcceptance(t *testing.T) {
+	const layout = "Deploy jobs can run on ARC runners inside the cluster with an in-cluster service account, so no kubeconfigs live in GitHub secrets. Teams usually leave 4xx responses at INFO, with the alert on the 401 rate."
+	checkReplies(t, "How should deploys authenticate?", []replyCase{
+		{layout, "Yeah ok, ARC runners with the in-cluster service account for the deploy jobs, no kubeconfigs in GitHub secrets.", "ARC runners with the in-cluster service account for the deploy jobs, no kubeconfigs in GitHub secrets"},
+		{layout, "ok that works for me — 4xx stay at INFO and the alert is on the 401 rate.", "4xx stay at INFO and the alert is on the 401 rate"},
+		{layout, "Sure: deploy jobs on ARC runners, because kubeconfigs in secrets scare me.", "deploy jobs on ARC runners"},
+		{layout, "Yeah ok, ARC runners with the service account might work for the deploy jobs.", ""},
+		{layout, "ok, ARC runners in the cluster for deploy jobs?", ""},
+		{layout, "Yeah ok, our auditors meet on Tuesday and the budget review is next week.", ""},
+		{layout, "ok, I'll look at ARC runners and the service account tomorrow.", ""},
+		{layout, "Right, so the deploy jobs fail on ARC runners inside the cluster.", ""},
+		{layout, "Yeah, the deploy jobs still fail on ARC runners inside the cluster.", ""},
+		{layout, "OK, the in-cluster service account isn't allowed on ARC runners.", ""},
+	})
+}
