@@ -34,6 +34,7 @@ var (
 		`decided\s*(?:[:,—–]|-\s)\s*[a-z0-9]+`,
 		`decision (?:is|was|has been|:)`,
 		`settled on`,
+		`signed off on`,
 		`(?:we|i|everyone|all)(?: have|'ve| had)? agreed`,
 		`agreed (?:to|on|that)`,
 		`we agree (?:to|on|that)`,
@@ -65,7 +66,7 @@ var (
 	reUserNotDoing = re(`^(?:we|i)(?:'re| are|'m| am) not ([a-z]+ing)\b`)
 	// reRuledOut is a thing ruled out in so many words (group 1), perhaps
 	// with what ruled it out after it (group 2: "out on cost alone").
-	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|a no-go|not an option|ruled out|off for now)| ruled out)(?: then| too| now| as well| for now)?(?:\s*(?:[.!,;—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
+	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|a no-go|not an option|ruled out|off for now|a hard no|a no)| ruled out)(?: then| too| now| as well| for now)?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
 	// reUserWont is a decision against with any verb ("we won't migrate
 	// this quarter", "we're not going to bother with triggers"), the verb
 	// checked against notCommitting and notDeciding.
@@ -76,12 +77,12 @@ var (
 	// reUserPresent is a choice in the present tense after an interjection
 	// that settles: "OK, so we're using Vault", "Alright, we keep the
 	// schema".
-	reUserPresent = re(`^we(?:(?:'re| are) (?:doing|using|going with)| (?:keep|use|go with|stick with|stay with|switch to|move to|drop|ship|leave))\b`)
+	reUserPresent = re(`^we(?:(?:'re| are) (?:doing|using|going with)| (?:keep|use|go with|stick with|stay with|switch to|move to|drop|ship|leave|take|do))\b`)
 	reUserWont    = re(`^(?:we|i)(?: won't| will not|(?: are|'re| am|'m) not going to| aren't going to)(?: be)? ([a-z][a-z-]+)\b`)
 	// reUserI is the user's own choice in the first person ("I'll use
 	// pgx", "I'll do that"); other verbs after "I'll" are mostly tasks ("I'll
 	// open a ticket").
-	reUserI = re(`^i(?:'ll| will|'m going to| am going to|'d rather|'d rather just) (?:go ahead and )?(use|keep|move to|move (?:us |it |everything )?over to|migrate to|stay with|stay on|do|go with|stick with|switch to)\b`)
+	reUserI = re(`^i(?:'ll| will|'m going to| am going to|'d rather|'d rather just) (?:go ahead and )?(use|keep|move to|move (?:us |it |everything )?over to|migrate to|stay with|stay on|do|go with|go for|stick with|switch to)\b`)
 	// reUserDone is a change the user reports having made: "I've switched
 	// the replica to logical replication", "Went with Loki".
 	reUserDone = re(`^(?:(?:i|we)(?:'ve| have)? (?:(?:gone|went) ahead and )?(?:switched|moved|migrated|ported)(?: [a-z0-9./_-]+){0,5}? (?:over |back )?to|(?:went with|chose|picked|opted for|switched to|moved to|migrated to|settled on|stuck with)\b)`)
@@ -96,13 +97,13 @@ var (
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
 	// idioms that open the same way.
-	reImperative    = re(`^(?:and |also |so )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on)\b`)
-	reMidImperative = re(`, (?:(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)*(?:but\s+|(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)((?:go ahead with|go with|use|keep|drop|scrap|ditch|skip|stick with|switch to|pick|choose)\b)`)
+	reImperative    = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on)\b`)
+	reMidImperative = re(`, (?:(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)*(?:but\s+|(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)((?:go ahead with|go with|use|keep|drop|scrap|ditch|skip|stick with|switch to|pick|choose|start with)\b)`)
 	reNotImperative = re(`^(?:use of\b|drop (?:by|off)\b|keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
 	reAnyAnaphor = re(`\b(?:it|that|this|these|those|them)\b`)
 	// reItIs is a choice named on its own: "Meilisearch it is."
-	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/-]{0,40}?) it is(?:,? then|,? for now)?\s*(?:[.!]*$|[,;—–])`)
+	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/-]{0,40}?) it is(?:,? then|,? for now)?\s*(?:[.!]*$|[,;:—–])`)
 	// rePlanLabel opens a sentence that announces the decision after it:
 	// "that's the plan: …".
 	rePlanLabel = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|our plan)|that settles it)(?: then| now)?\s*(?:[:,—–]|-\s)\s*`)
@@ -850,9 +851,15 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			// "Option 2.", "The second one.": the option is the decision.
 			if o := pickedOption(sl, pending); o != "" {
-				_, why := splitReason(text, lower, s.start, s.start, s.end) // "Option B, since the export does the same"
-				out = e.appendDecision(st, out, m, o, why)
-				continue
+				if reMidImperative.Match(sl) {
+					// "B, but start with strictNullChecks": the pick, and
+					// the instruction that amends it, found below.
+					out = e.appendDecision(st, out, m, o, "")
+				} else {
+					_, why := splitReason(text, lower, s.start, s.start, s.end) // "Option B, since the export does the same"
+					out = e.appendDecision(st, out, m, o, why)
+					continue
+				}
 			}
 		}
 		if loc := labelAt(sl, s.lineStart); loc != nil {
@@ -991,6 +998,15 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if loc := st.stays(sl); loc != nil && user && st.replying {
 			// "the admin app stays on Jest until its tests are rewritten".
 			dec, why := splitReason(text, lower, s.start+loc[0], s.start+loc[0], s.start+loc[1])
+			out = e.appendDecision(st, out, m, dec, why)
+			continue
+		} else if loc := reYesTo.FindSubmatchIndex(head(sl)); loc != nil && user && st.replying && !isQuestion(sl) {
+			// "And yes to peer assessment that scales the mark", "no to the
+			// vivas": the thing, taken or refused.
+			dec, why := splitReason(text, lower, s.start+loc[4], s.start+loc[4], s.end)
+			if sl[loc[2]] == 'n' {
+				dec = "Decided against: " + dec
+			}
 			out = e.appendDecision(st, out, m, dec, why)
 			continue
 		} else if end := st.labelledNo(sl); end > 0 && user {
@@ -1221,9 +1237,21 @@ func musingItem(sl []byte) bool {
 	if hedges.Has(sl[i:j]) {
 		return true
 	}
+	if reTaskItem.Match(sl[i:]) {
+		return true // "I'll ask my dad if he still has his wheelbarrow": a task
+	}
+	// "rollout stages: not sure 5/25/50/100 works", "timer: still arguing".
+	if c := bytes.Index(head(sl), []byte(": ")); c > 0 && c < 30 {
+		if musingItem(sl[c+2:]) || containsAny(sl[c+2:], "not sure", "still arguing", "undecided", "idk", "no idea", "???", "tbd") {
+			return true
+		}
+	}
 	return bytes.HasPrefix(sl[i:], []byte("i wonder")) || bytes.HasPrefix(sl[i:], []byte("not sure")) ||
 		bytes.HasPrefix(sl[i:], []byte("i'm not sure")) || bytes.HasPrefix(sl[i:], []byte("what if"))
 }
+
+// reTaskItem opens an item that is a task of the speaker's, not a decision.
+var reTaskItem = re(`^i(?:'ll| will|'m going to| need to| have to) (?:ask|check|talk|look|see|find out|ping|email|call|write|think|read|try|figure)\b`)
 
 var reservations = set(`but though although however unless except if`)
 
@@ -1540,7 +1568,8 @@ var labelWords = set(`decision decided resolution agreed conclusion outcome verd
 	consensus resolved settled chosen selected picked winner approved locked decisions my our`)
 
 // imperativeVerbs are the first words of reImperative's verbs.
-var imperativeVerbs = set(`use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize`)
+var imperativeVerbs = set(`use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize
+	start`)
 
 // imperativeVerbNear reports whether one of the first three words of sl is an
 // imperative verb: most sentences are spared reImperative.
@@ -1567,7 +1596,7 @@ func imperativeVerbNear(sl []byte) bool {
 // ruledOut returns the clause of sl that rules a thing out ("Keycloak is
 // out", "so cross-region copies are off the table"), or nil.
 func ruledOut(sl []byte) []int {
-	if !containsAny(sl, " out", "'s out", " off", " a no-go", " not an option") {
+	if !containsAny(sl, " out", "'s out", " off", " a no-go", " not an option", " a hard no", " a no") {
 		return nil
 	}
 	// Each clause, last first: "Algolia's out — we got a quote".
@@ -1789,6 +1818,11 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 		// of the speaker's after a comma is no part of the decision.
 		if i := reTaskAfter.FindIndex(rest); i != nil {
 			return cleanDecision(text[start:body+i[0]], lower[start:body+i[0]]), ""
+		}
+		// "…, I prefer to have only one method for everything": the
+		// speaker's view of it, its reason.
+		if i := reViewAfter.FindIndex(rest); i != nil {
+			return cleanDecision(text[start:body+i[0]], lower[start:body+i[0]]), cleanReason(text[body+i[0]+2 : end])
 		}
 	}
 	if loc != nil {

@@ -64,7 +64,7 @@ func nextClause(sl []byte, from int) int {
 
 // refusals turn a thing named into a thing refused: "the status page,
 // nope".
-var refusals = set(`no nope not never nah`)
+var refusals = set(`no nope never nah`)
 
 // reDont is an instruction against, its verb in group 1.
 var reDont = re(`^(?:(?:and|also|but|please|so|ok|okay)[,]?\s+)*(?:don't|do not|never)(?: just)? ([a-z]+)\b`)
@@ -80,7 +80,7 @@ var reItemNo = re(`^#?([0-9])\s*(?:[-—–:]\s*)?(?:no|nope|not now|skip)\b\s*[
 
 // reItemList is a pick of several numbered options: "1 and 2 are in",
 // "let's do 1, 3 and 4", "2 and 3, please".
-var reItemList = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|(?:we'll|i'll) (?:do|take)|do)\s+)?(?:(?:options|items|#)\s*)?#?[0-9](?:\s*,\s*#?[0-9])*,?\s*(?:and|&|\+)\s*#?[0-9]\s*(?:(?:are|is) in|please|then|it is|for now|now)?\s*(?:[.!,;—–]|$)`)
+var reItemList = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|(?:we'll|i'll) (?:do|take)|do)\s+)?(?:(?:options|items|#)\s*)?#?[0-9](?:\s*,\s*#?[0-9])*,?\s*(?:and|&|\+|-|–|to)\s*#?[0-9]\s*(?:(?:are|is) in|please|then|it is|for now|now)?\s*(?:[.!,;—–]|$)`)
 
 // pickedItems returns the options a reply picks by their numbers, in the
 // order named, or nil unless there are two or more and each is offered.
@@ -96,12 +96,23 @@ func pickedItems(sl []byte, p *proposal) []string {
 	if m == nil {
 		return nil
 	}
-	var out []string
-	for _, c := range sl[start : start+m[1]] {
+	var nums []int
+	span := sl[start : start+m[1]]
+	for i, c := range span {
 		if c < '0' || c > '9' {
 			continue
 		}
-		o, ok := p.option(string(c))
+		n := int(c - '0')
+		if k := len(nums); k > 0 && bytes.ContainsAny(span[:i], "-–") && !bytes.ContainsAny(span[:i], ",&+") && nums[k-1] < n {
+			for f := nums[k-1] + 1; f < n; f++ {
+				nums = append(nums, f) // "do 1-3": 1, 2 and 3
+			}
+		}
+		nums = append(nums, n)
+	}
+	var out []string
+	for _, n := range nums {
+		o, ok := p.option(strconv.Itoa(n))
 		if !ok {
 			return nil
 		}
@@ -176,7 +187,7 @@ func (st *decisionState) stays(sl []byte) []int {
 // concludes reports a prefix whose last clause is a bare "so": "SRE won't
 // take security pages, so we're doing C".
 func concludes(prefix []byte) bool {
-	return bytes.HasSuffix(prefix, []byte(", so ")) || bytes.HasSuffix(prefix, []byte("; so "))
+	return bytes.HasSuffix(prefix, []byte(", so ")) || bytes.HasSuffix(prefix, []byte("; so ")) || string(prefix) == "so " || string(prefix) == "so, "
 }
 
 // goesNamed reports a "let's go" followed by a thing, not a direction or a
@@ -244,6 +255,9 @@ func clauseAfterDash(prefix []byte) int {
 	}
 	return i + 1
 }
+
+// reViewAfter is the speaker's view after a comma.
+var reViewAfter = re(`, (?:and )?i (?:prefer|think|guess|feel|want|like|hope|believe)\b`)
 
 // reTaskAfter is a clause of the speaker's own task after a decision.
 var reTaskAfter = re(`, (?:and )?i(?:'ll| will|'m going to| need to| have to| can) `)
@@ -383,6 +397,10 @@ func (st *decisionState) topicChoice(sl []byte) bool {
 // borrowing model".
 var reLiking = re(`^i (?:like|love|prefer|'m happy with|am happy with) (?:the|your)\b`)
 
+// reYesTo is a yes or a no to a thing named (groups 1 and 2): "And yes to
+// peer assessment", "no to the vivas".
+var reYesTo = re(`^(?:(?:and|so|also|ok|okay)[,]?\s+)*(yes|no|a big yes|a hard no) to ((?:the |a |an |your )?[a-z0-9])`)
+
 // reLabelledNo is a thing named, then refused: "async: no.", "Kafka —
 // nope."
 var reLabelledNo = re(`^([a-z0-9][a-z0-9 ./+#_-]{0,30}?)\s*(?::|—|–| -)\s*(?:no|nope|not now|no way|nah)\s*[.!]*$`)
@@ -410,7 +428,7 @@ var reAcceptedAfter = re(`(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure
 
 // reFineAfter is a yes that closes a short phrase without a comma (group
 // 1).
-var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_-]{2,40}( (?:fine|ok|okay))\s*[.!]*$`)
+var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:fine|ok|okay|yes|yep))\s*(?:[.!]*$|,)`)
 
 // reFiniteVerb marks a clause ("everything is fine"), not a thing named.
 var reFiniteVerb = re(`\b(?:is|are|was|were|looks?|seems?|works?|feels?|sounds?|went|goes|got|prevents|makes|causes|means|needs|handles|gives|takes|runs)\b|'s\b|'re\b`)

@@ -285,3 +285,38 @@ func TestRestatedAcceptance(t *testing.T) {
 		{layout, "OK, the in-cluster service account isn't allowed on ARC runners.", ""},
 	})
 }
+
+// TestThirdBatchForms checks the forms labelled conversations 183–213
+// showed: a label at the end of a line, "signed off on", "X is out:", "a
+// hard no", "yes to X" and "no to X", "option B it is:", "actually scrap
+// …", "B, but start with …", "we take option A", "So we do X", a choice
+// with "not adding" after it, "X yes." and "X yes,", "do 1-3", an "ok:"
+// list, and what a list under a label leaves out (tasks, musings).
+func TestThirdBatchForms(t *testing.T) {
+	const plan = "Plan:\n1. Bump dependencies on 3.8.\n2. Replace distutils.\n3. Add a 3.12 CI job.\n\n" +
+		"**A) Two OTA slots with rollback**\nSafe.\n\n**B) Delta updates**\nSmaller.\n\n" +
+		"nf-core/rnaseq suits you; Galaxy depends on quotas. Unlimited revisions are risky. Peer assessment and vivas both work. " +
+		"pgvector or Qdrant. createSafeContext throws outside its provider. A 50% deposit is normal. Start with strictNullChecks or noImplicitAny. " +
+		"DNS-01 with Cloudflare works for wildcards. Raised beds and drip line fit your yard."
+	checkReplies(t, "What now?", []replyCase{
+		{plan, "Went through this with Marco this morning. Where we landed:\n- raised beds, three of them\n- drip line, not soaker hoses\n- timer: not sure yet\n- I'll ask my dad about the wheelbarrow",
+			"raised beds, three of them|drip line, not soaker hoses"},
+		{plan, "the PI signed off on nf-core/rnaseq for all RNA-seq going forward.", "the PI signed off on nf-core/rnaseq for all RNA-seq going forward"},
+		{plan, "Galaxy is out: the PI doesn't want quotas.", "Galaxy is out"},
+		{plan, "unlimited revisions is a hard no, I'll counter with 3 rounds.", "unlimited revisions is a hard no"},
+		{plan, "And yes to peer assessment that scales the mark.", "peer assessment that scales the mark"},
+		{plan, "no to the vivas, too much scheduling.", "Decided against: the vivas, too much scheduling"},
+		{plan, "Yes to what exactly?", ""},
+		{plan, "So, option B it is: delta updates from day one.", "option B"},
+		{plan, "actually scrap the CI job, we have enough.", "actually scrap the CI job, we have enough"},
+		{plan, "B, but start with strictNullChecks not noImplicitAny.", "Delta updates Smaller|Start with strictNullChecks not noImplicitAny"},
+		{plan, "Okay, we take option A, two OTA slots with the rollback.", "Two OTA slots with rollback Safe"},
+		{plan, "So we do DNS-01 with Cloudflare for all certificates, I prefer one method.", "We do DNS-01 with Cloudflare for all certificates"},
+		{plan, "So we keep getting timeouts on the CI job.", ""},
+		{plan, "ok pgvector, not adding another service for 3 people.", "pgvector"},
+		{plan, "createSafeContext yes.", "createSafeContext"},
+		{plan, "50% deposit yes, and IP transfer on final payment.", "50% deposit"},
+		{plan, "straight to 3.12. do 1-3.", "Bump dependencies on 3.8|Replace distutils|Add a 3.12 CI job"},
+		{plan, "ok:\n- backups -> backblaze b2, separate account\n- retention exactly as you wrote", "backups -> backblaze b2, separate account|retention exactly as you wrote"},
+	})
+}

@@ -96,9 +96,29 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 			inPlanList = false
 		}
 		label, plan = false, false
+		// "Went through this with Marco this morning. Where we landed:": the
+		// line's last sentence announces the list below.
+		stop := off + len(body)
+		if t := bytes.TrimRight(bodyLower, " \t*_"); len(t) > 0 && t[len(t)-1] == ':' {
+			i := lastSentenceStart(lower, off, stop)
+			starts := []int{i}
+			if c := bytes.LastIndex(lower[i:stop], []byte(", ")); c > 0 {
+				starts = append(starts, i+c+2) // "Talked it through with Dan, here's where we landed:"
+			}
+			for _, i := range starts {
+				if i == off {
+					continue
+				}
+				if tail := lower[i:stop]; isLabelLine(tail) {
+					label, inLabelList, stop = true, true, i
+				} else if isPlanLine(tail) {
+					plan, inPlanList, stop = true, true, i
+				}
+			}
+		}
 		first := true
-		for s := off; s < off+len(body); {
-			e := sentenceEnd(lower, s, off+len(body))
+		for s := off; s < stop; {
+			e := sentenceEnd(lower, s, stop)
 			if st, en := trimSpan(text, s, e); en > st {
 				sn := sentence{start: st, end: en, para: para, lineStart: first, afterLabel: after && first, afterPlan: afterPlan && first}
 				if first {
@@ -111,6 +131,23 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 		}
 	}
 	return out
+}
+
+// lastSentenceStart returns where the last sentence of lower[off:end]
+// starts, or off when it has one sentence.
+func lastSentenceStart(lower []byte, off, end int) int {
+	last := off
+	for s := off; s < end; {
+		e := sentenceEnd(lower, s, end)
+		if e < end {
+			last = e
+		}
+		s = e
+	}
+	for last < end && lower[last] == ' ' {
+		last++
+	}
+	return last
 }
 
 // stripMarker removes a list bullet, number or heading marks from the start of
@@ -185,6 +222,7 @@ func announcement(l []byte) ([]byte, bool) {
 // isPlanLine reports a line (or sentence) that only announces the plan that
 // follows it.
 func isPlanLine(l []byte) bool {
+	l0 := l
 	l, ok := announcement(l)
 	if !ok {
 		return false
@@ -197,12 +235,15 @@ func isPlanLine(l []byte) bool {
 		"here's what we're going to do", "here's what i'm going to do", "here's what i'll do":
 		return true
 	}
+	if string(bytes.TrimSpace(l0)) == "ok:" || string(bytes.TrimSpace(l0)) == "okay:" {
+		return true // "ok:" and a list of what is settled
+	}
 	// "talked w/ Dana + Ravi this morning.": a meeting reported, its outcome
 	// listed below.
 	return reMeetingLine.Match(l)
 }
 
-var reMeetingLine = re(`^(?:update: )?(?:we |i )?(?:talked|spoke|met|chatted|discussed it|talked it through|went through it|had a (?:call|chat|meeting|sync))(?: it through)? (?:to|with|w/) [a-z0-9 +&,/-]{1,30}?(?: (?:this morning|today|yesterday|last night|earlier|on (?:monday|tuesday|wednesday|thursday|friday)))?$`)
+var reMeetingLine = re(`^(?:update: )?(?:we |i )?(?:(?:talked|spoke|met|chatted|discussed it|talked it through|went through (?:it|this)|had a (?:call|chat|meeting|sync))(?: it through)? (?:to|with|w/) [^.;:!?]{1,40}?|(?:talked|went) (?:it|this) (?:over|through) (?:on|at|in) [^.;:!?]{1,30}?)(?: (?:this morning|today|tonight|yesterday|last night|earlier|on (?:monday|tuesday|wednesday|thursday|friday)))?$`)
 
 var planLeads = words.NewSetOf(strings.Fields(`ok okay so alright right then great good perfect fine`))
 
