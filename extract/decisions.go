@@ -241,7 +241,7 @@ func (l *lazyRE) FindSubmatchIndex(b []byte) []int {
 // (anchorToks).
 const (
 	directAnchorList = `we we'll we're we've we’ll we’re we’ve i'll i'm i've i’ll i’m i’ve i
-		let's lets let’s decided decided: decision settled agreed agree everyone all consensus team ended`
+		let's lets let’s decided decided: decision settled agreed agree everyone all consensus team ended signed`
 	userAnchorList     = `we we'll we’ll we're we’re let's lets let’s`
 	commitAnchorList   = `we we're we’re i i'm i’m i'll i’ll i'd i’d let's lets let’s`
 	planAnchorList     = `the our my`
@@ -1819,10 +1819,13 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 		if i := reTaskAfter.FindIndex(rest); i != nil {
 			return cleanDecision(text[start:body+i[0]], lower[start:body+i[0]]), ""
 		}
-		// "…, I prefer to have only one method for everything": the
-		// speaker's view of it, its reason.
-		if i := reViewAfter.FindIndex(rest); i != nil {
-			return cleanDecision(text[start:body+i[0]], lower[start:body+i[0]]), cleanReason(text[body+i[0]+2 : end])
+		// "…, I prefer to have only one method for everything", "…, no
+		// reason to install another thing": the speaker's view of it, or a
+		// comment, is its reason.
+		for _, r := range []*lazyRE{reViewAfter, reCommentAfter} {
+			if i := r.FindIndex(rest); i != nil {
+				return cleanDecision(text[start:body+i[0]], lower[start:body+i[0]]), cleanReason(text[body+i[0]+2 : end])
+			}
 		}
 	}
 	if loc != nil {
@@ -1972,7 +1975,7 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		if p != nil {
 			continue
 		}
-		if imp == nil && k < imperativeProposalSentences && imperativeProposal(sl) {
+		if imp == nil && k-bareAnswer(st) < imperativeProposalSentences && imperativeProposal(sl) {
 			if dec, why := splitReason(text, st.lower, s.start, s.start, s.end); len(dec) >= 3 {
 				if why == "" {
 					why = nextReason(text, st.lower, st.sents, k)
@@ -2041,6 +2044,20 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		}
 	}
 	return p
+}
+
+// bareAnswer is 1 when the message opens with a bare "No." or "Yes.", which
+// does not count towards how far into it an advice stands.
+func bareAnswer(st *decisionState) int {
+	if len(st.sents) == 0 {
+		return 0
+	}
+	s := st.sents[0]
+	switch string(bytes.Trim(st.lower[s.start:s.end], " .!*_")) {
+	case "no", "yes", "nope", "yep", "yeah", "sure", "correct", "right", "exactly", "short answer: no", "short answer: yes":
+		return 1
+	}
+	return 0
 }
 
 // imperativeProposalSentences is how far into the assistant's message an

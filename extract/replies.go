@@ -256,6 +256,10 @@ func clauseAfterDash(prefix []byte) int {
 	return i + 1
 }
 
+// reCommentAfter opens a comment on the decision after a comma: "we stay
+// with Traefik, no reason to install another thing".
+var reCommentAfter = re(`, (?:no reason to|not worth|no point in|which (?:is|was|would|means|makes)|that way)\b`)
+
 // reViewAfter is the speaker's view after a comma.
 var reViewAfter = re(`, (?:and )?i (?:prefer|think|guess|feel|want|like|hope|believe)\b`)
 

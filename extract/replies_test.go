@@ -320,3 +320,21 @@ func TestThirdBatchForms(t *testing.T) {
 		{plan, "ok:\n- backups -> backblaze b2, separate account\n- retention exactly as you wrote", "backups -> backblaze b2, separate account|retention exactly as you wrote"},
 	})
 }
+
+// TestCommentsAndSentenceEnds checks a comment after a comma cut off as the
+// reason ("…, no reason to install another thing"), "signed off on" anywhere
+// in a sentence, "no." ending a sentence (not "No. 5"), and a bare "No." that
+// opens an answer not counting against its advice.
+func TestCommentsAndSentenceEnds(t *testing.T) {
+	const advice = "Traefik already ships with k3s. nf-core/rnaseq is the standard. Run `pyupgrade` over the codebase if you like."
+	checkReplies(t, "What now?", []replyCase{
+		{advice, "Ok, we stay with Traefik, no reason to install another thing.", "We stay with Traefik"},
+		{advice, "We met yesterday and the PI signed off on nf-core/rnaseq.", "We met yesterday and the PI signed off on nf-core/rnaseq"},
+		{advice, "pyupgrade: no. it touches every file.", "Decided against: pyupgrade"},
+		{advice, "See No. 5 in the list.", ""},
+	})
+	const bareNo = "No. The work dir is a cache. Everything ends up in the outdir. Keep the work dir on scratch and clean it after each run."
+	checkReplies(t, "Do we keep work/?", []replyCase{
+		{bareNo, "Perfect.", "Keep the work dir on scratch and clean it after each run"},
+	})
+}

@@ -266,8 +266,8 @@ func sentenceEnd(lower []byte, s, limit int) int {
 		if j < limit && lower[j] != ' ' && lower[j] != '\t' {
 			continue
 		}
-		if c == '.' && isAbbrev(lower[s:i]) {
-			continue
+		if c == '.' && isAbbrev(lower[s:i]) && !(bytes.HasSuffix(lower[s:i], []byte("no")) && (j+1 >= limit || lower[j+1] < '0' || lower[j+1] > '9')) {
+			continue // "No. 5" abbreviates; "pyupgrade: no. it touches every file" ends
 		}
 		return j
 	}
