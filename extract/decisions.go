@@ -54,6 +54,7 @@ var (
 	reUserCommit = re(`^(?:` + strings.Join([]string{
 		`(?:we|i)(?:'re| are|'m| am) (?:switching to|moving to|migrating to|moving over to|dropping|skipping|ditching|adopting|standardi[sz]ing on|replacing|retiring|removing|deprecating|sunsetting|keeping|sticking with|staying (?:with|on))`,
 		`(?:we|i)(?:'re| are|'m| am) (?:switching|migrating|porting) (?:[a-z0-9./-]+ ){1,5}?(?:over |back )?to`,
+		`(?:we|i)(?:'re| are|'m| am) moving (?:the |our |my )?(?:[a-z0-9./-]+ ){1,5}?(?:over|across)\b`,
 		`let'?s not (?:use|adopt|build|ship|go with|move to|migrate to|switch to|support|add|keep|pursue|implement|buy|introduce|run|do|bother)`,
 		`(?:we|i)(?:'re| are|'m| am) locking in`,
 	}, "|") + `)\b`)
@@ -103,7 +104,7 @@ var (
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
 	reAnyAnaphor = re(`\b(?:it|that|this|these|those|them)\b`)
 	// reItIs is a choice named on its own: "Meilisearch it is."
-	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/-]{0,40}?) it is(?:,? then|,? for now)?\s*(?:[.!]*$|[,;:—–])`)
+	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/_-]{0,40}?) it is(?:,? then|,? for now)?\s*(?:[.!]*$|[,;:—–])`)
 	// rePlanLabel opens a sentence that announces the decision after it:
 	// "that's the plan: …".
 	rePlanLabel = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|our plan)|that settles it)(?: then| now)?\s*(?:[:,—–]|-\s)\s*`)
@@ -176,7 +177,7 @@ var (
 	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
 	// reOptionPick is a reply that is nothing but a pick among numbered or
 	// labelled options: "Option 2.", "#2 please", "The second one.", "2".
-	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take|(?:also )?do)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}([a-h])\)?\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|for sure|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
+	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take|(?:also )?do|(?:so,? )?it'?s)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}([a-h])\)?\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|for sure|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
 	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
@@ -393,7 +394,7 @@ var notCommitting = set(`see need have be get lose probably likely possibly mayb
 func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	// A choice and a short reason fit in 200 bytes; most sentences are
 	// longer, and spared the rest.
-	if !st.replying || k > 1 && !st.sealed(k) || len(sl) > 200 {
+	if !st.replying || k > 1 && !st.sealed(k) && !shortConclusion(sl) || len(sl) > 200 {
 		return 0
 	}
 	// Most sentences open with a word no choice opens with ("We", "Should",
@@ -407,7 +408,7 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	// The choice opens the reply, perhaps after a sentence that is only an
 	// interjection ("Perfect. SQS for the queue, Redis for the cache."), or
 	// anywhere when the next sentence seals it ("Clerk. Final.").
-	if (k > 1 || k == 1 && !onlyInterjection(st.lower[st.sents[0].start:st.sents[0].end])) && !st.sealed(k) {
+	if (k > 1 || k == 1 && !onlyInterjection(st.lower[st.sents[0].start:st.sents[0].end])) && !st.sealed(k) && !shortConclusion(sl) {
 		return 0
 	}
 	start := 0
@@ -446,6 +447,12 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 		phrase = bytes.TrimSuffix(phrase[:i], []byte(" then")) // "Lager at Dresdner then, booking it now"
 	}
 	return start + len(phrase)
+}
+
+// shortConclusion reports a sentence of a few words opened by "so": "so
+// aws." concludes whatever came before it.
+func shortConclusion(sl []byte) bool {
+	return bytes.HasPrefix(sl, []byte("so ")) && bytes.Count(bytes.TrimSpace(sl), []byte{' '}) <= 3
 }
 
 // said reports whether the word w (lower case) was said in saidLower: at
@@ -519,9 +526,9 @@ func onlyInterjection(sl []byte) bool {
 // evalChoice returns where a verdict on something the assistant named
 // starts in sl ("I think SQS makes sense for us", "SQS is the right
 // call"), or -1.
-func evalChoice(sl []byte, st *decisionState) int {
+func evalChoice(sl []byte, st *decisionState) (int, int) {
 	if !st.replying || len(sl) > 160 || !containsAny(sl, "sense", "right", "best", "better", "obvious") || isQuestion(sl) {
-		return -1
+		return -1, -1
 	}
 	start := 0
 	if loc := reLead.FindIndex(head(sl)); loc != nil {
@@ -529,9 +536,15 @@ func evalChoice(sl []byte, st *decisionState) int {
 	}
 	m := reEvalChoice.FindSubmatchIndex(head(sl[start:]))
 	if m == nil || !st.namesOnly(sl[start+m[2]:start+m[3]], 6) {
-		return -1
+		return -1, -1
 	}
-	return start + m[2]
+	end := start + m[1]
+	for _, tail := range []string{" to me", " to us", " for us", " for me"} {
+		if bytes.HasPrefix(sl[end:], []byte(tail)) {
+			end += len(tail)
+		}
+	}
+	return start + m[2], end
 }
 
 // leadWords are the first words of reLead's interjections.
@@ -540,7 +553,7 @@ var leadWords = set(`ok okay so alright all right great perfect fine good yes ye
 
 // choiceGlue are the words a bare choice may hold besides the things named.
 var choiceGlue = set(`the a an with and plus for of on in at to per via by one both + & definitely too
-	also then please`)
+	also then please all two three four`)
 
 // amendVerbs open the amendment of a "yes, but …" (an instruction); other
 // words open an objection ("yes, but strict mode breaks two partners").
@@ -842,6 +855,13 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				}
 				continue
 			}
+			// "4. yep, banners go.": the reply's line N answers the item N.
+			if s.lineStart && s.num > 0 {
+				if dec, ok := st.answersItem(sl, s.num, pending); ok {
+					out = e.appendDecision(st, out, m, dec, "")
+					continue
+				}
+			}
 			// "2 no, 10 min stale is fine": an item refused.
 			if no := reItemNo.FindSubmatchIndex(head(sl)); no != nil {
 				if o, ok := pending.option(string(sl[no[2]:no[3]])); ok {
@@ -993,7 +1013,14 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				}
 				continue
 			}
-		} else if i := evalChoice(sl, st); i >= 0 && m.Role == conversation.RoleUser {
+		} else if i, j := evalChoice(sl, st); i >= 0 && m.Role == conversation.RoleUser {
+			if rest := bytes.TrimLeft(sl[j:], " "); bytes.HasPrefix(rest, []byte(",")) {
+				// "Protobuf makes sense to me, the Go team already uses it":
+				// the verdict, and what follows it as the reason.
+				thing := reEvalChoice.FindSubmatchIndex(head(sl[i:]))
+				out = e.appendDecision(st, out, m, cleanDecision(text[s.start+i:s.start+i+thing[3]], sl[i:i+thing[3]]), trimText(text[s.start+j:s.end]))
+				continue
+			}
 			body, textStart = s.start+i, s.start+i
 		} else if loc := st.stays(sl); loc != nil && user && st.replying {
 			// "the admin app stays on Jest until its tests are rewritten".
@@ -1140,7 +1167,7 @@ var rejectVerbs = set(`drop dropping scrap scrapping ditch ditching remove remov
 // "Chosen: 3 of 5 tests pass").
 func labelDecides(label, rest []byte) bool {
 	rest = bytes.TrimSpace(rest)
-	if len(rest) == 0 || reEmptyLabel.Match(head(rest)) || isQuestion(rest) {
+	if len(rest) == 0 || reEmptyLabel.Match(head(rest)) || isQuestion(rest) || reDeferred.Match(rest) {
 		return false
 	}
 	if rest[0] >= '0' && rest[0] <= '9' {
@@ -1237,12 +1264,16 @@ func musingItem(sl []byte) bool {
 	if hedges.Has(sl[i:j]) {
 		return true
 	}
-	if reTaskItem.Match(sl[i:]) {
-		return true // "I'll ask my dad if he still has his wheelbarrow": a task
+	first := sl
+	if c := bytes.IndexAny(sl, ",;"); c > 0 {
+		first = sl[:c] // "no zucchini this year, maybe next year" settles this year
+	}
+	if reTaskItem.Match(sl[i:]) || reOpenItem.Match(first) {
+		return true // "I'll ask my dad …" is a task; "Shard count: not settled" is open
 	}
 	// "rollout stages: not sure 5/25/50/100 works", "timer: still arguing".
 	if c := bytes.Index(head(sl), []byte(": ")); c > 0 && c < 30 {
-		if musingItem(sl[c+2:]) || containsAny(sl[c+2:], "not sure", "still arguing", "undecided", "idk", "no idea", "???", "tbd") {
+		if musingItem(sl[c+2:]) {
 			return true
 		}
 	}
@@ -1316,8 +1347,8 @@ func pickedOption(sl []byte, p *proposal) string {
 	if !p.hasOptions() {
 		return ""
 	}
-	if i := bytes.IndexByte(sl, ','); i >= 0 {
-		sl = sl[:i+1] // "5 - yes, can't believe we don't have it": the pick is before the comma
+	if i := bytes.IndexAny(sl, ",:"); i >= 0 {
+		sl = sl[:i+1] // "5 - yes, can't believe we don't have it", "it's b: orange only for headings": the pick comes first
 	}
 	if len(sl) > 48 {
 		return ""
@@ -1423,7 +1454,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			}
 		}
 	}
-	if m := findAtToks(reUserCommit, sl, toks, anchorCommit); m != nil {
+	if m := findAtToks(reUserCommit, sl, toks, anchorCommit); m != nil && !relativeClause(sl[:m[0]]) {
 		return m[:2]
 	}
 	if replying {
@@ -1492,7 +1523,8 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			}
 		}
 		// "don't rate limit /healthz": an instruction against.
-		if m := reDont.FindSubmatchIndex(head(sl)); m != nil && !dontIdioms.Has(sl[m[2]:m[3]]) && !bytes.HasSuffix(bytes.TrimRight(sl, " .!"), []byte(" yet")) {
+		if m := reDont.FindSubmatchIndex(head(sl)); m != nil && !dontIdioms.Has(sl[m[2]:m[3]]) && !bytes.HasSuffix(sl[m[2]:m[3]], []byte("ed")) && !bytes.HasSuffix(bytes.TrimRight(sl, " .!"), []byte(" yet")) {
+			// "never liked them" reports; "never log bodies" instructs.
 			// "Don't write files yet" paces the work; it settles nothing.
 			return []int{0, 0}
 		}

@@ -75,6 +75,35 @@ var dontIdioms = set(`worry forget know think mind get hesitate feel ask panic j
 	tell believe understand remember see expect want need have like answer reply respond explain
 	be`)
 
+// answersItem reports whether the reply's numbered line sl (its number n)
+// settles the assistant's item n: a yes without a "but" takes the item's
+// text ("4. yep, banners go."); a line that restates it ("3. In-process
+// cache with a 60s TTL on the directory") is the decision as written.
+func (st *decisionState) answersItem(sl []byte, n int, p *proposal) (string, bool) {
+	item, ok := p.option(strconv.Itoa(n))
+	if !ok || isQuestion(sl) || bytes.IndexByte(sl, '?') >= 0 || reHypothetical.Match(sl) || reOpenItem.Match(sl) || bytes.Contains(sl, []byte(" but ")) {
+		return "", false
+	}
+	if loc := reLead.FindIndex(head(sl)); loc != nil && acceptingLead(sl[:loc[1]]) {
+		return item, true
+	}
+	first, _, _ := bytes.Cut(sl, []byte(" "))
+	if pronouns.Has(first) || bytes.HasPrefix(first, []byte("i'")) || reTaskItem.Match(sl) || reTentative.Match(sl) || reFiniteVerb.Match(sl) || bytes.Contains(sl, []byte(" has ")) {
+		return "", false // "Context loss - the agent has a mental model …" states, it settles nothing
+	}
+	n2, said := 0, 0
+	for w := range contentWords(string(sl)) {
+		n2++
+		if st.said([]byte(w)) {
+			said++
+		}
+	}
+	if n2 >= 3 && said*10 >= n2*6 {
+		return trimText(string(sl)), true
+	}
+	return "", false
+}
+
 // reItemNo is a numbered item refused: "2 no, 10 min stale is fine".
 var reItemNo = re(`^#?([0-9])\s*(?:[-—–:]\s*)?(?:no|nope|not now|skip)\b\s*[,.!;—–]`)
 
@@ -95,6 +124,9 @@ func pickedItems(sl []byte, p *proposal) []string {
 	m := reItemList.FindIndex(head(sl[start:]))
 	if m == nil {
 		return nil
+	}
+	if span := sl[start : start+m[1]]; bytes.ContainsAny(span, "-–") && (span[0] >= '0' && span[0] <= '9') && !bytes.Contains(span, []byte(" in")) && !bytes.Contains(span, []byte("please")) {
+		return nil // "5-7. Haven't looked at those yet" numbers a line of the reply; "do 1-3" picks
 	}
 	var nums []int
 	span := sl[start : start+m[1]]
@@ -147,7 +179,7 @@ var judgementWords = set(`pain problem mess challenge nightmare issue bit lot he
 // reStays is a thing the user keeps as it is, in a clause of its own:
 // "the admin app stays on Jest until …", "so `amount` stays until Q3
 // close".
-var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off|open|closed)|(?:go|goes) to (?:[$€£0-9]|an? )|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into)|(?:is|are) going (?:away|to stay))\b`)
+var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off|open|closed)|(?:go|goes) to (?:[$€£0-9]|an? )|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) off|(?:is|are) going (?:away|to stay))\b`)
 
 // stays returns the clause of a reply that keeps a thing as it is, from its
 // subject to the sentence's end, or nil. A report ("memory still stays at
@@ -263,6 +295,31 @@ var reCommentAfter = re(`, (?:no reason to|not worth|no point in|which (?:is|was
 // reViewAfter is the speaker's view after a comma.
 var reViewAfter = re(`, (?:and )?i (?:prefer|think|guess|feel|want|like|hope|believe)\b`)
 
+// reOpenItem marks a list item that leaves its point open: "Shard count: not
+// settled", "Labels probably sprint 1 as well, depends …", "Analytics:
+// still a fight".
+var reOpenItem = re(`\b(?:not sure|not settled|not decided|undecided|still (?:a fight|arguing|open|debating|discussing)|open question|parking it|parked|tbd|tbc|idk|no idea|\?\?\?|probably|maybe|depends|haven't (?:looked|decided))\b`)
+
+// reDeferred is a choice put off to a later meeting or person: "the team
+// chooses at the review meeting", "we'll set thresholds at next Tuesday's
+// sync".
+var reDeferred = re(`\b(?:chooses?|decides?|picks?|set|settle|revisit)\b.{0,40}\b(?:at|in|after) (?:the |our |next |tomorrow'?s |next week'?s )?(?:[a-z]+'?s? )?(?:review|meeting|sync|standup|retro|planning|call|demo)\b`)
+
+// relativeClause reports a prefix that makes what follows a relative
+// clause: "the modals we're replacing anyway" describes the modals.
+func relativeClause(prefix []byte) bool {
+	t := bytes.TrimRight(prefix, " ")
+	if len(t) == 0 || !wordByte(t[len(t)-1]) {
+		return false
+	}
+	i := bytes.LastIndexByte(t, ' ')
+	w := t[i+1:]
+	return w[0] < 0x80 && !clauseOpeners.Has(w) // a dash ("plenty — we're skipping") opens a clause
+}
+
+var clauseOpeners = set(`and but so then now also yes yeah ok okay well because since as if when while once
+	until anyway actually honestly basically plus today tomorrow finally instead`)
+
 // reTaskAfter is a clause of the speaker's own task after a decision.
 var reTaskAfter = re(`, (?:and )?i(?:'ll| will|'m going to| need to| have to| can) `)
 
@@ -343,7 +400,8 @@ func (st *decisionState) flatNo(sl []byte) []int {
 	if notRuledOut.Has(first) || !st.saidAny(thing) {
 		return nil
 	}
-	if m[4] < 0 && (m[1] < len(bytes.TrimRight(sl, " .!")) && !commitsNext(sl[m[1]:]) || bytes.Count(thing, []byte{' '}) > 6) {
+	listed := bytes.HasPrefix(sl, []byte("and no ")) || bytes.HasPrefix(sl, []byte("also no "))
+	if m[4] < 0 && !listed && (m[1] < len(bytes.TrimRight(sl, " .!")) && !commitsNext(sl[m[1]:]) || bytes.Count(thing, []byte{' '}) > 6) {
 		return nil // "No shim." stands alone; "no X, …" needs its "definitely" or a choice after it
 	}
 	return m[2:4]
@@ -475,7 +533,11 @@ func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
 			said++
 		}
 	}
-	if n == 0 || said*2 < n || n == 1 && (said == 0 || bytes.Count(bytes.TrimSpace(phrase), []byte{' '}) > 0) {
+	bare := bytes.TrimSpace(phrase)
+	for _, det := range []string{"the ", "a ", "an "} {
+		bare = bytes.TrimPrefix(bare, []byte(det)) // "The lasagna yes"
+	}
+	if n == 0 || said*2 < n || n == 1 && (said == 0 || bytes.Count(bare, []byte{' '}) > 0) {
 		return 0, false // one word only when it alone is the thing ("alpenverein, yep")
 	}
 	return loc[0], against
@@ -495,6 +557,13 @@ func (st *decisionState) restated(sl []byte) int {
 		return -1
 	}
 	loc := reRestateLead.FindIndex(head(sl))
+	if loc == nil {
+		// "Talked to Priya last night and she's on board, so: free on both
+		// stores": the conclusion after ", so:".
+		if i := bytes.Index(sl, []byte(", so: ")); i > 0 && i < 120 {
+			loc = []int{0, i + len(", so: ")}
+		}
+	}
 	if loc == nil || loc[1] >= len(sl) {
 		return -1
 	}

@@ -194,7 +194,7 @@ func TestConclusionsAndRefusals(t *testing.T) {
 		{advice, "ok rewrite it to a range on created_at, I'll push that regardless.", "rewrite it to a range on created_at"},
 		{advice, "So: field-level LWW with an op queue.", "field-level LWW with an op queue"},
 		{advice, "a separate photo upload queue, totally agree, that's half our bugs.", "a separate photo upload queue"},
-		{advice, "baseVersion per field makes sense, doing that instead of timestamps.", "baseVersion per field makes sense, doing that instead of timestamps"},
+		{advice, "baseVersion per field makes sense, doing that instead of timestamps.", "baseVersion per field"},
 		{advice, "ok. we'll put the salary band in the ad, I'll write the JD this week.", "We'll put the salary band in the ad"},
 	})
 }
@@ -336,5 +336,36 @@ func TestCommentsAndSentenceEnds(t *testing.T) {
 	const bareNo = "No. The work dir is a cache. Everything ends up in the outdir. Keep the work dir on scratch and clean it after each run."
 	checkReplies(t, "Do we keep work/?", []replyCase{
 		{bareNo, "Perfect.", "Keep the work dir on scratch and clean it after each run"},
+	})
+}
+
+// TestFourthBatchForms checks the forms labelled conversations 215–245
+// showed, and the false alarms they showed: a reply's numbered lines
+// answering the assistant's numbered points, "so it's b:", "X it is" with
+// an underscore, "so aws.", "the lasagna yes", "and no X, …", ", so:" before
+// a restatement, "moving X over", "go out of"; a range numbering a line of
+// the reply, a relative clause ("the modals we're replacing"), "never liked
+// them", open list items, a choice deferred to a meeting.
+func TestFourthBatchForms(t *testing.T) {
+	const points = "1. **Free to play on both stores** with a Remove ads purchase.\n2. **Hints as rewarded ads.**\n3. **Interstitials every 3rd level.**\n4. **Drop banner ads.**\n\n" +
+		"Render is nicer; AWS has your credits. The lasagna vegetariana could move up the menu. Bird mesh is optional. Compatibility could be FULL_TRANSITIVE. " +
+		"Vitello tonnato sells poorly. Move the Mendeley library to Zotero. Orange only for headings; body text in slate-800. Modals we replace with Radix."
+	const lettered = "**a) Darken the brand orange**\nEverywhere.\n\n**b) orange only for headings**\nBody text in slate-800."
+	checkReplies(t, "What do you think?", []replyCase{
+		{points, "ok going through these:\n1. makes sense, but I need to run it past Priya\n4. yep, banners go.\n3. every 3rd level is way too often?", "Drop banner ads"},
+		{points, "4. Drop banner ads everywhere, on both stores.", "Drop banner ads everywhere, on both stores"},
+		{lettered, "So it's b: orange only for big headings.", "orange only for headings Body text in slate-800"},
+		{points, "FULL_TRANSITIVE it is, I'd rather be annoyed by the registry.", "FULL_TRANSITIVE"},
+		{points, "render looks nicer tbh but we got credits. so aws.", "aws"},
+		{points, "The lasagna yes, we put it on top.", "The lasagna"},
+		{points, "switch it then. and no bird mesh, we've never seen a pigeon.", "No bird mesh"},
+		{points, "Talked to Priya and she's on board, so: free on both stores, remove ads at $2.99.", "free on both stores, remove ads at $2.99"},
+		{points, "I'm moving the whole Mendeley library over this weekend.", "I'm moving the whole Mendeley library over this weekend"},
+		{points, "So vitello tonnato goes out of the menu from next week.", "vitello tonnato goes out of the menu from next week"},
+		{points, "3-4. Haven't looked at those yet.", ""},
+		{points, "Labels probably later, depends how many are inside the modals we're replacing anyway.", ""},
+		{points, "never liked them anyway.", ""},
+		{points, "Where we landed:\n- Shard count: not settled\n- Analytics: still a fight", ""},
+		{points, "Outcome: the team chooses at the review meeting.", ""},
 	})
 }
