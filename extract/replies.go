@@ -15,97 +15,7 @@ import (
 	"github.com/convsearch/convsearch/extract/internal/words"
 )
 
-// sealed reports whether the sentence after sentence k only seals a
-// choice: "Final.", "Decided.", "Done deal."
-func (st *decisionState) sealed(k int) bool {
-	if k+1 >= len(st.sents) {
-		return false
-	}
-	n := st.sents[k+1]
-	switch string(bytes.Trim(st.lower[n.start:n.end], " .!*_")) {
-	case "final", "decided", "settled", "done deal", "final answer", "final decision", "that's final", "that’s final":
-		return true
-	}
-	return false
-}
-
-// cutBefore ends a decision of m that runs on into the clause companion (a
-// clause of its own after a semicolon or a dash) where that clause starts:
-// "Switch to Vitest for the web app; the admin app stays on Jest" is two
-// decisions. upTo is the sentence up to the clause.
-func (st *decisionState) cutBefore(out []conversation.Decision, m *conversation.Message, upTo, companion string) []conversation.Decision {
-	for i := len(out) - 1; i >= 0 && out[i].MessageIndex == m.Index; i-- {
-		d := out[i].Decision
-		j := strings.Index(d, companion)
-		if j <= 0 {
-			continue
-		}
-		head := trimText(d[:j])
-		if len(head) < 3 || !strings.Contains(upTo, head) {
-			continue
-		}
-		out[i].Decision = head
-		st.words[i] = contentWords(head)
-	}
-	return out
-}
-
-// nextClause returns where the clause after sl[from:] starts, past a
-// semicolon or a dash, or -1.
-func nextClause(sl []byte, from int) int {
-	best := -1
-	for _, sep := range []string{"; ", " — ", " – "} {
-		if i := bytes.Index(sl[from:], []byte(sep)); i >= 0 && (best < 0 || from+i+len(sep) < best) {
-			best = from + i + len(sep)
-		}
-	}
-	return best
-}
-
-// refusals turn a thing named into a thing refused: "the status page,
-// nope".
-var refusals = set(`no nope never nah`)
-
-// reDont is an instruction against, its verb in group 1.
-var reDont = re(`^(?:(?:and|also|but|please|so|ok|okay)[,]?\s+)*(?:don't|do not|never)(?: just)? ([a-z]+)\b`)
-
-// dontIdioms are the verbs of "don't …" that instruct nothing about the
-// work: "don't worry", "don't get me wrong".
-var dontIdioms = set(`worry forget know think mind get hesitate feel ask panic judge bother care
-	tell believe understand remember see expect want need have like answer reply respond explain
-	be`)
-
-// answersItem reports whether the reply's numbered line sl (its number n)
-// settles the assistant's item n: a yes without a "but" takes the item's
-// text ("4. yep, banners go."); a line that restates it ("3. In-process
-// cache with a 60s TTL on the directory") is the decision as written.
-func (st *decisionState) answersItem(sl []byte, n int, p *proposal) (string, bool) {
-	item, ok := p.option(strconv.Itoa(n))
-	if !ok || isQuestion(sl) || bytes.IndexByte(sl, '?') >= 0 || reHypothetical.Match(sl) || reOpenItem.Match(sl) || bytes.Contains(sl, []byte(" but ")) {
-		return "", false
-	}
-	if loc := reLead.FindIndex(head(sl)); loc != nil && acceptingLead(sl[:loc[1]]) {
-		return item, true
-	}
-	first, _, _ := bytes.Cut(sl, []byte(" "))
-	if pronouns.Has(first) || bytes.HasPrefix(first, []byte("i'")) || reTaskItem.Match(sl) || reTentative.Match(sl) || reFiniteVerb.Match(sl) || bytes.Contains(sl, []byte(" has ")) {
-		return "", false // "Context loss - the agent has a mental model …" states, it settles nothing
-	}
-	n2, said := 0, 0
-	for w := range contentWords(string(sl)) {
-		n2++
-		if st.said([]byte(w)) {
-			said++
-		}
-	}
-	if n2 >= 3 && said*10 >= n2*6 {
-		return trimText(string(sl)), true
-	}
-	return "", false
-}
-
-// reItemNo is a numbered item refused: "2 no, 10 min stale is fine".
-var reItemNo = re(`^#?([0-9])\s*(?:[-—–:]\s*)?(?:no|nope|not now|skip)\b\s*[,.!;—–]`)
+// Picks among the options the assistant numbered or lettered.
 
 // reItemList is a pick of several numbered options: "1 and 2 are in",
 // "let's do 1, 3 and 4", "2 and 3, please".
@@ -156,185 +66,36 @@ func pickedItems(sl []byte, p *proposal) []string {
 	return out
 }
 
-// judgement reports a complement that judges rather than names a value:
-// "the deadline is going to be tight", "… will be a pain".
-func judgement(rest []byte) bool {
-	rest = bytes.TrimLeft(rest, " ")
-	for _, art := range []string{"a ", "an ", "very ", "really ", "quite ", "pretty ", "super ", "so "} {
-		rest = bytes.TrimPrefix(rest, []byte(art))
+// reItemNo is a numbered item refused: "2 no, 10 min stale is fine".
+var reItemNo = re(`^#?([0-9])\s*(?:[-—–:]\s*)?(?:no|nope|not now|skip)\b\s*[,.!;—–]`)
+
+// answersItem reports whether the reply's numbered line sl (its number n)
+// settles the assistant's item n: a yes without a "but" takes the item's
+// text ("4. yep, banners go."); a line that restates it ("3. In-process
+// cache with a 60s TTL on the directory") is the decision as written.
+func (st *decisionState) answersItem(sl []byte, n int, p *proposal) (string, bool) {
+	item, ok := p.option(strconv.Itoa(n))
+	if !ok || isQuestion(sl) || bytes.IndexByte(sl, '?') >= 0 || reHypothetical.Match(sl) || reOpenItem.Match(sl) || bytes.Contains(sl, []byte(" but ")) {
+		return "", false
 	}
-	w, _, _ := bytes.Cut(rest, []byte(" "))
-	return judgementWords.Has(bytes.TrimRight(w, ".,!;:")) || bytes.HasSuffix(w, []byte("er")) && !bytes.ContainsAny(w, "0123456789")
-}
-
-// planAnchors open the subject of a plan or a value set ("the plan is",
-// "our default will be").
-var planAnchors = set(planAnchorList)
-
-var judgementWords = set(`pain problem mess challenge nightmare issue bit lot headache risk stretch
-	tight hard tricky easy fine ok okay good great bad interesting fun difficult expensive cheap
-	slow fast late early big small huge important critical painful annoying useful enough different
-	same worth better worse`)
-
-// reStays is a thing the user keeps as it is, in a clause of its own:
-// "the admin app stays on Jest until …", "so `amount` stays until Q3
-// close".
-var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off|open|closed)|(?:go|goes) to (?:[$€£0-9]|an? )|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) off|(?:is|are) going (?:away|to stay))\b`)
-
-// stays returns the clause of a reply that keeps a thing as it is, from its
-// subject to the sentence's end, or nil. A report ("memory still stays at
-// 2 GB"), a hedge or a question is none.
-func (st *decisionState) stays(sl []byte) []int {
-	if !containsAny(sl, " stay", " become", " go") || isQuestion(sl) || reNews.Match(sl) {
-		return nil
+	if loc := reLead.FindIndex(head(sl)); loc != nil && acceptingLead(sl[:loc[1]]) {
+		return item, true
 	}
-	for from := 0; from < len(sl); {
-		for from < len(sl) && sl[from] == ' ' {
-			from++
-		}
-		if m := reStays.FindSubmatchIndex(head(sl[from:])); m != nil {
-			subj := sl[from+m[2] : from+m[3]]
-			first, _, _ := bytes.Cut(bytes.Trim(subj, "`"), []byte(" "))
-			clause := sl[from:]
-			if i := bytes.IndexAny(clause[m[1]:], ",;"); i >= 0 {
-				clause = clause[:m[1]+i] // "…, my regulars would riot" is a comment
-			}
-			if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) {
-				return nil
-			}
-			if !st.saidAny(subj) {
-				return nil // a thing nobody discussed: news ("the fan stays on all night")
-			}
-			return []int{from + m[2], len(sl)}
-		}
-		i := bytes.IndexAny(sl[from:], ",;:")
-		if i < 0 {
-			return nil
-		}
-		from += i + 1
+	first, _, _ := bytes.Cut(sl, []byte(" "))
+	if pronouns.Has(first) || bytes.HasPrefix(first, []byte("i'")) || reTaskItem.Match(sl) || reTentative.Match(sl) || reFiniteVerb.Match(sl) || bytes.Contains(sl, []byte(" has ")) {
+		return "", false // "Context loss - the agent has a mental model …" states, it settles nothing
 	}
-	return nil
-}
-
-// concludes reports a prefix whose last clause is a bare "so": "SRE won't
-// take security pages, so we're doing C".
-func concludes(prefix []byte) bool {
-	return bytes.HasSuffix(prefix, []byte(", so ")) || bytes.HasSuffix(prefix, []byte("; so ")) || string(prefix) == "so " || string(prefix) == "so, "
-}
-
-// goesNamed reports a "let's go" followed by a thing, not a direction or a
-// verb: "Let's go Typesense.", not "let's go back" or "let's go see".
-func goesNamed(rest []byte) bool {
-	i, j := nextWord(rest, 0)
-	if i == j {
-		return false
-	}
-	w := rest[i:j]
-	return !goWords.Has(w) && !words.IsStopword(string(w)) && !bytes.HasSuffix(w, []byte("ing"))
-}
-
-var goWords = set(`back home ahead through over on off out up down away live see check look find get grab try
-	fix ask talk write read run build make do have take play eat`)
-
-var asItIs = set(`as what how where when why way like`)
-
-// choiceClause returns where the clause before " it is" starts: after the
-// last colon, semicolon, comma, dash or ellipsis ("Yeah fine, Grafana Cloud
-// it is", "So… the hotel it is"), or after an "and" that ends a longer
-// clause ("We had the meeting yesterday and Slurm it is"; "SQS and Redis it
-// is" keeps both).
-func choiceClause(prefix []byte) int {
-	from := bytes.LastIndexAny(prefix, ":;,") + 1
-	for _, sep := range []string{" — ", " – ", "…"} {
-		if j := bytes.LastIndex(prefix, []byte(sep)); j >= 0 && j+len(sep) > from {
-			from = j + len(sep)
+	n2, said := 0, 0
+	for w := range contentWords(string(sl)) {
+		n2++
+		if st.said([]byte(w)) {
+			said++
 		}
 	}
-	for _, conj := range []string{" and ", " so "} {
-		if j := bytes.LastIndex(prefix, []byte(conj)); j >= from && bytes.Count(bytes.TrimSpace(prefix[from:j]), []byte{' '}) >= 3 {
-			from = j + len(conj)
-		}
+	if n2 >= 3 && said*10 >= n2*6 {
+		return trimText(string(sl)), true
 	}
-	return from
-}
-
-// askedLater reports a sentence whose question mark belongs to a clause
-// after the one that decides, from the decision's end: "we're skipping Osaka
-// because …, and we can eat okonomiyaki in Kyoto too, right?".
-func askedLater(sl []byte, end int) bool {
-	if reQuestionStart.Match(head(bytes.TrimLeft(sl, "*_ "))) {
-		return false
-	}
-	rest := sl[end:]
-	for _, b := range []string{", and ", "; ", " — ", " – "} {
-		if i := bytes.Index(rest, []byte(b)); i >= 0 && !bytes.ContainsRune(rest[:i], '?') {
-			return true
-		}
-	}
-	return false
-}
-
-// clauseAfterDash returns where the last clause of prefix set off by a dash
-// or a semicolon starts, or 0: "two cities feels like plenty — we're
-// skipping Osaka" decides only after the dash. A comma keeps what is before
-// it ("For the cache, we'll use Redis").
-func clauseAfterDash(prefix []byte) int {
-	i := bytes.LastIndex(prefix, []byte("; "))
-	for _, d := range []string{" — ", " – ", " - "} {
-		if j := bytes.LastIndex(prefix, []byte(d)); j >= 0 && j+len(d)-1 > i {
-			i = j + len(d) - 1
-		}
-	}
-	return i + 1
-}
-
-// reCommentAfter opens a comment on the decision after a comma: "we stay
-// with Traefik, no reason to install another thing".
-var reCommentAfter = re(`, (?:no reason to|not worth|no point in|which (?:is|was|would|means|makes)|that way)\b`)
-
-// reViewAfter is the speaker's view after a comma.
-var reViewAfter = re(`, (?:and )?i (?:prefer|think|guess|feel|want|like|hope|believe)\b`)
-
-// reOpenItem marks a list item that leaves its point open: "Shard count: not
-// settled", "Labels probably sprint 1 as well, depends …", "Analytics:
-// still a fight".
-var reOpenItem = re(`\b(?:not sure|not settled|not decided|undecided|still (?:a fight|arguing|open|debating|discussing)|open question|parking it|parked|tbd|tbc|idk|no idea|\?\?\?|probably|maybe|depends|haven't (?:looked|decided))\b`)
-
-// reDeferred is a choice put off to a later meeting or person: "the team
-// chooses at the review meeting", "we'll set thresholds at next Tuesday's
-// sync".
-var reDeferred = re(`\b(?:chooses?|decides?|picks?|set|settle|revisit)\b.{0,40}\b(?:at|in|after) (?:the |our |next |tomorrow'?s |next week'?s )?(?:[a-z]+'?s? )?(?:review|meeting|sync|standup|retro|planning|call|demo)\b`)
-
-// relativeClause reports a prefix that makes what follows a relative
-// clause: "the modals we're replacing anyway" describes the modals.
-func relativeClause(prefix []byte) bool {
-	t := bytes.TrimRight(prefix, " ")
-	if len(t) == 0 || !wordByte(t[len(t)-1]) {
-		return false
-	}
-	i := bytes.LastIndexByte(t, ' ')
-	w := t[i+1:]
-	return w[0] < 0x80 && !clauseOpeners.Has(w) // a dash ("plenty — we're skipping") opens a clause
-}
-
-var clauseOpeners = set(`and but so then now also yes yeah ok okay well because since as if when while once
-	until anyway actually honestly basically plus today tomorrow finally instead`)
-
-// reTaskAfter is a clause of the speaker's own task after a decision.
-var reTaskAfter = re(`, (?:and )?i(?:'ll| will|'m going to| need to| have to| can) `)
-
-// pointsElsewhere reports a proposal whose object is a pronoun: what it
-// stands for is outside the sentence.
-func pointsElsewhere(dec string) bool {
-	first, rest, _ := strings.Cut(strings.ToLower(dec), " ")
-	if first == "doing" {
-		first, _, _ = strings.Cut(rest, " ") // "doing this one right away"
-	}
-	switch strings.TrimRight(first, ".,;:!") {
-	case "it", "that", "this", "them", "those", "these":
-		return true
-	}
-	return false
+	return "", false
 }
 
 // tableItems returns the rows of a markdown table numbered in their first
@@ -374,76 +135,69 @@ func tableItems(text string) []numberedItem {
 	return items
 }
 
+// sealed reports whether the sentence after sentence k only seals a
+// choice: "Final.", "Decided.", "Done deal."
+func (st *decisionState) sealed(k int) bool {
+	if k+1 >= len(st.sents) {
+		return false
+	}
+	n := st.sents[k+1]
+	switch string(bytes.Trim(st.lower[n.start:n.end], " .!*_")) {
+	case "final", "decided", "settled", "done deal", "final answer", "final decision", "that's final", "that’s final":
+		return true
+	}
+	return false
+}
+
+// pointsElsewhere reports a proposal whose object is a pronoun: what it
+// stands for is outside the sentence.
+func pointsElsewhere(dec string) bool {
+	first, rest, _ := strings.Cut(strings.ToLower(dec), " ")
+	if first == "doing" {
+		first, _, _ = strings.Cut(rest, " ") // "doing this one right away"
+	}
+	switch strings.TrimRight(first, ".,;:!") {
+	case "it", "that", "this", "them", "those", "these":
+		return true
+	}
+	return false
+}
+
+// A yes or a no before or after the thing it takes, and the thing in the
+// user's own words.
+
 // reRestateLead is a yes set off by punctuation: "Yeah ok,", "ok that works
 // for me —", "Sure, sounds right:".
 var reRestateLead = re(`^(?:so\s*:\s*|(?:(?:ok|okay|yes|yeah|so)[,.]?\s+)?(?:let'?s do (?:it|that|this)|do (?:it|that|this))\s*(?::|—|–|\s-)\s*|(?:(?:so|and|then)\s+)?(?:ok|okay|yeah|yep|yes|sure|fine|alright|all right|agreed)(?:[,.!]*\s+(?:ok|okay|yeah|yes|sure|then|so|fine))*(?:[,.!]*\s+(?:that|this|it)?\s*(?:works|makes sense|sounds (?:good|right|fine|reasonable))(?: for (?:me|us))?)?\s*(?:,|—|–|:|;|\s-)\s*)`)
 
-// reFlatNo is a thing ruled out with a bare "no": "and definitely no
-// terragrunt, …", "No shim." (group 1 the "no" phrase, group 2 the thing,
-// group 3 an intensifier).
-var reFlatNo = re(`^(?:(?:ok|okay|so|then|fine|and|also|but)[,.!]*\s+)*((definitely |absolutely |certainly )?no ([a-z0-9][a-z0-9 ./+#_-]{0,48}?))\s*(?:[.!]+\s*$|$|,)`)
-
-// flatNo returns the span of a reply's "no X" that rules out a thing said,
-// or nil: with "definitely" before it in any sentence, else only as a
-// sentence of its own of a few words. An idiom ("no worries", "no idea")
-// rules nothing out.
-func (st *decisionState) flatNo(sl []byte) []int {
-	if !st.replying || !bytes.Contains(head(sl), []byte("no ")) {
-		return nil
+// restated returns where, after a yes, a reply restates what the
+// assistant just laid out ("Yeah ok, ARC runners with the in-cluster
+// service account, no kubeconfigs in GitHub secrets"), or -1. Most of its
+// words must have been said: a yes followed by news of the user's own is
+// no choice.
+func (st *decisionState) restated(sl []byte) int {
+	if !st.replying || len(sl) > 300 {
+		return -1
 	}
-	m := reFlatNo.FindSubmatchIndex(head(sl))
-	if m == nil {
-		return nil
+	loc := reRestateLead.FindIndex(head(sl))
+	if loc == nil {
+		// "Talked to Priya last night and she's on board, so: free on both
+		// stores": the conclusion after ", so:".
+		if i := bytes.Index(sl, []byte(", so: ")); i > 0 && i < 120 {
+			loc = []int{0, i + len(", so: ")}
+		}
 	}
-	thing := sl[m[6]:m[7]]
-	first, _, _ := bytes.Cut(thing, []byte(" "))
-	if notRuledOut.Has(first) || !st.saidAny(thing) {
-		return nil
+	if loc == nil || loc[1] >= len(sl) {
+		return -1
 	}
-	listed := bytes.HasPrefix(sl, []byte("and no ")) || bytes.HasPrefix(sl, []byte("also no "))
-	if m[4] < 0 && !listed && (m[1] < len(bytes.TrimRight(sl, " .!")) && !commitsNext(sl[m[1]:]) || bytes.Count(thing, []byte{' '}) > 6) {
-		return nil // "No shim." stands alone; "no X, …" needs its "definitely" or a choice after it
-	}
-	return m[2:4]
-}
-
-// commitsNext reports a clause that goes on to the choice made instead:
-// "no inreach, we'll go with the SOS app", "no tent, huts it is".
-func commitsNext(rest []byte) bool {
-	rest = bytes.TrimLeft(rest, " ,;—–-")
-	return reUserWill.Match(head(rest)) || reUserLets.Match(head(rest)) || reStartGo.Match(head(rest)) ||
-		bytes.HasPrefix(rest, []byte("just ")) || bytes.HasPrefix(rest, []byte("obviously")) || itIs(rest) != nil
-}
-
-// reTopicChoice is a reply's "topic: what we do about it" (groups 1 and 2).
-var reTopicChoice = re(`^([a-z][a-z0-9 /_-]{1,24}):\s+(\S.*)$`)
-
-// topicChoice reports "Handoff day: moving it to Wednesday", "splitting:
-// timing-based w/ gotestsum, 4 shards", "Tickets: I love the tiered idea":
-// the topic was said, and what follows is a change under way, a liking
-// for what was proposed, or most of it said, with no question or hedge.
-func (st *decisionState) topicChoice(sl []byte) bool {
-	if !st.replying || len(sl) > 240 || !bytes.Contains(head(sl), []byte(": ")) {
-		return false
-	}
-	m := reTopicChoice.FindSubmatchIndex(sl)
-	if m == nil {
-		return false
-	}
-	topic, rest := sl[m[2]:m[3]], sl[m[4]:m[5]]
-	if bytes.Count(topic, []byte{' '}) > 2 || !st.saidAny(topic) || isQuestion(rest) || bytes.IndexByte(rest, '?') >= 0 ||
-		reHypothetical.Match(rest) || reTentative.Match(rest) || reNews.Match(rest) || containsAny(rest, "idk", "not sure", "pretty sure", "no idea", "undecided", "torn", "need to", "have to check") {
-		return false
+	rest := sl[loc[1]:]
+	if isQuestion(rest) || reHypothetical.Match(rest) || reTentative.Match(rest) || reNegation.Match(rest) || reNews.Match(rest) || bytes.IndexByte(rest, '?') >= 0 {
+		return -1
 	}
 	first, _, _ := bytes.Cut(rest, []byte(" "))
-	first = bytes.TrimRight(first, ",.")
-	switch {
-	case len(first) > 4 && bytes.HasSuffix(first, []byte("ing")) && !notDoing.Has(first) && !musingVerbs.Has(first):
-		return true // "moving it to Wednesday"
-	case reLiking.Match(rest):
-		return true // "I love the tiered idea"
-	case pronouns.Has(first) || bytes.HasPrefix(first, []byte("i'")):
-		return false
+	first = bytes.TrimRight(first, ",.!")
+	if pronouns.Has(first) || leadWords.Has(first) || reQuestionStart.Match(first) || bytes.HasPrefix(first, []byte("i'")) || bytes.HasPrefix(first, []byte("we'")) || bytes.HasPrefix(first, []byte("that'")) || bytes.HasPrefix(first, []byte("it'")) {
+		return -1
 	}
 	n, said := 0, 0
 	for w := range contentWords(string(rest)) {
@@ -452,36 +206,10 @@ func (st *decisionState) topicChoice(sl []byte) bool {
 			said++
 		}
 	}
-	return n >= 2 && said*10 >= n*6 && !reFiniteVerb.Match(rest) // "Memory cleanup: proper cleanup prevents leaks" states
-}
-
-// reLiking is a liking for what was proposed: "I like the guaranteed +
-// borrowing model".
-var reLiking = re(`^i (?:like|love|prefer|'m happy with|am happy with) (?:the|your)\b`)
-
-// reYesTo is a yes or a no to a thing named (groups 1 and 2): "And yes to
-// peer assessment", "no to the vivas".
-var reYesTo = re(`^(?:(?:and|so|also|ok|okay)[,]?\s+)*(yes|no|a big yes|a hard no) to ((?:the |a |an |your )?[a-z0-9])`)
-
-// reLabelledNo is a thing named, then refused: "async: no.", "Kafka —
-// nope."
-var reLabelledNo = re(`^([a-z0-9][a-z0-9 ./+#_-]{0,30}?)\s*(?::|—|–| -)\s*(?:no|nope|not now|no way|nah)\s*[.!]*$`)
-
-// labelledNo returns where the thing a reply refuses in "X: no." ends, or
-// 0. The thing must have been said.
-func (st *decisionState) labelledNo(sl []byte) int {
-	if !st.replying || len(sl) > 48 {
-		return 0
+	if n < 3 || said*10 < n*6 {
+		return -1
 	}
-	m := reLabelledNo.FindSubmatchIndex(sl)
-	if m == nil {
-		return 0
-	}
-	thing := sl[m[2]:m[3]]
-	if first, _, _ := bytes.Cut(thing, []byte(" ")); pronouns.Has(first) || leadWords.Has(first) || !st.saidAny(thing) {
-		return 0
-	}
-	return m[3]
+	return loc[1]
 }
 
 // reAcceptedAfter is a yes after the thing it takes: ", yep.", " - yes,",
@@ -543,38 +271,39 @@ func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
 	return loc[0], against
 }
 
-// reNews marks a report of how things are ("ok, the deploy still fails
-// on ARC runners"), not a restated choice.
-var reNews = re(`\b(?:still|already|again|fails?|failed|failing|broke|broken|errors?|crash(?:es|ed|ing)?)\b`)
+// reYesTo is a yes or a no to a thing named (groups 1 and 2): "And yes to
+// peer assessment", "no to the vivas".
+var reYesTo = re(`^(?:(?:and|so|also|ok|okay)[,]?\s+)*(yes|no|a big yes|a hard no) to ((?:the |a |an |your )?[a-z0-9])`)
 
-// restated returns where, after a yes, a reply restates what the
-// assistant just laid out ("Yeah ok, ARC runners with the in-cluster
-// service account, no kubeconfigs in GitHub secrets"), or -1. Most of its
-// words must have been said: a yes followed by news of the user's own is
-// no choice.
-func (st *decisionState) restated(sl []byte) int {
-	if !st.replying || len(sl) > 300 {
-		return -1
+// reTopicChoice is a reply's "topic: what we do about it" (groups 1 and 2).
+var reTopicChoice = re(`^([a-z][a-z0-9 /_-]{1,24}):\s+(\S.*)$`)
+
+// topicChoice reports "Handoff day: moving it to Wednesday", "splitting:
+// timing-based w/ gotestsum, 4 shards", "Tickets: I love the tiered idea":
+// the topic was said, and what follows is a change under way, a liking
+// for what was proposed, or most of it said, with no question or hedge.
+func (st *decisionState) topicChoice(sl []byte) bool {
+	if !st.replying || len(sl) > 240 || !bytes.Contains(head(sl), []byte(": ")) {
+		return false
 	}
-	loc := reRestateLead.FindIndex(head(sl))
-	if loc == nil {
-		// "Talked to Priya last night and she's on board, so: free on both
-		// stores": the conclusion after ", so:".
-		if i := bytes.Index(sl, []byte(", so: ")); i > 0 && i < 120 {
-			loc = []int{0, i + len(", so: ")}
-		}
+	m := reTopicChoice.FindSubmatchIndex(sl)
+	if m == nil {
+		return false
 	}
-	if loc == nil || loc[1] >= len(sl) {
-		return -1
-	}
-	rest := sl[loc[1]:]
-	if isQuestion(rest) || reHypothetical.Match(rest) || reTentative.Match(rest) || reNegation.Match(rest) || reNews.Match(rest) || bytes.IndexByte(rest, '?') >= 0 {
-		return -1
+	topic, rest := sl[m[2]:m[3]], sl[m[4]:m[5]]
+	if bytes.Count(topic, []byte{' '}) > 2 || !st.saidAny(topic) || isQuestion(rest) || bytes.IndexByte(rest, '?') >= 0 ||
+		reHypothetical.Match(rest) || reTentative.Match(rest) || reNews.Match(rest) || containsAny(rest, "idk", "not sure", "pretty sure", "no idea", "undecided", "torn", "need to", "have to check") {
+		return false
 	}
 	first, _, _ := bytes.Cut(rest, []byte(" "))
-	first = bytes.TrimRight(first, ",.!")
-	if pronouns.Has(first) || leadWords.Has(first) || reQuestionStart.Match(first) || bytes.HasPrefix(first, []byte("i'")) || bytes.HasPrefix(first, []byte("we'")) || bytes.HasPrefix(first, []byte("that'")) || bytes.HasPrefix(first, []byte("it'")) {
-		return -1
+	first = bytes.TrimRight(first, ",.")
+	switch {
+	case len(first) > 4 && bytes.HasSuffix(first, []byte("ing")) && !notDoing.Has(first) && !musingVerbs.Has(first):
+		return true // "moving it to Wednesday"
+	case reLiking.Match(rest):
+		return true // "I love the tiered idea"
+	case pronouns.Has(first) || bytes.HasPrefix(first, []byte("i'")):
+		return false
 	}
 	n, said := 0, 0
 	for w := range contentWords(string(rest)) {
@@ -583,8 +312,290 @@ func (st *decisionState) restated(sl []byte) int {
 			said++
 		}
 	}
-	if n < 3 || said*10 < n*6 {
-		return -1
-	}
-	return loc[1]
+	return n >= 2 && said*10 >= n*6 && !reFiniteVerb.Match(rest) // "Memory cleanup: proper cleanup prevents leaks" states
 }
+
+// reLiking is a liking for what was proposed: "I like the guaranteed +
+// borrowing model".
+var reLiking = re(`^i (?:like|love|prefer|'m happy with|am happy with) (?:the|your)\b`)
+
+// Things kept, ruled out or refused.
+
+// reStays is a thing the user keeps as it is, in a clause of its own:
+// "the admin app stays on Jest until …", "so `amount` stays until Q3
+// close".
+var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off|open|closed)|(?:go|goes) to (?:[$€£0-9]|an? )|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) off|(?:is|are) going (?:away|to stay))\b`)
+
+// stays returns the clause of a reply that keeps a thing as it is, from its
+// subject to the sentence's end, or nil. A report ("memory still stays at
+// 2 GB"), a hedge or a question is none.
+func (st *decisionState) stays(sl []byte) []int {
+	if !containsAny(sl, " stay", " become", " go") || isQuestion(sl) || reNews.Match(sl) {
+		return nil
+	}
+	for from := 0; from < len(sl); {
+		for from < len(sl) && sl[from] == ' ' {
+			from++
+		}
+		if m := reStays.FindSubmatchIndex(head(sl[from:])); m != nil {
+			subj := sl[from+m[2] : from+m[3]]
+			first, _, _ := bytes.Cut(bytes.Trim(subj, "`"), []byte(" "))
+			clause := sl[from:]
+			if i := bytes.IndexAny(clause[m[1]:], ",;"); i >= 0 {
+				clause = clause[:m[1]+i] // "…, my regulars would riot" is a comment
+			}
+			if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) {
+				return nil
+			}
+			if !st.saidAny(subj) {
+				return nil // a thing nobody discussed: news ("the fan stays on all night")
+			}
+			return []int{from + m[2], len(sl)}
+		}
+		i := bytes.IndexAny(sl[from:], ",;:")
+		if i < 0 {
+			return nil
+		}
+		from += i + 1
+	}
+	return nil
+}
+
+// reFlatNo is a thing ruled out with a bare "no": "and definitely no
+// terragrunt, …", "No shim." (group 1 the "no" phrase, group 2 the thing,
+// group 3 an intensifier).
+var reFlatNo = re(`^(?:(?:ok|okay|so|then|fine|and|also|but)[,.!]*\s+)*((definitely |absolutely |certainly )?no ([a-z0-9][a-z0-9 ./+#_-]{0,48}?))\s*(?:[.!]+\s*$|$|,)`)
+
+// flatNo returns the span of a reply's "no X" that rules out a thing said,
+// or nil: with "definitely" before it in any sentence, else only as a
+// sentence of its own of a few words. An idiom ("no worries", "no idea")
+// rules nothing out.
+func (st *decisionState) flatNo(sl []byte) []int {
+	if !st.replying || !bytes.Contains(head(sl), []byte("no ")) {
+		return nil
+	}
+	m := reFlatNo.FindSubmatchIndex(head(sl))
+	if m == nil {
+		return nil
+	}
+	thing := sl[m[6]:m[7]]
+	first, _, _ := bytes.Cut(thing, []byte(" "))
+	if notRuledOut.Has(first) || !st.saidAny(thing) {
+		return nil
+	}
+	listed := bytes.HasPrefix(sl, []byte("and no ")) || bytes.HasPrefix(sl, []byte("also no "))
+	if m[4] < 0 && !listed && (m[1] < len(bytes.TrimRight(sl, " .!")) && !commitsNext(sl[m[1]:]) || bytes.Count(thing, []byte{' '}) > 6) {
+		return nil // "No shim." stands alone; "no X, …" needs its "definitely" or a choice after it
+	}
+	return m[2:4]
+}
+
+// commitsNext reports a clause that goes on to the choice made instead:
+// "no inreach, we'll go with the SOS app", "no tent, huts it is".
+func commitsNext(rest []byte) bool {
+	rest = bytes.TrimLeft(rest, " ,;—–-")
+	return reUserWill.Match(head(rest)) || reUserLets.Match(head(rest)) || reStartGo.Match(head(rest)) ||
+		bytes.HasPrefix(rest, []byte("just ")) || bytes.HasPrefix(rest, []byte("obviously")) || itIs(rest) != nil
+}
+
+// reLabelledNo is a thing named, then refused: "async: no.", "Kafka —
+// nope."
+var reLabelledNo = re(`^([a-z0-9][a-z0-9 ./+#_-]{0,30}?)\s*(?::|—|–| -)\s*(?:no|nope|not now|no way|nah)\s*[.!]*$`)
+
+// labelledNo returns where the thing a reply refuses in "X: no." ends, or
+// 0. The thing must have been said.
+func (st *decisionState) labelledNo(sl []byte) int {
+	if !st.replying || len(sl) > 48 {
+		return 0
+	}
+	m := reLabelledNo.FindSubmatchIndex(sl)
+	if m == nil {
+		return 0
+	}
+	thing := sl[m[2]:m[3]]
+	if first, _, _ := bytes.Cut(thing, []byte(" ")); pronouns.Has(first) || leadWords.Has(first) || !st.saidAny(thing) {
+		return 0
+	}
+	return m[3]
+}
+
+// refusals turn a thing named into a thing refused: "the status page,
+// nope".
+var refusals = set(`no nope never nah`)
+
+// reDont is an instruction against, its verb in group 1.
+var reDont = re(`^(?:(?:and|also|but|please|so|ok|okay)[,]?\s+)*(?:don't|do not|never)(?: just)? ([a-z]+)\b`)
+
+// dontIdioms are the verbs of "don't …" that instruct nothing about the
+// work: "don't worry", "don't get me wrong".
+var dontIdioms = set(`worry forget know think mind get hesitate feel ask panic judge bother care
+	tell believe understand remember see expect want need have like answer reply respond explain
+	be`)
+
+// Where a decision starts and ends inside a longer sentence.
+
+// clauseAfterDash returns where the last clause of prefix set off by a dash
+// or a semicolon starts, or 0: "two cities feels like plenty — we're
+// skipping Osaka" decides only after the dash. A comma keeps what is before
+// it ("For the cache, we'll use Redis").
+func clauseAfterDash(prefix []byte) int {
+	i := bytes.LastIndex(prefix, []byte("; "))
+	for _, d := range []string{" — ", " – ", " - "} {
+		if j := bytes.LastIndex(prefix, []byte(d)); j >= 0 && j+len(d)-1 > i {
+			i = j + len(d) - 1
+		}
+	}
+	return i + 1
+}
+
+// askedLater reports a sentence whose question mark belongs to a clause
+// after the one that decides, from the decision's end: "we're skipping Osaka
+// because …, and we can eat okonomiyaki in Kyoto too, right?".
+func askedLater(sl []byte, end int) bool {
+	if reQuestionStart.Match(head(bytes.TrimLeft(sl, "*_ "))) {
+		return false
+	}
+	rest := sl[end:]
+	for _, b := range []string{", and ", "; ", " — ", " – "} {
+		if i := bytes.Index(rest, []byte(b)); i >= 0 && !bytes.ContainsRune(rest[:i], '?') {
+			return true
+		}
+	}
+	return false
+}
+
+// nextClause returns where the clause after sl[from:] starts, past a
+// semicolon or a dash, or -1.
+func nextClause(sl []byte, from int) int {
+	best := -1
+	for _, sep := range []string{"; ", " — ", " – "} {
+		if i := bytes.Index(sl[from:], []byte(sep)); i >= 0 && (best < 0 || from+i+len(sep) < best) {
+			best = from + i + len(sep)
+		}
+	}
+	return best
+}
+
+// cutBefore ends a decision of m that runs on into the clause companion (a
+// clause of its own after a semicolon or a dash) where that clause starts:
+// "Switch to Vitest for the web app; the admin app stays on Jest" is two
+// decisions. upTo is the sentence up to the clause.
+func (st *decisionState) cutBefore(out []conversation.Decision, m *conversation.Message, upTo, companion string) []conversation.Decision {
+	for i := len(out) - 1; i >= 0 && out[i].MessageIndex == m.Index; i-- {
+		d := out[i].Decision
+		j := strings.Index(d, companion)
+		if j <= 0 {
+			continue
+		}
+		head := trimText(d[:j])
+		if len(head) < 3 || !strings.Contains(upTo, head) {
+			continue
+		}
+		out[i].Decision = head
+		st.words[i] = contentWords(head)
+	}
+	return out
+}
+
+// choiceClause returns where the clause before " it is" starts: after the
+// last colon, semicolon, comma, dash or ellipsis ("Yeah fine, Grafana Cloud
+// it is", "So… the hotel it is"), or after an "and" that ends a longer
+// clause ("We had the meeting yesterday and Slurm it is"; "SQS and Redis it
+// is" keeps both).
+func choiceClause(prefix []byte) int {
+	from := bytes.LastIndexAny(prefix, ":;,") + 1
+	for _, sep := range []string{" — ", " – ", "…"} {
+		if j := bytes.LastIndex(prefix, []byte(sep)); j >= 0 && j+len(sep) > from {
+			from = j + len(sep)
+		}
+	}
+	for _, conj := range []string{" and ", " so "} {
+		if j := bytes.LastIndex(prefix, []byte(conj)); j >= from && bytes.Count(bytes.TrimSpace(prefix[from:j]), []byte{' '}) >= 3 {
+			from = j + len(conj)
+		}
+	}
+	return from
+}
+
+var asItIs = set(`as what how where when why way like`)
+
+// relativeClause reports a prefix that makes what follows a relative
+// clause: "the modals we're replacing anyway" describes the modals.
+func relativeClause(prefix []byte) bool {
+	t := bytes.TrimRight(prefix, " ")
+	if len(t) == 0 || !wordByte(t[len(t)-1]) {
+		return false
+	}
+	i := bytes.LastIndexByte(t, ' ')
+	w := t[i+1:]
+	return w[0] < 0x80 && !clauseOpeners.Has(w) // a dash ("plenty — we're skipping") opens a clause
+}
+
+var clauseOpeners = set(`and but so then now also yes yeah ok okay well because since as if when while once
+	until anyway actually honestly basically plus today tomorrow finally instead`)
+
+// concludes reports a prefix whose last clause is a bare "so": "SRE won't
+// take security pages, so we're doing C".
+func concludes(prefix []byte) bool {
+	return bytes.HasSuffix(prefix, []byte(", so ")) || bytes.HasSuffix(prefix, []byte("; so ")) || string(prefix) == "so " || string(prefix) == "so, "
+}
+
+// reTaskAfter is a clause of the speaker's own task after a decision.
+var reTaskAfter = re(`, (?:and )?i(?:'ll| will|'m going to| need to| have to| can) `)
+
+// reViewAfter is the speaker's view after a comma.
+var reViewAfter = re(`, (?:and )?i (?:prefer|think|guess|feel|want|like|hope|believe)\b`)
+
+// reCommentAfter opens a comment on the decision after a comma: "we stay
+// with Traefik, no reason to install another thing".
+var reCommentAfter = re(`, (?:no reason to|not worth|no point in|which (?:is|was|would|means|makes)|that way)\b`)
+
+// What is no decision, or not yet one.
+
+// reNews marks a report of how things are ("ok, the deploy still fails
+// on ARC runners"), not a restated choice.
+var reNews = re(`\b(?:still|already|again|fails?|failed|failing|broke|broken|errors?|crash(?:es|ed|ing)?)\b`)
+
+// reOpenItem marks a list item that leaves its point open: "Shard count: not
+// settled", "Labels probably sprint 1 as well, depends …", "Analytics:
+// still a fight".
+var reOpenItem = re(`\b(?:not sure|not settled|not decided|undecided|still (?:a fight|arguing|open|debating|discussing)|open question|parking it|parked|tbd|tbc|idk|no idea|\?\?\?|probably|maybe|depends|haven't (?:looked|decided))\b`)
+
+// reDeferred is a choice put off to a later meeting or person: "the team
+// chooses at the review meeting", "we'll set thresholds at next Tuesday's
+// sync".
+var reDeferred = re(`\b(?:chooses?|decides?|picks?|set|settle|revisit)\b.{0,40}\b(?:at|in|after) (?:the |our |next |tomorrow'?s |next week'?s )?(?:[a-z]+'?s? )?(?:review|meeting|sync|standup|retro|planning|call|demo)\b`)
+
+// judgement reports a complement that judges rather than names a value:
+// "the deadline is going to be tight", "… will be a pain".
+func judgement(rest []byte) bool {
+	rest = bytes.TrimLeft(rest, " ")
+	for _, art := range []string{"a ", "an ", "very ", "really ", "quite ", "pretty ", "super ", "so "} {
+		rest = bytes.TrimPrefix(rest, []byte(art))
+	}
+	w, _, _ := bytes.Cut(rest, []byte(" "))
+	return judgementWords.Has(bytes.TrimRight(w, ".,!;:")) || bytes.HasSuffix(w, []byte("er")) && !bytes.ContainsAny(w, "0123456789")
+}
+
+var judgementWords = set(`pain problem mess challenge nightmare issue bit lot headache risk stretch
+	tight hard tricky easy fine ok okay good great bad interesting fun difficult expensive cheap
+	slow fast late early big small huge important critical painful annoying useful enough different
+	same worth better worse`)
+
+// planAnchors open the subject of a plan or a value set ("the plan is",
+// "our default will be").
+var planAnchors = set(planAnchorList)
+
+// goesNamed reports a "let's go" followed by a thing, not a direction or a
+// verb: "Let's go Typesense.", not "let's go back" or "let's go see".
+func goesNamed(rest []byte) bool {
+	i, j := nextWord(rest, 0)
+	if i == j {
+		return false
+	}
+	w := rest[i:j]
+	return !goWords.Has(w) && !words.IsStopword(string(w)) && !bytes.HasSuffix(w, []byte("ing"))
+}
+
+var goWords = set(`back home ahead through over on off out up down away live see check look find get grab try
+	fix ask talk write read run build make do have take play eat`)
