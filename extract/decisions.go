@@ -838,6 +838,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 	for k, s := range st.sents {
 		sl := lower[s.start:s.end]
 		body, textStart := -1, -1
+		picksThing := false // the trigger's object is a thing picked ("go with X")
 		if user && (isPlanLine(sl) || isRecapLine(sl)) {
 			// "Let's do this." that took the proposal is the yes, not the
 			// announcement of the sentences after it (a list after it still
@@ -935,6 +936,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue // "Agreed on splitting." only says yes to the proposal taken
 			}
 			body, textStart = s.start+loc[1], s.start+clauseAfterDash(sl[:loc[0]])
+			picksThing = rePicksThing.Match(sl[loc[0]:loc[1]])
 			if first, _, _ := bytes.Cut(sl[loc[0]:loc[1]], []byte(" ")); loc[0] > 0 && (imperativeVerbs.Has(first) || user && (planAnchors.Has(first) || concludes(sl[:loc[0]]))) {
 				// An instruction mid-sentence starts at its verb, "the plan
 				// is …" at its subject.
@@ -1085,6 +1087,15 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			continue
 		}
 		dec, why := splitReason(text, lower, textStart, body, s.end)
+		if why == "" && picksThing {
+			// "we go with the cursor connections for all lists, the admin
+			// will have next/previous buttons": after the thing picked, a
+			// clause with a subject of its own comments on it.
+			if i := reClauseAfter.FindIndex(lower[body:s.end]); i != nil {
+				dec, _ = splitReason(text, lower, textStart, body, body+i[0])
+				why = cleanReason(text[body+i[0]+2 : s.end])
+			}
+		}
 		if why == "" {
 			why = nextReason(text, lower, st.sents, k)
 		}

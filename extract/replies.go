@@ -540,6 +540,13 @@ func concludes(prefix []byte) bool {
 	return bytes.HasSuffix(prefix, []byte(", so ")) || bytes.HasSuffix(prefix, []byte("; so ")) || string(prefix) == "so " || string(prefix) == "so, "
 }
 
+// rePicksThing ends a trigger whose object is a thing picked.
+var rePicksThing = re(`(?:go with|going with|use|using|switch to|switching to|pick|choose|stay with|stick with|opt for|go for|settled on)$`)
+
+// reClauseAfter is a comma and a clause with a subject of its own: "…, the
+// admin will have next/previous buttons".
+var reClauseAfter = re(`, (?:the |our |my |their )?[a-z0-9/_.-]+(?: [a-z0-9/_.-]+){0,2} (?:is|are|was|were|will|would|has|have|had|can|could|does|did|isn't|aren't|won't|doesn't|didn't)\b`)
+
 // reTaskAfter is a clause of the speaker's own task after a decision.
 var reTaskAfter = re(`, (?:and )?i(?:'ll| will|'m going to| need to| have to| can) `)
 

@@ -369,3 +369,15 @@ func TestFourthBatchForms(t *testing.T) {
 		{points, "Outcome: the team chooses at the review meeting.", ""},
 	})
 }
+
+// TestCommentAfterPick checks that a clause with its own subject after the
+// thing picked is the decision's reason, not part of it; other decisions keep
+// their second clause ("primary metric is X, annual share is secondary").
+func TestCommentAfterPick(t *testing.T) {
+	const advice = "Cursor connections or offset pagination both work for lists."
+	checkReplies(t, "Which pagination?", []replyCase{
+		{advice, "change of plan: we go with the cursor connections for all lists, the admin will have next/previous buttons.", "change of plan: we go with the cursor connections for all lists"},
+		{advice, "We'll use cursor connections, since offset pagination breaks on inserts.", "We'll use cursor connections"},
+		{advice, "We'll keep offset pagination for the admin, cursor connections are for the app.", "We'll keep offset pagination for the admin, cursor connections are for the app"},
+	})
+}
