@@ -167,13 +167,13 @@ var (
 	// It may be followed by a reason: "We'll keep that, because …".
 	reAnaphor = re(`^\s*(?:(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
 	// reEvalChoice is a verdict on a thing named (group 1) in a reply.
-	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:makes (?:the most )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick))\b`)
+	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:makes (?:the most )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|won)\b`)
 	// reAnaphorBut is an anaphoric object amended in the same breath: "that
 	// but with two slots", "it, except on Fridays".
 	reAnaphorBut = re(`^\s*(?:it|that|this)(?: one)?,? ((?:but|except|only|without|minus|plus)\b)`)
 	// reOption is a labelled option of a proposal ("Option B: …") and
 	// reOptionRef a decision that names one ("option B").
-	reOption    = re(`^(?:[*_]*option ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)|\*\*([a-h])[.)]\s)[*_\s]*`)
+	reOption    = re(`^(?:[*_]*option ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)|\*\*([a-h])[.)](?:\*\*)?\s)[*_\s]*`)
 	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
 	// reOptionPick is a reply that is nothing but a pick among numbered or
 	// labelled options: "Option 2.", "#2 please", "The second one.", "2".
@@ -527,7 +527,7 @@ func onlyInterjection(sl []byte) bool {
 // starts in sl ("I think SQS makes sense for us", "SQS is the right
 // call"), or -1.
 func evalChoice(sl []byte, st *decisionState) (int, int) {
-	if !st.replying || len(sl) > 160 || !containsAny(sl, "sense", "right", "best", "better", "obvious") || isQuestion(sl) {
+	if !st.replying || len(sl) > 160 || !containsAny(sl, "sense", "right", "best", "better", "obvious", "sounds", "enough", "plenty", " won") || isQuestion(sl) {
 		return -1, -1
 	}
 	start := 0
@@ -539,6 +539,9 @@ func evalChoice(sl []byte, st *decisionState) (int, int) {
 		return -1, -1
 	}
 	end := start + m[1]
+	if bytes.HasPrefix(bytes.TrimLeft(sl[end:], " ,"), []byte("but ")) || bytes.Contains(sl[end:], []byte(" but ")) {
+		return -1, -1 // "Tomás is the obvious pick technically but he's never led anything"
+	}
 	for _, tail := range []string{" to me", " to us", " for us", " for me"} {
 		if bytes.HasPrefix(sl[end:], []byte(tail)) {
 			end += len(tail)
@@ -858,7 +861,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			// "4. yep, banners go.": the reply's line N answers the item N.
 			if s.lineStart && s.num > 0 {
-				if dec, ok := st.answersItem(sl, s.num, pending); ok {
+				if dec, ok := st.answersItem(text[s.start:s.end], sl, s.num, pending); ok {
 					out = e.appendDecision(st, out, m, dec, "")
 					continue
 				}
@@ -1033,6 +1036,11 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			// "And yes to peer assessment that scales the mark", "no to the
 			// vivas": the thing, taken or refused.
 			dec, why := splitReason(text, lower, s.start+loc[4], s.start+loc[4], s.end)
+			if key, rest, _ := strings.Cut(strings.ToLower(dec), ","); pending != nil && len(key) == 1 {
+				if o, ok := pending.option(key); ok {
+					dec, why = o, trimText(rest) // "no to D, finance reconciles same-day"
+				}
+			}
 			if sl[loc[2]] == 'n' {
 				dec = "Decided against: " + dec
 			}
@@ -1469,6 +1477,17 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		return m[:2]
 	}
 	if replying {
+		// "Keeping all 5 as buffer.": the change under way, its subject
+		// left out, opening the sentence.
+		start := 0
+		if loc := reLead.FindIndex(head(sl)); loc != nil {
+			start = loc[1]
+		}
+		if m := reGerundStart.FindIndex(head(sl[start:])); m != nil {
+			return []int{start, start + m[1]}
+		}
+	}
+	if replying {
 		if m := findAtToks(reUserShould, sl, toks, anchorCommit); m != nil && !bytes.Contains(sl[m[1]:], []byte(" but ")) {
 			return m[:2]
 		}
@@ -1539,7 +1558,8 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			// "Don't write files yet" paces the work; it settles nothing.
 			return []int{0, 0}
 		}
-		if m := findAtToks(reUserNotDoing, sl, toks, anchorCommit); m != nil {
+		if m := findAtToks(reUserNotDoing, sl, toks, anchorCommit); m != nil && !bytes.HasSuffix(sl[:m[0]], []byte("so ")) {
+			// "…, so I'm not ripping on sawhorses" gives a purpose.
 			if !notDoing.Has(sl[m[2]:m[3]]) {
 				return m[:2]
 			}
@@ -1612,7 +1632,7 @@ var labelWords = set(`decision decided resolution agreed conclusion outcome verd
 
 // imperativeVerbs are the first words of reImperative's verbs.
 var imperativeVerbs = set(`use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize
-	start`)
+	start skip`)
 
 // imperativeVerbNear reports whether one of the first three words of sl is an
 // imperative verb: most sentences are spared reImperative.
@@ -1803,8 +1823,8 @@ func itIs(sl []byte) []int {
 // settles applies the guards: no question, hypothetical, tentative or negated
 // statement, nothing quoted, no walkthrough.
 func settles(sl []byte, loc []int, role conversation.Role) bool {
-	if isQuestion(sl) && !askedLater(sl, loc[1]) {
-		return false
+	if isQuestion(sl) && !askedLater(sl, loc[1]) || reStillOpen.Match(sl) {
+		return false // "…, but Sam's worried about Dev, so that one's still open"
 	}
 	prefix := sl[:loc[0]]
 	if reHypothetical.Match(prefix) {

@@ -19,7 +19,7 @@ import (
 
 // reItemList is a pick of several numbered options: "1 and 2 are in",
 // "let's do 1, 3 and 4", "2 and 3, please".
-var reItemList = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|(?:we'll|i'll) (?:do|take)|do)\s+)?(?:(?:options|items|#)\s*)?#?[0-9](?:\s*,\s*#?[0-9])*,?\s*(?:and|&|\+|-|–|to)\s*#?[0-9]\s*(?:(?:are|is) in|please|then|it is|for now|now)?\s*(?:[.!,;—–]|$)`)
+var reItemList = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|(?:we'll|i'll) (?:do|take)|do)\s+)?(?:(?:options|items|#)\s*)?(?:#?[0-9](?:\s*,\s*#?[0-9])*,?\s*(?:and|&|\+|-|–|to)\s*#?[0-9]|[a-h](?:\s*,\s*[a-h])*,?\s*(?:and|&|\+)\s*[a-h])\s*(?:(?:are|is) in|please|then|it is|for now|now)?\s*(?:[.!,;—–]|$)`)
 
 // pickedItems returns the options a reply picks by their numbers, in the
 // order named, or nil unless there are two or more and each is offered.
@@ -40,7 +40,12 @@ func pickedItems(sl []byte, p *proposal) []string {
 	}
 	var nums []int
 	span := sl[start : start+m[1]]
+	letters := span[0] >= 'a' && span[0] <= 'h' && (len(span) == 1 || !wordByte(span[1]))
 	for i, c := range span {
+		if letters && c >= 'a' && c <= 'h' && (i == 0 || !wordByte(span[i-1])) && (i+1 == len(span) || !wordByte(span[i+1])) {
+			nums = append(nums, -int(c-'a')-1) // "A and C, go ahead": letters, kept apart from numbers
+			continue
+		}
 		if c < '0' || c > '9' {
 			continue
 		}
@@ -54,7 +59,11 @@ func pickedItems(sl []byte, p *proposal) []string {
 	}
 	var out []string
 	for _, n := range nums {
-		o, ok := p.option(strconv.Itoa(n))
+		key := strconv.Itoa(n)
+		if n < 0 {
+			key = string(rune('a' - n - 1))
+		}
+		o, ok := p.option(key)
 		if !ok {
 			return nil
 		}
@@ -73,7 +82,7 @@ var reItemNo = re(`^#?([0-9])\s*(?:[-—–:]\s*)?(?:no|nope|not now|skip)\b\s*[
 // settles the assistant's item n: a yes without a "but" takes the item's
 // text ("4. yep, banners go."); a line that restates it ("3. In-process
 // cache with a 60s TTL on the directory") is the decision as written.
-func (st *decisionState) answersItem(sl []byte, n int, p *proposal) (string, bool) {
+func (st *decisionState) answersItem(text string, sl []byte, n int, p *proposal) (string, bool) {
 	item, ok := p.option(strconv.Itoa(n))
 	if !ok || isQuestion(sl) || bytes.IndexByte(sl, '?') >= 0 || reHypothetical.Match(sl) || reOpenItem.Match(sl) || bytes.Contains(sl, []byte(" but ")) {
 		return "", false
@@ -92,8 +101,8 @@ func (st *decisionState) answersItem(sl []byte, n int, p *proposal) (string, boo
 			said++
 		}
 	}
-	if n2 >= 3 && said*10 >= n2*6 {
-		return trimText(string(sl)), true
+	if n2 >= 3 && said*10 >= n2*6 || n2 >= 1 && said == n2 && bytes.Count(bytes.TrimSpace(sl), []byte{' '}) == 0 {
+		return trimText(text), true // "1. WorkOS." names the choice for point 1
 	}
 	return "", false
 }
@@ -214,7 +223,7 @@ func (st *decisionState) restated(sl []byte) int {
 
 // reAcceptedAfter is a yes after the thing it takes: ", yep.", " - yes,",
 // ", agreed", ", yes 100%".
-var reAcceptedAfter = re(`(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense)(?: 100%| please| then| for sure)?|(?:totally |fully |completely )?agree|like you (?:say|said|suggest|suggested)|as you (?:say|said|suggest|suggested)|(absolutely not|definitely not|hard no|nope|no way))\s*(?:[.!]+|,|$)`)
+var reAcceptedAfter = re(`(?:(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense)(?: 100%| please| then| for sure)?|(?:totally |fully |completely )?agree|like you (?:say|said|suggest|suggested)|as you (?:say|said|suggest|suggested)|go with (?:that|it)|let'?s do (?:that|it)|do (?:that|it)|that works|(absolutely not|definitely not|hard no|nope|no way))|\s(?:like|as) you (?:say|said|suggested))\s*(?:[.!]+|,|$)`)
 
 // reFineAfter is a yes that closes a short phrase without a comma (group
 // 1).
@@ -324,7 +333,7 @@ var reLiking = re(`^i (?:like|love|prefer|'m happy with|am happy with) (?:the|yo
 // reStays is a thing the user keeps as it is, in a clause of its own:
 // "the admin app stays on Jest until …", "so `amount` stays until Q3
 // close".
-var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off|open|closed)|(?:go|goes) to (?:[$€£0-9]|an? )|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) off|(?:is|are) going (?:away|to stay))\b`)
+var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off|open|closed)|(?:go|goes) to (?:[$€£0-9]|an? )|(?:go|goes) (?:behind|under|next to|beside|against|along|on top of|in front of)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) off|(?:is|are) going (?:away|to stay))\b`)
 
 // stays returns the clause of a reply that keeps a thing as it is, from its
 // subject to the sentence's end, or nil. A report ("memory still stays at
@@ -353,6 +362,9 @@ func (st *decisionState) stays(sl []byte) []int {
 			return []int{from + m[2], len(sl)}
 		}
 		i := bytes.IndexAny(sl[from:], ",;:")
+		if j := bytes.Index(sl[from:], []byte(" — ")); j >= 0 && (i < 0 || j < i) {
+			i = j + len(" —") // "That's it — bench goes behind the saw"
+		}
 		if i < 0 {
 			return nil
 		}
@@ -364,7 +376,7 @@ func (st *decisionState) stays(sl []byte) []int {
 // reFlatNo is a thing ruled out with a bare "no": "and definitely no
 // terragrunt, …", "No shim." (group 1 the "no" phrase, group 2 the thing,
 // group 3 an intensifier).
-var reFlatNo = re(`^(?:(?:ok|okay|so|then|fine|and|also|but)[,.!]*\s+)*((definitely |absolutely |certainly )?no ([a-z0-9][a-z0-9 ./+#_-]{0,48}?))\s*(?:[.!]+\s*$|$|,)`)
+var reFlatNo = re(`^(?:(?:ok|okay|so|then|fine|and|also|but)[,.!]*\s+)*((definitely |absolutely |certainly )?no ([a-z0-9][a-z0-9 ./+#_-]{0,48}?))\s*(?:[.!]+\s*$|$|,|:\s)`)
 
 // flatNo returns the span of a reply's "no X" that rules out a thing said,
 // or nil: with "definitely" before it in any sentence, else only as a
@@ -383,7 +395,9 @@ func (st *decisionState) flatNo(sl []byte) []int {
 	if notRuledOut.Has(first) || !st.saidAny(thing) {
 		return nil
 	}
-	listed := bytes.HasPrefix(sl, []byte("and no ")) || bytes.HasPrefix(sl, []byte("also no "))
+	// "and no bird mesh, …" goes on a list of decisions; "No Snowflake
+	// spike: …" gives its reason after the colon.
+	listed := bytes.HasPrefix(sl, []byte("and no ")) || bytes.HasPrefix(sl, []byte("also no ")) || m[1] >= 2 && sl[m[1]-2] == ':'
 	if m[4] < 0 && !listed && (m[1] < len(bytes.TrimRight(sl, " .!")) && !commitsNext(sl[m[1]:]) || bytes.Count(thing, []byte{' '}) > 6) {
 		return nil // "No shim." stands alone; "no X, …" needs its "definitely" or a choice after it
 	}
@@ -567,6 +581,13 @@ var reNews = re(`\b(?:still|already|again|fails?|failed|failing|broke|broken|err
 // settled", "Labels probably sprint 1 as well, depends …", "Analytics:
 // still a fight".
 var reOpenItem = re(`\b(?:not sure|not settled|not decided|undecided|still (?:a fight|arguing|open|debating|discussing)|open question|parking it|parked|tbd|tbc|idk|no idea|\?\?\?|probably|maybe|depends|haven't (?:looked|decided))\b`)
+
+// reGerundStart opens a reply's sentence with a change under way and no
+// subject: "Keeping all 5 as buffer", "Going with B".
+var reGerundStart = re(`^(?:keeping|sticking with|staying with|dropping|ditching|switching to|moving to|migrating to)\b`)
+
+// reStillOpen says in so many words that the point is not settled.
+var reStillOpen = re(`\b(?:still open|not settled|not decided yet|undecided|still (?:arguing|debating|discussing))\b`)
 
 // reDeferred is a choice put off to a later meeting or person: "the team
 // chooses at the review meeting", "we'll set thresholds at next Tuesday's

@@ -381,3 +381,33 @@ func TestCommentAfterPick(t *testing.T) {
 		{advice, "We'll keep offset pagination for the admin, cursor connections are for the app.", "We'll keep offset pagination for the admin, cursor connections are for the app"},
 	})
 }
+
+// TestFifthBatchForms checks the forms labelled conversations 247–277
+// showed: verdicts ("spike sounds good", "a mutex is enough", "Playwright
+// won", not "… the obvious pick but …"), a yes after the thing ("…, go with
+// that", "… like you say"), a bare name on a numbered line, lettered picks
+// ("A and C, go ahead", "no to D"), "X goes behind Y", "no X:", "Keeping
+// X"; and what is no decision ("so I'm not …", "… still open").
+func TestFifthBatchForms(t *testing.T) {
+	const fixes = "**Proposed fixes**\n\n- **A.** Rewrite the filter as a range.\n- **B.** Add a composite index.\n- **C.** Join customers in the query.\n- **D.** A nightly materialized view.\n\n" +
+		"1. WorkOS or Auth0 for SSO.\n2. JIT provisioning at launch.\n\n" +
+		"A Pulumi spike on one stack would tell you. A mutex around the append works. Playwright and Cypress both work. " +
+		"Sessions could expire after 2h idle and 12h absolute. Put the desk perpendicular to the window. The bench can go behind the saw. " +
+		"Keep the buffer of 5 person-months. A Snowflake spike is optional. Tomás is a natural lead. Plus-ones for partners only."
+	checkReplies(t, "What do we do?", []replyCase{
+		{fixes, "spike sounds good. which stack though?", "spike sounds good"},
+		{fixes, "a mutex is enough.", "a mutex is enough"},
+		{fixes, "Playwright won, mainly because of Safari.", "Playwright"},
+		{fixes, "Tomás is the obvious pick technically but he's never led anything.", ""},
+		{fixes, "2h idle / 12h absolute, go with that.", "2h idle / 12h absolute"},
+		{fixes, "The desk I put perpendicular to the window like you say.", "The desk I put perpendicular to the window"},
+		{fixes, "going through your points:\n1. WorkOS.\n2. not now.", "WorkOS"},
+		{fixes, "A and C, go ahead.", "Rewrite the filter as a range|Join customers in the query"},
+		{fixes, "no to D, finance reconciles same-day.", "Decided against: A nightly materialized view"},
+		{fixes, "That's it — bench goes behind the saw at saw height.", "bench goes behind the saw at saw height"},
+		{fixes, "No Snowflake spike: the numbers will decide in Q4.", "No Snowflake spike"},
+		{fixes, "Keeping all 5 as buffer.", "Keeping all 5 as buffer"},
+		{fixes, "I'll build it before the saw arrives so I'm not ripping on sawhorses.", ""},
+		{fixes, "Plus-ones, we'll do partners only, but that one's still open.", ""},
+	})
+}
