@@ -1823,7 +1823,7 @@ func itIs(sl []byte) []int {
 // settles applies the guards: no question, hypothetical, tentative or negated
 // statement, nothing quoted, no walkthrough.
 func settles(sl []byte, loc []int, role conversation.Role) bool {
-	if isQuestion(sl) && !askedLater(sl, loc[1]) || reStillOpen.Match(sl) {
+	if isQuestion(sl) && !askedLater(sl, loc[1]) || containsAny(sl, "still ", "settled", "decided") && reStillOpen.Match(sl) {
 		return false // "…, but Sam's worried about Dev, so that one's still open"
 	}
 	prefix := sl[:loc[0]]

@@ -313,6 +313,12 @@ func FuzzDecisions(f *testing.F) {
 		"Perfect. SQS for the queue, Redis for the cache.",
 		"Final plan:\n1. a\n2. b\nOK here's what we'll do. X.",
 		"Let's not do that. Yes, but keep it. We won't go with",
+		// The reply forms of replies.go.
+		"12 partitions keyed by customer_id, yep. lru-cache as direct dep fine. status page, absolutely not",
+		"a sentence longer than sixty bytes with no yes in it at all, nothing to take here",
+		"1. WorkOS.\n2. no\n3 - yes, do it\n5-7. later\nA and C, go ahead. no to D, yes to B",
+		"Where we landed:\n- no X: y\n- Shard count: not settled\nok:\n- a -> b",
+		"Yeah ok, X with Y — so: Z it is: w. Algolia's out — x. Run:ai is out on cost. the app stays on Jest; b",
 	} {
 		f.Add(s, "sounds good")
 	}

@@ -239,7 +239,13 @@ func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
 	if !st.replying || len(sl) > 400 || isQuestion(sl) {
 		return 0, false
 	}
-	loc := reAcceptedAfter.FindSubmatchIndex(sl)
+	// The yes follows the thing within 120 bytes: the pattern need not
+	// read further, and most sentences hold none of its words.
+	scan := sl[:min(len(sl), 200)]
+	var loc []int
+	if containsAny(scan, "yes", "yep", "yeah", "agree", "fine", "sure", "ok", "definitely", "absolutely", "perfect", "sounds good", "makes sense", "you say", "you said", "you suggest", "go with", "do that", "do it", "that works", "not", "nope", "no way", "hard no") {
+		loc = reAcceptedAfter.FindSubmatchIndex(scan)
+	}
 	if loc == nil {
 		// "lru-cache as direct dep fine.": a short verbless phrase, then the
 		// yes, no comma.
@@ -248,7 +254,7 @@ func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
 		}
 		loc = []int{loc[2], loc[1], loc[2], loc[3], -1, -1} // the shape of reAcceptedAfter's
 	}
-	if loc[0] > 120 {
+	if loc == nil || loc[0] > 120 {
 		return 0, false
 	}
 	against = loc[4] >= 0 // "status page for security incidents, absolutely not"
@@ -339,7 +345,7 @@ var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0
 // subject to the sentence's end, or nil. A report ("memory still stays at
 // 2 GB"), a hedge or a question is none.
 func (st *decisionState) stays(sl []byte) []int {
-	if !containsAny(sl, " stay", " become", " go") || isQuestion(sl) || reNews.Match(sl) {
+	if !containsAny(sl, " stay", " becom", " go to", " goes", " go in", " go out", " going", " go behind", " go under", " go next", " come") || isQuestion(sl) || reNews.Match(sl) {
 		return nil
 	}
 	for from := 0; from < len(sl); {
