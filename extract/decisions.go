@@ -93,7 +93,7 @@ var (
 	reUserRule    = re(`^(?:(?:ok|okay|so|and|also|then|agreed|good|great)[,.!]*\s+)?(?:going forward|from now on|from here on)\b[,:]?`)
 	reUserPlan    = re(`^(?:(?:the|our) plan is (?:to|that)|(?:the|our|my) call is (?:to|that)|(?:our|my) (?:choice|pick) is)\b`)
 	reUserWillBe  = re(`^(?:the|our|my) (?:[a-z0-9][a-z0-9./-]* ){0,4}?(?:model|date|default|name|format|approach|strategy|deadline|target|budget|limit|region|provider|stack|backend|database|language|framework|library|metric|threshold|timeout|version|cutoff|venue|price|policy|owner|schedule|launch|layout|structure|tool|vendor|host|hosting) (?:is going to be|will be|is gonna be)\b`)
-	reUserVerdict = re(`^(?:is|are) (?:the way to go|the way forward|the one|our pick|the winner|what we'll use|what we're going with)\b`)
+	reUserVerdict = re(`^(?:is|are) (?:the way to go|the way forward|the one(?:\s*[.!,;]|\s*$| for us)|our pick|the winner|what we'll use|what we're going with)\b`)
 	// reImperative is a user's instruction that picks ("Use pgx directly",
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
@@ -418,6 +418,12 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	end := len(sl)
 	if i := bytes.IndexAny(sl[start:], ";:(—–"); i >= 0 {
 		end = start + i
+		// "weekly full refresh — maybe, want to see the cost first",
+		// "postmortems: we could probably reuse SRE's template": what
+		// follows hedges, so nothing is picked.
+		if after := sl[end:]; reTentative.Match(after) || bytes.Contains(after, []byte("maybe")) {
+			return 0
+		}
 	}
 	if loc := findAt(reReasonIn, sl[start:end], reasonAnchors); loc != nil {
 		end = start + loc[0]
@@ -1473,7 +1479,10 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			}
 		}
 	}
-	if m := findAtToks(reUserCommit, sl, toks, anchorCommit); m != nil && !relativeClause(sl[:m[0]]) {
+	if m := findAtToks(reUserCommit, sl, toks, anchorCommit); m != nil && !relativeClause(sl[:m[0]]) &&
+		!(bytes.HasSuffix(sl[m[0]:m[1]], []byte("replacing")) && !bytes.Contains(sl[m[1]:], []byte(" with "))) {
+		// "We're replacing catalogue search for our shop" names what goes,
+		// not what was chosen.
 		return m[:2]
 	}
 	if replying {
@@ -1558,7 +1567,10 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			// "Don't write files yet" paces the work; it settles nothing.
 			return []int{0, 0}
 		}
-		if m := findAtToks(reUserNotDoing, sl, toks, anchorCommit); m != nil && !bytes.HasSuffix(sl[:m[0]], []byte("so ")) {
+		if m := findAtToks(reUserNotDoing, sl, toks, anchorCommit); m != nil && !bytes.HasSuffix(sl[:m[0]], []byte("so ")) &&
+			!(m[0] > len("and ") && bytes.HasSuffix(sl[:m[0]], []byte("and "))) && !bytes.Contains(sl[m[1]:], []byte("maybe")) {
+			// "…, and I'm not touching that in this PR" argues for what came
+			// before; "not pulling it in, maybe later" puts it off.
 			// "…, so I'm not ripping on sawhorses" gives a purpose.
 			if !notDoing.Has(sl[m[2]:m[3]]) {
 				return m[:2]
@@ -1823,7 +1835,8 @@ func itIs(sl []byte) []int {
 // settles applies the guards: no question, hypothetical, tentative or negated
 // statement, nothing quoted, no walkthrough.
 func settles(sl []byte, loc []int, role conversation.Role) bool {
-	if isQuestion(sl) && !askedLater(sl, loc[1]) || containsAny(sl, "still ", "settled", "decided") && reStillOpen.Match(sl) {
+	if isQuestion(sl) && !askedLater(sl, loc[1]) || containsAny(sl, "still ", "settled", "decided") && reStillOpen.Match(sl) ||
+		containsAny(sl[loc[0]:], "review", "meeting", "sync", "standup", "retro", "planning", "call", "demo") && reDeferred.Match(sl[loc[0]:]) {
 		return false // "…, but Sam's worried about Dev, so that one's still open"
 	}
 	prefix := sl[:loc[0]]

@@ -411,3 +411,23 @@ func TestFifthBatchForms(t *testing.T) {
 		{fixes, "Plus-ones, we'll do partners only, but that one's still open.", ""},
 	})
 }
+
+// TestNotYetDecided checks sentences that look like decisions and settle
+// nothing: a not-doing that argues for an earlier decision or is put off, a
+// choice left to a later meeting, a bare choice hedged after a dash or a
+// colon, "is the one I'm dreading", "we're replacing X" without what
+// replaces it.
+func TestNotYetDecided(t *testing.T) {
+	const advice = "Add the index in its own PR. Retention and the weekly full refresh need a decision. Postmortems can reuse SRE's template. Miette adds nicer errors."
+	checkReplies(t, "What's next?", []replyCase{
+		{advice, "the index is a separate PR, it's a migration on a 40M row table and I'm not doing that on a thursday.", ""},
+		{advice, "miette looks cool but I'm not pulling in another dep before 0.1 ships, maybe later.", ""},
+		{advice, "And we're not doing interstitials at launch, at all.", "We're not doing interstitials at launch, at all"},
+		{advice, "Latency: I'll pull the data this week and we'll set thresholds at next Tuesday's sync.", ""},
+		{advice, "weekly full refresh — maybe, want to see the credit cost first.", ""},
+		{advice, "postmortems: we could probably reuse SRE's template.", ""},
+		{advice, "Retention is the one I'm dreading.", ""},
+		{advice, "We're replacing catalogue search for our shop.", ""},
+		{advice, "We're replacing catalogue search with Typesense.", "We're replacing catalogue search with Typesense"},
+	})
+}
