@@ -19,6 +19,7 @@ var (
 		`we(?:'ll| will| shall|'re going to| are going to|'re gonna| are gonna) (?:use|go with|go ahead with|adopt|switch to|stick with|stay with|move to|migrate to|standardi[sz]e on|pick|choose|opt for|keep|build on|rely on|implement|ship|report)`,
 		`we(?:'ll| will) be (?:using|going with|switching to|moving to|migrating to|sticking with|staying with)`,
 		`we go (?:ahead )?with`,
+		`we go for`,
 		`i(?:'ll| will|'m going to| am going to) (?:go with|go for|go ahead with|stick with|stick to|pick|choose|opt for|adopt|switch to)`,
 		`let'?s (?:go with|go ahead with|use|stick with|stay with|adopt|switch to|pick|choose|opt for|move to|migrate to|standardi[sz]e on|keep)`,
 		`(?:we|i)(?:'re| are|'m| am) (?:going|going ahead|sticking|staying|moving forward) with`,
@@ -52,6 +53,7 @@ var (
 	// a rule from now on, or a verdict on a choice ("sqlc is the way to go").
 	// From the assistant these are narration or advice.
 	reUserCommit = re(`^(?:` + strings.Join([]string{
+		`(?:we|i)(?:'re| are|'m| am) switching:\s*[a-z0-9][a-z0-9-]*`,
 		`(?:we|i)(?:'re| are|'m| am) (?:switching to|moving to|migrating to|moving over to|dropping|skipping|ditching|adopting|standardi[sz]ing on|replacing|retiring|removing|deprecating|sunsetting|keeping|sticking with|staying (?:with|on))`,
 		`(?:we|i)(?:'re| are|'m| am) (?:switching|migrating|porting) (?:[a-z0-9./-]+ ){1,5}?(?:over |back )?to`,
 		`(?:we|i)(?:'re| are|'m| am) moving (?:the |our |my )?(?:[a-z0-9./-]+ ){1,5}?(?:over|across)\b`,
@@ -86,7 +88,7 @@ var (
 	reUserI = re(`^i(?:'ll| will|'m going to| am going to|'d rather|'d rather just) (?:go ahead and )?(use|keep|move to|move (?:us |it |everything )?over to|migrate to|stay with|stay on|do|go with|go for|stick with|switch to)\b`)
 	// reUserDone is a change the user reports having made: "I've switched
 	// the replica to logical replication", "Went with Loki".
-	reUserDone = re(`^(?:(?:i|we)(?:'ve| have)? (?:(?:gone|went) ahead and )?(?:switched|moved|migrated|ported)(?: [a-z0-9./_-]+){0,5}? (?:over |back )?to|(?:went with|chose|picked|opted for|switched to|moved to|migrated to|settled on|stuck with)\b)`)
+	reUserDone = re(`^(?:(?:i|we)(?:'ve| have) (?:bought|ordered|booked|hired|signed up for)\b|(?:i|we)(?:'ve| have)? (?:(?:gone|went) ahead and )?(?:switched|moved|migrated|ported)(?: [a-z0-9./_-]+){0,5}? (?:over |back )?to|(?:went with|chose|picked|opted for|switched to|moved to|migrated to|settled on|stuck with)\b)`)
 	// reUserNo is a thing ruled out for a time: "No Kafka for now." "No X
 	// yet" reports a state ("no word from legal yet"), not a choice.
 	reUserNo      = re(`^(?:(?:ok|okay|so|then|fine|right|alright)[,.!]*\s+)?no ([a-z0-9][a-z0-9 ./+#-]{0,40}?) (?:for now|this (?:quarter|sprint|release|year|time|round)|until\b)`)
@@ -98,7 +100,7 @@ var (
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
 	// idioms that open the same way.
-	reImperative    = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on)\b`)
+	reImperative    = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on|rip)\b`)
 	reMidImperative = re(`, (?:(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)*(?:but\s+|(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)((?:go ahead with|go with|use|keep|drop|scrap|ditch|skip|stick with|switch to|pick|choose|start with)\b)`)
 	reNotImperative = re(`^(?:use of\b|drop (?:by|off)\b|keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
@@ -107,7 +109,9 @@ var (
 	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/_-]{0,40}?) it is(?:,? then|,? for now)?\s*(?:[.!]*$|[,;:—–])`)
 	// rePlanLabel opens a sentence that announces the decision after it:
 	// "that's the plan: …".
-	rePlanLabel = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|our plan)|that settles it)(?: then| now)?\s*(?:[:,—–]|-\s)\s*`)
+	// reChangeOfMind announces a new decision that replaces one.
+	reChangeOfMind = re(`^(?:(?:ok|okay|fine|so|alright|right|actually|hm+)[,.!]*\s+)*(?:change of plan|changed my mind|new plan|scratch that)\s*(?:[:,—–]|-\s)\s*`)
+	rePlanLabel    = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|our plan)|that settles it)(?: then| now)?\s*(?:[:,—–]|-\s)\s*`)
 	// reStartGo is a bare "going with X" / "go with X" opening a sentence.
 	reStartGo = re(`^(?:(?:so|ok|okay|then|alright|fine|yes|right|sounds good|great|perfect|done)[,.!]* )?(?:going|go) with\b`)
 	// reLabel is a "Decision: …" label opening a line.
@@ -167,20 +171,20 @@ var (
 	// It may be followed by a reason: "We'll keep that, because …".
 	reAnaphor = re(`^\s*(?:(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
 	// reEvalChoice is a verdict on a thing named (group 1) in a reply.
-	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:makes (?:the most )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|won)\b`)
+	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|won)\b`)
 	// reAnaphorBut is an anaphoric object amended in the same breath: "that
 	// but with two slots", "it, except on Fridays".
 	reAnaphorBut = re(`^\s*(?:it|that|this)(?: one)?,? ((?:but|except|only|without|minus|plus)\b)`)
 	// reOption is a labelled option of a proposal ("Option B: …") and
 	// reOptionRef a decision that names one ("option B").
-	reOption    = re(`^(?:[*_]*option ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)|\*\*([a-h])[.)](?:\*\*)?\s)[*_\s]*`)
+	reOption    = re(`^(?:[*_]*option ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)|\*\*([a-h])[.)](?:\*\*)?\s|\(([a-h])\)\s)[*_\s]*`)
 	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
 	// reOptionPick is a reply that is nothing but a pick among numbered or
 	// labelled options: "Option 2.", "#2 please", "The second one.", "2".
-	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take|(?:also )?do|(?:so,? )?it'?s)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}([a-h])\)?\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|for sure|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
+	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take|(?:also )?do|(?:so,? )?it'?s)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}\(?([a-h])\)?\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|for sure|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
-	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
+	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay|but|and)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
 	// reCompanion is a statement of how something will be ("Audit logs stay
 	// in Elasticsearch for now", "The old index can be dropped afterwards"):
 	// next to a decision in the same message, it is part of what is settled.
@@ -385,7 +389,7 @@ var notCommitting = set(`see need have be get lose probably likely possibly mayb
 	brainstorm explore dig learn ask check hear regret miss notice worry eventually deal
 	not never all both each say assume suppose imagine pretend hope take go come debug
 	verify investigate consider try understand walk step pause recap summarize continue
-	reconsider double-check confirm research measure benchmark profile`)
+	reconsider double-check confirm research measure benchmark profile sort`)
 
 // bareChoice returns the length of the choice that opens sentence k of a
 // reply, sl, when it does nothing but name things the assistant (or the
@@ -421,7 +425,7 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 		// "weekly full refresh — maybe, want to see the cost first",
 		// "postmortems: we could probably reuse SRE's template": what
 		// follows hedges, so nothing is picked.
-		if after := sl[end:]; reTentative.Match(after) || bytes.Contains(after, []byte("maybe")) {
+		if after := sl[end:]; reTentative.Match(after) || bytes.Contains(after, []byte("maybe")) || bytes.Contains(after, []byte(" but ")) {
 			return 0
 		}
 	}
@@ -652,6 +656,11 @@ var notRuledOut = set(`worries worry problem problems rush need idea luck change
 // start holds a word the pattern needs: most sentences hold none.
 func planLabel(sl []byte) []int {
 	h := head(sl)
+	if containsAny(h, "change of plan", "changed my mind", "new plan", "scratch that") {
+		if loc := reChangeOfMind.FindIndex(h); loc != nil {
+			return loc // "fine, changed my mind: exhausted deliveries stay in postgres"
+		}
+	}
 	// The pattern opens with "that's", "here's" or "this is", after at most
 	// one interjection.
 	first, rest, _ := bytes.Cut(bytes.TrimLeft(h, "*_ "), []byte(" "))
@@ -848,7 +857,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		sl := lower[s.start:s.end]
 		body, textStart := -1, -1
 		picksThing := false // the trigger's object is a thing picked ("go with X")
-		if user && (isPlanLine(sl) || isRecapLine(sl)) {
+		if user && (isPlanLine(sl) || st.replying && isRecapLine(sl)) {
+			// A recap answers the assistant; "Summary:" opening a first
+			// message describes an incident.
 			// "Let's do this." that took the proposal is the yes, not the
 			// announcement of the sentences after it (a list after it still
 			// is a plan: afterPlan).
@@ -918,6 +929,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue // the assistant's plan is a proposal until the user takes it
 			}
 			body, textStart = s.start+loc[1], s.start+loc[1]
+			picksThing = rePicksAfterLabel.Match(head(sl[loc[1]:])) // "change of plan: we go with X, …"
 		} else if loc := itIs(sl); loc != nil && m.Role == conversation.RoleUser {
 			dec := text[s.start+loc[0] : s.start+loc[1]]
 			// "SQS it is, and Redis for the cache": the rest is part of it.
@@ -1492,7 +1504,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		if loc := reLead.FindIndex(head(sl)); loc != nil {
 			start = loc[1]
 		}
-		if m := reGerundStart.FindIndex(head(sl[start:])); m != nil {
+		if m := reGerundStart.FindIndex(head(sl[start:])); m != nil && !reGerundSubject.Match(sl[start+m[1]:]) {
 			return []int{start, start + m[1]}
 		}
 	}
@@ -1562,7 +1574,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			}
 		}
 		// "don't rate limit /healthz": an instruction against.
-		if m := reDont.FindSubmatchIndex(head(sl)); m != nil && !dontIdioms.Has(sl[m[2]:m[3]]) && !bytes.HasSuffix(sl[m[2]:m[3]], []byte("ed")) && !bytes.HasSuffix(bytes.TrimRight(sl, " .!"), []byte(" yet")) {
+		if m := reDont.FindSubmatchIndex(head(sl)); m != nil && !dontIdioms.Has(sl[m[2]:m[3]]) && !bytes.HasSuffix(sl[m[2]:m[3]], []byte("ed")) && !yetInClause(sl[m[1]:]) {
 			// "never liked them" reports; "never log bodies" instructs.
 			// "Don't write files yet" paces the work; it settles nothing.
 			return []int{0, 0}
@@ -1644,7 +1656,7 @@ var labelWords = set(`decision decided resolution agreed conclusion outcome verd
 
 // imperativeVerbs are the first words of reImperative's verbs.
 var imperativeVerbs = set(`use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize
-	start skip`)
+	start skip rip`)
 
 // imperativeVerbNear reports whether one of the first three words of sl is an
 // imperative verb: most sentences are spared reImperative.
@@ -1974,7 +1986,7 @@ func joinWrapped(text string, sents []sentence) []sentence {
 		if n := len(out); n > 0 && s.lineStart && !s.afterLabel && out[n-1].para == s.para {
 			prev := &out[n-1]
 			gap := text[prev.end:s.start]
-			if strings.Count(gap, "\n") == 1 && strings.TrimSpace(gap) == "" && !endsSentence(text[prev.start:prev.end]) {
+			if strings.Count(gap, "\n") == 1 && strings.TrimSpace(gap) == "" && !endsSentence(text[prev.start:prev.end]) && !letterItem(text[s.start:s.end]) {
 				prev.end = s.end
 				continue
 			}
@@ -1982,6 +1994,12 @@ func joinWrapped(text string, sents []sentence) []sentence {
 		out = append(out, s)
 	}
 	return out
+}
+
+// letterItem reports a line that opens with a lettered option, "(b) a PR
+// check": a list of its own, not a wrapped line.
+func letterItem(s string) bool {
+	return len(s) > 4 && s[0] == '(' && s[2] == ')' && s[3] == ' ' && (s[1]|0x20) >= 'a' && (s[1]|0x20) <= 'h'
 }
 
 // endsSentence reports whether s ends with closing punctuation, past any
@@ -2020,7 +2038,7 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	var planItems []string
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
-		if s.lineStart && (bytes.HasPrefix(bytes.TrimLeft(sl, "*_"), []byte("option ")) || bytes.HasPrefix(sl, []byte("**")) && len(sl) > 5 && (sl[3] == '.' || sl[3] == ')')) {
+		if s.lineStart && (bytes.HasPrefix(bytes.TrimLeft(sl, "*_"), []byte("option ")) || bytes.HasPrefix(sl, []byte("**")) && len(sl) > 5 && (sl[3] == '.' || sl[3] == ')') || len(sl) > 4 && sl[0] == '(' && sl[2] == ')') {
 			if m := reOption.FindSubmatchIndex(head(sl)); m != nil && m[1] < len(sl) {
 				dec, _ := splitReason(text, st.lower, s.start+m[1], s.start+m[1], s.end)
 				if len(dec) >= 3 {
@@ -2028,8 +2046,8 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 						options = map[string]string{}
 					}
 					key := m[2:4]
-					if key[0] < 0 {
-						key = m[4:6] // "**B. Northern section**"
+					for g := 4; key[0] < 0 && g+1 < len(m); g += 2 {
+						key = m[g : g+2] // "**B. Northern section**", "(b) a PR check"
 					}
 					options[string(sl[key[0]:key[1]])] = dec
 				}

@@ -315,7 +315,7 @@ func (st *decisionState) topicChoice(sl []byte) bool {
 	switch {
 	case len(first) > 4 && bytes.HasSuffix(first, []byte("ing")) && !notDoing.Has(first) && !musingVerbs.Has(first):
 		return true // "moving it to Wednesday"
-	case reLiking.Match(rest):
+	case reLiking.Match(rest) && !bytes.Contains(rest, []byte(" but ")):
 		return true // "I love the tiered idea"
 	case pronouns.Has(first) || bytes.HasPrefix(first, []byte("i'")):
 		return false
@@ -339,7 +339,7 @@ var reLiking = re(`^i (?:like|love|prefer|'m happy with|am happy with) (?:the|yo
 // reStays is a thing the user keeps as it is, in a clause of its own:
 // "the admin app stays on Jest until …", "so `amount` stays until Q3
 // close".
-var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off|open|closed)|(?:go|goes) to (?:[$€£0-9]|an? )|(?:go|goes) (?:behind|under|next to|beside|against|along|on top of|in front of)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) off|(?:is|are) going (?:away|to stay))\b`)
+var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off)|(?:go|goes) to (?:[$€£0-9]|an? )|(?:go|goes) (?:behind|under|next to|beside|against|along|on top of|in front of)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) off|(?:is|are) going (?:away|to stay))\b`)
 
 // stays returns the clause of a reply that keeps a thing as it is, from its
 // subject to the sentence's end, or nil. A report ("memory still stays at
@@ -414,7 +414,8 @@ func (st *decisionState) flatNo(sl []byte) []int {
 // "no inreach, we'll go with the SOS app", "no tent, huts it is".
 func commitsNext(rest []byte) bool {
 	rest = bytes.TrimLeft(rest, " ,;—–-")
-	return reUserWill.Match(head(rest)) || reUserLets.Match(head(rest)) || reStartGo.Match(head(rest)) ||
+	return reUserWill.Match(head(rest)) || reUserLets.Match(head(rest)) || reStartGo.Match(head(rest)) || reUserPresent.Match(head(rest)) ||
+		bytes.HasPrefix(rest, []byte("we put ")) || bytes.HasPrefix(rest, []byte("we add ")) ||
 		bytes.HasPrefix(rest, []byte("just ")) || bytes.HasPrefix(rest, []byte("obviously")) || itIs(rest) != nil
 }
 
@@ -548,8 +549,18 @@ func relativeClause(prefix []byte) bool {
 	}
 	i := bytes.LastIndexByte(t, ' ')
 	w := t[i+1:]
-	return w[0] < 0x80 && !clauseOpeners.Has(w) // a dash ("plenty — we're skipping") opens a clause
+	if w[0] >= 0x80 || clauseOpeners.Has(w) {
+		return false // a dash ("plenty — we're skipping") opens a clause
+	}
+	// "So after another round we're switching": a fronted adverbial, no
+	// noun the clause describes.
+	clause := t[bytes.LastIndexAny(t, ",;:")+1:]
+	first, _, _ := bytes.Cut(bytes.TrimLeft(clause, " "), []byte(" "))
+	return !adverbialOpeners.Has(first)
 }
+
+var adverbialOpeners = set(`so after in on at for this next from since once by with then now today also
+	before during over`)
 
 var clauseOpeners = set(`and but so then now also yes yeah ok okay well because since as if when while once
 	until anyway actually honestly basically plus today tomorrow finally instead`)
@@ -562,6 +573,10 @@ func concludes(prefix []byte) bool {
 
 // rePicksThing ends a trigger whose object is a thing picked.
 var rePicksThing = re(`(?:go with|going with|use|using|switch to|switching to|pick|choose|stay with|stick with|opt for|go for|settled on)$`)
+
+// rePicksAfterLabel opens what follows a label with a pick: "change of
+// plan: we go with …".
+var rePicksAfterLabel = re(`^(?:we |i )?(?:'ll |will |'re |are )?(?:go with|going with|use|using|switch to|switching to|pick|choose|stay with|stick with|opt for|go for)\b`)
 
 // reClauseAfter is a comma and a clause with a subject of its own: "…, the
 // admin will have next/previous buttons".
@@ -586,11 +601,15 @@ var reNews = re(`\b(?:still|already|again|fails?|failed|failing|broke|broken|err
 // reOpenItem marks a list item that leaves its point open: "Shard count: not
 // settled", "Labels probably sprint 1 as well, depends …", "Analytics:
 // still a fight".
-var reOpenItem = re(`\b(?:not sure|not settled|not decided|undecided|still (?:a fight|arguing|open|debating|discussing)|open question|parking it|parked|tbd|tbc|idk|no idea|\?\?\?|probably|maybe|depends|haven't (?:looked|decided))\b`)
+var reOpenItem = re(`\b(?:not sure|not settled|not decided|undecided|still (?:a fight|arguing|open|debating|discussing)|open question|parking it|parked|tbd|tbc|idk|no idea|\?\?\?|probably|maybe|depends|haven't (?:looked|decided)|wants to see|waiting on|before we commit)\b`)
 
 // reGerundStart opens a reply's sentence with a change under way and no
 // subject: "Keeping all 5 as buffer", "Going with B".
-var reGerundStart = re(`^(?:keeping|sticking with|staying with|dropping|ditching|switching to|moving to|migrating to)\b`)
+var reGerundStart = re(`^(?:keeping|sticking with|staying with|dropping|ditching|skipping|switching to|moving to|migrating to)\b`)
+
+// reGerundSubject finds the verb a gerund phrase is the subject of:
+// "Keeping both platforms on the same train was non-negotiable".
+var reGerundSubject = re(`^[^,;:]{0,60}? (?:was|is|were|are|has been|would be|will be)\b`)
 
 // reStillOpen says in so many words that the point is not settled.
 var reStillOpen = re(`\b(?:still open|not settled|not decided yet|undecided|still (?:arguing|debating|discussing))\b`)
@@ -619,6 +638,15 @@ var judgementWords = set(`pain problem mess challenge nightmare issue bit lot he
 // planAnchors open the subject of a plan or a value set ("the plan is",
 // "our default will be").
 var planAnchors = set(planAnchorList)
+
+// yetInClause reports a "yet" in the clause that opens rest: "don't set up
+// publishing yet, I need to find out …" paces the work.
+func yetInClause(rest []byte) bool {
+	if i := bytes.IndexAny(rest, ",;"); i >= 0 {
+		rest = rest[:i]
+	}
+	return bytes.HasSuffix(bytes.TrimRight(rest, " .!"), []byte(" yet"))
+}
 
 // goesNamed reports a "let's go" followed by a thing, not a direction or a
 // verb: "Let's go Typesense.", not "let's go back" or "let's go see".

@@ -3,7 +3,11 @@ package extract
 // Tests of the reply forms in replies.go, each with cases that must not
 // be read as decisions.
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/convsearch/convsearch/conversation"
+)
 
 // TestNumberedPicks checks replies that take or rule out several items of
 // a numbered list by number: each item is a decision of its own.
@@ -376,7 +380,7 @@ func TestFourthBatchForms(t *testing.T) {
 func TestCommentAfterPick(t *testing.T) {
 	const advice = "Cursor connections or offset pagination both work for lists."
 	checkReplies(t, "Which pagination?", []replyCase{
-		{advice, "change of plan: we go with the cursor connections for all lists, the admin will have next/previous buttons.", "change of plan: we go with the cursor connections for all lists"},
+		{advice, "change of plan: we go with the cursor connections for all lists, the admin will have next/previous buttons.", "We go with the cursor connections for all lists"},
 		{advice, "We'll use cursor connections, since offset pagination breaks on inserts.", "We'll use cursor connections"},
 		{advice, "We'll keep offset pagination for the admin, cursor connections are for the app.", "We'll keep offset pagination for the admin, cursor connections are for the app"},
 	})
@@ -429,5 +433,44 @@ func TestNotYetDecided(t *testing.T) {
 		{advice, "Retention is the one I'm dreading.", ""},
 		{advice, "We're replacing catalogue search for our shop.", ""},
 		{advice, "We're replacing catalogue search with Typesense.", "We're replacing catalogue search with Typesense"},
+	})
+}
+
+// TestSixthBatchForms checks the forms labelled conversations 279–309
+// showed, and the false alarms they showed: "changed my mind: …", "no X,
+// we put …", "But the plan: …", "I've bought …", "we're switching: …",
+// "makes total sense", "skipping X", "(b).", "rip X out", "we go for X";
+// a "Summary:" list in a first message, "don't … yet" inside a longer
+// sentence, "I like the idea, but …", a gerund that is a subject, "we'll
+// sort something out", "stays open", an open list item.
+func TestSixthBatchForms(t *testing.T) {
+	// "Summary:" opening a first message describes; only a reply recaps.
+	incident := &conversation.Conversation{Messages: []conversation.Message{
+		{Index: 0, Role: conversation.RoleUser, Content: "Need help with the review. Summary:\n- the limiter was merged at 14:02\n- nobody got paged"},
+	}}
+	if ds := New(nil, Options{}).Decisions(incident); len(ds) != 0 {
+		t.Errorf("a first message's summary gave decisions %+v", ds)
+	}
+	const advice = "Options:\n(a) a lint rule\n(b) a PR check against last week's traffic\n\n" +
+		"Keep exhausted deliveries in Postgres as failed. Ordering guarantees cost throughput. Hold US orders over 200 for review. " +
+		"Hoka Speedgoats suit the race. Weekly trains would help Android. Astro fits marketing. Turborepo is optional. Springfox is dead. " +
+		"Drip irrigation saves water. Glass plates can go to a supplier. Publishing can wait."
+	checkReplies(t, "What now?", []replyCase{
+		{advice, "hm. fine, changed my mind: exhausted deliveries stay in postgres as failed.", "exhausted deliveries stay in postgres as failed"},
+		{advice, "no ordering guarantee, we put a per-customer seq number in the payload.", "No ordering guarantee"},
+		{advice, "But the plan: every US order over 200, we put on hold and I check by hand.", "every US order over 200, we put on hold and I check by hand"},
+		{advice, "so I've bought the Speedgoats.", "I've bought the Speedgoats"},
+		{advice, "So after another round we're switching: weekly trains for both platforms.", "after another round we're switching: weekly trains for both platforms"},
+		{advice, "astro for marketing makes total sense, marketing asked for mdx.", "astro for marketing"},
+		{advice, "skipping turborepo, pnpm -r is plenty.", "skipping turborepo, pnpm -r is plenty"},
+		{advice, "(b). Dana can build it this sprint.", "a PR check against last week's traffic"},
+		{advice, "rip springfox out, no springdoc.", "Rip springfox out, no springdoc"},
+		{advice, "OK, we go for drip, no more sprinklers.", "We go for drip, no more sprinklers"},
+		{advice, "don't set up publishing yet, I need to ask Priya.", ""},
+		{advice, "Glass plates: I like the idea of sending them out, but the trustees are nervous.", ""},
+		{advice, "Keeping both platforms on the same train was non-negotiable for product.", ""},
+		{advice, "the walker thing, we'll sort something out for the office days.", ""},
+		{advice, "so the nonfiction stays open until January.", ""},
+		{advice, "Where we landed:\n- Rollback: Marcus wants to see what the pipeline can do before we commit.", ""},
 	})
 }

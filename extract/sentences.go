@@ -283,6 +283,9 @@ func isAbbrev(before []byte) bool {
 		k--
 	}
 	w := string(before[k:])
+	if len(w) == 1 && k > 0 && before[k-1] >= '0' && before[k-1] <= '9' {
+		return false // "$1.5M.", "10k.": a unit after a number, no initial
+	}
 	if len(w) == 1 {
 		// An initial ("J. Smith"), unless the letter names an option:
 		// "ok go with C. For step 2, …".
