@@ -735,8 +735,10 @@ type decisionState struct {
 	// repeats.
 	words []map[string]struct{}
 	// replying is set while a user message answers the assistant; asked
-	// when the assistant's last message ended on a question.
-	replying, asked bool
+	// when the assistant's last message ended on a question; user while
+	// the message read is the user's (the reply forms are the user's
+	// only, and most text is the assistant's).
+	replying, asked, user bool
 	// accepted is set while the message being read took the proposal.
 	accepted bool
 	// saidLower is the assistant's last message and the user's message
@@ -852,6 +854,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation.Message, text string, st *decisionState, pending *proposal) []conversation.Decision {
 	lower := st.lower
 	user := m.Role == conversation.RoleUser
+	st.user = user
 	planPara := -1 // the paragraph a user's "Here's what we'll do." opens
 	for k, s := range st.sents {
 		sl := lower[s.start:s.end]
@@ -938,7 +941,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			out = e.appendDecision(st, out, m, dec, nextReason(text, lower, st.sents, k))
 			continue
-		} else if loc := ruledOut(sl); loc != nil && user && !isQuestion(sl) {
+		} else if loc := st.userRuledOut(sl); loc != nil && !isQuestion(sl) {
 			// "Keycloak is out, nobody wants to run it": the clause is the
 			// decision, what follows it the reason.
 			dec := cleanDecision(text[s.start+loc[0]:s.start+loc[1]], sl[loc[0]:loc[1]])
@@ -1045,12 +1048,12 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue
 			}
 			body, textStart = s.start+i, s.start+i
-		} else if loc := st.stays(sl); loc != nil && user && st.replying {
+		} else if loc := st.stays(sl); loc != nil {
 			// "the admin app stays on Jest until its tests are rewritten".
 			dec, why := splitReason(text, lower, s.start+loc[0], s.start+loc[0], s.start+loc[1])
 			out = e.appendDecision(st, out, m, dec, why)
 			continue
-		} else if loc := reYesTo.FindSubmatchIndex(head(sl)); loc != nil && user && st.replying && !isQuestion(sl) {
+		} else if loc := st.yesTo(sl); loc != nil {
 			// "And yes to peer assessment that scales the mark", "no to the
 			// vivas": the thing, taken or refused.
 			dec, why := splitReason(text, lower, s.start+loc[4], s.start+loc[4], s.end)
@@ -1680,10 +1683,37 @@ func imperativeVerbNear(sl []byte) bool {
 	return false
 }
 
+// ruledOutWord reports whether sl holds the words a thing is ruled out
+// with, where the pattern can end: "out" before punctuation, "then", "on
+// cost"; "off the table", "off for now"; "a no", "a no-go", "not an option".
+// Most sentences hold "out" or "off" only in "find out", "out of", "turn
+// off", and are spared the pattern.
+func ruledOutWord(sl []byte) bool {
+	if bytes.Contains(sl, []byte(" not an option")) || bytes.Contains(sl, []byte(" off the table")) || bytes.Contains(sl, []byte(" off for now")) {
+		return true
+	}
+	for _, w := range []string{" out", " a no", " a hard no"} {
+		for i := 0; ; {
+			j := bytes.Index(sl[i:], []byte(w))
+			if j < 0 {
+				break
+			}
+			k := i + j + len(w)
+			if k == len(sl) || !wordByte(sl[k]) && sl[k] != ' ' || sl[k] == '-' ||
+				sl[k] == ' ' && (bytes.HasPrefix(sl[k:], []byte(" —")) || bytes.HasPrefix(sl[k:], []byte(" –")) || bytes.HasPrefix(sl[k:], []byte(" - ")) ||
+					containsAny(head(sl[k:]), " then", " too", " now", " as well", " for now", " on cost", " on price", " on budget", " on licen")) {
+				return true
+			}
+			i = k
+		}
+	}
+	return false
+}
+
 // ruledOut returns the clause of sl that rules a thing out ("Keycloak is
 // out", "so cross-region copies are off the table"), or nil.
 func ruledOut(sl []byte) []int {
-	if !containsAny(sl, " out", "'s out", " off", " a no-go", " not an option", " a hard no", " a no") {
+	if !ruledOutWord(sl) {
 		return nil
 	}
 	// Each clause, last first: "Algolia's out — we got a quote".

@@ -345,7 +345,7 @@ var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0
 // subject to the sentence's end, or nil. A report ("memory still stays at
 // 2 GB"), a hedge or a question is none.
 func (st *decisionState) stays(sl []byte) []int {
-	if !containsAny(sl, " stay", " becom", " go to", " goes", " go in", " go out", " going", " go behind", " go under", " go next", " come") || isQuestion(sl) || reNews.Match(sl) {
+	if !st.replying || !containsAny(sl, " stay", " becom", " go to", " goes", " go in", " go out", " going", " go behind", " go under", " go next", " come") || isQuestion(sl) || reNews.Match(sl) {
 		return nil
 	}
 	for from := 0; from < len(sl); {
@@ -417,6 +417,22 @@ func commitsNext(rest []byte) bool {
 	return reUserWill.Match(head(rest)) || reUserLets.Match(head(rest)) || reStartGo.Match(head(rest)) || reUserPresent.Match(head(rest)) ||
 		bytes.HasPrefix(rest, []byte("we put ")) || bytes.HasPrefix(rest, []byte("we add ")) ||
 		bytes.HasPrefix(rest, []byte("just ")) || bytes.HasPrefix(rest, []byte("obviously")) || itIs(rest) != nil
+}
+
+// yesTo returns the match of reYesTo in a reply's sentence sl, or nil.
+func (st *decisionState) yesTo(sl []byte) []int {
+	if !st.replying || isQuestion(sl) {
+		return nil
+	}
+	return reYesTo.FindSubmatchIndex(head(sl))
+}
+
+// userRuledOut is ruledOut for the user's sentences only.
+func (st *decisionState) userRuledOut(sl []byte) []int {
+	if !st.user {
+		return nil
+	}
+	return ruledOut(sl)
 }
 
 // reLabelledNo is a thing named, then refused: "async: no.", "Kafka —
