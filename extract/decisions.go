@@ -69,7 +69,7 @@ var (
 	reUserNotDoing = re(`^(?:we|i)(?:'re| are|'m| am) not ([a-z]+ing)\b`)
 	// reRuledOut is a thing ruled out in so many words (group 1), perhaps
 	// with what ruled it out after it (group 2: "out on cost alone").
-	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|a no-go|not an option|ruled out|off for now|a hard no|a no)| ruled out)(?: then| too| now| as well| for now)?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
+	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|off the list|a no-go|not an option|ruled out|off for now|a hard no|a no)| ruled out)(?: then| too| now| as well| for now)?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
 	// reUserWont is a decision against with any verb ("we won't migrate
 	// this quarter", "we're not going to bother with triggers"), the verb
 	// checked against notCommitting and notDeciding.
@@ -80,7 +80,7 @@ var (
 	// reUserPresent is a choice in the present tense after an interjection
 	// that settles: "OK, so we're using Vault", "Alright, we keep the
 	// schema".
-	reUserPresent = re(`^we(?:(?:'re| are) (?:doing|using|going with)| (?:keep|use|go with|stick with|stay with|switch to|move to|drop|ship|leave|take|do))\b`)
+	reUserPresent = re(`^we(?:(?:'re| are) (?:doing|using|going with)| (?:keep|use|go with|stick with|stay with|switch to|move to|change to|drop|ship|leave|take|do))\b`)
 	reUserWont    = re(`^(?:we|i)(?: won't| will not|(?: are|'re| am|'m) not going to| aren't going to)(?: be)? ([a-z][a-z-]+)\b`)
 	// reUserI is the user's own choice in the first person ("I'll use
 	// pgx", "I'll do that"); other verbs after "I'll" are mostly tasks ("I'll
@@ -95,7 +95,7 @@ var (
 	reUserRule    = re(`^(?:(?:ok|okay|so|and|also|then|agreed|good|great)[,.!]*\s+)?(?:going forward|from now on|from here on)\b[,:]?`)
 	reUserPlan    = re(`^(?:(?:the|our) plan is (?:to|that)|(?:the|our|my) call is (?:to|that)|(?:our|my) (?:choice|pick) is)\b`)
 	reUserWillBe  = re(`^(?:the|our|my) (?:[a-z0-9][a-z0-9./-]* ){0,4}?(?:model|date|default|name|format|approach|strategy|deadline|target|budget|limit|region|provider|stack|backend|database|language|framework|library|metric|threshold|timeout|version|cutoff|venue|price|policy|owner|schedule|launch|layout|structure|tool|vendor|host|hosting) (?:is going to be|will be|is gonna be)\b`)
-	reUserVerdict = re(`^(?:is|are) (?:the way to go|the way forward|the one(?:\s*[.!,;]|\s*$| for us)|our pick|the winner|what we'll use|what we're going with)\b`)
+	reUserVerdict = re(`^(?:is|are) (?:(?:the way to go|the way forward|our pick|the winner|what we'll use|what we're going with)\b|the one(?: for us)?\s*(?:[.!,;]|$))`)
 	// reImperative is a user's instruction that picks ("Use pgx directly",
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
@@ -110,8 +110,8 @@ var (
 	// rePlanLabel opens a sentence that announces the decision after it:
 	// "that's the plan: …".
 	// reChangeOfMind announces a new decision that replaces one.
-	reChangeOfMind = re(`^(?:(?:ok|okay|fine|so|alright|right|actually|hm+)[,.!]*\s+)*(?:change of plan|changed my mind|new plan|scratch that)\s*(?:[:,—–]|-\s)\s*`)
-	rePlanLabel    = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|our plan)|that settles it)(?: then| now)?\s*(?:[:,—–]|-\s)\s*`)
+	reChangeOfMind = re(`^(?:(?:ok|okay|fine|so|alright|right|actually|hm+)[,.!]*\s+)*(?:change of plan|changed my mind|new plan|scratch that|(?:[a-z0-9 ]{1,40} )?(?:pretty much |basically )?settles it)\s*(?:[:,—–]|-\s)\s*`)
+	rePlanLabel    = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|what i'll do|what i'm going to do|what we're going to do|our plan)|that settles it)(?: then| now)?\s*(?:[:,—–]|-\s)\s*`)
 	// reStartGo is a bare "going with X" / "go with X" opening a sentence.
 	reStartGo = re(`^(?:(?:so|ok|okay|then|alright|fine|yes|right|sounds good|great|perfect|done)[,.!]* )?(?:going|go) with\b`)
 	// reLabel is a "Decision: …" label opening a line.
@@ -171,7 +171,7 @@ var (
 	// It may be followed by a reason: "We'll keep that, because …".
 	reAnaphor = re(`^\s*(?:(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
 	// reEvalChoice is a verdict on a thing named (group 1) in a reply.
-	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|won)\b`)
+	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:(?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|is fine)\b|won(?: out| for us)?\s*(?:[.!,;—–]|$))`)
 	// reAnaphorBut is an anaphoric object amended in the same breath: "that
 	// but with two slots", "it, except on Fridays".
 	reAnaphorBut = re(`^\s*(?:it|that|this)(?: one)?,? ((?:but|except|only|without|minus|plus)\b)`)
@@ -535,9 +535,9 @@ func onlyInterjection(sl []byte) bool {
 
 // evalChoice returns where a verdict on something the assistant named
 // starts in sl ("I think SQS makes sense for us", "SQS is the right
-// call"), or -1.
+// call") and where the verdict ends, or -1, -1.
 func evalChoice(sl []byte, st *decisionState) (int, int) {
-	if !st.replying || len(sl) > 160 || !containsAny(sl, "sense", "right", "best", "better", "obvious", "sounds", "enough", "plenty", " won") || isQuestion(sl) {
+	if !st.replying || len(sl) > 160 || !containsAny(sl, "sense", "right", "best", "better", "obvious", "sounds", "enough", "plenty", " won", " fine") || isQuestion(sl) {
 		return -1, -1
 	}
 	start := 0
@@ -549,10 +549,13 @@ func evalChoice(sl []byte, st *decisionState) (int, int) {
 		return -1, -1
 	}
 	end := start + m[1]
-	if bytes.HasPrefix(bytes.TrimLeft(sl[end:], " ,"), []byte("but ")) || bytes.Contains(sl[end:], []byte(" but ")) {
-		return -1, -1 // "Tomás is the obvious pick technically but he's never led anything"
+	for end > start+m[3] && bytes.IndexByte([]byte(" .!,;"), sl[end-1]) >= 0 {
+		end-- // "Playwright won, mainly …": the comma belongs to what follows
 	}
-	for _, tail := range []string{" to me", " to us", " for us", " for me"} {
+	if bytes.HasPrefix(bytes.TrimLeft(sl[end:], " ,"), []byte("but ")) || bytes.Contains(sl[end:], []byte(" but ")) || bytes.HasPrefix(sl[end:], []byte(" for now")) {
+		return -1, -1 // "Tomás is the obvious pick technically but …", "118 is fine for now"
+	}
+	for _, tail := range []string{" to me", " to us", " for us", " for me", " too"} {
 		if bytes.HasPrefix(sl[end:], []byte(tail)) {
 			end += len(tail)
 		}
@@ -656,7 +659,7 @@ var notRuledOut = set(`worries worry problem problems rush need idea luck change
 // start holds a word the pattern needs: most sentences hold none.
 func planLabel(sl []byte) []int {
 	h := head(sl)
-	if containsAny(h, "change of plan", "changed my mind", "new plan", "scratch that") {
+	if containsAny(h, "change of plan", "changed my mind", "new plan", "scratch that", "settles it") {
 		if loc := reChangeOfMind.FindIndex(h); loc != nil {
 			return loc // "fine, changed my mind: exhausted deliveries stay in postgres"
 		}
@@ -1062,8 +1065,8 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 					dec, why = o, trimText(rest) // "no to D, finance reconciles same-day"
 				}
 			}
-			if sl[loc[2]] == 'n' {
-				dec = "Decided against: " + dec
+			if bytes.HasSuffix(sl[loc[2]:loc[3]], []byte("no")) {
+				dec = "Decided against: " + dec // "no to the vivas", "a hard no to MySQL"
 			}
 			out = e.appendDecision(st, out, m, dec, why)
 			continue
@@ -1088,6 +1091,10 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				dec = "Decided against: " + dec
 			}
 			out = e.appendDecision(st, out, m, dec, "")
+			continue
+		} else if loc := st.arrow(sl); loc != nil {
+			// "report → bullmq job scheduler", "backups -> backblaze b2".
+			out = e.appendDecision(st, out, m, trimText(text[s.start+loc[0]:s.start+loc[1]]), trimText(text[s.start+loc[1]:s.end]))
 			continue
 		} else if st.topicChoice(sl) && user {
 			// "Handoff day: moving it to Wednesday": a point of the
@@ -1494,13 +1501,19 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			}
 		}
 	}
-	if m := findAtToks(reUserCommit, sl, toks, anchorCommit); m != nil && !relativeClause(sl[:m[0]]) &&
+	if m := findAtToks(reUserCommit, sl, toks, anchorCommit); m != nil && !relativeClause(sl[:m[0]]) && !(!replying && retires(sl[m[0]:m[1]])) &&
 		!(bytes.HasSuffix(sl[m[0]:m[1]], []byte("replacing")) && !bytes.Contains(sl[m[1]:], []byte(" with "))) {
 		// "We're replacing catalogue search for our shop" names what goes,
-		// not what was chosen.
+		// not what was chosen; "We're retiring our BIND servers" opening a
+		// conversation is its context.
 		return m[:2]
 	}
 	if replying {
+		// "I take the München–Venezia route", "I change the chainring to
+		// 38": a choice in the present, as a non-native writer says "I'll".
+		if m := findAtToks(rePresentI, sl, toks, anchorCommit); m != nil {
+			return m[:2]
+		}
 		// "Keeping all 5 as buffer.": the change under way, its subject
 		// left out, opening the sentence.
 		start := 0
@@ -1582,7 +1595,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			// "Don't write files yet" paces the work; it settles nothing.
 			return []int{0, 0}
 		}
-		if m := findAtToks(reUserNotDoing, sl, toks, anchorCommit); m != nil && !bytes.HasSuffix(sl[:m[0]], []byte("so ")) &&
+		if m := findAtToks(reUserNotDoing, sl, toks, anchorCommit); m != nil && !purpose(sl[:m[0]]) &&
 			!(m[0] > len("and ") && bytes.HasSuffix(sl[:m[0]], []byte("and "))) && !bytes.Contains(sl[m[1]:], []byte("maybe")) {
 			// "…, and I'm not touching that in this PR" argues for what came
 			// before; "not pulling it in, maybe later" puts it off.
@@ -1657,7 +1670,8 @@ func labelAt(sl []byte, lineStart bool) []int {
 var labelWords = set(`decision decided resolution agreed conclusion outcome verdict final
 	consensus resolved settled chosen selected picked winner approved locked decisions my our`)
 
-// imperativeVerbs are the first words of reImperative's verbs.
+// imperativeVerbs are the first words of reImperative's verbs, and of the
+// other instructions a decision may open with ("start with", "skip").
 var imperativeVerbs = set(`use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize
 	start skip rip`)
 
@@ -1689,7 +1703,7 @@ func imperativeVerbNear(sl []byte) bool {
 // Most sentences hold "out" or "off" only in "find out", "out of", "turn
 // off", and are spared the pattern.
 func ruledOutWord(sl []byte) bool {
-	if bytes.Contains(sl, []byte(" not an option")) || bytes.Contains(sl, []byte(" off the table")) || bytes.Contains(sl, []byte(" off for now")) {
+	if bytes.Contains(sl, []byte(" not an option")) || bytes.Contains(sl, []byte(" off the table")) || bytes.Contains(sl, []byte(" off the list")) || bytes.Contains(sl, []byte(" off for now")) {
 		return true
 	}
 	for _, w := range []string{" out", " a no", " a hard no"} {
@@ -1834,6 +1848,11 @@ func leisure(rest []byte) bool {
 var leisureWords = set(`walk run drink coffee lunch dinner breakfast beer swim hike ride drive
 	pizza tea beers drinks meal`)
 
+// retires reports a trigger that names only what goes away.
+func retires(trigger []byte) bool {
+	return containsAny(trigger, "retiring", "removing", "deprecating", "sunsetting", "replacing")
+}
+
 // goesSomewhere reports a "we'll go" that moves to a new state ("go to 100
 // %", "go live"), not one that reviews ("go through", "go over").
 func goesSomewhere(rest []byte) bool {
@@ -1882,6 +1901,9 @@ func settles(sl []byte, loc []int, role conversation.Role) bool {
 		return false // "…, but Sam's worried about Dev, so that one's still open"
 	}
 	prefix := sl[:loc[0]]
+	if bytes.HasSuffix(prefix, []byte("having ")) || bytes.HasSuffix(prefix, []byte("been ")) {
+		return false // "treated as having agreed to calls": a participle, no one deciding
+	}
 	if reHypothetical.Match(prefix) {
 		return false
 	}
@@ -2029,6 +2051,10 @@ func joinWrapped(text string, sents []sentence) []sentence {
 // letterItem reports a line that opens with a lettered option, "(b) a PR
 // check": a list of its own, not a wrapped line.
 func letterItem(s string) bool {
+	if strings.HasPrefix(s, "**") {
+		s = s[2:] // "**B.** Add a composite index"
+		return len(s) > 3 && (s[1] == '.' || s[1] == ')') && (s[0]|0x20) >= 'a' && (s[0]|0x20) <= 'h'
+	}
 	return len(s) > 4 && s[0] == '(' && s[2] == ')' && s[3] == ' ' && (s[1]|0x20) >= 'a' && (s[1]|0x20) <= 'h'
 }
 

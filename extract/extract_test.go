@@ -319,6 +319,7 @@ func FuzzDecisions(f *testing.F) {
 		"1. WorkOS.\n2. no\n3 - yes, do it\n5-7. later\nA and C, go ahead. no to D, yes to B",
 		"Where we landed:\n- no X: y\n- Shard count: not settled\nok:\n- a -> b",
 		"Yeah ok, X with Y — so: Z it is: w. Algolia's out — x. Run:ai is out on cost. the app stays on Jest; b",
+		"Long day. Ok, here's the plan:\n- use Postgres\n**1. a**\nb\n1 and 2 yes. report → x. A hard no to y.",
 	} {
 		f.Add(s, "sounds good")
 	}

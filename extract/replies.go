@@ -19,7 +19,7 @@ import (
 
 // reItemList is a pick of several numbered options: "1 and 2 are in",
 // "let's do 1, 3 and 4", "2 and 3, please".
-var reItemList = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|(?:we'll|i'll) (?:do|take)|do)\s+)?(?:(?:options|items|#)\s*)?(?:#?[0-9](?:\s*,\s*#?[0-9])*,?\s*(?:and|&|\+|-|–|to)\s*#?[0-9]|[a-h](?:\s*,\s*[a-h])*,?\s*(?:and|&|\+)\s*[a-h])\s*(?:(?:are|is) in|please|then|it is|for now|now)?\s*(?:[.!,;—–]|$)`)
+var reItemList = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|(?:we'll|i'll) (?:do|take)|do)\s+)?(?:(?:options|items|#)\s*)?(#?[0-9](?:\s*,\s*#?[0-9])*,?\s*(?:and|&|\+|-|–|to)\s*#?[0-9]|[a-h](?:\s*,\s*[a-h])*,?\s*(?:and|&|\+)\s*[a-h]\b)\s*(?:(?:are|is) in|please|then|it is|for now|now|yes|ok|okay|fine)?\s*(?:[.!,;—–]|$)`)
 
 // pickedItems returns the options a reply picks by their numbers, in the
 // order named, or nil unless there are two or more and each is offered.
@@ -31,16 +31,17 @@ func pickedItems(sl []byte, p *proposal) []string {
 	if loc := reLead.FindIndex(head(sl)); loc != nil {
 		start = loc[1]
 	}
-	m := reItemList.FindIndex(head(sl[start:]))
+	m := reItemList.FindSubmatchIndex(head(sl[start:]))
 	if m == nil {
 		return nil
 	}
-	if span := sl[start : start+m[1]]; bytes.ContainsAny(span, "-–") && (span[0] >= '0' && span[0] <= '9') && !bytes.Contains(span, []byte(" in")) && !bytes.Contains(span, []byte("please")) {
+	list := sl[start+m[2] : start+m[3]] // the numbers or letters, without the lead
+	if span := sl[start : start+m[1]]; bytes.ContainsAny(list, "-–") && span[0] >= '0' && span[0] <= '9' && !bytes.Contains(span, []byte(" in")) && !bytes.Contains(span, []byte("please")) {
 		return nil // "5-7. Haven't looked at those yet" numbers a line of the reply; "do 1-3" picks
 	}
 	var nums []int
-	span := sl[start : start+m[1]]
-	letters := span[0] >= 'a' && span[0] <= 'h' && (len(span) == 1 || !wordByte(span[1]))
+	span := list
+	letters := span[0] >= 'a' && span[0] <= 'h'
 	for i, c := range span {
 		if letters && c >= 'a' && c <= 'h' && (i == 0 || !wordByte(span[i-1])) && (i+1 == len(span) || !wordByte(span[i+1])) {
 			nums = append(nums, -int(c-'a')-1) // "A and C, go ahead": letters, kept apart from numbers
@@ -94,13 +95,7 @@ func (st *decisionState) answersItem(text string, sl []byte, n int, p *proposal)
 	if pronouns.Has(first) || bytes.HasPrefix(first, []byte("i'")) || reTaskItem.Match(sl) || reTentative.Match(sl) || reFiniteVerb.Match(sl) || bytes.Contains(sl, []byte(" has ")) {
 		return "", false // "Context loss - the agent has a mental model …" states, it settles nothing
 	}
-	n2, said := 0, 0
-	for w := range contentWords(string(sl)) {
-		n2++
-		if st.said([]byte(w)) {
-			said++
-		}
-	}
+	n2, said := st.saidShare(sl)
 	if n2 >= 3 && said*10 >= n2*6 || n2 >= 1 && said == n2 && bytes.Count(bytes.TrimSpace(sl), []byte{' '}) == 0 {
 		return trimText(text), true // "1. WorkOS." names the choice for point 1
 	}
@@ -208,13 +203,7 @@ func (st *decisionState) restated(sl []byte) int {
 	if pronouns.Has(first) || leadWords.Has(first) || reQuestionStart.Match(first) || bytes.HasPrefix(first, []byte("i'")) || bytes.HasPrefix(first, []byte("we'")) || bytes.HasPrefix(first, []byte("that'")) || bytes.HasPrefix(first, []byte("it'")) {
 		return -1
 	}
-	n, said := 0, 0
-	for w := range contentWords(string(rest)) {
-		n++
-		if st.said([]byte(w)) {
-			said++
-		}
-	}
+	n, said := st.saidShare(rest)
 	if n < 3 || said*10 < n*6 {
 		return -1
 	}
@@ -262,6 +251,9 @@ func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
 		return 0, false
 	}
 	phrase := sl[:loc[0]]
+	if l := reLead.FindIndex(head(phrase)); l != nil && l[1] < len(phrase) {
+		phrase = phrase[l[1]:] // "ok second redis with noeviction, fine"
+	}
 	if w, _, _ := bytes.Cut(bytes.TrimLeft(sl[loc[1]:], " "), []byte(" ")); reservations.Has(w) {
 		return 0, false // "Option B, yes, but …"
 	}
@@ -269,13 +261,7 @@ func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
 	if pronouns.Has(first) || leadWords.Has(bytes.TrimRight(first, ",.!")) || reHypothetical.Match(phrase) || reTentative.Match(phrase) || reNews.Match(phrase) {
 		return 0, false
 	}
-	n, said := 0, 0
-	for w := range contentWords(string(phrase)) {
-		n++
-		if st.said([]byte(w)) {
-			said++
-		}
-	}
+	n, said := st.saidShare(phrase)
 	bare := bytes.TrimSpace(phrase)
 	for _, det := range []string{"the ", "a ", "an "} {
 		bare = bytes.TrimPrefix(bare, []byte(det)) // "The lasagna yes"
@@ -320,13 +306,7 @@ func (st *decisionState) topicChoice(sl []byte) bool {
 	case pronouns.Has(first) || bytes.HasPrefix(first, []byte("i'")):
 		return false
 	}
-	n, said := 0, 0
-	for w := range contentWords(string(rest)) {
-		n++
-		if st.said([]byte(w)) {
-			said++
-		}
-	}
+	n, said := st.saidShare(rest)
 	return n >= 2 && said*10 >= n*6 && !reFiniteVerb.Match(rest) // "Memory cleanup: proper cleanup prevents leaks" states
 }
 
@@ -380,8 +360,8 @@ func (st *decisionState) stays(sl []byte) []int {
 }
 
 // reFlatNo is a thing ruled out with a bare "no": "and definitely no
-// terragrunt, …", "No shim." (group 1 the "no" phrase, group 2 the thing,
-// group 3 an intensifier).
+// terragrunt, …", "No shim." (group 1 the "no" phrase, group 2 an
+// intensifier, group 3 the thing).
 var reFlatNo = re(`^(?:(?:ok|okay|so|then|fine|and|also|but)[,.!]*\s+)*((definitely |absolutely |certainly )?no ([a-z0-9][a-z0-9 ./+#_-]{0,48}?))\s*(?:[.!]+\s*$|$|,|:\s)`)
 
 // flatNo returns the span of a reply's "no X" that rules out a thing said,
@@ -417,6 +397,37 @@ func commitsNext(rest []byte) bool {
 	return reUserWill.Match(head(rest)) || reUserLets.Match(head(rest)) || reStartGo.Match(head(rest)) || reUserPresent.Match(head(rest)) ||
 		bytes.HasPrefix(rest, []byte("we put ")) || bytes.HasPrefix(rest, []byte("we add ")) ||
 		bytes.HasPrefix(rest, []byte("just ")) || bytes.HasPrefix(rest, []byte("obviously")) || itIs(rest) != nil
+}
+
+// reArrow is "thing → where it goes" (group 1 the thing), up to a comma or a
+// full stop.
+var reArrow = re(`^(?:(?:ok|okay|so|and)[,:]?\s+)?([a-z0-9][a-z0-9 ._/-]{0,30}?)\s*(?:→|->|=>)\s*[a-z0-9][^,;.]{0,60}`)
+
+// arrow returns the span of a reply's "X → Y" whose X was said, or nil.
+func (st *decisionState) arrow(sl []byte) []int {
+	if !st.replying || !containsAny(sl, "→", "->", "=>") || isQuestion(sl) {
+		return nil
+	}
+	m := reArrow.FindSubmatchIndex(head(sl))
+	if m == nil || sl[m[2]] < 'a' || sl[m[2]] > 'z' || !st.saidAny(sl[m[2]:m[3]]) || reTentative.Match(sl[:m[1]]) {
+		return nil
+	}
+	if first, _, _ := bytes.Cut(sl[m[2]:m[3]], []byte(" ")); pronouns.Has(first) {
+		return nil // "that 10→20 drop scares me" reports
+	}
+	return []int{m[2], m[1]}
+}
+
+// saidShare returns how many content words phrase holds and how many of
+// them were said.
+func (st *decisionState) saidShare(phrase []byte) (n, said int) {
+	for w := range contentWords(string(phrase)) {
+		n++
+		if st.said([]byte(w)) {
+			said++
+		}
+	}
+	return n, said
 }
 
 // yesTo returns the match of reYesTo in a reply's sentence sl, or nil.
@@ -461,7 +472,7 @@ func (st *decisionState) labelledNo(sl []byte) int {
 var refusals = set(`no nope never nah`)
 
 // reDont is an instruction against, its verb in group 1.
-var reDont = re(`^(?:(?:and|also|but|please|so|ok|okay)[,]?\s+)*(?:don't|do not|never)(?: just)? ([a-z]+)\b`)
+var reDont = re(`^(?:(?:and|also|but|please|so|ok|okay)[,]?\s+)*(?:don't|do not)(?: just)? ([a-z]+)\b`)
 
 // dontIdioms are the verbs of "don't …" that instruct nothing about the
 // work: "don't worry", "don't get me wrong".
@@ -588,7 +599,7 @@ func concludes(prefix []byte) bool {
 }
 
 // rePicksThing ends a trigger whose object is a thing picked.
-var rePicksThing = re(`(?:go with|going with|use|using|switch to|switching to|pick|choose|stay with|stick with|opt for|go for|settled on)$`)
+var rePicksThing = re(`(?:go with|going with|use|using|switch to|switching to|change to|pick|choose|stay with|stick with|opt for|go for|settled on)$`)
 
 // rePicksAfterLabel opens what follows a label with a pick: "change of
 // plan: we go with …".
@@ -617,7 +628,10 @@ var reNews = re(`\b(?:still|already|again|fails?|failed|failing|broke|broken|err
 // reOpenItem marks a list item that leaves its point open: "Shard count: not
 // settled", "Labels probably sprint 1 as well, depends …", "Analytics:
 // still a fight".
-var reOpenItem = re(`\b(?:not sure|not settled|not decided|undecided|still (?:a fight|arguing|open|debating|discussing)|open question|parking it|parked|tbd|tbc|idk|no idea|\?\?\?|probably|maybe|depends|haven't (?:looked|decided)|wants to see|waiting on|before we commit)\b`)
+var reOpenItem = re(`\b(?:not sure|not settled|not decided|undecided|still (?:a fight|arguing|open|debating|discussing)|open question|parking it|parked|tbd|tbc|idk|no idea|\?\?\?|probably|maybe|depends|haven't (?:looked|decided)|wants to see|waiting on|no decision|before we (?:commit|order|buy|decide|sign)|but (?:we|i) (?:need|want|have) to)\b`)
+
+// rePresentI is a choice in the first person present.
+var rePresentI = re(`^i (?:take (?:option [a-z0-9]|this one|that one|the [^ ]+ (?:route|option|one|plan|offer|package|version))|change (?:the |my )?[a-z0-9-]+ to|book (?:the|option))\b`)
 
 // reGerundStart opens a reply's sentence with a change under way and no
 // subject: "Keeping all 5 as buffer", "Going with B".
@@ -643,17 +657,24 @@ func judgement(rest []byte) bool {
 		rest = bytes.TrimPrefix(rest, []byte(art))
 	}
 	w, _, _ := bytes.Cut(rest, []byte(" "))
-	return judgementWords.Has(bytes.TrimRight(w, ".,!;:")) || bytes.HasSuffix(w, []byte("er")) && !bytes.ContainsAny(w, "0123456789")
+	return judgementWords.Has(bytes.TrimRight(w, ".,!;:"))
 }
 
 var judgementWords = set(`pain problem mess challenge nightmare issue bit lot headache risk stretch
 	tight hard tricky easy fine ok okay good great bad interesting fun difficult expensive cheap
 	slow fast late early big small huge important critical painful annoying useful enough different
-	same worth better worse`)
+	same worth better worse faster slower cheaper harder easier bigger smaller longer shorter higher
+	lower simpler safer riskier`)
 
 // planAnchors open the subject of a plan or a value set ("the plan is",
 // "our default will be").
 var planAnchors = set(planAnchorList)
+
+// purpose reports a prefix ending in a purpose "so": "…, so I'm not
+// ripping on sawhorses" (not "also").
+func purpose(prefix []byte) bool {
+	return string(prefix) == "so " || bytes.HasSuffix(prefix, []byte(" so "))
+}
 
 // yetInClause reports a "yet" in the clause that opens rest: "don't set up
 // publishing yet, I need to find out …" paces the work.

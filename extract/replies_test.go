@@ -474,3 +474,39 @@ func TestSixthBatchForms(t *testing.T) {
 		{advice, "Where we landed:\n- Rollback: Marcus wants to see what the pipeline can do before we commit.", ""},
 	})
 }
+
+// TestSeventhBatchForms checks the forms labelled conversations 311–341
+// showed ("X, fine" after an "ok", "1 and 2 yes", "**1. …**" items, "off
+// the list", "here's what I'm going to do:", "X is fine", "I take the X
+// route", "I change X to Y", "we change to X", "… settles it: X", "X → Y"),
+// and the cases a review of this work found wrong: a label after a comma
+// at the end of a line (a panic), "won't", "a hard no to X", "Also we're
+// not …", "Never heard of …", a date after "will be", "**B.**" options on
+// lines of their own.
+func TestSeventhBatchForms(t *testing.T) {
+	const advice = "**1. Fixed wait in checkout**\nWait on the request.\n\n**2. Detached elements in search**\nQuery the list fresh.\n\n" +
+		"A second Redis with noeviction is safer. Greenhouse suits tech hiring. Default page size 50 is fine. The München–Venezia route has the Dolomites. " +
+		"A 38 chainring helps. Metabase Cloud Pro or Superset. Fastly runs your VCL. Report jobs could move to BullMQ. Postgres or MySQL."
+	checkReplies(t, "What now?", []replyCase{
+		{advice, "ok second redis with noeviction, fine.", "second redis with noeviction"},
+		{advice, "1 and 2 yes.", "Fixed wait in checkout Wait on the request|Detached elements in search Query the list fresh"},
+		{advice, "So Greenhouse is off the list.", "Greenhouse is off the list"},
+		{advice, "default 50 is fine, cap it at 100.", "default 50"},
+		{advice, "I take the München–Venezia route.", "I take the München–Venezia route"},
+		{advice, "I take the numbers from the cash register.", ""},
+		{advice, "Ok, I change the chainring to 38.", "I change the chainring to 38"},
+		{advice, "So we change to Metabase Cloud Pro, the price is inside the budget.", "We change to Metabase Cloud Pro"},
+		{advice, "The VCL point pretty much settles it: Fastly.", "Fastly"},
+		{advice, "report → bullmq job scheduler, one less thing.", "report → bullmq job scheduler"},
+		{advice, "that 10→20 drop scares me.", ""},
+		{advice, "Long day. Ok, here's the plan:\n- use Postgres", "Use Postgres"},
+		{advice, "Postgres won't scale for us.", ""},
+		{advice, "A hard no to MySQL.", "Decided against: MySQL"},
+		{advice, "Also we're not adding MySQL.", "We're not adding MySQL"},
+		{advice, "Never heard of MySQL before.", ""},
+	})
+	const lettered = "**A.** Rewrite the filter as a range\n**B.** Add a composite index\n\nWhich?"
+	checkReplies(t, "Which fix?", []replyCase{
+		{lettered, "B.", "Add a composite index"},
+	})
+}

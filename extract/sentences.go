@@ -106,13 +106,15 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 				starts = append(starts, i+c+2) // "Talked it through with Dan, here's where we landed:"
 			}
 			for _, i := range starts {
-				if i == off {
+				if i == off || i >= stop {
 					continue
 				}
 				if tail := lower[i:stop]; isLabelLine(tail) {
 					label, inLabelList, stop = true, true, i
+					break
 				} else if isPlanLine(tail) {
 					plan, inPlanList, stop = true, true, i
+					break
 				}
 			}
 		}
@@ -160,6 +162,12 @@ func stripMarker(s string) (body string, item bool, num int) {
 		return strings.TrimLeft(rest, " \t"), true, 0
 	case strings.HasPrefix(s, "#"):
 		return strings.TrimLeft(s, "# \t"), false, 0
+	}
+	if strings.HasPrefix(s, "**") && len(s) > 5 && s[2] >= '1' && s[2] <= '9' {
+		// "**1. Fixed wait in checkout**": the number inside the bold.
+		if body, item, num := stripMarker(s[2:]); num > 0 {
+			return body, item, num
+		}
 	}
 	i := 0
 	for i < len(s) && i < 3 && s[i] >= '0' && s[i] <= '9' {
@@ -275,7 +283,7 @@ func sentenceEnd(lower []byte, s, limit int) int {
 }
 
 // optionNamers are words after which a lone letter is an option's label.
-var optionNamers = set(`with option plan pick choose take is and or then approach variant`)
+var optionNamers = set(`with option plan pick choose take then approach variant`)
 
 func isAbbrev(before []byte) bool {
 	k := len(before)
