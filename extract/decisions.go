@@ -536,31 +536,31 @@ func onlyInterjection(sl []byte) bool {
 // evalChoice returns where a verdict on something the assistant named
 // starts in sl ("I think SQS makes sense for us", "SQS is the right
 // call") and where the verdict ends, or -1, -1.
-func evalChoice(sl []byte, st *decisionState) (int, int) {
+func evalChoice(sl []byte, st *decisionState) (start, thingEnd, end int) {
 	if !st.replying || len(sl) > 160 || !containsAny(sl, "sense", "right", "best", "better", "obvious", "sounds", "enough", "plenty", " won", " fine") || isQuestion(sl) {
-		return -1, -1
+		return -1, -1, -1
 	}
-	start := 0
+	start = 0
 	if loc := reLead.FindIndex(head(sl)); loc != nil {
 		start = loc[1]
 	}
 	m := reEvalChoice.FindSubmatchIndex(head(sl[start:]))
 	if m == nil || !st.namesOnly(sl[start+m[2]:start+m[3]], 6) {
-		return -1, -1
+		return -1, -1, -1
 	}
-	end := start + m[1]
+	end = start + m[1]
 	for end > start+m[3] && bytes.IndexByte([]byte(" .!,;"), sl[end-1]) >= 0 {
 		end-- // "Playwright won, mainly …": the comma belongs to what follows
 	}
 	if bytes.HasPrefix(bytes.TrimLeft(sl[end:], " ,"), []byte("but ")) || bytes.Contains(sl[end:], []byte(" but ")) || bytes.HasPrefix(sl[end:], []byte(" for now")) {
-		return -1, -1 // "Tomás is the obvious pick technically but …", "118 is fine for now"
+		return -1, -1, -1 // "Tomás is the obvious pick technically but …", "118 is fine for now"
 	}
 	for _, tail := range []string{" to me", " to us", " for us", " for me", " too"} {
 		if bytes.HasPrefix(sl[end:], []byte(tail)) {
 			end += len(tail)
 		}
 	}
-	return start + m[2], end
+	return start + m[2], start + m[3], end
 }
 
 // leadWords are the first words of reLead's interjections.
@@ -1042,12 +1042,11 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				}
 				continue
 			}
-		} else if i, j := evalChoice(sl, st); i >= 0 && m.Role == conversation.RoleUser {
+		} else if i, thing, j := evalChoice(sl, st); i >= 0 && m.Role == conversation.RoleUser {
 			if rest := bytes.TrimLeft(sl[j:], " "); bytes.HasPrefix(rest, []byte(",")) {
 				// "Protobuf makes sense to me, the Go team already uses it":
-				// the verdict, and what follows it as the reason.
-				thing := reEvalChoice.FindSubmatchIndex(head(sl[i:]))
-				out = e.appendDecision(st, out, m, cleanDecision(text[s.start+i:s.start+i+thing[3]], sl[i:i+thing[3]]), trimText(text[s.start+j:s.end]))
+				// the thing, and what follows the verdict as the reason.
+				out = e.appendDecision(st, out, m, cleanDecision(text[s.start+i:s.start+thing], sl[i:thing]), trimText(text[s.start+j:s.end]))
 				continue
 			}
 			body, textStart = s.start+i, s.start+i

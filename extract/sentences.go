@@ -251,7 +251,7 @@ func isPlanLine(l []byte) bool {
 	return reMeetingLine.Match(l)
 }
 
-var reMeetingLine = re(`^(?:update: )?(?:we |i )?(?:(?:talked|spoke|met|chatted|discussed it|talked it through|went through (?:it|this)|had a (?:call|chat|meeting|sync))(?: it through)? (?:to|with|w/) [^.;:!?]{1,40}?|(?:talked|went) (?:it|this) (?:over|through) (?:on|at|in) [^.;:!?]{1,30}?)(?: (?:this morning|today|tonight|yesterday|last night|earlier|on (?:monday|tuesday|wednesday|thursday|friday)))?$`)
+var reMeetingLine = re(`^(?:update: )?(?:we |i )?(?:(?:talked|spoke|met|chatted|discussed it|went through (?:it|this)|had a (?:call|chat|meeting|sync))(?: it through)? (?:to|with|w/) [^.;:!?]{1,40}?|(?:talked|went) (?:it|this) (?:over|through) (?:on|at|in) [^.;:!?]{1,30}?)(?: (?:this morning|today|tonight|yesterday|last night|earlier|on (?:monday|tuesday|wednesday|thursday|friday)))?$`)
 
 var planLeads = words.NewSetOf(strings.Fields(`ok okay so alright right then great good perfect fine`))
 
