@@ -28,7 +28,12 @@ var (
 		`(?:we|i)(?:'ve| have) made up (?:my|our) minds?`,
 		`consensus (?:is|was|:)`,
 		`(?:we|i)(?:'ve| have)? (?:chose|chosen|picked|opted for|gone with|went with|went for|gone for|went ahead with|gone ahead with|landed on|converged on)`,
-		`(?:we|everyone|team) voted (?:for|to)`,
+		`(?:we|everyone|team) voted (?:[a-z]+ ){0,3}?(?:for|to)`,
+		`(?:we|i)(?:'ve| have) ruled out`,
+		`(?:i'm|i am|we're|we are) sold on`,
+		`count me in for`,
+		`(?:we'll|we will|i'll|i will) settle for`,
+		`(?:it's|it has|it is) been decided`,
 		`(?:we|i) ended up (?:with|using|going with|choosing|picking|on)`,
 		`ended up (?:going with|choosing|picking|opting for|settling on)`,
 		`decided (?:not to|to|on|that|against|we)`,
@@ -59,6 +64,7 @@ var (
 		`(?:we|i)(?:'re| are|'m| am) moving (?:the |our |my )?(?:[a-z0-9./-]+ ){1,5}?(?:over|across)\b`,
 		`let'?s not (?:use|adopt|build|ship|go with|move to|migrate to|switch to|support|add|keep|pursue|implement|buy|introduce|run|do|bother)`,
 		`(?:we|i)(?:'re| are|'m| am) locking in`,
+		`(?:we|i)(?:'re| are|'m| am) (?:killing|committing to)`,
 	}, "|") + `)\b`)
 	// reUserRule, reUserPlan and reUserVerdict are the rest of the user's
 	// commitments, each tried only when the sentence holds its key words.
@@ -69,7 +75,7 @@ var (
 	reUserNotDoing = re(`^(?:we|i)(?:'re| are|'m| am) not ([a-z]+ing)\b`)
 	// reRuledOut is a thing ruled out in so many words (group 1), perhaps
 	// with what ruled it out after it (group 2: "out on cost alone").
-	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|off the list|a no-go|not an option|ruled out|off for now|a hard no|a no)| ruled out)(?: then| too| now| as well| for now)?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
+	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|off the list|out of scope|a no-go|not an option|ruled out|off for now|a hard no|a no)| ruled out)(?: then| too| now| as well| for now)?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
 	// reUserWont is a decision against with any verb ("we won't migrate
 	// this quarter", "we're not going to bother with triggers"), the verb
 	// checked against notCommitting and notDeciding.
@@ -93,7 +99,7 @@ var (
 	// yet" reports a state ("no word from legal yet"), not a choice.
 	reUserNo      = re(`^(?:(?:ok|okay|so|then|fine|right|alright)[,.!]*\s+)?no ([a-z0-9][a-z0-9 ./+#-]{0,40}?) (?:for now|this (?:quarter|sprint|release|year|time|round)|until\b)`)
 	reUserRule    = re(`^(?:(?:ok|okay|so|and|also|then|agreed|good|great)[,.!]*\s+)?(?:going forward|from now on|from here on)\b[,:]?`)
-	reUserPlan    = re(`^(?:(?:the|our) plan is (?:to|that)|(?:the|our|my) call is (?:to|that)|(?:our|my) (?:choice|pick) is)\b`)
+	reUserPlan    = re(`^(?:(?:the|our) plan is (?:to|that)|(?:the|our|my) call is (?:to|that)|(?:our|my) (?:choice|pick) is|the answer is)\b`)
 	reUserWillBe  = re(`^(?:the|our|my) (?:[a-z0-9][a-z0-9./-]* ){0,4}?(?:model|date|default|name|format|approach|strategy|deadline|target|budget|limit|region|provider|stack|backend|database|language|framework|library|metric|threshold|timeout|version|cutoff|venue|price|policy|owner|schedule|launch|layout|structure|tool|vendor|host|hosting) (?:is going to be|will be|is gonna be)\b`)
 	reUserVerdict = re(`^(?:is|are) (?:(?:the way to go|the way forward|our pick|the winner|what we'll use|what we're going with)\b|the one(?: for us)?\s*(?:[.!,;]|$))`)
 	// reImperative is a user's instruction that picks ("Use pgx directly",
@@ -109,6 +115,11 @@ var (
 	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/_-]{0,40}?) it is(?:,? then|,? for now)?\s*(?:[.!]*$|[,;:—–])`)
 	// rePlanLabel opens a sentence that announces the decision after it:
 	// "that's the plan: …".
+	// reInlineLabel announces the decision after it, perhaps after a clause:
+	// "…, but final answer: X", "I've made the call: X", "Approved for the
+	// first two: X", "That's a yes to the storage proposal: X", "Yes, that
+	// plan works for points 1 to 3: X".
+	reInlineLabel = re(`^(?:.{0,80}?(?:, |; |^)(?:but |so |and )?)?(?:final answer|i've made the call|i have made the call|approved for [a-z0-9 ]{1,30}|that's a yes to [a-z0-9 ]{1,40}|(?:yes, )?(?:that|the) plan works(?: for [a-z0-9 ]{1,30})?)\s*:\s*`)
 	// reChangeOfMind announces a new decision that replaces one.
 	reChangeOfMind = re(`^(?:(?:ok|okay|fine|so|alright|right|actually|hm+)[,.!]*\s+)*(?:change of plan|changed my mind|new plan|scratch that|(?:[a-z0-9 ]{1,40} )?(?:pretty much |basically )?settles it)\s*(?:[:,—–]|-\s)\s*`)
 	rePlanLabel    = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|what i'll do|what i'm going to do|what we're going to do|our plan)|that settles it)(?: then| now)?\s*(?:[:,—–]|-\s)\s*`)
@@ -171,7 +182,7 @@ var (
 	// It may be followed by a reason: "We'll keep that, because …".
 	reAnaphor = re(`^\s*(?:(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
 	// reEvalChoice is a verdict on a thing named (group 1) in a reply.
-	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:(?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|is fine)\b|won(?: out| for us)?\s*(?:[.!,;—–]|$))`)
+	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:(?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|is fine|gets the nod|wins)\b|won(?: out| for us)?\s*(?:[.!,;—–]|$))`)
 	// reAnaphorBut is an anaphoric object amended in the same breath: "that
 	// but with two slots", "it, except on Fridays".
 	reAnaphorBut = re(`^\s*(?:it|that|this)(?: one)?,? ((?:but|except|only|without|minus|plus)\b)`)
@@ -246,7 +257,8 @@ func (l *lazyRE) FindSubmatchIndex(b []byte) []int {
 // (anchorToks).
 const (
 	directAnchorList = `we we'll we're we've we’ll we’re we’ve i'll i'm i've i’ll i’m i’ve i
-		let's lets let’s decided decided: decision settled agreed agree everyone all consensus team ended signed`
+		let's lets let’s decided decided: decision settled agreed agree everyone all consensus team ended signed
+		count it's it’s`
 	userAnchorList     = `we we'll we’ll we're we’re let's lets let’s`
 	commitAnchorList   = `we we're we’re i i'm i’m i'll i’ll i'd i’d let's lets let’s`
 	planAnchorList     = `the our my`
@@ -537,7 +549,7 @@ func onlyInterjection(sl []byte) bool {
 // starts in sl ("I think SQS makes sense for us", "SQS is the right
 // call") and where the verdict ends, or -1, -1.
 func evalChoice(sl []byte, st *decisionState) (start, thingEnd, end int) {
-	if !st.replying || len(sl) > 160 || !containsAny(sl, "sense", "right", "best", "better", "obvious", "sounds", "enough", "plenty", " won", " fine") || isQuestion(sl) {
+	if !st.replying || len(sl) > 200 || !containsAny(sl, "sense", "right", "best", "better", "obvious", "sounds", "enough", "plenty", " won", " fine", " nod", " wins") || isQuestion(sl) {
 		return -1, -1, -1
 	}
 	start = 0
@@ -664,6 +676,11 @@ func planLabel(sl []byte) []int {
 			return loc // "fine, changed my mind: exhausted deliveries stay in postgres"
 		}
 	}
+	if containsAny(h, "final answer", "the call", "approved", "a yes to", "plan works") {
+		if loc := reInlineLabel.FindIndex(h); loc != nil {
+			return loc // "…, but final answer: FULL_TRANSITIVE", "I've made the call: we're buying …"
+		}
+	}
 	// The pattern opens with "that's", "here's" or "this is", after at most
 	// one interjection.
 	first, rest, _ := bytes.Cut(bytes.TrimLeft(h, "*_ "), []byte(" "))
@@ -715,7 +732,7 @@ func containsAny(b []byte, subs ...string) bool {
 // keepVerb reports a trigger about keeping what is: its "that" is the state
 // the previous sentence describes, not a proposal.
 func keepVerb(trigger []byte) bool {
-	for _, v := range []string{" keep", " stick with", " stay with"} {
+	for _, v := range []string{" keep", " stick with", " stay with", " lock"} {
 		if bytes.HasSuffix(trigger, []byte(v)) {
 			return true
 		}
@@ -972,6 +989,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			if bytes.HasPrefix(sl[loc[0]:], []byte("ended up")) {
 				textStart = s.start + loc[0] // no subject: what precedes is another clause
 			}
+			if bytes.HasPrefix(sl[loc[0]:], []byte("consensus ")) && (bytes.HasSuffix(sl[:loc[0]], []byte(" and ")) || bytes.HasSuffix(sl[:loc[0]], []byte(", "))) {
+				textStart = body // "we held a vote, and consensus is a shared schema": what it is
+			}
 			if t := sl[loc[0]:loc[1]]; bytes.HasPrefix(t, []byte("decided")) {
 				// "Decided: X" / "It's decided, X": the decision is X.
 				if i := bytes.IndexAny(t, ":,—–-"); i >= 0 && i < len("decided")+2 {
@@ -996,6 +1016,12 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				o, ok := pending.option(optionKey(obj, ref))
 				if !ok {
 					o = pickedOption(bytes.TrimSpace(obj), pending) // "Let's go with 2."
+					ok = o != ""
+				}
+				if subj := bytes.TrimSpace(sl[:loc[0]]); !ok && len(subj) > 0 && len(subj) <= 12 && reUserVerdict.Match(head(sl[loc[0]:])) {
+					// "Option (b) is the one": the option named before the verdict.
+					key := strings.NewReplacer("(", "", ")", "").Replace(string(subj)) // "option (b)" names option b
+					o = pickedOption([]byte(key+"."), pending)
 					ok = o != ""
 				}
 				if ok {
@@ -1043,7 +1069,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue
 			}
 		} else if i, thing, j := evalChoice(sl, st); i >= 0 && m.Role == conversation.RoleUser {
-			if rest := bytes.TrimLeft(sl[j:], " "); bytes.HasPrefix(rest, []byte(",")) {
+			if rest := bytes.TrimLeft(sl[j:], " "); len(rest) == 0 || rest[0] == ',' || rest[0] == ';' || rest[0] == ':' || bytes.HasPrefix(rest, []byte("—")) {
 				// "Protobuf makes sense to me, the Go team already uses it":
 				// the thing, and what follows the verdict as the reason.
 				out = e.appendDecision(st, out, m, cleanDecision(text[s.start+i:s.start+thing], sl[i:thing]), trimText(text[s.start+j:s.end]))
@@ -1098,6 +1124,12 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if st.topicChoice(sl) && user {
 			// "Handoff day: moving it to Wednesday": a point of the
 			// assistant's, then what the user makes of it.
+			dec, why := splitReason(text, lower, s.start, s.start, s.end)
+			out = e.appendDecision(st, out, m, dec, why)
+			continue
+		} else if st.restatedAfterYes(sl, k) {
+			// "Fine by me. Per-field last-write-wins with a log of every
+			// overwritten value": the yes, then the thing, a sentence each.
 			dec, why := splitReason(text, lower, s.start, s.start, s.end)
 			out = e.appendDecision(st, out, m, dec, why)
 			continue
@@ -1266,8 +1298,9 @@ func noConsensus(sl []byte, loc []int) bool {
 	if !bytes.HasPrefix(sl[loc[0]:], []byte("consensus")) {
 		return false
 	}
-	if p := bytes.TrimSuffix(bytes.TrimSuffix(sl[:loc[0]], []byte("the ")), []byte("our ")); len(p) > 0 && !onlyLead(p) {
-		return true
+	if p := bytes.TrimSuffix(bytes.TrimSuffix(sl[:loc[0]], []byte("the ")), []byte("our ")); len(p) > 0 && !onlyLead(p) &&
+		!bytes.HasSuffix(p, []byte(" and ")) && !bytes.HasSuffix(p, []byte(", ")) {
+		return true // "there's no consensus"; "we held a vote and consensus is X" decides
 	}
 	rest := bytes.Trim(sl[loc[1]:], " .!:")
 	return len(rest) > 0 && bytes.IndexByte(rest, ' ') < 0 && everyday(string(rest))
@@ -1610,6 +1643,18 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return loc
 		}
 	}
+	if replying && containsAny(sl, " will be ", " was ", " were ", " has been ") {
+		// "the v1 orders endpoint will be removed in June", "pnpm was chosen
+		// at the guild meeting": the passive, no one named deciding.
+		if m := rePassiveDecision.FindIndex(sl); m != nil && !reTentative.Match(sl[:m[1]]) {
+			return []int{0, 0}
+		}
+	}
+	if i := bytes.Index(sl, []byte(", so from now on ")); i > 0 {
+		// "…, so from now on every cache key carries a version prefix": the
+		// rule is the clause after it.
+		return []int{i + len(", so "), i + len(", so from now on ")}
+	}
 	if ruleAtEnd(sl) {
 		return []int{0, 0} // the whole sentence is the rule
 	}
@@ -1620,7 +1665,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return m[:2]
 		}
 	}
-	if containsAny(sl, "plan is", "call is", "choice is", "pick is") {
+	if containsAny(sl, "plan is", "call is", "choice is", "pick is", "answer is") {
 		if m := findAtToks(reUserPlan, sl, toks, anchorPlan); m != nil {
 			return m[:2]
 		}
@@ -1702,7 +1747,7 @@ func imperativeVerbNear(sl []byte) bool {
 // Most sentences hold "out" or "off" only in "find out", "out of", "turn
 // off", and are spared the pattern.
 func ruledOutWord(sl []byte) bool {
-	if bytes.Contains(sl, []byte(" not an option")) || bytes.Contains(sl, []byte(" off the table")) || bytes.Contains(sl, []byte(" off the list")) || bytes.Contains(sl, []byte(" off for now")) {
+	if bytes.Contains(sl, []byte(" not an option")) || bytes.Contains(sl, []byte(" off the table")) || bytes.Contains(sl, []byte(" off the list")) || bytes.Contains(sl, []byte(" off for now")) || bytes.Contains(sl, []byte(" out of scope")) {
 		return true
 	}
 	for _, w := range []string{" out", " a no", " a hard no"} {
@@ -1738,8 +1783,12 @@ func ruledOut(sl []byte) []int {
 		}
 		if loc := reRuledOut.FindSubmatchIndex(sl[at:]); loc != nil {
 			first, _, _ := bytes.Cut(sl[at+loc[2]:at+loc[3]], []byte(" "))
-			if pronouns.Has(first) || notRuledOutSubjects.Has(first) {
-				return nil // "that's out of scope", "it's out": nothing named
+			pred := sl[at+loc[3] : at+loc[1]]
+			if pronouns.Has(first) || notRuledOutSubjects.Has(first) && !(string(first) == "the" && containsAny(pred, "table", "list", "scope")) {
+				// "that's out of scope", "it's out": nothing named; "the new
+				// version is out" is news, "the plated one is off the table"
+				// is not.
+				return nil
 			}
 			if loc[4] >= 0 {
 				return []int{at + loc[2], at + loc[4]} // "Run:ai is out on cost alone": the reason follows
@@ -1900,7 +1949,7 @@ func settles(sl []byte, loc []int, role conversation.Role) bool {
 		return false // "…, but Sam's worried about Dev, so that one's still open"
 	}
 	prefix := sl[:loc[0]]
-	if bytes.HasSuffix(prefix, []byte("having ")) || bytes.HasSuffix(prefix, []byte("been ")) {
+	if bytes.HasSuffix(prefix, []byte("having ")) {
 		return false // "treated as having agreed to calls": a participle, no one deciding
 	}
 	if reHypothetical.Match(prefix) {
@@ -1961,8 +2010,8 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 		// "…, I prefer to have only one method for everything", "…, no
 		// reason to install another thing": the speaker's view of it, or a
 		// comment, is its reason.
-		for _, r := range []*lazyRE{reViewAfter, reCommentAfter} {
-			if i := r.FindIndex(rest); i != nil {
+		for _, r := range []*lazyRE{reViewAfter, reCommentAfter, reColonAfter} {
+			if i := r.FindIndex(rest); i != nil && (r != reColonAfter || bytes.Count(rest[:i[0]], []byte{' '}) >= 3) {
 				return cleanDecision(text[start:body+i[0]], lower[start:body+i[0]]), cleanReason(text[body+i[0]+2 : end])
 			}
 		}
@@ -2163,6 +2212,9 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	}
 	if items == nil {
 		items = tableItems(text)
+	}
+	if options == nil {
+		options = tableOptions(text)
 	}
 	if p == nil && len(planItems) > 0 {
 		p = &proposal{text: strings.Join(planItems, "; ")}

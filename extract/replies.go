@@ -102,6 +102,31 @@ func (st *decisionState) answersItem(text string, sl []byte, n int, p *proposal)
 	return "", false
 }
 
+// tableOptions returns the rows of a markdown table whose first cell opens
+// with a letter, "| (b) S3 gateway endpoint + interface endpoints | …", as
+// options keyed by the letter, their text the rest of that cell.
+func tableOptions(text string) map[string]string {
+	if !strings.Contains(text, "\n| (") && !strings.Contains(text, "\n|(") {
+		return nil
+	}
+	var opts map[string]string
+	for _, line := range strings.Split(text, "\n") {
+		cells := strings.SplitN(strings.TrimSpace(line), "|", 3)
+		if len(cells) < 3 || cells[0] != "" {
+			continue
+		}
+		c := strings.TrimSpace(cells[1])
+		if len(c) < 5 || c[0] != '(' || c[2] != ')' || (c[1]|0x20) < 'a' || (c[1]|0x20) > 'h' {
+			continue
+		}
+		if opts == nil {
+			opts = map[string]string{}
+		}
+		opts[string(c[1]|0x20)] = strings.TrimSpace(c[3:])
+	}
+	return opts
+}
+
 // tableItems returns the rows of a markdown table numbered in their first
 // cell ("| 5 | VPC endpoints: … |"), each as an item whose text is the
 // second cell: a table of recommendations is a numbered list too.
@@ -208,6 +233,32 @@ func (st *decisionState) restated(sl []byte) int {
 		return -1
 	}
 	return loc[1]
+}
+
+// restatedAfterYes reports a reply's sentence k that restates what was
+// proposed right after a sentence that is only a yes ("Fine by me.",
+// "Agreed.", "Makes sense."): most of its words said, no verb of its own
+// that reports.
+func (st *decisionState) restatedAfterYes(sl []byte, k int) bool {
+	first := sl
+	if i := bytes.IndexAny(sl, ",;"); i > 0 {
+		first = sl[:i] // "…, and we only build a conflict screen if …" comments
+	}
+	if !st.replying || k == 0 || isQuestion(sl) || reTentative.Match(first) || reHypothetical.Match(first) || reNews.Match(first) {
+		return false
+	}
+	p := st.sents[k-1]
+	switch string(bytes.Trim(st.lower[p.start:p.end], " .!*_")) {
+	case "fine by me", "agreed", "makes sense", "sounds good", "yes", "ok", "okay", "perfect", "works for me", "deal", "approved", "sold", "yep":
+	default:
+		return false
+	}
+	w, _, _ := bytes.Cut(sl, []byte(" "))
+	if pronouns.Has(w) || bytes.HasPrefix(w, []byte("i'")) {
+		return false
+	}
+	n, said := st.saidShare(first)
+	return n >= 3 && said*10 >= n*6
 }
 
 // reAcceptedAfter is a yes after the thing it takes: ", yep.", " - yes,",
@@ -612,6 +663,10 @@ var reClauseAfter = re(`, (?:the |our |my |their )?[a-z0-9/_.-]+(?: [a-z0-9/_.-]
 // reTaskAfter is a clause of the speaker's own task after a decision.
 var reTaskAfter = re(`, (?:and )?i(?:'ll| will|'m going to| need to| have to| can) `)
 
+// reColonAfter opens an explanation after a colon: "voted to buy rather
+// than build: nobody wanted to own SAML".
+var reColonAfter = re(`: (?:nobody|no one|we|it|they|this|that|the|our|i)\b`)
+
 // reViewAfter is the speaker's view after a comma.
 var reViewAfter = re(`, (?:and )?i (?:prefer|think|guess|feel|want|like|hope|believe)\b`)
 
@@ -640,6 +695,10 @@ var reGerundStart = re(`^(?:keeping|sticking with|staying with|dropping|ditching
 // reGerundSubject finds the verb a gerund phrase is the subject of:
 // "Keeping both platforms on the same train was non-negotiable".
 var reGerundSubject = re(`^[^,;:]{0,60}? (?:was|is|were|are|has been|would be|will be)\b`)
+
+// rePassiveDecision is a decision in the passive, its subject a thing:
+// "the old endpoint will be removed in June", "pnpm was chosen".
+var rePassiveDecision = re(`(?:^|[,;:] )(?:(?:so|and|also|ok|okay)[,]?\s+)?(?:the |our )?[a-z0-9][a-z0-9 ._/-]{0,40}? (?:will be (?:removed|retired|deprecated|dropped|decommissioned|shut down|sunset|turned off|deleted|replaced)|(?:was|were|has been|have been) (?:chosen|picked|selected|approved|adopted))\b`)
 
 // reStillOpen says in so many words that the point is not settled.
 var reStillOpen = re(`\b(?:still open|not settled|not decided yet|undecided|still (?:arguing|debating|discussing))\b`)

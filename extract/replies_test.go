@@ -510,3 +510,42 @@ func TestSeventhBatchForms(t *testing.T) {
 		{lettered, "B.", "Add a composite index"},
 	})
 }
+
+// TestPhrasingFamilies checks the tidier phrasings labelled conversations
+// 343–373 were written to cover: "X wins:", "…, so from now on …", "it's
+// been decided … that", "We've ruled out X", "The answer is X", "I'm sold
+// on X", "count me in", "X gets the nod;", "We're killing X", "We're
+// committing to X", "That's a yes to X: …", "…, but final answer: X", "I've
+// made the call: …", "Approved for the first two: …", "that plan works for
+// points 1 to 3: …", "we'll settle for X", "X will be removed in June", "X
+// was chosen", "consensus is X", options in a table's first cell, "X is out
+// of scope", a restatement after "Fine by me.".
+func TestPhrasingFamilies(t *testing.T) {
+	const advice = "| Option | What |\n|---|---|\n| (a) S3 gateway only | cheap |\n| (b) S3 plus interface endpoints | covers ECR |\n\n" +
+		"Invalidate-on-write, or a short TTL. CDC with Debezium or a dump. Honeycomb or Tempo. Vite or Next.js. Avro with a registry. " +
+		"Parquet in S3 loaded by Snowpipe. Layer-wise rates with a warmup. A reserved instance on the primary. Per-field last-write-wins with a log of overwritten values. " +
+		"pnpm or npm workspaces. A shared schema with tenant_id."
+	checkReplies(t, "What do we do?", []replyCase{
+		{advice, "Invalidate-on-write wins: the API deletes the key on PriceChanged.", "Invalidate-on-write"},
+		{advice, "Pricing publishes the event already, so from now on every cache key carries a version prefix.", "from now on every cache key carries a version prefix"},
+		{advice, "It's been decided at the architecture review that the database moves to Postgres.", "It's been decided at the architecture review that the database moves to Postgres"},
+		{advice, "We've ruled out a big-bang cutover.", "We've ruled out a big-bang cutover"},
+		{advice, "The answer is CDC.", "The answer is CDC"},
+		{advice, "I'm sold on Honeycomb.", "I'm sold on Honeycomb"},
+		{advice, "Vite gets the nod; Next.js would be a rewrite.", "Vite"},
+		{advice, "So we're killing laptop deploys.", "We're killing laptop deploys"},
+		{advice, "We're committing to Avro with a registry.", "We're committing to Avro with a registry"},
+		{advice, "That's a yes to the storage proposal: Parquet in S3, loaded by Snowpipe.", "Parquet in S3, loaded by Snowpipe"},
+		{advice, "I went back and forth, but final answer: FULL_TRANSITIVE.", "FULL_TRANSITIVE"},
+		{advice, "I've made the call: we're buying a one-year plan.", "We're buying a one-year plan"},
+		{advice, "Yes, that plan works for points 1 to 3: layer-wise rates and a warmup.", "layer-wise rates and a warmup"},
+		{advice, "For RDS we'll settle for a reserved instance on the primary.", "For RDS we'll settle for a reserved instance on the primary"},
+		{advice, "On the API side, the v1 endpoint will be removed in June.", "On the API side, the v1 endpoint will be removed in June"},
+		{advice, "pnpm was chosen at the guild meeting.", "pnpm was chosen at the guild meeting"},
+		{advice, "We held a vote and consensus is a shared schema with tenant_id.", "a shared schema with tenant_id"},
+		{advice, "Option (b) is the one.", "S3 plus interface endpoints"},
+		{advice, "The Apple Watch app is out of scope, full stop.", "The Apple Watch app is out of scope"},
+		{advice, "Fine by me. Per-field last-write-wins with a log of overwritten values, and a conflict screen only if needed.", "Per-field last-write-wins with a log of overwritten values, and a conflict screen only if needed"},
+		{advice, "The old endpoint might be removed in June.", ""},
+	})
+}
