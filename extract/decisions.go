@@ -676,7 +676,7 @@ func planLabel(sl []byte) []int {
 			return loc // "fine, changed my mind: exhausted deliveries stay in postgres"
 		}
 	}
-	if containsAny(h, "final answer", "the call", "approved", "a yes to", "plan works") {
+	if containsAny(h, "final answer", "made the call", "approved for", "a yes to", "plan works") {
 		if loc := reInlineLabel.FindIndex(h); loc != nil {
 			return loc // "…, but final answer: FULL_TRANSITIVE", "I've made the call: we're buying …"
 		}

@@ -240,17 +240,20 @@ func (st *decisionState) restated(sl []byte) int {
 // "Agreed.", "Makes sense."): most of its words said, no verb of its own
 // that reports.
 func (st *decisionState) restatedAfterYes(sl []byte, k int) bool {
-	first := sl
-	if i := bytes.IndexAny(sl, ",;"); i > 0 {
-		first = sl[:i] // "…, and we only build a conflict screen if …" comments
-	}
-	if !st.replying || k == 0 || isQuestion(sl) || reTentative.Match(first) || reHypothetical.Match(first) || reNews.Match(first) {
+	if !st.replying || k == 0 {
 		return false
 	}
 	p := st.sents[k-1]
 	switch string(bytes.Trim(st.lower[p.start:p.end], " .!*_")) {
 	case "fine by me", "agreed", "makes sense", "sounds good", "yes", "ok", "okay", "perfect", "works for me", "deal", "approved", "sold", "yep":
 	default:
+		return false
+	}
+	first := sl
+	if i := bytes.IndexAny(sl, ",;"); i > 0 {
+		first = sl[:i] // "…, and we only build a conflict screen if …" comments
+	}
+	if isQuestion(sl) || reTentative.Match(first) || reHypothetical.Match(first) || reNews.Match(first) {
 		return false
 	}
 	w, _, _ := bytes.Cut(sl, []byte(" "))
