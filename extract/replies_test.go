@@ -549,3 +549,15 @@ func TestPhrasingFamilies(t *testing.T) {
 		{advice, "The old endpoint might be removed in June.", ""},
 	})
 }
+
+// TestAnaphorWithTimeWords checks that "that" followed by "in" or a time
+// ("lock that in as …", "signed off on that yesterday") still points
+// elsewhere: resolved to the statement before it, or the decision dropped.
+func TestAnaphorWithTimeWords(t *testing.T) {
+	const advice = "Early stopping on validation macro-F1 would fix the spikes."
+	checkReplies(t, "What next?", []replyCase{
+		{advice, "I ran it with early stopping on validation macro-F1 and patience 5. Let's lock that in as the rule for the sweep.", "I ran it with early stopping on validation macro-F1 and patience 5"},
+		// No proposal to point at: dropped, not recorded as "signed off on that".
+		{advice, "Our compliance lead signed off on that yesterday.", ""},
+	})
+}
