@@ -1347,7 +1347,7 @@ func musingItem(sl []byte) bool {
 	if c := bytes.IndexAny(sl, ",;"); c > 0 {
 		first = sl[:c] // "no zucchini this year, maybe next year" settles this year
 	}
-	if reTaskItem.Match(sl[i:]) || reOpenItem.Match(first) {
+	if reTaskItem.Match(sl[i:]) || reOpenItem.Match(first) || yetInClause(sl) {
 		return true // "I'll ask my dad …" is a task; "Shard count: not settled" is open
 	}
 	// "rollout stages: not sure 5/25/50/100 works", "timer: still arguing".
@@ -1628,7 +1628,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return []int{0, 0}
 		}
 		if m := findAtToks(reUserNotDoing, sl, toks, anchorCommit); m != nil && !purpose(sl[:m[0]]) &&
-			!(m[0] > len("and ") && bytes.HasSuffix(sl[:m[0]], []byte("and "))) && !bytes.Contains(sl[m[1]:], []byte("maybe")) {
+			!(m[0] > len("and ") && bytes.HasSuffix(sl[:m[0]], []byte("and "))) && !bytes.Contains(sl[m[1]:], []byte("maybe")) && !yetInClause(sl[m[1]:]) {
 			// "…, and I'm not touching that in this PR" argues for what came
 			// before; "not pulling it in, maybe later" puts it off.
 			// "…, so I'm not ripping on sawhorses" gives a purpose.
@@ -1944,7 +1944,8 @@ func itIs(sl []byte) []int {
 // settles applies the guards: no question, hypothetical, tentative or negated
 // statement, nothing quoted, no walkthrough.
 func settles(sl []byte, loc []int, role conversation.Role) bool {
-	if isQuestion(sl) && !askedLater(sl, loc[1]) || containsAny(sl, "still ", "settled", "decided") && reStillOpen.Match(sl) ||
+	if isQuestion(sl) && !askedLater(sl, loc[1]) || containsAny(sl, "still ", "settled", "decided", "between") && reStillOpen.Match(sl) ||
+		reDeferVerb.Match(head(sl[loc[1]:])) ||
 		containsAny(sl[loc[0]:], "review", "meeting", "sync", "standup", "retro", "planning", "call", "demo") && reDeferred.Match(sl[loc[0]:]) {
 		return false // "…, but Sam's worried about Dev, so that one's still open"
 	}

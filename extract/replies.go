@@ -686,7 +686,7 @@ var reNews = re(`\b(?:still|already|again|fails?|failed|failing|broke|broken|err
 // reOpenItem marks a list item that leaves its point open: "Shard count: not
 // settled", "Labels probably sprint 1 as well, depends …", "Analytics:
 // still a fight".
-var reOpenItem = re(`\b(?:not sure|not settled|not decided|undecided|still (?:a fight|arguing|open|debating|discussing)|open question|parking it|parked|tbd|tbc|idk|no idea|\?\?\?|probably|maybe|depends|haven't (?:looked|decided)|wants to see|waiting on|no decision|before we (?:commit|order|buy|decide|sign)|but (?:we|i) (?:need|want|have) to)\b`)
+var reOpenItem = re(`\b(?:not sure|not settled|not decided|undecided|still (?:a fight|arguing|open|debating|discussing)|open question|parking it|parked|tbd|tbc|idk|no idea|\?\?\?|probably|maybe|depends|haven't (?:looked|decided)|wants to see|waiting on|no decision|before we (?:commit|order|buy|decide|sign)|but (?:we|i) (?:need|want|have) to|is split|nobody has looked|leaned towards|second quote)\b`)
 
 // rePresentI is a choice in the first person present.
 var rePresentI = re(`^i (?:take (?:option [a-z0-9]|this one|that one|the [^ ]+ (?:route|option|one|plan|offer|package|version))|change (?:the |my )?[a-z0-9-]+ to|book (?:the|option))\b`)
@@ -703,8 +703,12 @@ var reGerundSubject = re(`^[^,;:]{0,60}? (?:was|is|were|are|has been|would be|wi
 // "the old endpoint will be removed in June", "pnpm was chosen".
 var rePassiveDecision = re(`(?:^|[,;:] )(?:(?:so|and|also|ok|okay)[,]?\s+)?(?:the |our )?[a-z0-9][a-z0-9 ._/-]{0,40}? (?:will be (?:removed|retired|deprecated|dropped|decommissioned|shut down|sunset|turned off|deleted|replaced)|(?:was|were|has been|have been) (?:chosen|picked|selected|approved|adopted))\b`)
 
+// reDeferVerb opens what a trigger settles with a verb that puts it off:
+// "Maria agreed to park TaxDome for now".
+var reDeferVerb = re(`^\s*(?:park|postpone|defer|table|shelve|hold off|wait|revisit|punt)\b`)
+
 // reStillOpen says in so many words that the point is not settled.
-var reStillOpen = re(`\b(?:still open|not settled|not decided yet|undecided|still (?:arguing|debating|discussing))\b`)
+var reStillOpen = re(`\b(?:still open|not settled|not decided yet|undecided|still (?:arguing|debating|discussing)|(?:choose|decide) between)\b`)
 
 // reDeferred is a choice put off to a later meeting or person: "the team
 // chooses at the review meeting", "we'll set thresholds at next Tuesday's

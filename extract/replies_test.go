@@ -561,3 +561,18 @@ func TestAnaphorWithTimeWords(t *testing.T) {
 		{advice, "Our compliance lead signed off on that yesterday.", ""},
 	})
 }
+
+// TestPutOff checks decisions put off in words the last blind batch
+// (375–405) used: "agreed to park X", "we'll choose between X and Y once …",
+// list items left open ("Signing is split", "nobody has looked yet",
+// "leaned towards X, but procurement wants a second quote"), "not doing X
+// yet".
+func TestPutOff(t *testing.T) {
+	const advice = "TaxDome or SmartVault. Power of 80 or 90. Cosign or Notation for signing. KnowBe4 or the E5 upgrade. FIDO2 keys for the shop floor."
+	checkReplies(t, "What did you decide?", []replyCase{
+		{advice, "Maria agreed to park TaxDome for now.", ""},
+		{advice, "The PI said we'll choose between 80 and 90 once the feasibility numbers come in.", ""},
+		{advice, "Here's where we landed:\n- Signing is split: half the room wants cosign\n- Admission controller: nobody has looked yet\n- Phishing sims: most of the room leaned towards KnowBe4, but procurement wants a second quote\n- Shop floor: we're not doing keys for them yet", ""},
+		{advice, "Here's where we landed:\n- SmartVault for documents\n- Shop floor: we're not doing keys for them yet", "SmartVault for documents"},
+	})
+}
