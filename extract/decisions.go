@@ -671,6 +671,35 @@ var notRuledOut = set(`worries worry problem problems rush need idea luck change
 // start holds a word the pattern needs: most sentences hold none.
 func planLabel(sl []byte) []int {
 	h := head(sl)
+	// The pattern opens with "that's", "here's" or "this is", after at most
+	// one interjection.
+	first, rest, _ := bytes.Cut(bytes.TrimLeft(h, "*_ "), []byte(" "))
+	second, _, _ := bytes.Cut(rest, []byte(" "))
+	if !deictic(first) && !deictic(second) {
+		return nil
+	}
+	return rePlanLabel.FindIndex(h)
+}
+
+// label is userLabel for the user's sentences, planLabel for the
+// assistant's.
+func (st *decisionState) label(sl []byte) []int {
+	if st.user {
+		return userLabel(sl)
+	}
+	return planLabel(sl)
+}
+
+// userLabel is planLabel for the labels only a user's reply holds: a
+// change of mind or a verdict announced inside a sentence.
+func userLabel(sl []byte) []int {
+	if loc := planLabel(sl); loc != nil {
+		return loc
+	}
+	h := head(sl)
+	if bytes.IndexByte(h, ':') < 0 && bytes.IndexByte(h, ',') < 0 && !bytes.Contains(h, []byte("—")) {
+		return nil // every one of them ends on one of these
+	}
 	if containsAny(h, "change of plan", "changed my mind", "new plan", "scratch that", "settles it") {
 		if loc := reChangeOfMind.FindIndex(h); loc != nil {
 			return loc // "fine, changed my mind: exhausted deliveries stay in postgres"
@@ -681,14 +710,7 @@ func planLabel(sl []byte) []int {
 			return loc // "…, but final answer: FULL_TRANSITIVE", "I've made the call: we're buying …"
 		}
 	}
-	// The pattern opens with "that's", "here's" or "this is", after at most
-	// one interjection.
-	first, rest, _ := bytes.Cut(bytes.TrimLeft(h, "*_ "), []byte(" "))
-	second, _, _ := bytes.Cut(rest, []byte(" "))
-	if !deictic(first) && !deictic(second) {
-		return nil
-	}
-	return rePlanLabel.FindIndex(h)
+	return nil
 }
 
 func deictic(w []byte) bool {
@@ -947,7 +969,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue
 			}
 			body, textStart = s.start+loc[1], s.start+loc[1]
-		} else if loc := planLabel(sl); loc != nil && loc[1] < len(sl) {
+		} else if loc := st.label(sl); loc != nil && loc[1] < len(sl) {
 			if m.Role == conversation.RoleAssistant {
 				continue // the assistant's plan is a proposal until the user takes it
 			}
