@@ -91,12 +91,10 @@ func (st *decisionState) answersItem(text string, sl []byte, n int, p *proposal)
 	if loc := reLead.FindIndex(head(sl)); loc != nil && acceptingLead(sl[:loc[1]]) {
 		return item, true
 	}
-	first, _, _ := bytes.Cut(sl, []byte(" "))
-	if pronouns.Has(first) || bytes.HasPrefix(first, []byte("i'")) || reTaskItem.Match(sl) || reTentative.Match(sl) || reFiniteVerb.Match(sl) || bytes.Contains(sl, []byte(" has ")) {
+	if speakerFirst(sl) || reTaskItem.Match(sl) || reTentative.Match(sl) || reFiniteVerb.Match(sl) || bytes.Contains(sl, []byte(" has ")) {
 		return "", false // "Context loss - the agent has a mental model …" states, it settles nothing
 	}
-	n2, said := st.saidShare(sl)
-	if n2 >= 3 && said*10 >= n2*6 || n2 >= 1 && said == n2 && bytes.Count(bytes.TrimSpace(sl), []byte{' '}) == 0 {
+	if st.mostlySaid(sl, 3) || bytes.Count(bytes.TrimSpace(sl), []byte{' '}) == 0 && st.mostlySaid(sl, 1) {
 		return trimText(text), true // "1. WorkOS." names the choice for point 1
 	}
 	return "", false
@@ -220,16 +218,15 @@ func (st *decisionState) restated(sl []byte) int {
 		return -1
 	}
 	rest := sl[loc[1]:]
-	if isQuestion(rest) || reHypothetical.Match(rest) || reTentative.Match(rest) || reNegation.Match(rest) || reNews.Match(rest) || bytes.IndexByte(rest, '?') >= 0 {
+	if hedged(rest) || reNegation.Match(rest) || speakerFirst(rest) {
 		return -1
 	}
 	first, _, _ := bytes.Cut(rest, []byte(" "))
 	first = bytes.TrimRight(first, ",.!")
-	if pronouns.Has(first) || leadWords.Has(first) || reQuestionStart.Match(first) || bytes.HasPrefix(first, []byte("i'")) || bytes.HasPrefix(first, []byte("we'")) || bytes.HasPrefix(first, []byte("that'")) || bytes.HasPrefix(first, []byte("it'")) {
+	if leadWords.Has(first) || reQuestionStart.Match(first) || bytes.HasPrefix(first, []byte("we'")) || bytes.HasPrefix(first, []byte("that'")) || bytes.HasPrefix(first, []byte("it'")) {
 		return -1
 	}
-	n, said := st.saidShare(rest)
-	if n < 3 || said*10 < n*6 {
+	if !st.mostlySaid(rest, 3) {
 		return -1
 	}
 	return loc[1]
@@ -253,15 +250,10 @@ func (st *decisionState) restatedAfterYes(sl []byte, k int) bool {
 	if i := bytes.IndexAny(sl, ",;"); i > 0 {
 		first = sl[:i] // "…, and we only build a conflict screen if …" comments
 	}
-	if isQuestion(sl) || reTentative.Match(first) || reHypothetical.Match(first) || reNews.Match(first) {
+	if isQuestion(sl) || hedged(first) || speakerFirst(sl) {
 		return false
 	}
-	w, _, _ := bytes.Cut(sl, []byte(" "))
-	if pronouns.Has(w) || bytes.HasPrefix(w, []byte("i'")) {
-		return false
-	}
-	n, said := st.saidShare(first)
-	return n >= 3 && said*10 >= n*6
+	return st.mostlySaid(first, 3)
 }
 
 // reAcceptedAfter is a yes after the thing it takes: ", yep.", " - yes,",
@@ -297,7 +289,7 @@ func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
 		}
 		loc = []int{loc[2], loc[1], loc[2], loc[3], -1, -1} // the shape of reAcceptedAfter's
 	}
-	if loc == nil || loc[0] > 120 {
+	if loc[0] > 120 {
 		return 0, false
 	}
 	against = loc[4] >= 0 // "status page for security incidents, absolutely not"
@@ -312,7 +304,7 @@ func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
 		return 0, false // "Option B, yes, but …"
 	}
 	first, _, _ := bytes.Cut(bytes.TrimLeft(phrase, " "), []byte(" "))
-	if pronouns.Has(first) || leadWords.Has(bytes.TrimRight(first, ",.!")) || reHypothetical.Match(phrase) || reTentative.Match(phrase) || reNews.Match(phrase) {
+	if pronouns.Has(first) || leadWords.Has(bytes.TrimRight(first, ",.!")) || hedged(phrase) {
 		return 0, false
 	}
 	n, said := st.saidShare(phrase)
@@ -346,8 +338,8 @@ func (st *decisionState) topicChoice(sl []byte) bool {
 		return false
 	}
 	topic, rest := sl[m[2]:m[3]], sl[m[4]:m[5]]
-	if bytes.Count(topic, []byte{' '}) > 2 || !st.saidAny(topic) || isQuestion(rest) || bytes.IndexByte(rest, '?') >= 0 ||
-		reHypothetical.Match(rest) || reTentative.Match(rest) || reNews.Match(rest) || containsAny(rest, "idk", "not sure", "pretty sure", "no idea", "undecided", "torn", "need to", "have to check") {
+	if bytes.Count(topic, []byte{' '}) > 2 || !st.saidAny(topic) || hedged(rest) ||
+		containsAny(rest, "idk", "not sure", "pretty sure", "no idea", "undecided", "torn", "need to", "have to check") {
 		return false
 	}
 	first, _, _ := bytes.Cut(rest, []byte(" "))
@@ -357,11 +349,10 @@ func (st *decisionState) topicChoice(sl []byte) bool {
 		return true // "moving it to Wednesday"
 	case reLiking.Match(rest) && !bytes.Contains(rest, []byte(" but ")):
 		return true // "I love the tiered idea"
-	case pronouns.Has(first) || bytes.HasPrefix(first, []byte("i'")):
+	case speakerFirst(rest):
 		return false
 	}
-	n, said := st.saidShare(rest)
-	return n >= 2 && said*10 >= n*6 && !reFiniteVerb.Match(rest) // "Memory cleanup: proper cleanup prevents leaks" states
+	return st.mostlySaid(rest, 2) && !reFiniteVerb.Match(rest) // "Memory cleanup: proper cleanup prevents leaks" states
 }
 
 // reLiking is a liking for what was proposed: "I like the guaranteed +
@@ -470,6 +461,27 @@ func (st *decisionState) arrow(sl []byte) []int {
 		return nil // "that 10→20 drop scares me" reports
 	}
 	return []int{m[2], m[1]}
+}
+
+// hedged reports a question, a condition, a hedge or a report of how
+// things are: none of them settles anything.
+func hedged(b []byte) bool {
+	return isQuestion(b) || bytes.IndexByte(b, '?') >= 0 || reHypothetical.Match(b) || reTentative.Match(b) || reNews.Match(b)
+}
+
+// speakerFirst reports a phrase opening with a pronoun or "I'…": a clause
+// about someone, not a thing named.
+func speakerFirst(b []byte) bool {
+	w, _, _ := bytes.Cut(bytes.TrimLeft(b, " "), []byte(" "))
+	w = bytes.TrimRight(w, ",.!")
+	return pronouns.Has(w) || bytes.HasPrefix(w, []byte("i'"))
+}
+
+// mostlySaid reports a phrase of at least min content words, three in five
+// of them said: what the assistant laid out, in the user's words.
+func (st *decisionState) mostlySaid(phrase []byte, min int) bool {
+	n, said := st.saidShare(phrase)
+	return n >= min && said*10 >= n*6
 }
 
 // saidShare returns how many content words phrase holds and how many of
