@@ -916,9 +916,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		if user && (k <= 1 || s.lineStart) && pending != nil && pending.hasOptions() {
 			// "1 and 2 are in": each option picked is a decision.
 			if picked := pickedItems(sl, pending); picked != nil {
-				for _, o := range picked {
-					out = e.appendDecision(st, out, m, o, "")
-				}
+				out = e.appendAll(st, out, m, picked)
 				continue
 			}
 			// "4. yep, banners go.": the reply's line N answers the item N.
@@ -1028,9 +1026,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			obj := lower[body:s.end]
 			if pending != nil && pending.hasOptions() {
 				if picked := pickedItems(obj, pending); picked != nil {
-					for _, o := range picked {
-						out = e.appendDecision(st, out, m, o, "")
-					}
+					out = e.appendAll(st, out, m, picked)
 					continue
 				}
 				ref := reOptionRef.FindSubmatchIndex(head(obj))
@@ -2233,11 +2229,14 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		}
 		p = &proposal{text: dec, rationale: why}
 	}
-	if items == nil {
-		items = tableItems(text)
-	}
-	if options == nil {
-		options = tableOptions(text)
+	if items == nil || options == nil {
+		tItems, tOpts := tableRows(text)
+		if items == nil {
+			items = tItems
+		}
+		if options == nil {
+			options = tOpts
+		}
 	}
 	if p == nil && len(planItems) > 0 {
 		p = &proposal{text: strings.Join(planItems, "; ")}
@@ -2369,6 +2368,15 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 		MessageIndex: m.Index,
 		Origin:       conversation.OriginExtracted,
 	})
+}
+
+// appendAll adds each of the options a reply picked as a decision of its
+// own ("1 and 2 are in").
+func (e *Extractor) appendAll(st *decisionState, out []conversation.Decision, m *conversation.Message, picked []string) []conversation.Decision {
+	for _, o := range picked {
+		out = e.appendDecision(st, out, m, o, "")
+	}
+	return out
 }
 
 // sentenceCase capitalises a decision that opens with "we", "I", "let's"

@@ -100,39 +100,15 @@ func (st *decisionState) answersItem(text string, sl []byte, n int, p *proposal)
 	return "", false
 }
 
-// tableOptions returns the rows of a markdown table whose first cell opens
-// with a letter, "| (b) S3 gateway endpoint + interface endpoints | …", as
-// options keyed by the letter, their text the rest of that cell.
-func tableOptions(text string) map[string]string {
-	if !strings.Contains(text, "\n| (") && !strings.Contains(text, "\n|(") {
-		return nil
-	}
-	var opts map[string]string
-	for _, line := range strings.Split(text, "\n") {
-		cells := strings.SplitN(strings.TrimSpace(line), "|", 3)
-		if len(cells) < 3 || cells[0] != "" {
-			continue
-		}
-		c := strings.TrimSpace(cells[1])
-		if len(c) < 5 || c[0] != '(' || c[2] != ')' || (c[1]|0x20) < 'a' || (c[1]|0x20) > 'h' {
-			continue
-		}
-		if opts == nil {
-			opts = map[string]string{}
-		}
-		opts[string(c[1]|0x20)] = strings.TrimSpace(c[3:])
-	}
-	return opts
-}
-
-// tableItems returns the rows of a markdown table numbered in their first
-// cell ("| 5 | VPC endpoints: … |"), each as an item whose text is the
-// second cell: a table of recommendations is a numbered list too.
-func tableItems(text string) []numberedItem {
+// tableRows reads the rows of a markdown table that number or letter their
+// first cell, a table of recommendations being a list too: "| 5 | VPC
+// endpoints: … |" is item 5, its text the second cell; "| (b) S3 gateway
+// endpoint + interface endpoints | … |" is option b, its text the rest of
+// the first cell.
+func tableRows(text string) (items []numberedItem, opts map[string]string) {
 	if !strings.Contains(text, "\n|") {
-		return nil
+		return nil, nil
 	}
-	var items []numberedItem
 	for pos := 0; pos < len(text); {
 		end := strings.IndexByte(text[pos:], '\n')
 		if end < 0 {
@@ -140,26 +116,31 @@ func tableItems(text string) []numberedItem {
 		} else {
 			end += pos
 		}
-		line := text[pos:end]
-		start := pos
+		line, start := text[pos:end], pos
 		pos = end + 1
 		cells := strings.SplitN(strings.TrimSpace(line), "|", 4)
-		if len(cells) < 4 || cells[0] != "" {
+		if len(cells) < 3 || cells[0] != "" {
+			continue
+		}
+		if c := strings.TrimSpace(cells[1]); len(c) >= 5 && c[0] == '(' && c[2] == ')' && (c[1]|0x20) >= 'a' && (c[1]|0x20) <= 'h' {
+			if opts == nil {
+				opts = map[string]string{}
+			}
+			opts[string(c[1]|0x20)] = strings.TrimSpace(c[3:])
 			continue
 		}
 		n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(cells[1]), "#"))
-		if err != nil || n <= 0 {
+		if err != nil || n <= 0 || len(cells) < 4 {
 			continue
 		}
-		off := strings.Index(line, cells[2])
 		cell := strings.TrimSpace(cells[2])
 		if cell == "" {
 			continue
 		}
-		off += strings.Index(cells[2], cell)
+		off := strings.Index(line, cells[2]) + strings.Index(cells[2], cell)
 		items = append(items, numberedItem{n, start + off, start + off + len(cell)})
 	}
-	return items
+	return items, opts
 }
 
 // sealed reports whether the sentence after sentence k only seals a
