@@ -679,7 +679,7 @@ var reNews = re(`\b(?:still|already|again|fails?|failed|failing|broke|broken|err
 // reOpenItem marks a list item that leaves its point open: "Shard count: not
 // settled", "Labels probably sprint 1 as well, depends …", "Analytics:
 // still a fight".
-var reOpenItem = re(`\b(?:not sure|not settled|not decided|undecided|still (?:a fight|arguing|open|debating|discussing)|open question|parking it|parked|tbd|tbc|idk|no idea|\?\?\?|probably|maybe|depends|haven't (?:looked|decided)|wants to see|waiting on|no decision|before we (?:commit|order|buy|decide|sign)|but (?:we|i) (?:need|want|have) to|is split|nobody has looked|leaned towards|second quote)\b`)
+var reOpenItem = re(`\b(?:` + stillOpen + `|not sure|not decided|still a fight|open question|parking it|parked|tbd|tbc|idk|no idea|\?\?\?|probably|maybe|depends|haven't (?:looked|decided)|wants to see|waiting on|no decision|before we (?:commit|order|buy|decide|sign)|but (?:we|i) (?:need|want|have) to|is split|nobody has looked|leaned towards|second quote)\b`)
 
 // rePresentI is a choice in the first person present.
 var rePresentI = re(`^i (?:take (?:option [a-z0-9]|this one|that one|the [^ ]+ (?:route|option|one|plan|offer|package|version))|change (?:the |my )?[a-z0-9-]+ to|book (?:the|option))\b`)
@@ -701,7 +701,11 @@ var rePassiveDecision = re(`(?:^|[,;:] )(?:(?:so|and|also|ok|okay)[,]?\s+)?(?:th
 var reDeferVerb = re(`^\s*(?:park|postpone|defer|table|shelve|hold off|wait|revisit|punt)\b`)
 
 // reStillOpen says in so many words that the point is not settled.
-var reStillOpen = re(`\b(?:still open|not settled|not decided yet|undecided|still (?:arguing|debating|discussing)|(?:choose|decide) between)\b`)
+var reStillOpen = re(`\b(?:` + stillOpen + `)\b`)
+
+// stillOpen are the words that leave a point open in any sentence; a list
+// item may hedge in more ways (reOpenItem).
+const stillOpen = `still open|not settled|not decided yet|undecided|still (?:arguing|debating|discussing)|(?:choose|decide) between`
 
 // reDeferred is a choice put off to a later meeting or person: "the team
 // chooses at the review meeting", "we'll set thresholds at next Tuesday's
