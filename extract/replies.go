@@ -259,7 +259,9 @@ func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
 	// read further, and most sentences hold none of its words.
 	scan := sl[:min(len(sl), 200)]
 	var loc []int
-	if containsAny(scan, "yes", "yep", "yeah", "agree", "fine", "sure", "ok", "definitely", "absolutely", "perfect", "sounds good", "makes sense", "you say", "you said", "you suggest", "go with", "do that", "do it", "that works", "not", "nope", "no way", "hard no") {
+	// Every form but "… like you say" needs a comma or a dash before its yes.
+	if (bytes.ContainsAny(scan, ",-—–") || bytes.Contains(scan, []byte(" you s"))) &&
+		containsAny(scan, "yes", "yep", "yeah", "agree", "fine", "sure", "ok", "definitely", "absolutely", "perfect", "sounds good", "makes sense", "you say", "you said", "you suggest", "go with", "do that", "do it", "that works", "not", "nope", "no way", "hard no") {
 		loc = reAcceptedAfter.FindSubmatchIndex(scan)
 	}
 	if loc == nil {
