@@ -256,7 +256,8 @@ var reMeetingLine = re(`^(?:update: )?(?:we |i )?(?:(?:talked|spoke|met|chatted|
 var planLeads = words.NewSetOf(strings.Fields(`ok okay so alright right then great good perfect fine`))
 
 // abbreviations whose dot does not end a sentence.
-var abbreviations = []string{"e.g", "i.e", "etc", "vs", "approx", "incl", "esp", "cf", "mr", "ms", "dr", "no", "fig", "eq"}
+// "No." abbreviates only before a number (isAbbrev).
+var abbreviations = []string{"e.g", "i.e", "etc", "vs", "approx", "incl", "esp", "cf", "mr", "ms", "dr", "fig", "eq"}
 
 // sentenceEnd returns the offset just past the sentence starting at s: after
 // '.', '!' or '?' followed by a space or the end, not after an abbreviation or
@@ -274,8 +275,8 @@ func sentenceEnd(lower []byte, s, limit int) int {
 		if j < limit && lower[j] != ' ' && lower[j] != '\t' {
 			continue
 		}
-		if c == '.' && isAbbrev(lower[s:i]) && !(bytes.HasSuffix(lower[s:i], []byte("no")) && (j+1 >= limit || lower[j+1] < '0' || lower[j+1] > '9')) {
-			continue // "No. 5" abbreviates; "pyupgrade: no. it touches every file" ends
+		if c == '.' && isAbbrev(lower[s:i], lower[j:limit]) {
+			continue
 		}
 		return j
 	}
@@ -285,7 +286,9 @@ func sentenceEnd(lower []byte, s, limit int) int {
 // optionNamers are words after which a lone letter is an option's label.
 var optionNamers = set(`with option plan pick choose take then approach variant`)
 
-func isAbbrev(before []byte) bool {
+// isAbbrev reports whether the dot between before and after ends an
+// abbreviation or an initial rather than a sentence.
+func isAbbrev(before, after []byte) bool {
 	k := len(before)
 	for k > 0 && (before[k-1] >= 'a' && before[k-1] <= 'z' || before[k-1] == '.') {
 		k--
@@ -303,6 +306,11 @@ func isAbbrev(before []byte) bool {
 		}
 		i := bytes.LastIndexByte(prev, ' ')
 		return !optionNamers.Has(prev[i+1:])
+	}
+	if w == "no" {
+		// "No. 5" abbreviates; "pyupgrade: no. it touches every file" ends.
+		n := bytes.TrimLeft(after, " ")
+		return len(n) > 0 && n[0] >= '0' && n[0] <= '9'
 	}
 	for _, a := range abbreviations {
 		if w == a {
