@@ -903,11 +903,11 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		body, textStart := -1, -1
 		picksThing := false // the trigger's object is a thing picked ("go with X")
 		if user && (isPlanLine(sl) || st.replying && isRecapLine(sl)) {
-			// A recap answers the assistant; "Summary:" opening a first
-			// message describes an incident.
-			// "Let's do this." that took the proposal is the yes, not the
-			// announcement of the sentences after it (a list after it still
-			// is a plan: afterPlan).
+			// A recap answers the assistant ("Summary:" opening a first
+			// message describes an incident). "Let's do this." that took
+			// the proposal is the yes, not the announcement of the
+			// sentences after it (a list after it still is a plan:
+			// afterPlan).
 			if !(st.accepted && k == 0) {
 				planPara = s.para
 			}
@@ -929,7 +929,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			// "2 no, 10 min stale is fine": an item refused.
 			if no := reItemNo.FindSubmatchIndex(head(sl)); no != nil {
 				if o, ok := pending.option(string(sl[no[2]:no[3]])); ok {
-					out = e.appendDecision(st, out, m, "Decided against: "+o, trimText(text[s.start+no[1]:s.end]))
+					out = e.appendDecision(st, out, m, decidedAgainst+o, trimText(text[s.start+no[1]:s.end]))
 					continue
 				}
 			}
@@ -987,7 +987,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			dec := cleanDecision(text[s.start+loc[0]:s.start+loc[1]], sl[loc[0]:loc[1]])
 			if num, _, _ := strings.Cut(dec, " "); pending != nil && len(num) == 1 && num[0] >= '0' && num[0] <= '9' {
 				if o, ok := pending.option(num); ok {
-					dec = "Decided against: " + o // "3 is out" of a numbered list
+					dec = decidedAgainst + o // "3 is out" of a numbered list
 				}
 			}
 			out = e.appendDecision(st, out, m, dec, trimText(text[s.start+loc[1]:s.end]))
@@ -1072,7 +1072,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 						// "Let's not do that", "Scrap that": what it points at
 						// is what was decided against, not what was decided
 						// ("we won't drop it" keeps it).
-						dec = "Decided against: " + dec
+						dec = decidedAgainst + dec
 						if pending != nil && why == pending.rationale {
 							why = "" // the proposal's reason argues for it
 						}
@@ -1109,13 +1109,13 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				}
 			}
 			if bytes.HasSuffix(sl[loc[2]:loc[3]], []byte("no")) {
-				dec = "Decided against: " + dec // "no to the vivas", "a hard no to MySQL"
+				dec = decidedAgainst + dec // "no to the vivas", "a hard no to MySQL"
 			}
 			out = e.appendDecision(st, out, m, dec, why)
 			continue
 		} else if end := st.labelledNo(sl); end > 0 && user {
 			// "async: no.": the thing named, refused.
-			out = e.appendDecision(st, out, m, "Decided against: "+trimText(text[s.start:s.start+end]), "")
+			out = e.appendDecision(st, out, m, decidedAgainst+trimText(text[s.start:s.start+end]), "")
 			continue
 		} else if loc := st.flatNo(sl); loc != nil && user {
 			// "and definitely no terragrunt, used it at my last job", "No
@@ -1131,7 +1131,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			dec := cleanDecision(text[s.start+start:s.start+end], sl[start:end])
 			if against {
-				dec = "Decided against: " + dec
+				dec = decidedAgainst + dec
 			}
 			out = e.appendDecision(st, out, m, dec, "")
 			continue
@@ -2048,6 +2048,10 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 	}
 	return cleanDecision(dec, lower[start:start+len(dec)]), cleanReason(why)
 }
+
+// decidedAgainst opens a decision that rules its object out ("Decided
+// against: Keycloak").
+const decidedAgainst = "Decided against: "
 
 // redactedMarker opens the marker that stands for a removed secret
 // ("[redacted: github-pat]").
