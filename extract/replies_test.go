@@ -336,6 +336,8 @@ func TestCommentsAndSentenceEnds(t *testing.T) {
 		{advice, "We met yesterday and the PI signed off on nf-core/rnaseq.", "We met yesterday and the PI signed off on nf-core/rnaseq"},
 		{advice, "pyupgrade: no. it touches every file.", "Decided against: pyupgrade"},
 		{advice, "See No. 5 in the list.", ""},
+		// "No. 5" must not end the sentence: the decision keeps its number.
+		{advice, "We'll use pattern No. 5 from the list.", "We'll use pattern No. 5 from the list"},
 	})
 	const bareNo = "No. The work dir is a cache. Everything ends up in the outdir. Keep the work dir on scratch and clean it after each run."
 	checkReplies(t, "Do we keep work/?", []replyCase{
