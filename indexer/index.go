@@ -66,6 +66,11 @@ func (o *Options) SetDefaults() {
 // are safe for concurrent use; writes are serialised.
 type Index struct {
 	opts Options
+	// swap is held for reading wherever idx is used outside mu (a search,
+	// a batch being written), and for writing by Commit and Close, which
+	// close idx: a search running then would read a closed or nil index.
+	// It is taken before mu, never after.
+	swap sync.RWMutex
 	idx  bleve.Index
 	path string   // where the index lives (Dir/index.bleve)
 	lock *dirLock // the data folder's writer lock; nil for a reader
@@ -109,6 +114,10 @@ func ManifestPath(dir string) string { return filepath.Join(dir, "index.json") }
 
 // ErrNoIndex means the data folder has no index yet.
 var ErrNoIndex = errors.New("no index yet")
+
+// errClosed is what a use of a closed index (or of one whose rebuild failed
+// to take its place) returns, rather than a nil dereference.
+var errClosed = errors.New("the index is closed")
 
 // Open opens the index in opts.Dir. A writer (the default) takes the data
 // folder's lock first, then creates the index if there is none and starts
@@ -318,6 +327,8 @@ func (ix *Index) create(path string) error {
 // place, and the old one is removed. Without a rebuild it does nothing.
 // Close without Commit discards a rebuild and keeps the old index.
 func (ix *Index) Commit() error {
+	ix.swap.Lock()
+	defer ix.swap.Unlock()
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if !ix.building {
@@ -422,10 +433,13 @@ func (ix *Index) Close() error {
 	if _, err := os.Stat(ManifestPath(ix.opts.Dir)); !ix.opts.ReadOnly && !building && (write || err != nil) {
 		merr = ix.WriteManifest()
 	}
+	ix.swap.Lock()
+	defer ix.swap.Unlock()
 	if ix.idx != nil {
 		if err := ix.idx.Close(); err != nil {
 			return fmt.Errorf("close index: %w", err)
 		}
+		ix.idx = nil
 	}
 	if building {
 		if err := os.RemoveAll(rebuildPath(ix.path)); err != nil {
@@ -697,6 +711,11 @@ func shortHash(s string) string {
 // Search runs a Bleve search request. The query package is its only caller.
 // A panic inside Bleve (a damaged segment) comes back as a *DamagedError.
 func (ix *Index) Search(ctx context.Context, req *bleve.SearchRequest) (res *bleve.SearchResult, err error) {
+	ix.swap.RLock()
+	defer ix.swap.RUnlock()
+	if ix.idx == nil {
+		return nil, errClosed
+	}
 	defer recoverDamaged(&err, ix.opts.Logger, ix.idx.Name())
 	res, err = ix.idx.SearchInContext(ctx, req)
 	return res, asDamaged(ix.idx.Name(), err)

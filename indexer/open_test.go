@@ -3,10 +3,13 @@ package indexer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2"
 
 	"github.com/convsearch/convsearch/conversation"
 )
@@ -116,19 +119,26 @@ func TestWriterKeepsADamagedIndex(t *testing.T) {
 	ix.Close()
 }
 
-func TestRebuildBesideTheOld(t *testing.T) {
-	dir := t.TempDir()
+// rebuilding makes an index in dir of 3 messages, then opens a rebuild of
+// it that holds 1.
+func rebuilding(t *testing.T, dir string) *Index {
+	t.Helper()
 	ix := open(t, dir)
 	apply(t, ix, "/old.json", conv("old", "one", "two", "three"))
 	ix.Close()
-
-	// A rebuild that ends without Commit (killed, cancelled, failed)
-	// leaves the old index whole.
 	rb, err := Open(Options{Dir: dir, Rebuild: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	apply(t, rb, "/new.json", conv("new", "four"))
+	return rb
+}
+
+func TestRebuildBesideTheOld(t *testing.T) {
+	dir := t.TempDir()
+	// A rebuild that ends without Commit (killed, cancelled, failed)
+	// leaves the old index whole.
+	rb := rebuilding(t, dir)
 	// Readers open the old index meanwhile.
 	r, err := Open(Options{Dir: dir, ReadOnly: true})
 	if err != nil {
@@ -147,7 +157,7 @@ func TestRebuildBesideTheOld(t *testing.T) {
 	if _, err := os.Stat(rebuildPath(IndexPath(dir))); !os.IsNotExist(err) {
 		t.Errorf("an abandoned rebuild was left behind: %v", err)
 	}
-	ix = open(t, dir)
+	ix := open(t, dir)
 	if got := messages(t, ix); got != 3 {
 		t.Errorf("after an abandoned rebuild: %d messages, want 3", got)
 	}
@@ -259,4 +269,68 @@ func TestDataFolderPrivate(t *testing.T) {
 	ix.Close()
 	os.Remove(other)
 	check()
+}
+
+// TestCommitWhileSearching: searches, stats and reads of the record of
+// passes that run while a rebuild takes the old index's place see one
+// index or the other, whole, never a closed or missing one; after Close
+// they get an error, not a panic. Run with -race to see the old unguarded
+// swap.
+func TestCommitWhileSearching(t *testing.T) {
+	rb := rebuilding(t, t.TempDir())
+	ctx := context.Background()
+	stop := make(chan struct{})
+	errs := make(chan error, 3)
+	for range 3 {
+		go func() {
+			for {
+				select {
+				case <-stop:
+					errs <- nil
+					return
+				default:
+				}
+				q := bleve.NewTermQuery(KindMessage)
+				q.SetField(FieldType)
+				res, err := rb.Search(ctx, bleve.NewSearchRequestOptions(q, 0, 0, false))
+				if err != nil {
+					errs <- fmt.Errorf("search during the swap: %w", err)
+					return
+				}
+				// The rebuilt index before and after the write that follows
+				// the swap; never the old one's 3.
+				if res.Total != 1 && res.Total != 4 {
+					errs <- fmt.Errorf("search during the swap found %d messages, want the rebuilt index's 1 or 4", res.Total)
+					return
+				}
+				if _, err := rb.Stats(ctx); err != nil {
+					errs <- fmt.Errorf("stats during the swap: %w", err)
+					return
+				}
+				rb.Reconciled()
+			}
+		}()
+	}
+	if err := rb.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	apply(t, rb, "/more.json", conv("more", "five", "six", "seven"))
+	close(stop)
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if err := rb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rb.Search(ctx, bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 0, 0, false)); !errors.Is(err, errClosed) {
+		t.Errorf("search after Close: err %v, want errClosed", err)
+	}
+	if _, err := rb.Stats(ctx); !errors.Is(err, errClosed) {
+		t.Errorf("stats after Close: err %v, want errClosed", err)
+	}
+	if got := rb.Reconciled(); got != nil {
+		t.Errorf("reconciled after Close: %v", got)
+	}
 }

@@ -19,7 +19,12 @@ func (ix *Index) MarkReconciled(roots []string) error {
 	if ix.opts.ReadOnly {
 		return errors.New("index opened read-only")
 	}
-	all := ix.Reconciled()
+	ix.swap.RLock()
+	defer ix.swap.RUnlock()
+	if ix.idx == nil {
+		return errClosed
+	}
+	all := ix.reconciled()
 	for _, r := range roots {
 		if !slices.Contains(all, r) {
 			all = append(all, r)
@@ -39,6 +44,16 @@ func (ix *Index) MarkReconciled(roots []string) error {
 // Reconciled returns the roots a whole pass has read into the index (see
 // MarkReconciled); none for a new or rebuilt index.
 func (ix *Index) Reconciled() []string {
+	ix.swap.RLock()
+	defer ix.swap.RUnlock()
+	if ix.idx == nil {
+		return nil
+	}
+	return ix.reconciled()
+}
+
+// reconciled is Reconciled with ix.swap held.
+func (ix *Index) reconciled() []string {
 	b, err := ix.idx.GetInternal(reconciledKey)
 	if err != nil || len(b) == 0 {
 		return nil
