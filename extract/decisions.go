@@ -450,13 +450,27 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	}
 	// After alternatives or a proposal only; checked last, as it reads the
 	// whole of what was said.
-	if bytes.Count(phrase, []byte{' '}) >= 12 || pending == nil && !offersAlternatives(st.saidLower) && !st.sealed(k) {
+	long := bytes.Count(phrase, []byte{' '}) >= 12
+	if pending == nil && !offersAlternatives(st.saidLower) && !st.sealed(k) {
 		return 0
 	}
-	if !st.namesOnly(phrase, 12) {
+	if long || !st.namesOnly(phrase, 12) {
 		// "Hash set, memory isn't a concern": the choice, then a comment.
 		i := bytes.Index(phrase, []byte(", "))
-		if i <= 0 || !st.namesOnly(bytes.TrimSuffix(phrase[:i], []byte(" then")), 6) {
+		if i <= 0 {
+			return 0
+		}
+		pre := bytes.TrimSuffix(phrase[:i], []byte(" then"))
+		if marked := bytes.TrimSuffix(pre, []byte(" please")); len(marked) < len(pre) || len(pre) < i {
+			pre = marked
+		} else if long {
+			// A long sentence opened by a thing said is a statement about
+			// it ("Postgres, the one we run now, is slow …"), unless a
+			// "please" or "then" marks the thing as chosen ("trigger
+			// please, there are raw SQL scripts …").
+			return 0
+		}
+		if !st.namesOnly(pre, 6) {
 			return 0
 		}
 		w, rest, _ := bytes.Cut(phrase[i+2:], []byte(" "))
@@ -466,7 +480,7 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 		if hedges.Has(w) || reservations.Has(w) || refusals.Has(bytes.TrimRight(w, ",.!")) {
 			return 0 // "Hash set, but I'm unsure it fits": no choice yet
 		}
-		phrase = bytes.TrimSuffix(phrase[:i], []byte(" then")) // "Lager at Dresdner then, booking it now"
+		phrase = pre // "Lager at Dresdner then, booking it now"
 	}
 	return start + len(phrase)
 }

@@ -767,6 +767,10 @@ func TestProposalForms(t *testing.T) {
 		{"Here's what I'd do: put the queue in Postgres with SKIP LOCKED.", "Yes, do that.", "put the queue in Postgres with SKIP LOCKED"},
 		{"You could either use a bloom filter or a plain hash set. The hash set is simpler.", "Hash set, memory isn't a concern.", "Hash set"},
 		{"You could either use a bloom filter or a plain hash set.", "Hash set, but I'm unsure it fits in memory.", ""},
+		// A long reply: "please" marks the choice; without it the thing
+		// said first is what the sentence is about.
+		{"You could either use a bloom filter or a plain hash set.", "hash set please, there are a couple of services that share this cache and none of them can afford the false positives.", "hash set"},
+		{"You could either use a bloom filter or a plain hash set.", "Hash set, the one we run in the session service today, is slow under load and I think we should look at other options.", ""},
 		{"The simplest fix is to restart the pod.", "It keeps crashing after a restart though.", ""},
 		// A proposal of "it" names nothing: the earlier one stands.
 		{"For Multi-AZ, I'd recommend it if you can afford it. For backups I'd suggest daily snapshots kept 35 days.", "Yep, do that.", "daily snapshots kept 35 days"},
