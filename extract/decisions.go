@@ -995,6 +995,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			out = e.appendDecision(st, out, m, dec, nextReason(text, lower, st.sents, k))
 			continue
+		} else if loc := st.okThen(sl); loc != nil {
+			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], nextReason(text, lower, st.sents, k))
+			continue
 		} else if loc := st.userRuledOut(sl); loc != nil && !isQuestion(sl) {
 			// "Keycloak is out, nobody wants to run it": the clause is the
 			// decision, what follows it the reason.
@@ -2081,6 +2084,10 @@ var (
 func head(b []byte) []byte { return b[:min(len(b), maxTrigger)] }
 
 // nextReason returns the sentence after sentence k when it gives a reason.
+// reJustAssent is a sentence that only says yes ("that works, thanks"): it
+// reads like a reason ("that works …") but gives none.
+var reJustAssent = re(`^(?:this|it|that) works(?: for (?:me|us))?(?:[,.!]*\s*(?:thanks|thank you|thx|cheers|great|cool|perfect))*\s*[.!]*$`)
+
 func nextReason(text string, lower []byte, sents []sentence, k int) string {
 	if k+1 >= len(sents) {
 		return ""
@@ -2090,7 +2097,7 @@ func nextReason(text string, lower []byte, sents []sentence, k int) string {
 		return ""
 	}
 	loc := reReasonNext.FindIndex(head(lower[n.start:n.end]))
-	if loc == nil {
+	if loc == nil || reJustAssent.Match(lower[n.start:n.end]) {
 		return ""
 	}
 	r := text[n.start:n.end]

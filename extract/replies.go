@@ -495,6 +495,38 @@ func (st *decisionState) userRuledOut(sl []byte) []int {
 	return ruledOut(sl)
 }
 
+// reOkThen is a choice named after an "ok" and sealed with "then": "so ok
+// SEV2 then", "alright, Friday then".
+var reOkThen = re(`^\s*(?:so\s+)?(?:ok|okay|alright|fine|right)[,.!]*\s+([a-z0-9][a-z0-9 .+#/_-]{0,30}?),? then\s*(?:[.!]*$|[,;:—–])`)
+
+// okThen returns where the thing that reOkThen names in a reply's sentence
+// sl starts and ends, or nil. The thing must be one said before, and no
+// clause about someone: "ok see you then" names nothing.
+func (st *decisionState) okThen(sl []byte) []int {
+	if !st.user || !st.replying || isQuestion(sl) {
+		return nil
+	}
+	i := bytes.Index(sl, []byte(" then"))
+	if i < 0 {
+		return nil
+	}
+	from := choiceClause(sl[:i])
+	m := reOkThen.FindSubmatchIndex(sl[from:])
+	if m == nil {
+		return nil
+	}
+	thing := sl[from+m[2] : from+m[3]]
+	for w := range bytes.FieldsSeq(thing) {
+		if pronouns.Has(w) || bytes.HasPrefix(w, []byte("i'")) {
+			return nil
+		}
+	}
+	if !st.mostlySaid(thing, 1) {
+		return nil
+	}
+	return []int{from + m[2], from + m[3]}
+}
+
 // reLabelledNo is a thing named, then refused: "async: no.", "Kafka —
 // nope."
 var reLabelledNo = re(`^([a-z0-9][a-z0-9 ./+#_-]{0,30}?)\s*(?::|—|–| -)\s*(?:no|nope|not now|no way|nah)\s*[.!]*$`)

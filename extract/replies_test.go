@@ -581,3 +581,34 @@ func TestPutOff(t *testing.T) {
 		{advice, "Here's where we landed:\n- SmartVault for documents\n- Shop floor: we're not doing keys for them yet", "SmartVault for documents"},
 	})
 }
+
+// TestOkThen checks a choice named between "ok" and "then" ("so ok SEV2
+// then"), and what only looks like one.
+func TestOkThen(t *testing.T) {
+	const answer = "By your matrix this is SEV2, not SEV1: checkout degraded for a fifth of users. The review could be Friday or Monday."
+	checkReplies(t, "SEV1 or SEV2?", []replyCase{
+		{answer, "our matrix says SEV1 is for most users, so ok SEV2 then. that works, thanks", "SEV2"},
+		{answer, "alright, Friday then.", "Friday"},
+		{answer, "ok see you then.", ""},
+		{answer, "ok what then?", ""},
+		{answer, "ok then.", ""},
+		{answer, "ok SEV2 then we page the whole team?", ""},
+		{answer, "ok pizza then.", ""}, // never said: no choice among what was laid out
+	})
+}
+
+// TestAssentIsNoReason: a sentence that only says yes after a decision
+// ("that works, thanks") reads like a reason ("that works …") but is none.
+func TestAssentIsNoReason(t *testing.T) {
+	e := New(nil, Options{})
+	for _, tt := range []struct{ reply, why string }{
+		{"Meilisearch it is. That works for me, thanks!", ""},
+		{"Meilisearch it is. that works, cheers", ""},
+		{"Meilisearch it is. It keeps typo tolerance without tuning.", "It keeps typo tolerance without tuning"},
+	} {
+		ds := e.Decisions(convOf(turn{"u", "Meilisearch or Typesense?"}, turn{"a", "Meilisearch is simpler to run; Typesense is faster."}, turn{"u", tt.reply}))
+		if len(ds) != 1 || ds[0].Rationale != tt.why {
+			t.Errorf("%q: decisions %+v, want one because %q", tt.reply, ds, tt.why)
+		}
+	}
+}
