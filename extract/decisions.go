@@ -180,7 +180,7 @@ var (
 	reContrast   = re(`\b(?:but|however|instead|rather|actually|wait|hmm|what about|why|not|no)\b|n't\b`)
 	// reAnaphor is an object that points back at the assistant's proposal.
 	// It may be followed by a reason: "We'll keep that, because …".
-	reAnaphor = re(`^\s*(?:(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too|in|yesterday|today|this morning|last week)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
+	reAnaphor = re(`^\s*(?:(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too|in|yesterday|today|this morning|last week|for (?:the|our|my) [a-z0-9-]+(?: [a-z0-9-]+)?)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
 	// reEvalChoice is a verdict on a thing named (group 1) in a reply.
 	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:(?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|is fine|gets the nod|wins)\b|won(?: out| for us)?\s*(?:[.!,;—–]|$))`)
 	// reAnaphorBut is an anaphoric object amended in the same breath: "that
@@ -2207,7 +2207,7 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 			// or "option 2" picks.
 			items = append(items, numberedItem{s.num, s.start, s.end})
 		}
-		if s.afterPlan && !isQuestion(sl) {
+		if (s.afterPlan || s.afterProposal) && !isQuestion(sl) {
 			// The items of "Here's the plan:" are the proposal together.
 			if dec := cleanDecision(text[s.start:s.end], sl); len(dec) >= 3 {
 				planItems = append(planItems, strings.TrimRight(dec, "."))

@@ -612,3 +612,21 @@ func TestAssentIsNoReason(t *testing.T) {
 		}
 	}
 }
+
+// TestProposedList checks a list the assistant announces as a proposal
+// ("Proposed backup policy:"), taken by a yes that names what it is for;
+// from the user such a list is no decision yet.
+func TestProposedList(t *testing.T) {
+	const policy = "Design for the likely failures.\n\nProposed backup policy:\n- Daily snapshots kept 35 days\n- Monthly snapshots kept 12 months\n\nMulti-AZ is worth it if you can afford it."
+	checkReplies(t, "What about backups?", []replyCase{
+		{policy, "yep, do that for the backups. Multi-AZ I'll run past our CFO.", "Daily snapshots kept 35 days; Monthly snapshots kept 12 months"},
+		{policy, "Yes, do that.", "Daily snapshots kept 35 days; Monthly snapshots kept 12 months"},
+		{"My recommendation:\n- Sentry for errors\n- Loki for logs", "Sounds good, let's do that.", "Sentry for errors; Loki for logs"},
+		{policy, "Hmm, the snapshots worry me.", ""},
+	})
+	e := New(nil, Options{})
+	c := convOf(turn{"u", "Proposed agenda for Friday:\n- the Q3 budget\n- hiring a second SRE"}, turn{"a", "Looks complete."})
+	if ds := e.Decisions(c); len(ds) != 0 {
+		t.Errorf("a list the user proposes gave decisions %+v", ds)
+	}
+}

@@ -22,6 +22,10 @@ type sentence struct {
 	// after one: from the user these are decisions, from the assistant a
 	// proposal.
 	afterPlan bool
+	// afterProposal is afterPlan for a line that announces a proposal
+	// ("Proposed backup policy:", "My recommendation:"): what a yes to it
+	// takes, and from the user no decision yet.
+	afterProposal bool
 	// num is the number of the numbered list item ("2. ristretto – …") the
 	// sentence opens, 0 for none.
 	num int
@@ -37,6 +41,7 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 	label := false // the previous non-empty line was a bare decision label
 	inLabelList := false
 	plan, inPlanList := false, false // the same for a plan announcement
+	proposed := false                // the plan announced is a proposal
 	for pos := 0; pos < len(text); {
 		end := strings.IndexByte(text[pos:], '\n')
 		if end < 0 {
@@ -80,13 +85,17 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 		off += len(trimmed) - len(body)
 		bodyLower := lower[off : off+len(body)]
 		after := label || inLabelList && isItem
-		afterPlan := plan || inPlanList && isItem
+		afterPlan, proposedList := plan || inPlanList && isItem, proposed
 		if isLabelLine(bodyLower) {
 			label, inLabelList = true, true
 			continue
 		}
 		if isPlanLine(bodyLower) {
-			plan, inPlanList = true, true
+			plan, inPlanList, proposed = true, true, false
+			continue
+		}
+		if isProposalLine(bodyLower) {
+			plan, inPlanList, proposed = true, true, true
 			continue
 		}
 		if label && !isItem {
@@ -113,7 +122,10 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 					label, inLabelList, stop = true, true, i
 					break
 				} else if isPlanLine(tail) {
-					plan, inPlanList, stop = true, true, i
+					plan, inPlanList, proposed, stop = true, true, false, i
+					break
+				} else if isProposalLine(tail) {
+					plan, inPlanList, proposed, stop = true, true, true, i
 					break
 				}
 			}
@@ -122,7 +134,8 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 		for s := off; s < stop; {
 			e := sentenceEnd(lower, s, stop)
 			if st, en := trimSpan(text, s, e); en > st {
-				sn := sentence{start: st, end: en, para: para, lineStart: first, afterLabel: after && first, afterPlan: afterPlan && first}
+				sn := sentence{start: st, end: en, para: para, lineStart: first, afterLabel: after && first,
+					afterPlan: afterPlan && first && !proposedList, afterProposal: afterPlan && first && proposedList}
 				if first {
 					sn.num = num
 				}
@@ -250,6 +263,15 @@ func isPlanLine(l []byte) bool {
 	// listed below.
 	return reMeetingLine.Match(l)
 }
+
+// isProposalLine reports a line that only announces a proposal: "Proposed
+// backup policy:", "Recommended setup:", "My recommendation:".
+func isProposalLine(l []byte) bool {
+	l, ok := announcement(l)
+	return ok && bytes.ContainsAny(l, "pr") && reProposalLine.Match(l)
+}
+
+var reProposalLine = re(`^(?:(?:my|the|our|a) )?(?:(?:proposed|recommended|suggested) [a-z0-9 /()-]{1,30}|recommendations?|proposal|suggestions?|what i'd (?:do|recommend|suggest)|what i would (?:do|recommend|suggest))$`)
 
 var reMeetingLine = re(`^(?:update: )?(?:we |i )?(?:(?:talked|spoke|met|chatted|discussed it|went through (?:it|this)|had a (?:call|chat|meeting|sync))(?: it through)? (?:to|with|w/) [^.;:!?]{1,40}?|(?:talked|went) (?:it|this) (?:over|through) (?:on|at|in) [^.;:!?]{1,30}?)(?: (?:this morning|today|tonight|yesterday|last night|earlier|on (?:monday|tuesday|wednesday|thursday|friday)))?$`)
 
