@@ -621,6 +621,9 @@ func TestProposedList(t *testing.T) {
 	checkReplies(t, "What about backups?", []replyCase{
 		{policy, "yep, do that for the backups. Multi-AZ I'll run past our CFO.", "Daily snapshots kept 35 days; Monthly snapshots kept 12 months"},
 		{policy, "Yes, do that.", "Daily snapshots kept 35 days; Monthly snapshots kept 12 months"},
+		// What "that" is for follows it; it is resolved all the same.
+		{policy, "We'll do that for the backups.", "Daily snapshots kept 35 days; Monthly snapshots kept 12 months"},
+		{policy, "ok, we'll go with that for our staging cluster, prod later.", "Daily snapshots kept 35 days; Monthly snapshots kept 12 months"},
 		{"My recommendation:\n- Sentry for errors\n- Loki for logs", "Sounds good, let's do that.", "Sentry for errors; Loki for logs"},
 		{policy, "Hmm, the snapshots worry me.", ""},
 	})
