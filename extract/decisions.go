@@ -493,8 +493,11 @@ func shortConclusion(sl []byte) bool {
 
 // said reports whether the word w (lower case) was said in saidLower: at
 // the start of a word there, whole or followed by a plural ending.
-func (st *decisionState) said(w []byte) bool {
-	t := st.saidLower
+func (st *decisionState) said(w []byte) bool { return saidIn(st.saidLower, w) }
+
+// saidIn reports whether the word w (lower case) is in t: at the start of
+// a word there, whole or followed by a plural ending.
+func saidIn(t, w []byte) bool {
 	for len(w) > 0 {
 		i := bytes.Index(t, w)
 		if i < 0 {
@@ -514,6 +517,17 @@ func (st *decisionState) said(w []byte) bool {
 func (st *decisionState) saidAny(phrase []byte) bool {
 	for w := range contentWords(string(phrase)) {
 		if st.said([]byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// saidEarlier reports whether a content word of phrase (lower case) was
+// said in any message before this one.
+func (st *decisionState) saidEarlier(phrase []byte) bool {
+	for w := range contentWords(string(phrase)) {
+		if saidIn(st.pastLower, []byte(w)) {
 			return true
 		}
 	}
@@ -801,7 +815,14 @@ type decisionState struct {
 	// before it, lower-cased: a reply naming only things said in them picks
 	// among them. userLower is the user's last message.
 	saidLower, userLower []byte
+	// pastLower is what every message before this one said, lower-cased,
+	// its last pastWindow bytes at most: a user comes back to a thing
+	// laid out turns ago ("so the bios are going into the appendix").
+	pastLower []byte
 }
+
+// pastWindow bounds pastLower, and so the cost of a look-up in it.
+const pastWindow = 64 << 10
 
 type proposal struct {
 	text, rationale string
@@ -848,7 +869,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 	st := e.dpool.Get().(*decisionState)
 	defer e.dpool.Put(st)
 	st.words = st.words[:0]
-	st.saidLower, st.userLower = st.saidLower[:0], st.userLower[:0]
+	st.saidLower, st.userLower, st.pastLower = st.saidLower[:0], st.userLower[:0], st.pastLower[:0]
 	var out []conversation.Decision
 	var pending *proposal
 	prevAssistant := false
@@ -894,6 +915,10 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		} else {
 			pending = nil
 			st.userLower = append(st.userLower[:0], st.lower...)
+		}
+		st.pastLower = append(append(st.pastLower, st.lower...), '\n')
+		if len(st.pastLower) > 2*pastWindow {
+			st.pastLower = append(st.pastLower[:0], st.pastLower[len(st.pastLower)-pastWindow:]...)
 		}
 		if len(out) >= e.opts.MaxDecisions {
 			out = out[:e.opts.MaxDecisions]

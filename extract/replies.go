@@ -18,8 +18,9 @@ import (
 // Picks among the options the assistant numbered or lettered.
 
 // reItemList is a pick of several numbered options: "1 and 2 are in",
-// "let's do 1, 3 and 4", "2 and 3, please".
-var reItemList = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|(?:we'll|i'll) (?:do|take)|do)\s+)?(?:(?:options|items|#)\s*)?(#?[0-9](?:\s*,\s*#?[0-9])*,?\s*(?:and|&|\+|-|–|to)\s*#?[0-9]|[a-h](?:\s*,\s*[a-h])*,?\s*(?:and|&|\+)\s*[a-h]\b)\s*(?:(?:are|is) in|please|then|it is|for now|now|yes|ok|okay|fine)?\s*(?:[.!,;—–]|$)`)
+// "let's do 1, 3 and 4", "2 and 3, please", "points 1 to 3 go in as
+// written".
+var reItemList = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|(?:we'll|i'll) (?:do|take)|do)\s+)?(?:(?:options|items|points|steps|#)\s*)?(#?[0-9](?:\s*,\s*#?[0-9])*,?\s*(?:and|&|\+|-|–|to)\s*#?[0-9]|[a-h](?:\s*,\s*[a-h])*,?\s*(?:and|&|\+)\s*[a-h]\b)\s*(?:(?:are|is) in|go in(?: as written| as is)?|stay as (?:written|is)|as written|as is|please|then|it is|for now|now|yes|ok|okay|fine)?\s*(?:[.!,;—–]|$)`)
 
 // pickedItems returns the options a reply picks by their numbers, in the
 // order named, or nil unless there are two or more and each is offered.
@@ -51,9 +52,9 @@ func pickedItems(sl []byte, p *proposal) []string {
 			continue
 		}
 		n := int(c - '0')
-		if k := len(nums); k > 0 && bytes.ContainsAny(span[:i], "-–") && !bytes.ContainsAny(span[:i], ",&+") && nums[k-1] < n {
+		if k := len(nums); k > 0 && (bytes.ContainsAny(span[:i], "-–") || bytes.Contains(span[:i], []byte(" to "))) && !bytes.ContainsAny(span[:i], ",&+") && nums[k-1] < n {
 			for f := nums[k-1] + 1; f < n; f++ {
-				nums = append(nums, f) // "do 1-3": 1, 2 and 3
+				nums = append(nums, f) // "do 1-3", "points 1 to 3": 1, 2 and 3
 			}
 		}
 		nums = append(nums, n)
@@ -370,7 +371,7 @@ func (st *decisionState) stays(sl []byte) []int {
 			if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) {
 				return nil
 			}
-			if !st.saidAny(subj) {
+			if !st.saidEarlier(subj) {
 				return nil // a thing nobody discussed: news ("the fan stays on all night")
 			}
 			return []int{from + m[2], len(sl)}

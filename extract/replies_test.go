@@ -4,6 +4,7 @@ package extract
 // be read as decisions.
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/convsearch/convsearch/conversation"
@@ -321,6 +322,8 @@ func TestThirdBatchForms(t *testing.T) {
 		{plan, "createSafeContext yes.", "createSafeContext"},
 		{plan, "50% deposit yes, and IP transfer on final payment.", "50% deposit"},
 		{plan, "straight to 3.12. do 1-3.", "Bump dependencies on 3.8|Replace distutils|Add a 3.12 CI job"},
+		{plan, "Plan approved, with one change. Points 1 to 3 go in as written.", "Bump dependencies on 3.8|Replace distutils|Add a 3.12 CI job"},
+		{plan, "Steps 1 and 3, please.", "Bump dependencies on 3.8|Add a 3.12 CI job"},
 		{plan, "ok:\n- backups -> backblaze b2, separate account\n- retention exactly as you wrote", "backups -> backblaze b2, separate account|retention exactly as you wrote"},
 	})
 }
@@ -631,5 +634,29 @@ func TestProposedList(t *testing.T) {
 	c := convOf(turn{"u", "Proposed agenda for Friday:\n- the Q3 budget\n- hiring a second SRE"}, turn{"a", "Looks complete."})
 	if ds := e.Decisions(c); len(ds) != 0 {
 		t.Errorf("a list the user proposes gave decisions %+v", ds)
+	}
+}
+
+// TestStaysSaidTurnsAgo: a thing the assistant laid out turns ago, kept or
+// moved in a later reply, is a decision; a thing nobody mentioned is news.
+func TestStaysSaidTurnsAgo(t *testing.T) {
+	e := New(nil, Options{})
+	for _, tt := range []struct{ reply, want string }{
+		{"ok checked: the call says bios don't count toward the 5 pages, so the bios are going into the appendix.", "the bios are going into the appendix"},
+		{"the fan goes into the cupboard at night.", ""},
+	} {
+		c := convOf(
+			turn{"u", "How should I restructure the grant proposal?"},
+			turn{"a", "Move team bios to an appendix if the call allows it, and keep a short Team paragraph."},
+			turn{"u", "And the budget?"},
+			turn{"a", "Make the budget justification its own section."},
+			turn{"u", tt.reply})
+		var got []string
+		for _, d := range e.Decisions(c) {
+			got = append(got, d.Decision)
+		}
+		if strings.Join(got, "|") != tt.want {
+			t.Errorf("%q: decisions %q, want %q", tt.reply, got, tt.want)
+		}
 	}
 }
