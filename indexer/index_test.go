@@ -193,13 +193,10 @@ func TestSecondWriterGetsClearError(t *testing.T) {
 	dir := t.TempDir()
 	ix := open(t, dir)
 	defer ix.Close()
-	start := time.Now()
+	// An Open that waited forever would fail by the test's timeout.
 	_, err := Open(Options{Dir: dir, LockTimeout: 200 * time.Millisecond})
 	if !errors.Is(err, ErrLocked) {
 		t.Fatalf("second Open: %v, want ErrLocked", err)
-	}
-	if time.Since(start) > time.Minute {
-		t.Error("second Open hung") // a generous bound: it must not wait forever
 	}
 }
 

@@ -441,13 +441,12 @@ func TestWriterHoldsTransaction(t *testing.T) {
 				w.Exec(t, tc.write)
 				ctx := context.Background()
 				before := sqlitetest.Sum(t, path)
-				start := time.Now()
+				// The writer holds its lock until Commit below: a parse that
+				// waited for it would give up after the busy timeout with
+				// an error, so no clock is needed to see that it did not.
 				res, err := tc.p.Parse(ctx, path, nil)
 				if err != nil {
 					t.Fatalf("parse during a write: %v", err)
-				}
-				if d := time.Since(start); d > sqlitedb.BusyTimeout/2 {
-					t.Errorf("parse took %v", d)
 				}
 				if got := len(res.Conversations[idx].Messages); got != tc.want {
 					t.Errorf("%d messages while the writer is open, want %d", got, tc.want)
