@@ -383,6 +383,9 @@ func (ix *Index) loadRecords() error {
 	if ix.recordsLoaded {
 		return ix.recordsErr
 	}
+	if ix.idx == nil {
+		return errClosed
+	}
 	ix.recordsLoaded = true
 	if err := ix.readRecords(); err != nil {
 		ix.recordsErr = fmt.Errorf("%w (the index's record of files is damaged: run `convsearch index --rebuild`)", err)
@@ -433,8 +436,12 @@ func (ix *Index) Close() error {
 	if _, err := os.Stat(ManifestPath(ix.opts.Dir)); !ix.opts.ReadOnly && !building && (write || err != nil) {
 		merr = ix.WriteManifest()
 	}
+	// Both locks: a search (swap) and an Apply's preparation (mu) both
+	// read idx, which is nil from here on.
 	ix.swap.Lock()
 	defer ix.swap.Unlock()
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
 	if ix.idx != nil {
 		if err := ix.idx.Close(); err != nil {
 			return fmt.Errorf("close index: %w", err)
@@ -601,6 +608,9 @@ func (p *prepared) undoOwners(ix *Index) {
 
 // prepare builds the batch for changes; ix.mu is held.
 func (ix *Index) prepare(changes []Change) (*prepared, error) {
+	if ix.idx == nil {
+		return &prepared{}, errClosed
+	}
 	p := &prepared{batch: ix.idx.NewBatch(), touched: map[int]map[string]*FileState{}, undo: map[string]string{}}
 	shardFor := func(path string) map[string]*FileState {
 		n := shardOf(path)

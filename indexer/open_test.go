@@ -278,6 +278,9 @@ func TestDataFolderPrivate(t *testing.T) {
 // swap.
 func TestCommitWhileSearching(t *testing.T) {
 	rb := rebuilding(t, t.TempDir())
+	if err := rb.MarkReconciled([]string{"/r"}); err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	stop := make(chan struct{})
 	errs := make(chan error, 3)
@@ -307,7 +310,11 @@ func TestCommitWhileSearching(t *testing.T) {
 					errs <- fmt.Errorf("stats during the swap: %w", err)
 					return
 				}
-				rb.Reconciled()
+				// The mark went into the rebuilt index, which keeps it.
+				if got := rb.Reconciled(); len(got) != 1 || got[0] != "/r" {
+					errs <- fmt.Errorf("reconciled roots during the swap: %q, want /r", got)
+					return
+				}
 			}
 		}()
 	}
@@ -332,5 +339,23 @@ func TestCommitWhileSearching(t *testing.T) {
 	}
 	if got := rb.Reconciled(); got != nil {
 		t.Errorf("reconciled after Close: %v", got)
+	}
+	err := rb.Apply(ctx, []Change{{State: FileState{Path: "/late.json", Parser: "test"}, Conversations: []*conversation.Conversation{conv("late", "seven")}}})
+	if !errors.Is(err, errClosed) {
+		t.Errorf("apply after Close: err %v, want errClosed", err)
+	}
+	// A reader closed before it read its file records has none, and says so
+	// without a panic.
+	dir := t.TempDir()
+	w := open(t, dir)
+	apply(t, w, "/a.json", conv("a", "one"))
+	w.Close()
+	r, err := Open(Options{Dir: dir, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	if files := r.Files(); len(files) != 0 {
+		t.Errorf("files of a closed reader: %v", files)
 	}
 }
