@@ -461,13 +461,16 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 			return 0
 		}
 		pre := bytes.TrimSuffix(phrase[:i], []byte(" then"))
-		if marked := bytes.TrimSuffix(pre, []byte(" please")); len(marked) < len(pre) || len(pre) < i {
-			pre = marked
-		} else if long {
+		marked := bytes.TrimSuffix(pre, []byte(" please"))
+		please := len(marked) < len(pre)
+		pre = marked
+		if long && (!please || doubtful(phrase[i+2:])) {
 			// A long sentence opened by a thing said is a statement about
-			// it ("Postgres, the one we run now, is slow …"), unless a
-			// "please" or "then" marks the thing as chosen ("trigger
-			// please, there are raw SQL scripts …").
+			// it ("Postgres, the one we run now, is slow …", "hash set
+			// then, when we have the budget next year, …"), unless a
+			// "please" marks the thing as chosen and the rest does not
+			// take it back ("trigger please, there are raw SQL scripts …",
+			// not "hash set please, or a bloom filter if …").
 			return 0
 		}
 		if !st.namesOnly(pre, 6) {
@@ -485,6 +488,16 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	return start + len(phrase)
 }
 
+// doubtful reports a comment after a choice that offers another one, or
+// doubts, or asks: "or a bloom filter if …", "but …", "what does it cost".
+func doubtful(comment []byte) bool {
+	w, _, _ := bytes.Cut(comment, []byte(" "))
+	return askWords.Has(bytes.TrimRight(w, ",.!")) ||
+		containsAny(comment, " or ", " but ", "?", " if ", "unless", "not sure", "not convinced", "maybe")
+}
+
+var askWords = set(`or what how why when which who is are does do can could should would`)
+
 // shortConclusion reports a sentence of a few words opened by "so": "so
 // aws." concludes whatever came before it.
 func shortConclusion(sl []byte) bool {
@@ -497,21 +510,7 @@ func (st *decisionState) said(w []byte) bool { return saidIn(st.saidLower, w) }
 
 // saidIn reports whether the word w (lower case) is in t: at the start of
 // a word there, whole or followed by a plural ending.
-func saidIn(t, w []byte) bool {
-	for len(w) > 0 {
-		i := bytes.Index(t, w)
-		if i < 0 {
-			return false
-		}
-		end := i + len(w)
-		if (i == 0 || !wordByte(t[i-1])) && (end == len(t) || !wordByte(t[end]) ||
-			t[end] == 's' && (end+1 == len(t) || !wordByte(t[end+1]))) {
-			return true
-		}
-		t = t[i+1:]
-	}
-	return false
-}
+func saidIn(t, w []byte) bool { return wordIndex(t, w) >= 0 }
 
 // saidAny reports whether a content word of phrase (lower case) was said.
 func (st *decisionState) saidAny(phrase []byte) bool {
@@ -523,15 +522,51 @@ func (st *decisionState) saidAny(phrase []byte) bool {
 	return false
 }
 
-// saidEarlier reports whether a content word of phrase (lower case) was
-// said in any message before this one.
+// saidEarlier reports whether the assistant said most of the content words
+// of phrase (lower case), three in five, in any message before this one.
 func (st *decisionState) saidEarlier(phrase []byte) bool {
+	n, said := 0, 0
 	for w := range contentWords(string(phrase)) {
+		n++
 		if saidIn(st.pastLower, []byte(w)) {
-			return true
+			said++
 		}
 	}
-	return false
+	return n > 0 && said*10 >= n*6
+}
+
+// saidInMessage reports whether every content word of phrase (lower case)
+// occurs twice in the message being read: said once before the sentence
+// that names it again.
+func (st *decisionState) saidInMessage(phrase []byte) bool {
+	n := 0
+	for w := range contentWords(string(phrase)) {
+		n++
+		i := wordIndex(st.lower, []byte(w))
+		if i < 0 || wordIndex(st.lower[i+len(w):], []byte(w)) < 0 {
+			return false
+		}
+	}
+	return n > 0
+}
+
+// wordIndex is where the word w (lower case) first starts a word in t,
+// whole or with a plural ending, or -1.
+func wordIndex(t, w []byte) int {
+	for off := 0; len(w) > 0; {
+		i := bytes.Index(t[off:], w)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		end := i + len(w)
+		if (i == 0 || !wordByte(t[i-1])) && (end == len(t) || !wordByte(t[end]) ||
+			t[end] == 's' && (end+1 == len(t) || !wordByte(t[end+1]))) {
+			return i
+		}
+		off = i + 1
+	}
+	return -1
 }
 
 func wordByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80 }
@@ -815,9 +850,10 @@ type decisionState struct {
 	// before it, lower-cased: a reply naming only things said in them picks
 	// among them. userLower is the user's last message.
 	saidLower, userLower []byte
-	// pastLower is what every message before this one said, lower-cased,
-	// its last pastWindow bytes at most: a user comes back to a thing
-	// laid out turns ago ("so the bios are going into the appendix").
+	// pastLower is what the assistant said before this message,
+	// lower-cased: a user comes back to a thing laid out turns ago ("so
+	// the bios are going into the appendix"). Once it grows past
+	// 2×pastWindow bytes it is cut to its last pastWindow, at a word.
 	pastLower []byte
 }
 
@@ -916,9 +952,15 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 			pending = nil
 			st.userLower = append(st.userLower[:0], st.lower...)
 		}
-		st.pastLower = append(append(st.pastLower, st.lower...), '\n')
-		if len(st.pastLower) > 2*pastWindow {
-			st.pastLower = append(st.pastLower[:0], st.pastLower[len(st.pastLower)-pastWindow:]...)
+		if m.Role == conversation.RoleAssistant {
+			st.pastLower = append(append(st.pastLower, st.lower...), '\n')
+			if len(st.pastLower) > 2*pastWindow {
+				cut := len(st.pastLower) - pastWindow
+				for cut < len(st.pastLower) && wordByte(st.pastLower[cut]) {
+					cut++ // not from the middle of a word
+				}
+				st.pastLower = append(st.pastLower[:0], st.pastLower[cut:]...)
+			}
 		}
 		if len(out) >= e.opts.MaxDecisions {
 			out = out[:e.opts.MaxDecisions]
@@ -1102,6 +1144,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue
 			}
 			if reAnaphor.Match(head(obj)) {
+				if t := sl[loc[0]:loc[1]]; defers(t) || reLaterFor.Match(head(obj)) {
+					continue // "Let's shelve that", "save that for the next sprint": put off, not taken
+				}
 				_, why := splitReason(text, lower, textStart, body, s.end)
 				if why == "" {
 					why = nextReason(text, lower, st.sents, k)
@@ -1296,7 +1341,21 @@ func rejects(trigger []byte) bool {
 }
 
 var rejectVerbs = set(`drop dropping scrap scrapping ditch ditching remove removing retire retiring
-	deprecate deprecating sunset sunsetting`)
+	deprecate deprecating sunset sunsetting skip skipping`)
+
+// defers reports a trigger whose verb puts its object off: "let's shelve
+// that", "we'll park it".
+func defers(trigger []byte) bool {
+	i := bytes.LastIndexByte(bytes.TrimRight(trigger, " "), ' ')
+	return deferVerbs.Has(bytes.TrimSpace(trigger[i+1:]))
+}
+
+var deferVerbs = set(`shelve shelving park parking postpone postponing defer deferring table tabling
+	punt punting save saving`)
+
+// reLaterFor is an anaphoric object kept for later or for no one: "that for
+// the next release", "it for the record".
+var reLaterFor = re(`^\s*(?:it|that|this)(?: one)?\s+for (?:the |a |our )?(?:next|record|moment|time being|later|future|another)\b`)
 
 // labelDecides reports whether what follows a label states a decision:
 // not nothing ("Decision: TBD", "Picked: nothing yet"), not a question

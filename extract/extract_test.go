@@ -771,6 +771,9 @@ func TestProposalForms(t *testing.T) {
 		// said first is what the sentence is about.
 		{"You could either use a bloom filter or a plain hash set.", "hash set please, there are a couple of services that share this cache and none of them can afford the false positives.", "hash set"},
 		{"You could either use a bloom filter or a plain hash set.", "Hash set, the one we run in the session service today, is slow under load and I think we should look at other options.", ""},
+		{"You could either use a bloom filter or a plain hash set.", "hash set then, when we have the memory budget for it next year, but a bloom filter for now since RAM is tight.", ""},
+		{"You could either use a bloom filter or a plain hash set.", "hash set please, or a bloom filter if you think memory will be tight in the session service.", ""},
+		{"You could either use a bloom filter or a plain hash set.", "hash set please, what does it cost in memory for ten million keys in the worst case here", ""},
 		{"The simplest fix is to restart the pod.", "It keeps crashing after a restart though.", ""},
 		// A proposal of "it" names nothing: the earlier one stands.
 		{"For Multi-AZ, I'd recommend it if you can afford it. For backups I'd suggest daily snapshots kept 35 days.", "Yep, do that.", "daily snapshots kept 35 days"},

@@ -22,6 +22,10 @@ import (
 // written".
 var reItemList = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|(?:we'll|i'll) (?:do|take)|do)\s+)?(?:(?:options|items|points|steps|#)\s*)?(#?[0-9](?:\s*,\s*#?[0-9])*,?\s*(?:and|&|\+|-|–|to)\s*#?[0-9]|[a-h](?:\s*,\s*[a-h])*,?\s*(?:and|&|\+)\s*[a-h]\b)\s*(?:(?:are|is) in|go in(?: as written| as is)?|stay as (?:written|is)|as written|as is|please|then|it is|for now|now|yes|ok|okay|fine)?\s*(?:[.!,;—–]|$)`)
 
+// reItemTail is what takes the points or steps a reply numbers: "points 1
+// to 3 go in as written", "steps 1 and 3, please".
+var reItemTail = re(`^(?:please|go in|are in|is in|stay as|as written|as is|yes|ok|okay|fine|then|it is|go ahead|let's|do (?:it|them|those))\b`)
+
 // pickedItems returns the options a reply picks by their numbers, in the
 // order named, or nil unless there are two or more and each is offered.
 func pickedItems(sl []byte, p *proposal) []string {
@@ -37,6 +41,10 @@ func pickedItems(sl []byte, p *proposal) []string {
 		return nil
 	}
 	list := sl[start+m[2] : start+m[3]] // the numbers or letters, without the lead
+	if named := bytes.TrimLeft(sl[start:start+m[2]], " "); (bytes.HasPrefix(named, []byte("point")) || bytes.HasPrefix(named, []byte("step"))) &&
+		!reItemTail.Match(bytes.TrimLeft(sl[start+m[3]:], " .!,;—–")) {
+		return nil // "Steps 1 to 3, done.", "Points 2 and 3, not sure about those": a report or a doubt, not a pick
+	}
 	if span := sl[start : start+m[1]]; bytes.ContainsAny(list, "-–") && span[0] >= '0' && span[0] <= '9' && !bytes.Contains(span, []byte(" in")) && !bytes.Contains(span, []byte("please")) {
 		return nil // "5-7. Haven't looked at those yet" numbers a line of the reply; "do 1-3" picks
 	}
@@ -52,7 +60,10 @@ func pickedItems(sl []byte, p *proposal) []string {
 			continue
 		}
 		n := int(c - '0')
-		if k := len(nums); k > 0 && (bytes.ContainsAny(span[:i], "-–") || bytes.Contains(span[:i], []byte(" to "))) && !bytes.ContainsAny(span[:i], ",&+") && nums[k-1] < n {
+		if k := len(nums); k > 0 && (bytes.ContainsAny(span[:i], "-–") || bytes.Contains(span[:i], []byte(" to "))) && !bytes.ContainsAny(span[:i], ",&+") {
+			if nums[k-1] >= n {
+				return nil // "3 to 1" is no range
+			}
 			for f := nums[k-1] + 1; f < n; f++ {
 				nums = append(nums, f) // "do 1-3", "points 1 to 3": 1, 2 and 3
 			}
@@ -371,7 +382,10 @@ func (st *decisionState) stays(sl []byte) []int {
 			if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) {
 				return nil
 			}
-			if !st.saidEarlier(subj) {
+			// "so workers go to 3.11" concludes from what the message said
+			// of the workers before.
+			concluded := bytes.HasPrefix(sl[from:], []byte("so ")) && st.saidInMessage(subj)
+			if !st.saidAny(subj) && !st.saidEarlier(subj) && !concluded {
 				return nil // a thing nobody discussed: news ("the fan stays on all night")
 			}
 			return []int{from + m[2], len(sl)}
@@ -518,7 +532,9 @@ func (st *decisionState) okThen(sl []byte) []int {
 	}
 	thing := sl[from+m[2] : from+m[3]]
 	for w := range bytes.FieldsSeq(thing) {
-		if pronouns.Has(w) || bytes.HasPrefix(w, []byte("i'")) {
+		// "ok see you then" names nobody's choice, "ok Kafka vs SQS then"
+		// two things still to weigh.
+		if pronouns.Has(w) || bytes.HasPrefix(w, []byte("i'")) || alternativeWords.Has(w) {
 			return nil
 		}
 	}
@@ -527,6 +543,8 @@ func (st *decisionState) okThen(sl []byte) []int {
 	}
 	return []int{from + m[2], from + m[3]}
 }
+
+var alternativeWords = set(`or vs vs. versus`)
 
 // reLabelledNo is a thing named, then refused: "async: no.", "Kafka —
 // nope."

@@ -324,6 +324,9 @@ func TestThirdBatchForms(t *testing.T) {
 		{plan, "straight to 3.12. do 1-3.", "Bump dependencies on 3.8|Replace distutils|Add a 3.12 CI job"},
 		{plan, "Plan approved, with one change. Points 1 to 3 go in as written.", "Bump dependencies on 3.8|Replace distutils|Add a 3.12 CI job"},
 		{plan, "Steps 1 and 3, please.", "Bump dependencies on 3.8|Add a 3.12 CI job"},
+		{plan, "Steps 1 to 3, done. The CI job fails with a permission error.", ""},
+		{plan, "Points 2 and 3, not sure about those.", ""},
+		{plan, "Steps 3 to 1, please.", ""},
 		{plan, "ok:\n- backups -> backblaze b2, separate account\n- retention exactly as you wrote", "backups -> backblaze b2, separate account|retention exactly as you wrote"},
 	})
 }
@@ -597,6 +600,8 @@ func TestOkThen(t *testing.T) {
 		{answer, "ok then.", ""},
 		{answer, "ok SEV2 then we page the whole team?", ""},
 		{answer, "ok pizza then.", ""}, // never said: no choice among what was laid out
+		{answer, "ok SEV1 vs SEV2 then — walk me through the difference.", ""},
+		{answer, "ok SEV1 or SEV2 then, which one pages?", ""},
 	})
 }
 
@@ -629,6 +634,8 @@ func TestProposedList(t *testing.T) {
 		{policy, "ok, we'll go with that for our staging cluster, prod later.", "Daily snapshots kept 35 days; Monthly snapshots kept 12 months"},
 		{"My recommendation:\n- Sentry for errors\n- Loki for logs", "Sounds good, let's do that.", "Sentry for errors; Loki for logs"},
 		{policy, "Hmm, the snapshots worry me.", ""},
+		{"Suggested options:\n- Redis\n- Memcached", "Sounds good, let's do that.", ""},
+		{"Recommended against:\n- Running Kafka yourself\n- Self-hosting Elasticsearch", "Agreed, let's do that.", ""},
 	})
 	e := New(nil, Options{})
 	c := convOf(turn{"u", "Proposed agenda for Friday:\n- the Q3 budget\n- hiring a second SRE"}, turn{"a", "Looks complete."})
@@ -644,9 +651,14 @@ func TestStaysSaidTurnsAgo(t *testing.T) {
 	for _, tt := range []struct{ reply, want string }{
 		{"ok checked: the call says bios don't count toward the 5 pages, so the bios are going into the appendix.", "the bios are going into the appendix"},
 		{"the fan goes into the cupboard at night.", ""},
+		// Said before, but only by the user: news, not a decision.
+		{"the laptop stays on all night though, and the build goes into a loop.", ""},
+		{"the laptop build stays up for hours and then dies.", ""},
+		// Said earlier in the same message, then concluded with "so".
+		{"the CI workers only have 3.11 wheels. so workers go to 3.11, the web app to 3.12.", "workers go to 3.11, the web app to 3.12"},
 	} {
 		c := convOf(
-			turn{"u", "How should I restructure the grant proposal?"},
+			turn{"u", "How should I restructure the grant proposal? My laptop build is slow."},
 			turn{"a", "Move team bios to an appendix if the call allows it, and keep a short Team paragraph."},
 			turn{"u", "And the budget?"},
 			turn{"a", "Make the budget justification its own section."},
@@ -659,4 +671,20 @@ func TestStaysSaidTurnsAgo(t *testing.T) {
 			t.Errorf("%q: decisions %q, want %q", tt.reply, got, tt.want)
 		}
 	}
+}
+
+// TestAnaphorPutOffOrSkipped: "that" put off is no decision, "that"
+// skipped is one against, and what "that" is for is no time ("for the next
+// sprint") or aside ("for the record").
+func TestAnaphorPutOffOrSkipped(t *testing.T) {
+	const answer = "Here's what I'd do: put the queue in Postgres with SKIP LOCKED."
+	checkReplies(t, "Queue?", []replyCase{
+		{answer, "Let's shelve that for the next release.", ""},
+		{answer, "Let's shelve that.", ""},
+		{answer, "We'll park it.", ""},
+		{answer, "Let's save that for the next sprint.", ""},
+		{answer, "I'll do that for the record.", ""},
+		{answer, "We'll skip that for the backups.", "Decided against: put the queue in Postgres with SKIP LOCKED"},
+		{answer, "Let's do that for now.", "put the queue in Postgres with SKIP LOCKED"},
+	})
 }

@@ -268,7 +268,10 @@ func isPlanLine(l []byte) bool {
 // backup policy:", "Recommended setup:", "My recommendation:".
 func isProposalLine(l []byte) bool {
 	l, ok := announcement(l)
-	return ok && bytes.ContainsAny(l, "pr") && reProposalLine.Match(l)
+	// "Suggested options:" lists things to choose among, "Recommended
+	// against:" things not to do: a yes takes neither list whole.
+	return ok && bytes.ContainsAny(l, "pr") && reProposalLine.Match(l) &&
+		!containsAny(l, "option", "alternative", "choice", "against", "instead")
 }
 
 var reProposalLine = re(`^(?:(?:my|the|our|a) )?(?:(?:proposed|recommended|suggested) [a-z0-9 /()-]{1,30}|recommendations?|proposal|suggestions?|what i'd (?:do|recommend|suggest)|what i would (?:do|recommend|suggest))$`)
