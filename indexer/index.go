@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -353,6 +354,30 @@ func (ix *Index) Commit() error {
 	return nil
 }
 
+// closeTimeout bounds how long Close waits for Bleve. Its merger, reading a
+// segment damaged under the open index, can loop for ever inside its FST
+// decoder, and Bleve's Close waits for the merger: a process shutting down
+// then gives up on the index (the OS releases its files and lock) instead
+// of hanging.
+const closeTimeout = 20 * time.Second
+
+// errCloseTimeout is what Close says when Bleve did not close in time.
+var errCloseTimeout = errors.New("Bleve did not close in time, most likely stuck merging a damaged segment (run `convsearch index --rebuild`)")
+
+// closeWithin closes c, or gives up after d and leaves it closing.
+func closeWithin(c io.Closer, d time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- c.Close() }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		return errCloseTimeout
+	}
+}
+
 func isEmptyDir(path string) bool {
 	entries, err := os.ReadDir(path)
 	return err == nil && len(entries) == 0
@@ -443,8 +468,9 @@ func (ix *Index) Close() error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.idx != nil {
-		if err := ix.idx.Close(); err != nil {
-			return fmt.Errorf("close index: %w", err)
+		if err := closeWithin(ix.idx, closeTimeout); err != nil {
+			ix.idx = nil
+			return fmt.Errorf("close index %s: %w", ix.path, err)
 		}
 		ix.idx = nil
 	}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 
@@ -357,5 +359,22 @@ func TestCommitWhileSearching(t *testing.T) {
 	r.Close()
 	if files := r.Files(); len(files) != 0 {
 		t.Errorf("files of a closed reader: %v", files)
+	}
+}
+
+// blockingCloser never finishes closing, as Bleve does when its merger is
+// stuck in a damaged segment.
+type blockingCloser struct{ release chan struct{} }
+
+func (b blockingCloser) Close() error { <-b.release; return nil }
+
+func TestCloseWithinGivesUp(t *testing.T) {
+	b := blockingCloser{make(chan struct{})}
+	defer close(b.release)
+	if err := closeWithin(b, 10*time.Millisecond); !errors.Is(err, errCloseTimeout) {
+		t.Errorf("closing a closer that never returns: %v, want errCloseTimeout", err)
+	}
+	if err := closeWithin(io.NopCloser(nil), time.Minute); err != nil {
+		t.Errorf("closing a closer that returns at once: %v", err)
 	}
 }
