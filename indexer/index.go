@@ -116,6 +116,18 @@ func ManifestPath(dir string) string { return filepath.Join(dir, "index.json") }
 // ErrNoIndex means the data folder has no index yet.
 var ErrNoIndex = errors.New("no index yet")
 
+// hold read-locks swap for a use of idx outside mu, which the caller ends
+// with release; when the index is closed it holds nothing and returns
+// errClosed.
+func (ix *Index) hold() (release func(), err error) {
+	ix.swap.RLock()
+	if ix.idx == nil {
+		ix.swap.RUnlock()
+		return nil, errClosed
+	}
+	return ix.swap.RUnlock, nil
+}
+
 // errClosed is what a use of a closed index (or of one whose rebuild failed
 // to take its place) returns, rather than a nil dereference.
 var errClosed = errors.New("the index is closed")
@@ -747,11 +759,11 @@ func shortHash(s string) string {
 // Search runs a Bleve search request. The query package is its only caller.
 // A panic inside Bleve (a damaged segment) comes back as a *DamagedError.
 func (ix *Index) Search(ctx context.Context, req *bleve.SearchRequest) (res *bleve.SearchResult, err error) {
-	ix.swap.RLock()
-	defer ix.swap.RUnlock()
-	if ix.idx == nil {
-		return nil, errClosed
+	release, err := ix.hold()
+	if err != nil {
+		return nil, err
 	}
+	defer release()
 	defer recoverDamaged(&err, ix.opts.Logger, ix.idx.Name())
 	res, err = ix.idx.SearchInContext(ctx, req)
 	return res, asDamaged(ix.idx.Name(), err)

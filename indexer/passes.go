@@ -19,11 +19,11 @@ func (ix *Index) MarkReconciled(roots []string) error {
 	if ix.opts.ReadOnly {
 		return errors.New("index opened read-only")
 	}
-	ix.swap.RLock()
-	defer ix.swap.RUnlock()
-	if ix.idx == nil {
-		return errClosed
+	release, err := ix.hold()
+	if err != nil {
+		return err
 	}
+	defer release()
 	all := ix.reconciled()
 	for _, r := range roots {
 		if !slices.Contains(all, r) {
@@ -44,11 +44,11 @@ func (ix *Index) MarkReconciled(roots []string) error {
 // Reconciled returns the roots a whole pass has read into the index (see
 // MarkReconciled); none for a new or rebuilt index.
 func (ix *Index) Reconciled() []string {
-	ix.swap.RLock()
-	defer ix.swap.RUnlock()
-	if ix.idx == nil {
+	release, err := ix.hold()
+	if err != nil {
 		return nil
 	}
+	defer release()
 	return ix.reconciled()
 }
 

@@ -24,11 +24,11 @@ type Stats struct {
 // Stats counts the index's documents per kind, and its conversations per
 // source and project.
 func (ix *Index) Stats(ctx context.Context) (_ *Stats, err error) {
-	ix.swap.RLock()
-	defer ix.swap.RUnlock()
-	if ix.idx == nil {
-		return nil, errClosed
+	release, err := ix.hold()
+	if err != nil {
+		return nil, err
 	}
+	defer release()
 	defer recoverDamaged(&err, ix.opts.Logger, ix.idx.Name())
 	s := &Stats{ByKind: map[string]uint64{}, BySource: map[string]uint64{}, ByProject: map[string]uint64{}, Dir: ix.opts.Dir}
 	n, err := ix.idx.DocCount()

@@ -90,11 +90,11 @@ func (ix *Index) writeBatch(b *bleve.Batch) (err error) {
 	if err := ix.wfail.get(); err != nil {
 		return err
 	}
-	ix.swap.RLock()
-	defer ix.swap.RUnlock()
-	if ix.idx == nil {
-		return errClosed
+	release, err := ix.hold()
+	if err != nil {
+		return err
 	}
+	defer release()
 	path := ix.idx.Name()
 	need := spaceNeeded(b)
 	if free := freeSpace(path); free >= 0 && free < need && !ix.wfail.noSpaceCheck {
