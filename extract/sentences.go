@@ -270,11 +270,11 @@ func isProposalLine(l []byte) bool {
 	l, ok := announcement(l)
 	// "Suggested options:" lists things to choose among, "Recommended
 	// against:" things not to do: a yes takes neither list whole.
-	return ok && bytes.ContainsAny(l, "pr") && reProposalLine.Match(l) &&
+	return ok && containsAny(l, "propos", "recommend", "suggest") && reProposalLine.Match(l) &&
 		!containsAny(l, "option", "alternative", "choice", "against", "instead")
 }
 
-var reProposalLine = re(`^(?:(?:my|the|our|a) )?(?:(?:proposed|recommended|suggested) [a-z0-9 /()-]{1,30}|recommendations?|proposal|suggestions?|what i'd (?:do|recommend|suggest)|what i would (?:do|recommend|suggest))$`)
+var reProposalLine = re(`^(?:(?:my|the|our|a) )?(?:(?:proposed|recommended|suggested) [a-z0-9 /()-]{1,30}|recommendations?|proposal|suggestions?)$`)
 
 var reMeetingLine = re(`^(?:update: )?(?:we |i )?(?:(?:talked|spoke|met|chatted|discussed it|went through (?:it|this)|had a (?:call|chat|meeting|sync))(?: it through)? (?:to|with|w/) [^.;:!?]{1,40}?|(?:talked|went) (?:it|this) (?:over|through) (?:on|at|in) [^.;:!?]{1,30}?)(?: (?:this morning|today|tonight|yesterday|last night|earlier|on (?:monday|tuesday|wednesday|thursday|friday)))?$`)
 
