@@ -121,15 +121,11 @@ func tableRows(text string) (items []numberedItem, opts map[string]string) {
 	if !strings.Contains(text, "\n|") {
 		return nil, nil
 	}
-	for pos := 0; pos < len(text); {
-		end := strings.IndexByte(text[pos:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += pos
-		}
-		line, start := text[pos:end], pos
-		pos = end + 1
+	next := 0 // where the line after this one starts in text
+	for line := range strings.Lines(text) {
+		start := next
+		next += len(line)
+		line = strings.TrimSuffix(line, "\n")
 		cells := strings.SplitN(strings.TrimSpace(line), "|", 4)
 		if len(cells) < 3 || cells[0] != "" {
 			continue
