@@ -525,14 +525,29 @@ func (st *decisionState) saidAny(phrase []byte) bool {
 // saidEarlier reports whether the assistant said most of the content words
 // of phrase (lower case), three in five, in any message before this one.
 func (st *decisionState) saidEarlier(phrase []byte) bool {
-	n, said := 0, 0
-	for w := range contentWords(string(phrase)) {
-		n++
-		if saidIn(st.pastLower, []byte(w)) {
-			said++
+	n, said := shareIn(st.past(), phrase)
+	return mostly(n, said, 1)
+}
+
+// past returns pastLower brought up to the message being read. It is built
+// on first use, from the messages themselves: few conversations ever ask,
+// and copying every answer as it is read cost all of them.
+func (st *decisionState) past() []byte {
+	for ; st.pastNext < st.cur; st.pastNext++ {
+		m := &st.msgs[st.pastNext]
+		if m.Role != conversation.RoleAssistant || !usable(m) || m.Sidechain {
+			continue
+		}
+		st.pastLower = append(asciiLower(st.pastLower, words.Clean(m.Content, false)), '\n')
+		if len(st.pastLower) > 2*pastWindow {
+			cut := len(st.pastLower) - pastWindow
+			for cut < len(st.pastLower) && wordByte(st.pastLower[cut]) {
+				cut++ // not from the middle of a word
+			}
+			st.pastLower = append(st.pastLower[:0], st.pastLower[cut:]...)
 		}
 	}
-	return n > 0 && said*10 >= n*6
+	return st.pastLower
 }
 
 // saidInMessage reports whether every content word of phrase (lower case)
@@ -853,8 +868,12 @@ type decisionState struct {
 	// pastLower is what the assistant said before this message,
 	// lower-cased: a user comes back to a thing laid out turns ago ("so
 	// the bios are going into the appendix"). Once it grows past
-	// 2×pastWindow bytes it is cut to its last pastWindow, at a word.
-	pastLower []byte
+	// 2×pastWindow bytes it is cut to its last pastWindow, at a word. It
+	// holds the assistant's messages of msgs before pastNext (see past);
+	// cur is the message being read.
+	pastLower     []byte
+	msgs          []conversation.Message
+	cur, pastNext int
 }
 
 // pastWindow bounds pastLower, and so the cost of a look-up in it.
@@ -903,14 +922,19 @@ func (p *proposal) option(key string) (string, bool) {
 // accepting message). Each has Origin extracted.
 func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decision {
 	st := e.dpool.Get().(*decisionState)
-	defer e.dpool.Put(st)
+	defer func() {
+		st.msgs = nil // the pool must not keep the conversation alive
+		e.dpool.Put(st)
+	}()
 	st.words = st.words[:0]
 	st.saidLower, st.userLower, st.pastLower = st.saidLower[:0], st.userLower[:0], st.pastLower[:0]
+	st.msgs, st.pastNext = c.Messages, 0
 	var out []conversation.Decision
 	var pending *proposal
 	prevAssistant := false
 	for i := range c.Messages {
 		m := &c.Messages[i]
+		st.cur = i
 		if !usable(m) || m.Sidechain {
 			continue
 		}
@@ -951,16 +975,6 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		} else {
 			pending = nil
 			st.userLower = append(st.userLower[:0], st.lower...)
-		}
-		if m.Role == conversation.RoleAssistant {
-			st.pastLower = append(append(st.pastLower, st.lower...), '\n')
-			if len(st.pastLower) > 2*pastWindow {
-				cut := len(st.pastLower) - pastWindow
-				for cut < len(st.pastLower) && wordByte(st.pastLower[cut]) {
-					cut++ // not from the middle of a word
-				}
-				st.pastLower = append(st.pastLower[:0], st.pastLower[cut:]...)
-			}
 		}
 		if len(out) >= e.opts.MaxDecisions {
 			out = out[:e.opts.MaxDecisions]

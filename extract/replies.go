@@ -475,19 +475,27 @@ func speakerFirst(b []byte) bool {
 // of them said: what the assistant laid out, in the user's words.
 func (st *decisionState) mostlySaid(phrase []byte, min int) bool {
 	n, said := st.saidShare(phrase)
-	return n >= min && said*10 >= n*6
+	return mostly(n, said, min)
 }
 
+// mostly reports at least min of n content words, three in five of them
+// said.
+func mostly(n, said, min int) bool { return n >= min && said*10 >= n*6 }
+
 // saidShare returns how many content words phrase holds and how many of
-// them were said.
-func (st *decisionState) saidShare(phrase []byte) (n, said int) {
+// them were said (in saidLower).
+func (st *decisionState) saidShare(phrase []byte) (n, said int) { return shareIn(st.saidLower, phrase) }
+
+// shareIn returns how many content words phrase holds and how many of them
+// are in t.
+func shareIn(t, phrase []byte) (n, in int) {
 	for w := range contentWords(string(phrase)) {
 		n++
-		if st.said([]byte(w)) {
-			said++
+		if saidIn(t, []byte(w)) {
+			in++
 		}
 	}
-	return n, said
+	return n, in
 }
 
 // yesTo returns the match of reYesTo in a reply's sentence sl, or nil.
