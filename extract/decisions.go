@@ -488,12 +488,12 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	return start + len(phrase)
 }
 
-// doubtful reports a comment after a choice that offers another one, or
-// doubts, or asks: "or a bloom filter if …", "but …", "what does it cost".
+// doubtful reports a comment after a choice that hedges (see hedged),
+// offers another thing, objects or asks: "or a bloom filter if …", "but
+// …", "what does it cost".
 func doubtful(comment []byte) bool {
 	w, _, _ := bytes.Cut(comment, []byte(" "))
-	return askWords.Has(bytes.TrimRight(w, ",.!")) ||
-		containsAny(comment, " or ", " but ", "?", " if ", "unless", "not sure", "not convinced", "maybe")
+	return hedged(comment) || askWords.Has(bytes.TrimRight(w, ",.!")) || containsAny(comment, " or ", " but ", "not convinced")
 }
 
 var askWords = set(`or what how why when which who is are does do can could should would`)
@@ -1349,23 +1349,20 @@ func onlyLead(prefix []byte) bool {
 
 // rejects reports a trigger whose verb removes its object: "scrap that",
 // "we're dropping it".
-func rejects(trigger []byte) bool {
-	i := bytes.LastIndexByte(bytes.TrimRight(trigger, " "), ' ')
-	return rejectVerbs.Has(bytes.TrimSpace(trigger[i+1:]))
+func rejects(trigger []byte) bool { return rejectVerbs.Has(lastWord(trigger)) }
+
+// lastWord is the last word of a trigger: its verb ("let's drop").
+func lastWord(trigger []byte) []byte {
+	t := bytes.TrimRight(trigger, " ")
+	return t[bytes.LastIndexByte(t, ' ')+1:]
 }
 
 var rejectVerbs = set(`drop dropping scrap scrapping ditch ditching remove removing retire retiring
 	deprecate deprecating sunset sunsetting skip skipping`)
 
 // defers reports a trigger whose verb puts its object off: "let's shelve
-// that", "we'll park it".
-func defers(trigger []byte) bool {
-	i := bytes.LastIndexByte(bytes.TrimRight(trigger, " "), ' ')
-	return deferVerbs.Has(bytes.TrimSpace(trigger[i+1:]))
-}
-
-var deferVerbs = set(`shelve shelving park parking postpone postponing defer deferring table tabling
-	punt punting save saving`)
+// that", "we'll park it" (the verbs of reDeferVerb).
+func defers(trigger []byte) bool { return reDeferVerb.Match(lastWord(trigger)) }
 
 // reLaterFor is an anaphoric object kept for later or for no one: "that for
 // the next release", "it for the record".
