@@ -348,10 +348,11 @@ func (ix *Index) Commit() error {
 		return nil
 	}
 	aside := rebuildPath(ix.path)
-	if err := ix.idx.Close(); err != nil {
+	err := closeWithin(ix.idx, closeTimeout)
+	ix.idx = nil // closed, or past saving: uses now answer errClosed
+	if err != nil {
 		return fmt.Errorf("close rebuilt index %s: %w", aside, err)
 	}
-	ix.idx = nil
 	if err := swapIn(aside, ix.path); err != nil {
 		return err
 	}
@@ -480,11 +481,11 @@ func (ix *Index) Close() error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.idx != nil {
-		if err := closeWithin(ix.idx, closeTimeout); err != nil {
-			ix.idx = nil
+		err := closeWithin(ix.idx, closeTimeout)
+		ix.idx = nil // closed, or past saving: uses now answer errClosed
+		if err != nil {
 			return fmt.Errorf("close index %s: %w", ix.path, err)
 		}
-		ix.idx = nil
 	}
 	if building {
 		if err := os.RemoveAll(rebuildPath(ix.path)); err != nil {
