@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -2205,9 +2206,27 @@ func nextReason(text string, lower []byte, sents []sentence, k int) string {
 	return cleanReason(r)
 }
 
+// reHowDecided is an account of how the decision was reached before the
+// decision itself ("talked it through with my husband last night and we're
+// switching to …", "Kids: we talked about it and we're going with …"): the
+// story is no part of what was decided. Group 1 is an optional label to
+// keep, group 2 where the decision starts: a speaker ("we", "I") or someone
+// deciding ("the PI signed off"), so that a list of people ("with the two
+// devs and our director, and we're …") is read past.
+var reHowDecided = re(`^([^,:.]{1,30}:\s+)?[^.:;?!]{0,80}?\b(?:talked|talk(?:ed)? it (?:over|through)|discussed|spoke|sat down|slept on it|sleeping on it|chatted|had a (?:long |quick )?(?:call|chat|talk|meeting)|thought (?:about )?it (?:over|through)|went (?:over|through) (?:it|this|that|them))\b[^.:;?!]{0,80}?(?:,? and|:|,) ((?:we|i)\b|let's\b|the [a-z]+ (?:signed off|agreed|approved|decided|said yes)\b)`)
+
 func cleanDecision(s string, lower []byte) string {
 	if loc := reLead.FindIndex(head(lower)); loc != nil && loc[1] < len(s) {
-		s = s[loc[1]:]
+		s, lower = s[loc[1]:], lower[loc[1]:]
+	}
+	if m := reHowDecided.FindSubmatchIndex(head(lower)); m != nil {
+		// What is left starts a sentence ("the PI signed off …" → "The PI
+		// …") unless a label keeps its place ("Kids: we're going with …").
+		if m[2] >= 0 {
+			s = s[m[2]:m[3]] + s[m[4]:]
+		} else {
+			s = upperFirst(s[m[4]:])
+		}
 	}
 	return trimText(s)
 }
@@ -2538,10 +2557,14 @@ func truncate(s string, n int) string {
 }
 
 // similar reports near-identical decisions: most of their content words are
-// shared.
+// shared, and no number differs ("the 5 year fix" then "the 2 year fix" is
+// a change of mind, not a repeat).
 func similar(wa, wb map[string]struct{}, a, b string) bool {
 	if len(wa) == 0 || len(wb) == 0 {
 		return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
+	}
+	if na, nb := numbers(a), numbers(b); len(na) > 0 && len(nb) > 0 && !slices.Equal(na, nb) {
+		return false
 	}
 	inter := 0
 	for w := range wa {
@@ -2552,6 +2575,17 @@ func similar(wa, wb map[string]struct{}, a, b string) bool {
 	union := len(wa) + len(wb) - inter
 	small := min(len(wa), len(wb))
 	return float64(inter)/float64(union) >= 0.6 || small >= 3 && float64(inter)/float64(small) >= 0.85
+}
+
+// numbers returns the numbers written in s, in order.
+func numbers(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }) {
+		if f = strings.Trim(f, "."); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func contentWords(s string) map[string]struct{} {

@@ -149,6 +149,11 @@ func TestDecisionsDedupeAndLimit(t *testing.T) {
 	if len(got) != 1 || got[0].MessageIndex != 0 {
 		t.Errorf("got %+v, want one decision at message 0", got)
 	}
+	// A changed number is a change of mind, not a repeat.
+	c = conv("We're going for the 5 year fix.", "ok", "We're switching to the 2 year fix after all.")
+	if got := New(nil, Options{}).Decisions(c); len(got) != 2 {
+		t.Errorf("got %+v, want the 5 year fix and then the 2 year fix", got)
+	}
 	long := "We'll use " + strings.Repeat("a very long name ", 40) + "for everything."
 	got = New(nil, Options{}).Decisions(conv(long))
 	if len(got) != 1 || utf8.RuneCountInString(got[0].Decision) > 200 || !strings.HasSuffix(got[0].Decision, "…") {
@@ -558,6 +563,15 @@ func TestDecisionForms(t *testing.T) {
 		{"We'll take the weekend to decide.", "", ""},
 		{"Approved, go ahead with Kafka.", "Go ahead with Kafka", ""},
 		{"We're locking in Kafka for order events.", "We're locking in Kafka for order events", ""},
+		// How it was decided is no part of the decision.
+		{"Talked it through with the team last night and we're switching order events to Kafka.", "We're switching order events to Kafka", ""},
+		{"Priya, the two leads and I sat down on Monday, and we're going with Kafka.", "We're going with Kafka", ""},
+		{"We sat down with the devs and our director, and we're going with Kafka.", "We're going with Kafka", ""},
+		{"We discussed it at the architecture review and the CTO signed off on Kafka.", "The CTO signed off on Kafka", ""},
+		{"Events: we talked about it this morning and we're going with Kafka.", "Events: we're going with Kafka", ""},
+		{"Cofounder and I talked this morning: we're switching order events to Kafka.", "We're switching order events to Kafka", ""},
+		{"We discussed Kafka and RabbitMQ, and the team liked Kafka.", "", ""},
+		{"We talked to the vendor and we're going with Kafka because of replay.", "We're going with Kafka", "replay"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reply, func(t *testing.T) {
