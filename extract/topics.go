@@ -81,6 +81,7 @@ type topicState struct {
 	idfCache []float64 // id-1 → the word's log-odds in score, NaN unknown
 	order    []ranked
 	selected []int
+	long     []string // long forms of the acronyms chosen as topics
 }
 
 // ranked is a candidate's place in the order of scores.
@@ -108,6 +109,7 @@ func (s *topicState) reset() {
 	s.unit = 0
 	s.dfCache = s.dfCache[:0]
 	s.selected = s.selected[:0]
+	s.long = s.long[:0]
 }
 
 func (s *topicState) Break() { s.runLen = 0 }
@@ -203,7 +205,8 @@ func (s *topicState) add(k, sk key, n, p int) int32 {
 // Topics returns the conversation's distinctive phrases, best first (score
 // descending, then name), at most Options.MaxTopics, each with Origin
 // extracted and its Score.
-func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
+func (e *Extractor) Topics(conv *conversation.Conversation) []conversation.Topic {
+	c := conv
 	e.background()
 	s := e.pool.Get().(*topicState)
 	defer e.pool.Put(s)
@@ -265,12 +268,19 @@ func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
 				break
 			}
 		}
-		if overlaps {
+		if overlaps || s.inLongForm(c.norm) {
 			continue
+		}
+		name := s.name(c)
+		if c.norm.len() == 1 {
+			if long := acronymLongForm(conv, name); long != "" && !s.spelledBefore(long) {
+				name = long + " (" + name + ")"
+				s.long = append(s.long, long)
+			}
 		}
 		s.selected = append(s.selected, i)
 		out = append(out, conversation.Topic{
-			Name:   s.name(c),
+			Name:   name,
 			Origin: conversation.OriginExtracted,
 			Score:  math.Round(c.score*1000) / 1000,
 		})
@@ -279,6 +289,42 @@ func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
 		}
 	}
 	return out
+}
+
+// inLongForm reports whether every word of phrase k is a word of an
+// acronym's long form already chosen: "record" adds nothing after
+// "employer of record (eor)".
+func (s *topicState) inLongForm(k key) bool {
+	return slices.ContainsFunc(s.long, func(long string) bool { return s.within(k, long) })
+}
+
+// spelledBefore reports whether a topic already chosen lies inside long:
+// the acronym's long form is then on the list in part, and naming it again
+// would repeat it.
+func (s *topicState) spelledBefore(long string) bool {
+	return slices.ContainsFunc(s.selected, func(j int) bool { return s.within(s.cands[j].norm, long) })
+}
+
+// within reports whether every word of phrase k is a word of phrase.
+func (s *topicState) within(k key, phrase string) bool {
+	for i := 0; i < maxN && k[i] != 0; i++ {
+		if !hasWord(phrase, s.norms[k[i]-1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasWord reports whether phrase holds w as a word, or a word w is the
+// folded form of ("records" for "record").
+func hasWord(phrase, w string) bool {
+	for f := range strings.FieldsSeq(phrase) {
+		f = strings.Trim(f, ",;:.")
+		if f == w || strings.HasPrefix(f, w) && len(f)-len(w) <= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // cmpRanked orders by score, best first, then by position.

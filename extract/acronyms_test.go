@@ -1,0 +1,66 @@
+package extract
+
+import (
+	"testing"
+
+	"github.com/convsearch/convsearch/conversation"
+)
+
+func TestAcronymLongForm(t *testing.T) {
+	tests := []struct {
+		text, word, want string
+	}{
+		{"The usual fix is an **Employer of Record (EOR)** that employs him.", "eor", "employer of record"},
+		{"Options: Little Green Light (LGL), Bloomerang.", "lgl", "little green light"},
+		{"Use LGL (Little Green Light) for donors.", "lgl", "little green light"},
+		{"tenant_id on every table + row-level security (RLS) on top", "rls", "row-level security"},
+		{"2. **Change data capture (CDC).** Take a snapshot.", "cdc", "change data capture"},
+		{"an object-relational mapper (ORM) hides the SQL", "orm", "object-relational mapper"},
+		{"a Backend-for-Frontend (BFF) per client", "bff", "backend-for-frontend"},
+		// Not spelled out: the words before do not give the letters, the
+		// brackets say something else, or the letters are inside a word.
+		{"We send them to SQS (it's cheap) for now.", "sqs", ""},
+		{"move the Canadian contractor to an agency (EOR)", "eor", ""},
+		{"THEORY (EOR) is no acronym here", "eor", ""},
+		{"the records of employees (EOR)", "eor", ""},
+		{"Employer of Record (EOR2)", "eor", ""},
+		{"a dead-letter queue for poison messages, DLQ for short", "dlq", ""},
+		{"Kafka (Apache Kafka)", "kafka", ""},
+		{"Some Text (ST)", "st", "some text"},
+		{"text (T)", "t", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			c := &conversation.Conversation{Messages: []conversation.Message{{Role: conversation.RoleUser, Content: tt.text}}}
+			if got := acronymLongForm(c, tt.word); got != tt.want {
+				t.Errorf("acronymLongForm(%q) = %q, want %q", tt.word, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestTopicAcronym checks that a spelled-out acronym names its topic with
+// both forms, and that the long form's words are not chosen again.
+func TestTopicAcronym(t *testing.T) {
+	c := &conversation.Conversation{Messages: []conversation.Message{
+		{Role: conversation.RoleUser, Content: "Our Canadian contractor may be misclassified. Should we use an EOR?"},
+		{Role: conversation.RoleAssistant, Content: "Yes: an Employer of Record (EOR) employs him locally. An EOR costs more than paying contractors directly, but the EOR carries the employment risk. Pick an EOR with Canadian payroll."},
+		{Role: conversation.RoleUser, Content: "Which EOR is cheapest for one contractor in Canada? The employer has to handle payroll records."},
+		{Role: conversation.RoleAssistant, Content: "For one contractor in Canada, most EOR providers charge a monthly fee; compare what the EOR includes for payroll."},
+	}}
+	topics := New(nil, Options{}).Topics(c)
+	var names []string
+	found := false
+	for _, tp := range topics {
+		names = append(names, tp.Name)
+		if tp.Name == "employer of record (eor)" {
+			found = true
+		}
+		if tp.Name == "employer" || tp.Name == "record" || tp.Name == "eor" {
+			t.Errorf("topic %q repeats the spelled-out acronym", tp.Name)
+		}
+	}
+	if !found {
+		t.Errorf("topics %q, want \"employer of record (eor)\" among them", names)
+	}
+}
