@@ -186,6 +186,10 @@ var (
 	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:(?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|is fine|gets the nod|wins)\b|won(?: out| for us)?\s*(?:[.!,;—–]|$))`)
 	// reAnaphorBut is an anaphoric object amended in the same breath: "that
 	// but with two slots", "it, except on Fridays".
+	// reAnaphorHow is an anaphoric object followed by how it is done ("it
+	// with mice", "that using the replica"): after a yes that took the
+	// proposal, the sentence says nothing the proposal did not.
+	reAnaphorHow = re(`^\s*(?:it|that|this)(?: one)? (?:with|using|via|through|in|on|by)\b`)
 	reAnaphorBut = re(`^\s*(?:it|that|this)(?: one)?,? ((?:but|except|only|without|minus|plus)\b)`)
 	// reOption is a labelled option of a proposal ("Option B: …") and
 	// reOptionRef a decision that names one ("option B").
@@ -1146,6 +1150,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 					out = e.appendDecision(st, out, m, o, why)
 					continue
 				}
+			}
+			if st.accepted && reAnaphorHow.Match(head(obj)) {
+				continue // "OK, let's do it with mice" after "I suggest mice with …": the yes took the proposal
 			}
 			if mod := reAnaphorBut.FindSubmatchIndex(head(obj)); mod != nil {
 				// "Let's do that but with two slots": the proposal, amended.

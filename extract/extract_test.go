@@ -428,7 +428,7 @@ func TestPatternsCompile(t *testing.T) {
 		reImperative, reNotImperative, reAnyAnaphor, reItIs, rePlanLabel, reStartGo, reLabel, reProposal, reProposalLead,
 		reQuestionStart, reHypothetical, reTentative, reNegation, reWalkthrough, reLead, reReasonIn, reReasonSo,
 		reReasonNext, reAcceptStrong, reAcceptWeak, reContrast, reAnaphor, reOption, reOptionRef, reProposalLabel,
-		reCompanion, reEmptyLabel, reUserI, reUserWont, reUserNo, reUserDone, reAnaphorBut, reAcceptBut, reOffer, reEvalChoice, reOptionPick} {
+		reCompanion, reEmptyLabel, reUserI, reUserWont, reUserNo, reUserDone, reAnaphorBut, reAnaphorHow, reAcceptBut, reOffer, reEvalChoice, reOptionPick} {
 		if _, err := regexp.Compile(l.pattern); err != nil {
 			t.Errorf("%.40s…: %v", l.pattern, err)
 		}
@@ -610,6 +610,8 @@ func TestDecisionReplies(t *testing.T) {
 		{"Postgres is what we have.", ""},
 		{"Logical replication lag worries me.", ""},
 		{"Let's do that but with two slots per replica.", proposed + " — but with two slots per replica"},
+		{"OK, let's do it with logical replication.", proposed},
+		{"Let's do it with the nightly dump instead.", "Let's do it with the nightly dump instead"},
 		{"I'll do that.", proposed},
 		{"I'd rather go with the nightly dump.", "I'd rather go with the nightly dump"},
 		{"Sold.", proposed},

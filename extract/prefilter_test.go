@@ -15,7 +15,7 @@ func allPatterns() []*lazyRE {
 		reImperative, reNotImperative, reAnyAnaphor, reItIs, rePlanLabel, reStartGo, reLabel, reProposal, reProposalLead,
 		reQuestionStart, reHypothetical, reTentative, reNegation, reWalkthrough, reLead, reReasonIn, reReasonSo,
 		reReasonNext, reAcceptStrong, reAcceptWeak, reContrast, reAnaphor, reOption, reOptionRef, reProposalLabel,
-		reCompanion, reEmptyLabel}
+		reCompanion, reEmptyLabel, reAnaphorHow, reHowDecided}
 }
 
 // generate writes a random string re matches (assertions aside).
