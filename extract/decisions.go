@@ -154,7 +154,7 @@ var (
 	// the helper to …").
 	reWalkthrough = re(`^(?:first|next|then|now|here|below|above|in this|to do this|for this|for example|in the example|step \d|after that|finally)\b`)
 	// reLead is an interjection before the decision proper.
-	reLead = re(`^(?:(?:fine by me|fine with me|works for me|ok|okay|so|alright|all right|right|great|perfect|fine|good|yes|yeah|yep|cool|then|thanks|thank you|sounds good|agreed|approved|also|and|but|in that case|that settles it|done|alright then|ok then)\b\s*[,.!:;—–-]*\s*)+`)
+	reLead = re(`^(?:(?:fine by me|fine with me|works for me|ok|okay|so|alright|all right|right|great|perfect|fine|good|yes|yeah|yep|cool|then|thanks|thank you|sounds good|agreed|approved|also|and|but|in that case|that settles it|done|alright then|ok then|basically|in short|in other words|to sum up)\b\s*[,.!:;—–-]*\s*)+`)
 	// reReasonIn starts a reason inside the decision's sentence.
 	// It is tried at the words of reasonAnchors; what precedes it (", ",
 	// " — ", " (") is cut from the decision.
@@ -186,6 +186,9 @@ var (
 	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:(?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|is fine|gets the nod|wins)\b|won(?: out| for us)?\s*(?:[.!,;—–]|$))`)
 	// reAnaphorBut is an anaphoric object amended in the same breath: "that
 	// but with two slots", "it, except on Fridays".
+	// reConfirmTag is a question that only checks what was just said
+	// ("that's the sliding scale idea, right?").
+	reConfirmTag = re(`^(?:so )?(?:that's|that is|this is|i mean|which is)\b.{0,60}\b(?:right|correct|yes|no|isn't it|is it)\s*\?+\s*$`)
 	// reAnaphorHow is an anaphoric object followed by how it is done ("it
 	// with mice", "that using the replica"): after a yes that took the
 	// proposal, the sentence says nothing the proposal did not.
@@ -1614,12 +1617,20 @@ func optionKey(obj []byte, ref []int) string {
 // ("Invoices round once on the total. We'll keep that."); otherwise the
 // proposal the message answers.
 func (e *Extractor) antecedent(text string, lower []byte, sents []sentence, k int, trigger []byte, pending *proposal, answering bool) (string, bool) {
+	if k > 1 && sents[k-1].para == sents[k].para && sents[k-2].para == sents[k].para && reConfirmTag.Match(lower[sents[k-1].start:sents[k-1].end]) {
+		// "keep $25 for those who can't pay more, $35 for the rest. that's
+		// the sliding scale idea right? yes, let's do that": the speaker's
+		// own check of the sentence before, which "that" points past.
+		k--
+	}
 	if k > 0 && sents[k-1].para == sents[k].para {
 		p := sents[k-1]
 		pl := lower[p.start:p.end]
 		// After the assistant's question the sentence before is an answer
 		// to it ("Only user ids."), not the choice restated.
-		if !isQuestion(pl) && bytes.Count(bytes.TrimSpace(pl), []byte{' '}) >= 2 && !reAcceptWeak.Match(head(pl)) &&
+		// A yes before it is no state ("OK, sure."), unless a statement
+		// follows the yes ("ok so basically: keep $25 for …").
+		if !isQuestion(pl) && bytes.Count(bytes.TrimSpace(pl), []byte{' '}) >= 2 && (!reAcceptWeak.Match(head(pl)) || summarises(pl)) &&
 			(keepVerb(trigger) || !answering && summarises(pl)) {
 			return cleanDecision(text[p.start:p.end], pl), true
 		}
@@ -1659,17 +1670,23 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	if role != conversation.RoleUser {
 		return nil
 	}
+	// The earlier of "we'll …" and "let's …" opens the decision: in "let's
+	// do that, we'll put it on the form" the "that" is what was decided.
+	var first []int
 	for _, r := range []*lazyRE{reUserWill, reUserLets} {
-		if m := findAtToks(r, sl, toks, anchorUser); m != nil {
+		if m := findAtToks(r, sl, toks, anchorUser); m != nil && (first == nil || m[0] < first[0]) {
 			verb := sl[m[2]:m[3]]
 			if pronouns.Has(verb) || letsObjects.Has(verb) {
 				continue // "it lets us use either model": the verb "let", not "let's"
 			}
 			if !notCommitting.Has(verb) || string(verb) == "go" && (goesSomewhere(sl[m[3]:]) || r == reUserLets && goesNamed(sl[m[3]:])) ||
 				string(verb) == "have" && determinerNext(sl[m[3]:]) || string(verb) == "take" && takesChoice(sl[m[3]:]) {
-				return m[:2]
+				first = m[:2]
 			}
 		}
+	}
+	if first != nil {
+		return first
 	}
 	if m := findAtToks(reUserCommit, sl, toks, anchorCommit); m != nil && !relativeClause(sl[:m[0]]) && !(!replying && retires(sl[m[0]:m[1]])) &&
 		!(bytes.HasSuffix(sl[m[0]:m[1]], []byte("replacing")) && !bytes.Contains(sl[m[1]:], []byte(" with "))) {

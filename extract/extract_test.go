@@ -563,6 +563,11 @@ func TestDecisionForms(t *testing.T) {
 		{"We'll take the weekend to decide.", "", ""},
 		{"Approved, go ahead with Kafka.", "Go ahead with Kafka", ""},
 		{"We're locking in Kafka for order events.", "We're locking in Kafka for order events", ""},
+		// "that" points past the speaker's own check of what they said; said
+		// before a "we'll", it is still what was decided, and never kept
+		// unresolved.
+		{"ok so basically: Kafka for order events and RabbitMQ for email. that's the split you meant, right? yes, let's do that, we'll put it in the runbook.", "Kafka for order events and RabbitMQ for email", ""},
+		{"Let's do that, we'll put it in the runbook.", "", ""},
 		// How it was decided is no part of the decision.
 		{"Talked it through with the team last night and we're switching order events to Kafka.", "We're switching order events to Kafka", ""},
 		{"Priya, the two leads and I sat down on Monday, and we're going with Kafka.", "We're going with Kafka", ""},
