@@ -2316,6 +2316,56 @@ func trimText(s string) string {
 // findProposal returns the recommendation an assistant message makes, if
 // any: the first sentence that recommends or lays out a plan ("Plan: …"),
 // with the labelled options the message offers ("Option B: …").
+// namedBullet returns the one list item of text that short ("the split",
+// "the lease table") names among its first words ("- **Split the state per
+// environment:** one state file per environment"), or "" when short names
+// no item or more than one.
+func namedBullet(text, short string) string {
+	ws := strings.Fields(strings.ToLower(short))
+	if len(ws) < 2 || len(ws) > 3 || ws[0] != "the" {
+		return ""
+	}
+	found := ""
+	for line := range strings.Lines(text) {
+		item := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(item, "- "), strings.HasPrefix(item, "* "), strings.HasPrefix(item, "+ "):
+			item = item[2:]
+		default:
+			i := 0
+			for i < len(item) && item[i] >= '0' && item[i] <= '9' {
+				i++
+			}
+			if i == 0 || i+1 >= len(item) || item[i] != '.' && item[i] != ')' {
+				continue
+			}
+			item = item[i+1:]
+		}
+		item = trimText(item)
+		lead := strings.Fields(strings.ToLower(strings.NewReplacer("*", "", "_", "", ":", " ").Replace(item)))
+		lead = lead[:min(len(lead), 8)]
+		if !namesAll(lead, ws[1:]) {
+			continue
+		}
+		if found != "" {
+			return "" // "the split" could be either
+		}
+		found = item
+	}
+	return found
+}
+
+// namesAll reports whether every word of want shares its stem with a word
+// of have ("split" ~ "splitting").
+func namesAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.ContainsFunc(have, func(h string) bool { return h == w || sameStem(h, w) || len(w) >= 4 && strings.HasPrefix(h, w) }) {
+			return false
+		}
+	}
+	return true
+}
+
 func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	var p *proposal
 	var imp *proposal // an advice in the imperative, if nothing says "I recommend"
@@ -2417,6 +2467,11 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	}
 	if p == nil {
 		p = imp
+	}
+	if p != nil {
+		if o := namedBullet(text, p.text); o != "" {
+			p.text = o // "I'd recommend the split": the listed option it names
+		}
 	}
 	if options != nil || items != nil {
 		if p == nil {

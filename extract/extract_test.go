@@ -796,6 +796,10 @@ func TestProposalForms(t *testing.T) {
 		{"You could either use a bloom filter or a plain hash set.", "hash set please, or a bloom filter if you think memory will be tight in the session service.", ""},
 		{"You could either use a bloom filter or a plain hash set.", "hash set please, what does it cost in memory for ten million keys in the worst case here", ""},
 		{"The simplest fix is to restart the pod.", "It keeps crashing after a restart though.", ""},
+		// "the split" names the listed option it recommends; two options
+		// it could name leave it as said.
+		{"Options:\n- **Per-environment values:** a map keyed by environment.\n- **Split the state per environment:** one state file per environment.\n\nI'd recommend the split; the other one only hides the problem.", "Agreed on splitting.", "Split the state per environment: one state file per environment"},
+		{"Options:\n- **Split the values:** a map keyed by environment.\n- **Split the state:** one state file per environment.\n\nI'd recommend the split.", "Agreed.", "the split"},
 		// A proposal of "it" names nothing: the earlier one stands.
 		{"For Multi-AZ, I'd recommend it if you can afford it. For backups I'd suggest daily snapshots kept 35 days.", "Yep, do that.", "daily snapshots kept 35 days"},
 	})
