@@ -189,6 +189,8 @@ var (
 	// reConfirmTag is a question that only checks what was just said
 	// ("that's the sliding scale idea, right?").
 	reConfirmTag = re(`^(?:so )?(?:that's|that is|this is|i mean|which is)\b.{0,60}\b(?:right|correct|yes|no|isn't it|is it)\s*\?+\s*$`)
+	// reOptionName is a thing named only by its label among options.
+	reOptionName = re(`^(?:(?:the )?(?:option|approach|alternative|plan) [a-z0-9]|\(?[a-h]\)?|#?[0-9])$`)
 	// reAnaphorHow is an anaphoric object followed by how it is done ("it
 	// with mice", "that using the replica"): after a yes that took the
 	// proposal, the sentence says nothing the proposal did not.
@@ -196,11 +198,11 @@ var (
 	reAnaphorBut = re(`^\s*(?:it|that|this)(?: one)?,? ((?:but|except|only|without|minus|plus)\b)`)
 	// reOption is a labelled option of a proposal ("Option B: …") and
 	// reOptionRef a decision that names one ("option B").
-	reOption    = re(`^(?:[*_]*option ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)|\*\*([a-h])[.)](?:\*\*)?\s|\(([a-h])\)\s)[*_\s]*`)
+	reOption    = re(`^(?:[*_]*(?:option|approach|alternative) ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)|\*\*([a-h])[.)](?:\*\*)?\s|\(([a-h])\)\s|([a-h])\)\s)[*_\s]*`)
 	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
 	// reOptionPick is a reply that is nothing but a pick among numbered or
 	// labelled options: "Option 2.", "#2 please", "The second one.", "2".
-	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take|(?:also )?do|(?:so,? )?it'?s)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}\(?([a-h])\)?\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|for sure|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
+	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take|(?:also )?do|(?:so,? )?it'?s|(?:we're |we'll |we )?go(?:ing)? (?:ahead )?with|(?:we're |we'll )?go(?:ing)? for)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}\(?([a-h])\)?\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|for sure|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
 	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay|but|and)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
@@ -1037,7 +1039,11 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				}
 			}
 			// "Option 2.", "The second one.": the option is the decision.
-			if o := pickedOption(sl, pending); o != "" {
+			o := pickedOption(sl, pending)
+			if o == "" && pickOnly(sl) {
+				continue // "Going with 3." of two options names nothing
+			}
+			if o != "" {
 				if reMidImperative.Match(sl) {
 					// "B, but start with strictNullChecks": the pick, and
 					// the instruction that amends it, found below.
@@ -1079,8 +1085,11 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if loc := itIs(sl); loc != nil && m.Role == conversation.RoleUser {
 			dec := text[s.start+loc[0] : s.start+loc[1]]
 			// "SQS it is, and Redis for the cache": the rest is part of it.
-			if tail := strings.TrimRight(strings.TrimSpace(text[s.start+loc[1]+len(" it is"):s.end]), ".!"); tail != "" && conjoined(lower[s.start+loc[1]+len(" it is"):s.end]) && tailAdds(lower[s.start+loc[1]+len(" it is"):s.end]) {
+			tail := strings.TrimRight(strings.TrimSpace(text[s.start+loc[1]+len(" it is"):s.end]), ".!")
+			if tail != "" && conjoined(lower[s.start+loc[1]+len(" it is"):s.end]) && tailAdds(lower[s.start+loc[1]+len(" it is"):s.end]) {
 				dec += tail
+			} else if spelled := trimText(strings.TrimPrefix(tail, ":")); len(spelled) < len(tail) && len(spelled) >= 3 && reOptionName.MatchString(strings.ToLower(dec)) {
+				dec += ": " + spelled // "option B it is: 40% exam, 40% group project …" says what B is
 			}
 			out = e.appendDecision(st, out, m, dec, nextReason(text, lower, st.sents, k))
 			continue
@@ -1563,6 +1572,19 @@ func nextNumber(b []byte, from int) (i, j int) {
 
 // pickedOption returns the text of the option a reply sentence (after its
 // interjection) names and nothing else, or "".
+// pickOnly reports a sentence that is nothing but a pick among options
+// ("Going with 3.").
+func pickOnly(sl []byte) bool {
+	if len(sl) > 48 {
+		return false
+	}
+	if loc := reLead.FindIndex(head(sl)); loc != nil {
+		sl = sl[loc[1]:]
+	}
+	m := reOptionPick.FindIndex(sl)
+	return m != nil && m[1] == len(sl)
+}
+
 func pickedOption(sl []byte, p *proposal) string {
 	if !p.hasOptions() {
 		return ""
@@ -2316,6 +2338,13 @@ func trimText(s string) string {
 // findProposal returns the recommendation an assistant message makes, if
 // any: the first sentence that recommends or lays out a plan ("Plan: …"),
 // with the labelled options the message offers ("Option B: …").
+// optionLabelled reports a line that opens with a labelled option ("Option
+// B:", "**Approach 2:**").
+func optionLabelled(sl []byte) bool {
+	t := bytes.TrimLeft(sl, "*_")
+	return bytes.HasPrefix(t, []byte("option ")) || bytes.HasPrefix(t, []byte("approach ")) || bytes.HasPrefix(t, []byte("alternative "))
+}
+
 // namedBullet returns the one list item of text that short ("the split",
 // "the lease table") names among its first words ("- **Split the state per
 // environment:** one state file per environment"), or "" when short names
@@ -2374,9 +2403,17 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	var planItems []string
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
-		if s.lineStart && (bytes.HasPrefix(bytes.TrimLeft(sl, "*_"), []byte("option ")) || bytes.HasPrefix(sl, []byte("**")) && len(sl) > 5 && (sl[3] == '.' || sl[3] == ')') || len(sl) > 4 && sl[0] == '(' && sl[2] == ')') {
+		if s.lineStart && (optionLabelled(sl) || len(sl) > 3 && sl[1] == ')' && sl[2] == ' ' && sl[0] >= 'a' && sl[0] <= 'h' || bytes.HasPrefix(sl, []byte("**")) && len(sl) > 5 && (sl[3] == '.' || sl[3] == ')') || len(sl) > 4 && sl[0] == '(' && sl[2] == ')') {
 			if m := reOption.FindSubmatchIndex(head(sl)); m != nil && m[1] < len(sl) {
 				dec, _ := splitReason(text, st.lower, s.start+m[1], s.start+m[1], s.end)
+				if n := st.sents; len(dec) >= 3 && strings.Count(dec, " ") < 4 && k+1 < len(n) && n[k+1].para == s.para && !n[k+1].lineStart {
+					// "**B. Cloud-native managers.** AWS Secrets Manager for …":
+					// a title alone says little of what is picked.
+					next, _ := splitReason(text, st.lower, n[k+1].start, n[k+1].start, n[k+1].end)
+					if next != "" {
+						dec += ": " + next
+					}
+				}
 				if len(dec) >= 3 {
 					if options == nil {
 						options = map[string]string{}

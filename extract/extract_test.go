@@ -721,6 +721,8 @@ func TestDecisionOptions(t *testing.T) {
 	const headings = "Three ways:\n\n### Option 1: Sharded LRU\nN independent LRUs.\n\n### Option 2: ristretto\nVery fast, async Set.\n\nI'd recommend option 1."
 	const numbered = "Three ways:\n\n1. **Sharded LRU** – N independent LRUs, no dependency.\n2. **ristretto** – very fast, but async Set.\n\nWhich do you prefer?"
 	const first, second = "Sharded LRU – N independent LRUs, no dependency", "ristretto – very fast, but async Set"
+	const lettered = "For the spec:\n\na) **Leave it.** Accept the red runs.\nb) **Quarantine:** skip the tests.\nc) **Per-spec retries:** 1 retry for this spec only.\n\nI'd lean towards (b)."
+	const approaches = "Two ways:\n\n**Approach 1: Sharded LRU.** N independent LRUs, no dependency.\n\n**Approach 2: ristretto.** Very fast, but async Set.\n\nBoth work."
 	tests := []struct {
 		assistant, reply, want string
 	}{
@@ -733,6 +735,14 @@ func TestDecisionOptions(t *testing.T) {
 		{numbered, "We'll take option 1.", first},
 		{numbered, "2", second},
 		{numbered, "Option 7.", ""},
+		// "Approach N" labels options too; a bold title alone takes the
+		// sentence after it; "going with" picks.
+		{approaches, "Go ahead with the second approach. The auditors want reviewed changes.", "ristretto: Very fast, but async Set"},
+		{approaches, "Where we landed:\n\n- Going with 1.\n- Nobody tunes shard counts by hand.", "Sharded LRU: N independent LRUs, no dependency|Nobody tunes shard counts by hand"},
+		{approaches, "Going with 3.", ""},
+		// Options lettered "a)" at a line's start.
+		{lettered, "c. 1 retry, only that spec.", "Per-spec retries: 1 retry for this spec only"},
+		{lettered, "(a) for now.", "Leave it: Accept the red runs"},
 	}
 	e := New(nil, Options{})
 	for _, tt := range tests {

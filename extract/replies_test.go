@@ -312,7 +312,7 @@ func TestThirdBatchForms(t *testing.T) {
 		{plan, "And yes to peer assessment that scales the mark.", "peer assessment that scales the mark"},
 		{plan, "no to the vivas, too much scheduling.", "Decided against: the vivas, too much scheduling"},
 		{plan, "Yes to what exactly?", ""},
-		{plan, "So, option B it is: delta updates from day one.", "option B"},
+		{plan, "So, option B it is: delta updates from day one.", "option B: delta updates from day one"},
 		{plan, "actually scrap the CI job, we have enough.", "actually scrap the CI job, we have enough"},
 		{plan, "B, but start with strictNullChecks not noImplicitAny.", "Delta updates Smaller|Start with strictNullChecks not noImplicitAny"},
 		{plan, "Okay, we take option A, two OTA slots with the rollback.", "Two OTA slots with rollback Safe"},
