@@ -2345,6 +2345,76 @@ func optionLabelled(sl []byte) bool {
 	return bytes.HasPrefix(t, []byte("option ")) || bytes.HasPrefix(t, []byte("approach ")) || bytes.HasPrefix(t, []byte("alternative "))
 }
 
+// namedThing returns the full name of what a decision of "the X" ("the
+// lasagna", "the hotel") picks, as the assistant's last few messages name
+// it in a table's first column, in bold or in a heading ("Lasagna
+// vegetariana", "Hotel near Marquês"), or "" when they name no such thing
+// or more than one.
+func (st *decisionState) namedThing(dec string) string {
+	ws := strings.Fields(strings.ToLower(strings.TrimRight(dec, ".!")))
+	if len(ws) < 2 || len(ws) > 3 || ws[0] != "the" {
+		return ""
+	}
+	found := ""
+	seen := 0
+	for i := st.cur - 1; i >= 0 && seen < 3; i-- {
+		m := &st.msgs[i]
+		if m.Role != conversation.RoleAssistant || !usable(m) {
+			continue
+		}
+		seen++
+		for name := range thingNames(m.Content) {
+			lw := strings.Fields(strings.ToLower(name))
+			if len(lw) <= len(ws)-1 || len(lw) > 6 || !namesAll(lw, ws[1:]) {
+				continue
+			}
+			if found != "" && !strings.EqualFold(found, name) {
+				return "" // "the hotel" could be either
+			}
+			found = name
+		}
+		if found != "" {
+			return found // the latest message that names it is what was meant
+		}
+	}
+	return ""
+}
+
+// thingNames yields the names a message gives things: a table row's first
+// cell, a bold span, a heading.
+func thingNames(text string) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		for line := range strings.Lines(text) {
+			line = strings.TrimSpace(line)
+			switch {
+			case strings.HasPrefix(line, "|"):
+				cell, _, _ := strings.Cut(line[1:], "|")
+				if name := trimText(cell); name != "" && !yield(name) {
+					return
+				}
+			case strings.HasPrefix(line, "#"):
+				if name := trimText(strings.TrimLeft(line, "# ")); name != "" && !yield(name) {
+					return
+				}
+			}
+			for rest := line; ; {
+				i := strings.Index(rest, "**")
+				if i < 0 {
+					break
+				}
+				j := strings.Index(rest[i+2:], "**")
+				if j < 0 {
+					break
+				}
+				if name := trimText(rest[i+2 : i+2+j]); name != "" && !yield(name) {
+					return
+				}
+				rest = rest[i+2+j+2:]
+			}
+		}
+	}
+}
+
 // namedBullet returns the one list item of text that short ("the split",
 // "the lease table") names among its first words ("- **Split the state per
 // environment:** one state file per environment"), or "" when short names
@@ -2603,6 +2673,11 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 	}
 	if strings.Contains(why, redactedMarker) {
 		why = ""
+	}
+	if m.Role == conversation.RoleUser {
+		if name := st.namedThing(dec); name != "" {
+			dec = name // "the lasagna" is the "Lasagna vegetariana" of the table
+		}
 	}
 	dec = truncate(sentenceCase(dec), e.opts.MaxDecisionLen)
 	if len(dec) < 3 {

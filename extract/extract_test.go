@@ -838,3 +838,17 @@ func TestDecisionFormsInTheWild(t *testing.T) {
 		{suggestion, "Your way.", "Keycloak or Clerk for auth"},
 	})
 }
+
+// TestNamedThing checks that "the X" a reply decides is named as the
+// assistant named it, when it named exactly one such thing.
+func TestNamedThing(t *testing.T) {
+	const menu = "| Dish | Sold |\n|---|---|\n| Lasagna vegetariana | 74 |\n| Risotto al nero | 12 |\n\n**Venue:** the **Hotel near Marquês** costs more."
+	const two = "| Dish | Sold |\n|---|---|\n| Lasagna vegetariana | 74 |\n| Lasagna bolognese | 60 |"
+	checkReplies(t, "What should change on the menu?", []replyCase{
+		{menu, "The lasagna yes, we put it on top of the mains.", "Lasagna vegetariana"},
+		{menu, "So the hotel it is.", "Hotel near Marquês"},
+		{two, "The lasagna yes, we put it on top of the mains.", "The lasagna"},
+		{menu, "The risotto yes.", "Risotto al nero"},
+		{menu, "The tiramisu yes.", ""}, // never offered: no pick
+	})
+}
