@@ -198,7 +198,7 @@ var (
 	reAnaphorBut = re(`^\s*(?:it|that|this)(?: one)?,? ((?:but|except|only|without|minus|plus)\b)`)
 	// reOption is a labelled option of a proposal ("Option B: …") and
 	// reOptionRef a decision that names one ("option B").
-	reOption    = re(`^(?:[*_]*(?:option|approach|alternative) ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)|\*\*([a-h])[.)](?:\*\*)?\s|\(([a-h])\)\s|([a-h])\)\s)[*_\s]*`)
+	reOption    = re(`^(?:[*_]*(?:option|approach|alternative) ([a-z0-9])\b[*_]*\s*(?:[:—–.)]|-\s)|\*\*([a-h])[.)](?:\*\*)?\s|\(([a-h])\)\s|([a-h])\)\s|\*\*\(([a-h])\)(?:\*\*)?\s)[*_\s]*`)
 	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
 	// reOptionPick is a reply that is nothing but a pick among numbered or
 	// labelled options: "Option 2.", "#2 please", "The second one.", "2".
@@ -881,7 +881,10 @@ type decisionState struct {
 	// 2×pastWindow bytes it is cut to its last pastWindow, at a word. It
 	// holds the assistant's messages of msgs before pastNext (see past);
 	// cur is the message being read.
-	pastLower     []byte
+	pastLower []byte
+	// options are the labelled options the assistant laid out last, in
+	// whichever message: "Jana signed off on (b)" turns later points at them.
+	options       map[string]string
 	msgs          []conversation.Message
 	cur, pastNext int
 }
@@ -938,7 +941,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 	}()
 	st.words = st.words[:0]
 	st.saidLower, st.userLower, st.pastLower = st.saidLower[:0], st.userLower[:0], st.pastLower[:0]
-	st.msgs, st.pastNext = c.Messages, 0
+	st.msgs, st.pastNext, st.options = c.Messages, 0, nil
 	var out []conversation.Decision
 	var pending *proposal
 	prevAssistant := false
@@ -980,6 +983,10 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		}
 		if m.Role == conversation.RoleAssistant {
 			pending = e.findProposal(text, st)
+			if pending != nil && len(pending.options) > 1 {
+				// One "(b) is simpler" line names an option; it lays out none.
+				st.options = pending.options
+			}
 			st.asked = len(st.sents) > 0 && isQuestion(st.lower[st.sents[len(st.sents)-1].start:st.sents[len(st.sents)-1].end])
 			st.saidLower = append(append(append(st.saidLower[:0], st.lower...), '\n'), st.userLower...)
 		} else {
@@ -1042,6 +1049,13 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			o := pickedOption(sl, pending)
 			if o == "" && pickOnly(sl) {
 				continue // "Going with 3." of two options names nothing
+			}
+			if o != "" && restates(sl, o) {
+				// "We're going with (a), fixed horizon at 8% MDE: run until
+				// 68k per arm": the reply says what it picks, and more.
+				dec, why := splitReason(text, lower, s.start, s.start, s.end)
+				out = e.appendDecision(st, out, m, dec, why)
+				continue
 			}
 			if o != "" {
 				if reMidImperative.Match(sl) {
@@ -1156,6 +1170,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 					key := strings.NewReplacer("(", "", ")", "").Replace(string(subj)) // "option (b)" names option b
 					o = pickedOption([]byte(key+"."), pending)
 					ok = o != ""
+				}
+				if ok && restates(sl, o) {
+					ok = false // the sentence says it in its own words, read below
 				}
 				if ok {
 					_, why := splitReason(text, lower, textStart, body, s.end)
@@ -2345,6 +2362,65 @@ func optionLabelled(sl []byte) bool {
 	return bytes.HasPrefix(t, []byte("option ")) || bytes.HasPrefix(t, []byte("approach ")) || bytes.HasPrefix(t, []byte("alternative "))
 }
 
+// restates reports whether the sentence sl that picks option o goes on to
+// say it in its own words, and more ("(a), fixed horizon at 8% MDE: run
+// until 68k per arm"): two fifths of the option's content words, and at
+// least two, come after the pick, with two or more of its own.
+func restates(sl []byte, o string) bool {
+	i := bytes.IndexAny(sl, ",:")
+	if i < 0 {
+		return false
+	}
+	said, opt := contentWords(string(sl[i+1:])), contentWords(o)
+	shared := sharedWords(said, opt)
+	return len(said)-shared >= 2 && shared >= 2 && saysMuchOf(shared, opt)
+}
+
+// sharedWords is the number of words of a also in b.
+func sharedWords(a, b map[string]struct{}) int {
+	n := 0
+	for w := range a {
+		if _, ok := b[w]; ok {
+			n++
+		}
+	}
+	return n
+}
+
+// saysMuchOf reports whether shared words are two fifths or more of opt's.
+func saysMuchOf(shared int, opt map[string]struct{}) bool {
+	return shared >= 1 && 5*shared >= 2*len(opt)
+}
+
+// reOptionIn is a labelled option named inside a sentence: "(b)", "option
+// B", "option (c)".
+var reOptionIn = re(`(?:\boption\s+\(?([a-h1-9])\)?\b|\(([a-h])\))`)
+
+// optionRef returns the text of the option dec names by its label, from the
+// options laid out last, or "" when it names none of them or says more of
+// it than the label.
+func (st *decisionState) optionRef(dec string) string {
+	if len(st.options) == 0 || !strings.Contains(dec, "(") && !strings.Contains(strings.ToLower(dec), "option") {
+		return ""
+	}
+	m := reOptionIn.FindSubmatchIndex([]byte(strings.ToLower(dec)))
+	if m == nil {
+		return ""
+	}
+	key := ""
+	for g := 2; g+1 < len(m); g += 2 {
+		if m[g] >= 0 {
+			key = strings.ToLower(dec[m[g]:m[g+1]])
+			break
+		}
+	}
+	o, ok := st.options[key]
+	if opt := contentWords(o); !ok || saysMuchOf(sharedWords(contentWords(dec), opt), opt) {
+		return "" // "option B: delta updates" already says what B is
+	}
+	return o
+}
+
 // namedThing returns the full name of what a decision of "the X" ("the
 // lasagna", "the hotel") picks, as the assistant's last few messages name
 // it in a table's first column, in bold or in a heading ("Lasagna
@@ -2473,7 +2549,7 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	var planItems []string
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
-		if s.lineStart && (optionLabelled(sl) || len(sl) > 3 && sl[1] == ')' && sl[2] == ' ' && sl[0] >= 'a' && sl[0] <= 'h' || bytes.HasPrefix(sl, []byte("**")) && len(sl) > 5 && (sl[3] == '.' || sl[3] == ')') || len(sl) > 4 && sl[0] == '(' && sl[2] == ')') {
+		if s.lineStart && (optionLabelled(sl) || len(sl) > 3 && sl[1] == ')' && sl[2] == ' ' && sl[0] >= 'a' && sl[0] <= 'h' || bytes.HasPrefix(sl, []byte("**(")) && len(sl) > 6 && sl[4] == ')' || bytes.HasPrefix(sl, []byte("**")) && len(sl) > 5 && (sl[3] == '.' || sl[3] == ')') || len(sl) > 4 && sl[0] == '(' && sl[2] == ')') {
 			if m := reOption.FindSubmatchIndex(head(sl)); m != nil && m[1] < len(sl) {
 				dec, _ := splitReason(text, st.lower, s.start+m[1], s.start+m[1], s.end)
 				if n := st.sents; len(dec) >= 3 && strings.Count(dec, " ") < 4 && k+1 < len(n) && n[k+1].para == s.para && !n[k+1].lineStart {
@@ -2492,7 +2568,9 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 					for g := 4; key[0] < 0 && g+1 < len(m); g += 2 {
 						key = m[g : g+2] // "**B. Northern section**", "(b) a PR check"
 					}
-					options[string(sl[key[0]:key[1]])] = dec
+					if k := string(sl[key[0]:key[1]]); options[k] == "" {
+						options[k] = dec // a later "(b) is simpler" names it, it does not lay it out
+					}
 				}
 				continue
 			}
@@ -2677,6 +2755,8 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 	if m.Role == conversation.RoleUser {
 		if name := st.namedThing(dec); name != "" {
 			dec = name // "the lasagna" is the "Lasagna vegetariana" of the table
+		} else if o := st.optionRef(dec); o != "" {
+			dec += " — " + o // "Jana signed off on (b), with one change" says what (b) is
 		}
 	}
 	dec = truncate(sentenceCase(dec), e.opts.MaxDecisionLen)

@@ -852,3 +852,48 @@ func TestNamedThing(t *testing.T) {
 		{menu, "The tiramisu yes.", ""}, // never offered: no pick
 	})
 }
+
+// TestOptionLaterNamed checks that an option named by its label turns after
+// it was laid out is recorded with what it is, and that a reply which picks
+// an option and says it in its own words keeps its words.
+func TestOptionLaterNamed(t *testing.T) {
+	const options = "For the signed zones you can do:\n\n- **(a)** a multi-signer setup, both providers' keys published.\n- **(b)** removing the DS record, migrating unsigned, then signing again.\n\n(b) is simpler, at the cost of a window without DNSSEC."
+	tests := []struct {
+		later []string // the turns after the options: assistant, user, …
+		want  string
+	}{
+		{[]string{"Three zones are signed.", "we'll do (b) for the three signed zones."}, "We'll do (b) for the three signed zones — removing the DS record, migrating unsigned, then signing again"},
+		{[]string{"Three zones are signed.", "we'll do (b): removing the DS record, migrating unsigned."}, "We'll do (b): removing the DS record, migrating unsigned"},
+		{[]string{"Three zones are signed.", "we'll do (c) for the three signed zones."}, "We'll do (c) for the three signed zones"},
+		{[]string{"we're going with (b), drop the DS record at Gandi on Monday and migrate unsigned on Tuesday."}, "We're going with (b), drop the DS record at Gandi on Monday and migrate unsigned on Tuesday"},
+		{[]string{"we're going with (b), no worries."}, "removing the DS record, migrating unsigned, then signing again"},
+	}
+	e := New(nil, Options{})
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.later, " / "), func(t *testing.T) {
+			c := &conversation.Conversation{Messages: []conversation.Message{
+				{Role: conversation.RoleUser, Content: "We move DNS to Route 53. What about DNSSEC?"},
+				{Role: conversation.RoleAssistant, Content: options},
+			}}
+			role := conversation.RoleUser
+			if len(tt.later) > 1 {
+				role = conversation.RoleAssistant
+				c.Messages = append(c.Messages, conversation.Message{Role: conversation.RoleUser, Content: "How many zones does that concern?"})
+			}
+			for _, text := range tt.later {
+				c.Messages = append(c.Messages, conversation.Message{Role: role, Content: text})
+				role = map[conversation.Role]conversation.Role{conversation.RoleUser: conversation.RoleAssistant, conversation.RoleAssistant: conversation.RoleUser}[role]
+			}
+			for i := range c.Messages {
+				c.Messages[i].Index = i
+			}
+			var got []string
+			for _, d := range e.Decisions(c) {
+				got = append(got, d.Decision)
+			}
+			if strings.Join(got, "|") != tt.want {
+				t.Errorf("decisions %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
