@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/convsearch/convsearch/conversation"
@@ -62,5 +63,21 @@ func TestTopicAcronym(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("topics %q, want \"employer of record (eor)\" among them", names)
+	}
+}
+
+// TestTopicUnits checks that a unit of measure is no topic alone.
+func TestTopicUnits(t *testing.T) {
+	c := &conversation.Conversation{Messages: []conversation.Message{
+		{Role: conversation.RoleUser, Content: "The 5.2 kWh battery or the 10.4 kWh one? We use 10 kWh a day, 3,600 kWh a year."},
+		{Role: conversation.RoleAssistant, Content: "The 5.2 kWh battery stores most surplus: 4.8 kWh usable, so 2 kWh a day is left for the evening. The 10.4 kWh battery only pays off with a cheap overnight tariff, at 9.6 kWh usable."},
+		{Role: conversation.RoleUser, Content: "So with the overnight tariff the 10.4 kWh battery covers the whole day?"},
+	}}
+	var names []string
+	for _, tp := range New(nil, Options{}).Topics(c) {
+		names = append(names, tp.Name)
+	}
+	if slices.Contains(names, "kwh") || len(names) == 0 {
+		t.Errorf("topics %q: want some, and not the unit kwh alone", names)
 	}
 }

@@ -531,7 +531,7 @@ var everydayPenalty = 0.7
 func (e *Extractor) acceptable(s *topicState, k key, l int) bool {
 	first, last := s.norms[k[0]-1], s.norms[k[l-1]-1]
 	if l == 1 {
-		return !genericNouns.HasString(first) && !clauseVerbs.HasString(first) && !pastTense(first)
+		return !genericNouns.HasString(first) && !clauseVerbs.HasString(first) && !pastTense(first) && !units.HasString(first)
 	}
 	if weakStart.HasString(first) || actionVerbs.HasString(first) || clauseVerbs.HasString(first) && !verbModifiers.HasString(first) {
 		// A verb first makes an instruction ("discuss architectural
@@ -638,6 +638,11 @@ var genericNouns = set(`way thing lot bit kind sort type part step case point ex
 	environment server machine box tool library framework setup process workflow stack
 	layer component module package endpoint request response query document table column
 	field record object thing everyone person engineer developer`)
+
+// units of measure are no subject alone ("kwh", "km"): they follow the
+// numbers that are.
+var units = set(`km kg kwh kw mwh mb gb tb kb kib mib gib tib ms µs ns mph kph cm mm ml hz khz mhz ghz
+	rpm kbps mbps gbps px rem lb lbs oz mi sec min hr hrs`)
 
 // weakStart and weakEnd are words a topic phrase should not begin or end with.
 var weakStart = set(`way thing lot bit kind sort type part step case point example approach
