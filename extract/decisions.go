@@ -184,8 +184,6 @@ var (
 	reAnaphor = re(`^\s*(?:(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too|in|yesterday|today|this morning|last week|for (?:the|our|my) [a-z0-9-]+(?: [a-z0-9-]+)?)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
 	// reEvalChoice is a verdict on a thing named (group 1) in a reply.
 	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:(?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|is fine|gets the nod|wins)\b|won(?: out| for us)?\s*(?:[.!,;—–]|$))`)
-	// reAnaphorBut is an anaphoric object amended in the same breath: "that
-	// but with two slots", "it, except on Fridays".
 	// reConfirmTag is a question that only checks what was just said
 	// ("that's the sliding scale idea, right?").
 	reConfirmTag = re(`^(?:so )?(?:that's|that is|this is|i mean|which is)\b.{0,60}\b(?:right|correct|yes|no|isn't it|is it)\s*\?+\s*$`)
@@ -195,6 +193,8 @@ var (
 	// with mice", "that using the replica"): after a yes that took the
 	// proposal, the sentence says nothing the proposal did not.
 	reAnaphorHow = re(`^\s*(?:it|that|this)(?: one)? (?:with|using|via|through|in|on|by)\b`)
+	// reAnaphorBut is an anaphoric object amended in the same breath: "that
+	// but with two slots", "it, except on Fridays".
 	reAnaphorBut = re(`^\s*(?:it|that|this)(?: one)?,? ((?:but|except|only|without|minus|plus)\b)`)
 	// reOption is a labelled option of a proposal ("Option B: …") and
 	// reOptionRef a decision that names one ("option B").
@@ -1587,8 +1587,6 @@ func nextNumber(b []byte, from int) (i, j int) {
 	return i, j
 }
 
-// pickedOption returns the text of the option a reply sentence (after its
-// interjection) names and nothing else, or "".
 // pickOnly reports a sentence that is nothing but a pick among options
 // ("Going with 3.").
 func pickOnly(sl []byte) bool {
@@ -1602,6 +1600,8 @@ func pickOnly(sl []byte) bool {
 	return m != nil && m[1] == len(sl)
 }
 
+// pickedOption returns the text of the option a reply sentence (after its
+// interjection) names and nothing else, or "".
 func pickedOption(sl []byte, p *proposal) string {
 	if !p.hasOptions() {
 		return ""
@@ -2352,9 +2352,6 @@ func trimText(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// findProposal returns the recommendation an assistant message makes, if
-// any: the first sentence that recommends or lays out a plan ("Plan: …"),
-// with the labelled options the message offers ("Option B: …").
 // optionLabelled reports a line that opens with a labelled option ("Option
 // B:", "**Approach 2:**").
 func optionLabelled(sl []byte) bool {
@@ -2541,6 +2538,9 @@ func namesAll(have, want []string) bool {
 	return true
 }
 
+// findProposal returns the recommendation an assistant message makes, if
+// any: the first sentence that recommends or lays out a plan ("Plan: …"),
+// with the labelled options the message offers ("Option B: …").
 func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	var p *proposal
 	var imp *proposal // an advice in the imperative, if nothing says "I recommend"

@@ -205,8 +205,7 @@ func (s *topicState) add(k, sk key, n, p int) int32 {
 // Topics returns the conversation's distinctive phrases, best first (score
 // descending, then name), at most Options.MaxTopics, each with Origin
 // extracted and its Score.
-func (e *Extractor) Topics(conv *conversation.Conversation) []conversation.Topic {
-	c := conv
+func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
 	e.background()
 	s := e.pool.Get().(*topicState)
 	defer e.pool.Put(s)
@@ -252,6 +251,7 @@ func (e *Extractor) Topics(conv *conversation.Conversation) []conversation.Topic
 	s.byName(order[:head])
 	tailSorted := false
 	var out []conversation.Topic
+	conv := c // the loop below names its candidate c
 	for k, r := range order {
 		i := r.i
 		if k == head && !tailSorted {
