@@ -184,6 +184,8 @@ var (
 	reAnaphor = re(`^\s*(?:(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too|in|yesterday|today|this morning|last week|for (?:the|our|my) [a-z0-9-]+(?: [a-z0-9-]+)?)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
 	// reEvalChoice is a verdict on a thing named (group 1) in a reply.
 	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:(?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|is fine|gets the nod|wins)\b|won(?: out| for us)?\s*(?:[.!,;—–]|$))`)
+	// reSumsUp is a yes that opens a summary of what was agreed.
+	reSumsUp = re(`^(?:ok|okay|yes|yeah|yep|right|alright)?[,.!]?\s*(?:so\s+)?(?:basically|in short|in other words|to sum up)\b`)
 	// reConfirmTag is a question that only checks what was just said
 	// ("that's the sliding scale idea, right?").
 	reConfirmTag = re(`^(?:so )?(?:that's|that is|this is|i mean|which is)\b.{0,60}\b(?:right|correct|yes|no|isn't it|is it)\s*\?+\s*$`)
@@ -1048,7 +1050,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			// "Option 2.", "The second one.": the option is the decision.
 			o := pickedOption(sl, pending)
 			if o == "" && pickOnly(sl) {
-				continue // "Going with 3." of two options names nothing
+				continue // "Going with C." of two options names nothing
 			}
 			if o != "" && restates(sl, o) {
 				// "We're going with (a), fixed horizon at 8% MDE: run until
@@ -1102,7 +1104,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			tail := strings.TrimRight(strings.TrimSpace(text[s.start+loc[1]+len(" it is"):s.end]), ".!")
 			if tail != "" && conjoined(lower[s.start+loc[1]+len(" it is"):s.end]) && tailAdds(lower[s.start+loc[1]+len(" it is"):s.end]) {
 				dec += tail
-			} else if spelled := trimText(strings.TrimPrefix(tail, ":")); len(spelled) < len(tail) && len(spelled) >= 3 && reOptionName.MatchString(strings.ToLower(dec)) {
+			} else if spelled := trimText(strings.TrimPrefix(tail, ":")); strings.HasPrefix(tail, ":") && len(spelled) >= 3 && reOptionName.MatchString(strings.ToLower(dec)) {
 				dec += ": " + spelled // "option B it is: 40% exam, 40% group project …" says what B is
 			}
 			out = e.appendDecision(st, out, m, dec, nextReason(text, lower, st.sents, k))
@@ -1180,7 +1182,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 					continue
 				}
 			}
-			if st.accepted && reAnaphorHow.Match(head(obj)) {
+			if how := reAnaphorHow.FindIndex(head(obj)); how != nil && st.accepted && pending != nil && inProposal(obj[how[1]:], pending.text) {
 				continue // "OK, let's do it with mice" after "I suggest mice with …": the yes took the proposal
 			}
 			if mod := reAnaphorBut.FindSubmatchIndex(head(obj)); mod != nil {
@@ -1587,8 +1589,8 @@ func nextNumber(b []byte, from int) (i, j int) {
 	return i, j
 }
 
-// pickOnly reports a sentence that is nothing but a pick among options
-// ("Going with 3.").
+// pickOnly reports a sentence that is nothing but a pick among options by
+// a label or an ordinal ("Going with C.", "the third one").
 func pickOnly(sl []byte) bool {
 	if len(sl) > 48 {
 		return false
@@ -1596,8 +1598,10 @@ func pickOnly(sl []byte) bool {
 	if loc := reLead.FindIndex(head(sl)); loc != nil {
 		sl = sl[loc[1]:]
 	}
-	m := reOptionPick.FindIndex(sl)
-	return m != nil && m[1] == len(sl)
+	m := reOptionPick.FindSubmatchIndex(sl)
+	// A bare number may be a quantity ("let's go with 8" shards), not an
+	// option's label.
+	return m != nil && m[1] == len(sl) && m[4] < 0 && m[8] < 0
 }
 
 // pickedOption returns the text of the option a reply sentence (after its
@@ -1667,9 +1671,10 @@ func (e *Extractor) antecedent(text string, lower []byte, sents []sentence, k in
 		pl := lower[p.start:p.end]
 		// After the assistant's question the sentence before is an answer
 		// to it ("Only user ids."), not the choice restated.
-		// A yes before it is no state ("OK, sure."), unless a statement
-		// follows the yes ("ok so basically: keep $25 for …").
-		if !isQuestion(pl) && bytes.Count(bytes.TrimSpace(pl), []byte{' '}) >= 2 && (!reAcceptWeak.Match(head(pl)) || summarises(pl)) &&
+		// A yes before it is no state ("OK, the p99 numbers are
+		// convincing."), unless it sums up ("ok so basically: keep $25 for
+		// …").
+		if !isQuestion(pl) && bytes.Count(bytes.TrimSpace(pl), []byte{' '}) >= 2 && (!reAcceptWeak.Match(head(pl)) || reSumsUp.Match(head(pl)) && summarises(pl)) &&
 			(keepVerb(trigger) || !answering && summarises(pl)) {
 			return cleanDecision(text[p.start:p.end], pl), true
 		}
@@ -1709,11 +1714,13 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	if role != conversation.RoleUser {
 		return nil
 	}
-	// The earlier of "we'll …" and "let's …" opens the decision: in "let's
-	// do that, we'll put it on the form" the "that" is what was decided.
+	// "we'll …" opens the decision, unless an earlier "let's do that" takes
+	// what was said: in "let's do that, we'll put it on the form" the
+	// "that" is what was decided ("let's just ship it, we'll fix the CSS
+	// next week" decides the CSS).
 	var first []int
 	for _, r := range []*lazyRE{reUserWill, reUserLets} {
-		if m := findAtToks(r, sl, toks, anchorUser); m != nil && (first == nil || m[0] < first[0]) {
+		if m := findAtToks(r, sl, toks, anchorUser); m != nil && (first == nil || m[0] < first[0] && letsTakeThat(sl[m[2]:])) {
 			verb := sl[m[2]:m[3]]
 			if pronouns.Has(verb) || letsObjects.Has(verb) {
 				continue // "it lets us use either model": the verb "let", not "let's"
@@ -2278,11 +2285,30 @@ func nextReason(text string, lower []byte, sents []sentence, k int) string {
 // devs and our director, and we're …") is read past.
 var reHowDecided = re(`^([^,:.]{1,30}:\s+)?[^.:;?!]{0,80}?\b(?:talked|talk(?:ed)? it (?:over|through)|discussed|spoke|sat down|slept on it|sleeping on it|chatted|had a (?:long |quick )?(?:call|chat|talk|meeting)|thought (?:about )?it (?:over|through)|went (?:over|through) (?:it|this|that|them))\b[^.:;?!]{0,80}?(?:,? and|:|,) ((?:we|i)\b|let's\b|the [a-z]+ (?:signed off|agreed|approved|decided|said yes)\b)`)
 
+// storyFirst reports whether the match m of reHowDecided in lower is a
+// story told before the decision: under no decision label, nothing decided
+// before the story's verb ("We're switching to the vendor that spoke at the
+// meetup, and …" is a decision already), and the verb not a relative
+// clause's ("the schema we discussed, and …").
+func storyFirst(lower []byte, m []int) bool {
+	if m[2] >= 0 && reDecisionLabel.Match(lower[m[2]:m[3]]) {
+		return false
+	}
+	before := lower[:m[4]]
+	return !reDecidedBefore.Match(before) && !reRelativeStory.Match(before)
+}
+
+var (
+	reDecisionLabel = re(`^(?:decision|decided|decisions|settled|final|plan|agreed|conclusion|verdict|outcome)\b`)
+	reDecidedBefore = re(`\b(?:we're|we'll|we are|we will|let's|i'll|i'm going|going with|go with|switching|decided|decision|chose|picked)\b`)
+	reRelativeStory = re(`\b(?:the|a|an|this|that|which|what)\s+[a-z0-9-]+(?:\s+[a-z0-9-]+)?\s+(?:we|i|you|they)\s+(?:talked|discussed|spoke|chatted)\b|\b(?:that|who|which)\s+(?:talked|discussed|spoke|chatted)\b`)
+)
+
 func cleanDecision(s string, lower []byte) string {
 	if loc := reLead.FindIndex(head(lower)); loc != nil && loc[1] < len(s) {
 		s, lower = s[loc[1]:], lower[loc[1]:]
 	}
-	if m := reHowDecided.FindSubmatchIndex(head(lower)); m != nil {
+	if m := reHowDecided.FindSubmatchIndex(head(lower)); m != nil && storyFirst(lower, m) {
 		// What is left starts a sentence ("the PI signed off …" → "The PI
 		// …") unless a label keeps its place ("Kids: we're going with …").
 		if m[2] >= 0 {
@@ -2352,6 +2378,28 @@ func trimText(s string) string {
 	return strings.TrimSpace(s)
 }
 
+// reLetsTakeThat is "do that", "go with it" after "let's": taking what was
+// said.
+var reLetsTakeThat = re(`^(?:do|go with|go for|take)\s+(?:that|this|it)\b`)
+
+func letsTakeThat(verbOn []byte) bool { return reLetsTakeThat.Match(head(verbOn)) }
+
+// reOpinion opens a sentence that judges an option rather than saying
+// what it is ("I'd avoid this one.", "Overkill at your volume.").
+var reOpinion = re(`^(?:i|i'd|i'm|i would|you|you'd|we|but|however|though|avoid|overkill|not|never|too|only if|this|that|it|it's|risky|expensive|cheap|simple|simpler|easy|easier|hard|harder|good|great|bad|best|worst|nice)\b`)
+
+// inProposal reports whether the words of rest up to its first
+// punctuation are all said in the proposal: "with mice" restates "mice
+// with predictive mean matching", "with Memcached instead of Redis"
+// changes it.
+func inProposal(rest []byte, proposal string) bool {
+	if i := bytes.IndexAny(rest, ",;:.!?—("); i >= 0 {
+		rest = rest[:i]
+	}
+	said, prop := contentWords(string(rest)), contentWords(proposal)
+	return len(said) > 0 && sharedWords(said, prop) == len(said)
+}
+
 // optionLabelled reports a line that opens with a labelled option ("Option
 // B:", "**Approach 2:**").
 func optionLabelled(sl []byte) bool {
@@ -2362,16 +2410,21 @@ func optionLabelled(sl []byte) bool {
 // restates reports whether the sentence sl that picks option o goes on to
 // say it in its own words, and more ("(a), fixed horizon at 8% MDE: run
 // until 68k per arm"): two fifths of the option's content words, and at
-// least two, come after the pick, with two or more of its own.
+// least two, come after the pick, with two or more of its own, and what
+// comes after is not the speaker's view of it ("(b), the weekend backfill
+// worries me less").
 func restates(sl []byte, o string) bool {
 	i := bytes.IndexAny(sl, ",:")
-	if i < 0 {
+	if i < 0 || reComment.Match(sl[i+1:]) {
 		return false
 	}
 	said, opt := contentWords(string(sl[i+1:])), contentWords(o)
 	shared := sharedWords(said, opt)
 	return len(said)-shared >= 2 && shared >= 2 && saysMuchOf(shared, opt)
 }
+
+// reComment is a speaker's view of a thing rather than a statement of it.
+var reComment = re(`\b(?:me|my|i think|i feel|i guess|i like|i prefer|i hope|worr(?:y|ies|ied)|scares?|scared|happy|annoy\w*|love|hate|better|worse|less|more than|nicer|safer|cheaper)\b`)
 
 // sharedWords is the number of words of a also in b.
 func sharedWords(a, b map[string]struct{}) int {
@@ -2389,29 +2442,31 @@ func saysMuchOf(shared int, opt map[string]struct{}) bool {
 	return shared >= 1 && 5*shared >= 2*len(opt)
 }
 
-// reOptionIn is a labelled option named inside a sentence: "(b)", "option
-// B", "option (c)".
-var reOptionIn = re(`(?:\boption\s+\(?([a-h1-9])\)?\b|\(([a-h])\))`)
+// reOptionIn is a labelled option taken inside a sentence: "signed off on
+// (b)", "we'll do (b) for the signed zones", "go with option (c)". A
+// letter in brackets elsewhere ("clause 7(b)", "(a) freeze writes and (b)
+// run the backfill") names no option.
+var reOptionIn = re(`\b(?:on|do|with|for|take|took|pick|picked|chose|choose|approved|approve|prefer|is|it's),?\s+(?:option\s+)?\(([a-h])\)(?:\s|[,.;:!]|$)`)
 
-// optionRef returns the text of the option dec names by its label, from the
-// options laid out last, or "" when it names none of them or says more of
-// it than the label.
+var reOptionCapital = re(`\b[Oo]ption\s+([A-H])\b`)
+
+// optionRef returns the text of the option dec takes by its label, from the
+// options laid out last, or "" when it takes none of them, names more than
+// one label, or says most of it already.
 func (st *decisionState) optionRef(dec string) string {
-	if len(st.options) == 0 || !strings.Contains(dec, "(") && !strings.Contains(strings.ToLower(dec), "option") {
+	if len(st.options) == 0 || strings.Count(dec, "(") > 1 {
 		return ""
 	}
-	m := reOptionIn.FindSubmatchIndex([]byte(strings.ToLower(dec)))
+	lower := asciiLower(nil, dec) // byte offsets as in dec
+	m := reOptionIn.FindSubmatchIndex(lower)
 	if m == nil {
-		return ""
-	}
-	key := ""
-	for g := 2; g+1 < len(m); g += 2 {
-		if m[g] >= 0 {
-			key = strings.ToLower(dec[m[g]:m[g+1]])
-			break
+		// "option B, with half-up rounding": a capital, as "an option a
+		// customer can switch on" is none.
+		if m = reOptionCapital.FindSubmatchIndex([]byte(dec)); m == nil {
+			return ""
 		}
 	}
-	o, ok := st.options[key]
+	o, ok := st.options[string(lower[m[2]:m[3]])]
 	if opt := contentWords(o); !ok || saysMuchOf(sharedWords(contentWords(dec), opt), opt) {
 		return "" // "option B: delta updates" already says what B is
 	}
@@ -2420,9 +2475,9 @@ func (st *decisionState) optionRef(dec string) string {
 
 // namedThing returns the full name of what a decision of "the X" ("the
 // lasagna", "the hotel") picks, as the assistant's last few messages name
-// it in a table's first column, in bold or in a heading ("Lasagna
-// vegetariana", "Hotel near Marquês"), or "" when they name no such thing
-// or more than one.
+// it in a table's first column or in bold, opening with X's words
+// ("Lasagna vegetariana", "Hotel near Marquês"), or "" when they name no
+// such thing or more than one.
 func (st *decisionState) namedThing(dec string) string {
 	ws := strings.Fields(strings.ToLower(strings.TrimRight(dec, ".!")))
 	if len(ws) < 2 || len(ws) > 3 || ws[0] != "the" {
@@ -2438,8 +2493,8 @@ func (st *decisionState) namedThing(dec string) string {
 		seen++
 		for name := range thingNames(m.Content) {
 			lw := strings.Fields(strings.ToLower(name))
-			if len(lw) <= len(ws)-1 || len(lw) > 6 || !namesAll(lw, ws[1:]) {
-				continue
+			if len(lw) <= len(ws)-1 || len(lw) > 5 || !namesAll(lw[:len(ws)-1], ws[1:]) {
+				continue // the name opens with the thing: "Lasagna vegetariana", not "Why not the lasagna"
 			}
 			if found != "" && !strings.EqualFold(found, name) {
 				return "" // "the hotel" could be either
@@ -2454,7 +2509,8 @@ func (st *decisionState) namedThing(dec string) string {
 }
 
 // thingNames yields the names a message gives things: a table row's first
-// cell, a bold span, a heading.
+// cell, a bold span. A heading is more often a question or a claim ("Why
+// not the lasagna").
 func thingNames(text string) func(yield func(string) bool) {
 	return func(yield func(string) bool) {
 		for line := range strings.Lines(text) {
@@ -2463,10 +2519,6 @@ func thingNames(text string) func(yield func(string) bool) {
 			case strings.HasPrefix(line, "|"):
 				cell, _, _ := strings.Cut(line[1:], "|")
 				if name := trimText(cell); name != "" && !yield(name) {
-					return
-				}
-			case strings.HasPrefix(line, "#"):
-				if name := trimText(strings.TrimLeft(line, "# ")); name != "" && !yield(name) {
 					return
 				}
 			}
@@ -2515,7 +2567,7 @@ func namedBullet(text, short string) string {
 		}
 		item = trimText(item)
 		lead := strings.Fields(strings.ToLower(strings.NewReplacer("*", "", "_", "", ":", " ").Replace(item)))
-		lead = lead[:min(len(lead), 8)]
+		lead = lead[:min(len(lead), 3)] // what an item is about comes first: "Split the state …"
 		if !namesAll(lead, ws[1:]) {
 			continue
 		}
@@ -2552,7 +2604,8 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		if s.lineStart && (optionLabelled(sl) || len(sl) > 3 && sl[1] == ')' && sl[2] == ' ' && sl[0] >= 'a' && sl[0] <= 'h' || bytes.HasPrefix(sl, []byte("**(")) && len(sl) > 6 && sl[4] == ')' || bytes.HasPrefix(sl, []byte("**")) && len(sl) > 5 && (sl[3] == '.' || sl[3] == ')') || len(sl) > 4 && sl[0] == '(' && sl[2] == ')') {
 			if m := reOption.FindSubmatchIndex(head(sl)); m != nil && m[1] < len(sl) {
 				dec, _ := splitReason(text, st.lower, s.start+m[1], s.start+m[1], s.end)
-				if n := st.sents; len(dec) >= 3 && strings.Count(dec, " ") < 4 && k+1 < len(n) && n[k+1].para == s.para && !n[k+1].lineStart {
+				if n := st.sents; len(dec) >= 3 && strings.Count(dec, " ") < 4 && k+1 < len(n) && n[k+1].para == s.para && !n[k+1].lineStart &&
+					!reOpinion.Match(head(st.lower[n[k+1].start:n[k+1].end])) {
 					// "**B. Cloud-native managers.** AWS Secrets Manager for …":
 					// a title alone says little of what is picked.
 					next, _ := splitReason(text, st.lower, n[k+1].start, n[k+1].start, n[k+1].end)
@@ -2849,12 +2902,17 @@ func similar(wa, wb map[string]struct{}, a, b string) bool {
 }
 
 // numbers returns the numbers written in s, in order.
+// A number is a word of digits, with decimal points and thousands commas
+// ("10.4", "$1,000" and "$1000" are one), not digits inside a name
+// ("db.r6g.large").
 func numbers(s string) []string {
 	var out []string
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }) {
-		if f = strings.Trim(f, "."); f != "" {
-			out = append(out, f)
+	for _, f := range strings.Fields(s) {
+		f = strings.TrimRight(strings.TrimLeft(f, "$€£(~≈"), ".,;:!?)%")
+		if f == "" || strings.Trim(f, "0123456789.,") != "" || f[0] < '0' || f[0] > '9' {
+			continue
 		}
+		out = append(out, strings.ReplaceAll(f, ",", ""))
 	}
 	return out
 }

@@ -328,6 +328,10 @@ func FuzzDecisions(f *testing.F) {
 	} {
 		f.Add(s, "sounds good")
 	}
+	// Options, names and acronyms resolved across turns, with runes whose
+	// lower case is longer or shorter than they are.
+	f.Add("- **(a)** run it in the office.\n- **(b)** run it at the hotel.\n\n| Hotel near Marquês | 9 |\n\nAn Employer of Record (EOR) hires. The EOR pays. EOR costs.",
+		"We'll do the ȺȺȺȺ team's pick, (b). İstanbul gets option (b). The hotel it is. Talked it over with İrem and we're going with the EOR.")
 	e := New(nil, Options{})
 	f.Fuzz(func(t *testing.T, a, b string) {
 		c := conv("start", a, b, a)
@@ -345,7 +349,14 @@ func FuzzDecisions(f *testing.F) {
 			}
 		}
 		for _, tp := range e.Topics(c) {
-			if tp.Name == "" || strings.Count(tp.Name, " ") > 2 {
+			name := tp.Name
+			if long, acr, ok := strings.Cut(name, " ("); ok && strings.HasSuffix(acr, ")") {
+				name = strings.TrimSuffix(acr, ")") // "employer of record (eor)": the acronym is the phrase
+				if long == "" || strings.Contains(name, " ") {
+					t.Fatalf("bad acronym topic %q", tp.Name)
+				}
+			}
+			if name == "" || strings.Count(name, " ") > 2 {
 				t.Fatalf("bad topic %q", tp.Name)
 			}
 		}
@@ -722,6 +733,7 @@ func TestDecisionOptions(t *testing.T) {
 	const numbered = "Three ways:\n\n1. **Sharded LRU** – N independent LRUs, no dependency.\n2. **ristretto** – very fast, but async Set.\n\nWhich do you prefer?"
 	const first, second = "Sharded LRU – N independent LRUs, no dependency", "ristretto – very fast, but async Set"
 	const lettered = "For the spec:\n\na) **Leave it.** Accept the red runs.\nb) **Quarantine:** skip the tests.\nc) **Per-spec retries:** 1 retry for this spec only.\n\nI'd lean towards (b)."
+	const warned = "Two ways:\n\n**Option A: SQS.** Managed and cheap.\n\n**Option B: Kafka.** I'd avoid this one at your volume."
 	const approaches = "Two ways:\n\n**Approach 1: Sharded LRU.** N independent LRUs, no dependency.\n\n**Approach 2: ristretto.** Very fast, but async Set.\n\nBoth work."
 	tests := []struct {
 		assistant, reply, want string
@@ -739,7 +751,10 @@ func TestDecisionOptions(t *testing.T) {
 		// sentence after it; "going with" picks.
 		{approaches, "Go ahead with the second approach. The auditors want reviewed changes.", "ristretto: Very fast, but async Set"},
 		{approaches, "Where we landed:\n\n- Going with 1.\n- Nobody tunes shard counts by hand.", "Sharded LRU: N independent LRUs, no dependency|Nobody tunes shard counts by hand"},
-		{approaches, "Going with 3.", ""},
+		{approaches, "Going with C.", ""},
+		{approaches, "Let's go with 8.", "Let's go with 8"}, // a quantity, not an option
+		{approaches, "Option 2, the async Set worries me less than the lock.", "ristretto: Very fast, but async Set"},
+		{warned, "B please.", "Kafka"}, // the sentence after the title judges it, it does not say what it is
 		// Options lettered "a)" at a line's start.
 		{lettered, "c. 1 retry, only that spec.", "Per-spec retries: 1 retry for this spec only"},
 		{lettered, "(a) for now.", "Leave it: Accept the red runs"},
@@ -895,5 +910,57 @@ func TestOptionLaterNamed(t *testing.T) {
 				t.Errorf("decisions %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestNoOverreach holds replies on which the forms that resolve options,
+// names and stories once went too far: each must record what is shown, and
+// none may panic.
+func TestNoOverreach(t *testing.T) {
+	const ab = "Two ways:\n\n- **(a)** run it in the office.\n- **(b)** run it at the hotel."
+	const abBackfill = "**Option A:** dual writes for two weeks.\n\n**Option B:** a one-shot backfill over the weekend."
+	const redis = "I'd recommend moving the session cache to Redis with a 30 minute TTL."
+	tests := []struct {
+		name  string
+		turns []string // user, assistant, user, …
+		want  string   // decisions joined by "|"
+	}{
+		{"bytes of a lowered rune", []string{"Where?", ab, "We'll do the ȺȺȺȺ team's pick, (b)."}, "We'll do the ȺȺȺȺ team's pick, (b) — run it at the hotel"},
+		{"a clause's letter", []string{"How?", abBackfill, "Option B.", "Done.", "We'll rely on clause 7(b) of the vendor contract for the exit."},
+			"a one-shot backfill over the weekend|We'll rely on clause 7(b) of the vendor contract for the exit"},
+		{"the word option", []string{"Where?", ab, "Fine.", "Noted.", "We'll add SSO as an option a customer can switch on."}, "We'll add SSO as an option a customer can switch on"},
+		{"an enumeration", []string{"How?", abBackfill, "Then we'll do (a) freeze writes and (b) run the backfill."}, "We'll do (a) freeze writes and (b) run the backfill"},
+		{"a story verb after the decision", []string{"Which vendor?", "Twilio or the other one.", "We're switching to the vendor that spoke at the meetup, and we're dropping Twilio."},
+			"We're switching to the vendor that spoke at the meetup, and we're dropping Twilio"},
+		{"a relative clause", []string{"Schema?", "The new schema is ready.", "Decision: the schema we discussed, and we keep MySQL for the legacy app."},
+			"the schema we discussed, and we keep MySQL for the legacy app"},
+		{"a change to the proposal", []string{"Cache?", redis, "Sounds good. Let's do it with Memcached instead of Redis, we already run it."},
+			"moving the session cache to Redis with a 30 minute TTL|Let's do it with Memcached instead of Redis, we already run it"},
+		{"an idiom before we'll", []string{"Ship?", "I'd recommend fixing the API timeouts first: raise the pool size to 20.", "Honestly let's just ship it, we'll fix the CSS next week."},
+			"Honestly let's just ship it, we'll fix the CSS next week"},
+		{"a yes that is no summary", []string{"Cache?", redis + " The p99 would drop.", "OK, the p99 numbers are convincing. Let's do that."},
+			"moving the session cache to Redis with a 30 minute TTL"},
+		{"a heading", []string{"Menu?", "## Why not the lasagna\n\nIt sells badly.", "So the lasagna it is."}, "the lasagna"},
+		{"a bold sentence", []string{"Venue?", "**The hotel needs a deposit** of 20%.", "The hotel it is."}, "The hotel"},
+		{"the item not recommended", []string{"State?", "Options:\n- Workspaces: no need to split anything, but one shared backend.\n- Directories per environment.\n\nI'd recommend the split.", "Agreed."}, "the split"},
+		{"a comment after it is", []string{"Queue?", "Plan A is SQS, plan B is Kafka.", "Plan B it is, but I still think SQS would be cheaper."}, "Plan B"},
+		{"a number written two ways", []string{"Cap?", "Cap it.", "We'll cap retries at $1,000 a month.", "Fine.", "So we'll cap retries at $1000 a month."}, "We'll cap retries at $1,000 a month"},
+	}
+	e := New(nil, Options{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, d := range e.Decisions(conv(tt.turns...)) {
+				got = append(got, d.Decision)
+			}
+			if strings.Join(got, "|") != tt.want {
+				t.Errorf("decisions %q, want %q", got, tt.want)
+			}
+		})
+	}
+	for _, w := range []string{"ml", "kb", "lb", "rpm", "hr"} {
+		if units.HasString(w) {
+			t.Errorf("%q is taken for a unit; it also names a thing (machine learning, knowledge base, …)", w)
+		}
 	}
 }

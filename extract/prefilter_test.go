@@ -15,7 +15,8 @@ func allPatterns() []*lazyRE {
 		reImperative, reNotImperative, reAnyAnaphor, reItIs, rePlanLabel, reStartGo, reLabel, reProposal, reProposalLead,
 		reQuestionStart, reHypothetical, reTentative, reNegation, reWalkthrough, reLead, reReasonIn, reReasonSo,
 		reReasonNext, reAcceptStrong, reAcceptWeak, reContrast, reAnaphor, reOption, reOptionRef, reProposalLabel,
-		reCompanion, reEmptyLabel, reAnaphorHow, reHowDecided}
+		reCompanion, reEmptyLabel, reAnaphorHow, reHowDecided, reSumsUp, reConfirmTag, reOptionName, reOptionIn,
+		reOptionCapital, reLetsTakeThat, reOpinion, reComment, reDecisionLabel, reDecidedBefore, reRelativeStory}
 }
 
 // generate writes a random string re matches (assertions aside).

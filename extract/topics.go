@@ -641,8 +641,11 @@ var genericNouns = set(`way thing lot bit kind sort type part step case point ex
 
 // units of measure are no subject alone ("kwh", "km"): they follow the
 // numbers that are.
-var units = set(`km kg kwh kw mwh mb gb tb kb kib mib gib tib ms µs ns mph kph cm mm ml hz khz mhz ghz
-	rpm kbps mbps gbps px rem lb lbs oz mi sec min hr hrs`)
+// Abbreviations that are also names of things are left out: "ml" (machine
+// learning), "kb" (knowledge base), "lb" (load balancer), "rpm" (the package
+// format), "hr".
+var units = set(`km kg kwh kw mwh mb gb tb kib mib gib tib ms µs ns mph kph cm mm hz khz mhz ghz
+	kbps mbps gbps px lbs oz`)
 
 // weakStart and weakEnd are words a topic phrase should not begin or end with.
 var weakStart = set(`way thing lot bit kind sort type part step case point example approach
