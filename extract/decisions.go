@@ -2360,6 +2360,12 @@ func endsSentence(s string) bool {
 	return s != "" && strings.ContainsRune(".!?:;", rune(s[len(s)-1]))
 }
 
+// Replacers are built once: building one costs more than most replacing.
+var (
+	unemphasise = strings.NewReplacer("**", "", "__", "")
+	unmark      = strings.NewReplacer("*", "", "_", "", ":", " ")
+)
+
 // trimText drops markdown emphasis and surrounding punctuation; a line
 // break inside a sentence (a hard wrap) becomes a space.
 func trimText(s string) string {
@@ -2367,7 +2373,7 @@ func trimText(s string) string {
 		s = strings.Join(strings.Fields(s), " ")
 	}
 	if strings.Contains(s, "**") || strings.Contains(s, "__") {
-		s = strings.NewReplacer("**", "", "__", "").Replace(s)
+		s = unemphasise.Replace(s)
 	}
 	s = strings.TrimSpace(s)
 	s = strings.TrimRight(s, " .!;:,—–-")
@@ -2454,7 +2460,7 @@ var reOptionCapital = re(`\b[Oo]ption\s+([A-H])\b`)
 // options laid out last, or "" when it takes none of them, names more than
 // one label, or says most of it already.
 func (st *decisionState) optionRef(dec string) string {
-	if len(st.options) == 0 || strings.Count(dec, "(") > 1 {
+	if len(st.options) == 0 || strings.Count(dec, "(") > 1 || !strings.Contains(dec, "(") && !strings.Contains(dec, "ption") {
 		return ""
 	}
 	lower := asciiLower(nil, dec) // byte offsets as in dec
@@ -2566,7 +2572,7 @@ func namedBullet(text, short string) string {
 			item = item[i+1:]
 		}
 		item = trimText(item)
-		lead := strings.Fields(strings.ToLower(strings.NewReplacer("*", "", "_", "", ":", " ").Replace(item)))
+		lead := strings.Fields(strings.ToLower(unmark.Replace(item)))
 		lead = lead[:min(len(lead), 3)] // what an item is about comes first: "Split the state …"
 		if !namesAll(lead, ws[1:]) {
 			continue
@@ -2887,9 +2893,6 @@ func similar(wa, wb map[string]struct{}, a, b string) bool {
 	if len(wa) == 0 || len(wb) == 0 {
 		return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
 	}
-	if na, nb := numbers(a), numbers(b); len(na) > 0 && len(nb) > 0 && !slices.Equal(na, nb) {
-		return false
-	}
 	inter := 0
 	for w := range wa {
 		if _, ok := wb[w]; ok {
@@ -2898,7 +2901,12 @@ func similar(wa, wb map[string]struct{}, a, b string) bool {
 	}
 	union := len(wa) + len(wb) - inter
 	small := min(len(wa), len(wb))
-	return float64(inter)/float64(union) >= 0.6 || small >= 3 && float64(inter)/float64(small) >= 0.85
+	if !(float64(inter)/float64(union) >= 0.6 || small >= 3 && float64(inter)/float64(small) >= 0.85) {
+		return false
+	}
+	// Numbers are read only for the few pairs that share their words.
+	na, nb := numbers(a), numbers(b)
+	return len(na) == 0 || len(nb) == 0 || slices.Equal(na, nb)
 }
 
 // numbers returns the numbers written in s, in order.
