@@ -2285,6 +2285,10 @@ func nextReason(text string, lower []byte, sents []sentence, k int) string {
 // devs and our director, and we're …") is read past.
 var reHowDecided = re(`^([^,:.]{1,30}:\s+)?[^.:;?!]{0,80}?\b(?:talked|talk(?:ed)? it (?:over|through)|discussed|spoke|sat down|slept on it|sleeping on it|chatted|had a (?:long |quick )?(?:call|chat|talk|meeting)|thought (?:about )?it (?:over|through)|went (?:over|through) (?:it|this|that|them))\b[^.:;?!]{0,80}?(?:,? and|:|,) ((?:we|i)\b|let's\b|the [a-z]+ (?:signed off|agreed|approved|decided|said yes)\b)`)
 
+// storyVerbs are what reHowDecided needs, looked for before it runs: most
+// decisions hold none.
+var storyVerbs = []string{"talk", "discuss", "spoke", "sat down", "slept on", "sleeping on", "chatted", "had a ", "thought", "went over", "went through"}
+
 // storyFirst reports whether the match m of reHowDecided in lower is a
 // story told before the decision: under no decision label, nothing decided
 // before the story's verb ("We're switching to the vendor that spoke at the
@@ -2308,13 +2312,15 @@ func cleanDecision(s string, lower []byte) string {
 	if loc := reLead.FindIndex(head(lower)); loc != nil && loc[1] < len(s) {
 		s, lower = s[loc[1]:], lower[loc[1]:]
 	}
-	if m := reHowDecided.FindSubmatchIndex(head(lower)); m != nil && storyFirst(lower, m) {
-		// What is left starts a sentence ("the PI signed off …" → "The PI
-		// …") unless a label keeps its place ("Kids: we're going with …").
-		if m[2] >= 0 {
-			s = s[m[2]:m[3]] + s[m[4]:]
-		} else {
-			s = upperFirst(s[m[4]:])
+	if h := head(lower); containsAny(h, storyVerbs...) {
+		if m := reHowDecided.FindSubmatchIndex(h); m != nil && storyFirst(lower, m) {
+			// What is left starts a sentence ("the PI signed off …" → "The PI
+			// …") unless a label keeps its place ("Kids: we're going with …").
+			if m[2] >= 0 {
+				s = s[m[2]:m[3]] + s[m[4]:]
+			} else {
+				s = upperFirst(s[m[4]:])
+			}
 		}
 	}
 	return trimText(s)
