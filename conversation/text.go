@@ -40,11 +40,16 @@ func (m *Message) ToolText() string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// SearchText is everything a person might search for in the message: its
-// content, thinking, tool calls and results, and attachment names.
+// SearchText is everything a person might search for in the message: who
+// wrote it (when the format names people) with its content, its thinking,
+// tool calls and results, and attachment names.
 func (m *Message) SearchText() string {
-	parts := make([]string, 0, 4)
-	if m.Content != "" {
+	parts := make([]string, 0, 5)
+	if m.Author != "" && m.Content != "" {
+		// "Caroline: I painted a sunrise": who said it is part of what a
+		// question asks ("What did Caroline paint?").
+		parts = append(parts, m.Author+": "+m.Content)
+	} else if m.Content != "" {
 		parts = append(parts, m.Content)
 	}
 	if m.Thinking != "" {

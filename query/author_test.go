@@ -1,0 +1,45 @@
+package query_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/query"
+)
+
+// TestQuestionAboutAuthor checks that a question naming who said something
+// finds the message that person wrote when the format names people in an
+// author field ("What did Caroline paint?" where Caroline wrote "I painted a
+// sunrise"), not the conversation where the other person painted.
+func TestQuestionAboutAuthor(t *testing.T) {
+	day := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
+	chat := func(id string, lines ...[2]string) *conversation.Conversation {
+		c := &conversation.Conversation{ID: id, Source: "portable", Title: "Session " + id, Date: day, File: "/fixtures/" + id + ".json"}
+		for i, l := range lines {
+			role := conversation.RoleUser
+			if i%2 == 1 {
+				role = conversation.RoleAssistant
+			}
+			c.Messages = append(c.Messages, conversation.Message{Role: role, Author: l[0], Content: l[1], Timestamp: day})
+		}
+		c.Renumber()
+		return c
+	}
+	// Without the author the shorter message, Melanie's, would rank first.
+	melanie := chat("s1", [2]string{"Melanie", "I painted a lake."}, [2]string{"Caroline", "Lovely, send me a photo!"})
+	caroline := chat("s2", [2]string{"Caroline", "I painted a sunrise over the harbour at dawn last weekend."}, [2]string{"Melanie", "Wow, how long did it take?"})
+	e := engineOver(t, query.Options{}, fileChanges(melanie, caroline)...)
+	res, err := e.Search(context.Background(), query.Request{Query: "What did Caroline paint?", Group: true, Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].ConversationID != "s2" {
+		var got []string
+		for _, h := range res.Hits {
+			got = append(got, h.ConversationID)
+		}
+		t.Errorf("conversations %q, want s2 (Caroline painted) first", got)
+	}
+}
