@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,6 +147,15 @@ func TestParseQuirks(t *testing.T) {
 			ds := res.Conversations[0].Decisions
 			if len(ds) != 3 || ds[0].MessageIndex != 1 || ds[1].MessageIndex != -1 || ds[2].MessageIndex != -1 {
 				t.Errorf("decisions %+v, want indexes 1, -1, -1", ds)
+			}
+		}},
+		{"who wrote: author, else speaker or name, never a tool's name", `{"id": "x", "messages": [{"role": "user", "name": "Caroline", "content": "a"}, {"role": "assistant", "speaker": "Melanie", "content": "b"}, {"role": "user", "author": "Jo", "name": "Joanna", "content": "c"}, {"role": "tool", "name": "get_weather", "content": "d"}]}`, func(t *testing.T, res *parsers.Result) {
+			var got []string
+			for _, m := range res.Conversations[0].Messages {
+				got = append(got, m.Author)
+			}
+			if want := []string{"Caroline", "Melanie", "Jo", ""}; !slices.Equal(got, want) {
+				t.Errorf("authors %q, want %q", got, want)
 			}
 		}},
 		{"metadata not an object", `{"id": "x", "messages": [], "metadata": "oops"}`, func(t *testing.T, res *parsers.Result) {

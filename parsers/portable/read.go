@@ -2,6 +2,7 @@ package portable
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"path/filepath"
@@ -49,6 +50,10 @@ type rawMessage struct {
 	Sidechain   json.RawMessage `json:"sidechain"`
 	Branch      json.RawMessage `json:"branch"`
 	Author      json.RawMessage `json:"author"`
+	// Name and Speaker say who wrote a message where author does not: the
+	// chat-completions "name" of a participant, a transcript's "speaker".
+	Name    json.RawMessage `json:"name"`
+	Speaker json.RawMessage `json:"speaker"`
 }
 
 type rawToolCall struct {
@@ -228,6 +233,10 @@ func readMessage(raw json.RawMessage) (m conversation.Message, ok bool, err erro
 	m.Sidechain = loose.Bool(rm.Sidechain)
 	m.Branch = loose.String(rm.Branch)
 	m.Author = loose.String(rm.Author)
+	if m.Author == "" && (m.Role == conversation.RoleUser || m.Role == conversation.RoleAssistant) {
+		// A tool's message names the tool, not a person.
+		m.Author = cmp.Or(loose.String(rm.Speaker), loose.String(rm.Name))
+	}
 	return m, true, nil
 }
 
