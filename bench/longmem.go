@@ -23,6 +23,10 @@ type LongMemOptions struct {
 	Sessions int    // per dialog, default 12
 	Facts    int    // planted per dialog, default 16
 	Half     string // written into every question: "tune" or "held"
+	// Authors writes each speaker's name in the message's "author" field
+	// instead of before its text ("Kofi: …"): how an export of a chat
+	// between people names them.
+	Authors bool
 }
 
 func (o *LongMemOptions) defaults() {
@@ -204,10 +208,14 @@ func GenerateLongMem(dir string, o LongMemOptions) ([]Question, error) {
 					speaker = q
 				}
 				role := map[bool]string{true: "user", false: "assistant"}[m%2 == 0]
-				msgs = append(msgs, map[string]string{
+				mm := map[string]string{
 					"role": role, "content": speaker + ": " + text,
 					"timestamp": date.Add(time.Duration(m) * time.Minute).Format("2006-01-02T15:04:05"),
-				})
+				}
+				if o.Authors {
+					mm["content"], mm["author"] = text, speaker
+				}
+				msgs = append(msgs, mm)
 			}
 			doc := map[string]any{
 				"id": id, "date": date.Format("2006-01-02T15:04:05"),

@@ -223,27 +223,35 @@ func RecallSets(repo, work string) ([]RecallSet, error) {
 		}
 		sets = append(sets, RecallSet{Name: s.name, Roots: []string{filepath.Join(repo, s.root)}, Questions: qs})
 	}
-	lm := filepath.Join(work, "longmem")
-	if err := os.RemoveAll(lm); err != nil {
-		return nil, fmt.Errorf("longmem: %w", err)
-	}
-	var qs []Question
-	for _, g := range []LongMemOptions{{Seed: 7, Half: HalfTune}, {Seed: 11, Half: HalfHeld}} {
-		q, err := GenerateLongMem(filepath.Join(lm, g.Half), g)
-		if err != nil {
-			return nil, err
+	// The long-memory corpus twice: the speakers' names before their text,
+	// and in the messages' author field.
+	for _, v := range []struct {
+		name    string
+		authors bool
+	}{{"longmem", false}, {"longmem-author", true}} {
+		lm := filepath.Join(work, v.name)
+		if err := os.RemoveAll(lm); err != nil {
+			return nil, fmt.Errorf("%s: %w", v.name, err)
 		}
-		qs = append(qs, q...)
+		var qs []Question
+		for _, g := range []LongMemOptions{{Seed: 7, Half: HalfTune}, {Seed: 11, Half: HalfHeld}} {
+			g.Authors = v.authors
+			q, err := GenerateLongMem(filepath.Join(lm, g.Half), g)
+			if err != nil {
+				return nil, err
+			}
+			qs = append(qs, q...)
+		}
+		sets = append(sets, RecallSet{Name: v.name, Roots: []string{lm}, Questions: qs})
 	}
-	sets = append(sets, RecallSet{Name: "longmem", Roots: []string{lm}, Questions: qs})
 	return sets, nil
 }
 
 // WriteRecallText prints the figures as a table.
 func WriteRecallText(w io.Writer, fs []RecallFigures) {
-	fmt.Fprintf(w, "%-10s %-5s %9s %7s %7s %6s\n", "set", "half", "questions", "R@1", "R@5", "MRR")
+	fmt.Fprintf(w, "%-14s %-5s %9s %7s %7s %6s\n", "set", "half", "questions", "R@1", "R@5", "MRR")
 	for _, f := range fs {
-		fmt.Fprintf(w, "%-10s %-5s %9d %6.1f%% %6.1f%% %6.3f\n", f.Set, f.Half, f.Questions, 100*f.R1, 100*f.R5, f.MRR)
+		fmt.Fprintf(w, "%-14s %-5s %9d %6.1f%% %6.1f%% %6.3f\n", f.Set, f.Half, f.Questions, 100*f.R1, 100*f.R5, f.MRR)
 		for _, m := range f.Misses {
 			fmt.Fprintf(w, "    miss %s\n", m)
 		}
