@@ -234,8 +234,9 @@ func readMessage(raw json.RawMessage) (m conversation.Message, ok bool, err erro
 	m.Branch = loose.String(rm.Branch)
 	m.Author = loose.String(rm.Author)
 	if m.Author == "" && (m.Role == conversation.RoleUser || m.Role == conversation.RoleAssistant) {
-		// A tool's message names the tool, not a person.
-		m.Author = cmp.Or(loose.String(rm.Speaker), loose.String(rm.Name))
+		// A tool's message names the tool, not a person. A role that is
+		// no role ("role": "Caroline") names who wrote the message.
+		m.Author = cmp.Or(loose.String(rm.Speaker), loose.String(rm.Name), personRole(loose.String(role)))
 	}
 	return m, true, nil
 }
@@ -243,6 +244,25 @@ func readMessage(raw json.RawMessage) (m conversation.Message, ok bool, err erro
 type problem string
 
 func (e problem) Error() string { return string(e) }
+
+// personRole returns role when it names a person rather than a role
+// (MapRole makes it an assistant), else "".
+func personRole(role string) string {
+	role = strings.TrimSpace(role)
+	if role == "" || len(role) > 40 || roleWords[strings.ToLower(role)] {
+		return ""
+	}
+	return role
+}
+
+// roleWords are the roles and the names of assistants that MapRole knows or
+// that say no more than "assistant".
+var roleWords = map[string]bool{
+	"user": true, "human": true, "you": true, "me": true, "prompt": true, "system": true, "developer": true,
+	"context": true, "tool": true, "function": true, "tool_result": true, "function_call_output": true,
+	"ipython": true, "assistant": true, "model": true, "ai": true, "bot": true, "gpt": true, "chatgpt": true,
+	"claude": true, "gemini": true, "llm": true, "agent": true, "copilot": true, "bard": true, "response": true,
+}
 
 // MapRole maps a role or sender name onto a canonical role. Names it does not
 // know become assistant, as the format's own importers do ("user" if the
