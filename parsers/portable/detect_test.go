@@ -28,6 +28,7 @@ func TestDetect(t *testing.T) {
 		{"upper-case extension", "A.JSON", `{"id": "x", "messages": []}`, true},
 		{"metadata first, head cut before messages", "a.json", long[:parsers.HeadSize], true},
 		{"acceptance malformed file", "broken.json", `{"id": "x", "title": "t", "messages": [`, true},
+		{"a transcript's speaker turns", "s1.json", `{"id": "conv-26-s1", "date": "2023-05-08T13:56:00", "messages": [{"speaker": "Caroline", "dia_id": "D1:1", "text": "Hey Mel!"}]}`, true},
 
 		{"wrong extension", "a.txt", `{"id": "x", "messages": []}`, false},
 		{"jsonl", "a.jsonl", `{"id": "x", "messages": []}`, false},

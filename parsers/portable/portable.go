@@ -66,9 +66,9 @@ func (*Parser) Detect(path string, head []byte) bool {
 	if kind != '[' && kind != 'n' && kind != 0 {
 		return false
 	}
-	// Messages, when the head shows one, must be role/content objects, not
-	// another family's items.
-	if s.Any("messages/[]") && !s.Has("messages/[]", "role", "content") {
+	// Messages, when the head shows one, must be role/content objects (or
+	// a transcript's speaker turns), not another family's items.
+	if s.Any("messages/[]") && !s.Has("messages/[]", "role", "content", "speaker") {
 		return false
 	}
 	return ident || meta
