@@ -3,6 +3,7 @@ package conversation
 import (
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -45,10 +46,11 @@ func (m *Message) ToolText() string {
 // tool calls and results, and attachment names.
 func (m *Message) SearchText() string {
 	parts := make([]string, 0, 5)
-	if m.Author != "" && m.Content != "" {
+	if m.Content != "" && PersonName(m.Author) {
 		// "Caroline: I painted a sunrise": who said it is part of what a
-		// question asks ("What did Caroline paint?").
-		parts = append(parts, m.Author+": "+m.Content)
+		// question asks ("What did Caroline paint?"). An id ("user-139")
+		// or a model's name says nothing a person asks about.
+		parts = append(parts, strings.TrimSpace(m.Author)+": "+m.Content)
 	} else if m.Content != "" {
 		parts = append(parts, m.Content)
 	}
@@ -126,3 +128,41 @@ func OneLine(s string, n int) string {
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
 }
+
+// PersonName reports whether s reads as a person's name ("Caroline", "Mary
+// Ann", "O'Brien"): one to three words of letters (with apostrophes,
+// hyphens or dots inside), no digits, and none of the words that name a
+// role or an assistant ("User:", "AI Assistant", "gpt-4o").
+func PersonName(s string) bool {
+	s = strings.TrimSpace(s)
+	ws := strings.Fields(s)
+	if len(s) > 40 || len(ws) == 0 || len(ws) > 3 {
+		return false
+	}
+	for _, w := range ws {
+		for i, r := range w {
+			switch {
+			case unicode.IsLetter(r):
+			case i > 0 && strings.ContainsRune("'’-.", r):
+			default:
+				return false
+			}
+		}
+		if notPeople[strings.ToLower(strings.Trim(w, ".-'’"))] {
+			return false
+		}
+	}
+	return true
+}
+
+// notPeople are words of roles and assistants, never a person's name. Built
+// once and only read afterwards.
+var notPeople = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`user users human system developer context tool tools function prompt assistant
+		model ai bot chatbot agent gpt chatgpt claude gemini llm copilot bard openai anthropic sonnet opus haiku
+		answer answers output completion response question reply me you`) {
+		m[w] = true
+	}
+	return m
+}()

@@ -11,6 +11,7 @@ func TestSearchText(t *testing.T) {
 		{"content", Message{Content: "hello"}, "hello"},
 		{"author before the content", Message{Author: "Caroline", Content: "I painted a sunrise"}, "Caroline: I painted a sunrise"},
 		{"author of no text", Message{Author: "Caroline"}, ""}, // a name alone is found by every search for it
+		{"an id is no name", Message{Author: "user-139", Content: "1"}, "1"},
 		{"thinking, tools, attachments", Message{Content: "see", Thinking: "hmm", Attachments: []Attachment{{Name: "codebook.pdf"}}}, "see\nhmm\ncodebook.pdf"},
 	}
 	for _, tt := range tests {
@@ -19,5 +20,22 @@ func TestSearchText(t *testing.T) {
 				t.Errorf("SearchText() = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestPersonName(t *testing.T) {
+	tests := []struct {
+		s    string
+		want bool
+	}{
+		{"Caroline", true}, {" Mary Ann ", true}, {"O'Brien", true}, {"Jean-Luc", true}, {"Zoë", true}, {"J. R. Smith", true},
+		{"", false}, {"user-139", false}, {"gpt-4o", false}, {"GPT", false}, {"AI Assistant", false}, {"User:", false},
+		{"Claude 3.5 Sonnet", false}, {"tool_call", false}, {"1", false}, {"ghp_0123456789abcdefghijklmnopqrstuvwxyz", false},
+		{"a very long name of four", false}, {"-Caroline", false},
+	}
+	for _, tt := range tests {
+		if got := PersonName(tt.s); got != tt.want {
+			t.Errorf("PersonName(%q) = %v, want %v", tt.s, got, tt.want)
+		}
 	}
 }

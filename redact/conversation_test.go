@@ -51,6 +51,7 @@ func TestConversation(t *testing.T) {
 		{"ToolResults.Content", m.ToolResults[0].Content, mark},
 		// searchable, so redacted though they name things
 		{"Attachments.Name", m.Attachments[0].Name, mark},
+		{"Messages.Author", m.Author, mark},
 		{"Artifacts.Path", c.Artifacts[0].Path, mark},
 		// not text: ids, paths, names
 		{"ID", c.ID, secret},
@@ -60,7 +61,6 @@ func TestConversation(t *testing.T) {
 		{"RelatedConversations", c.RelatedConversations[0], secret},
 		{"Messages.ID", m.ID, secret},
 		{"Messages.ParentID", m.ParentID, secret},
-		{"Messages.Author", m.Author, secret},
 		{"ToolCalls.Name", m.ToolCalls[0].Name, secret},
 		{"ToolResults.CallID", m.ToolResults[0].CallID, secret},
 		{"Attachments.Ref", m.Attachments[0].Ref, secret},
@@ -69,7 +69,7 @@ func TestConversation(t *testing.T) {
 			t.Errorf("%s = %q, want %q", f.field, f.got, f.want)
 		}
 	}
-	if n != 17 {
-		t.Errorf("Conversation replaced %d, want 17", n)
+	if n != 18 {
+		t.Errorf("Conversation replaced %d, want 18", n)
 	}
 }

@@ -261,6 +261,7 @@ func eachText(c *conversation.Conversation, fn func(*string)) {
 	}
 	for i := range c.Messages {
 		m := &c.Messages[i]
+		fn(&m.Author) // searched with the content
 		fn(&m.Content)
 		fn(&m.Thinking)
 		for j := range m.ToolCalls {

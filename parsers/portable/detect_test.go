@@ -150,12 +150,12 @@ func TestParseQuirks(t *testing.T) {
 				t.Errorf("decisions %+v, want indexes 1, -1, -1", ds)
 			}
 		}},
-		{"who wrote: author, else speaker, name or a role that is a name, never a tool's name", `{"id": "x", "messages": [{"role": "user", "name": "Caroline", "content": "a"}, {"role": "assistant", "speaker": "Melanie", "content": "b"}, {"role": "user", "author": "Jo", "name": "Joanna", "content": "c"}, {"role": "tool", "name": "get_weather", "content": "d"}, {"role": "Melanie", "content": "e"}, {"role": "model", "content": "f"}]}`, func(t *testing.T, res *parsers.Result) {
+		{"who wrote: author, else speaker, name or a role that is a name, never a tool's name", `{"id": "x", "messages": [{"role": "user", "name": "Caroline", "content": "a"}, {"role": "assistant", "speaker": "Melanie", "content": "b"}, {"role": "user", "author": "Jo", "name": "Joanna", "content": "c"}, {"role": "tool", "name": "get_weather", "content": "d"}, {"role": "Melanie", "content": "e"}, {"role": "model", "content": "f"}, {"role": "assistant", "name": "gpt-4o", "content": "g"}, {"role": "AI Assistant", "content": "h"}, {"role": "User:", "content": "i"}, {"role": 1, "content": "j"}, {"role": "user", "author": "  ", "speaker": " Mel ", "content": "k"}]}`, func(t *testing.T, res *parsers.Result) {
 			var got []string
 			for _, m := range res.Conversations[0].Messages {
 				got = append(got, m.Author)
 			}
-			if want := []string{"Caroline", "Melanie", "Jo", "", "Melanie", ""}; !slices.Equal(got, want) {
+			if want := []string{"Caroline", "Melanie", "Jo", "", "Melanie", "", "", "", "", "", "Mel"}; !slices.Equal(got, want) {
 				t.Errorf("authors %q, want %q", got, want)
 			}
 		}},

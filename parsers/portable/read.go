@@ -232,11 +232,12 @@ func readMessage(raw json.RawMessage) (m conversation.Message, ok bool, err erro
 	m.Deleted = loose.Bool(rm.Deleted)
 	m.Sidechain = loose.Bool(rm.Sidechain)
 	m.Branch = loose.String(rm.Branch)
-	m.Author = loose.String(rm.Author)
+	m.Author = strings.TrimSpace(loose.String(rm.Author))
 	if m.Author == "" && (m.Role == conversation.RoleUser || m.Role == conversation.RoleAssistant) {
-		// A tool's message names the tool, not a person. A role that is
-		// no role ("role": "Caroline") names who wrote the message.
-		m.Author = cmp.Or(loose.String(rm.Speaker), loose.String(rm.Name), personRole(loose.String(role)))
+		// A tool's message names the tool, not a person. A "name" or a
+		// role that reads as a person's name ("role": "Caroline") says who
+		// wrote the message; "gpt-4o" or "AI Assistant" does not.
+		m.Author = cmp.Or(strings.TrimSpace(loose.String(rm.Speaker)), personName(rm.Name), personName(role))
 	}
 	return m, true, nil
 }
@@ -245,23 +246,13 @@ type problem string
 
 func (e problem) Error() string { return string(e) }
 
-// personRole returns role when it names a person rather than a role
-// (MapRole makes it an assistant), else "".
-func personRole(role string) string {
-	role = strings.TrimSpace(role)
-	if role == "" || len(role) > 40 || roleWords[strings.ToLower(role)] {
-		return ""
+// personName returns the string raw holds when it reads as a person's
+// name, else "".
+func personName(raw json.RawMessage) string {
+	if s := strings.TrimSpace(loose.String(raw)); len(bytes.TrimSpace(raw)) > 0 && bytes.TrimSpace(raw)[0] == '"' && conversation.PersonName(s) {
+		return s
 	}
-	return role
-}
-
-// roleWords are the roles and the names of assistants that MapRole knows or
-// that say no more than "assistant".
-var roleWords = map[string]bool{
-	"user": true, "human": true, "you": true, "me": true, "prompt": true, "system": true, "developer": true,
-	"context": true, "tool": true, "function": true, "tool_result": true, "function_call_output": true,
-	"ipython": true, "assistant": true, "model": true, "ai": true, "bot": true, "gpt": true, "chatgpt": true,
-	"claude": true, "gemini": true, "llm": true, "agent": true, "copilot": true, "bard": true, "response": true,
+	return ""
 }
 
 // MapRole maps a role or sender name onto a canonical role. Names it does not
