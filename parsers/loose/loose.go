@@ -201,6 +201,17 @@ var timeLayouts = []string{
 	"Mon Jan 2 2006 15:04:05 GMT-0700",
 	"20060102150405",
 	"2006/01/02 15:04:05",
+	// Written for people, as transcripts and datasets keep them ("1:56 pm on
+	// 8 May, 2023").
+	"3:04 pm on 2 January, 2006",
+	"3:04 PM on 2 January, 2006",
+	"3:04 pm on 2 Jan, 2006",
+	"3:04 PM on 2 Jan, 2006",
+	"January 2, 2006 3:04 PM",
+	"January 2, 2006",
+	"Jan 2, 2006",
+	"2 January 2006",
+	"2 Jan 2006",
 }
 
 // ParseTime reads a time written as text in any of the common layouts,
