@@ -2409,7 +2409,7 @@ func inProposal(rest []byte, proposal string) bool {
 		rest = rest[:i]
 	}
 	said, prop := contentWords(string(rest)), contentWords(proposal)
-	return len(said) > 0 && sharedWords(said, prop) == len(said)
+	return len(said) > 0 && subset(said, prop)
 }
 
 // optionLabelled reports a line that opens with a labelled option ("Option
@@ -2899,12 +2899,7 @@ func similar(wa, wb map[string]struct{}, a, b string) bool {
 	if len(wa) == 0 || len(wb) == 0 {
 		return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
 	}
-	inter := 0
-	for w := range wa {
-		if _, ok := wb[w]; ok {
-			inter++
-		}
-	}
+	inter := sharedWords(wa, wb)
 	union := len(wa) + len(wb) - inter
 	small := min(len(wa), len(wb))
 	if !(float64(inter)/float64(union) >= 0.6 || small >= 3 && float64(inter)/float64(small) >= 0.85) {
