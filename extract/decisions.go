@@ -2412,11 +2412,22 @@ func inProposal(rest []byte, proposal string) bool {
 	return len(said) > 0 && subset(said, prop)
 }
 
-// optionLabelled reports a line that opens with a labelled option ("Option
-// B:", "**Approach 2:**").
-func optionLabelled(sl []byte) bool {
+// optionLine reports a line that may open with a labelled option, one of
+// reOption's forms, cheaply: "Option B:", "**Approach 2:**", "**B.** …",
+// "(b) …", "b) …", "**(b)** …". Only such lines are matched against it.
+func optionLine(sl []byte) bool {
 	t := bytes.TrimLeft(sl, "*_")
-	return bytes.HasPrefix(t, []byte("option ")) || bytes.HasPrefix(t, []byte("approach ")) || bytes.HasPrefix(t, []byte("alternative "))
+	switch {
+	case bytes.HasPrefix(t, []byte("option ")), bytes.HasPrefix(t, []byte("approach ")), bytes.HasPrefix(t, []byte("alternative ")):
+		return true
+	case bytes.HasPrefix(sl, []byte("**(")):
+		return len(sl) > 6 && sl[4] == ')'
+	case bytes.HasPrefix(sl, []byte("**")):
+		return len(sl) > 5 && (sl[3] == '.' || sl[3] == ')')
+	case len(sl) > 4 && sl[0] == '(':
+		return sl[2] == ')'
+	}
+	return len(sl) > 3 && sl[1] == ')' && sl[2] == ' ' && sl[0] >= 'a' && sl[0] <= 'h'
 }
 
 // restates reports whether the sentence sl that picks option o goes on to
@@ -2613,7 +2624,7 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	var planItems []string
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
-		if s.lineStart && (optionLabelled(sl) || len(sl) > 3 && sl[1] == ')' && sl[2] == ' ' && sl[0] >= 'a' && sl[0] <= 'h' || bytes.HasPrefix(sl, []byte("**(")) && len(sl) > 6 && sl[4] == ')' || bytes.HasPrefix(sl, []byte("**")) && len(sl) > 5 && (sl[3] == '.' || sl[3] == ')') || len(sl) > 4 && sl[0] == '(' && sl[2] == ')') {
+		if s.lineStart && optionLine(sl) {
 			if m := reOption.FindSubmatchIndex(head(sl)); m != nil && m[1] < len(sl) {
 				dec, _ := splitReason(text, st.lower, s.start+m[1], s.start+m[1], s.end)
 				if n := st.sents; len(dec) >= 3 && strings.Count(dec, " ") < 4 && k+1 < len(n) && n[k+1].para == s.para && !n[k+1].lineStart &&
