@@ -33,20 +33,8 @@ func acronymLongForm(c *conversation.Conversation, word string) string {
 		}
 	}
 	acr := strings.ToUpper(word)
-	if long := spelledOut(c.Title, acr); long != "" {
-		return long
-	}
-	for _, t := range c.Summaries {
-		if long := spelledOut(t, acr); long != "" {
-			return long
-		}
-	}
-	for i := range c.Messages {
-		m := &c.Messages[i]
-		if !usable(m) {
-			continue
-		}
-		if long := spelledOut(m.Content, acr); long != "" {
+	for _, text := range topicTexts(c) {
+		if long := spelledOut(text, acr); long != "" {
 			return long
 		}
 	}
@@ -64,7 +52,7 @@ func spelledOut(text, acr string) string {
 		i += from
 		from = i + len(acr)
 		end := i + len(acr)
-		if end < len(text) && isLetterOrDigit(text[end]) || i > 0 && isLetterOrDigit(text[i-1]) {
+		if end < len(text) && wordByte(text[end]|0x20) || i > 0 && wordByte(text[i-1]|0x20) {
 			continue // inside a longer word: "TEORY"
 		}
 		if i > 0 && text[i-1] == '(' && end < len(text) && text[end] == ')' {
@@ -81,11 +69,6 @@ func spelledOut(text, acr string) string {
 		}
 	}
 	return ""
-}
-
-func isLetterOrDigit(b byte) bool {
-	b |= 0x20
-	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
 }
 
 // longFormBefore returns the words ending before "(ACR)" that spell acr out,
@@ -115,7 +98,7 @@ func matchInitials(ws []string, acr string) string {
 	lower := make([]string, len(ws))
 	for i, w := range ws {
 		w = strings.ToLower(strings.Trim(w, "*_\"'"))
-		if w == "" || !isLetterOrDigit(w[0]) {
+		if w == "" || !wordByte(w[0]) {
 			return ""
 		}
 		lower[i] = w

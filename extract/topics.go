@@ -2,6 +2,7 @@ package extract
 
 import (
 	"cmp"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -211,24 +212,12 @@ func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
 	defer e.pool.Put(s)
 	s.reset()
 
-	s.weight = titleWeight
-	s.sc.Scan(c.Title, s)
-	s.Break()
-	s.weight = summaryWeight
-	for _, t := range c.Summaries {
-		s.unit++
-		s.sc.Scan(t, s)
+	unit := 0
+	for weight, text := range topicTexts(c) {
+		s.weight, s.unit = weight, unit
+		s.sc.Scan(text, s)
 		s.Break()
-	}
-	s.weight = messageWeight
-	for i := range c.Messages {
-		m := &c.Messages[i]
-		if !usable(m) {
-			continue
-		}
-		s.unit++
-		s.sc.Scan(m.Content, s)
-		s.Break()
+		unit++
 	}
 	if len(s.cands) == 0 {
 		return nil
@@ -325,6 +314,27 @@ func hasWord(phrase, w string) bool {
 		}
 	}
 	return false
+}
+
+// topicTexts yields the texts topics are read from, each with its weight:
+// the title first (always, so that it is text 0), then the summaries, then
+// the user's and the assistant's messages.
+func topicTexts(c *conversation.Conversation) iter.Seq2[float64, string] {
+	return func(yield func(float64, string) bool) {
+		if !yield(titleWeight, c.Title) {
+			return
+		}
+		for _, t := range c.Summaries {
+			if !yield(summaryWeight, t) {
+				return
+			}
+		}
+		for i := range c.Messages {
+			if m := &c.Messages[i]; usable(m) && !yield(messageWeight, m.Content) {
+				return
+			}
+		}
+	}
 }
 
 // cmpRanked orders by score, best first, then by position.
