@@ -2502,8 +2502,8 @@ func (st *decisionState) optionRef(dec string) string {
 // ("Lasagna vegetariana", "Hotel near Marquês"), or "" when they name no
 // such thing or more than one.
 func (st *decisionState) namedThing(dec string) string {
-	ws := strings.Fields(strings.ToLower(strings.TrimRight(dec, ".!")))
-	if len(ws) < 2 || len(ws) > 3 || ws[0] != "the" {
+	ws := theThing(dec)
+	if ws == nil {
 		return ""
 	}
 	found := ""
@@ -2516,7 +2516,7 @@ func (st *decisionState) namedThing(dec string) string {
 		seen++
 		for name := range thingNames(m.Content) {
 			lw := strings.Fields(strings.ToLower(name))
-			if len(lw) <= len(ws)-1 || len(lw) > 5 || !namesAll(lw[:len(ws)-1], ws[1:]) {
+			if len(lw) <= len(ws) || len(lw) > 5 || !namesAll(lw[:len(ws)], ws) {
 				continue // the name opens with the thing: "Lasagna vegetariana", not "Why not the lasagna"
 			}
 			if found != "" && !strings.EqualFold(found, name) {
@@ -2563,35 +2563,36 @@ func thingNames(text string) func(yield func(string) bool) {
 	}
 }
 
+// theThing returns the words of a thing named "the X" or "the X Y" ("the
+// split", "the basic timer"), lower case and without "the", or nil for
+// anything else.
+func theThing(s string) []string {
+	ws := strings.Fields(strings.ToLower(strings.TrimRight(s, ".!")))
+	if len(ws) < 2 || len(ws) > 3 || ws[0] != "the" {
+		return nil
+	}
+	return ws[1:]
+}
+
 // namedBullet returns the one list item of text that short ("the split",
 // "the lease table") names among its first words ("- **Split the state per
 // environment:** one state file per environment"), or "" when short names
 // no item or more than one.
 func namedBullet(text, short string) string {
-	ws := strings.Fields(strings.ToLower(short))
-	if len(ws) < 2 || len(ws) > 3 || ws[0] != "the" {
+	ws := theThing(short)
+	if ws == nil {
 		return ""
 	}
 	found := ""
 	for line := range strings.Lines(text) {
-		item := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(item, "- "), strings.HasPrefix(item, "* "), strings.HasPrefix(item, "+ "):
-			item = item[2:]
-		default:
-			i := 0
-			for i < len(item) && item[i] >= '0' && item[i] <= '9' {
-				i++
-			}
-			if i == 0 || i+1 >= len(item) || item[i] != '.' && item[i] != ')' {
-				continue
-			}
-			item = item[i+1:]
+		item, isItem, _ := stripMarker(strings.TrimSpace(line))
+		if !isItem {
+			continue
 		}
 		item = trimText(item)
 		lead := strings.Fields(strings.ToLower(unmark.Replace(item)))
 		lead = lead[:min(len(lead), 3)] // what an item is about comes first: "Split the state …"
-		if !namesAll(lead, ws[1:]) {
+		if !namesAll(lead, ws) {
 			continue
 		}
 		if found != "" {
