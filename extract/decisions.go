@@ -2603,11 +2603,11 @@ func namedBullet(text, short string) string {
 	return found
 }
 
-// namesAll reports whether every word of want shares its stem with a word
-// of have ("split" ~ "splitting").
+// namesAll reports whether every word of want is a word of have or a form
+// of one (formOf: "split" ~ "splitting").
 func namesAll(have, want []string) bool {
 	for _, w := range want {
-		if !slices.ContainsFunc(have, func(h string) bool { return h == w || sameStem(h, w) || len(w) >= 4 && strings.HasPrefix(h, w) }) {
+		if !slices.ContainsFunc(have, func(h string) bool { return formOf(h, w) }) {
 			return false
 		}
 	}

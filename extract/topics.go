@@ -294,26 +294,14 @@ func (s *topicState) spelledBefore(long string) bool {
 	return slices.ContainsFunc(s.selected, func(j int) bool { return s.within(s.cands[j].norm, long) })
 }
 
-// within reports whether every word of phrase k is a word of phrase.
+// within reports whether every word of phrase k is a word of phrase, or a
+// form of one.
 func (s *topicState) within(k key, phrase string) bool {
+	var ws []string
 	for i := 0; i < maxN && k[i] != 0; i++ {
-		if !hasWord(phrase, s.norms[k[i]-1]) {
-			return false
-		}
+		ws = append(ws, s.norms[k[i]-1])
 	}
-	return true
-}
-
-// hasWord reports whether phrase holds w as a word, or a word w is the
-// folded form of ("records" for "record").
-func hasWord(phrase, w string) bool {
-	for f := range strings.FieldsSeq(phrase) {
-		f = strings.Trim(f, ",;:.")
-		if f == w || strings.HasPrefix(f, w) && len(f)-len(w) <= 2 {
-			return true
-		}
-	}
-	return false
+	return namesAll(strings.FieldsFunc(phrase, func(r rune) bool { return r == ' ' || strings.ContainsRune(",;:.", r) }), ws)
 }
 
 // topicTexts yields the texts topics are read from, each with its weight:
@@ -446,6 +434,12 @@ func (s *topicState) overlap(a, b key) bool {
 		}
 	}
 	return false
+}
+
+// formOf reports whether have is the word w or a form of it: the same stem
+// ("records", "splitting"), or w with a short ending.
+func formOf(have, w string) bool {
+	return have == w || sameStem(have, w) || strings.HasPrefix(have, w) && (len(w) >= 4 || len(have)-len(w) <= 2)
 }
 
 // sameStem reports words that differ only in an ending: they share all but
