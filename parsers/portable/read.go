@@ -249,7 +249,10 @@ func (e problem) Error() string { return string(e) }
 // personName returns the string raw holds when it reads as a person's
 // name, else "".
 func personName(raw json.RawMessage) string {
-	if s := strings.TrimSpace(loose.String(raw)); len(bytes.TrimSpace(raw)) > 0 && bytes.TrimSpace(raw)[0] == '"' && conversation.PersonName(s) {
+	if raw = bytes.TrimSpace(raw); len(raw) == 0 || raw[0] != '"' {
+		return "" // a number or an object names nobody
+	}
+	if s := strings.TrimSpace(loose.String(raw)); conversation.PersonName(s) {
 		return s
 	}
 	return ""
