@@ -2567,6 +2567,9 @@ func thingNames(text string) func(yield func(string) bool) {
 // split", "the basic timer"), lower case and without "the", or nil for
 // anything else.
 func theThing(s string) []string {
+	if len(s) > 60 || len(s) < 5 || !strings.EqualFold(s[:4], "the ") {
+		return nil // most decisions, refused before they are split into words
+	}
 	ws := strings.Fields(strings.ToLower(strings.TrimRight(s, ".!")))
 	if len(ws) < 2 || len(ws) > 3 || ws[0] != "the" {
 		return nil
