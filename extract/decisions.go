@@ -1071,6 +1071,14 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				}
 			}
 		}
+		if user {
+			if vp, why, ok := refusedSuggestion(text, lower, st.sents, k); ok {
+				// "someone on the team asked to log full request bodies at
+				// DEBUG. No.": what was asked for, refused.
+				out = e.appendDecision(st, out, m, decidedAgainst+vp, why)
+				continue
+			}
+		}
 		if loc := labelAt(sl, s.lineStart); loc != nil {
 			if !labelDecides(sl[:loc[1]], sl[loc[1]:]) {
 				continue
@@ -2274,6 +2282,43 @@ func nextReason(text string, lower []byte, sents []sentence, k int) string {
 		r = r[loc[1]:]
 	}
 	return cleanReason(r)
+}
+
+// reSuggested is someone else's suggestion ("someone on the team asked to
+// log full request bodies", "a friend told me to try the store brand butter
+// too, but nope"): group 1 is what they asked for, group 2 a refusal in the
+// same sentence.
+var reSuggested = re(`(?:^|[,;:—–] |\b(?:someone|somebody|friend|colleague|coworker|co-worker|manager|boss|team|they|he|she|people|folks|client|customer|mom|mum|dad|wife|husband|partner|vendor|landlord|sales|doctor|accountant|lawyer|neighbou?r|cofounder|co-founder|ceo|cto|legal|security|support|marketing|everyone|everybody)\b[^,;:]*? )(?:asked(?: me| us)?|told (?:me|us)|suggested(?: that)?(?: we| i| me| us)?|recommended(?: we| i)?|wants? (?:me|us)|wanted (?:me|us)|keeps? telling (?:me|us)) to (\w[^,;]{2,120}?)(?: too| as well)?(?:,? but (no|nope|nah|no way|not happening|hard no))?[.!]*$`)
+
+// reBareRefusal is a sentence that only says no.
+var reBareRefusal = re(`^(?:no|nope|nah|no way|hard no|not happening|absolutely not|definitely not)[.!]*$`)
+
+// refusedSuggestion reads sentence k of a user's message as someone else's
+// suggestion the user turns down, in the same sentence or the next: what
+// was suggested, and the reason given after the refusal.
+func refusedSuggestion(text string, lower []byte, sents []sentence, k int) (vp, why string, ok bool) {
+	s := sents[k]
+	sl := lower[s.start:s.end]
+	if !bytes.Contains(sl, []byte(" to ")) || isQuestion(sl) {
+		return "", "", false
+	}
+	m := reSuggested.FindSubmatchIndex(sl)
+	if m == nil {
+		return "", "", false
+	}
+	next := k
+	if m[4] < 0 {
+		if k+1 >= len(sents) || sents[k+1].para != s.para && sents[k+1].para != s.para+1 {
+			return "", "", false
+		}
+		n := sents[k+1]
+		if !reBareRefusal.Match(bytes.TrimSpace(lower[n.start:n.end])) {
+			return "", "", false
+		}
+		next = k + 1
+	}
+	vp = cleanDecision(text[s.start+m[2]:s.start+m[3]], sl[m[2]:m[3]])
+	return vp, nextReason(text, lower, sents, next), true
 }
 
 // reHowDecided is an account of how the decision was reached before the

@@ -201,6 +201,14 @@ func TestConclusionsAndRefusals(t *testing.T) {
 		{advice, "a separate photo upload queue, totally agree, that's half our bugs.", "a separate photo upload queue"},
 		{advice, "baseVersion per field makes sense, doing that instead of timestamps.", "baseVersion per field"},
 		{advice, "ok. we'll put the salary band in the ad, I'll write the JD this week.", "We'll put the salary band in the ad"},
+		// Someone else's suggestion, turned down in the sentence or the next.
+		{advice, "One more thing: someone on the team asked to log full request bodies at DEBUG. No. We have PII in half the payloads.", "Decided against: log full request bodies at DEBUG"},
+		{advice, "someone at the market told me to try the costco store brand butter too, but nope.", "Decided against: try the costco store brand butter"},
+		{advice, "The vendor wants us to sign a 3 year contract. No way.", "Decided against: sign a 3 year contract"},
+		{advice, "My manager asked me to lead the migration, a bit nervous.", ""},
+		{advice, "they told us to upgrade to v2, but no luck so far.", ""},
+		{advice, "Do they want us to migrate? No.", ""},
+		{advice, "I asked them to fix the build. No.", ""},
 	})
 }
 
