@@ -988,6 +988,13 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 			if pending != nil && len(pending.options) > 1 {
 				// One "(b) is simpler" line names an option; it lays out none.
 				st.options = pending.options
+			} else if (pending == nil || !pending.hasOptions()) && namesOptionOf(m.Content, st.options) {
+				// "I'd go with **A**", answering a question about the
+				// options laid out before: a reply picks from those.
+				if pending == nil {
+					pending = &proposal{}
+				}
+				pending.options = st.options
 			}
 			st.asked = len(st.sents) > 0 && isQuestion(st.lower[st.sents[len(st.sents)-1].start:st.sents[len(st.sents)-1].end])
 			st.saidLower = append(append(append(st.saidLower[:0], st.lower...), '\n'), st.userLower...)
@@ -1054,7 +1061,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			if o != "" && restates(sl, o) {
 				// "We're going with (a), fixed horizon at 8% MDE: run until
-				// 68k per arm": the reply says what it picks, and more.
+				// 68k per arm": the reply says what it pending, and more.
 				dec, why := splitReason(text, lower, s.start, s.start, s.end)
 				out = e.appendDecision(st, out, m, dec, why)
 				continue
@@ -2515,6 +2522,24 @@ func saysMuchOf(shared int, opt map[string]struct{}) bool {
 // letter in brackets elsewhere ("clause 7(b)", "(a) freeze writes and (b)
 // run the backfill") names no option.
 var reOptionIn = re(`\b(?:on|do|with|for|take|took|pick|picked|chose|choose|approved|approve|prefer|is|it's),?\s+(?:option\s+)?\(([a-h])\)(?:\s|[,.;:!]|$)`)
+
+// namesOptionOf reports whether an assistant's text names one of options by
+// its label, as a recommendation does: "I'd go with **A, `(customer_id,
+// created_at)`**", "option B", "(b)".
+func namesOptionOf(text string, options map[string]string) bool {
+	for key := range options {
+		if len(key) != 1 || key[0] < 'a' || key[0] > 'h' {
+			continue
+		}
+		up := strings.ToUpper(key)
+		for _, form := range [...]string{"**" + up + ",", "**" + up + "**", "**" + up + ":", "option " + up, "Option " + up, "(" + key + ")"} {
+			if strings.Contains(text, form) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 var reOptionCapital = re(`\b[Oo]ption\s+([A-H])\b`)
 

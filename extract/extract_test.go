@@ -882,6 +882,10 @@ func TestOptionLaterNamed(t *testing.T) {
 		{[]string{"Three zones are signed.", "we'll do (c) for the three signed zones."}, "We'll do (c) for the three signed zones"},
 		{[]string{"we're going with (b), drop the DS record at Gandi on Monday and migrate unsigned on Tuesday."}, "We're going with (b), drop the DS record at Gandi on Monday and migrate unsigned on Tuesday"},
 		{[]string{"we're going with (b), no worries."}, "removing the DS record, migrating unsigned, then signing again"},
+		// A pick after the assistant answered a question and named the
+		// option again, without laying the options out anew.
+		{[]string{"With three signed zones I'd go with **(b)**, the window is short.", "ok (b) it is."}, "removing the DS record, migrating unsigned, then signing again"},
+		{[]string{"With three signed zones, the window is short either way.", "ok (b) it is."}, ""},
 	}
 	e := New(nil, Options{})
 	for _, tt := range tests {
