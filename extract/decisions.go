@@ -1268,9 +1268,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			out = e.appendDecision(st, out, m, dec, why)
 			continue
-		} else if end := st.labelledNo(sl); end > 0 && user {
+		} else if from, end := st.labelledNo(sl); end > 0 && user {
 			// "async: no.": the thing named, refused.
-			out = e.appendDecision(st, out, m, decidedAgainst+trimText(text[s.start:s.start+end]), "")
+			out = e.appendDecision(st, out, m, decidedAgainst+trimText(text[s.start+from:s.start+end]), "")
 			continue
 		} else if loc := st.flatNo(sl); loc != nil && user {
 			// "and definitely no terragrunt, used it at my last job", "No

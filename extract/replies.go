@@ -552,23 +552,30 @@ var alternativeWords = set(`or vs vs. versus`)
 
 // reLabelledNo is a thing named, then refused: "async: no.", "Kafka —
 // nope."
+// reLabelledDecidedNo is "X: …, we decided no", the thing in group 1.
+var reLabelledDecidedNo = re(`^(?:and |also |so |ok,? |okay,? )?([a-z0-9][a-z0-9 ./+#_-]{0,30}?)\s*:\s*(?:[^:]{0,80}?,\s*)?(?:we|i)(?: have| 've|'ve)? (?:decide|decided|said|say) no\b`)
+
 var reLabelledNo = re(`^([a-z0-9][a-z0-9 ./+#_-]{0,30}?)\s*(?::|—|–| -)\s*(?:no|nope|not now|no way|nah)\s*[.!]*$`)
 
-// labelledNo returns where the thing a reply refuses in "X: no." ends, or
-// 0. The thing must have been said.
-func (st *decisionState) labelledNo(sl []byte) int {
-	if !st.replying || len(sl) > 48 {
-		return 0
+// labelledNo returns where the thing a reply refuses in "X: no." starts and
+// ends, or 0, 0. The thing must have been said.
+func (st *decisionState) labelledNo(sl []byte) (start, end int) {
+	if !st.replying || len(sl) > 160 {
+		return 0, 0
 	}
 	m := reLabelledNo.FindSubmatchIndex(sl)
-	if m == nil {
-		return 0
+	if m == nil || len(sl) > 48 {
+		// "And lifetime: we talked at dinner, we decide no, at least for
+		// the launch.": the thing, refused after how it was decided.
+		if m = reLabelledDecidedNo.FindSubmatchIndex(sl); m == nil {
+			return 0, 0
+		}
 	}
 	thing := sl[m[2]:m[3]]
 	if first, _, _ := bytes.Cut(thing, []byte(" ")); pronouns.Has(first) || leadWords.Has(first) || !st.saidAny(thing) {
-		return 0
+		return 0, 0
 	}
-	return m[3]
+	return m[2], m[3]
 }
 
 // refusals turn a thing named into a thing refused: "the status page,

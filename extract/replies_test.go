@@ -196,6 +196,8 @@ func TestConclusionsAndRefusals(t *testing.T) {
 		{advice, "paging per your table. and no external comms without legal sign-off, obviously.", "No external comms without legal sign-off"},
 		{advice, "async: no.", "Decided against: async"},
 		{advice, "Kafka: no.", ""},
+		{advice, "And async: we talked it over at lunch, we decided no, at least for this release.", "Decided against: async"},
+		{advice, "And Kafka: we talked it over at lunch, we decided no.", ""},
 		{advice, "ok rewrite it to a range on created_at, I'll push that regardless.", "rewrite it to a range on created_at"},
 		{advice, "So: field-level LWW with an op queue.", "field-level LWW with an op queue"},
 		{advice, "a separate photo upload queue, totally agree, that's half our bugs.", "a separate photo upload queue"},
