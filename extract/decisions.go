@@ -1277,7 +1277,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			// shim.": a thing discussed, ruled out.
 			out = e.appendDecision(st, out, m, upperFirst(text[s.start+loc[0]:s.start+loc[1]]), trimText(text[s.start+loc[1]:s.end]))
 			continue
-		} else if end, against := st.acceptedAfter(sl); end > 0 && user {
+		} else if end, more, against := st.acceptedAfter(sl); end > 0 && user {
 			// "12 partitions keyed by customer_id, yep.": the thing, then the
 			// yes (or the no).
 			start := 0
@@ -1287,6 +1287,8 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			dec := cleanDecision(text[s.start+start:s.start+end], sl[start:end])
 			if against {
 				dec = decidedAgainst + dec
+			} else if more > 0 {
+				dec += " — " + trimText(text[s.start+more:s.end])
 			}
 			out = e.appendDecision(st, out, m, dec, "")
 			continue

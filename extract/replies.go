@@ -247,7 +247,7 @@ func (st *decisionState) restatedAfterYes(sl []byte, k int) bool {
 
 // reAcceptedAfter is a yes after the thing it takes: ", yep.", " - yes,",
 // ", agreed", ", yes 100%".
-var reAcceptedAfter = re(`(?:(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense)(?: 100%| please| then| for sure)?|(?:totally |fully |completely )?agree|like you (?:say|said|suggest|suggested)|as you (?:say|said|suggest|suggested)|go with (?:that|it)|let'?s do (?:that|it)|do (?:that|it)|that works|(absolutely not|definitely not|hard no|nope|no way))|\s(?:like|as) you (?:say|said|suggested))\s*(?:[.!]+|,|$)`)
+var reAcceptedAfter = re(`(?:(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense)(?: 100%| please| then| for sure)?|(?:totally |fully |completely )?agree|like you (?:say|said|suggest|suggested)|as you (?:say|said|suggest|suggested)|go with (?:that|it)|let'?s do (?:that|it)|do (?:that|it)|that works|(absolutely not|definitely not|hard no|nope|no way))|\s(?:like|as) you (?:say|said|suggested))\s*(?:[.!]+|,|$|(?:—|–|- )\s*())`)
 
 // reFineAfter is a yes that closes a short phrase without a comma (group
 // 1).
@@ -257,11 +257,13 @@ var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:fine|ok|okay|yes|y
 var reFiniteVerb = re(`\b(?:is|are|was|were|looks?|seems?|works?|feels?|sounds?|went|goes|got|prevents|makes|causes|means|needs|handles|gives|takes|runs)\b|'s\b|'re\b`)
 
 // acceptedAfter returns where the thing a reply takes with a yes after it
-// ends ("12 partitions keyed by customer_id, yep"), or 0. Most of its
-// words must have been said; what follows the yes must not object.
-func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
+// ends ("12 partitions keyed by customer_id, yep"), or 0, and where what a
+// dash after the yes adds starts ("Two tiers like that, yes — normal with
+// guaranteed share"), or 0. Most of the thing's words must have been said;
+// what follows the yes must not object.
+func (st *decisionState) acceptedAfter(sl []byte) (end, more int, against bool) {
 	if !st.replying || len(sl) > 400 || isQuestion(sl) {
-		return 0, false
+		return 0, 0, false
 	}
 	// The yes follows the thing within 120 bytes: the pattern need not
 	// read further, and most sentences hold none of its words.
@@ -276,27 +278,27 @@ func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
 		// "lru-cache as direct dep fine.": a short verbless phrase, then the
 		// yes, no comma.
 		if loc = reFineAfter.FindSubmatchIndex(sl); loc == nil || reFiniteVerb.Match(sl[:loc[2]]) {
-			return 0, false
+			return 0, 0, false
 		}
-		loc = []int{loc[2], loc[1], loc[2], loc[3], -1, -1} // the shape of reAcceptedAfter's
+		loc = []int{loc[2], loc[1], loc[2], loc[3], -1, -1, -1, -1} // the shape of reAcceptedAfter's
 	}
 	if loc[0] > 120 {
-		return 0, false
+		return 0, 0, false
 	}
 	against = loc[4] >= 0 // "status page for security incidents, absolutely not"
 	if against && loc[1] < len(sl) && bytes.HasPrefix(bytes.TrimLeft(sl[loc[1]:], " "), []byte("but")) {
-		return 0, false
+		return 0, 0, false
 	}
 	phrase := sl[:loc[0]]
 	if l := reLead.FindIndex(head(phrase)); l != nil && l[1] < len(phrase) {
 		phrase = phrase[l[1]:] // "ok second redis with noeviction, fine"
 	}
 	if w, _, _ := bytes.Cut(bytes.TrimLeft(sl[loc[1]:], " "), []byte(" ")); reservations.Has(w) {
-		return 0, false // "Option B, yes, but …"
+		return 0, 0, false // "Option B, yes, but …"
 	}
 	first, _, _ := bytes.Cut(bytes.TrimLeft(phrase, " "), []byte(" "))
 	if pronouns.Has(first) || leadWords.Has(bytes.TrimRight(first, ",.!")) || hedged(phrase) {
-		return 0, false
+		return 0, 0, false
 	}
 	n, said := st.saidShare(phrase)
 	bare := bytes.TrimSpace(phrase)
@@ -304,9 +306,12 @@ func (st *decisionState) acceptedAfter(sl []byte) (end int, against bool) {
 		bare = bytes.TrimPrefix(bare, []byte(det)) // "The lasagna yes"
 	}
 	if n == 0 || said*2 < n || n == 1 && (said == 0 || bytes.Count(bare, []byte{' '}) > 0) {
-		return 0, false // one word only when it alone is the thing ("alpenverein, yep")
+		return 0, 0, false // one word only when it alone is the thing ("alpenverein, yep")
 	}
-	return loc[0], against
+	if loc[6] >= 0 && !against {
+		more = loc[6]
+	}
+	return loc[0], more, against
 }
 
 // reYesTo is a yes or a no to a thing named (groups 1 and 2): "And yes to
