@@ -1086,6 +1086,19 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue
 			}
 		}
+		if user {
+			if v := reBareOnIt.FindSubmatchIndex(sl); v != nil {
+				if t := paraTopic(text, lower, st.sents, k); t != "" {
+					// "The mandatory checkpointing policy — I can't
+					// enforce that. Drop it.": what the paragraph is about.
+					if verb := sl[v[2]:v[3]]; rejectVerbs.Has(verb) || string(verb) == "kill" {
+						t = decidedAgainst + t
+					}
+					out = e.appendDecision(st, out, m, t, nextReason(text, lower, st.sents, k))
+					continue
+				}
+			}
+		}
 		if loc := labelAt(sl, s.lineStart); loc != nil {
 			if !labelDecides(sl[:loc[1]], sl[loc[1]:]) {
 				continue
@@ -1696,10 +1709,54 @@ func (e *Extractor) antecedent(text string, lower []byte, sents []sentence, k in
 			return cleanDecision(text[p.start:p.end], pl), true
 		}
 	}
+	if t := paraTopic(text, lower, sents, k); t != "" {
+		return t, true
+	}
 	if pending != nil && pending.text != "" {
 		return pending.text, true
 	}
 	return "", false
+}
+
+// reBareOnIt is a sentence that only drops or keeps "it" (the verb in group
+// 1): "Drop it.", "ok, keep it."
+var reBareOnIt = re(`^(?:ok,? |okay,? |so |then |yeah,? |just )?(drop|scrap|ditch|kill|remove|keep)(?: it| that)[.!]*$`)
+
+// reParaTopic is a paragraph opening with what it is about, set off by a
+// dash or a colon: "The mandatory checkpointing policy — I can't enforce
+// that", "Runbooks: our support team has no GitHub access".
+var reParaTopic = re(`^((?:the |our |that |this )?[a-z0-9][a-z0-9 /_-]{2,50}?)\s*(?:—|–| - |:)\s`)
+
+// notionLabels open a paragraph without naming what it is about ("Update:
+// the survey came back").
+var notionLabels = set(`update edit note ps context summary background status fyi question answer
+	tldr recap plan decision news`)
+
+// paraTopic returns what the paragraph of sentence k is about, when its
+// first sentence, before k, opens with it set off by a dash or a colon and
+// sentence k is short ("Drop it."): what "it" there points at.
+func paraTopic(text string, lower []byte, sents []sentence, k int) string {
+	s := sents[k]
+	if bytes.Count(bytes.TrimSpace(lower[s.start:s.end]), []byte{' '}) > 3 {
+		return ""
+	}
+	j := k
+	for j > 0 && sents[j-1].para == s.para {
+		j--
+	}
+	if j == k {
+		return ""
+	}
+	f := sents[j]
+	m := reParaTopic.FindSubmatchIndex(lower[f.start:f.end])
+	if m == nil {
+		return ""
+	}
+	t := lower[f.start+m[2] : f.start+m[3]]
+	if first, _, _ := bytes.Cut(t, []byte(" ")); pronouns.Has(first) || leadWords.Has(first) || notionLabels.Has(t) || bytes.Count(t, []byte{' '}) > 5 || len(contentWords(string(t))) == 0 {
+		return ""
+	}
+	return text[f.start+m[2] : f.start+m[3]]
 }
 
 // summarises reports whether a sentence before "we'll go with that" sums up

@@ -199,6 +199,11 @@ func TestConclusionsAndRefusals(t *testing.T) {
 		{advice, "Kafka: no.", ""},
 		{advice, "And async: we talked it over at lunch, we decided no, at least for this release.", "Decided against: async"},
 		{advice, "And Kafka: we talked it over at lunch, we decided no.", ""},
+		// "it" as what the paragraph opened with.
+		{advice, "The mandatory checkpointing policy — I can't enforce that on 40 students. Drop it.", "Decided against: The mandatory checkpointing policy"},
+		{advice, "Runbooks: support reads them during escalations. Keep it.", "Runbooks"},
+		{advice, "Update: the survey came back fine. Drop it.", ""},
+		{advice, "I'm tired of this argument about the pager. Drop it.", ""},
 		{advice, "ok rewrite it to a range on created_at, I'll push that regardless.", "rewrite it to a range on created_at"},
 		{advice, "So: field-level LWW with an op queue.", "field-level LWW with an op queue"},
 		{advice, "a separate photo upload queue, totally agree, that's half our bugs.", "a separate photo upload queue"},
