@@ -1087,15 +1087,25 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 		}
 		if user {
-			if v := reBareOnIt.FindSubmatchIndex(sl); v != nil {
+			if v := reOnIt.FindSubmatchIndex(sl); v != nil {
 				if t := paraTopic(text, lower, st.sents, k); t != "" {
 					// "The mandatory checkpointing policy — I can't
 					// enforce that. Drop it.": what the paragraph is about.
-					if verb := sl[v[2]:v[3]]; rejectVerbs.Has(verb) || string(verb) == "kill" {
+					// "Sync meeting — … make it mandatory": the thing, and
+					// what is done with it.
+					verb := sl[v[2]:v[3]]
+					switch {
+					case v[5] > v[4]:
+						t += ": " + strings.TrimRight(text[s.start+v[2]:s.end], ".! ")
+					case rejectVerbs.Has(verb) || string(verb) == "kill":
 						t = decidedAgainst + t
+					case string(verb) != "keep":
+						t = ""
 					}
-					out = e.appendDecision(st, out, m, t, nextReason(text, lower, st.sents, k))
-					continue
+					if t != "" {
+						out = e.appendDecision(st, out, m, t, nextReason(text, lower, st.sents, k))
+						continue
+					}
 				}
 			}
 		}
@@ -1709,8 +1719,10 @@ func (e *Extractor) antecedent(text string, lower []byte, sents []sentence, k in
 			return cleanDecision(text[p.start:p.end], pl), true
 		}
 	}
-	if t := paraTopic(text, lower, sents, k); t != "" {
-		return t, true
+	if s := sents[k]; bytes.Count(bytes.TrimSpace(lower[s.start:s.end]), []byte{' '}) <= 3 {
+		if t := paraTopic(text, lower, sents, k); t != "" {
+			return t, true // "Drop that." under "The checkpointing policy — …"
+		}
 	}
 	if pending != nil && pending.text != "" {
 		return pending.text, true
@@ -1718,9 +1730,10 @@ func (e *Extractor) antecedent(text string, lower []byte, sents []sentence, k in
 	return "", false
 }
 
-// reBareOnIt is a sentence that only drops or keeps "it" (the verb in group
-// 1): "Drop it.", "ok, keep it."
-var reBareOnIt = re(`^(?:ok,? |okay,? |so |then |yeah,? |just )?(drop|scrap|ditch|kill|remove|keep)(?: it| that)[.!]*$`)
+// reOnIt is a short instruction about "it" (the verb in group 1, what
+// follows "it" in group 2): "Drop it.", "ok, keep it.", "no actually, make
+// it mandatory."
+var reOnIt = re(`^(?:(?:no|nope|ok|okay|so|then|yeah|yes|actually|and|but|just|fine|alright)[,.!]?\s+)*(drop|scrap|ditch|kill|remove|keep|make|move|set|cap|limit|rename|schedule|run|put|push|bump|raise|lower|switch|change|split) (?:it|that)\b([^,;:?]{0,60}?)[.!]*$`)
 
 // reParaTopic is a paragraph opening with what it is about, set off by a
 // dash or a colon: "The mandatory checkpointing policy — I can't enforce
@@ -1733,13 +1746,10 @@ var notionLabels = set(`update edit note ps context summary background status fy
 	tldr recap plan decision news`)
 
 // paraTopic returns what the paragraph of sentence k is about, when its
-// first sentence, before k, opens with it set off by a dash or a colon and
-// sentence k is short ("Drop it."): what "it" there points at.
+// first sentence, before k, opens with it set off by a dash or a colon:
+// what "it" in a short instruction there ("Drop it.") points at.
 func paraTopic(text string, lower []byte, sents []sentence, k int) string {
 	s := sents[k]
-	if bytes.Count(bytes.TrimSpace(lower[s.start:s.end]), []byte{' '}) > 3 {
-		return ""
-	}
 	j := k
 	for j > 0 && sents[j-1].para == s.para {
 		j--

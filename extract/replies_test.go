@@ -204,6 +204,8 @@ func TestConclusionsAndRefusals(t *testing.T) {
 		{advice, "Runbooks: support reads them during escalations. Keep it.", "Runbooks"},
 		{advice, "Update: the survey came back fine. Drop it.", ""},
 		{advice, "I'm tired of this argument about the pager. Drop it.", ""},
+		{advice, "Sync meeting — 15 min is fine. no actually, make it mandatory.", "Sync meeting: make it mandatory"},
+		{advice, "Sync meeting — 15 min is fine. should we make it mandatory?", ""},
 		{advice, "ok rewrite it to a range on created_at, I'll push that regardless.", "rewrite it to a range on created_at"},
 		{advice, "So: field-level LWW with an op queue.", "field-level LWW with an op queue"},
 		{advice, "a separate photo upload queue, totally agree, that's half our bugs.", "a separate photo upload queue"},
