@@ -1261,6 +1261,10 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 					// cluster": "it" is what the reply restates.
 					dec, why := splitReason(text, lower, s.start+i, s.start+i, s.end)
 					out = e.appendDecision(st, out, m, dec, why)
+				} else if user && loc[0] > 0 && st.topicChoice(sl[:loc[0]]) {
+					// "Tickets: I love the tiered idea, let's do it": "it"
+					// is the point the sentence opened with.
+					out = e.appendDecision(st, out, m, strings.TrimRight(text[s.start:s.start+loc[0]], " ,;—–-"), "")
 				}
 				continue
 			}
