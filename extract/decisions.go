@@ -1323,6 +1323,15 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			// "report → bullmq job scheduler", "backups -> backblaze b2".
 			out = e.appendDecision(st, out, m, trimText(text[s.start+loc[0]:s.start+loc[1]]), trimText(text[s.start+loc[1]:s.end]))
 			continue
+		} else if end := st.contrast(sl); end > 0 && user {
+			// "One index with per-language fields, not
+			// index-per-language.": the thing taken over another.
+			dec, why := splitReason(text, lower, s.start, s.start, s.end)
+			if why == "" && s.start+end < s.end {
+				dec, why = text[s.start:s.start+end], trimText(strings.TrimLeft(text[s.start+end:s.end], ", "))
+			}
+			out = e.appendDecision(st, out, m, dec, why)
+			continue
 		} else if st.topicChoice(sl) && user {
 			// "Handoff day: moving it to Wednesday": a point of the
 			// assistant's, then what the user makes of it.

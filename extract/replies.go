@@ -314,6 +314,43 @@ func (st *decisionState) acceptedAfter(sl []byte) (end, more int, against bool) 
 	return loc[0], more, against
 }
 
+// reTakenOver is a thing taken over another, without a verb: "One index with
+// per-language fields, not index-per-language.", "for amounts go integer
+// cents not Decimal, stripe wants cents anyway". Group 1 is the thing
+// taken, 2 the one passed over, 3 what follows a comma.
+var reTakenOver = re(`^([a-z0-9][^,;:?]{2,70}?),? (?:not|rather than|instead of) ([^,;:?]{2,50}?)(?:[.!]*$|,\s+(\S.*)$)`)
+
+// contrast returns where the thing a reply takes over another ends, the
+// other included, or 0: the sentence opens with it, with no verb of its
+// own, and what it is weighed against was on the table.
+func (st *decisionState) contrast(sl []byte) int {
+	if !st.replying || len(sl) > 240 || hedged(sl) {
+		return 0
+	}
+	if !bytes.Contains(sl, []byte(" not ")) && !bytes.Contains(sl, []byte(" than ")) && !bytes.Contains(sl, []byte(" instead ")) {
+		return 0
+	}
+	m := reTakenOver.FindSubmatchIndex(sl)
+	if m == nil {
+		return 0
+	}
+	taken, other := sl[m[2]:m[3]], sl[m[4]:m[5]]
+	if speakerFirst(taken) || reFiniteVerb.Match(taken) || leadWords.Has(taken) || len(contentWords(string(taken))) == 0 {
+		return 0
+	}
+	if first, _, _ := bytes.Cut(other, []byte(" ")); notContrast.Has(first) {
+		return 0 // "this week, not sure yet": no thing passed over
+	}
+	if n, said := st.saidShare(other); n == 0 || said*2 < n {
+		return 0
+	}
+	return m[5]
+}
+
+// notContrast open what follows "not" when it passes nothing over: "not
+// sure", "not yet".
+var notContrast = set(`sure yet now really quite much bad great too so that this it a an only just entirely`)
+
 // reYesTo is a yes or a no to a thing named (groups 1 and 2): "And yes to
 // peer assessment", "no to the vivas".
 var reYesTo = re(`^(?:(?:and|so|also|ok|okay)[,]?\s+)*(yes|no|a big yes|a hard no) to ((?:the |a |an |your )?[a-z0-9])`)

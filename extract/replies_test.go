@@ -289,6 +289,12 @@ func TestTerseReplies(t *testing.T) {
 		{advice, "Pickling: pretty sure a few tasks take querysets, need to grep.", ""},
 		{advice, "Trial: I love the 7-day idea, let's do it.", "Trial: I love the 7-day idea"},
 		{advice, "Trial: not sure yet, let's do it later.", ""},
+		// A thing taken over another, without a verb.
+		{advice, "Typesense, not Elasticsearch.", "Typesense, not Elasticsearch"},
+		{advice, "typesense rather than elasticsearch, the team knows it.", "typesense rather than elasticsearch"},
+		{advice, "this week, not sure yet.", ""},
+		{advice, "I want Typesense, not Elasticsearch?", ""},
+		{advice, "Friday, not the weekend.", ""},
 	})
 }
 
