@@ -2079,6 +2079,12 @@ func ruledOut(sl []byte) []int {
 		for at < len(sl) && sl[at] == ' ' {
 			at++
 		}
+		// "orm — prisma is out": the clause after a dash starts past it.
+		for _, dash := range [...]string{"— ", "– "} {
+			if bytes.HasPrefix(sl[at:], []byte(dash)) {
+				at += len(dash)
+			}
+		}
 		if loc := reRuledOut.FindSubmatchIndex(sl[at:]); loc != nil {
 			first, _, _ := bytes.Cut(sl[at+loc[2]:at+loc[3]], []byte(" "))
 			pred := sl[at+loc[3] : at+loc[1]]

@@ -197,6 +197,7 @@ func TestConclusionsAndRefusals(t *testing.T) {
 		{advice, "paging per your table. and no external comms without legal sign-off, obviously.", "No external comms without legal sign-off"},
 		{advice, "async: no.", "Decided against: async"},
 		{advice, "Kafka: no.", ""},
+		{advice, "paging — SRE is out, they're stretched thin.", "SRE is out"},
 		{advice, "And async: we talked it over at lunch, we decided no, at least for this release.", "Decided against: async"},
 		{advice, "And Kafka: we talked it over at lunch, we decided no.", ""},
 		// "it" as what the paragraph opened with.
