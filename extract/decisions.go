@@ -1086,6 +1086,14 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue
 			}
 		}
+		if user && k == 0 {
+			if end := st.pickedByName(sl); end > 0 {
+				// "drizzle, we like having the schema in ts": one of the
+				// alternatives laid out by name, picked.
+				out = e.appendDecision(st, out, m, strings.TrimSpace(text[s.start:s.start+end]), trimText(strings.TrimLeft(text[s.start+end:s.end], ",.;!—– ")))
+				continue
+			}
+		}
 		if user {
 			if v := reOnIt.FindSubmatchIndex(sl); v != nil {
 				if t := paraTopic(text, lower, st.sents, k); t != "" {

@@ -8,6 +8,7 @@ package extract
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -350,6 +351,73 @@ func (st *decisionState) contrast(sl []byte) int {
 // notContrast open what follows "not" when it passes nothing over: "not
 // sure", "not yet".
 var notContrast = set(`sure yet now really quite much bad great too so that this it a an only just entirely`)
+
+// reOptionLabel is the label before an option's name: "A) ", "2. ".
+var reOptionLabel = re(`^(?:[a-h0-9][.)]|\([a-h0-9]\))\s+`)
+
+// headingNames returns the names the assistant's last message sets in bold
+// at the start of a line or list item ("**Drizzle**", "- **B) Drizzle** –
+// schema in TS"), without their labels, lower case: the alternatives it
+// laid out by name.
+func (st *decisionState) headingNames() []string {
+	var names []string
+	for i := st.cur - 1; i >= 0; i-- {
+		m := &st.msgs[i]
+		if m.Role != conversation.RoleAssistant || !usable(m) || m.Sidechain {
+			continue
+		}
+		for line := range strings.Lines(m.Content) {
+			line, _, _ = stripMarker(strings.TrimSpace(line))
+			if !strings.HasPrefix(line, "**") {
+				continue
+			}
+			end := strings.Index(line[2:], "**")
+			if end < 0 {
+				continue
+			}
+			name := strings.TrimRight(strings.TrimSpace(line[2:2+end]), ":")
+			if loc := reOptionLabel.FindIndex([]byte(strings.ToLower(name))); loc != nil {
+				name = name[loc[1]:]
+			}
+			if name = strings.ToLower(strings.TrimSpace(name)); name != "" && len(strings.Fields(name)) <= 4 && !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+		break
+	}
+	return names
+}
+
+// pickedByName returns where the name ends of the alternative a reply's
+// first sentence opens with, as the assistant laid it out in bold among
+// others ("drizzle, we like having the schema in ts" after "**Drizzle**"
+// and "**Kysely**"), or 0.
+func (st *decisionState) pickedByName(sl []byte) int {
+	if !st.user || !st.replying || isQuestion(sl) {
+		return 0
+	}
+	end := bytes.IndexAny(sl, ",.;!—–")
+	if end < 0 {
+		end = len(sl)
+	}
+	h := bytes.TrimSpace(sl[:end])
+	if len(h) == 0 || len(h) > 30 || bytes.Count(h, []byte{' '}) > 2 {
+		return 0
+	}
+	if first, _, _ := bytes.Cut(h, []byte(" ")); pronouns.Has(first) || leadWords.Has(first) {
+		return 0
+	}
+	names := st.headingNames()
+	if len(names) < 2 {
+		return 0
+	}
+	for _, n := range names {
+		if n == string(h) {
+			return end
+		}
+	}
+	return 0
+}
 
 // reYesTo is a yes or a no to a thing named (groups 1 and 2): "And yes to
 // peer assessment", "no to the vivas".

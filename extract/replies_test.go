@@ -715,3 +715,35 @@ func TestAnaphorPutOffOrSkipped(t *testing.T) {
 		{answer, "Let's do that for now.", "put the queue in Postgres with SKIP LOCKED"},
 	})
 }
+
+// TestPickedByName checks a reply that opens with one of the alternatives
+// the assistant laid out by name in bold, after the user asked how they
+// differ.
+func TestPickedByName(t *testing.T) {
+	const options = "I'd lean toward PostgreSQL. For the ORM, Drizzle and Kysely both fit; want me to compare them?"
+	const compared = "Short version:\n\n**Drizzle**\n- Tables declared in TypeScript.\n\n**Kysely**\n- Only a query builder.\n\n**Rule of thumb:** if you want the schema to live in code, pick Drizzle. If you prefer the database to be the source of truth, pick Kysely."
+	e := New(nil, Options{})
+	for _, tt := range []struct{ reply, want string }{
+		{"drizzle, we like having the schema in ts. next thing: should we do tenants from day one?", "drizzle"},
+		{"Kysely.", "Kysely"},
+		{"drizzle or kysely, what would you pick?", ""},
+		{"ok thanks, still not sure.", ""},
+	} {
+		t.Run(tt.reply, func(t *testing.T) {
+			c := &conversation.Conversation{Messages: []conversation.Message{
+				{Index: 0, Role: conversation.RoleUser, Content: "Which ORM for the invoicing app?"},
+				{Index: 1, Role: conversation.RoleAssistant, Content: options},
+				{Index: 2, Role: conversation.RoleUser, Content: "between drizzle and kysely idk, whats the difference really"},
+				{Index: 3, Role: conversation.RoleAssistant, Content: compared},
+				{Index: 4, Role: conversation.RoleUser, Content: tt.reply},
+			}}
+			var got []string
+			for _, d := range e.Decisions(c) {
+				got = append(got, d.Decision)
+			}
+			if strings.Join(got, "|") != tt.want {
+				t.Errorf("decisions %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
