@@ -2783,6 +2783,14 @@ func namesAll(have, want []string) bool {
 	return true
 }
 
+// bulletAt reports whether the line holding offset i of text is a bullet
+// list item ("- Tokyo 4 → Hakone 1").
+func bulletAt(text string, i int) bool {
+	line := text[strings.LastIndexByte(text[:i], '\n')+1:]
+	_, item, num := stripMarker(strings.TrimLeft(line, " \t"))
+	return item && num == 0
+}
+
 // findProposal returns the recommendation an assistant message makes, if
 // any: the first sentence that recommends or lays out a plan ("Plan: …"),
 // with the labelled options the message offers ("Option B: …").
@@ -2797,7 +2805,11 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		if s.lineStart && optionLine(sl) {
 			if m := reOption.FindSubmatchIndex(head(sl)); m != nil && m[1] < len(sl) {
 				dec, _ := splitReason(text, st.lower, s.start+m[1], s.start+m[1], s.end)
-				if n := st.sents; len(dec) >= 3 && strings.Count(dec, " ") < 4 && k+1 < len(n) && n[k+1].para == s.para && !n[k+1].lineStart &&
+				// A bold title alone on its line: the line after it, in the
+				// same block, says what it is ("**B) Classic + hot
+				// springs**", "- Tokyo 4 → Hakone 1 → Kyoto 4 → Osaka 3").
+				titleLine := bytes.HasSuffix(bytes.TrimRight(sl, " :"), []byte("**"))
+				if n := st.sents; len(dec) >= 3 && strings.Count(dec, " ") < 4 && k+1 < len(n) && n[k+1].para == s.para && (!n[k+1].lineStart || titleLine && bulletAt(text, n[k+1].start)) &&
 					!reOpinion.Match(head(st.lower[n[k+1].start:n[k+1].end])) {
 					// "**B. Cloud-native managers.** AWS Secrets Manager for …":
 					// a title alone says little of what is picked.

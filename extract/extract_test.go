@@ -752,6 +752,10 @@ func TestDecisionOptions(t *testing.T) {
 		{approaches, "Go ahead with the second approach. The auditors want reviewed changes.", "ristretto: Very fast, but async Set"},
 		{approaches, "Where we landed:\n\n- Going with 1.\n- Nobody tunes shard counts by hand.", "Sharded LRU: N independent LRUs, no dependency|Nobody tunes shard counts by hand"},
 		{approaches, "Going with C.", ""},
+		// A bold title alone on its line: the bullet under it says what it
+		// is; a paragraph after it is commentary.
+		{"Routes:\n\n**A) Classic, unhurried**\n- Tokyo 5 → Kyoto 4 → Osaka 3\n\n**B) Classic + hot springs**\n- Tokyo 4 → Hakone 1 → Kyoto 4 → Osaka 3\n- One ryokan night.", "B.", "Classic + hot springs: Tokyo 4 → Hakone 1 → Kyoto 4 → Osaka 3"},
+		{"Indexes:\n\n**Option A: `(customer_id, created_at)`**\n```sql\nALTER TABLE orders ADD INDEX i (customer_id, created_at);\n```\nMySQL seeks to the customer and stops after 50 rows.\n\n**Option B: `(customer_id, status)`**\nFewer rows read.", "ok A it is.", "`(customer_id, created_at)`"},
 		{approaches, "Let's go with 8.", "Let's go with 8"}, // a quantity, not an option
 		{approaches, "Option 2, the async Set worries me less than the lock.", "ristretto: Very fast, but async Set"},
 		{warned, "B please.", "Kafka"}, // the sentence after the title judges it, it does not say what it is
