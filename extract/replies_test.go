@@ -292,6 +292,9 @@ func TestTerseReplies(t *testing.T) {
 		{advice, "Trial: not sure yet, let's do it later.", ""},
 		// A thing taken over another, without a verb.
 		{advice, "Typesense, not Elasticsearch.", "Typesense, not Elasticsearch"},
+		// A clause of someone's after a dash is the reason, not the decision.
+		{advice, "talked to my sister and we're going with Typesense — she liked the typo tolerance.", "We're going with Typesense"},
+		{advice, "we're going with Typesense — the cloud plan, not self-hosted.", "We're going with Typesense — the cloud plan, not self-hosted"},
 		{advice, "typesense rather than elasticsearch, the team knows it.", "typesense rather than elasticsearch"},
 		{advice, "this week, not sure yet.", ""},
 		{advice, "I want Typesense, not Elasticsearch?", ""},
