@@ -1018,7 +1018,8 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 	lower := st.lower
 	user := m.Role == conversation.RoleUser
 	st.user = user
-	planPara := -1 // the paragraph a user's "Here's what we'll do." opens
+	planPara := -1    // the paragraph a user's "Here's what we'll do." opens
+	decidedPara := -1 // the paragraph a user's inline "decided:" opens
 	for k, s := range st.sents {
 		sl := lower[s.start:s.end]
 		body, textStart := -1, -1
@@ -1093,6 +1094,11 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				out = e.appendDecision(st, out, m, strings.TrimSpace(text[s.start:s.start+end]), trimText(strings.TrimLeft(text[s.start+end:s.end], ",.;!—– ")))
 				continue
 			}
+		}
+		if user && s.para == decidedPara && decidedItem(sl) {
+			dec, why := splitReason(text, lower, s.start, s.start, s.end)
+			out = e.appendDecision(st, out, m, dec, why)
+			continue
 		}
 		if user {
 			if v := reOnIt.FindSubmatchIndex(sl); v != nil {
@@ -1194,6 +1200,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				if i := bytes.IndexAny(t, ":,—–-"); i >= 0 && i < len("decided")+2 {
 					_, size := utf8.DecodeRune(t[i:])
 					body, textStart = s.start+loc[0]+i+size, s.start+loc[0]+i+size
+					if user && t[i] == ':' {
+						decidedPara = s.para // "decided: X. log RT. no brms.": a list, a sentence an item
+					}
 					// "Decided, we'll see": what follows defers.
 					if m := reUserWill.FindSubmatchIndex(head(bytes.TrimLeft(lower[body:s.end], " "))); m != nil && notCommitting.Has(bytes.TrimLeft(lower[body:s.end], " ")[m[2]:m[3]]) {
 						continue
@@ -1749,6 +1758,18 @@ func (e *Extractor) antecedent(text string, lower []byte, sents []sentence, k in
 		return pending.text, true
 	}
 	return "", false
+}
+
+// decidedItem reports whether a sentence after an inline "decided: X." in
+// the same paragraph is a further item of what was decided ("log RT.", "no
+// brms, not for this chapter at least."): short, no question, hedge,
+// thanks or task of the speaker's.
+func decidedItem(sl []byte) bool {
+	t := bytes.TrimSpace(sl)
+	if len(t) < 3 || bytes.Count(t, []byte{' '}) > 12 || hedged(t) || reAcceptWeak.Match(head(t)) && bytes.Count(t, []byte{' '}) < 2 {
+		return false
+	}
+	return !bytes.HasPrefix(t, []byte("thank")) && !bytes.HasPrefix(t, []byte("i'll ")) && !bytes.HasPrefix(t, []byte("i will ")) && !bytes.HasPrefix(t, []byte("can you"))
 }
 
 // reOnIt is a short instruction about "it" (the verb in group 1, what

@@ -198,6 +198,8 @@ func TestConclusionsAndRefusals(t *testing.T) {
 		{advice, "async: no.", "Decided against: async"},
 		{advice, "Kafka: no.", ""},
 		{advice, "paging — SRE is out, they're stretched thin.", "SRE is out"},
+		// An inline "decided:" opens a list, a sentence an item.
+		{advice, "ok. decided: an MDR vendor for nights. log RT. no SMS, not this quarter at least. thanks! can you draft the contract?", "an MDR vendor for nights|log RT|No SMS, not this quarter at least"},
 		{advice, "And async: we talked it over at lunch, we decided no, at least for this release.", "Decided against: async"},
 		{advice, "And Kafka: we talked it over at lunch, we decided no.", ""},
 		// "it" as what the paragraph opened with.
