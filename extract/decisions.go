@@ -2349,11 +2349,12 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 				return cleanDecision(text[start:body+i[0]], lower[start:body+i[0]]), cleanReason(text[body+i[0]+2 : end])
 			}
 		}
-		// "we're going with Square — she liked the inventory": a clause of
-		// someone's after a dash says why.
-		if i := reDashAfter.FindSubmatchIndex(rest); i != nil && len(bytes.TrimSpace(rest[:i[0]])) > 0 {
-			return cleanDecision(text[start:body+i[0]], lower[start:body+i[0]]), cleanReason(text[body+i[2] : end])
-		}
+	}
+	// "we're going with Square — she liked the inventory": a clause of
+	// someone's after a dash says why, and all after it ("…, so it pays
+	// back").
+	if i := reDashAfter.FindSubmatchIndex(rest); i != nil && len(bytes.TrimSpace(rest[:i[0]])) > 0 && (loc == nil || i[0] < loc[0]) {
+		return cleanDecision(text[start:body+i[0]], lower[start:body+i[0]]), cleanReason(text[body+i[2] : end])
 	}
 	if loc != nil {
 		cut := body + loc[0]

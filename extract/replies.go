@@ -835,9 +835,10 @@ var reTaskAfter = re(`, (?:and )?i(?:'ll| will|'m going to| need to| have to| ca
 
 // reColonAfter opens an explanation after a colon: "voted to buy rather
 // than build: nobody wanted to own SAML".
-// reDashAfter is a clause with someone as its subject after a dash (group 1
-// the clause).
-var reDashAfter = re(` [—–] ((?:she|he|they|we|i|it|you|everyone|nobody|the team|my [a-z]+|our [a-z]+)(?:'s|'re|'ve|'ll|'d| [a-z]+ed| [a-z]+s| need| want| like| love| have| had| can| can't| don't)\b)`)
+// reDashAfter is a clause with someone as its subject after a dash, perhaps
+// after a phrase of circumstance ("— with the grant it's only 4-5k more"):
+// group 1 the clause.
+var reDashAfter = re(` [—–] ((?:with [a-z0-9 ]{1,30}? |since [a-z0-9 ]{1,30}? )?(?:she|he|they|we|i|it|you|everyone|nobody|the team|my [a-z]+|our [a-z]+)(?:'s|'re|'ve|'ll|'d| [a-z]+ed| [a-z]+s| need| want| like| love| have| had| can| can't| don't| plan)\b)`)
 
 var reColonAfter = re(`: (?:nobody|no one|we|it|they|this|that|the|our|i)\b`)
 

@@ -297,6 +297,7 @@ func TestTerseReplies(t *testing.T) {
 		// A clause of someone's after a dash is the reason, not the decision.
 		{advice, "talked to my sister and we're going with Typesense — she liked the typo tolerance.", "We're going with Typesense"},
 		{advice, "we're going with Typesense — the cloud plan, not self-hosted.", "We're going with Typesense — the cloud plan, not self-hosted"},
+		{advice, "ok we talked. going with Typesense — with the discount it's only 40 a month more, so it pays back.", "Going with Typesense"},
 		{advice, "typesense rather than elasticsearch, the team knows it.", "typesense rather than elasticsearch"},
 		{advice, "this week, not sure yet.", ""},
 		{advice, "I want Typesense, not Elasticsearch?", ""},
