@@ -1349,6 +1349,11 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			out = e.appendDecision(st, out, m, dec, why)
 			continue
+		} else if end := st.soNo(sl); end > 0 && user {
+			// "hybrid i dont really get the point of, two systems to
+			// maintain, so no.": the thing, turned down.
+			out = e.appendDecision(st, out, m, decidedAgainst+text[s.start:s.start+end], "")
+			continue
 		} else if st.topicChoice(sl) && user {
 			// "Handoff day: moving it to Wednesday": a point of the
 			// assistant's, then what the user makes of it.

@@ -662,6 +662,35 @@ var alternativeWords = set(`or vs vs. versus`)
 
 // reLabelledNo is a thing named, then refused: "async: no.", "Kafka —
 // nope."
+// reSoNo is a sentence that weighs a thing and ends turning it down: "hybrid
+// i dont really get the point of, two systems to maintain, so no."
+var reSoNo = re(`[,;]\s*so (?:no|nope|nah|that's a no|not for us)[.!]*$`)
+
+// soNo returns where the thing a sentence ending in ", so no" turns down
+// ends: its first words, up to a pronoun or a comma, which must name
+// something the assistant said; or 0.
+func (st *decisionState) soNo(sl []byte) int {
+	if !st.replying || len(sl) > 200 || !reSoNo.Match(sl) {
+		return 0
+	}
+	end := 0
+	for i, j := nextWord(sl, 0); i < j; i, j = nextWord(sl, j) {
+		if w := sl[i:j]; pronouns.Has(w) || bytes.HasPrefix(w, []byte("i'")) {
+			end = i
+			break
+		}
+		if j < len(sl) && sl[j] == ',' {
+			end = j
+			break
+		}
+	}
+	thing := bytes.TrimRight(sl[:end], " ,")
+	if len(thing) == 0 || bytes.Count(thing, []byte{' '}) > 3 || leadWords.Has(thing) || !st.saidAny(thing) {
+		return 0
+	}
+	return len(thing)
+}
+
 // reLabelledDecidedNo is "X: …, we decided no", the thing in group 1.
 var reLabelledDecidedNo = re(`^(?:and |also |so |ok,? |okay,? )?([a-z0-9][a-z0-9 ./+#_-]{0,30}?)\s*:\s*(?:[^:]{0,80}?,\s*)?(?:we|i)(?: have| 've|'ve)? (?:decide|decided|said|say) no\b`)
 

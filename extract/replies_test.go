@@ -198,6 +198,9 @@ func TestConclusionsAndRefusals(t *testing.T) {
 		{advice, "async: no.", "Decided against: async"},
 		{advice, "Kafka: no.", ""},
 		{advice, "paging — SRE is out, they're stretched thin.", "SRE is out"},
+		{advice, "async i dont really get the point of, two code paths to maintain, so no.", "Decided against: async"},
+		{advice, "The MDR vendor, my husband called them yesterday and they want 3k a month, so no.", "Decided against: The MDR vendor"},
+		{advice, "the weather was bad all week, so no.", ""},
 		// An inline "decided:" opens a list, a sentence an item.
 		{advice, "ok. decided: an MDR vendor for nights. log RT. no SMS, not this quarter at least. thanks! can you draft the contract?", "an MDR vendor for nights|log RT|No SMS, not this quarter at least"},
 		{advice, "And async: we talked it over at lunch, we decided no, at least for this release.", "Decided against: async"},
