@@ -248,7 +248,7 @@ func (st *decisionState) restatedAfterYes(sl []byte, k int) bool {
 
 // reAcceptedAfter is a yes after the thing it takes: ", yep.", " - yes,",
 // ", agreed", ", yes 100%".
-var reAcceptedAfter = re(`(?:(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense)(?: 100%| please| then| for sure)?|(?:totally |fully |completely )?agree|like you (?:say|said|suggest|suggested)|as you (?:say|said|suggest|suggested)|go with (?:that|it)|let'?s do (?:that|it)|do (?:that|it)|that works|(absolutely not|definitely not|hard no|nope|no way))|\s(?:like|as) you (?:say|said|suggested))\s*(?:[.!]+|,|$|(?:—|–|- )\s*())`)
+var reAcceptedAfter = re(`(?:(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense|(?:perfect|good|great|fair|nice) (?:compromise|idea|plan|call|solution)|deal|love it|works for me)(?: 100%| please| then| for sure)?|(?:totally |fully |completely )?agree|like you (?:say|said|suggest|suggested)|as you (?:say|said|suggest|suggested)|go with (?:that|it)|let'?s do (?:that|it)|do (?:that|it)|that works|(absolutely not|definitely not|hard no|nope|no way))|\s(?:like|as) you (?:say|said|suggested))\s*(?:[.!]+|,|$|(?:—|–|- )\s*())`)
 
 // reFineAfter is a yes that closes a short phrase without a comma (group
 // 1).
@@ -272,16 +272,17 @@ func (st *decisionState) acceptedAfter(sl []byte) (end, more int, against bool) 
 	var loc []int
 	// Every form but "… like you say" needs a comma or a dash before its yes.
 	if (bytes.ContainsAny(scan, ",-—–") || bytes.Contains(scan, []byte(" you s"))) &&
-		containsAny(scan, "yes", "yep", "yeah", "agree", "fine", "sure", "ok", "definitely", "absolutely", "perfect", "sounds good", "makes sense", "you say", "you said", "you suggest", "go with", "do that", "do it", "that works", "not", "nope", "no way", "hard no") {
+		containsAny(scan, "yes", "yep", "yeah", "agree", "fine", "sure", "ok", "definitely", "absolutely", "perfect", "sounds good", "makes sense", "compromise", "idea", "plan", "call", "solution", "deal", "love it", "works for me", "you say", "you said", "you suggest", "go with", "do that", "do it", "that works", "not", "nope", "no way", "hard no") {
 		loc = reAcceptedAfter.FindSubmatchIndex(scan)
 	}
+	// "lru-cache as direct dep fine.": a short verbless phrase, then the yes,
+	// no comma; it comes first in "The lasagna yes, we put it on top …,
+	// good idea."
+	if fine := reFineAfter.FindSubmatchIndex(sl); fine != nil && !reFiniteVerb.Match(sl[:fine[2]]) && (loc == nil || fine[2] < loc[0]) {
+		loc = []int{fine[2], fine[1], fine[2], fine[3], -1, -1, -1, -1} // the shape of reAcceptedAfter's
+	}
 	if loc == nil {
-		// "lru-cache as direct dep fine.": a short verbless phrase, then the
-		// yes, no comma.
-		if loc = reFineAfter.FindSubmatchIndex(sl); loc == nil || reFiniteVerb.Match(sl[:loc[2]]) {
-			return 0, 0, false
-		}
-		loc = []int{loc[2], loc[1], loc[2], loc[3], -1, -1, -1, -1} // the shape of reAcceptedAfter's
+		return 0, 0, false
 	}
 	if loc[0] > 120 {
 		return 0, 0, false

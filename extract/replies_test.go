@@ -118,6 +118,7 @@ func TestRepliesFromFreshConversations(t *testing.T) {
 	checkReplies(t, "What do you suggest?", []replyCase{
 		{advice, "12 partitions keyed by customer_id, yep. Retention is next.", "12 partitions keyed by customer_id"},
 		{advice, "12 partitions keyed by customer_id, yes — with 3 days of retention.", "12 partitions keyed by customer_id — with 3 days of retention"},
+		{advice, "12 partitions keyed by region and tenant, fair compromise, the team will survive.", "12 partitions keyed by region and tenant"},
 		{advice, "metric: conversion per visitor as primary, agreed.", "conversion per visitor as primary"},
 		{advice, "prod applies from CI with 12 partitions - yes, doing that regardless.", "prod applies from CI with 12 partitions"},
 		{advice, "12 partitions keyed by customer_id, yes, but only after the audit.", ""},
