@@ -1833,8 +1833,8 @@ func summarises(pl []byte) bool {
 // findTrigger returns the span of the first direct decision phrase in the
 // sentence, or nil.
 func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying bool) []int {
-	if loc := reStartGo.FindIndex(head(sl)); loc != nil {
-		return loc
+	if loc := reStartGo.FindIndex(head(sl)); loc != nil && (role == conversation.RoleUser || !bytes.Contains(sl[:loc[1]], []byte("go with"))) {
+		return loc // the assistant's "Go with B" advises
 	}
 	if loc := findAtToks(reDirect, sl, toks, anchorDirect); loc != nil {
 		if t := sl[loc[0]:loc[1]]; (bytes.HasSuffix(t, []byte("went for")) || bytes.HasSuffix(t, []byte("gone for"))) && leisure(sl[loc[1]:]) {
