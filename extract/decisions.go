@@ -76,7 +76,7 @@ var (
 	reUserNotDoing = re(`^(?:we|i)(?:'re| are|'m| am) not ([a-z]+ing)\b`)
 	// reRuledOut is a thing ruled out in so many words (group 1), perhaps
 	// with what ruled it out after it (group 2: "out on cost alone").
-	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|off the list|out of scope|a no-go|not an option|ruled out|off for now|a hard no|a no)| ruled out)(?: then| too| now| as well| for now)?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
+	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|off the list|out of scope|a no-go|not an option|ruled out|off for now|a hard no|a no)| ruled out)(?: then| too| now| as well| for now| anyway| regardless)?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
 	// reUserWont is a decision against with any verb ("we won't migrate
 	// this quarter", "we're not going to bother with triggers"), the verb
 	// checked against notCommitting and notDeciding.
@@ -1851,7 +1851,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	// next week" decides the CSS).
 	var first []int
 	for _, r := range []*lazyRE{reUserWill, reUserLets} {
-		if m := findAtToks(r, sl, toks, anchorUser); m != nil && (first == nil || m[0] < first[0] && letsTakeThat(sl[m[2]:])) {
+		if m := findAtToks(r, sl, toks, anchorUser); m != nil && (first == nil || m[0] < first[0] && letsTakeThat(sl[m[2]:])) && !worryBefore(sl[:m[0]]) {
 			verb := sl[m[2]:m[3]]
 			if pronouns.Has(verb) || letsObjects.Has(verb) {
 				continue // "it lets us use either model": the verb "let", not "let's"
@@ -2091,7 +2091,7 @@ func ruledOutWord(sl []byte) bool {
 			k := i + j + len(w)
 			if k == len(sl) || !wordByte(sl[k]) && sl[k] != ' ' || sl[k] == '-' ||
 				sl[k] == ' ' && (bytes.HasPrefix(sl[k:], []byte(" —")) || bytes.HasPrefix(sl[k:], []byte(" –")) || bytes.HasPrefix(sl[k:], []byte(" - ")) ||
-					containsAny(head(sl[k:]), " then", " too", " now", " as well", " for now", " on cost", " on price", " on budget", " on licen")) {
+					containsAny(head(sl[k:]), " then", " too", " now", " as well", " for now", " anyway", " regardless", " on cost", " on price", " on budget", " on licen")) {
 				return true
 			}
 			i = k
@@ -2455,6 +2455,17 @@ func refusedSuggestion(text string, lower []byte, sents []sentence, k int) (vp, 
 	vp = cleanDecision(text[s.start+m[2]:s.start+m[3]], sl[m[2]:m[3]])
 	return vp, nextReason(text, lower, sents, next), true
 }
+
+// worryBefore reports a prefix that makes the "we'll" after it a fear or a
+// hope, not a plan: "worried we'll merge something that breaks e2e".
+func worryBefore(prefix []byte) bool {
+	t := bytes.TrimSuffix(bytes.TrimRight(prefix, " "), []byte(" that"))
+	w := t[bytes.LastIndexByte(t, ' ')+1:]
+	return worryWords.Has(w)
+}
+
+var worryWords = set(`worried worry worries afraid scared concerned nervous fear fears hope hoping hopefully
+	unless if whether maybe perhaps probably wonder wondering doubt`)
 
 // reHowDecided is an account of how the decision was reached before the
 // decision itself ("talked it through with my husband last night and we're

@@ -199,6 +199,7 @@ func TestConclusionsAndRefusals(t *testing.T) {
 		{advice, "async: no.", "Decided against: async"},
 		{advice, "Kafka: no.", ""},
 		{advice, "paging — SRE is out, they're stretched thin.", "SRE is out"},
+		{advice, "SRE is off the table anyway, they're stretched thin.", "SRE is off the table anyway"},
 		{advice, "async i dont really get the point of, two code paths to maintain, so no.", "Decided against: async"},
 		{advice, "The MDR vendor, my husband called them yesterday and they want 3k a month, so no.", "Decided against: The MDR vendor"},
 		{advice, "the weather was bad all week, so no.", ""},
