@@ -252,7 +252,7 @@ var reAcceptedAfter = re(`(?:(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|s
 
 // reFineAfter is a yes that closes a short phrase without a comma (group
 // 1).
-var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:fine|ok|okay|yes|yep))\s*(?:[.!]*$|,)`)
+var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:fine|ok|okay|yes|yep|agree|agreed))\s*(?:[.!]*$|,)`)
 
 // reFiniteVerb marks a clause ("everything is fine"), not a thing named.
 var reFiniteVerb = re(`\b(?:is|are|was|were|looks?|seems?|works?|feels?|sounds?|went|goes|got|prevents|makes|causes|means|needs|handles|gives|takes|runs)\b|'s\b|'re\b`)
@@ -877,7 +877,7 @@ var reViewAfter = re(`, (?:and )?i (?:prefer|think|guess|feel|want|like|hope|bel
 
 // reCommentAfter opens a comment on the decision after a comma: "we stay
 // with Traefik, no reason to install another thing".
-var reCommentAfter = re(`, (?:no reason to|not worth|no point in|which (?:is|was|would|means|makes)|that way)\b`)
+var reCommentAfter = re(`, (?:no reason to|not worth|no point in|which (?:is|was|would|means|makes)|that way|(?:it's|its|it is) (?:a|an|too|so|just|really|way|kind of|always|never)|(?:they're|theyre|they are) (?:a|too|so|just|really|way|always|never))\b`)
 
 // What is no decision, or not yet one.
 
