@@ -460,6 +460,9 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	for _, tail := range []string{" please", " then", " too", ", obviously", " obviously", ", of course", ", definitely"} {
 		phrase = bytes.TrimSuffix(phrase, []byte(tail))
 	}
+	if notionLabels.Has(phrase) {
+		return 0 // "update!! board meeting was last night": news follows
+	}
 	// After alternatives or a proposal only; checked last, as it reads the
 	// whole of what was said.
 	long := bytes.Count(phrase, []byte{' '}) >= 12
