@@ -953,7 +953,7 @@ func TestNoOverreach(t *testing.T) {
 		{"the item not recommended", []string{"State?", "Options:\n- Workspaces: no need to split anything, but one shared backend.\n- Directories per environment.\n\nI'd recommend the split.", "Agreed."}, "the split"},
 		{"a comment after it is", []string{"Queue?", "Plan A is SQS, plan B is Kafka.", "Plan B it is, but I still think SQS would be cheaper."}, "Plan B"},
 		{"the assistant's advice in the imperative", []string{"Which definition?", "## Recommendation\nGo with **B** for the definition and **UTC** for the company-level DAU.", "thanks, what about bots?"}, ""},
-		{"news after a label", []string{"Campaign?", "Send **4 emails** (launch, mid-campaign update, thank you).", "update!! board meeting was last night."}, ""},
+		{"news after a label", []string{"Campaign?", "## Is it doable?\nYes, if you keep the scope tight:\n- **1 story dog** + **4 emails** (launch, mid-campaign update, thank you)\n- **3 social posts a week**", "update!! board meeting was last night."}, ""},
 		{"a worry", []string{"CI?", "Move e2e to nightly.", "honestly i agree. worried we'll merge something that breaks e2e and nobody notices for days tho"}, ""},
 		{"a number written two ways", []string{"Cap?", "Cap it.", "We'll cap retries at $1,000 a month.", "Fine.", "So we'll cap retries at $1000 a month."}, "We'll cap retries at $1,000 a month"},
 	}
