@@ -252,7 +252,11 @@ var reAcceptedAfter = re(`(?:(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|s
 
 // reFineAfter is a yes that closes a short phrase without a comma (group
 // 1).
-var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:fine|ok|okay|yes|yep|agree|agreed))\s*(?:[.!]*$|,)`)
+var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:fine|ok|okay|yes|yep|agree|agreed|i love|i like|love it))\s*(?:[.!]*$|,)`)
+
+// reNopeAfter is a no that closes a short phrase without a comma: "google
+// forms nope, we're a canvas school" (group 1).
+var reNopeAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:nope|nah|no way))\s*(?:[.!]*$|,)`)
 
 // reFiniteVerb marks a clause ("everything is fine"), not a thing named.
 var reFiniteVerb = re(`\b(?:is|are|was|were|looks?|seems?|works?|feels?|sounds?|went|goes|got|prevents|makes|causes|means|needs|handles|gives|takes|runs)\b|'s\b|'re\b`)
@@ -280,6 +284,8 @@ func (st *decisionState) acceptedAfter(sl []byte) (end, more int, against bool) 
 	// good idea."
 	if fine := reFineAfter.FindSubmatchIndex(sl); fine != nil && !reFiniteVerb.Match(sl[:fine[2]]) && (loc == nil || fine[2] < loc[0]) {
 		loc = []int{fine[2], fine[1], fine[2], fine[3], -1, -1, -1, -1} // the shape of reAcceptedAfter's
+	} else if nope := reNopeAfter.FindSubmatchIndex(sl); loc == nil && nope != nil && !reFiniteVerb.Match(sl[:nope[2]]) {
+		loc = []int{nope[2], nope[1], -1, -1, nope[2], nope[3], -1, -1}
 	}
 	if loc == nil {
 		return 0, 0, false
