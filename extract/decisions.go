@@ -1310,8 +1310,8 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 					dec, why = o, trimText(rest) // "no to D, finance reconciles same-day"
 				}
 			}
-			if bytes.HasSuffix(sl[loc[2]:loc[3]], []byte("no")) {
-				dec = decidedAgainst + dec // "no to the vivas", "a hard no to MySQL"
+			if v := sl[loc[2]:loc[3]]; bytes.HasSuffix(v, []byte("no")) || bytes.Equal(v, []byte("nope")) {
+				dec = decidedAgainst + dec // "no to the vivas", "a hard no to MySQL", "nope to ha long"
 			}
 			out = e.appendDecision(st, out, m, dec, why)
 			continue

@@ -428,7 +428,7 @@ func (st *decisionState) pickedByName(sl []byte) int {
 
 // reYesTo is a yes or a no to a thing named (groups 1 and 2): "And yes to
 // peer assessment", "no to the vivas".
-var reYesTo = re(`^(?:(?:and|so|also|ok|okay)[,]?\s+)*(yes|no|a big yes|a hard no) to ((?:the |a |an |your )?[a-z0-9])`)
+var reYesTo = re(`^(?:(?:and|so|also|ok|okay)[,]?\s+)*(yes|no|nope|a big yes|a hard no|big no) to ((?:the |a |an |your )?[a-z0-9])`)
 
 // reTopicChoice is a reply's "topic: what we do about it" (groups 1 and 2).
 var reTopicChoice = re(`^([a-z][a-z0-9 /_-]{1,24}):\s+(\S.*)$`)

@@ -288,6 +288,7 @@ func TestTerseReplies(t *testing.T) {
 		{advice, "lru-cache as direct dep agree, not touching the rest.", "lru-cache as direct dep"},
 		{advice, "timing-based shards I love, especially with gotestsum.", "timing-based shards"},
 		{advice, "mailchimp nope, we're a mailerlite shop.", "Decided against: mailchimp"},
+		{advice, "nope to mailchimp, it's a pain to set up.", "Decided against: mailchimp"},
 		{advice, "scrap the yearly trial, its a pain to support anyway.", "Scrap the yearly trial"},
 		{advice, "everything is fine.", ""},
 		{advice, "2 no, 10 min stale is fine.", "Decided against: Invalidate the cache on price messages"},
