@@ -102,7 +102,7 @@ var (
 	reUserRule    = re(`^(?:(?:ok|okay|so|and|also|then|agreed|good|great)[,.!]*\s+)?(?:going forward|from now on|from here on)\b[,:]?`)
 	reUserPlan    = re(`^(?:(?:the|our) plan is (?:to|that)|(?:the|our|my) call is (?:to|that)|(?:our|my) (?:choice|pick) is|the answer is)\b`)
 	reUserWillBe  = re(`^(?:the|our|my) (?:[a-z0-9][a-z0-9./-]* ){0,4}?(?:model|date|default|name|format|approach|strategy|deadline|target|budget|limit|region|provider|stack|backend|database|language|framework|library|metric|threshold|timeout|version|cutoff|venue|price|policy|owner|schedule|launch|layout|structure|tool|vendor|host|hosting) (?:is going to be|will be|is gonna be)\b`)
-	reUserVerdict = re(`^(?:is|are) (?:(?:the way to go|the way forward|our pick|the winner|what we'll use|what we're going with)\b|the one(?: for us)?\s*(?:[.!,;]|$))`)
+	reUserVerdict = re(`^(?:is|are) (?:(?:the way to go|the way forward|our pick|the winner|what we'll use|what we're going with|a no[ -]brainer)\b|the one(?: for us)?\s*(?:[.!,;]|$))`)
 	// reImperative is a user's instruction that picks ("Use pgx directly",
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are

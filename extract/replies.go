@@ -901,7 +901,7 @@ var rePresentI = re(`^i (?:take (?:option [a-z0-9]|this one|that one|the [^ ]+ (
 
 // reGerundStart opens a reply's sentence with a change under way and no
 // subject: "Keeping all 5 as buffer", "Going with B".
-var reGerundStart = re(`^(?:keeping|sticking with|staying with|dropping|ditching|skipping|switching to|moving to|migrating to)\b`)
+var reGerundStart = re(`^(?:keeping|sticking with|staying with|staying on|dropping|ditching|skipping|switching to|moving to|migrating to)\b`)
 
 // reGerundSubject finds the verb a gerund phrase is the subject of:
 // "Keeping both platforms on the same train was non-negotiable".

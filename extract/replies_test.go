@@ -289,6 +289,8 @@ func TestTerseReplies(t *testing.T) {
 		{advice, "timing-based shards I love, especially with gotestsum.", "timing-based shards"},
 		{advice, "mailchimp nope, we're a mailerlite shop.", "Decided against: mailchimp"},
 		{advice, "nope to mailchimp, it's a pain to set up.", "Decided against: mailchimp"},
+		{advice, "the rewrite: nobody actually wanted to do the work lol. staying on mailchimp through launch.", "staying on mailchimp through launch"},
+		{advice, "ok the 7-day trial on yearly is a no brainer, doing that this week.", "the 7-day trial on yearly is a no brainer, doing that this week"},
 		{advice, "scrap the yearly trial, its a pain to support anyway.", "Scrap the yearly trial"},
 		{advice, "everything is fine.", ""},
 		{advice, "2 no, 10 min stale is fine.", "Decided against: Invalidate the cache on price messages"},
