@@ -460,7 +460,14 @@ func (st *decisionState) topicChoice(sl []byte) bool {
 	case speakerFirst(rest):
 		return false
 	}
-	return st.mostlySaid(rest, 2) && !reFiniteVerb.Match(rest) // "Memory cleanup: proper cleanup prevents leaks" states
+	if reFiniteVerb.Match(rest) {
+		return false // "Memory cleanup: proper cleanup prevents leaks" states
+	}
+	if t := bytes.TrimRight(rest, ".! "); bytes.Count(t, []byte{' '}) <= 2 {
+		n, said := st.saidShare(t)
+		return n >= 1 && said == n // "cadence: biweekly."
+	}
+	return st.mostlySaid(rest, 2)
 }
 
 // reLiking is a liking for what was proposed: "I like the guaranteed +

@@ -301,6 +301,8 @@ func TestTerseReplies(t *testing.T) {
 		{advice, "Handoff day: moving it to Wednesday, nobody wants Mondays.", "Handoff day: moving it to Wednesday, nobody wants Mondays"},
 		{advice, "splitting: timing-based shards w/ gotestsum, 4 to start.", "splitting: timing-based shards w/ gotestsum, 4 to start"},
 		{advice, "splitting: not sure yet, what do you think?", ""},
+		{advice, "splitting: gotestsum.", "splitting: gotestsum"},
+		{advice, "video: dunno.", ""},
 		{advice, "Pickling: pretty sure a few tasks take querysets, need to grep.", ""},
 		{advice, "Trial: I love the 7-day idea, let's do it.", "Trial: I love the 7-day idea"},
 		{advice, "Trial: not sure yet, let's do it later.", ""},
