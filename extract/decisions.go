@@ -120,7 +120,7 @@ var (
 	// "…, but final answer: X", "I've made the call: X", "Approved for the
 	// first two: X", "That's a yes to the storage proposal: X", "Yes, that
 	// plan works for points 1 to 3: X".
-	reInlineLabel = re(`^(?:.{0,80}?(?:, |; |^)(?:but |so |and )?)?(?:final answer|i've made the call|i have made the call|approved for [a-z0-9 ]{1,30}|that's a yes to [a-z0-9 ]{1,40}|(?:yes, )?(?:that|the) plan works(?: for [a-z0-9 ]{1,30})?)\s*:\s*`)
+	reInlineLabel = re(`^(?:.{0,80}?(?:, |; |^)(?:but |so |and |ok |okay )?)?(?:final answer|i've made the call|i have made the call|(?:i|we)(?:'ll)? (?:make|made) it (?:the |a )?(?:rule|policy)(?: (?:on|for|in) [a-z0-9 ]{1,30})?|approved for [a-z0-9 ]{1,30}|that's a yes to [a-z0-9 ]{1,40}|(?:yes, )?(?:that|the) plan works(?: for [a-z0-9 ]{1,30})?)\s*:\s*`)
 	// reChangeOfMind announces a new decision that replaces one.
 	reChangeOfMind = re(`^(?:(?:ok|okay|fine|so|alright|right|actually|hm+)[,.!]*\s+)*(?:change of plan|changed my mind|new plan|scratch that|(?:[a-z0-9 ]{1,40} )?(?:pretty much |basically )?settles it)\s*(?:[:,—–]|-\s)\s*`)
 	rePlanLabel    = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|what i'll do|what i'm going to do|what we're going to do|our plan)|that settles it)(?: then| now)?\s*(?:[:,—–]|-\s)\s*`)
@@ -204,7 +204,7 @@ var (
 	reOptionRef = re(`^\s*(?:the )?option ([a-z0-9])\b`)
 	// reOptionPick is a reply that is nothing but a pick among numbered or
 	// labelled options: "Option 2.", "#2 please", "The second one.", "2".
-	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take|(?:also )?do|(?:so,? )?it'?s|(?:we're |we'll |we )?go(?:ing)? (?:ahead )?with|(?:we're |we'll )?go(?:ing)? for)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}\(?([a-h])\)?\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|for sure|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
+	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take|(?:also )?do|(?:so,? )?it'?s|(?:we're |we'll |we )?go(?:ing)? (?:ahead )?with|(?:we're |we'll )?go(?:ing)? for)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}\(?([a-h])\)?\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|for sure|obviously|of course|definitely|clearly|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
 	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay|but|and)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
@@ -798,7 +798,7 @@ func userLabel(sl []byte) []int {
 			return loc // "fine, changed my mind: exhausted deliveries stay in postgres"
 		}
 	}
-	if containsAny(h, "final answer", "made the call", "approved for", "a yes to", "plan works") {
+	if containsAny(h, "final answer", "made the call", "approved for", "a yes to", "plan works", "it the rule", "it a rule", "it the policy", "it a policy") {
 		if loc := reInlineLabel.FindIndex(h); loc != nil {
 			return loc // "…, but final answer: FULL_TRANSITIVE", "I've made the call: we're buying …"
 		}

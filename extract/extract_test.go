@@ -747,6 +747,7 @@ func TestDecisionOptions(t *testing.T) {
 		{numbered, "We'll take option 1.", first},
 		{numbered, "2", second},
 		{numbered, "Option 7.", ""},
+		{numbered, "2 obviously, she told me that in the meeting.", second},
 		// "Approach N" labels options too; a bold title alone takes the
 		// sentence after it; "going with" picks.
 		{approaches, "Go ahead with the second approach. The auditors want reviewed changes.", "ristretto: Very fast, but async Set"},

@@ -303,6 +303,7 @@ func TestTerseReplies(t *testing.T) {
 		{advice, "splitting: not sure yet, what do you think?", ""},
 		{advice, "splitting: gotestsum.", "splitting: gotestsum"},
 		{advice, "ok so we run the yearly trial for 7 days, starting oct 13.", "We run the yearly trial for 7 days, starting oct 13"},
+		{advice, "OK I make it the rule on my team: max 3 nights in a row.", "max 3 nights in a row"},
 		{advice, "video: dunno.", ""},
 		{advice, "Pickling: pretty sure a few tasks take querysets, need to grep.", ""},
 		{advice, "Trial: I love the 7-day idea, let's do it.", "Trial: I love the 7-day idea"},
