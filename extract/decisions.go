@@ -1407,6 +1407,16 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 	return out
 }
 
+// saidAlready reports whether a decision of message idx in out opens dec.
+func saidAlready(out []conversation.Decision, idx int, dec string) bool {
+	for i := len(out) - 1; i >= 0 && out[i].MessageIndex == idx; i-- {
+		if d := out[i].Decision; len(d) >= 8 && len(d) <= len(dec) && strings.EqualFold(dec[:len(d)], d) {
+			return true
+		}
+	}
+	return false
+}
+
 // companions appends the statements of how things will be that sit next to
 // the decisions m has just stated (see reCompanion).
 func (e *Extractor) companions(out []conversation.Decision, m *conversation.Message, text string, st *decisionState) []conversation.Decision {
@@ -1437,6 +1447,9 @@ func (e *Extractor) companions(out []conversation.Decision, m *conversation.Mess
 			dec, why := splitReason(text, st.lower, s.start+from, s.start+start+loc[1], s.end)
 			if why == "" {
 				why = nextReason(text, st.lower, st.sents, k)
+			}
+			if saidAlready(out, m.Index, dec) {
+				break // "the maple stays, my partner would divorce me": taken as "the maple stays"
 			}
 			if from > 0 {
 				out = st.cutBefore(out, m, text[s.start:s.start+from], dec)

@@ -479,7 +479,7 @@ var reLiking = re(`^i (?:like|love|prefer|'m happy with|am happy with) (?:the|yo
 // reStays is a thing the user keeps as it is, in a clause of its own:
 // "the admin app stays on Jest until …", "so `amount` stays until Q3
 // close".
-var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off)|(?:go|goes) to (?:[$€£0-9]|an? )|(?:go|goes) (?:behind|under|next to|beside|against|along|on top of|in front of)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) off|(?:is|are) going (?:away|to stay))\b`)
+var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off)|stays|(?:go|goes) to (?:[$€£0-9]|an? )|(?:go|goes) (?:behind|under|next to|beside|against|along|on top of|in front of)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) off|(?:is|are) going (?:away|to stay))\b`)
 
 // stays returns the clause of a reply that keeps a thing as it is, from its
 // subject to the sentence's end, or nil. A report ("memory still stays at
@@ -494,6 +494,15 @@ func (st *decisionState) stays(sl []byte) []int {
 		}
 		if m := reStays.FindSubmatchIndex(head(sl[from:])); m != nil {
 			subj := sl[from+m[2] : from+m[3]]
+			if bytes.HasSuffix(sl[from:from+m[1]], []byte(" stays")) {
+				// "the maple stays, …": a bare "stays" ends its clause, and
+				// keeps only a thing the assistant spoke of.
+				end := from + m[1]
+				if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) || !st.saidAny(subj) {
+					return nil
+				}
+				return []int{from + m[2], end} // what follows is a comment: "my partner would divorce me"
+			}
 			first, _, _ := bytes.Cut(bytes.Trim(subj, "`"), []byte(" "))
 			clause := sl[from:]
 			if i := bytes.IndexAny(clause[m[1]:], ",;"); i >= 0 {
@@ -525,7 +534,7 @@ func (st *decisionState) stays(sl []byte) []int {
 // reFlatNo is a thing ruled out with a bare "no": "and definitely no
 // terragrunt, …", "No shim." (group 1 the "no" phrase, group 2 an
 // intensifier, group 3 the thing).
-var reFlatNo = re(`^(?:(?:ok|okay|so|then|fine|and|also|but)[,.!]*\s+)*((definitely |absolutely |certainly )?no ([a-z0-9][a-z0-9 ./+#_-]{0,48}?))\s*(?:[.!]+\s*$|$|,|:\s)`)
+var reFlatNo = re(`^(?:(?:ok|okay|so|then|fine|and|also|but)[,.!]*\s+)*((definitely |absolutely |certainly )?no ([a-z0-9][a-z0-9 ./+#_-]{0,48}?)( then)?)\s*(?:[.!]+\s*$|$|,|:\s)`)
 
 // flatNo returns the span of a reply's "no X" that rules out a thing said,
 // or nil: with "definitely" before it in any sentence, else only as a
@@ -547,7 +556,8 @@ func (st *decisionState) flatNo(sl []byte) []int {
 	// "and no bird mesh, …" goes on a list of decisions; "No Snowflake
 	// spike: …" gives its reason after the colon.
 	listed := bytes.HasPrefix(sl, []byte("and no ")) || bytes.HasPrefix(sl, []byte("also no ")) || m[1] >= 2 && sl[m[1]-2] == ':'
-	if m[4] < 0 && !listed && (m[1] < len(bytes.TrimRight(sl, " .!")) && !commitsNext(sl[m[1]:]) || bytes.Count(thing, []byte{' '}) > 6) {
+	sealed := m[8] >= 0 // "no chips then, one of our volunteers does timing"
+	if m[4] < 0 && !listed && !sealed && (m[1] < len(bytes.TrimRight(sl, " .!")) && !commitsNext(sl[m[1]:]) || bytes.Count(thing, []byte{' '}) > 6) {
 		return nil // "No shim." stands alone; "no X, …" needs its "definitely" or a choice after it
 	}
 	return m[2:4]
