@@ -955,6 +955,8 @@ func TestNoOverreach(t *testing.T) {
 		{"a comment after it is", []string{"Queue?", "Plan A is SQS, plan B is Kafka.", "Plan B it is, but I still think SQS would be cheaper."}, "Plan B"},
 		{"the assistant's advice in the imperative", []string{"Which definition?", "## Recommendation\nGo with **B** for the definition and **UTC** for the company-level DAU.", "thanks, what about bots?"}, ""},
 		{"news after a label", []string{"Campaign?", "## Is it doable?\nYes, if you keep the scope tight:\n- **1 story dog** + **4 emails** (launch, mid-campaign update, thank you)\n- **3 social posts a week**", "update!! board meeting was last night."}, ""},
+		{"a tone for the assistant's draft", []string{"Invites?", "I can draft the WhatsApp message.", "can you draft it in portuguese? keep it a bit mysterious, she might see someone's phone"}, ""},
+		{"a vote to come", []string{"IaC?", "CDK or Terraform both work.", "IaC still open. I'll bring it to the team on friday and we'll vote."}, ""},
 		{"a worry", []string{"CI?", "Move e2e to nightly.", "honestly i agree. worried we'll merge something that breaks e2e and nobody notices for days tho"}, ""},
 		{"a number written two ways", []string{"Cap?", "Cap it.", "We'll cap retries at $1,000 a month.", "Fine.", "So we'll cap retries at $1000 a month."}, "We'll cap retries at $1,000 a month"},
 	}
