@@ -1793,6 +1793,10 @@ func decidedItem(sl []byte) bool {
 	return !bytes.HasPrefix(t, []byte("thank")) && !bytes.HasPrefix(t, []byte("i'll ")) && !bytes.HasPrefix(t, []byte("i will ")) && !bytes.HasPrefix(t, []byte("can you"))
 }
 
+// reDangling ends a text that only holds a clause's subject and its verb:
+// what is left of "the stay-lean plan was mostly because we assumed …".
+var reDangling = re(`(?i)\b(?:was|were|is|are) (?:mostly|mainly|partly|largely|just|really|actually|probably)$`)
+
 // reOnIt is a short instruction about "it" (the verb in group 1, what
 // follows "it" in group 2): "Drop it.", "ok, keep it.", "no actually, make
 // it mandatory."
@@ -3077,8 +3081,8 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 		}
 	}
 	dec = truncate(sentenceCase(dec), e.opts.MaxDecisionLen)
-	if len(dec) < 3 {
-		return out
+	if len(dec) < 3 || reDangling.MatchString(dec) {
+		return out // "the stay-lean plan was mostly", its reason cut off: a clause, not a decision
 	}
 	why = truncate(why, e.opts.MaxDecisionLen)
 	w := contentWords(dec)
