@@ -439,7 +439,9 @@ func TestPatternsCompile(t *testing.T) {
 		reImperative, reNotImperative, reAnyAnaphor, reItIs, rePlanLabel, reStartGo, reLabel, reProposal, reProposalLead,
 		reQuestionStart, reHypothetical, reTentative, reNegation, reWalkthrough, reLead, reReasonIn, reReasonSo,
 		reReasonNext, reAcceptStrong, reAcceptWeak, reContrast, reAnaphor, reOption, reOptionRef, reProposalLabel,
-		reCompanion, reEmptyLabel, reUserI, reUserWont, reUserNo, reUserDone, reAnaphorBut, reAnaphorHow, reAcceptBut, reOffer, reEvalChoice, reOptionPick} {
+		reCompanion, reEmptyLabel, reUserI, reUserWont, reUserNo, reUserDone, reAnaphorBut, reAnaphorHow, reAcceptBut, reOffer, reEvalChoice, reOptionPick,
+		reSuggested, reBareRefusal, reLabelledDecidedNo, reParaTopic, reOnIt, reTakenOver, reOptionLabel, reDashAfter,
+		reSoNo, reNopeAfter, reDangling, reFineAfter, reAcceptedAfter, reStays, reFlatNo, reYesTo, reInlineLabel} {
 		if _, err := regexp.Compile(l.pattern); err != nil {
 			t.Errorf("%.40s…: %v", l.pattern, err)
 		}
