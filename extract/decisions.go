@@ -1103,7 +1103,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			out = e.appendDecision(st, out, m, dec, why)
 			continue
 		}
-		if user {
+		if user && len(sl) < 100 && (bytes.Contains(sl, []byte(" it")) || bytes.Contains(sl, []byte(" that"))) {
 			if v := reOnIt.FindSubmatchIndex(sl); v != nil {
 				if t := paraTopic(text, lower, st.sents, k); t != "" {
 					// "The mandatory checkpointing policy — I can't
@@ -2378,8 +2378,10 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 	// "we're going with Square — she liked the inventory": a clause of
 	// someone's after a dash says why, and all after it ("…, so it pays
 	// back").
-	if i := reDashAfter.FindSubmatchIndex(rest); i != nil && len(bytes.TrimSpace(rest[:i[0]])) > 0 && (loc == nil || i[0] < loc[0]) {
-		return cleanDecision(text[start:body+i[0]], lower[start:body+i[0]]), cleanReason(text[body+i[2] : end])
+	if bytes.Contains(rest, []byte(" —")) || bytes.Contains(rest, []byte(" –")) {
+		if i := reDashAfter.FindSubmatchIndex(rest); i != nil && len(bytes.TrimSpace(rest[:i[0]])) > 0 && (loc == nil || i[0] < loc[0]) {
+			return cleanDecision(text[start:body+i[0]], lower[start:body+i[0]]), cleanReason(text[body+i[2] : end])
+		}
 	}
 	if loc != nil {
 		cut := body + loc[0]
@@ -2454,7 +2456,8 @@ var reBareRefusal = re(`^(?:no|nope|nah|no way|hard no|not happening|absolutely 
 func refusedSuggestion(text string, lower []byte, sents []sentence, k int) (vp, why string, ok bool) {
 	s := sents[k]
 	sl := lower[s.start:s.end]
-	if !bytes.Contains(sl, []byte(" to ")) || isQuestion(sl) {
+	// Most sentences hold none of the verbs: spared the pattern.
+	if !bytes.Contains(sl, []byte(" to ")) || !containsAny(sl, "asked", "told", "suggest", "recommend", "want", "telling") || isQuestion(sl) {
 		return "", "", false
 	}
 	m := reSuggested.FindSubmatchIndex(sl)

@@ -284,8 +284,10 @@ func (st *decisionState) acceptedAfter(sl []byte) (end, more int, against bool) 
 	// good idea."
 	if fine := reFineAfter.FindSubmatchIndex(sl); fine != nil && !reFiniteVerb.Match(sl[:fine[2]]) && (loc == nil || fine[2] < loc[0]) {
 		loc = []int{fine[2], fine[1], fine[2], fine[3], -1, -1, -1, -1} // the shape of reAcceptedAfter's
-	} else if nope := reNopeAfter.FindSubmatchIndex(sl); loc == nil && nope != nil && !reFiniteVerb.Match(sl[:nope[2]]) {
-		loc = []int{nope[2], nope[1], -1, -1, nope[2], nope[3], -1, -1}
+	} else if loc == nil && containsAny(sl, "nope", "nah", "no way") {
+		if nope := reNopeAfter.FindSubmatchIndex(sl); nope != nil && !reFiniteVerb.Match(sl[:nope[2]]) {
+			loc = []int{nope[2], nope[1], -1, -1, nope[2], nope[3], -1, -1}
+		}
 	}
 	if loc == nil {
 		return 0, 0, false
@@ -332,14 +334,14 @@ var reTakenOver = re(`^([a-z0-9][^,;:?]{2,70}?),? (?:not|rather than|instead of)
 // other included, or 0: the sentence opens with it, with no verb of its
 // own, and what it is weighed against was on the table.
 func (st *decisionState) contrast(sl []byte) int {
-	if !st.replying || len(sl) > 240 || hedged(sl) {
+	if !st.replying || len(sl) > 240 {
 		return 0
 	}
 	if !bytes.Contains(sl, []byte(" not ")) && !bytes.Contains(sl, []byte(" than ")) && !bytes.Contains(sl, []byte(" instead ")) {
 		return 0
 	}
 	m := reTakenOver.FindSubmatchIndex(sl)
-	if m == nil {
+	if m == nil || hedged(sl) {
 		return 0
 	}
 	taken, other := sl[m[2]:m[3]], sl[m[4]:m[5]]
@@ -694,7 +696,7 @@ var reSoNo = re(`[,;]\s*so (?:no|nope|nah|that's a no|not for us)[.!]*$`)
 // ends: its first words, up to a pronoun or a comma, which must name
 // something the assistant said; or 0.
 func (st *decisionState) soNo(sl []byte) int {
-	if !st.replying || len(sl) > 200 || !reSoNo.Match(sl) {
+	if !st.replying || len(sl) > 200 || !bytes.Contains(sl, []byte(" so n")) || !reSoNo.Match(sl) {
 		return 0
 	}
 	end := 0
@@ -726,13 +728,17 @@ func (st *decisionState) labelledNo(sl []byte) (start, end int) {
 	if !st.replying || len(sl) > 160 {
 		return 0, 0
 	}
-	m := reLabelledNo.FindSubmatchIndex(sl)
-	if m == nil || len(sl) > 48 {
+	var m []int
+	if len(sl) <= 48 {
+		m = reLabelledNo.FindSubmatchIndex(sl)
+	}
+	if m == nil && bytes.Contains(sl, []byte(" no")) && bytes.IndexByte(sl, ':') > 0 {
 		// "And lifetime: we talked at dinner, we decide no, at least for
 		// the launch.": the thing, refused after how it was decided.
-		if m = reLabelledDecidedNo.FindSubmatchIndex(sl); m == nil {
-			return 0, 0
-		}
+		m = reLabelledDecidedNo.FindSubmatchIndex(sl)
+	}
+	if m == nil {
+		return 0, 0
 	}
 	thing := sl[m[2]:m[3]]
 	if first, _, _ := bytes.Cut(thing, []byte(" ")); pronouns.Has(first) || leadWords.Has(first) || !st.saidAny(thing) {
