@@ -87,7 +87,7 @@ var (
 	// reUserPresent is a choice in the present tense after an interjection
 	// that settles: "OK, so we're using Vault", "Alright, we keep the
 	// schema".
-	reUserPresent = re(`^we(?:(?:'re| are) (?:doing|using|going with)| (?:keep|use|go with|stick with|stay with|switch to|move to|change to|drop|ship|leave|take|do|run|start|launch|hold|skip|book|buy|hire|postpone|cancel|sell|accept|exclude|remove|add))\b`)
+	reUserPresent = re(`^we(?:(?:'re| are) (?:doing|using|going with)| (?:keep|use|go with|stick with|stay with|switch to|move to|change to|drop|ship|leave|take|do))\b`)
 	reUserWont    = re(`^(?:we|i)(?: won't| will not|(?: are|'re| am|'m) not going to| aren't going to)(?: be)? ([a-z][a-z-]+)\b`)
 	// reUserI is the user's own choice in the first person ("I'll use
 	// pgx", "I'll do that"); other verbs after "I'll" are mostly tasks ("I'll
@@ -120,7 +120,7 @@ var (
 	// "…, but final answer: X", "I've made the call: X", "Approved for the
 	// first two: X", "That's a yes to the storage proposal: X", "Yes, that
 	// plan works for points 1 to 3: X".
-	reInlineLabel = re(`^(?:.{0,80}?(?:, |; |^)(?:but |so |and |ok |okay )?)?(?:final answer|i've made the call|i have made the call|(?:i|we)(?:'ll)? (?:make|made) it (?:the |a )?(?:rule|policy)(?: (?:on|for|in) [a-z0-9 ]{1,30})?|approved for [a-z0-9 ]{1,30}|that's a yes to [a-z0-9 ]{1,40}|(?:yes, )?(?:that|the) plan works(?: for [a-z0-9 ]{1,30})?)\s*:\s*`)
+	reInlineLabel = re(`^(?:.{0,80}?(?:, |; |^)(?:but |so |and |ok |okay )?)?(?:final answer|i've made the call|i have made the call|(?:i|we)(?:'ll)? make it (?:the |a )?(?:rule|policy)(?: (?:on|for|in) [a-z0-9 ]{1,30})?|approved for [a-z0-9 ]{1,30}|that's a yes to [a-z0-9 ]{1,40}|(?:yes, )?(?:that|the) plan works(?: for [a-z0-9 ]{1,30})?)\s*:\s*`)
 	// reChangeOfMind announces a new decision that replaces one.
 	reChangeOfMind = re(`^(?:(?:ok|okay|fine|so|alright|right|actually|hm+)[,.!]*\s+)*(?:change of plan|changed my mind|new plan|scratch that|(?:[a-z0-9 ]{1,40} )?(?:pretty much |basically )?settles it)\s*(?:[:,—–]|-\s)\s*`)
 	rePlanLabel    = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|what i'll do|what i'm going to do|what we're going to do|our plan)|that settles it)(?: then| now)?\s*(?:[:,—–]|-\s)\s*`)
@@ -874,6 +874,10 @@ type decisionState struct {
 	// the message read is the user's (the reply forms are the user's
 	// only, and most text is the assistant's).
 	replying, asked, user bool
+	// askedFact is set when that question asks about the facts ("Does it
+	// drop on wifi or on ethernet?"): a reply answers it rather than
+	// decides.
+	askedFact bool
 	// accepted is set while the message being read took the proposal.
 	accepted bool
 	// saidLower is the assistant's last message and the user's message
@@ -1000,6 +1004,12 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 				pending.options = st.options
 			}
 			st.asked = len(st.sents) > 0 && isQuestion(st.lower[st.sents[len(st.sents)-1].start:st.sents[len(st.sents)-1].end])
+			st.askedFact = false
+			if st.asked {
+				last := st.sents[len(st.sents)-1]
+				w, _, _ := bytes.Cut(bytes.TrimLeft(st.lower[last.start:last.end], " *_"), []byte(" "))
+				st.askedFact = factQuestions.Has(w)
+			}
 			st.saidLower = append(append(append(st.saidLower[:0], st.lower...), '\n'), st.userLower...)
 		} else {
 			pending = nil
@@ -1065,7 +1075,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			if o != "" && restates(sl, o) {
 				// "We're going with (a), fixed horizon at 8% MDE: run until
-				// 68k per arm": the reply says what it pending, and more.
+				// 68k per arm": the reply says what it picks, and more.
 				dec, why := splitReason(text, lower, s.start, s.start, s.end)
 				out = e.appendDecision(st, out, m, dec, why)
 				continue
@@ -1103,8 +1113,8 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			out = e.appendDecision(st, out, m, dec, why)
 			continue
 		}
-		if user && len(sl) < 100 && (bytes.Contains(sl, []byte(" it")) || bytes.Contains(sl, []byte(" that"))) {
-			if v := reOnIt.FindSubmatchIndex(sl); v != nil {
+		if user && st.replying && len(sl) < 100 && bytes.Contains(sl, []byte(" it")) {
+			if v := reOnIt.FindSubmatchIndex(sl); v != nil && onItDecides(sl[v[2]:v[3]], sl[v[4]:v[5]]) {
 				if t := paraTopic(text, lower, st.sents, k); t != "" {
 					// "The mandatory checkpointing policy — I can't
 					// enforce that. Drop it.": what the paragraph is about.
@@ -1305,6 +1315,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			// "And yes to peer assessment that scales the mark", "no to the
 			// vivas": the thing, taken or refused.
 			dec, why := splitReason(text, lower, s.start+loc[4], s.start+loc[4], s.end)
+			if thing, rest, ok := strings.Cut(dec, ", "); ok && why == "" && strings.Count(thing, " ") < 5 && len(thing) > 1 {
+				dec, why = thing, trimText(rest) // "nope to ha long, too touristy"
+			}
 			if key, rest, _ := strings.Cut(strings.ToLower(dec), ","); pending != nil && len(key) == 1 {
 				if o, ok := pending.option(key); ok {
 					dec, why = o, trimText(rest) // "no to D, finance reconciles same-day"
@@ -1720,6 +1733,9 @@ func pickedOption(sl []byte, p *proposal) string {
 			continue
 		}
 		key := string(sl[start+m[2*g] : start+m[2*g+1]])
+		if g == 2 && len(p.items) == 0 && containsAny(sl, "obviously", "of course", "definitely", "clearly") {
+			return "" // "2 of course" of options A and B is a quantity
+		}
 		if g == 3 {
 			key = ordinals[key]
 		}
@@ -1770,11 +1786,6 @@ func (e *Extractor) antecedent(text string, lower []byte, sents []sentence, k in
 			return cleanDecision(text[p.start:p.end], pl), true
 		}
 	}
-	if s := sents[k]; bytes.Count(bytes.TrimSpace(lower[s.start:s.end]), []byte{' '}) <= 3 {
-		if t := paraTopic(text, lower, sents, k); t != "" {
-			return t, true // "Drop that." under "The checkpointing policy — …"
-		}
-	}
 	if pending != nil && pending.text != "" {
 		return pending.text, true
 	}
@@ -1790,6 +1801,11 @@ func decidedItem(sl []byte) bool {
 	if len(t) < 3 || bytes.Count(t, []byte{' '}) > 12 || hedged(t) || reAcceptWeak.Match(head(t)) && bytes.Count(t, []byte{' '}) < 2 {
 		return false
 	}
+	// "my boss will be thrilled", "the kids are asleep", "lol": news and
+	// asides, not items.
+	if reFiniteVerb.Match(t) || containsAny(t, " will ", "'ll ", " would ") || asides.Has(bytes.TrimRight(t, ".!")) {
+		return false
+	}
 	return !bytes.HasPrefix(t, []byte("thank")) && !bytes.HasPrefix(t, []byte("i'll ")) && !bytes.HasPrefix(t, []byte("i will ")) && !bytes.HasPrefix(t, []byte("can you"))
 }
 
@@ -1797,10 +1813,30 @@ func decidedItem(sl []byte) bool {
 // what is left of "the stay-lean plan was mostly because we assumed …".
 var reDangling = re(`(?i)\b(?:was|were|is|are) (?:mostly|mainly|partly|largely|just|really|actually|probably)$`)
 
+// asides are a sentence's worth of laughter or feeling, no item.
+var asides = set(`lol haha hah ha lmao rofl ugh yay phew wow nice cool great`)
+
 // reOnIt is a short instruction about "it" (the verb in group 1, what
 // follows "it" in group 2): "Drop it.", "ok, keep it.", "no actually, make
 // it mandatory."
-var reOnIt = re(`^(?:(?:no|nope|ok|okay|so|then|yeah|yes|actually|and|but|just|fine|alright)[,.!]?\s+)*(drop|scrap|ditch|kill|remove|keep|make|move|set|cap|limit|rename|schedule|run|put|push|bump|raise|lower|switch|change|split) (?:it|that)\b([^,;:?]{0,60}?)[.!]*$`)
+var reOnIt = re(`^(?:(?:no|nope|ok|okay|so|then|yeah|yes|actually|and|but|just|fine|alright)[,.!]?\s+)*(drop|scrap|ditch|kill|remove|keep|make|move|cap|limit|rename|schedule|push|bump|split) it\b([^,;:?]{0,60}?)[.!]*$`)
+
+// reOnItMake is what "make it" may make a thing a decision says: "make it
+// mandatory", not "make it warmer", an edit asked of the assistant.
+var reOnItMake = re(`^ (?:mandatory|optional|required|compulsory|the default|default|opt-in|opt-out|weekly|monthly|daily|biweekly|permanent|public|private|official)$`)
+
+// onItDecides reports whether reOnIt's verb and what follows "it" decide
+// something: "keep it" alone ("keep it simple", "keep it up" ask for a
+// manner), "make it" only with a rule's word.
+func onItDecides(verb, rest []byte) bool {
+	switch string(verb) {
+	case "keep":
+		return len(rest) == 0
+	case "make":
+		return reOnItMake.Match(rest)
+	}
+	return true
+}
 
 // reParaTopic is a paragraph opening with what it is about, set off by a
 // dash or a colon: "The mandatory checkpointing policy — I can't enforce
@@ -1809,8 +1845,9 @@ var reParaTopic = re(`^((?:the |our |that |this )?[a-z0-9][a-z0-9 /_-]{2,50}?)\s
 
 // notionLabels open a paragraph without naming what it is about ("Update:
 // the survey came back").
-var notionLabels = set(`update edit note ps context summary background status fyi question answer
-	tldr recap plan decision news`)
+var notionLabels = words.NewSetOf([]string{"update", "edit", "note", "ps", "context", "summary", "background",
+	"status", "fyi", "question", "answer", "tldr", "recap", "plan", "decision", "news", "long story short",
+	"quick update", "good news", "bad news", "side note", "fun fact", "btw", "anyway", "also", "so", "ok"})
 
 // paraTopic returns what the paragraph of sentence k is about, when its
 // first sentence, before k, opens with it set off by a dash or a colon:
@@ -1904,7 +1941,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		if loc := reLead.FindIndex(head(sl)); loc != nil {
 			start = loc[1]
 		}
-		if m := reGerundStart.FindIndex(head(sl[start:])); m != nil && !reGerundSubject.Match(sl[start+m[1]:]) {
+		if m := reGerundStart.FindIndex(head(sl[start:])); m != nil && !reGerundSubject.Match(sl[start+m[1]:]) && !onHold(sl[start+m[1]:]) {
 			return []int{start, start + m[1]}
 		}
 	}
@@ -2023,11 +2060,29 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		}
 	}
 	// Tried at each "is" and "are": their prefilter refuses most at once.
-	if m := findAtToks(reUserVerdict, sl, toks, anchorVerdict); m != nil {
+	if m := findAtToks(reUserVerdict, sl, toks, anchorVerdict); m != nil && !hearsay(sl[:m[0]], sl[m[1]:]) {
 		return m[:2]
 	}
 	return nil
 }
+
+// hearsay reports a verdict that is someone else's or only holds
+// elsewhere: "everyone says the rewrite is a no brainer", "i used to think
+// SQS is the way to go", "… is a no brainer for google, maybe not for us".
+func hearsay(before, after []byte) bool {
+	if containsAny(before, "says", "said", "think", "thought", "used to", "for most", "for some", "in general", "people") ||
+		containsAny(after, " but ", "maybe", "unless") {
+		return true
+	}
+	if i := bytes.Index(after, []byte(" for ")); i >= 0 {
+		w, _, _ := bytes.Cut(after[i+len(" for "):], []byte(" "))
+		return !ownWords.Has(bytes.TrimRight(w, ",.!;"))
+	}
+	return false
+}
+
+// ownWords name the speaker's side: "the way to go for us".
+var ownWords = set(`us me our my this the now`)
 
 // ruleAtEnd reports a rule stated with its "from now on" last ("Order
 // events go to Kafka from now on."), when it names what it is about: "I'll
@@ -2457,8 +2512,9 @@ func refusedSuggestion(text string, lower []byte, sents []sentence, k int) (vp, 
 	s := sents[k]
 	sl := lower[s.start:s.end]
 	// Most sentences hold none of the verbs: spared the pattern.
-	if !bytes.Contains(sl, []byte(" to ")) || !containsAny(sl, "asked", "told", "suggest", "recommend", "want", "telling") || isQuestion(sl) {
-		return "", "", false
+	if !bytes.Contains(sl, []byte(" to ")) || !containsAny(sl, "asked", "told", "suggest", "recommend", "want", "telling") || isQuestion(sl) ||
+		containsAny(sl, "nobody", "no one", "never", "didn't", "did not", "hasn't", "has not", "wasn't") {
+		return "", "", false // "Nobody on the team asked to log request bodies."
 	}
 	m := reSuggested.FindSubmatchIndex(sl)
 	if m == nil {
@@ -2477,6 +2533,13 @@ func refusedSuggestion(text string, lower []byte, sents []sentence, k int) (vp, 
 	}
 	vp = cleanDecision(text[s.start+m[2]:s.start+m[3]], sl[m[2]:m[3]])
 	return vp, nextReason(text, lower, sents, next), true
+}
+
+// onHold reports "staying on" a line or a call, not on a thing chosen:
+// "staying on hold with the airline".
+func onHold(rest []byte) bool {
+	w, _, _ := bytes.Cut(bytes.TrimLeft(rest, " "), []byte(" "))
+	return string(w) == "hold" || string(w) == "the" && bytes.HasPrefix(bytes.TrimLeft(rest, " "), []byte("the line"))
 }
 
 // worryBefore reports a prefix that makes the "we'll" after it a fear or a
@@ -2687,14 +2750,15 @@ var reOptionIn = re(`\b(?:on|do|with|for|take|took|pick|picked|chose|choose|appr
 
 // namesOptionOf reports whether an assistant's text names one of options by
 // its label, as a recommendation does: "I'd go with **A, `(customer_id,
-// created_at)`**", "option B", "(b)".
+// created_at)`**", "**(b)**", "option B". A bare "(b)" is as often an
+// enumeration ("(a) you need an API key and (b) a paid plan").
 func namesOptionOf(text string, options map[string]string) bool {
 	for key := range options {
 		if len(key) != 1 || key[0] < 'a' || key[0] > 'h' {
 			continue
 		}
 		up := strings.ToUpper(key)
-		for _, form := range [...]string{"**" + up + ",", "**" + up + "**", "**" + up + ":", "option " + up, "Option " + up, "(" + key + ")"} {
+		for _, form := range [...]string{"**" + up + ",", "**" + up + "**", "**" + up + ":", "**(" + key + ")", "option " + up, "Option " + up} {
 			if strings.Contains(text, form) {
 				return true
 			}

@@ -254,6 +254,15 @@ var reAcceptedAfter = re(`(?:(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|s
 // 1).
 var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:fine|ok|okay|yes|yep|agree|agreed|i love|i like|love it))\s*(?:[.!]*$|,)`)
 
+// conditional reports a clause that makes what precedes it depend on
+// something: "assuming legal signs off", "if the budget allows".
+func conditional(b []byte) bool {
+	w, _, _ := bytes.Cut(bytes.TrimLeft(b, " "), []byte(" "))
+	return conditionWords.Has(w) || bytes.HasPrefix(bytes.TrimLeft(b, " "), []byte("as long as"))
+}
+
+var conditionWords = set(`assuming pending provided once if unless depending subject when`)
+
 // reNopeAfter is a no that closes a short phrase without a comma: "google
 // forms nope, we're a canvas school" (group 1).
 var reNopeAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:nope|nah|no way))\s*(?:[.!]*$|,)`)
@@ -284,8 +293,9 @@ func (st *decisionState) acceptedAfter(sl []byte) (end, more int, against bool) 
 	// good idea."
 	if fine := reFineAfter.FindSubmatchIndex(sl); fine != nil && !reFiniteVerb.Match(sl[:fine[2]]) && (loc == nil || fine[2] < loc[0]) {
 		loc = []int{fine[2], fine[1], fine[2], fine[3], -1, -1, -1, -1} // the shape of reAcceptedAfter's
-	} else if loc == nil && containsAny(sl, "nope", "nah", "no way") {
-		if nope := reNopeAfter.FindSubmatchIndex(sl); nope != nil && !reFiniteVerb.Match(sl[:nope[2]]) {
+	} else if loc == nil && !st.asked && containsAny(sl, "nope", "nah", "no way") {
+		if nope := reNopeAfter.FindSubmatchIndex(sl); nope != nil && !reFiniteVerb.Match(sl[:nope[2]]) &&
+			!containsAny(sl[nope[1]:], "still", "same", "didn't", "doesn't", "broken", "not working", "no change") {
 			loc = []int{nope[2], nope[1], -1, -1, nope[2], nope[3], -1, -1}
 		}
 	}
@@ -318,8 +328,18 @@ func (st *decisionState) acceptedAfter(sl []byte) (end, more int, against bool) 
 	if n == 0 || said*2 < n || n == 1 && (said == 0 || bytes.Count(bare, []byte{' '}) > 0) {
 		return 0, 0, false // one word only when it alone is the thing ("alpenverein, yep")
 	}
+	if after := sl[loc[1]:]; containsAny(after, "let me think", "i'll think", "will think", "will ask", "i'll ask", "need to check", "will check", "i'll check") {
+		return 0, 0, false // "Redis for the cache, good idea, let me think about it"
+	}
 	if loc[6] >= 0 && !against {
-		more = loc[6]
+		if more = loc[6]; more >= len(sl) || conditional(sl[more:]) {
+			// "…, yes — assuming legal signs off" is no yes yet; "…, yes —"
+			// adds nothing.
+			if more < len(sl) {
+				return 0, 0, false
+			}
+			more = 0
+		}
 	}
 	return loc[0], more, against
 }
@@ -341,10 +361,14 @@ func (st *decisionState) contrast(sl []byte) int {
 		return 0
 	}
 	m := reTakenOver.FindSubmatchIndex(sl)
-	if m == nil || hedged(sl) {
-		return 0
+	if m == nil || hedged(sl) || st.askedFact {
+		return 0 // "Only on Safari, not Chrome." answers "does it crash on Chrome or on Safari?"
 	}
 	taken, other := sl[m[2]:m[3]], sl[m[4]:m[5]]
+	if first, rest, _ := bytes.Cut(taken, []byte(" ")); reportWords.Has(first) || string(first) == "a" && bytes.HasPrefix(rest, []byte("bug")) ||
+		containsAny(sl[m[5]:], "profiled", "measured", "checked", "tested", "confirmed", "traced") {
+		return 0 // "happens on wifi, not on ethernet" reports
+	}
 	if speakerFirst(taken) || reFiniteVerb.Match(taken) || leadWords.Has(taken) || len(contentWords(string(taken))) == 0 {
 		return 0
 	}
@@ -356,6 +380,13 @@ func (st *decisionState) contrast(sl []byte) int {
 	}
 	return m[5]
 }
+
+// reportWords open what a contrast reports rather than takes: "only on
+// Safari", "happens on wifi", "a bug in the parser".
+var reportWords = set(`only happens happened just mostly mainly even also still bug error crash crashes fails`)
+
+// factQuestions open a question about the facts.
+var factQuestions = set(`does did is are was were do can has have`)
 
 // notContrast open what follows "not" when it passes nothing over: "not
 // sure", "not yet".
@@ -388,7 +419,7 @@ func (st *decisionState) headingNames() []string {
 			if loc := reOptionLabel.FindIndex([]byte(strings.ToLower(name))); loc != nil {
 				name = name[loc[1]:]
 			}
-			if name = strings.ToLower(strings.TrimSpace(name)); name != "" && len(strings.Fields(name)) <= 4 && !slices.Contains(names, name) {
+			if name = strings.ToLower(strings.TrimSpace(name)); name != "" && len(strings.Fields(name)) <= 4 && !slices.Contains(names, name) && !sectionNames.HasString(name) {
 				names = append(names, name)
 			}
 		}
@@ -396,6 +427,14 @@ func (st *decisionState) headingNames() []string {
 	}
 	return names
 }
+
+// sectionNames are bold headings that name a part of the answer, not an
+// alternative: "**Pros**", "**Note:**", "**Rule of thumb:**".
+var sectionNames = words.NewSetOf([]string{"note", "notes", "summary", "tl;dr", "tldr", "rule of thumb", "pros", "cons",
+	"timeline", "budget", "risks", "risk", "recommendation", "my recommendation", "short version", "why", "caveat",
+	"caveats", "example", "examples", "steps", "next steps", "context", "background", "overview", "bottom line",
+	"verdict", "cost", "costs", "trade-offs", "tradeoffs", "options", "option", "important", "warning", "tip",
+	"update", "edit", "answer", "question", "questions", "step 1", "step 2", "step 3", "step 4", "step 5"})
 
 // pickedByName returns where the name ends of the alternative a reply's
 // first sentence opens with, as the assistant laid it out in bold among
@@ -415,6 +454,9 @@ func (st *decisionState) pickedByName(sl []byte) int {
 	}
 	if first, _, _ := bytes.Cut(h, []byte(" ")); pronouns.Has(first) || leadWords.Has(first) {
 		return 0
+	}
+	if rest := sl[end:]; containsAny(rest, "hate", "not ", "n't", "never", "worried", "tight", "bad", "awful", "terrible", "please") {
+		return 0 // "kysely, my old team used it and hated it"
 	}
 	names := st.headingNames()
 	if len(names) < 2 {
@@ -466,6 +508,9 @@ func (st *decisionState) topicChoice(sl []byte) bool {
 		return false // "Memory cleanup: proper cleanup prevents leaks" states
 	}
 	if t := bytes.TrimRight(rest, ".! "); bytes.Count(t, []byte{' '}) <= 2 {
+		if st.askedFact || containsAny(topic, "os", "error", "log", "output", "result", "version", "status", "current", "last", "previous", "old", "model", "device", "browser", "provider") {
+			return false // "os: ubuntu.", "current provider: mailchimp." describe
+		}
 		n, said := st.saidShare(t)
 		return n >= 1 && said == n // "cadence: biweekly."
 	}
@@ -498,9 +543,13 @@ func (st *decisionState) stays(sl []byte) []int {
 			subj := sl[from+m[2] : from+m[3]]
 			if bytes.HasSuffix(sl[from:from+m[1]], []byte(" stays")) {
 				// "the maple stays, …": a bare "stays" ends its clause, and
-				// keeps only a thing the assistant spoke of.
+				// keeps only a thing the assistant spoke of; "the rash
+				// stays, even with the cream" reports.
 				end := from + m[1]
-				if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) || !st.saidAny(subj) {
+				first, _, _ := bytes.Cut(subj, []byte(" "))
+				if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) || !st.saidAny(subj) ||
+					pronouns.Has(first) || hedges.Has(first) || conditionWords.Has(first) || reTentative.Match(sl[:end]) || bytes.Contains(subj, []byte("probably")) ||
+					containsAny(sl[end:], "even", "no matter", "despite", "whatever", "though", "still", "not sure") {
 					return nil
 				}
 				return []int{from + m[2], end} // what follows is a comment: "my partner would divorce me"
@@ -639,7 +688,13 @@ func (st *decisionState) yesTo(sl []byte) []int {
 	if !st.replying || isQuestion(sl) {
 		return nil
 	}
-	return reYesTo.FindSubmatchIndex(head(sl))
+	m := reYesTo.FindSubmatchIndex(head(sl))
+	if m != nil {
+		if w, _, _ := bytes.Cut(sl[m[4]:], []byte(" ")); pronouns.Has(bytes.TrimRight(w, ",.!")) {
+			return nil // "nope to it, too touristy": nothing named
+		}
+	}
+	return m
 }
 
 // userRuledOut is ruledOut for the user's sentences only.
@@ -696,8 +751,9 @@ var reSoNo = re(`[,;]\s*so (?:no|nope|nah|that's a no|not for us)[.!]*$`)
 // ends: its first words, up to a pronoun or a comma, which must name
 // something the assistant said; or 0.
 func (st *decisionState) soNo(sl []byte) int {
-	if !st.replying || len(sl) > 200 || !bytes.Contains(sl, []byte(" so n")) || !reSoNo.Match(sl) {
-		return 0
+	if !st.replying || st.asked || len(sl) > 200 || !bytes.Contains(sl, []byte(" so n")) || !reSoNo.Match(sl) ||
+		containsAny(sl, "tried", "checked", "same", "still", "already", "bought") {
+		return 0 // "the router, bought it 4 years ago, so no." answers a question
 	}
 	end := 0
 	for i, j := nextWord(sl, 0); i < j; i, j = nextWord(sl, j) {
@@ -717,8 +773,15 @@ func (st *decisionState) soNo(sl []byte) int {
 	return len(thing)
 }
 
+// reservedAfter reports a clause that takes back what precedes it: "…, but
+// the team overruled me", "… last time, right".
+func reservedAfter(rest []byte) bool {
+	w, _, _ := bytes.Cut(bytes.TrimLeft(rest, " ,;"), []byte(" "))
+	return reservations.Has(w) || bytes.Contains(rest, []byte("overrul")) || bytes.Contains(rest, []byte("right?"))
+}
+
 // reLabelledDecidedNo is "X: …, we decided no", the thing in group 1.
-var reLabelledDecidedNo = re(`^(?:and |also |so |ok,? |okay,? )?([a-z0-9][a-z0-9 ./+#_-]{0,30}?)\s*:\s*(?:[^:]{0,80}?,\s*)?(?:we|i)(?: have| 've|'ve)? (?:decide|decided|said|say) no\b`)
+var reLabelledDecidedNo = re(`^(?:and |also |so |ok,? |okay,? )?([a-z0-9][a-z0-9 ./+#_-]{0,30}?)\s*:\s*(?:[^:]{0,80}?,\s*)?(?:we|i)(?: have| 've|'ve)? (?:decide|decided|said|say) no(?:[,.;!]|$)`)
 
 var reLabelledNo = re(`^([a-z0-9][a-z0-9 ./+#_-]{0,30}?)\s*(?::|—|–| -)\s*(?:no|nope|not now|no way|nah)\s*[.!]*$`)
 
@@ -732,10 +795,13 @@ func (st *decisionState) labelledNo(sl []byte) (start, end int) {
 	if len(sl) <= 48 {
 		m = reLabelledNo.FindSubmatchIndex(sl)
 	}
-	if m == nil && bytes.Contains(sl, []byte(" no")) && bytes.IndexByte(sl, ':') > 0 {
+	if m == nil && bytes.Contains(sl, []byte(" no")) && bytes.IndexByte(sl, ':') > 0 && !isQuestion(sl) {
 		// "And lifetime: we talked at dinner, we decide no, at least for
-		// the launch.": the thing, refused after how it was decided.
-		m = reLabelledDecidedNo.FindSubmatchIndex(sl)
+		// the launch.": the thing, refused after how it was decided; not
+		// "i said no, but the team overruled me".
+		if m = reLabelledDecidedNo.FindSubmatchIndex(sl); m != nil && reservedAfter(sl[m[1]:]) {
+			m = nil
+		}
 	}
 	if m == nil {
 		return 0, 0
