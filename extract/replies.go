@@ -285,7 +285,7 @@ func (st *decisionState) acceptedAfter(sl []byte) (end, more int, against bool) 
 	var loc []int
 	// Every form but "… like you say" needs a comma or a dash before its yes.
 	if (bytes.ContainsAny(scan, ",-—–") || bytes.Contains(scan, []byte(" you s"))) &&
-		containsAny(scan, "yes", "yep", "yeah", "agree", "fine", "sure", "ok", "definitely", "absolutely", "perfect", "sounds good", "makes sense", "compromise", "idea", "plan", "call", "solution", "deal", "love it", "works for me", "you say", "you said", "you suggest", "go with", "do that", "do it", "that works", "not", "nope", "no way", "hard no") {
+		containsAny(scan, "yes", "yep", "yeah", "agree", "fine", "sure", "ok", "definitely", "absolutely", "perfect", "sounds good", "makes sense", "compromise", "d idea", "t idea", "e idea", "d plan", "t plan", "d call", "r call", "t call", "solution", "deal", "love it", "works for me", "you say", "you said", "you suggest", "go with", "do that", "do it", "that works", "not", "nope", "no way", "hard no") {
 		loc = reAcceptedAfter.FindSubmatchIndex(scan)
 	}
 	// "lru-cache as direct dep fine.": a short verbless phrase, then the yes,
