@@ -1841,7 +1841,7 @@ func onItDecides(verb, rest []byte) bool {
 // reParaTopic is a paragraph opening with what it is about, set off by a
 // dash or a colon: "The mandatory checkpointing policy — I can't enforce
 // that", "Runbooks: our support team has no GitHub access".
-var reParaTopic = re(`^((?:the |our |that |this )?[a-z0-9][a-z0-9 /_-]{2,50}?)\s*(?:—|–| - |:)\s`)
+var reParaTopic = re(`^((?:the |our |that |this )?[\pL0-9][\pL0-9 /_-]{2,50}?)\s*(?:—|–| - |:)\s`)
 
 // notionLabels open a paragraph without naming what it is about ("Update:
 // the survey came back").

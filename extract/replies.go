@@ -462,8 +462,9 @@ func (st *decisionState) pickedByName(sl []byte) int {
 	if len(names) < 2 {
 		return 0
 	}
+	lh := strings.ToLower(string(h)) // sl is lowered in ASCII only: "İstanbul", "Palácio Ção"
 	for _, n := range names {
-		if n == string(h) {
+		if n == lh {
 			return end
 		}
 	}

@@ -260,3 +260,14 @@ func TestReviewedReplies4(t *testing.T) {
 	}
 	checkOverreach(t, cases)
 }
+
+// TestNonASCIINames checks the forms that name a thing with letters outside
+// ASCII, which the reply's ASCII-lowered copy keeps as written.
+func TestNonASCIINames(t *testing.T) {
+	q := "Where should we go?"
+	cities := "Two options:\n\n**İstanbul**\n- food, history\n\n**Lisboa**\n- coast, trams"
+	checkOverreach(t, []overreachCase{
+		{[]string{q, cities, "İstanbul, obviously."}, "İstanbul"},
+		{[]string{q, "You could close on Mondays, or open later.", "Café — nobody comes before ten. Drop it."}, "Decided against: Café"},
+	})
+}
