@@ -1268,6 +1268,13 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				if t := sl[loc[0]:loc[1]]; defers(t) || reLaterFor.Match(head(obj)) {
 					continue // "Let's shelve that", "save that for the next sprint": put off, not taken
 				}
+				if sp := reSpelledAfter.FindSubmatchIndex(obj); sp != nil && user && !rejects(sl[loc[0]:loc[1]]) && !reNegation.Match(sl[loc[0]:loc[1]]) {
+					// "lets do it: 30% off under 50 units a week, 40% off for
+					// 50+": what "it" is, in the user's own words.
+					dec, why := splitReason(text, lower, body+sp[2], body+sp[2], s.end)
+					out = e.appendDecision(st, out, m, dec, why)
+					continue
+				}
 				_, why := splitReason(text, lower, textStart, body, s.end)
 				if why == "" {
 					why = nextReason(text, lower, st.sents, k)
@@ -1815,6 +1822,10 @@ var reDangling = re(`(?i)\b(?:was|were|is|are) (?:mostly|mainly|partly|largely|j
 
 // asides are a sentence's worth of laughter or feeling, no item.
 var asides = set(`lol haha hah ha lmao rofl ugh yay phew wow nice cool great`)
+
+// reSpelledAfter is "it" or "that", a colon, and what it is: "do it: 30%
+// off under 50 units a week" (group 1).
+var reSpelledAfter = re(`^\s*(?:it|that|this)\s*:\s*(\S.{8,})$`)
 
 // reOnIt is a short instruction about "it" (the verb in group 1, what
 // follows "it" in group 2): "Drop it.", "ok, keep it.", "no actually, make
