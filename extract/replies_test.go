@@ -302,7 +302,7 @@ func TestTerseReplies(t *testing.T) {
 		{advice, "splitting: timing-based shards w/ gotestsum, 4 to start.", "splitting: timing-based shards w/ gotestsum, 4 to start"},
 		{advice, "splitting: not sure yet, what do you think?", ""},
 		{advice, "splitting: gotestsum.", "splitting: gotestsum"},
-		{advice, "lets do it: timing-based shards, 4 to start, gotestsum in CI.", "timing-based shards, 4 to start, gotestsum in CI"},
+		{advice, "lets do it: one runner per package, cached modules, nightly full run.", "one runner per package, cached modules, nightly full run"},
 		{advice, "let's not do it: timing-based shards cost too much.", ""},
 		{advice, "OK I make it the rule on my team: max 3 nights in a row.", "max 3 nights in a row"},
 		{advice, "the yearly plan stays, my partner would literally divorce me lol.", "the yearly plan stays"},
