@@ -1141,6 +1141,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue
 			}
 			body, textStart = s.start+loc[1], s.start+loc[1]
+			if lab := bytes.TrimSpace(bytes.Trim(sl[:loc[1]], " *_")); user && (bytes.Equal(lab, []byte("decided:")) || bytes.Equal(lab, []byte("decisions:"))) {
+				decidedPara = s.para // "decided: SQS. redis for the cache. no memcached."
+			}
 		} else if s.afterLabel || user && (s.afterPlan || s.para == planPara) {
 			// A question or a musing ("I wonder whether …", "maybe restart")
 			// under a plan is no item of it.

@@ -261,6 +261,16 @@ func TestReviewedReplies4(t *testing.T) {
 	checkOverreach(t, cases)
 }
 
+// TestDecidedList checks "decided:" opening a message: each short sentence
+// after it in the paragraph is an item, as after an inline "ok. decided:".
+func TestDecidedList(t *testing.T) {
+	sqs := "SQS is managed and cheap at your volume; Kafka is overkill. For the cache, Redis or Memcached both work; Redis gives you persistence."
+	checkOverreach(t, []overreachCase{
+		{[]string{"What should we do?", sqs, "decided: SQS. redis for the cache. no memcached."}, "SQS|redis for the cache|No memcached"},
+		{[]string{"What should we do?", sqs, "Decided: SQS. the kids are asleep. lol."}, "SQS"},
+	})
+}
+
 // TestNonASCIINames checks the forms that name a thing with letters outside
 // ASCII, which the reply's ASCII-lowered copy keeps as written.
 func TestNonASCIINames(t *testing.T) {
