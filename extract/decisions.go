@@ -1907,7 +1907,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	if loc := reStartGo.FindIndex(head(sl)); loc != nil && (role == conversation.RoleUser || !bytes.Contains(sl[:loc[1]], []byte("go with"))) {
 		return loc // the assistant's "Go with B" advises
 	}
-	if loc := findAtToks(reDirect, sl, toks, anchorDirect); loc != nil {
+	if loc := findAtToks(reDirect, sl, toks, anchorDirect); loc != nil && !worryBefore(sl[:loc[0]]) {
 		if t := sl[loc[0]:loc[1]]; (bytes.HasSuffix(t, []byte("went for")) || bytes.HasSuffix(t, []byte("gone for"))) && leisure(sl[loc[1]:]) {
 			return nil
 		}

@@ -960,6 +960,8 @@ func TestNoOverreach(t *testing.T) {
 		{"a tone for the assistant's draft", []string{"Invites?", "I can draft the WhatsApp message.", "can you draft it in portuguese? keep it a bit mysterious, she might see someone's phone"}, ""},
 		{"a vote to come", []string{"IaC?", "CDK or Terraform both work.", "IaC still open. I'll bring it to the team on friday and we'll vote."}, ""},
 		{"a reason cut from its clause", []string{"Round?", "A priced round fits.", "we're switching to the priced round. the stay-lean plan was mostly because we assumed nobody would lead."}, "We're switching to the priced round"},
+		{"a hope", []string{"Queue?", "SQS is managed and cheap at your volume.", "i hope we'll use SQS, but it's the CTO's call."}, ""},
+		{"a fear", []string{"Queue?", "SQS is managed and cheap at your volume.", "honestly i'm scared that we'll go with SQS and regret it."}, ""},
 		{"a worry", []string{"CI?", "Move e2e to nightly.", "honestly i agree. worried we'll merge something that breaks e2e and nobody notices for days tho"}, ""},
 		{"a number written two ways", []string{"Cap?", "Cap it.", "We'll cap retries at $1,000 a month.", "Fine.", "So we'll cap retries at $1000 a month."}, "We'll cap retries at $1,000 a month"},
 	}
