@@ -509,7 +509,7 @@ func (st *decisionState) topicChoice(sl []byte) bool {
 		return false // "Memory cleanup: proper cleanup prevents leaks" states
 	}
 	if t := bytes.TrimRight(rest, ".! "); bytes.Count(t, []byte{' '}) <= 2 {
-		if st.askedFact || containsAny(topic, "os", "error", "log", "output", "result", "version", "status", "current", "last", "previous", "old", "model", "device", "browser", "provider") {
+		if st.askedFact || namesState(topic) {
 			return false // "os: ubuntu.", "current provider: mailchimp." describe
 		}
 		n, said := st.saidShare(t)
@@ -517,6 +517,20 @@ func (st *decisionState) topicChoice(sl []byte) bool {
 	}
 	return st.mostlySaid(rest, 2)
 }
+
+// namesState reports a topic with a word of what is, not of what to do:
+// "os", "current provider", "last time" ("backlog" and "hosting" are none).
+func namesState(topic []byte) bool {
+	for w := range bytes.FieldsSeq(topic) {
+		if stateTopicWords.Has(w) {
+			return true
+		}
+	}
+	return false
+}
+
+var stateTopicWords = set(`os error errors log logs output result results version status current last previous old
+	model device browser provider`)
 
 // reLiking is a liking for what was proposed: "I like the guaranteed +
 // borrowing model".

@@ -271,6 +271,18 @@ func TestDecidedList(t *testing.T) {
 	})
 }
 
+// TestStateTopics checks that a short "topic: answer" reply is a choice
+// unless the topic names a state ("os: ubuntu."), word for word: "backlog"
+// is no "log", "cost" no "os".
+func TestStateTopics(t *testing.T) {
+	q := "What should we do?"
+	checkOverreach(t, []overreachCase{
+		{[]string{q, "Groom the backlog weekly or biweekly.", "backlog: weekly."}, "backlog: weekly"},
+		{[]string{q, "Cap the hosting cost at the basic or the pro plan.", "hosting: basic plan."}, "hosting: basic plan"},
+		{[]string{q, "Which OS are you on, Ubuntu or Debian?", "os: ubuntu."}, ""},
+	})
+}
+
 // TestNonASCIINames checks the forms that name a thing with letters outside
 // ASCII, which the reply's ASCII-lowered copy keeps as written.
 func TestNonASCIINames(t *testing.T) {
