@@ -428,6 +428,10 @@ func (st *decisionState) headingNames() []string {
 	return names
 }
 
+// dislikes say after a name that it is not the one: "kysely, my old team
+// hated it", "timeline, 6 weeks feels tight"; "please" asks for it.
+var dislikes = set(`hate hated hates never worried tight bad awful terrible please`)
+
 // sectionNames are bold headings that name a part of the answer, not an
 // alternative: "**Pros**", "**Note:**", "**Rule of thumb:**".
 var sectionNames = words.NewSetOf([]string{"note", "notes", "summary", "tl;dr", "tldr", "rule of thumb", "pros", "cons",
@@ -455,8 +459,8 @@ func (st *decisionState) pickedByName(sl []byte) int {
 	if first, _, _ := bytes.Cut(h, []byte(" ")); pronouns.Has(first) || leadWords.Has(first) {
 		return 0
 	}
-	if rest := sl[end:]; containsAny(rest, "hate", "not ", "n't", "never", "worried", "tight", "bad", "awful", "terrible", "please") {
-		return 0 // "kysely, my old team used it and hated it"
+	if rest := sl[end:]; anyWord(rest, dislikes) || containsAny(rest, "not ", "n't") {
+		return 0 // "kysely, my old team used it and hated it", "summary, please"
 	}
 	names := st.headingNames()
 	if len(names) < 2 {
@@ -520,9 +524,13 @@ func (st *decisionState) topicChoice(sl []byte) bool {
 
 // namesState reports a topic with a word of what is, not of what to do:
 // "os", "current provider", "last time" ("backlog" and "hosting" are none).
-func namesState(topic []byte) bool {
-	for w := range bytes.FieldsSeq(topic) {
-		if stateTopicWords.Has(w) {
+func namesState(topic []byte) bool { return anyWord(topic, stateTopicWords) }
+
+// anyWord reports whether a word of b, whole, is in set: a test of words
+// where containsAny, a prefilter, would find "log" in "backlog".
+func anyWord(b []byte, set *words.Set) bool {
+	for i, j := nextWord(b, 0); i < j; i, j = nextWord(b, j) {
+		if set.Has(b[i:j]) {
 			return true
 		}
 	}
@@ -564,7 +572,7 @@ func (st *decisionState) stays(sl []byte) []int {
 				first, _, _ := bytes.Cut(subj, []byte(" "))
 				if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) || !st.saidAny(subj) ||
 					pronouns.Has(first) || hedges.Has(first) || conditionWords.Has(first) || reTentative.Match(sl[:end]) || bytes.Contains(subj, []byte("probably")) ||
-					containsAny(sl[end:], "even", "no matter", "despite", "whatever", "though", "still", "not sure") {
+					anyWord(sl[end:], concessives) || containsAny(sl[end:], "no matter", "not sure") {
 					return nil
 				}
 				return []int{from + m[2], end} // what follows is a comment: "my partner would divorce me"
@@ -596,6 +604,10 @@ func (st *decisionState) stays(sl []byte) []int {
 	}
 	return nil
 }
+
+// concessives after "X stays" make it a report: "the rash stays, even with
+// the cream".
+var concessives = set(`even despite whatever though still`)
 
 // reFlatNo is a thing ruled out with a bare "no": "and definitely no
 // terragrunt, …", "No shim." (group 1 the "no" phrase, group 2 an

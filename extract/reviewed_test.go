@@ -283,6 +283,18 @@ func TestStateTopics(t *testing.T) {
 	})
 }
 
+// TestWholeWords checks the word lists that turn a form down against whole
+// words: "seven" holds no "even", "whatever" no "hate".
+func TestWholeWords(t *testing.T) {
+	q := "What should we do?"
+	checkOverreach(t, []overreachCase{
+		{[]string{q, "Keep the maple or replace it with an oak?", "the maple stays, it is seven years old and healthy."}, "the maple stays"},
+		{[]string{q, "Keep the maple or replace it with an oak?", "the maple stays, even with the shade."}, ""},
+		{[]string{q, "**Drizzle**\n- ts\n\n**Kysely**\n- sql", "drizzle, whatever keeps the schema in ts."}, "drizzle"},
+		{[]string{q, "**Drizzle**\n- ts\n\n**Kysely**\n- sql", "kysely, my old team hated it."}, ""},
+	})
+}
+
 // TestNonASCIINames checks the forms that name a thing with letters outside
 // ASCII, which the reply's ASCII-lowered copy keeps as written.
 func TestNonASCIINames(t *testing.T) {
