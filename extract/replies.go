@@ -331,15 +331,11 @@ func (st *decisionState) acceptedAfter(sl []byte) (end, more int, against bool) 
 	if after := sl[loc[1]:]; containsAny(after, "let me think", "i'll think", "will think", "will ask", "i'll ask", "need to check", "will check", "i'll check") {
 		return 0, 0, false // "Redis for the cache, good idea, let me think about it"
 	}
-	if loc[6] >= 0 && !against {
-		if more = loc[6]; more >= len(sl) || conditional(sl[more:]) {
-			// "…, yes — assuming legal signs off" is no yes yet; "…, yes —"
-			// adds nothing.
-			if more < len(sl) {
-				return 0, 0, false
-			}
-			more = 0
+	if loc[6] >= 0 && !against && loc[6] < len(sl) { // "…, yes —" adds nothing
+		if conditional(sl[loc[6]:]) {
+			return 0, 0, false // "…, yes — assuming legal signs off" is no yes yet
 		}
+		more = loc[6]
 	}
 	return loc[0], more, against
 }
