@@ -2561,11 +2561,12 @@ func onHold(rest []byte) bool {
 func worryBefore(prefix []byte) bool {
 	t := bytes.TrimSuffix(bytes.TrimRight(prefix, " "), []byte(" that"))
 	w := t[bytes.LastIndexByte(t, ' ')+1:]
-	return worryWords.Has(w)
+	return hedges.Has(w) || worryWords.Has(w)
 }
 
-var worryWords = set(`worried worry worries afraid scared concerned nervous fear fears hope hoping hopefully
-	unless if whether maybe perhaps probably wonder wondering doubt`)
+// worryWords are the fears and hopes that, besides the hedges, make a
+// following "we'll" no plan.
+var worryWords = set(`worried worry worries afraid scared concerned nervous fear fears hope hoping wonder doubt`)
 
 // reHowDecided is an account of how the decision was reached before the
 // decision itself ("talked it through with my husband last night and we're
