@@ -1114,23 +1114,10 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			continue
 		}
 		if user && st.replying && len(sl) < 100 && bytes.Contains(sl, []byte(" it")) {
-			if v := reOnIt.FindSubmatchIndex(sl); v != nil && onItDecides(sl[v[2]:v[3]], sl[v[4]:v[5]]) {
-				if t := paraTopic(text, lower, st.sents, k); t != "" {
-					// "The mandatory checkpointing policy — I can't
-					// enforce that. Drop it.": what the paragraph is about.
-					// "Sync meeting — … make it mandatory": the thing, and
-					// what is done with it.
-					verb := sl[v[2]:v[3]]
-					switch {
-					case v[5] > v[4]:
-						t += ": " + strings.TrimRight(text[s.start+v[2]:s.end], ".! ")
-					case rejectVerbs.Has(verb) || string(verb) == "kill":
-						t = decidedAgainst + t
-					case string(verb) != "keep":
-						t = ""
-					}
-					if t != "" {
-						out = e.appendDecision(st, out, m, t, nextReason(text, lower, st.sents, k))
+			if v := reOnIt.FindSubmatchIndex(sl); v != nil {
+				if topic := paraTopic(text, lower, st.sents, k); topic != "" {
+					if dec := onIt(topic, sl[v[2]:v[3]], sl[v[4]:v[5]], text[s.start+v[2]:s.end]); dec != "" {
+						out = e.appendDecision(st, out, m, dec, nextReason(text, lower, st.sents, k))
 						continue
 					}
 				}
@@ -1839,17 +1826,26 @@ var reOnIt = re(`^(?:(?:no|nope|ok|okay|so|then|yeah|yes|actually|and|but|just|f
 // mandatory", not "make it warmer", an edit asked of the assistant.
 var reOnItMake = re(`^ (?:mandatory|optional|required|compulsory|the default|default|opt-in|opt-out|weekly|monthly|daily|biweekly|permanent|public|private|official)$`)
 
-// onItDecides reports whether reOnIt's verb and what follows "it" decide
-// something: "keep it" alone ("keep it simple", "keep it up" ask for a
-// manner), "make it" only with a rule's word.
-func onItDecides(verb, rest []byte) bool {
-	switch string(verb) {
-	case "keep":
-		return len(rest) == 0
-	case "make":
-		return reOnItMake.Match(rest)
+// onIt returns the decision a short instruction about "it" (reOnIt's verb,
+// what follows "it", the instruction as written) makes of the paragraph's
+// topic, or "": "Drop it." under "The mandatory checkpointing policy — …"
+// is "Decided against: The mandatory checkpointing policy", "Keep it." the
+// topic, "make it mandatory" under "Sync meeting — …" "Sync meeting: make it
+// mandatory". "Keep it simple" and "keep it up" ask for a manner, "make it
+// warmer" is an edit asked of the assistant, a bare "move it" says nothing.
+func onIt(topic string, verb, rest []byte, said string) string {
+	switch {
+	case string(verb) == "keep":
+		if len(rest) == 0 {
+			return topic
+		}
+	case string(verb) == "make" && !reOnItMake.Match(rest):
+	case len(rest) > 0:
+		return topic + ": " + strings.TrimRight(said, ".! ")
+	case rejectVerbs.Has(verb) || string(verb) == "kill":
+		return decidedAgainst + topic
 	}
-	return true
+	return ""
 }
 
 // reParaTopic is a paragraph opening with what it is about, set off by a
