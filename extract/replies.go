@@ -258,10 +258,15 @@ var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:fine|ok|okay|yes|y
 // something: "assuming legal signs off", "if the budget allows".
 func conditional(b []byte) bool {
 	w, _, _ := bytes.Cut(bytes.TrimLeft(b, " "), []byte(" "))
-	return conditionWords.Has(w) || bytes.HasPrefix(bytes.TrimLeft(b, " "), []byte("as long as"))
+	return conditionOpener(w) || bytes.HasPrefix(bytes.TrimLeft(b, " "), []byte("as long as"))
 }
 
-var conditionWords = set(`assuming pending provided once if unless depending subject when`)
+// conditionOpener reports a word that opens a condition: a hedge ("if",
+// "unless", "assuming", "maybe") or one of conditionWords.
+func conditionOpener(w []byte) bool { return hedges.Has(w) || conditionWords.Has(w) }
+
+// conditionWords open a condition besides the hedges.
+var conditionWords = set(`pending provided once depending subject when`)
 
 // reNopeAfter is a no that closes a short phrase without a comma: "google
 // forms nope, we're a canvas school" (group 1).
@@ -415,7 +420,7 @@ func (st *decisionState) headingNames() []string {
 			if loc := reOptionLabel.FindIndex([]byte(strings.ToLower(name))); loc != nil {
 				name = name[loc[1]:]
 			}
-			if name = strings.ToLower(strings.TrimSpace(name)); name != "" && len(strings.Fields(name)) <= 4 && !slices.Contains(names, name) && !sectionNames.HasString(name) {
+			if name = strings.ToLower(strings.TrimSpace(name)); name != "" && len(strings.Fields(name)) <= 4 && !slices.Contains(names, name) && !sectionNames.HasString(name) && !notionLabels.HasString(name) {
 				names = append(names, name)
 			}
 		}
@@ -429,12 +434,13 @@ func (st *decisionState) headingNames() []string {
 var dislikes = set(`hate hated hates never worried tight bad awful terrible please`)
 
 // sectionNames are bold headings that name a part of the answer, not an
-// alternative: "**Pros**", "**Note:**", "**Rule of thumb:**".
-var sectionNames = words.NewSetOf([]string{"note", "notes", "summary", "tl;dr", "tldr", "rule of thumb", "pros", "cons",
+// alternative: "**Pros**", "**Rule of thumb:**", and the labels of
+// notionLabels ("**Note:**", "**Summary**").
+var sectionNames = words.NewSetOf([]string{"notes", "tl;dr", "rule of thumb", "pros", "cons",
 	"timeline", "budget", "risks", "risk", "recommendation", "my recommendation", "short version", "why", "caveat",
-	"caveats", "example", "examples", "steps", "next steps", "context", "background", "overview", "bottom line",
+	"caveats", "example", "examples", "steps", "next steps", "overview", "bottom line",
 	"verdict", "cost", "costs", "trade-offs", "tradeoffs", "options", "option", "important", "warning", "tip",
-	"update", "edit", "answer", "question", "questions", "step 1", "step 2", "step 3", "step 4", "step 5"})
+	"questions", "step 1", "step 2", "step 3", "step 4", "step 5"})
 
 // pickedByName returns where the name ends of the alternative a reply's
 // first sentence opens with, as the assistant laid it out in bold among
@@ -567,7 +573,7 @@ func (st *decisionState) stays(sl []byte) []int {
 				end := from + m[1]
 				first, _, _ := bytes.Cut(subj, []byte(" "))
 				if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) || !st.saidAny(subj) ||
-					pronouns.Has(first) || hedges.Has(first) || conditionWords.Has(first) || reTentative.Match(sl[:end]) || bytes.Contains(subj, []byte("probably")) ||
+					pronouns.Has(first) || conditionOpener(first) || reTentative.Match(sl[:end]) || bytes.Contains(subj, []byte("probably")) ||
 					anyWord(sl[end:], concessives) || containsAny(sl[end:], "no matter", "not sure") {
 					return nil
 				}
