@@ -24,6 +24,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -94,11 +95,16 @@ func run(dir, out string) error {
 	if err != nil {
 		return err
 	}
+	// Forms take the senses of bases that are lemmas, never of another
+	// form: a chain ("mediae" media, "media" medium) would make the table
+	// depend on the map's order.
+	plurals := map[string][]int{}
 	for form, base := range exc {
 		if _, ok := senses[form]; !ok && senses[base] != nil {
-			senses[form] = senses[base]
+			plurals[form] = senses[base]
 		}
 	}
+	maps.Copy(senses, plurals)
 	lemmas := make([]string, 0, len(senses))
 	for l := range senses {
 		lemmas = append(lemmas, l)
