@@ -1,19 +1,23 @@
 package indexer
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/registry"
 
 	"github.com/convsearch/convsearch/indexer/internal/concepts"
+	"github.com/convsearch/convsearch/indexer/internal/irregular"
 )
 
 // AnalyzerName is the analyzer of every text field: the English analyzer
-// (lower case, stop words, stemming) after nameParts. The query package
+// (lower case, stop words, stemming) after nameParts, with irregular forms
+// turned into their base before stemming ("ran" is run, "went" go). The query package
 // analyses query words with it too, so both sides split alike.
 const AnalyzerName = "convsearch_en"
 
@@ -71,6 +75,22 @@ func (conceptFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
 	return out
 }
 
+// baseForms replaces an irregular form by its base (package irregular), in
+// place: a question in the present ("what did he buy") then meets a story
+// told in the past ("I bought a scooter"). The table's words are read-only,
+// so the term is a copy.
+type baseForms struct{}
+
+func (baseForms) Filter(in analysis.TokenStream) analysis.TokenStream {
+	table := irregular.Load()
+	for _, t := range in {
+		if b := table.Base(t.Term); b != "" {
+			t.Term = []byte(b)
+		}
+	}
+	return in
+}
+
 // nameParts turns the dot or underscore between two letters or digits into
 // a space, so that "codebook.pdf", "main.go" and "retry_policy" are
 // searchable by their words: Unicode word breaking keeps them whole. The
@@ -116,6 +136,13 @@ func init() {
 			return a, nil
 		}
 		d.CharFilters = append([]analysis.CharFilter{nameParts{}}, d.CharFilters...)
+		// The base goes in before the stemmer, the last filter, so "ran"
+		// and "running" meet at "run".
+		if n := len(d.TokenFilters); n > 0 {
+			if _, ok := d.TokenFilters[n-1].(*porter.PorterStemmer); ok {
+				d.TokenFilters = slices.Insert(d.TokenFilters, n-1, analysis.TokenFilter(baseForms{}))
+			}
+		}
 		return d, nil
 	})
 	if err != nil {

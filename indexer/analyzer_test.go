@@ -124,3 +124,44 @@ deadlock check. My sister moved to Lisbon and I've been learning Portuguese in t
 		})
 	}
 }
+
+// Irregular forms analyse as their base, so a question in the present meets
+// a story in the past; forms that are words of their own keep their sense,
+// and a form's offsets stay on the word the text has (highlights).
+func TestAnalyzerBaseForms(t *testing.T) {
+	an := analyzerNamed(t, AnalyzerName)
+	one := func(w string) string {
+		ts := terms(an.Analyze([]byte(w)))
+		if len(ts) != 1 {
+			t.Fatalf("%q analyses to %q, want one term", w, ts)
+		}
+		return ts[0]
+	}
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{"ran", "run", true},
+		{"ran", "running", true},
+		{"went", "go", true},
+		{"bought", "buys", true},
+		{"taught", "teaching", true},
+		{"children", "child", true},
+		{"rose", "roses", true}, // the flower stays a flower
+		{"rose", "rise", false},
+		{"left", "leave", false},
+		{"found", "find", false},
+		{"walked", "walk", true},
+	}
+	for _, tt := range tests {
+		if got := one(tt.a) == one(tt.b); got != tt.same {
+			t.Errorf("%q (%s) and %q (%s) analyse alike = %v, want %v", tt.a, one(tt.a), tt.b, one(tt.b), got, tt.same)
+		}
+	}
+	text := "Yesterday I went to a support group."
+	for _, tok := range an.Analyze([]byte(text)) {
+		if string(tok.Term) == "go" && text[tok.Start:tok.End] != "went" {
+			t.Errorf("go has the offsets of %q, want went", text[tok.Start:tok.End])
+		}
+	}
+}

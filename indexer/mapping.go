@@ -8,7 +8,7 @@ import (
 
 // FormatVersion is the version of the index's mapping and document layout.
 // Bump it whenever either changes: an index of another version is rebuilt.
-const FormatVersion = 8
+const FormatVersion = 9
 
 // Document kinds, the value of the "type" field.
 const (

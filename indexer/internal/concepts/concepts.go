@@ -9,11 +9,12 @@ package concepts
 import (
 	"bytes"
 	_ "embed"
-	"strings"
 	"sync"
+
+	"github.com/convsearch/convsearch/indexer/internal/wordtab"
 )
 
-//go:generate go run ./wngen -o concepts.txt
+//go:generate go run ./wngen -o concepts.txt -irregular ../irregular/irregular.txt
 
 // table is "noun<TAB>concept words" lines written by wngen; the concept
 // words are already stemmed as indexer.AnalyzerName stems.
@@ -30,15 +31,7 @@ type Table struct {
 // Load returns the table, parsed on first use (some 55,000 nouns) and only
 // read afterwards, so it is safe for concurrent use.
 var Load = sync.OnceValue(func() *Table {
-	t := &Table{m: make(map[string]string, 56000)}
-	for line := range strings.SplitSeq(table, "\n") {
-		noun, words, ok := strings.Cut(line, "\t")
-		if !ok || strings.HasPrefix(noun, "#") {
-			continue
-		}
-		t.m[noun] = words
-	}
-	return t
+	return &Table{m: wordtab.Parse(table, 56000)}
 })
 
 // Of returns the concept words of a lower-case word, nearest first and

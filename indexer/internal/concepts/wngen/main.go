@@ -66,10 +66,17 @@ type synset struct {
 func main() {
 	dir := flag.String("wordnet", "/usr/share/wordnet", "WordNet 3.0 database files")
 	out := flag.String("o", "concepts.txt", "output file")
+	irr := flag.String("irregular", "", "also write the table of package irregular to this file")
 	flag.Parse()
 	if err := run(*dir, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "wngen:", err)
 		os.Exit(1)
+	}
+	if *irr != "" {
+		if err := writeIrregular(*dir, *irr); err != nil {
+			fmt.Fprintln(os.Stderr, "wngen:", err)
+			os.Exit(1)
+		}
 	}
 }
 
