@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"iter"
 	"regexp"
 	"slices"
 	"strconv"
@@ -927,15 +928,53 @@ func (p *proposal) option(key string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	for _, it := range p.items {
+	for i, it := range p.items {
 		if it.num == n {
 			t := p.itemText[it.start:it.end]
+			end := len(p.itemText)
+			if i+1 < len(p.items) && p.items[i+1].start > it.end {
+				end = p.items[i+1].start
+			}
+			if fix := itemFix(p.itemText[it.end:end]); fix != "" {
+				// "**1. Fixed wait in checkout** … Proposed fix: wait on the
+				// request instead of the clock.": a yes to the item takes
+				// its fix, not its problem.
+				title, _, _ := strings.Cut(t, "\n")
+				if i := strings.LastIndex(title, " ("); i > 0 && strings.HasSuffix(strings.TrimRight(title, " *_"), ")") {
+					title = title[:i] // "(`checkout.cy.ts`, line 42)": where, not what
+				}
+				return trimText(strings.TrimRight(cleanDecision(title, asciiLower(nil, title)), ".")) + ": " + fix, true
+			}
 			if dec := strings.TrimRight(cleanDecision(t, asciiLower(nil, t)), "."); len(dec) >= 3 {
 				return dec, true
 			}
 		}
 	}
 	return "", false
+}
+
+// reItemFix is the fix an item of a list of problems proposes: "Proposed
+// fix: wait on the request instead of the clock."
+var reItemFix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:proposed|suggested|possible) (?:fix|change|solution)\s*[:—–-]\s*([^\n]+)`)
+})
+
+// itemFix returns the first sentence of the fix that the text under a list
+// item proposes, or "".
+func itemFix(body string) string {
+	m := reItemFix().FindStringSubmatchIndex(body)
+	if m == nil {
+		return ""
+	}
+	fix := body[m[2]:m[3]]
+	if i := strings.Index(fix, ". "); i > 0 {
+		fix = fix[:i]
+	}
+	fix = strings.TrimSuffix(trimText(fix), ":")
+	if len(fix) < 3 {
+		return ""
+	}
+	return fix
 }
 
 // Decisions returns what the conversation settles, in message order: the
@@ -1393,6 +1432,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				if why == "" {
 					why = pending.rationale
 				}
+			}
+			if in := st.pickInContext(dec); in != "" {
+				dec = in // "weekly" under "## Summary cadence" is the cadence
 			}
 			out = e.appendDecision(st, out, m, dec, why)
 			continue
@@ -2803,6 +2845,111 @@ func (st *decisionState) optionRef(dec string) string {
 	return o
 }
 
+// reBareOption is a decision that is nothing but an option's label, taken
+// or turned down: "option 2", "A is out", "B makes sense", "(b) then".
+var reBareOption = re(`^(decided against: )?(?:(?:the )?option\s+)?[*(#]*([a-h]|[1-9])[)*]*(?:\s+(?:it is|is in|(is out|is off the table)|makes sense|sounds (?:good|right|fine)|then|works|is fine|is good|please|for sure))*[.!]*$`)
+
+// bareOptionRef returns the label a decision names and nothing else, and
+// whether it turns that option down.
+func bareOptionRef(dec string) (key string, against, ok bool) {
+	m := reBareOption.FindSubmatchIndex(asciiLower(nil, dec))
+	if m == nil {
+		return "", false, false
+	}
+	lower := strings.ToLower(dec)
+	return lower[m[4]:m[5]], m[2] >= 0 || m[6] >= 0, true
+}
+
+// lastAnswers yields the assistant's last n messages before the one being
+// read, the latest first: the answers a reply may point back into.
+func (st *decisionState) lastAnswers(n int) iter.Seq[*conversation.Message] {
+	return func(yield func(*conversation.Message) bool) {
+		for i := st.cur - 1; i >= 0 && n > 0; i-- {
+			m := &st.msgs[i]
+			if m.Role != conversation.RoleAssistant || !usable(m) || m.Sidechain {
+				continue
+			}
+			n--
+			if !yield(m) {
+				return
+			}
+		}
+	}
+}
+
+// optionNamed returns the text of the option the assistant's last few
+// messages label key ("b", "2"), in a table's rows ("| **B** | … |", "| 2 |
+// … |") or a list ("Option B: …", "2. …"), the latest first, or "".
+func (st *decisionState) optionNamed(key string) string {
+	for m := range st.lastAnswers(3) {
+		items, opts := tableRows(m.Content)
+		if o, ok := opts[key]; ok {
+			return o
+		}
+		for _, it := range items {
+			if strconv.Itoa(it.num) == key {
+				return rowText(m.Content, it)
+			}
+		}
+		if o := listedOption(m.Content, key); o != "" {
+			return o
+		}
+	}
+	return ""
+}
+
+// rowText is the text of a numbered table row from its second cell on,
+// the cells joined: "| 2 | TanStack Query | React context + `useReducer` |
+// No extra dependency |" is "TanStack Query; React context + useReducer",
+// its last cell a note when there are three or more.
+func rowText(text string, it numberedItem) string {
+	end := strings.IndexByte(text[it.start:], '\n')
+	if end < 0 {
+		end = len(text) - it.start
+	}
+	var cells []string
+	for c := range strings.SplitSeq(strings.Trim(strings.TrimSpace(text[it.start:it.start+end]), "|"), "|") {
+		if c = trimText(strings.ReplaceAll(c, "`", "")); c != "" {
+			cells = append(cells, c)
+		}
+	}
+	if len(cells) >= 3 {
+		cells = cells[:len(cells)-1]
+	}
+	return strings.Join(cells, "; ")
+}
+
+// reListedOption is a line that lays out an option under a label:
+// "Option B: …", "**B.** …", "2. …", "(b) …".
+// Compiled on first use, as the lazy patterns are; it is not anchored to a
+// sentence, so a prefilter of first words does not apply.
+var reListedOption = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*(?:[-*][ \t]+)?[*_]*(?:option[ \t]+)?\(?([a-h]|[1-9])[.):]?[*_]*[ \t]*[:.)—–-]?[ \t]*(\S[^\n]{2,})$`)
+})
+
+// listedOption returns the text of the line of text that lays out option
+// key, or "" when none or more than one does.
+func listedOption(text, key string) string {
+	lower := asciiLower(nil, text)
+	found := ""
+	for _, m := range reListedOption().FindAllSubmatchIndex(lower, -1) {
+		if string(lower[m[2]:m[3]]) != key {
+			continue
+		}
+		line := text[m[0]:m[1]]
+		// A label must be set off: "b)" / "B:" / "**B**" / "Option B", not
+		// the first letter of a word.
+		if !strings.ContainsAny(line[:m[4]-m[0]], ".):*—–-") && !strings.Contains(strings.ToLower(line[:m[4]-m[0]]), "option") {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = trimText(strings.ReplaceAll(text[m[4]:m[5]], "`", ""))
+	}
+	return found
+}
+
 // namedThing returns the full name of what a decision of "the X" ("the
 // lasagna", "the hotel") picks, as the assistant's last few messages name
 // it in a table's first column or in bold, opening with X's words
@@ -2814,13 +2961,7 @@ func (st *decisionState) namedThing(dec string) string {
 		return ""
 	}
 	found := ""
-	seen := 0
-	for i := st.cur - 1; i >= 0 && seen < 3; i-- {
-		m := &st.msgs[i]
-		if m.Role != conversation.RoleAssistant || !usable(m) {
-			continue
-		}
-		seen++
+	for m := range st.lastAnswers(3) {
 		for name := range thingNames(m.Content) {
 			lw := strings.Fields(strings.ToLower(name))
 			if len(lw) <= len(ws) || len(lw) > 5 || !namesAll(lw[:len(ws)], ws) {
@@ -3152,7 +3293,19 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 		why = ""
 	}
 	if m.Role == conversation.RoleUser {
-		if name := st.namedThing(dec); name != "" {
+		if key, out2, ok := bareOptionRef(dec); ok {
+			// "option 2", "A is out": a label names nothing by itself. What
+			// the assistant laid out under it is the decision, or there is
+			// none.
+			o := st.optionNamed(key)
+			if o == "" {
+				return out
+			}
+			dec = o
+			if out2 {
+				dec = decidedAgainst + o
+			}
+		} else if name := st.namedThing(dec); name != "" {
 			dec = name // "the lasagna" is the "Lasagna vegetariana" of the table
 		} else if o := st.optionRef(dec); o != "" {
 			dec += " — " + o // "Jana signed off on (b), with one change" says what (b) is

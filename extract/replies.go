@@ -138,6 +138,17 @@ func tableRows(text string) (items []numberedItem, opts map[string]string) {
 			opts[string(c[1]|0x20)] = strings.TrimSpace(c[3:])
 			continue
 		}
+		if key := tableLetter(cells[1]); key != "" && len(cells) == 4 {
+			// "| **B** | Authenticated + one core action | … |": option b,
+			// its text the second cell.
+			if cell := trimText(strings.ReplaceAll(cells[2], "*", "")); len(cell) >= 3 {
+				if opts == nil {
+					opts = map[string]string{}
+				}
+				opts[key] = cell
+			}
+			continue
+		}
 		n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(cells[1]), "#"))
 		if err != nil || n <= 0 || len(cells) < 4 {
 			continue
@@ -150,6 +161,19 @@ func tableRows(text string) (items []numberedItem, opts map[string]string) {
 		items = append(items, numberedItem{n, start + off, start + off + len(cell)})
 	}
 	return items, opts
+}
+
+// tableLetter returns the option a table's first cell labels, lower case
+// ("**B**", "A", "Option C"), or "".
+func tableLetter(cell string) string {
+	c := strings.Trim(cell, " *_")
+	if len(c) > 7 && strings.EqualFold(c[:7], "option ") {
+		c = c[7:]
+	}
+	if len(c) == 1 && c[0] >= 'A' && c[0] <= 'H' {
+		return string(c[0] | 0x20)
+	}
+	return ""
 }
 
 // sealed reports whether the sentence after sentence k only seals a
@@ -402,11 +426,7 @@ var reOptionLabel = re(`^(?:[a-h0-9][.)]|\([a-h0-9]\))\s+`)
 // laid out by name.
 func (st *decisionState) headingNames() []string {
 	var names []string
-	for i := st.cur - 1; i >= 0; i-- {
-		m := &st.msgs[i]
-		if m.Role != conversation.RoleAssistant || !usable(m) || m.Sidechain {
-			continue
-		}
+	for m := range st.lastAnswers(1) {
 		for line := range strings.Lines(m.Content) {
 			line, _, _ = stripMarker(strings.TrimSpace(line))
 			if !strings.HasPrefix(line, "**") {
@@ -424,9 +444,108 @@ func (st *decisionState) headingNames() []string {
 				names = append(names, name)
 			}
 		}
-		break
 	}
 	return names
+}
+
+// pickInContext returns a short pick ("weekly", "plan 1") as the
+// assistant's last message lays it out, or "": the pick alone does not say
+// what it is a pick of. A pick that opens a heading is that option, its
+// heading and first line ("Plan 1: Mountains first: Hanoi 2 · Ha Giang 4 ·
+// …"); a pick named in the part under one heading is a pick of what the
+// heading asks ("Summary cadence: weekly"). A heading is a "#" line or a
+// line that is all bold. Nothing is returned for a pick of more than two
+// words, one named under two headings or none, or a heading that names a
+// part of the answer ("Recommendation") or a file.
+func (st *decisionState) pickInContext(pick string) string {
+	if strings.Count(pick, " ") > 1 {
+		return ""
+	}
+	lp := strings.ToLower(pick)
+	// "plan 1", "option b": a label, which a heading may open with. Any
+	// other pick is looked for under a heading, and only an everyday word
+	// needs one: "pgvector" or "Frankfurt" says what it is.
+	_, last, _ := strings.Cut(lp, " ")
+	labelled := last != "" && len(last) <= 2 && (last[0] >= '0' && last[0] <= '9' || len(last) == 1)
+	if !labelled && !everyday(lp) {
+		return ""
+	}
+	for m := range st.lastAnswers(1) {
+		heading, found, titled := "", "", ""
+		firstLine := false // the next line of text is the first under titled
+		for line := range strings.Lines(m.Content) {
+			t := strings.TrimSpace(line)
+			if h, ok := headingLine(t); ok {
+				heading, firstLine = h, false
+				if labelled && strings.HasPrefix(strings.ToLower(h), lp) && (len(h) == len(lp) || !isWordByte(h[len(lp)])) {
+					if titled != "" {
+						return "" // two headings open with it
+					}
+					titled, firstLine = h, true
+				}
+				continue
+			}
+			if firstLine && t != "" {
+				titled += ": " + trimText(t) // the option's first line says what it is
+				firstLine = false
+				continue
+			}
+			if heading == "" || !hasWholeWord(strings.ToLower(t), lp) {
+				continue
+			}
+			if found != "" && found != heading {
+				found = "-" // named under two headings
+			}
+			found = heading
+		}
+		if titled != "" {
+			return titled
+		}
+		if labelled || found == "" || found == "-" || hasWholeWord(strings.ToLower(found), lp) || sectionNames.HasString(strings.ToLower(found)) || strings.Count(found, " ") > 5 ||
+			strings.ContainsAny(found, "`/\\.=()[]{}<>") { // a file's name or code heads a snippet, not a question
+			return ""
+		}
+		return found + ": " + pick
+	}
+	return ""
+}
+
+// headingLine returns the text of a markdown heading line ("## Summary
+// cadence") or of a line that is all bold ("**Streak rules**"), without
+// the marks and a closing colon.
+func headingLine(t string) (string, bool) {
+	var h string
+	switch {
+	case strings.HasPrefix(t, "#"):
+		h = strings.TrimLeft(t, "# ")
+	case len(t) > 4 && strings.HasPrefix(t, "**") && strings.HasSuffix(strings.TrimRight(t, ":"), "**") && !strings.Contains(t[2:len(strings.TrimRight(t, ":"))-2], "**"):
+		h = strings.Trim(t, "*: ")
+	default:
+		return "", false
+	}
+	h = strings.TrimRight(strings.TrimSpace(h), ":")
+	return h, h != ""
+}
+
+// hasWholeWord reports whether w occurs in s as a whole word (or words).
+func hasWholeWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !isWordByte(s[j-1])
+		after := j+len(w) == len(s) || !isWordByte(s[j+len(w)])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
 }
 
 // dislikes say after a name that it is not the one: "kysely, my old team

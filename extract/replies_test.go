@@ -773,3 +773,46 @@ func TestPickedByName(t *testing.T) {
 		})
 	}
 }
+
+// TestLabelsResolved checks that a decision never stands as a bare label:
+// "option 2", "A is out" and "B makes sense" become what the assistant laid
+// out under the label (a table's row, a list's line), or nothing; a yes to
+// a problem's item takes its proposed fix; a one-word pick of an everyday
+// word says what it picks ("Summary cadence: weekly"), and "plan 1" is the
+// plan its heading lays out.
+func TestLabelsResolved(t *testing.T) {
+	const numbered = "Options:\n\n| # | Server state | Client state | Notes |\n|---|---|---|---|\n| 1 | TanStack Query | Zustand | Popular combo |\n| 2 | TanStack Query | React context + `useReducer` | No extra dependency |\n\nMy recommendation: option 1."
+	const later = "Filters fit the URL. With that little left, **option 2 (context + `useReducer`)** is entirely reasonable."
+	const lettered = "### Options\n\n| | Approach | Cost |\n|---|---|---|\n| **A** | Increase Flink allowed lateness | Big state |\n| **B** | **Side output** late events | Low |\n\nI'd go with **B**."
+	const problems = "I see three causes.\n\n**1. Fixed wait in checkout** (`checkout.cy.ts`, line 42)\n```ts\ncy.wait(2000)\n```\nWhen `/api/cart` is slow the button is disabled. Proposed fix: wait on the request instead of the clock.\n\n**2. Shared state between tests**\nBoth specs log in as the same user. Proposed fix: a `cy.task('db:reset')` in `beforeEach`.\n\nShall I apply both?"
+	const cadence = "## Summary cadence\n- **Daily** summaries feel like nagging.\n- **Weekly** summaries feel like a reward.\n\n## Streak rules\n- Strict midnight is simple."
+	const plans = "Three ways to use them:\n\n### Plan 1: Mountains first\nHanoi 2 · Ha Giang 4 · Hoi An 3\n→ The best nature.\n\n### Plan 2: Culture & food\nHanoi 3 · Hue 2 · Hoi An 3\n\nI'd go with **Plan 1**."
+	const stores = "## Vector store\n- Pinecone is hosted.\n\n## Embedding model\n- A small model is enough, pgvector stores it.\n\nI'd go with **pgvector**."
+	checkReplies(t, "What now?", []replyCase{
+		{numbered, "option 2 it is then, not worth another dependency for 3 booleans.", "TanStack Query; React context + useReducer"},
+		{lettered, "A is out, our state is already 40GB.", "Decided against: Increase Flink allowed lateness"},
+		{lettered, "B makes sense.", "Side output late events"},
+		{"Sounds good, happy to help with either.", "option 2 it is then.", ""},
+		{problems, "1 yes. 2 no, a full reseed is too slow.", "Fixed wait in checkout: wait on the request instead of the clock|Decided against: Shared state between tests: a `cy.task('db:reset')` in `beforeEach`"},
+		{cadence, "weekly then. sunday evening, like 7pm.", "Summary cadence: weekly"},
+		{plans, "plan 1. can we squeeze ninh binh in somehow?", "Plan 1: Mountains first: Hanoi 2 · Ha Giang 4 · Hoi An 3"},
+		{stores, "pgvector.", "pgvector"},
+	})
+	// A label taken turns after the table that laid it out.
+	c := &conversation.Conversation{Messages: []conversation.Message{
+		{Index: 0, Role: conversation.RoleUser, Content: "State management options?"},
+		{Index: 1, Role: conversation.RoleAssistant, Content: numbered},
+		{Index: 2, Role: conversation.RoleUser, Content: "server state w/ tanstack query yes. would url state make sense for the filters?"},
+		{Index: 3, Role: conversation.RoleAssistant, Content: later},
+		{Index: 4, Role: conversation.RoleUser, Content: "option 2 it is then."},
+	}}
+	var got []string
+	for _, d := range New(nil, Options{}).Decisions(c) {
+		if d.MessageIndex == 4 {
+			got = append(got, d.Decision)
+		}
+	}
+	if want := "TanStack Query; React context + useReducer"; strings.Join(got, "|") != want {
+		t.Errorf("decisions of the last reply %q, want %q", got, want)
+	}
+}
