@@ -238,11 +238,11 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 	}
 	out.Result = *res
 	out.Truncated = trimHits(out.Hits)
-	// Grouped, Total counts documents, not conversations: a full page may
-	// be followed by more.
+	// Grouped, Total counts documents, not conversations: the search says
+	// whether more conversations follow.
 	more := func(shown int) bool {
 		if r.Group {
-			return shown == r.Limit
+			return res.More
 		}
 		return uint64(in.Offset+shown) < out.Total
 	}

@@ -36,8 +36,8 @@ type Hit struct {
 	// of the text when there is no fragment.
 	Text      string `json:"text,omitempty"`
 	Rationale string `json:"rationale,omitempty"`
-	// Count is, with Group, the number of hits in the conversation among
-	// those looked at.
+	// Count is, with Group, the number of the search's hits in the
+	// conversation.
 	Count int `json:"count,omitempty"`
 	// Sort is the value to pass as Request.After for the next page.
 	Sort []string `json:"sort,omitempty"`
@@ -65,6 +65,8 @@ type Result struct {
 	// matched every word, or the query was a plain question, ranked by how
 	// many of its words (and how rare) each hit holds.
 	Relaxed bool `json:"relaxed,omitempty"`
+	// More is true, with Group, when more conversations follow this page.
+	More bool `json:"more,omitempty"`
 }
 
 func hitOf(dm *bsearch.DocumentMatch) Hit {

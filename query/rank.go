@@ -161,8 +161,10 @@ func dedupe(ss []string) []string {
 // each had, and ranks the conversations by their hits' kind-weighted
 // scores: the best, plus the next ones decaying by convDecay. Ties go to
 // the conversation id, so a ranking never depends on the order Bleve's
-// segments answer in. It returns the page offset, limit of them.
-func groupRanked(hits []Hit, offset, limit int) []Hit {
+// segments answer in. Without byScore (hits sorted by date) conversations
+// keep the order of their first hit. It returns the page offset, limit of
+// them, and whether more conversations follow it.
+func groupRanked(hits []Hit, offset, limit int, byScore bool) ([]Hit, bool) {
 	type conv struct {
 		best   Hit
 		bestW  float64
@@ -196,17 +198,20 @@ func groupRanked(hits []Hit, offset, limit int) []Hit {
 			f *= convDecay
 		}
 	}
-	slices.SortFunc(order, func(a, b *conv) int {
-		if c := cmp.Compare(b.total, a.total); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.best.ConversationID, b.best.ConversationID)
-	})
+	if byScore {
+		slices.SortFunc(order, func(a, b *conv) int {
+			if c := cmp.Compare(b.total, a.total); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.best.ConversationID, b.best.ConversationID)
+		})
+	}
 	if offset >= len(order) {
-		return []Hit{}
+		return []Hit{}, false
 	}
 	order = order[offset:]
-	if len(order) > limit {
+	more := len(order) > limit
+	if more {
 		order = order[:limit]
 	}
 	out := make([]Hit, 0, len(order))
@@ -215,5 +220,5 @@ func groupRanked(hits []Hit, offset, limit int) []Hit {
 		h.Count = len(c.scores)
 		out = append(out, h)
 	}
-	return out
+	return out, more
 }

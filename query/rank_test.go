@@ -2,6 +2,7 @@ package query_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -182,5 +183,60 @@ func askFirst(t *testing.T, e *query.Engine, q, want string) {
 	}
 	if len(res.Hits) == 0 || res.Hits[0].ConversationID != want {
 		t.Fatalf("first conversation of %v, want %s", convOrder(res), want)
+	}
+}
+
+// A grouped search reaches every conversation, however many hits another
+// has; counts a conversation's hits whatever the page's size; says whether
+// more conversations follow; and keeps a date order when asked for one.
+func TestGroupedSearchReachesEveryConversation(t *testing.T) {
+	var lines []string
+	for i := range 300 {
+		lines = append(lines, fmt.Sprintf("zebrafish note %d", i))
+	}
+	long := chat("long", lines...)
+	small := chat("small", "One zebrafish line here.", "Ok.")
+	old := chat("old", "Zebrafish in the old lab.", "Sure.")
+	for c, year := range map[*conversation.Conversation]int{old: 2020, small: 2026} {
+		c.Date = time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC)
+		for i := range c.Messages {
+			c.Messages[i].Timestamp = c.Date
+		}
+	}
+	e := engineOver(t, query.Options{}, fileChanges(long, small, old)...)
+	search := func(r query.Request) *query.Result {
+		t.Helper()
+		r.Query, r.Group = "zebrafish", true
+		res, err := e.Search(context.Background(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := search(query.Request{Limit: 10})
+	if got := convOrder(res); len(got) != 3 {
+		t.Fatalf("conversations %v, want all 3", got)
+	}
+	if res.More {
+		t.Errorf("More = true on the only page")
+	}
+	for _, limit := range []int{1, 2, 10} {
+		for _, h := range search(query.Request{Limit: limit}).Hits {
+			if h.ConversationID == "long" && h.Count != 300 {
+				t.Errorf("limit %d: long has Count %d, want 300", limit, h.Count)
+			}
+		}
+	}
+	if p := search(query.Request{Limit: 2}); !p.More || len(p.Hits) != 2 {
+		t.Errorf("first page of 2: %v, More %v; want 2 and more", convOrder(p), p.More)
+	}
+	if p := search(query.Request{Limit: 2, Offset: 2}); p.More || len(p.Hits) != 1 {
+		t.Errorf("second page of 2: %v, More %v; want 1 and no more", convOrder(p), p.More)
+	}
+	if got, want := convOrder(search(query.Request{Limit: 10, Sort: query.SortNewest})), []string{"small", "long", "old"}; !slices.Equal(got, want) {
+		t.Errorf("newest first %v, want %v", got, want)
+	}
+	if got, want := convOrder(search(query.Request{Limit: 10, Sort: query.SortOldest})), []string{"old", "long", "small"}; !slices.Equal(got, want) {
+		t.Errorf("oldest first %v, want %v", got, want)
 	}
 }

@@ -213,7 +213,9 @@ func (e *Engine) run(ctx context.Context, r Request, main bq.Query, extra ...bq.
 		res.Hits = append(res.Hits, h)
 	}
 	if r.Group {
-		res.Hits = groupRanked(res.Hits, r.Offset, r.Limit)
+		if err := e.group(ctx, req, r, res, q); err != nil {
+			return nil, err
+		}
 	}
 	if r.Facets {
 		res.Facets = map[string][]FacetCount{}
@@ -233,4 +235,89 @@ func (e *Engine) run(ctx context.Context, r Request, main bq.Query, extra ...bq.
 		return nil, err
 	}
 	return res, nil
+}
+
+// maxGroupScan bounds the hits a grouped search reads to fill its page:
+// past it, one conversation with thousands of hits hides the rest, and the
+// page says there is more.
+const maxGroupScan = 4 * MaxLimit
+
+// group turns res's hits, the first page of req, into the page of
+// conversations r asks for. It reads further pages of hits while they hold
+// fewer than one conversation past the page (so that More is known) and
+// more are left; counts each conversation's hits exactly (q, the search's
+// query, within the page's conversations) unless every hit was read.
+func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request, res *Result, q bq.Query) error {
+	want := r.Offset + r.Limit + 1
+	read := len(res.Hits)
+	for distinctConversations(res.Hits, want) < want && uint64(req.From+read) < res.Total && req.From+req.Size < maxGroupScan {
+		req.From += req.Size
+		req.Size = min(req.Size*2, MaxLimit, maxGroupScan-req.From)
+		req.Facets = nil // counted on the first page
+		sr, err := e.search(ctx, req)
+		if err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		if len(sr.Hits) == 0 {
+			break
+		}
+		read = len(sr.Hits)
+		for _, dm := range sr.Hits {
+			res.Hits = append(res.Hits, hitOf(dm))
+		}
+	}
+	all := uint64(len(res.Hits)) >= res.Total
+	res.Hits, res.More = groupRanked(res.Hits, r.Offset, r.Limit, r.Sort == SortRelevance)
+	if !res.More && !all && len(res.Hits) == r.Limit {
+		res.More = true // the scan stopped at maxGroupScan
+	}
+	if all || len(res.Hits) == 0 {
+		return nil
+	}
+	return e.countHits(ctx, q, res.Hits)
+}
+
+// distinctConversations counts the conversations of hits, up to atMost.
+func distinctConversations(hits []Hit, atMost int) int {
+	seen := make(map[string]bool, atMost)
+	for _, h := range hits {
+		seen[h.ConversationID] = true
+		if len(seen) >= atMost {
+			break
+		}
+	}
+	return len(seen)
+}
+
+// countHits sets each grouped hit's Count to the number of q's hits in its
+// conversation, in one search: a facet on the conversation over q within
+// these conversations.
+func (e *Engine) countHits(ctx context.Context, q bq.Query, hits []Hit) error {
+	ids := make([]bq.Query, 0, len(hits))
+	for _, h := range hits {
+		tq := bleve.NewTermQuery(h.ConversationID)
+		tq.SetField(indexer.FieldConversationID)
+		ids = append(ids, tq)
+	}
+	cq := bleve.NewBooleanQuery()
+	cq.AddMust(q)
+	cq.AddFilter(bleve.NewDisjunctionQuery(ids...))
+	req := bleve.NewSearchRequestOptions(cq, 0, 0, false)
+	req.AddFacet("c", bleve.NewFacetRequest(indexer.FieldConversationID, len(hits)))
+	sr, err := e.search(ctx, req)
+	if err != nil {
+		return fmt.Errorf("search: count hits: %w", err)
+	}
+	counts := map[string]int{}
+	if fr := sr.Facets["c"]; fr != nil && fr.Terms != nil {
+		for _, t := range fr.Terms.Terms() {
+			counts[t.Term] = t.Count
+		}
+	}
+	for i := range hits {
+		if n := counts[hits[i].ConversationID]; n > hits[i].Count {
+			hits[i].Count = n
+		}
+	}
+	return nil
 }
