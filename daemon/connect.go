@@ -124,6 +124,11 @@ func Index(ctx context.Context, o ConnectOptions) (sum *ingest.Summary, via stri
 	}
 	sum, err = st.Ingester.Reconcile(ctx, o.Roots)
 	if err == nil {
+		// A daemon or MCP server started over these roots then knows its
+		// index is complete, and says nothing of a first pass.
+		err = st.Index.MarkReconciled(o.Roots)
+	}
+	if err == nil {
 		// The rebuilt index takes the old one's place only when whole.
 		err = st.Commit()
 	}

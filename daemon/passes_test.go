@@ -48,3 +48,26 @@ func TestIndexingRemembered(t *testing.T) {
 		t.Errorf("new index: reconciled %v", got)
 	}
 }
+
+// TestIndexCommandRemembersItsPass: a pass of `convsearch index` over some
+// roots is a complete first pass too, so an MCP server or daemon started
+// over them afterwards does not say it is still indexing.
+func TestIndexCommandRemembersItsPass(t *testing.T) {
+	dir := t.TempDir()
+	root, err := filepath.Abs("../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Index(context.Background(), ConnectOptions{Store: StoreOptions{Dir: dir}, Roots: []string{root}}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := OpenStore(StoreOptions{Dir: dir, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	k := NewKeeper(&fakeIngester{}, KeeperOptions{Roots: []string{root}, Record: st.Index})
+	if k.Indexing() {
+		t.Errorf("indexing after `index` over %s (recorded %v)", root, st.Index.Reconciled())
+	}
+}
