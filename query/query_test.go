@@ -392,8 +392,12 @@ func TestSyntaxErrors(t *testing.T) {
 		{`a)`, 1, "unmatched ')'"},
 		{`a OR`, 2, "OR needs something"},
 		{`OR a`, 0, "OR needs something"},
-		{`- a`, 0, ""}, // "- a" is a dash word and a word: not an error
-		{`a -`, 2, ""},
+		{`- apple`, 0, ""}, // "- apple" is a dash word and a word: not an error
+		{`apple -`, 6, ""},
+		// Nothing the index holds: not every document.
+		{`a -`, 0, "nothing to search for"},
+		{`what is it?`, 0, "nothing to search for"},
+		{`!!! 🎉`, 0, "nothing to search for"},
 		{`role:`, 0, "needs a value"},
 		{`type:bogus`, 0, "type:bogus"},
 		{`*`, 0, "prefix needs"},

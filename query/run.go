@@ -52,6 +52,11 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 			return nil, err
 		}
 	}
+	if node != nil && main == nil && len(filters) == 0 && len(r.filters()) == 0 {
+		// "the", "what is it?", "🎉", "!!!": nothing the index holds is
+		// left, and matching every document would answer nothing asked.
+		return nil, &SyntaxError{Query: r.Query, Msg: "nothing to search for: the query has only common words (the, it, what…), punctuation or symbols, which the index does not hold; add a word that says what you are looking for, or a filter such as type:conversation"}
+	}
 	res, err := e.run(ctx, r, main, filters...)
 	if err != nil {
 		return nil, err
