@@ -101,6 +101,9 @@ const (
 	mcpFragmentsMax   = 3
 	mcpFieldMax       = 1000 // decisions, rationales, titles, summaries
 	mcpDecisionsShown = 20   // decisions listed with a conversation
+	mcpHeadFieldMax   = 300  // a decision or rationale listed with a conversation
+	mcpNamesShown     = 30   // topics, tags listed with a conversation
+	mcpNameMax        = 100  // one topic or tag
 )
 
 // ConversationURIPrefix starts the URI of every conversation resource:

@@ -790,3 +790,33 @@ func TestFitHits(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPHeadBounded: a conversation with hundreds of long topics and
+// decisions still answers under mcpAnswerMax with its messages in it, says
+// how many it left out, and a read on moves on.
+func TestMCPHeadBounded(t *testing.T) {
+	b := newBig(3)
+	long := strings.Repeat("a long reason that goes on ", 12)
+	for i := range 300 {
+		b.c.Topics = append(b.c.Topics, conversation.Topic{Name: fmt.Sprintf("topic %d %s", i, long)})
+		b.c.Decisions = append(b.c.Decisions, conversation.Decision{Decision: fmt.Sprintf("decision %d %s", i, long), Rationale: long + long, MessageIndex: i % 3})
+	}
+	for i := range b.c.Messages {
+		b.c.Messages[i].Content = "short"
+		b.c.Messages[i].ToolResults = nil
+	}
+	cs := connect(t, b)
+	w, txt := ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": "big"})
+	if size := answerSize(txt, &w); size > mcpAnswerMax {
+		t.Errorf("answer of %d bytes, over %d", size, mcpAnswerMax)
+	}
+	if len(w.Messages) != 3 || w.NextMessage != nil {
+		t.Errorf("%d messages, next %v: want all 3 beside the head", len(w.Messages), w.NextMessage)
+	}
+	if w.MoreTopics != 300-mcpNamesShown || w.MoreDecisions != 300-mcpDecisionsShown || !w.Truncated {
+		t.Errorf("more topics %d, more decisions %d, truncated %v", w.MoreTopics, w.MoreDecisions, w.Truncated)
+	}
+	if !strings.Contains(txt, fmt.Sprintf("%d more decisions", 300-mcpDecisionsShown)) {
+		t.Errorf("the text does not say decisions were left out")
+	}
+}

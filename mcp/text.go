@@ -272,7 +272,11 @@ func renderConversation(c *conversationOutput, focus, budget int) string {
 	}
 	fmt.Fprintf(&b, "%s\nfile: %s\n", strings.Join(meta, " · "), c.File)
 	if len(c.Topics) > 0 {
-		fmt.Fprintf(&b, "topics: %s\n", strings.Join(c.Topics, ", "))
+		fmt.Fprintf(&b, "topics: %s", strings.Join(c.Topics, ", "))
+		if c.MoreTopics > 0 {
+			fmt.Fprintf(&b, " and %d more", c.MoreTopics)
+		}
+		b.WriteByte('\n')
 	}
 	for _, s := range c.Summaries {
 		fmt.Fprintf(&b, "summary: %s\n", conversation.OneLine(s, 400))
@@ -286,6 +290,9 @@ func renderConversation(c *conversationOutput, focus, budget int) string {
 			fmt.Fprintf(&b, " (message %d)", d.MessageIndex)
 		}
 		b.WriteByte('\n')
+	}
+	if c.MoreDecisions > 0 {
+		fmt.Fprintf(&b, "(%d more decisions: search_conversations with words of what you look for, conversation_id=%q, type=\"decision\", group=false)\n", c.MoreDecisions, c.ID)
 	}
 	if c.FromIndex {
 		b.WriteString("(the source file could not be read again: this is the text the index keeps, without tool calls)\n")

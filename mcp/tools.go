@@ -93,6 +93,9 @@ type conversationOutput struct {
 	Tags      []string                `json:"tags,omitempty"`
 	Summaries []string                `json:"summaries,omitempty"`
 	Decisions []conversation.Decision `json:"decisions,omitempty"`
+	// MoreTopics and MoreDecisions count those left out of this answer.
+	MoreTopics    int `json:"more_topics,omitempty"`
+	MoreDecisions int `json:"more_decisions,omitempty"`
 	// MessageCount is the number of messages of the whole conversation.
 	MessageCount int `json:"message_count"`
 	// First and Last are the indexes of the first and last message of the
@@ -573,8 +576,22 @@ func conversationHead(c *conversation.Conversation) headOutput {
 	}
 	h.conversationOutput = conversationOutput{
 		ID: c.ID, URI: ConversationURI(c.ID), Title: cut(c.Title, mcpFieldMax), Source: c.Source, File: c.File,
-		Date: c.Date, Updated: c.Updated, Project: c.Project, Model: c.Model, Tags: c.Tags, Topics: c.TopicNames(),
+		Date: c.Date, Updated: c.Updated, Project: c.Project, Model: c.Model,
 	}
+	// The head is bounded whatever the file holds (hundreds of topics, long
+	// decisions), so that messages always fit beside it.
+	names := func(all []string) (out []string, more int) {
+		for i, s := range all {
+			if i == mcpNamesShown {
+				h.headCut = true
+				return out, len(all) - i
+			}
+			out = append(out, cut(s, mcpNameMax))
+		}
+		return out, 0
+	}
+	h.Tags, _ = names(c.Tags)
+	h.Topics, h.MoreTopics = names(c.TopicNames())
 	for i, s := range c.Summaries {
 		if i == 5 {
 			h.headCut = true
@@ -585,10 +602,11 @@ func conversationHead(c *conversation.Conversation) headOutput {
 	for i, d := range c.Decisions {
 		if i == mcpDecisionsShown {
 			h.headCut = true
+			h.MoreDecisions = len(c.Decisions) - i
 			break
 		}
-		d.Decision = cut(d.Decision, mcpFieldMax)
-		d.Rationale = cut(d.Rationale, mcpFieldMax)
+		d.Decision = cut(d.Decision, mcpHeadFieldMax)
+		d.Rationale = cut(d.Rationale, mcpHeadFieldMax)
 		h.Decisions = append(h.Decisions, d)
 	}
 	return h
