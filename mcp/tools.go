@@ -311,7 +311,7 @@ func (t *tools) getConversation(ctx context.Context, in *getInput) (string, conv
 	if err != nil {
 		return "", out, t.idError(ctx, err, id)
 	}
-	if _, msg := query.ConversationID(id); c.ID != id && msg >= 0 && in.Message == nil && in.Offset == nil {
+	if msg := query.HitMessage(c, id); msg >= 0 && in.Message == nil && in.Offset == nil {
 		// A hit's own id instead of its conversation_id: read it as meant,
 		// at the hit's message.
 		in.Message = &msg
@@ -488,7 +488,7 @@ func (t *tools) readConversation(ctx context.Context, req *sdk.ReadResourceReque
 		return nil, backendError(err, id)
 	}
 	in := &getInput{MaxMessages: new(len(c.Messages) + 1)}
-	if _, msg := query.ConversationID(id); c.ID != id && msg >= 0 && msg < len(c.Messages) {
+	if msg := query.HitMessage(c, id); msg >= 0 {
 		in.Message = &msg
 	}
 	var text string

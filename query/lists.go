@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/indexer"
 )
 
@@ -121,6 +123,27 @@ func ConversationID(id string) (conv string, message int) {
 		return c, m
 	}
 	return id, -1
+}
+
+// HitMessage returns the message of conversation c that a hit's id points
+// at: a message hit's index, or the message a decision hit was taken in
+// (d/ID/N is c's N-th decision); -1 for c's own id and other hits.
+func HitMessage(c *conversation.Conversation, id string) int {
+	conv, msg := ConversationID(id)
+	if conv != c.ID || id == c.ID {
+		return -1
+	}
+	if rest, ok := strings.CutPrefix(id, "d/"); ok {
+		n, err := strconv.Atoi(rest[strings.LastIndexByte(rest, '/')+1:])
+		if err != nil || n < 0 || n >= len(c.Decisions) {
+			return -1
+		}
+		msg = c.Decisions[n].MessageIndex
+	}
+	if msg >= len(c.Messages) {
+		return -1
+	}
+	return msg
 }
 
 // StoredMessage is a message as the index holds it: its searchable text,

@@ -239,4 +239,33 @@ func TestGroupedSearchReachesEveryConversation(t *testing.T) {
 	if got, want := convOrder(search(query.Request{Limit: 10, Sort: query.SortOldest})), []string{"old", "long", "small"}; !slices.Equal(got, want) {
 		t.Errorf("oldest first %v, want %v", got, want)
 	}
+	// A hit's id filters to its conversation, as a conversation id does.
+	if got, want := convOrder(search(query.Request{Limit: 10, Conversations: []string{"m/small/0"}})), []string{"small"}; !slices.Equal(got, want) {
+		t.Errorf("within m/small/0: %v, want %v", got, want)
+	}
+}
+
+// A hit's id points at its message: a message hit's index, a decision hit's
+// message; the conversation's own id and other conversations' hits at none.
+func TestHitMessage(t *testing.T) {
+	c := chat("conv", "one", "two", "three", "four")
+	c.Decisions = []conversation.Decision{{Decision: "use Redis", MessageIndex: 2}, {Decision: "gone", MessageIndex: 9}}
+	for _, tt := range []struct {
+		id   string
+		want int
+	}{
+		{"m/conv/3", 3},
+		{"d/conv/0", 2},
+		{"d/conv/1", -1}, // its message is not in the conversation
+		{"d/conv/7", -1},
+		{"t/conv/redis", -1},
+		{"c/conv", -1},
+		{"conv", -1},
+		{"m/other/1", -1},
+		{"m/conv/9", -1},
+	} {
+		if got := query.HitMessage(c, tt.id); got != tt.want {
+			t.Errorf("HitMessage(%q) = %d, want %d", tt.id, got, tt.want)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package query
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -136,7 +137,15 @@ func (r *Request) filters() []bq.Query {
 	terms(indexer.FieldProject, r.Projects)
 	terms(indexer.FieldSource, lower(r.Sources))
 	terms(indexer.FieldRole, lower(r.Roles))
-	terms(indexer.FieldConversationID, r.Conversations)
+	// A hit's id names its conversation ("m/ID/12" is ID); the id as given
+	// stays too, for a conversation whose own id looks like a hit's.
+	convs := slices.Clone(r.Conversations)
+	for _, v := range r.Conversations {
+		if c, _ := ConversationID(v); c != v {
+			convs = append(convs, c)
+		}
+	}
+	terms(indexer.FieldConversationID, convs)
 	if !r.Since.IsZero() || !r.Until.IsZero() {
 		q := bleve.NewDateRangeQuery(r.Since, r.Until)
 		q.SetField(indexer.FieldDate)

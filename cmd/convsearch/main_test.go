@@ -383,6 +383,11 @@ func TestShow(t *testing.T) {
 	if r := cs(t, home, "show", "--data-dir", data, "--message", "999", id); r.code != 1 || !strings.Contains(r.stderr, "no message 999") {
 		t.Errorf("unknown message: exit %d, stderr %q", r.code, r.stderr)
 	}
+	for _, args := range [][]string{{"--message", "-1", id}, {""}} {
+		if r := cs(t, home, append([]string{"show", "--data-dir", data}, args...)...); r.code != 2 {
+			t.Errorf("show %q: exit %d, want 2 (usage)", args, r.code)
+		}
+	}
 	// A hit's id from search --json opens its conversation at the message.
 	r = cs(t, home, "show", "--data-dir", data, "--json", "--context", "0", "m/"+id+"/6")
 	c.Messages = nil

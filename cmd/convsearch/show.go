@@ -29,6 +29,12 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 	if *contextN < 0 {
 		return usagef("show: --context must not be negative")
 	}
+	if fs.Changed("message") && *message < 0 {
+		return usagef("show: --message must not be negative (messages are numbered from 0)")
+	}
+	if fs.Arg(0) == "" {
+		return usagef("show: give one conversation id (from search or index.json)")
+	}
 	id := fs.Arg(0)
 	be, err := openBackend(ctx, env, &sf)
 	if err != nil {
@@ -36,10 +42,10 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 	}
 	defer be.Close()
 	c, fromIndex, err := be.Load(ctx, id)
-	if conv, msg := query.ConversationID(id); err == nil && c.ID == conv && conv != id && msg >= 0 && *message < 0 {
+	if err == nil && *message < 0 {
 		// A hit's own id (search --json "id"): its conversation, at the
-		// message for a message hit.
-		*message = msg
+		// message of a message or decision hit.
+		*message = query.HitMessage(c, id)
 	}
 	if errors.Is(err, query.ErrNotFound) {
 		return fmt.Errorf("show: no conversation %q in the index (search for it, or run convsearch index)", id)
