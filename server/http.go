@@ -307,6 +307,10 @@ func (h *handler) conversation(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	if p.Offset > 0 && p.Offset >= len(c.Messages) {
+		writeBadRequest(w, fmt.Errorf("offset %d is past the last message: the conversation has %d (0 to %d)", p.Offset, len(c.Messages), len(c.Messages)-1))
+		return
+	}
 	writeJSON(w, http.StatusOK, PageOf(c, fromIndex, p))
 }
 
@@ -406,6 +410,10 @@ func (h *handler) stats(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) status(w http.ResponseWriter, r *http.Request) {
+	if err := known(r.URL.Query()); err != nil {
+		writeBadRequest(w, err)
+		return
+	}
 	out := map[string]any{"ready": h.ready(), "version": h.o.Identity.Version, "started": h.o.Identity.Started}
 	if h.o.Status != nil {
 		out["daemon"] = h.o.Status()

@@ -21,6 +21,10 @@ var errNoOverview = errors.New("this backend cannot tell an overview of the inde
 // source and per project over time, the last pass and the files that
 // failed, for the page's overview.
 func (h *handler) overview(w http.ResponseWriter, r *http.Request) {
+	if err := known(r.URL.Query()); err != nil {
+		writeBadRequest(w, err)
+		return
+	}
 	ov, ok := h.o.Backend.(Overviewer)
 	if !ok {
 		writeError(w, http.StatusNotImplemented, "%v", errNoOverview)

@@ -47,6 +47,9 @@ func ParseSearchParams(v url.Values, now time.Time) (query.Request, int, error) 
 		After:         list(v, "after"),
 		Sort:          first(v, "sort"),
 	}
+	if v.Has("after") && len(r.After) == 0 {
+		return r, 0, fmt.Errorf("after %q: want the sort values of the last hit of the page before (its \"sort\" field), comma-separated", first(v, "after"))
+	}
 	var err error
 	if r.Since, err = query.ParseWhen(first(v, "since"), now); err != nil {
 		return r, 0, fmt.Errorf("since: %w", err)
@@ -237,9 +240,12 @@ func limitParam(v url.Values, def, most int) (int, error) {
 // known returns an error naming the first parameter of v not among names.
 func known(v url.Values, names ...string) error {
 	var unknown []string
-	for k := range v {
+	for k, vs := range v {
 		if !slices.Contains(names, k) {
 			unknown = append(unknown, k)
+		} else if len(vs) > 1 && !slices.Contains(repeatable, k) {
+			// "q=a&q=b" would search for a and drop b without a word.
+			return fmt.Errorf("parameter %q given %d times: give it once", k, len(vs))
 		}
 	}
 	if len(unknown) == 0 {
@@ -251,6 +257,10 @@ func known(v url.Values, names ...string) error {
 	}
 	return fmt.Errorf("unknown parameter %q: this endpoint takes %s", unknown[0], strings.Join(names, ", "))
 }
+
+// repeatable are the parameters that may be given more than once, each
+// adding values (see list).
+var repeatable = []string{"type", "source", "role", "project", "conversation", "after"}
 
 func first(v map[string][]string, name string) string {
 	if vs := v[name]; len(vs) > 0 {

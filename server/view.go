@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -74,6 +75,9 @@ func (h *handler) view(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	around, err := intParam(v, "around", -1)
+	if err == nil && v.Has("around") && around < 0 {
+		err = fmt.Errorf("around %d is negative: messages are numbered from 0", around)
+	}
 	if err != nil {
 		writeBadRequest(w, err)
 		return
