@@ -279,6 +279,13 @@ func TestMCPSearch(t *testing.T) {
 	if len(none.Hits) != 0 || !strings.Contains(txt, "projects in the index") || !strings.Contains(txt, "ledger") {
 		t.Errorf("unknown project: %d hits, text %q", len(none.Hits), txt)
 	}
+	// A mistyped source or conversation says so too, not just "No match".
+	for args, says := range map[string]string{"source": "sources in the index", "conversation_id": "holds no conversation"} {
+		none, txt = ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "outbox", args: "nonexistent"})
+		if len(none.Hits) != 0 || !strings.Contains(txt, says) {
+			t.Errorf("unknown %s: %d hits, text %q", args, len(none.Hits), txt)
+		}
+	}
 }
 
 func firstLine(s string) string {

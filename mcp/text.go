@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -116,7 +117,7 @@ func marked(sn query.Snippet, open, close string) string {
 	return b.String()
 }
 
-func (t *tools) renderSearch(ctx context.Context, out *searchOutput, offset int, project string, grouped bool) string {
+func (t *tools) renderSearch(ctx context.Context, out *searchOutput, offset int, in *searchInput, grouped bool) string {
 	var b strings.Builder
 	if len(out.Hits) == 0 {
 		fmt.Fprintf(&b, "No match for %q", out.Query)
@@ -124,7 +125,7 @@ func (t *tools) renderSearch(ctx context.Context, out *searchOutput, offset int,
 			fmt.Fprintf(&b, " past offset %d (%d hits in all)", offset, out.Total)
 		}
 		b.WriteString(".")
-		t.projectHint(ctx, &b, project)
+		t.filterHints(ctx, &b, in)
 		return b.String()
 	}
 	if grouped {
@@ -162,7 +163,7 @@ func (t *tools) renderDecisions(ctx context.Context, out *searchOutput, project 
 			fmt.Fprintf(&b, " for %q", out.Query)
 		}
 		b.WriteString(".")
-		t.projectHint(ctx, &b, project)
+		t.filterHints(ctx, &b, &searchInput{Project: project})
 		return b.String()
 	}
 	fmt.Fprintf(&b, "%d decisions", out.Total)
@@ -196,7 +197,7 @@ func (t *tools) renderTopics(ctx context.Context, out *topicsOutput, project str
 	var b strings.Builder
 	if len(out.Topics) == 0 {
 		b.WriteString("No topics found.")
-		t.projectHint(ctx, &b, project)
+		t.filterHints(ctx, &b, &searchInput{Project: project})
 		return b.String()
 	}
 	b.WriteString("Topics by number of conversations:\n")
@@ -231,27 +232,40 @@ func renderRelated(id string, out *searchOutput) string {
 	return b.String()
 }
 
-// projectHint adds, after an empty answer filtered by project, the projects
-// the index knows, in case the name was mistyped.
-func (t *tools) projectHint(ctx context.Context, b *strings.Builder, project string) {
-	if project == "" {
+// filterHints adds, after an empty answer, why a filter may have left
+// nothing: a project or source the index does not know (with those it
+// does, in case the name was mistyped), or a conversation it does not hold.
+func (t *tools) filterHints(ctx context.Context, b *strings.Builder, in *searchInput) {
+	if in.Project == "" && in.Source == "" && in.ConversationID == "" {
 		return
 	}
 	st, err := t.b.Stats(ctx)
-	if err != nil || st == nil || st.ByProject[project] > 0 {
+	if err != nil || st == nil {
 		return
 	}
-	names := make([]string, 0, len(st.ByProject))
-	for p := range st.ByProject {
-		if p != "" {
-			names = append(names, p)
+	known := func(what, value string, counts map[string]uint64) {
+		if value == "" || counts[value] > 0 {
+			return
+		}
+		names := make([]string, 0, len(counts))
+		for n := range counts {
+			if n != "" {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		if len(names) > 30 {
+			names = append(names[:30], "…")
+		}
+		fmt.Fprintf(b, " No conversation has %s %q; %ss in the index: %s.", what, value, what, strings.Join(names, ", "))
+	}
+	known("project", in.Project, st.ByProject)
+	known("source", strings.ToLower(in.Source), st.BySource)
+	if id := strings.TrimSpace(in.ConversationID); id != "" {
+		if _, _, err := t.b.Load(ctx, id); errors.Is(err, query.ErrNotFound) {
+			fmt.Fprintf(b, " The index holds no conversation %q: pass a conversation_id (or a hit's id) from an answer.", id)
 		}
 	}
-	sort.Strings(names)
-	if len(names) > 30 {
-		names = append(names[:30], "…")
-	}
-	fmt.Fprintf(b, " No conversation has project %q; projects in the index: %s.", project, strings.Join(names, ", "))
 }
 
 // renderConversation writes a conversation window as Markdown, stopping

@@ -257,7 +257,7 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 				out.NextOffset = next
 			}
 		}
-		return indexingNote(out.Indexing, t.renderSearch(ctx, &out, in.Offset, in.Project, r.Group))
+		return indexingNote(out.Indexing, t.renderSearch(ctx, &out, in.Offset, in, r.Group))
 	})
 	return text, out, nil
 }
