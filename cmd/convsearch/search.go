@@ -310,6 +310,27 @@ func printResult(env *Env, res *query.Result, facets bool) {
 	printConversations(env, res, convs, 0, false, facets)
 }
 
+// decisionParts returns what to print of a hit with fragment frag: the
+// fragment, marked, and the hit's rationale. A decision's fragment is cut
+// from its decision and rationale together (one line apart): each goes on
+// its own line, marked where it matched, and neither twice.
+func decisionParts(st style, h *query.Hit, frag string) (text, because string) {
+	if h.Kind != "decision" || h.Rationale == "" {
+		return st.mark(frag), h.Rationale
+	}
+	if dec, why, ok := strings.Cut(frag, "\n"); ok {
+		if strings.TrimSpace(query.PlainFragment(dec, "", "")) == "" {
+			dec = h.Text
+		}
+		return st.mark(dec), st.mark(why)
+	}
+	plain := strings.Trim(query.PlainFragment(frag, "", ""), "… ")
+	if !strings.Contains(h.Text, plain) && strings.Contains(h.Rationale, plain) {
+		return h.Text, st.mark(frag) // it matched in the rationale only
+	}
+	return st.mark(frag), h.Rationale
+}
+
 // printHitBody prints what a hit says: its kind and place, its best
 // fragment (or text), its rationale and the messages around it.
 func printHitBody(w io.Writer, st style, h *query.Hit) {
@@ -323,13 +344,13 @@ func printHitBody(w io.Writer, st style, h *query.Hit) {
 	if h.Count > 1 {
 		label += fmt.Sprintf(", %d hits in this conversation", h.Count)
 	}
-	text := h.Text
+	text, because := h.Text, h.Rationale
 	if len(h.Fragments) > 0 {
-		text = st.mark(h.Fragments[0])
+		text, because = decisionParts(st, h, h.Fragments[0])
 	}
 	fmt.Fprintf(w, "   %s %s\n", st.Dim("["+label+"]"), conversation.OneLine(text, 300))
-	if h.Rationale != "" {
-		fmt.Fprintf(w, "   %s %s\n", st.Dim("because:"), conversation.OneLine(h.Rationale, 200))
+	if because != "" {
+		fmt.Fprintf(w, "   %s %s\n", st.Dim("because:"), conversation.OneLine(because, 200))
 	}
 	for _, m := range h.Context {
 		marker := "  "

@@ -164,3 +164,25 @@ func TestGroupHits(t *testing.T) {
 		}
 	}
 }
+
+// A decision hit's fragment spans its decision and rationale: each is
+// printed once, on its own line, marked where it matched.
+func TestDecisionParts(t *testing.T) {
+	st := style{}
+	h := &query.Hit{Kind: "decision", Text: "Use BCa with R = 9999", Rationale: "the bootstrap distribution is skewed"}
+	for _, tt := range []struct{ frag, text, because string }{
+		{"Use BCa with R = 9999\nthe <mark>bootstrap</mark> distribution is skewed", "Use BCa with R = 9999", "the «bootstrap» distribution is skewed"},
+		{"Use <mark>BCa</mark> with R = 9999\nthe bootstrap distribution", "Use «BCa» with R = 9999", "the bootstrap distribution"},
+		{"…the <mark>bootstrap</mark> distribution is skewed", "Use BCa with R = 9999", "…the «bootstrap» distribution is skewed"},
+		{"Use <mark>BCa</mark> with R", "Use «BCa» with R", "the bootstrap distribution is skewed"},
+	} {
+		text, because := decisionParts(st, h, tt.frag)
+		if text != tt.text || because != tt.because {
+			t.Errorf("%q: %q / %q, want %q / %q", tt.frag, text, because, tt.text, tt.because)
+		}
+	}
+	m := &query.Hit{Kind: "message", Text: "x", Rationale: ""}
+	if text, because := decisionParts(st, m, "a <mark>b</mark>"); text != "a «b»" || because != "" {
+		t.Errorf("message hit: %q / %q", text, because)
+	}
+}
