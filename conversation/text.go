@@ -166,3 +166,14 @@ var notPeople = func() map[string]bool {
 	}
 	return m
 }()
+
+// Reason returns a decision's rationale as it reads after "because": a
+// rationale written as "because the p99 …" loses its own "because", so
+// that no answer says "because because".
+func Reason(rationale string) string {
+	r := strings.TrimSpace(rationale)
+	if len(r) > 8 && strings.EqualFold(r[:7], "because") && (r[7] == ' ' || r[7] == ':' || r[7] == ',') {
+		return strings.TrimLeft(r[8:], " :,")
+	}
+	return r
+}

@@ -39,3 +39,19 @@ func TestPersonName(t *testing.T) {
 		}
 	}
 }
+
+func TestReason(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"because the p99 dropped", "the p99 dropped"},
+		{"Because: it is cheaper", "it is cheaper"},
+		{"  because, frankly, time", "frankly, time"},
+		{"becauseless word", "becauseless word"},
+		{"the p99 dropped", "the p99 dropped"},
+		{"because", "because"},
+		{"", ""},
+	} {
+		if got := Reason(tt.in); got != tt.want {
+			t.Errorf("Reason(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
