@@ -156,7 +156,7 @@ func TestAPI(t *testing.T) {
 				}
 			}
 		}},
-		{"group and limit", "/api/search?q=the&group&limit=2", 200, func(t *testing.T, body []byte) {
+		{"group and limit", "/api/search?q=type:message&group&limit=2", 200, func(t *testing.T, body []byte) {
 			res := decode[query.Result](t, body)
 			if len(res.Hits) != 2 || res.Hits[0].ConversationID == res.Hits[1].ConversationID {
 				t.Errorf("group: %d hits, want 2 of different conversations", len(res.Hits))
@@ -167,6 +167,7 @@ func TestAPI(t *testing.T) {
 				t.Errorf("%d hits after 2200", res.Total)
 			}
 		}},
+		{"nothing to search for", "/api/search?q=the", 400, isError("nothing to search for")},
 		{"bad sort", "/api/search?q=x&sort=random", 400, isError("sort")},
 		{"bad limit", "/api/search?q=x&limit=many", 400, isError("limit")},
 		{"limit too large", "/api/search?q=x&limit=5000", 400, isError("limit")},
