@@ -308,6 +308,7 @@ func (e *Engine) countHits(ctx context.Context, q bq.Query, hits []Hit) error {
 	cq.AddMust(q)
 	cq.AddFilter(bleve.NewDisjunctionQuery(ids...))
 	req := bleve.NewSearchRequestOptions(cq, 0, 0, false)
+	req.Score = "none" // counted, not ranked
 	req.AddFacet("c", bleve.NewFacetRequest(indexer.FieldConversationID, len(hits)))
 	sr, err := e.search(ctx, req)
 	if err != nil {
