@@ -955,14 +955,12 @@ func (p *proposal) option(key string) (string, bool) {
 
 // reItemFix is the fix an item of a list of problems proposes: "Proposed
 // fix: wait on the request instead of the clock."
-var reItemFix = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:proposed|suggested|possible) (?:fix|change|solution)\s*[:—–-]\s*([^\n]+)`)
-})
+var reItemFix = re(`(?i)\b(?:proposed|suggested|possible) (?:fix|change|solution)\s*[:—–-]\s*([^\n]+)`)
 
 // itemFix returns the first sentence of the fix that the text under a list
 // item proposes, or "".
 func itemFix(body string) string {
-	m := reItemFix().FindStringSubmatchIndex(body)
+	m := reItemFix.FindSubmatchIndex([]byte(body))
 	if m == nil {
 		return ""
 	}
@@ -2852,12 +2850,12 @@ var reBareOption = re(`^(decided against: )?(?:(?:the )?option\s+)?[*(#]*([a-h]|
 // bareOptionRef returns the label a decision names and nothing else, and
 // whether it turns that option down.
 func bareOptionRef(dec string) (key string, against, ok bool) {
-	m := reBareOption.FindSubmatchIndex(asciiLower(nil, dec))
+	lower := asciiLower(nil, dec)
+	m := reBareOption.FindSubmatchIndex(lower)
 	if m == nil {
 		return "", false, false
 	}
-	lower := strings.ToLower(dec)
-	return lower[m[4]:m[5]], m[2] >= 0 || m[6] >= 0, true
+	return string(lower[m[4]:m[5]]), m[2] >= 0 || m[6] >= 0, true
 }
 
 // lastAnswers yields the assistant's last n messages before the one being
@@ -2877,10 +2875,14 @@ func (st *decisionState) lastAnswers(n int) iter.Seq[*conversation.Message] {
 	}
 }
 
-// optionNamed returns the text of the option the assistant's last few
-// messages label key ("b", "2"), in a table's rows ("| **B** | … |", "| 2 |
-// … |") or a list ("Option B: …", "2. …"), the latest first, or "".
+// optionNamed returns the text of the option labelled key ("b", "2"): one
+// of the lettered options the assistant laid out last (st.options), or a
+// row of a table of the assistant's last few messages ("| **B** | … |",
+// "| 2 | … |"), the latest first; "" when none is.
 func (st *decisionState) optionNamed(key string) string {
+	if o, ok := st.options[key]; ok {
+		return o
+	}
 	for m := range st.lastAnswers(3) {
 		items, opts := tableRows(m.Content)
 		if o, ok := opts[key]; ok {
@@ -2890,9 +2892,6 @@ func (st *decisionState) optionNamed(key string) string {
 			if strconv.Itoa(it.num) == key {
 				return rowText(m.Content, it)
 			}
-		}
-		if o := listedOption(m.Content, key); o != "" {
-			return o
 		}
 	}
 	return ""
@@ -2917,37 +2916,6 @@ func rowText(text string, it numberedItem) string {
 		cells = cells[:len(cells)-1]
 	}
 	return strings.Join(cells, "; ")
-}
-
-// reListedOption is a line that lays out an option under a label:
-// "Option B: …", "**B.** …", "2. …", "(b) …".
-// Compiled on first use, as the lazy patterns are; it is not anchored to a
-// sentence, so a prefilter of first words does not apply.
-var reListedOption = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^[ \t]*(?:[-*][ \t]+)?[*_]*(?:option[ \t]+)?\(?([a-h]|[1-9])[.):]?[*_]*[ \t]*[:.)—–-]?[ \t]*(\S[^\n]{2,})$`)
-})
-
-// listedOption returns the text of the line of text that lays out option
-// key, or "" when none or more than one does.
-func listedOption(text, key string) string {
-	lower := asciiLower(nil, text)
-	found := ""
-	for _, m := range reListedOption().FindAllSubmatchIndex(lower, -1) {
-		if string(lower[m[2]:m[3]]) != key {
-			continue
-		}
-		line := text[m[0]:m[1]]
-		// A label must be set off: "b)" / "B:" / "**B**" / "Option B", not
-		// the first letter of a word.
-		if !strings.ContainsAny(line[:m[4]-m[0]], ".):*—–-") && !strings.Contains(strings.ToLower(line[:m[4]-m[0]]), "option") {
-			continue
-		}
-		if found != "" {
-			return ""
-		}
-		found = trimText(strings.ReplaceAll(text[m[4]:m[5]], "`", ""))
-	}
-	return found
 }
 
 // namedThing returns the full name of what a decision of "the X" ("the
