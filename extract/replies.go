@@ -477,7 +477,7 @@ func (st *decisionState) pickInContext(pick string) string {
 			t := strings.TrimSpace(line)
 			if h, ok := headingLine(t); ok {
 				heading, firstLine = h, false
-				if labelled && strings.HasPrefix(strings.ToLower(h), lp) && (len(h) == len(lp) || !isWordByte(h[len(lp)])) {
+				if lh := strings.ToLower(h); labelled && strings.HasPrefix(lh, lp) && (len(lh) == len(lp) || !wordByte(lh[len(lp)])) {
 					if titled != "" {
 						return "" // two headings open with it
 					}
@@ -490,18 +490,20 @@ func (st *decisionState) pickInContext(pick string) string {
 				firstLine = false
 				continue
 			}
-			if heading == "" || !hasWholeWord(strings.ToLower(t), lp) {
+			if heading == "" || wordIndex(asciiLower(nil, t), []byte(lp)) < 0 {
 				continue
 			}
-			if found != "" && found != heading {
+			switch {
+			case found == "":
+				found = heading
+			case found != heading:
 				found = "-" // named under two headings
 			}
-			found = heading
 		}
 		if titled != "" {
 			return titled
 		}
-		if labelled || found == "" || found == "-" || hasWholeWord(strings.ToLower(found), lp) || sectionNames.HasString(strings.ToLower(found)) || strings.Count(found, " ") > 5 ||
+		if labelled || found == "" || found == "-" || wordIndex(asciiLower(nil, found), []byte(lp)) >= 0 || sectionNames.HasString(strings.ToLower(found)) || strings.Count(found, " ") > 5 ||
 			strings.ContainsAny(found, "`/\\.=()[]{}<>") { // a file's name or code heads a snippet, not a question
 			return ""
 		}
@@ -525,27 +527,6 @@ func headingLine(t string) (string, bool) {
 	}
 	h = strings.TrimRight(strings.TrimSpace(h), ":")
 	return h, h != ""
-}
-
-// hasWholeWord reports whether w occurs in s as a whole word (or words).
-func hasWholeWord(s, w string) bool {
-	for i := 0; ; {
-		j := strings.Index(s[i:], w)
-		if j < 0 {
-			return false
-		}
-		j += i
-		before := j == 0 || !isWordByte(s[j-1])
-		after := j+len(w) == len(s) || !isWordByte(s[j+len(w)])
-		if before && after {
-			return true
-		}
-		i = j + 1
-	}
-}
-
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
 }
 
 // dislikes say after a name that it is not the one: "kysely, my old team

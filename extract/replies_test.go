@@ -795,6 +795,7 @@ func TestLabelsResolved(t *testing.T) {
 		{"Sounds good, happy to help with either.", "option 2 it is then.", ""},
 		{problems, "1 yes. 2 no, a full reseed is too slow.", "Fixed wait in checkout: wait on the request instead of the clock|Decided against: Shared state between tests: a `cy.task('db:reset')` in `beforeEach`"},
 		{cadence, "weekly then. sunday evening, like 7pm.", "Summary cadence: weekly"},
+		{cadence + "\n- A weekly freeze forgives one miss.", "weekly then. sunday evening, like 7pm.", "weekly"}, // under two headings: which one is unclear
 		{plans, "plan 1. can we squeeze ninh binh in somehow?", "Plan 1: Mountains first: Hanoi 2 · Ha Giang 4 · Hoi An 3"},
 		{stores, "pgvector.", "pgvector"},
 	})
