@@ -661,6 +661,11 @@ func replyDecisions(e *Extractor, question, answer, reply string) []string {
 		{Index: 1, Role: conversation.RoleAssistant, Content: answer},
 		{Index: 2, Role: conversation.RoleUser, Content: reply},
 	}}
+	return decisionTexts(e, c)
+}
+
+// decisionTexts returns the decisions e finds in c, their text only.
+func decisionTexts(e *Extractor, c *conversation.Conversation) []string {
 	var got []string
 	for _, d := range e.Decisions(c) {
 		got = append(got, d.Decision)
@@ -913,10 +918,7 @@ func TestOptionLaterNamed(t *testing.T) {
 			for i := range c.Messages {
 				c.Messages[i].Index = i
 			}
-			var got []string
-			for _, d := range e.Decisions(c) {
-				got = append(got, d.Decision)
-			}
+			got := decisionTexts(e, c)
 			if strings.Join(got, "|") != tt.want {
 				t.Errorf("decisions %q, want %q", got, tt.want)
 			}
@@ -968,10 +970,7 @@ func TestNoOverreach(t *testing.T) {
 	e := New(nil, Options{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			for _, d := range e.Decisions(conv(tt.turns...)) {
-				got = append(got, d.Decision)
-			}
+			got := decisionTexts(e, conv(tt.turns...))
 			if strings.Join(got, "|") != tt.want {
 				t.Errorf("decisions %q, want %q", got, tt.want)
 			}

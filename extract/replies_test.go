@@ -716,10 +716,7 @@ func TestStaysSaidTurnsAgo(t *testing.T) {
 			turn{"u", "And the budget?"},
 			turn{"a", "Make the budget justification its own section."},
 			turn{"u", tt.reply})
-		var got []string
-		for _, d := range e.Decisions(c) {
-			got = append(got, d.Decision)
-		}
+		got := decisionTexts(e, c)
 		if strings.Join(got, "|") != tt.want {
 			t.Errorf("%q: decisions %q, want %q", tt.reply, got, tt.want)
 		}
@@ -756,17 +753,8 @@ func TestPickedByName(t *testing.T) {
 		{"ok thanks, still not sure.", ""},
 	} {
 		t.Run(tt.reply, func(t *testing.T) {
-			c := &conversation.Conversation{Messages: []conversation.Message{
-				{Index: 0, Role: conversation.RoleUser, Content: "Which ORM for the invoicing app?"},
-				{Index: 1, Role: conversation.RoleAssistant, Content: options},
-				{Index: 2, Role: conversation.RoleUser, Content: "between drizzle and kysely idk, whats the difference really"},
-				{Index: 3, Role: conversation.RoleAssistant, Content: compared},
-				{Index: 4, Role: conversation.RoleUser, Content: tt.reply},
-			}}
-			var got []string
-			for _, d := range e.Decisions(c) {
-				got = append(got, d.Decision)
-			}
+			c := conv("Which ORM for the invoicing app?", options, "between drizzle and kysely idk, whats the difference really", compared, tt.reply)
+			got := decisionTexts(e, c)
 			if strings.Join(got, "|") != tt.want {
 				t.Errorf("decisions %q, want %q", got, tt.want)
 			}
@@ -800,20 +788,7 @@ func TestLabelsResolved(t *testing.T) {
 		{stores, "pgvector.", "pgvector"},
 	})
 	// A label taken turns after the table that laid it out.
-	c := &conversation.Conversation{Messages: []conversation.Message{
-		{Index: 0, Role: conversation.RoleUser, Content: "State management options?"},
-		{Index: 1, Role: conversation.RoleAssistant, Content: numbered},
-		{Index: 2, Role: conversation.RoleUser, Content: "server state w/ tanstack query yes. would url state make sense for the filters?"},
-		{Index: 3, Role: conversation.RoleAssistant, Content: later},
-		{Index: 4, Role: conversation.RoleUser, Content: "option 2 it is then."},
-	}}
-	var got []string
-	for _, d := range New(nil, Options{}).Decisions(c) {
-		if d.MessageIndex == 4 {
-			got = append(got, d.Decision)
-		}
-	}
-	if want := "TanStack Query; React context + useReducer"; strings.Join(got, "|") != want {
-		t.Errorf("decisions of the last reply %q, want %q", got, want)
-	}
+	checkOverreach(t, []overreachCase{
+		{[]string{"State management options?", numbered, "server state w/ tanstack query yes. would url state make sense for the filters?", later, "option 2 it is then."}, "TanStack Query; React context + useReducer"},
+	})
 }
