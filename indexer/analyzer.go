@@ -84,7 +84,7 @@ type baseForms struct{}
 func (baseForms) Filter(in analysis.TokenStream) analysis.TokenStream {
 	table := irregular.Load()
 	for _, t := range in {
-		if b := table.Base(t.Term); b != "" {
+		if b := table.Get(t.Term); b != "" {
 			t.Term = []byte(b)
 		}
 	}

@@ -25,13 +25,13 @@ var table string
 // Table looks up nouns' concept words. Its zero value is not usable: get
 // one from Load.
 type Table struct {
-	m map[string]string
+	words *wordtab.Table
 }
 
 // Load returns the table, parsed on first use (some 55,000 nouns) and only
 // read afterwards, so it is safe for concurrent use.
 var Load = sync.OnceValue(func() *Table {
-	return &Table{m: wordtab.Parse(table, 56000)}
+	return &Table{words: wordtab.New(table, 56000)}
 })
 
 // Of returns the concept words of a lower-case word, nearest first and
@@ -39,8 +39,8 @@ var Load = sync.OnceValue(func() *Table {
 // plural is looked up as its singular. It takes the analyser's bytes and
 // allocates nothing: it runs for every word the index files.
 func (t *Table) Of(word []byte) string {
-	if w, ok := t.m[string(word)]; ok {
-		return w
+	if w := t.words.Get(word); w != "" {
+		return w // wngen writes no noun without concept words
 	}
 	n := len(word)
 	if n < 4 || word[n-1] != 's' || word[n-2] == 's' {
@@ -50,14 +50,14 @@ func (t *Table) Of(word []byte) string {
 	case bytes.HasSuffix(word, []byte("ies")):
 		var buf [64]byte
 		if n-2 <= len(buf) {
-			if w, ok := t.m[string(append(append(buf[:0], word[:n-3]...), 'y'))]; ok {
+			if w := t.words.Get(append(append(buf[:0], word[:n-3]...), 'y')); w != "" {
 				return w
 			}
 		}
 	case bytes.HasSuffix(word, []byte("es")):
-		if w, ok := t.m[string(word[:n-2])]; ok {
+		if w := t.words.Get(word[:n-2]); w != "" {
 			return w
 		}
 	}
-	return t.m[string(word[:n-1])]
+	return t.words.Get(word[:n-1])
 }

@@ -21,7 +21,7 @@ func TestOf(t *testing.T) {
 		got := tab.Of([]byte(tt.word))
 		want := ""
 		if tt.as != "" {
-			want = tab.m[tt.as]
+			want = tab.words.Get([]byte(tt.as))
 			if want == "" {
 				t.Fatalf("%q is not in the table", tt.as)
 			}

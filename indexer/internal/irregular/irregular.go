@@ -19,21 +19,6 @@ import (
 //go:embed irregular.txt
 var table string
 
-// Table maps irregular forms to their base forms. Its zero value is not
-// usable: get one from Load.
-type Table struct {
-	m map[string]string
-}
-
-// Load returns the table, parsed on first use and only read afterwards, so
-// it is safe for concurrent use.
-var Load = sync.OnceValue(func() *Table {
-	return &Table{m: wordtab.Parse(table, 2000)}
-})
-
-// Base returns the base form of a lower-case word, or "" when it is not an
-// irregular form of the table. It allocates nothing: it runs for every word
-// the index files.
-func (t *Table) Base(word []byte) string {
-	return t.m[string(word)]
-}
+// Load returns the table of irregular forms and their bases, parsed on
+// first use. Get gives a lower-case form's base, or "" for any other word.
+var Load = sync.OnceValue(func() *wordtab.Table { return wordtab.New(table, 2000) })

@@ -23,8 +23,8 @@ func TestBase(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := tab.Base([]byte(tt.word)); got != tt.want {
-			t.Errorf("Base(%q) = %q, want %q", tt.word, got, tt.want)
+		if got := tab.Get([]byte(tt.word)); got != tt.want {
+			t.Errorf("Get(%q) = %q, want %q", tt.word, got, tt.want)
 		}
 	}
 }
