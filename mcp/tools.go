@@ -223,8 +223,7 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 		Since: since, Until: until, Limit: orDefault(in.Limit, mcpSearchDefault), Offset: in.Offset, Sort: in.Sort,
 		ExcludeHidden: !in.IncludeHidden, Group: in.Group == nil || *in.Group}
 	if id := strings.TrimSpace(in.ConversationID); id != "" {
-		conv, _ := query.ConversationID(id) // a hit's id names its conversation
-		r.Conversations = []string{conv}
+		r.Conversations = []string{id} // a hit's id too: the query names its conversation
 	}
 	if err := r.Validate(); err != nil {
 		return "", out, argError("%v", err)

@@ -255,7 +255,11 @@ const maxGroupScan = 4 * MaxLimit
 func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request, res *Result, q bq.Query) error {
 	want := r.Offset + r.Limit + 1
 	read := len(res.Hits)
-	for distinctConversations(res.Hits, want) < want && uint64(req.From+read) < res.Total && req.From+req.Size < maxGroupScan {
+	convs := make(map[string]bool, want)
+	for _, h := range res.Hits {
+		convs[h.ConversationID] = true
+	}
+	for len(convs) < want && uint64(req.From+read) < res.Total && req.From+req.Size < maxGroupScan {
 		req.From += req.Size
 		req.Size = min(req.Size*2, MaxLimit, maxGroupScan-req.From)
 		req.Facets = nil // counted on the first page
@@ -268,7 +272,9 @@ func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request,
 		}
 		read = len(sr.Hits)
 		for _, dm := range sr.Hits {
-			res.Hits = append(res.Hits, hitOf(dm))
+			h := hitOf(dm)
+			convs[h.ConversationID] = true
+			res.Hits = append(res.Hits, h)
 		}
 	}
 	all := uint64(len(res.Hits)) >= res.Total
@@ -280,18 +286,6 @@ func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request,
 		return nil
 	}
 	return e.countHits(ctx, q, res.Hits)
-}
-
-// distinctConversations counts the conversations of hits, up to atMost.
-func distinctConversations(hits []Hit, atMost int) int {
-	seen := make(map[string]bool, atMost)
-	for _, h := range hits {
-		seen[h.ConversationID] = true
-		if len(seen) >= atMost {
-			break
-		}
-	}
-	return len(seen)
 }
 
 // countHits sets each grouped hit's Count to the number of q's hits in its
