@@ -197,7 +197,8 @@ func stripMarker(s string) (body string, item bool, num int) {
 // "Decision:", "**Decisions**", "## Final decision".
 func isLabelLine(l []byte) bool {
 	if len(l) > 48 {
-		return false
+		// "OK, decided after going through it with Maria this morning:"
+		return len(l) <= 100 && bytes.HasSuffix(bytes.TrimRight(l, " \t*_"), []byte(":")) && reDecidedLine.Match(l)
 	}
 	l = bytes.Trim(l, " \t*_:#-–—")
 	if bytes.Contains(l, []byte("’")) {
@@ -214,6 +215,11 @@ func isLabelLine(l []byte) bool {
 	}
 	return false
 }
+
+// reDecidedLine announces the decisions below it with when or with whom
+// they were taken: "Decided after going through it with Maria this
+// morning:", "we agreed at standup:".
+var reDecidedLine = re(`^[*_#\s]*(?:(?:ok|okay|so|right|alright)[,.!]*\s+)?(?:we(?:'ve| have)? )?(?:finally )?(?:decided|agreed|settled)(?: (?:after|with|at|in|during|on|over|this|today|yesterday|last)\b[^.;:!?]{0,70})?[*_\s]*:[*_\s]*$`)
 
 // announcement returns a short line (an announcement's length, not a "!"
 // cheer) folded for comparison: trimmed of marks, its interjection ("OK,")
