@@ -3302,6 +3302,12 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 		why = ""
 	}
 	if m.Role == conversation.RoleUser {
+		if first, second := splitCompound(dec); second != "" {
+			// "We go with Holm for the secondary outcomes, and all 24
+			// participants stay in the main analysis": two decisions.
+			out = e.appendDecision(st, out, m, first, "")
+			return e.appendDecision(st, out, m, second, why)
+		}
 		if key, out2, ok := bareOptionRef(dec); ok {
 			// "option 2", "A is out": a label names nothing by itself. What
 			// the assistant laid out under it is the decision, or there is
@@ -3340,6 +3346,39 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 		Origin:       conversation.OriginExtracted,
 	})
 }
+
+// splitCompound splits a user's decision made of two clauses joined by ",
+// and", each settling something of its own: the second a statement of how
+// a thing will be (reCompanion: "…, and all 24 participants stay in the
+// main analysis"), or, after "we're switching …", another change under
+// way ("…, and raising $2.5M"), which takes the first one's subject.
+// Otherwise second is "".
+func splitCompound(dec string) (first, second string) {
+	i := strings.Index(dec, ", and ")
+	if i < 12 || strings.Contains(dec[i+len(", and "):], ", and ") {
+		return dec, ""
+	}
+	rest := dec[i+len(", and "):]
+	lower := asciiLower(nil, rest)
+	if loc := reCompanion.FindIndex(head(lower)); loc != nil {
+		if w, _, _ := bytes.Cut(lower, []byte(" ")); !pronouns.Has(w) && !reHypothetical.Match(lower[:loc[1]]) && !reNegation.Match(lower[:loc[1]]) {
+			return dec[:i], rest
+		}
+	}
+	if m := reWereDoing.FindSubmatchIndex(asciiLower(nil, dec[:i])); m != nil {
+		if w, _, _ := bytes.Cut(lower, []byte(" ")); len(w) > 5 && bytes.HasSuffix(w, []byte("ing")) && !bytes.HasSuffix(w, []byte("thing")) && !notDoing.Has(w) && !ingNouns.Has(w) {
+			return dec[:i], dec[m[2]:m[3]] + " " + rest
+		}
+	}
+	return dec, ""
+}
+
+// ingNouns end in "ing" and are no verb: "…, and morning standups stay".
+var ingNouns = set(`morning evening spring string ceiling meeting ring king wing during clothing`)
+
+// reWereDoing is a change under way with its subject: "we're switching",
+// "I'm moving".
+var reWereDoing = re(`^((?:we|i)(?:'re| are|'m| am)) [a-z]+ing `)
 
 // appendAll adds each of the options a reply picked as a decision of its
 // own ("1 and 2 are in").

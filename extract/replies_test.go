@@ -815,3 +815,18 @@ func TestRepliesStillMissed(t *testing.T) {
 		{advice, "OK, decided after going through it with Maria this morning, it was a long call. Anyway:\n- SmartVault is slow.", ""},
 	})
 }
+
+// TestCompoundSplit checks a user's decision of two clauses joined by ",
+// and", each settling something: split in two, the second taking the
+// first's subject where it has none.
+func TestCompoundSplit(t *testing.T) {
+	const advice = "Holm or Bonferroni for the secondary outcomes; keep everyone in the main analysis. A priced round or a SAFE."
+	checkReplies(t, "What now?", []replyCase{
+		{advice, "Then we go with Holm for the three secondary outcomes, and all 24 participants stay in the main analysis.",
+			"We go with Holm for the three secondary outcomes|all 24 participants stay in the main analysis"},
+		{advice, "We're switching to the priced round, and raising $2.5M, not 1.5.", "We're switching to the priced round|We're raising $2.5M, not 1.5"},
+		{advice, "We're switching to the priced round, and nothing reaches the SAFE holders before we sign.", "We're switching to the priced round, and nothing reaches the SAFE holders before we sign"},
+		{advice, "We go with Holm, and it will be slower to explain.", "We go with Holm"},
+		{advice, "We go with Holm for the outcomes, and the bootstrap would stay if we had time.", "We go with Holm for the outcomes"},
+	})
+}
