@@ -22,7 +22,7 @@ func (apiBackend) Search(context.Context, query.Request) (*query.Result, error) 
 }
 
 func (apiBackend) Load(_ context.Context, id string) (*conversation.Conversation, bool, error) {
-	if id != "c1" {
+	if conv, _ := query.ConversationID(id); conv != "c1" {
 		return nil, false, query.ErrNotFound
 	}
 	c := &conversation.Conversation{ID: "c1", Title: "five messages"}
@@ -122,14 +122,20 @@ func TestAPIConversationPages(t *testing.T) {
 	for _, tc := range []struct {
 		query             string
 		first, n, nextOff int
+		focus             int // -1: none
 	}{
-		{"", 0, 5, 0}, // whole, as before paging
-		{"?limit=2", 0, 2, 2},
-		{"?offset=2&limit=2", 2, 2, 4},
-		{"?offset=4&limit=2", 4, 1, 0},
-		{"?offset=3", 3, 2, 0},
+		{"c1", 0, 5, 0, -1}, // whole, as before paging
+		{"c1?limit=2", 0, 2, 2, -1},
+		{"c1?offset=2&limit=2", 2, 2, 4, -1},
+		{"c1?offset=4&limit=2", 4, 1, 0, -1},
+		{"c1?offset=3", 3, 2, 0, -1},
+		// A hit's id: the page holds the hit, two messages before it in view.
+		{"m%2Fc1%2F4?limit=2", 2, 2, 4, 4},
+		{"m%2Fc1%2F1?limit=2", 0, 2, 2, 1},
+		{"m%2Fc1%2F4", 0, 5, 0, 4},                  // whole: the answer says where
+		{"m%2Fc1%2F4?offset=0&limit=2", 0, 2, 2, 4}, // an offset given is kept
 	} {
-		code, body := get(t, h, "/api/conversations/c1"+tc.query)
+		code, body := get(t, h, "/api/conversations/"+tc.query)
 		var l Loaded
 		if code != 200 || json.Unmarshal([]byte(body), &l) != nil {
 			t.Fatalf("%s: %d %s", tc.query, code, body)
@@ -139,6 +145,9 @@ func TestAPIConversationPages(t *testing.T) {
 			(tc.n > 0 && msgs[0].Index != tc.first) {
 			t.Errorf("%s: offset %d, %d messages of %d, next %d; want offset %d, %d messages, next %d",
 				tc.query, l.Offset, len(msgs), l.MessageCount, l.NextOffset, tc.first, tc.n, tc.nextOff)
+		}
+		if focus := -1; l.Focus != nil && *l.Focus != tc.focus || l.Focus == nil && tc.focus != focus {
+			t.Errorf("%s: focus %v, want %d", tc.query, l.Focus, tc.focus)
 		}
 	}
 }

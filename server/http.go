@@ -98,7 +98,15 @@ type Loaded struct {
 	Offset       int `json:"offset"`
 	// NextOffset is the offset of the next page, when there is one.
 	NextOffset int `json:"next_offset,omitempty"`
+	// Focus is the message a hit's id points at (m/ID/N, or the message a
+	// decision d/ID/N was taken in), when the conversation was asked for
+	// by a hit's id.
+	Focus *int `json:"focus,omitempty"`
 }
+
+// focusContext is how many messages before a hit's message a page asked
+// for by the hit's id starts: the question it answers, in view.
+const focusContext = 2
 
 // maxContext bounds the messages asked around each hit.
 const maxContext = 50
@@ -302,7 +310,8 @@ func (h *handler) conversation(w http.ResponseWriter, r *http.Request) {
 		writeBadRequest(w, err)
 		return
 	}
-	c, fromIndex, err := h.o.Backend.Load(r.Context(), r.PathValue("id"))
+	id := r.PathValue("id")
+	c, fromIndex, err := h.o.Backend.Load(r.Context(), id)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -311,7 +320,16 @@ func (h *handler) conversation(w http.ResponseWriter, r *http.Request) {
 		writeBadRequest(w, fmt.Errorf("offset %d is past the last message: the conversation has %d (0 to %d)", p.Offset, len(c.Messages), len(c.Messages)-1))
 		return
 	}
-	writeJSON(w, http.StatusOK, PageOf(c, fromIndex, p))
+	focus := query.HitMessage(c, id)
+	if focus >= 0 && p.Limit > 0 && !r.URL.Query().Has("offset") {
+		// A hit's id with a page size: the page that holds the hit.
+		p.Offset = max(0, focus-focusContext)
+	}
+	l := PageOf(c, fromIndex, p)
+	if focus >= 0 {
+		l.Focus = &focus
+	}
+	writeJSON(w, http.StatusOK, l)
 }
 
 // PageOf returns the page p of conversation c.
