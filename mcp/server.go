@@ -139,6 +139,17 @@ func NewServer(b Backend, opts Options) *sdk.Server {
 		CompletionHandler: t.complete,
 	})
 	t.register(s)
+	// resources/list names the most recent conversations, paged: the SDK
+	// lists only resources added one by one, and the index changes under
+	// a running server.
+	s.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if r, ok := req.(*sdk.ListResourcesRequest); ok && method == "resources/list" {
+				return t.listResources(ctx, r)
+			}
+			return next(ctx, method, req)
+		}
+	})
 	return s
 }
 

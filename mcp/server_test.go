@@ -827,3 +827,76 @@ func TestMCPHeadBounded(t *testing.T) {
 		t.Errorf("the text does not say decisions were left out")
 	}
 }
+
+// TestMCPResourceList: resources/list names every conversation, newest
+// first, each readable by its URI; the cursor pages it and a bad one is
+// refused.
+func TestMCPResourceList(t *testing.T) {
+	ctx := context.Background()
+	b := newTestBackend(t)
+	cs := connect(t, b)
+	all, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := b.Search(ctx, query.Request{Types: []string{indexer.KindConversation}, Sort: query.SortNewest, Limit: 100, NoHighlight: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Resources) != len(want.Hits) || len(all.Resources) < 10 || all.NextCursor != "" {
+		t.Fatalf("%d resources (next cursor %q), want the %d conversations on one page", len(all.Resources), all.NextCursor, len(want.Hits))
+	}
+	for i, r := range all.Resources {
+		h := want.Hits[i]
+		if r.URI != ConversationURI(h.ConversationID) || r.Title != h.Title || r.MIMEType != "text/markdown" || !strings.HasPrefix(r.Description, h.Source) {
+			t.Errorf("resource %d: %+v, want conversation %s %q of %s", i, r, h.ConversationID, h.Title, h.Source)
+		}
+	}
+	if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: all.Resources[0].URI}); err != nil {
+		t.Errorf("reading the first listed resource: %v", err)
+	}
+	page, err := cs.ListResources(ctx, &sdk.ListResourcesParams{Cursor: "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Resources) != len(all.Resources)-3 || page.Resources[0].URI != all.Resources[3].URI {
+		t.Errorf("cursor 3: %d resources, want the list from its 4th", len(page.Resources))
+	}
+	if _, err := cs.ListResources(ctx, &sdk.ListResourcesParams{Cursor: "page-two"}); err == nil || !strings.Contains(err.Error(), "nextCursor") {
+		t.Errorf("a cursor that is no offset: %v, want an error saying to pass nextCursor", err)
+	}
+}
+
+// pagedBackend answers a conversation listing with a full page of a
+// longer list.
+type pagedBackend struct{ Backend }
+
+func (pagedBackend) Search(_ context.Context, r query.Request) (*query.Result, error) {
+	res := &query.Result{Total: 120}
+	for i := r.Offset; i < min(r.Offset+r.Limit, 120); i++ {
+		res.Hits = append(res.Hits, query.Hit{Kind: indexer.KindConversation, ConversationID: fmt.Sprintf("c%d", i), Source: "codex"})
+	}
+	return res, nil
+}
+
+func TestMCPResourceListPages(t *testing.T) {
+	cs := connect(t, pagedBackend{})
+	var ids []string
+	cursor, pages := "", 0
+	for {
+		p, err := cs.ListResources(context.Background(), &sdk.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		for _, r := range p.Resources {
+			ids = append(ids, r.Name)
+		}
+		if cursor = p.NextCursor; cursor == "" || pages > 5 {
+			break
+		}
+	}
+	if pages != 3 || len(ids) != 120 || ids[50] != "c50" || ids[119] != "c119" {
+		t.Errorf("%d pages, %d resources (%v…), want 3 pages of the 120 in order", pages, len(ids), ids[:min(3, len(ids))])
+	}
+}

@@ -8,13 +8,16 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -472,6 +475,48 @@ func (t *tools) related(ctx context.Context, in *relatedInput) (string, searchOu
 // conversation from its first message, or, for a hit's id (m/ID/N), from a
 // few messages before the hit's; as much as fits an agent's context, with
 // where to read on.
+// resourcesPage is how many conversations one resources/list page names.
+const resourcesPage = 50
+
+// listResources answers resources/list: the conversations, newest first,
+// resourcesPage at a time; the cursor is the offset of the next page.
+func (t *tools) listResources(ctx context.Context, req *sdk.ListResourcesRequest) (*sdk.ListResourcesResult, error) {
+	offset := 0
+	if req.Params != nil && req.Params.Cursor != "" {
+		n, err := strconv.Atoi(req.Params.Cursor)
+		if err != nil || n < 0 || n > query.MaxOffset {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("cursor %q: pass the nextCursor of the previous page", req.Params.Cursor)}
+		}
+		offset = n
+	}
+	res, err := t.b.Search(ctx, query.Request{Types: []string{indexer.KindConversation}, Sort: query.SortNewest,
+		Limit: resourcesPage, Offset: offset, NoHighlight: true})
+	if err != nil {
+		return nil, err
+	}
+	out := &sdk.ListResourcesResult{Resources: make([]*sdk.Resource, 0, len(res.Hits))}
+	for _, h := range res.Hits {
+		desc := h.Source
+		if h.Project != "" {
+			desc += " · " + h.Project
+		}
+		if !h.Date.IsZero() {
+			desc += " · " + h.Date.UTC().Format("2006-01-02")
+		}
+		out.Resources = append(out.Resources, &sdk.Resource{
+			URI:         ConversationURI(h.ConversationID),
+			Name:        h.ConversationID,
+			Title:       h.Title,
+			MIMEType:    "text/markdown",
+			Description: desc,
+		})
+	}
+	if next := offset + len(res.Hits); len(res.Hits) == resourcesPage && uint64(next) < res.Total && next <= query.MaxOffset {
+		out.NextCursor = strconv.Itoa(next)
+	}
+	return out, nil
+}
+
 func (t *tools) readConversation(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
 	raw, ok := strings.CutPrefix(uri, ConversationURIPrefix)

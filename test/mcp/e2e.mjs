@@ -152,6 +152,10 @@ try {
 
   const { resourceTemplates } = await client.listResourceTemplates();
   check(resourceTemplates.some((t) => t.uriTemplate === "convsearch://conversation/{id}"), "resource template convsearch://conversation/{id}");
+  const { resources } = await client.listResources();
+  check(resources.length >= 10 && resources.some((r) => r.uri === `convsearch://conversation/${FIXTURE}`) &&
+    resources.every((r) => r.mimeType === "text/markdown" && r.uri.startsWith("convsearch://conversation/")),
+    `resources/list: the conversations (${resources.length})`);
   const res = await client.readResource({ uri: `convsearch://conversation/${FIXTURE}` });
   check(res.contents?.[0]?.mimeType === "text/markdown" && res.contents[0].text.startsWith("# Replaying the ledger outbox"), "read the conversation resource");
 
