@@ -1462,6 +1462,10 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			out = e.appendDecision(st, out, m, dec, why)
 			continue
+		} else if loc := st.forget(sl); loc != nil {
+			// "yeah forget the MG, no way to charge": ruled out, then why.
+			out = e.appendDecision(st, out, m, decidedAgainst+text[s.start+loc[0]:s.start+loc[1]], trimText(strings.TrimLeft(text[s.start+loc[2]:s.end], " ,;:.!—–")))
+			continue
 		} else if loc := st.noThing(sl); loc != nil {
 			// "no pybreaker, we're trying to shrink deps": the thing ruled
 			// out, then why.

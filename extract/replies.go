@@ -865,6 +865,38 @@ func (st *decisionState) noThing(sl []byte) []int {
 	return []int{m[2], m[5]}
 }
 
+// reForget is a reply's sentence dropping a thing named: "yeah forget the
+// MG, no way to charge", "so wolf ridge is off, nothing I can do" (groups
+// 1, 2: the thing).
+var reForget = re(`^(?:forget(?: about)? ([a-z0-9][a-z0-9 .+#/_-]{1,40}?)|([a-z0-9][a-z0-9 .+#/_-]{1,40}?) is off)(?:\s*[,;:.!—–]|\s+(?:then|too|now|for now|anyway)\b|$)`)
+
+// forget returns where the thing a reply's sentence drops with "forget X"
+// or "X is off" starts and ends, and where the words that drop it end, X a
+// thing the assistant said; or nil.
+func (st *decisionState) forget(sl []byte) []int {
+	if !st.user || !st.replying || isQuestion(sl) || !containsAny(head(sl), "forget", " is off") {
+		return nil
+	}
+	start := 0
+	if loc := reLead.FindIndex(head(sl)); loc != nil {
+		start = loc[1]
+	}
+	m := reForget.FindSubmatchIndex(head(sl[start:]))
+	if m == nil {
+		return nil
+	}
+	i, j := m[2], m[3]
+	if i < 0 {
+		i, j = m[4], m[5]
+	}
+	thing := sl[start+i : start+j]
+	first, _, _ := bytes.Cut(thing, []byte(" "))
+	if pronouns.Has(first) || deictic(first) || bytes.Count(thing, []byte(" ")) > 4 || !st.mostlySaid(thing, 1) {
+		return nil // "forget it", "forget that I asked", "the heating is off"
+	}
+	return []int{start + i, start + j, start + m[1]}
+}
+
 // reOkThen is a choice named after an "ok" and sealed with "then": "so ok
 // SEV2 then", "alright, Friday then".
 var reOkThen = re(`^\s*(?:so\s+)?(?:ok|okay|alright|fine|right)[,.!]*\s+([a-z0-9][a-z0-9 .+#/_-]{0,30}?),? then\s*(?:[.!]*$|[,;:—–])`)

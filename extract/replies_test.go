@@ -830,3 +830,16 @@ func TestCompoundSplit(t *testing.T) {
 		{advice, "We go with Holm for the outcomes, and the bootstrap would stay if we had time.", "We go with Holm for the outcomes"},
 	})
 }
+
+// TestForget checks a thing dropped with "forget X" or "X is off", X one
+// the assistant named, and what only looks like it.
+func TestForget(t *testing.T) {
+	const advice = "The MG4 is cheap to run; the Corolla is reliable. Wolf Ridge is an overnight camp; the capitol is a day trip."
+	checkReplies(t, "Which one?", []replyCase{
+		{advice, "yeah forget the corolla, the boot is a joke.", "Decided against: the corolla"},
+		{advice, "principal killed overnight trips. so wolf ridge is off, nothing I can do.", "Decided against: wolf ridge"},
+		{advice, "forget it, I'll ask my wife.", ""},
+		{advice, "forget about the budget, what about chaperones?", ""}, // a question
+		{advice, "the heating is off at night.", ""},                    // never named
+	})
+}
