@@ -426,11 +426,7 @@ var notCommitting = set(`see need have be get lose probably likely possibly mayb
 func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	// A choice and a short reason fit in 200 bytes; most sentences are
 	// longer, and spared the rest.
-	if !st.replying || len(sl) > 200 {
-		return 0
-	}
-	sealed := thenSealed(sl) || st.sealed(k)
-	if k > 1 && !sealed && !shortConclusion(sl) {
+	if !st.replying || k > 1 && !st.sealed(k) && !shortConclusion(sl) || len(sl) > 200 {
 		return 0
 	}
 	// Most sentences open with a word no choice opens with ("We", "Should",
@@ -444,7 +440,7 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	// The choice opens the reply, perhaps after a sentence that is only an
 	// interjection ("Perfect. SQS for the queue, Redis for the cache."), or
 	// anywhere when the next sentence seals it ("Clerk. Final.").
-	if (k > 1 || k == 1 && !onlyInterjection(st.lower[st.sents[0].start:st.sents[0].end])) && !sealed && !shortConclusion(sl) {
+	if (k > 1 || k == 1 && !onlyInterjection(st.lower[st.sents[0].start:st.sents[0].end])) && !st.sealed(k) && !shortConclusion(sl) {
 		return 0
 	}
 	start := 0
@@ -509,15 +505,6 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 		phrase = pre // "Lager at Dresdner then, booking it now"
 	}
 	return start + len(phrase)
-}
-
-// thenSealed reports a sentence of a few words that a "then" ends: "Hilt
-// with KSP then.", "Postgres over Mongo, then." The "then" seals a choice
-// wherever it stands in the reply.
-func thenSealed(sl []byte) bool {
-	t := bytes.TrimRight(sl, " .!")
-	return bytes.HasSuffix(t, []byte(" then")) && bytes.Count(t, []byte{' '}) <= 8 && bytes.IndexByte(t, ',') < 0 ||
-		bytes.HasSuffix(t, []byte(", then")) && bytes.Count(t, []byte{' '}) <= 8
 }
 
 // doubtful reports a comment after a choice that hedges (see hedged),
@@ -901,10 +888,6 @@ type decisionState struct {
 	// before it, lower-cased: a reply naming only things said in them picks
 	// among them. userLower is the user's last message.
 	saidLower, userLower []byte
-	// askedLower holds the questions of the assistant's last message
-	// ("Do you use craco?", "Whether you run PgBouncer …"): a "no craco"
-	// answers one of them.
-	askedLower []byte
 	// pastLower is what the assistant said before this message,
 	// lower-cased: a user comes back to a thing laid out turns ago ("so
 	// the bios are going into the appendix"). Once it grows past
@@ -1006,7 +989,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		e.dpool.Put(st)
 	}()
 	st.words = st.words[:0]
-	st.saidLower, st.userLower, st.pastLower, st.askedLower = st.saidLower[:0], st.userLower[:0], st.pastLower[:0], st.askedLower[:0]
+	st.saidLower, st.userLower, st.pastLower = st.saidLower[:0], st.userLower[:0], st.pastLower[:0]
 	st.msgs, st.pastNext, st.options = c.Messages, 0, nil
 	var out []conversation.Decision
 	var pending *proposal
@@ -1068,12 +1051,6 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 				st.askedFact = factQuestions.Has(w)
 			}
 			st.saidLower = append(append(append(st.saidLower[:0], st.lower...), '\n'), st.userLower...)
-			st.askedLower = st.askedLower[:0]
-			for _, s := range st.sents {
-				if sl := st.lower[s.start:s.end]; isQuestion(sl) || bytes.HasPrefix(sl, []byte("whether ")) {
-					st.askedLower = append(append(st.askedLower, sl...), '\n')
-				}
-			}
 		} else {
 			pending = nil
 			st.userLower = append(st.userLower[:0], st.lower...)
@@ -1465,11 +1442,6 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if loc := st.forget(sl); loc != nil {
 			// "yeah forget the MG, no way to charge": ruled out, then why.
 			out = e.appendDecision(st, out, m, decidedAgainst+text[s.start+loc[0]:s.start+loc[1]], trimText(strings.TrimLeft(text[s.start+loc[2]:s.end], " ,;:.!—–")))
-			continue
-		} else if loc := st.noThing(sl); loc != nil {
-			// "no pybreaker, we're trying to shrink deps": the thing ruled
-			// out, then why.
-			out = e.appendDecision(st, out, m, upperFirst(text[s.start+loc[0]:s.start+loc[1]]), trimText(text[s.start+loc[1]:s.end]))
 			continue
 		} else {
 			continue

@@ -834,37 +834,6 @@ func (st *decisionState) userRuledOut(sl []byte) []int {
 	return ruledOut(sl)
 }
 
-// reNoThing is a reply's sentence opening by turning a thing down: "no
-// pybreaker, we're trying to shrink deps", "no results channel, that's
-// overkill here".
-var reNoThing = re(`^\s*(?:(?:ok|okay|so|and|also|then|fine|right|alright|but)[,.!]*\s+)?(no) ([a-z0-9][a-z0-9 ./+#_-]{0,40}?)\s*(?:[,;:—–]|\.(?:\s|$)|$)`)
-
-// notNoThing are words after "no" that turn nothing down: "no idea", "no
-// thanks", "no longer".
-var notNoThing = set(`to thanks thank longer matter more big kidding offense offence biggie sweat pressure
-	objections objection complaints opinion strong preference preferences pun`)
-
-// noThing returns where "no X" starts and ends in a reply's sentence, X a
-// thing the assistant named and did not ask about: the thing ruled out.
-func (st *decisionState) noThing(sl []byte) []int {
-	if !st.user || !st.replying || isQuestion(sl) || !bytes.Contains(head(sl), []byte("no ")) {
-		return nil
-	}
-	m := reNoThing.FindSubmatchIndex(head(sl))
-	if m == nil {
-		return nil
-	}
-	thing := sl[m[4]:m[5]]
-	first, _, _ := bytes.Cut(thing, []byte(" "))
-	if notRuledOut.Has(first) || notNoThing.Has(first) || pronouns.Has(first) || bytes.Count(thing, []byte(" ")) > 4 || !st.mostlySaid(thing, 1) {
-		return nil
-	}
-	if n, asked := shareIn(st.askedLower, thing); asked > 0 && asked*2 >= n {
-		return nil // "Do you use craco?" "no craco, never ejected": a fact
-	}
-	return []int{m[2], m[5]}
-}
-
 // reForget is a reply's sentence dropping a thing named: "yeah forget the
 // MG, no way to charge", "so wolf ridge is off, nothing I can do" (groups
 // 1, 2: the thing).
