@@ -77,7 +77,7 @@ var (
 	reUserNotDoing = re(`^(?:we|i)(?:'re| are|'m| am) not ([a-z]+ing)\b`)
 	// reNotDoingStart is reUserNotDoing without its subject: "not doing
 	// vector."
-	reNotDoingStart = re(`^not ([a-z]+ing) ([a-z0-9]+)`)
+	reNotDoingStart = re(`^not ([a-z]+ing)\b`)
 	// reRuledOut is a thing ruled out in so many words (group 1), perhaps
 	// with what ruled it out after it (group 2: "out on cost alone").
 	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|off the list|out of scope|a no-go|not an option|ruled out|off for now|a hard no|a no)| ruled out)(?: then| too| now| as well| for now| anyway| regardless)?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
@@ -443,10 +443,7 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	if (k > 1 || k == 1 && !onlyInterjection(st.lower[st.sents[0].start:st.sents[0].end])) && !st.sealed(k) && !shortConclusion(sl) {
 		return 0
 	}
-	start := 0
-	if loc := reLead.FindIndex(head(sl)); loc != nil {
-		start = loc[1]
-	}
+	start := leadEnd(sl)
 	end := len(sl)
 	if i := bytes.IndexAny(sl[start:], ";:(—–"); i >= 0 {
 		end = start + i
@@ -649,10 +646,7 @@ func evalChoice(sl []byte, st *decisionState) (start, thingEnd, end int) {
 	if !st.replying || len(sl) > 200 || !containsAny(sl, "sense", "right", "best", "better", "obvious", "sounds", "enough", "plenty", " won", " fine", " nod", " wins") || isQuestion(sl) {
 		return -1, -1, -1
 	}
-	start = 0
-	if loc := reLead.FindIndex(head(sl)); loc != nil {
-		start = loc[1]
-	}
+	start = leadEnd(sl)
 	m := reEvalChoice.FindSubmatchIndex(head(sl[start:]))
 	if m == nil || !st.namesOnly(sl[start+m[2]:start+m[3]], 6) {
 		return -1, -1, -1
@@ -1534,6 +1528,23 @@ func onlyLead(prefix []byte) bool {
 	return loc != nil && loc[1] == len(prefix)
 }
 
+// turnsDown reports whether "not <verb>" and what follows turn a thing
+// down for good: not a state ("not seeing errors"), nor a thing put off
+// ("not pulling it in, maybe later", "not adding it yet", "not reopening
+// Wise unless the bundle is cheap").
+func turnsDown(verb, rest []byte) bool {
+	return !notDoing.Has(verb) && !yetInClause(rest) && !containsAny(rest, "maybe", "unless", " if ")
+}
+
+// leadEnd returns where sl starts past its interjections and conjunctions
+// ("ok, so "), or 0.
+func leadEnd(sl []byte) int {
+	if loc := reLead.FindIndex(head(sl)); loc != nil {
+		return loc[1]
+	}
+	return 0
+}
+
 // rejects reports a trigger whose verb removes its object: "scrap that",
 // "we're dropping it".
 func rejects(trigger []byte) bool { return rejectVerbs.Has(lastWord(trigger)) }
@@ -1764,10 +1775,7 @@ func pickedOption(sl []byte, p *proposal) string {
 	if len(sl) > 48 {
 		return ""
 	}
-	start := 0
-	if loc := reLead.FindIndex(head(sl)); loc != nil {
-		start = loc[1]
-	}
+	start := leadEnd(sl)
 	m := reOptionPick.FindSubmatchIndex(sl[start:])
 	if m == nil {
 		return ""
@@ -1986,6 +1994,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		// conversation is its context.
 		return m[:2]
 	}
+	lead := 0 // where a reply's sentence starts past its "ok, so", for the reply forms below
 	if replying {
 		// "I take the München–Venezia route", "I change the chainring to
 		// 38": a choice in the present, as a non-native writer says "I'll".
@@ -1994,12 +2003,9 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		}
 		// "Keeping all 5 as buffer.": the change under way, its subject
 		// left out, opening the sentence.
-		start := 0
-		if loc := reLead.FindIndex(head(sl)); loc != nil {
-			start = loc[1]
-		}
-		if m := reGerundStart.FindIndex(head(sl[start:])); m != nil && !reGerundSubject.Match(sl[start+m[1]:]) && !onHold(sl[start+m[1]:]) {
-			return []int{start, start + m[1]}
+		lead = leadEnd(sl)
+		if m := reGerundStart.FindIndex(head(sl[lead:])); m != nil && !reGerundSubject.Match(sl[lead+m[1]:]) && !onHold(sl[lead+m[1]:]) {
+			return []int{lead, lead + m[1]}
 		}
 	}
 	if replying {
@@ -2057,13 +2063,13 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	if replying {
 		// "Yes, put 15% aside as contingency": after a yes, an instruction
 		// with any of these verbs settles what was weighed.
-		if loc := reLead.FindIndex(head(sl)); loc != nil && acceptingLead(sl[:loc[1]]) {
-			if m := reYesImperative.FindIndex(head(sl[loc[1]:])); m != nil {
-				return []int{loc[1], loc[1] + m[1]}
+		if lead > 0 && acceptingLead(sl[:lead]) {
+			if m := reYesImperative.FindIndex(head(sl[lead:])); m != nil {
+				return []int{lead, lead + m[1]}
 			}
 			// "ok, upgrading to 1.9 first then", "ok doing that": the change
 			// under way.
-			if i, j := nextWord(sl, loc[1]); i == loc[1] && j-i > 4 && bytes.HasSuffix(sl[i:j], []byte("ing")) && !notDoing.Has(sl[i:j]) && !musingVerbs.Has(sl[i:j]) {
+			if i, j := nextWord(sl, lead); i == lead && j-i > 4 && bytes.HasSuffix(sl[i:j], []byte("ing")) && !notDoing.Has(sl[i:j]) && !musingVerbs.Has(sl[i:j]) {
 				return []int{i, j}
 			}
 		}
@@ -2074,23 +2080,17 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return []int{0, 0}
 		}
 		if m := findAtToks(reUserNotDoing, sl, toks, anchorCommit); m != nil && !purpose(sl[:m[0]]) &&
-			!(m[0] > len("and ") && bytes.HasSuffix(sl[:m[0]], []byte("and "))) && !bytes.Contains(sl[m[1]:], []byte("maybe")) && !yetInClause(sl[m[1]:]) {
+			!(m[0] > len("and ") && bytes.HasSuffix(sl[:m[0]], []byte("and "))) && turnsDown(sl[m[2]:m[3]], sl[m[1]:]) {
 			// "…, and I'm not touching that in this PR" argues for what came
-			// before; "not pulling it in, maybe later" puts it off.
-			// "…, so I'm not ripping on sawhorses" gives a purpose.
-			if !notDoing.Has(sl[m[2]:m[3]]) {
-				return m[:2]
-			}
+			// before; "…, so I'm not ripping on sawhorses" gives a purpose.
+			return m[:2]
 		}
 		// "not doing vector. team doesnt want to learn VRL": the same
 		// with its subject left out, opening the sentence.
-		start := 0
-		if loc := reLead.FindIndex(head(sl)); loc != nil {
-			start = loc[1]
-		}
-		if m := reNotDoingStart.FindSubmatchIndex(head(sl[start:])); m != nil && !notDoing.Has(sl[start+m[2]:start+m[3]]) && !deictic(sl[start+m[4]:start+m[5]]) && !yetInClause(sl[start+m[1]:]) &&
-			!containsAny(sl[start+m[1]:], "maybe", "unless", " if ") {
-			return []int{start, start + m[3]}
+		if m := matchAt(reNotDoingStart, sl, lead); m != nil && turnsDown(sl[m[2]:m[3]], sl[m[1]:]) {
+			if i, j := nextWord(sl, m[1]); i < j && !deictic(sl[i:j]) {
+				return m[:2] // "not doing that": no antecedent to take
+			}
 		}
 	}
 

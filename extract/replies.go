@@ -33,10 +33,7 @@ func pickedItems(sl []byte, p *proposal) []string {
 	if !p.hasOptions() {
 		return nil
 	}
-	start := 0
-	if loc := reLead.FindIndex(head(sl)); loc != nil {
-		start = loc[1]
-	}
+	start := leadEnd(sl)
 	m := reItemList.FindSubmatchIndex(head(sl[start:]))
 	if m == nil {
 		return nil
@@ -846,10 +843,7 @@ func (st *decisionState) forget(sl []byte) []int {
 	if !st.user || !st.replying || isQuestion(sl) || !containsAny(head(sl), "forget", " is off") {
 		return nil
 	}
-	start := 0
-	if loc := reLead.FindIndex(head(sl)); loc != nil {
-		start = loc[1]
-	}
+	start := leadEnd(sl)
 	m := reForget.FindSubmatchIndex(head(sl[start:]))
 	if m == nil {
 		return nil
