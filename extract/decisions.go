@@ -1483,19 +1483,11 @@ func (e *Extractor) companions(out []conversation.Decision, m *conversation.Mess
 			if loc := reLead.FindIndex(head(sl[from:])); loc != nil {
 				start += loc[1]
 			}
-			loc := reCompanion.FindIndex(head(sl[start:]))
-			if loc == nil {
+			end := companion(sl[start:])
+			if end == 0 {
 				continue
 			}
-			first, _, _ := bytes.Cut(sl[start:], []byte(" "))
-			if pronouns.Has(first) {
-				continue // "It will be slower", "We will be …": not a plan's state
-			}
-			verb := sl[start : start+loc[1]]
-			if reHypothetical.Match(verb) || reNegation.Match(verb) || reTentative.Match(verb[:max(0, bytes.LastIndex(verb, []byte(" will ")))]) {
-				continue
-			}
-			dec, why := splitReason(text, st.lower, s.start+from, s.start+start+loc[1], s.end)
+			dec, why := splitReason(text, st.lower, s.start+from, s.start+start+end, s.end)
 			if why == "" {
 				why = nextReason(text, st.lower, st.sents, k)
 			}
@@ -1510,6 +1502,25 @@ func (e *Extractor) companions(out []conversation.Decision, m *conversation.Mess
 		}
 	}
 	return out
+}
+
+// companion returns where the statement of how a thing will be that opens
+// s (reCompanion) ends, or 0: none about a person ("It will be slower",
+// "We will be …" are no plan's state), nor hypothetical, negated or
+// tentative.
+func companion(s []byte) int {
+	loc := reCompanion.FindIndex(head(s))
+	if loc == nil {
+		return 0
+	}
+	if first, _, _ := bytes.Cut(s, []byte(" ")); pronouns.Has(first) {
+		return 0
+	}
+	verb := s[:loc[1]]
+	if reHypothetical.Match(verb) || reNegation.Match(verb) || reTentative.Match(verb[:max(0, bytes.LastIndex(verb, []byte(" will ")))]) {
+		return 0
+	}
+	return loc[1]
 }
 
 // hasSubject reports whether a reUserDone match opens with its own "I" or
@@ -2069,7 +2080,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			}
 			// "ok, upgrading to 1.9 first then", "ok doing that": the change
 			// under way.
-			if i, j := nextWord(sl, lead); i == lead && j-i > 4 && bytes.HasSuffix(sl[i:j], []byte("ing")) && !notDoing.Has(sl[i:j]) && !musingVerbs.Has(sl[i:j]) {
+			if i, j := nextWord(sl, lead); i == lead && underWay(sl[i:j]) {
 				return []int{i, j}
 			}
 		}
@@ -2307,6 +2318,17 @@ func determinerNext(rest []byte) bool {
 
 // musingVerbs are gerunds after a yes that think rather than act: "ok,
 // wondering whether …".
+// underWay reports a word that names a change under way: "upgrading",
+// "moving"; not a state ("seeing"), a musing ("wondering") nor a noun that
+// ends like one ("nothing", "morning").
+func underWay(w []byte) bool {
+	return len(w) > 4 && bytes.HasSuffix(w, []byte("ing")) && !bytes.HasSuffix(w, []byte("thing")) &&
+		!notDoing.Has(w) && !musingVerbs.Has(w) && !ingNouns.Has(w)
+}
+
+// ingNouns end in "ing" and are no verb: "…, and morning standups stay".
+var ingNouns = set(`morning evening spring string ceiling meeting ring king wing during clothing`)
+
 var musingVerbs = set(`wondering checking reading guessing assuming waiting hoping considering
 	leaning planning debating weighing hesitating struggling`)
 
@@ -3334,23 +3356,18 @@ func splitCompound(dec string) (first, second string) {
 	if i < 12 || strings.Contains(dec[i+len(", and "):], ", and ") {
 		return dec, ""
 	}
-	rest := dec[i+len(", and "):]
-	lower := asciiLower(nil, rest)
-	if loc := reCompanion.FindIndex(head(lower)); loc != nil {
-		if w, _, _ := bytes.Cut(lower, []byte(" ")); !pronouns.Has(w) && !reHypothetical.Match(lower[:loc[1]]) && !reNegation.Match(lower[:loc[1]]) {
-			return dec[:i], rest
-		}
+	lower := asciiLower(nil, dec)
+	rest := lower[i+len(", and "):]
+	if companion(rest) > 0 {
+		return dec[:i], dec[i+len(", and "):]
 	}
-	if m := reWereDoing.FindSubmatchIndex(asciiLower(nil, dec[:i])); m != nil {
-		if w, _, _ := bytes.Cut(lower, []byte(" ")); len(w) > 5 && bytes.HasSuffix(w, []byte("ing")) && !bytes.HasSuffix(w, []byte("thing")) && !notDoing.Has(w) && !ingNouns.Has(w) {
-			return dec[:i], dec[m[2]:m[3]] + " " + rest
+	if m := reWereDoing.FindSubmatchIndex(lower[:i]); m != nil {
+		if w, _, _ := bytes.Cut(rest, []byte(" ")); underWay(w) {
+			return dec[:i], dec[m[2]:m[3]] + " " + dec[i+len(", and "):]
 		}
 	}
 	return dec, ""
 }
-
-// ingNouns end in "ing" and are no verb: "…, and morning standups stay".
-var ingNouns = set(`morning evening spring string ceiling meeting ring king wing during clothing`)
 
 // reWereDoing is a change under way with its subject: "we're switching",
 // "I'm moving".

@@ -601,7 +601,7 @@ func (st *decisionState) topicChoice(sl []byte) bool {
 	first, _, _ := bytes.Cut(rest, []byte(" "))
 	first = bytes.TrimRight(first, ",.")
 	switch {
-	case len(first) > 4 && bytes.HasSuffix(first, []byte("ing")) && !notDoing.Has(first) && !musingVerbs.Has(first):
+	case underWay(first):
 		return true // "moving it to Wednesday"
 	case reLiking.Match(rest) && !bytes.Contains(rest, []byte(" but ")):
 		return true // "I love the tiered idea"

@@ -802,6 +802,7 @@ func TestRepliesStillMissed(t *testing.T) {
 		{advice, "not doing vector. team doesnt want to learn VRL.", "not doing vector"},
 		{advice, "not doing that.", ""},
 		{advice, "not reopening vector unless the bundle is really cheap.", ""},
+		{advice, "ok, nothing changes on the agents then.", ""}, // "nothing" is no change under way
 		{advice, "OK, decided after going through it with Maria this morning:\n- SmartVault for document management.\n- No DocuSign.", "SmartVault for document management|No DocuSign"},
 		{advice, "OK, decided after going through it with Maria this morning, it was a long call. Anyway:\n- SmartVault is slow.", ""},
 	})
