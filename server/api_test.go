@@ -146,8 +146,12 @@ func TestAPIConversationPages(t *testing.T) {
 			t.Errorf("%s: offset %d, %d messages of %d, next %d; want offset %d, %d messages, next %d",
 				tc.query, l.Offset, len(msgs), l.MessageCount, l.NextOffset, tc.first, tc.n, tc.nextOff)
 		}
-		if focus := -1; l.Focus != nil && *l.Focus != tc.focus || l.Focus == nil && tc.focus != focus {
-			t.Errorf("%s: focus %v, want %d", tc.query, l.Focus, tc.focus)
+		focus := -1
+		if l.Focus != nil {
+			focus = *l.Focus
+		}
+		if focus != tc.focus {
+			t.Errorf("%s: focus %d, want %d", tc.query, focus, tc.focus)
 		}
 	}
 }

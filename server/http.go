@@ -305,7 +305,8 @@ func (h *handler) search(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) conversation(w http.ResponseWriter, r *http.Request) {
-	p, err := ParsePageParams(r.URL.Query())
+	v := r.URL.Query()
+	p, err := ParsePageParams(v)
 	if err != nil {
 		writeBadRequest(w, err)
 		return
@@ -321,7 +322,7 @@ func (h *handler) conversation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	focus := query.HitMessage(c, id)
-	if focus >= 0 && p.Limit > 0 && !r.URL.Query().Has("offset") {
+	if focus >= 0 && p.Limit > 0 && !v.Has("offset") {
 		// A hit's id with a page size: the page that holds the hit.
 		p.Offset = max(0, focus-focusContext)
 	}
