@@ -1435,7 +1435,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			continue
 		} else if loc := st.forget(sl); loc != nil {
 			// "yeah forget the MG, no way to charge": ruled out, then why.
-			out = e.appendDecision(st, out, m, decidedAgainst+text[s.start+loc[0]:s.start+loc[1]], trimText(strings.TrimLeft(text[s.start+loc[2]:s.end], " ,;:.!—–")))
+			out = e.appendDecision(st, out, m, decidedAgainst+text[s.start+loc[0]:s.start+loc[1]], trimText(text[s.start+loc[2]:s.end]))
 			continue
 		} else {
 			continue
