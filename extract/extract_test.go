@@ -902,23 +902,11 @@ func TestOptionLaterNamed(t *testing.T) {
 	e := New(nil, Options{})
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.later, " / "), func(t *testing.T) {
-			c := &conversation.Conversation{Messages: []conversation.Message{
-				{Role: conversation.RoleUser, Content: "We move DNS to Route 53. What about DNSSEC?"},
-				{Role: conversation.RoleAssistant, Content: options},
-			}}
-			role := conversation.RoleUser
+			turns := []string{"We move DNS to Route 53. What about DNSSEC?", options}
 			if len(tt.later) > 1 {
-				role = conversation.RoleAssistant
-				c.Messages = append(c.Messages, conversation.Message{Role: conversation.RoleUser, Content: "How many zones does that concern?"})
+				turns = append(turns, "How many zones does that concern?") // later opens with the assistant
 			}
-			for _, text := range tt.later {
-				c.Messages = append(c.Messages, conversation.Message{Role: role, Content: text})
-				role = map[conversation.Role]conversation.Role{conversation.RoleUser: conversation.RoleAssistant, conversation.RoleAssistant: conversation.RoleUser}[role]
-			}
-			for i := range c.Messages {
-				c.Messages[i].Index = i
-			}
-			got := decisionTexts(e, c)
+			got := decisionTexts(e, conv(append(turns, tt.later...)...))
 			if strings.Join(got, "|") != tt.want {
 				t.Errorf("decisions %q, want %q", got, tt.want)
 			}
