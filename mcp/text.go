@@ -68,15 +68,21 @@ func hitLine(n int, h *query.Hit) string {
 	if h.Count > 1 {
 		label += fmt.Sprintf(", %d hits", h.Count)
 	}
-	meta := []string{h.Source, day(h.Date)}
-	if h.Project != "" {
-		meta = append(meta, "project "+h.Project)
-	}
 	title := h.Title
 	if title == "" {
 		title = "(untitled)"
 	}
-	return fmt.Sprintf("%d. [%s] %q · %s\n   conversation_id: %s", n, label, conversation.OneLine(title, 100), strings.Join(meta, " · "), h.ConversationID)
+	return fmt.Sprintf("%d. [%s] %q · %s\n   conversation_id: %s", n, label, conversation.OneLine(title, 100), where(h), h.ConversationID)
+}
+
+// where is a hit's tool, day and project: "codex · 2025-03-01 · project
+// ledger".
+func where(h *query.Hit) string {
+	w := h.Source + " · " + day(h.Date)
+	if h.Project != "" {
+		w += " · project " + h.Project
+	}
+	return w
 }
 
 // hitText is what a hit says: its decision and rationale, or its fragments.
@@ -180,11 +186,7 @@ func (t *tools) renderDecisions(ctx context.Context, out *searchOutput, project 
 		if h.Rationale != "" {
 			fmt.Fprintf(&b, "   because: %s\n", conversation.OneLine(conversation.Reason(h.Rationale), 400))
 		}
-		where := fmt.Sprintf("   from %q · %s · %s", conversation.OneLine(h.Title, 100), h.Source, day(h.Date))
-		if h.Project != "" {
-			where += " · project " + h.Project
-		}
-		fmt.Fprintf(&b, "%s\n   conversation_id: %s", where, h.ConversationID)
+		fmt.Fprintf(&b, "   from %q · %s\n   conversation_id: %s", conversation.OneLine(h.Title, 100), where(h), h.ConversationID)
 		if h.MessageIndex != nil {
 			fmt.Fprintf(&b, ", message %d", *h.MessageIndex)
 		}

@@ -495,20 +495,14 @@ func (t *tools) listResources(ctx context.Context, req *sdk.ListResourcesRequest
 		return nil, err
 	}
 	out := &sdk.ListResourcesResult{Resources: make([]*sdk.Resource, 0, len(res.Hits))}
-	for _, h := range res.Hits {
-		desc := h.Source
-		if h.Project != "" {
-			desc += " · " + h.Project
-		}
-		if !h.Date.IsZero() {
-			desc += " · " + h.Date.UTC().Format("2006-01-02")
-		}
+	for i := range res.Hits {
+		h := &res.Hits[i]
 		out.Resources = append(out.Resources, &sdk.Resource{
 			URI:         ConversationURI(h.ConversationID),
 			Name:        h.ConversationID,
 			Title:       h.Title,
 			MIMEType:    "text/markdown",
-			Description: desc,
+			Description: where(h),
 		})
 	}
 	if next := offset + len(res.Hits); len(res.Hits) == resourcesPage && uint64(next) < res.Total && next <= query.MaxOffset {
