@@ -911,7 +911,15 @@ type proposal struct {
 	items    []numberedItem
 }
 
-type numberedItem struct{ num, start, end int }
+// numberedItem is a numbered list item or section of an assistant's
+// message. A section's heading ("### 4. Banners") is only its title: advice
+// is the section's first sentence ("I'd **drop them**."), what a yes to the
+// section takes with the title.
+type numberedItem struct {
+	num, start, end int
+	heading         bool
+	advice          string
+}
 
 // hasOptions reports whether the message offered options to pick from.
 func (p *proposal) hasOptions() bool { return len(p.options) > 0 || len(p.items) > 0 }
@@ -926,6 +934,16 @@ func (p *proposal) option(key string) (string, bool) {
 		return "", false
 	}
 	for i, it := range p.items {
+		if it.num == n && it.heading {
+			title, _ := p.section(n)
+			if it.advice != "" {
+				return title + ": " + it.advice, true
+			}
+			// "## 4. Let admins enforce SSO" advises in its title; "## 2.
+			// SCIM" names what the section is about, nothing to take.
+			first, _, _ := bytes.Cut(asciiLower(nil, title), []byte(" "))
+			return title, adviceVerbs.Has(first)
+		}
 		if it.num == n {
 			t := p.itemText[it.start:it.end]
 			end := len(p.itemText)
@@ -945,6 +963,32 @@ func (p *proposal) option(key string) (string, bool) {
 			if dec := strings.TrimRight(cleanDecision(t, asciiLower(nil, t)), "."); len(dec) >= 3 {
 				return dec, true
 			}
+		}
+	}
+	return "", false
+}
+
+// pointByPoint reports a reply that opens by answering the proposal's
+// numbered point ("4. yes, makes sense"): its yes is to that point, not to
+// the message's recommendation.
+func pointByPoint(sents []sentence, p *proposal) bool {
+	if len(sents) == 0 || sents[0].num == 0 {
+		return false
+	}
+	for _, it := range p.items {
+		if it.num == sents[0].num {
+			return true
+		}
+	}
+	return false
+}
+
+// section returns the title of the numbered section n ("### 4. Banners"),
+// if the message has one.
+func (p *proposal) section(n int) (string, bool) {
+	for _, it := range p.items {
+		if it.num == n && it.heading {
+			return strings.TrimRight(trimText(p.itemText[it.start:it.end]), ".:"), true
 		}
 	}
 	return "", false
@@ -1002,7 +1046,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		st.lower = asciiLower(st.lower[:0], text)
 		st.sents = joinWrapped(text, splitSentences(text, st.lower, st.sents[:0]))
 		st.accepted = false
-		if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && !namesOption(st, pending) && accepts(text, st.lower, st.sents, pending.text) {
+		if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && !namesOption(st, pending) && !pointByPoint(st.sents, pending) && accepts(text, st.lower, st.sents, pending.text) {
 			// The user says yes: the proposal is what was decided, taken in the
 			// accepting message. What the reply states itself follows.
 			out = e.appendDecision(st, out, m, pending.text, pending.rationale)
@@ -2703,7 +2747,7 @@ func cleanReason(s string) string { return trimText(s) }
 func joinWrapped(text string, sents []sentence) []sentence {
 	out := sents[:0]
 	for _, s := range sents {
-		if n := len(out); n > 0 && s.lineStart && !s.afterLabel && out[n-1].para == s.para {
+		if n := len(out); n > 0 && s.lineStart && s.num == 0 && !s.afterLabel && !s.heading && !out[n-1].heading && out[n-1].para == s.para {
 			prev := &out[n-1]
 			gap := text[prev.end:s.start]
 			if strings.Count(gap, "\n") == 1 && strings.TrimSpace(gap) == "" && !endsSentence(text[prev.start:prev.end]) && !letterItem(text[s.start:s.end]) {
@@ -3091,6 +3135,9 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	var planItems []string
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
+		if n := len(items); n > 0 && items[n-1].heading && !s.heading && st.sents[k-1].heading && !isQuestion(sl) {
+			items[n-1].advice = st.sectionAdvice(text, s)
+		}
 		if s.lineStart && optionLine(sl) {
 			if m := reOption.FindSubmatchIndex(head(sl)); m != nil && m[1] < len(sl) {
 				dec, _ := splitReason(text, st.lower, s.start+m[1], s.start+m[1], s.end)
@@ -3098,7 +3145,7 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 				// same block, says what it is ("**B) Classic + hot
 				// springs**", "- Tokyo 4 → Hakone 1 → Kyoto 4 → Osaka 3").
 				titleLine := bytes.HasSuffix(bytes.TrimRight(sl, " :"), []byte("**"))
-				if n := st.sents; len(dec) >= 3 && strings.Count(dec, " ") < 4 && k+1 < len(n) && n[k+1].para == s.para && (!n[k+1].lineStart || titleLine && bulletAt(text, n[k+1].start)) &&
+				if n := st.sents; len(dec) >= 3 && strings.Count(dec, " ") < 4 && k+1 < len(n) && n[k+1].para == s.para && (!n[k+1].lineStart || titleLine && bulletAt(text, n[k+1].start) || s.heading) &&
 					!reOpinion.Match(head(st.lower[n[k+1].start:n[k+1].end])) {
 					// "**B. Cloud-native managers.** AWS Secrets Manager for …":
 					// a title alone says little of what is picked.
@@ -3125,7 +3172,7 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		if s.lineStart && s.num > 0 && !isQuestion(sl) {
 			// "2. **ristretto** – very fast, but …": what "the second one"
 			// or "option 2" picks.
-			items = append(items, numberedItem{s.num, s.start, s.end})
+			items = append(items, numberedItem{num: s.num, start: s.start, end: s.end, heading: s.heading})
 		}
 		if (s.afterPlan || s.afterProposal) && !isQuestion(sl) {
 			// The items of "Here's the plan:" are the proposal together.
@@ -3218,6 +3265,39 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	}
 	return p
 }
+
+// sectionAdvice is the first sentence s of a numbered section, sl lowered,
+// as what a yes to the section takes: "I'd **drop them**." is "drop them"
+// (under its title "Banners"), "Go **free-to-play on both platforms**"
+// as written.
+func (st *decisionState) sectionAdvice(text string, s sentence) string {
+	lower := st.lower
+	sl, start := lower[s.start:s.end], s.start
+	if loc := findAtToks(reProposal, sl, st.anchorToks(sl), anchorProposal); loc != nil && proposes(sl, loc) {
+		start += loc[1]
+		if l := reProposalLead.FindIndex(head(sl[loc[1]:])); l != nil {
+			start += l[1]
+		}
+	} else if loc := reIdVerb.FindIndex(head(sl)); loc != nil {
+		start += loc[1]
+	} else if first, _, _ := bytes.Cut(bytes.TrimLeft(sl, "*_"), []byte(" ")); !adviceVerbs.Has(first) && !bytes.HasPrefix(sl, []byte("**")) {
+		// "SCIM matters mostly for deprovisioning": the section explains;
+		// "Go **free-to-play**" and "**Grandfather them**" advise.
+		return ""
+	}
+	dec, _ := splitReason(text, lower, start, start, s.end)
+	return strings.TrimRight(dec, ".:")
+}
+
+// adviceVerbs open an advice in the imperative: a section's title or first
+// sentence that a yes takes ("Let admins enforce SSO").
+var adviceVerbs = set(`use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize
+	start skip rip add make set limit put run leave do let cap pin rename split enable disable require replace remove
+	turn raise lower rotate upgrade cache store send block allow ship launch build buy rent book charge price
+	don't don’t never avoid`)
+
+// reIdVerb is the "I'd" before an advice's verb: "I'd **drop them**".
+var reIdVerb = re(`^i(?:'d| would)\s+(?:\*\*)?(?:just |probably |also )?(?:\*\*)?`)
 
 // bareAnswer is 1 when the message opens with a bare "No." or "Yes.", which
 // does not count towards how far into it an advice stands.

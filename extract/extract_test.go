@@ -745,9 +745,10 @@ func TestDecisionOptions(t *testing.T) {
 	tests := []struct {
 		assistant, reply, want string
 	}{
-		{headings, "Sounds good.", "Sharded LRU N independent LRUs"},
-		{headings, "Option 2.", "ristretto Very fast, async Set"},
-		{headings, "Let's go with option 2.", "ristretto Very fast, async Set"},
+		// A heading is a title: the line under it says what it is.
+		{headings, "Sounds good.", "Sharded LRU: N independent LRUs"},
+		{headings, "Option 2.", "ristretto: Very fast, async Set"},
+		{headings, "Let's go with option 2.", "ristretto: Very fast, async Set"},
 		{numbered, "The second one.", second},
 		{numbered, "#2 please.", second},
 		{numbered, "Let's go with 2.", second},

@@ -95,17 +95,24 @@ var reItemNo = re(`^#?([0-9])\s*(?:[-—–:]\s*)?(?:no|nope|not now|skip)\b\s*[
 // cache with a 60s TTL on the directory") is the decision as written.
 func (st *decisionState) answersItem(text string, sl []byte, n int, p *proposal) (string, bool) {
 	item, ok := p.option(strconv.Itoa(n))
-	if !ok || isQuestion(sl) || bytes.IndexByte(sl, '?') >= 0 || reHypothetical.Match(sl) || reOpenItem.Match(sl) || bytes.Contains(sl, []byte(" but ")) {
+	title, section := p.section(n)
+	if !ok && !section || isQuestion(sl) || bytes.IndexByte(sl, '?') >= 0 || reHypothetical.Match(sl) || reOpenItem.Match(sl) || bytes.Contains(sl, []byte(" but ")) {
 		return "", false
 	}
 	if loc := reLead.FindIndex(head(sl)); loc != nil && acceptingLead(sl[:loc[1]]) {
-		return item, true
+		return item, ok // a section that advises nothing ("## 2. SCIM") takes nothing
 	}
 	if speakerFirst(sl) || reTaskItem.Match(sl) || reTentative.Match(sl) || reFiniteVerb.Match(sl) || bytes.Contains(sl, []byte(" has ")) {
 		return "", false // "Context loss - the agent has a mental model …" states, it settles nothing
 	}
 	if st.mostlySaid(sl, 3) || bytes.Count(bytes.TrimSpace(sl), []byte{' '}) == 0 && st.mostlySaid(sl, 1) {
-		return trimText(text), true // "1. WorkOS." names the choice for point 1
+		// "1. WorkOS." names the choice for point 1; under a section's
+		// title ("SSO: build or buy") it says what it was chosen for.
+		dec := trimText(text)
+		if section && !subset(contentWords(title), contentWords(dec)) {
+			dec = title + ": " + dec
+		}
+		return dec, true
 	}
 	return "", false
 }
@@ -155,7 +162,7 @@ func tableRows(text string) (items []numberedItem, opts map[string]string) {
 			continue
 		}
 		off := strings.Index(line, cells[2]) + strings.Index(cells[2], cell)
-		items = append(items, numberedItem{n, start + off, start + off + len(cell)})
+		items = append(items, numberedItem{num: n, start: start + off, end: start + off + len(cell)})
 	}
 	return items, opts
 }

@@ -34,6 +34,30 @@ func TestNumberedPicks(t *testing.T) {
 	})
 }
 
+// TestNumberedSections checks replies that go through an answer's numbered
+// sections ("### 4. Banners") point by point: a yes takes the section's
+// advice under its title, a line naming a thing says what it was chosen for,
+// and a yes to one point is not a yes to the message's recommendation.
+func TestNumberedSections(t *testing.T) {
+	const sections = "Point by point:\n\n## 1. SSO: build or buy\n| Option | Effort |\n|---|---|\n| a) ruby-saml | weeks |\n| b) WorkOS | days |\n\n" +
+		"At your size I'd go with **WorkOS**, keeping Devise for password users.\n\n## 2. SCIM\nSCIM matters mostly for deprovisioning.\n\n" +
+		"## 3. Sessions\nYour pen tester is right: a JWT in localStorage can't be revoked.\n\n## 4. Let admins enforce SSO\nOnce an org has SSO, let its admin require it.\n\n" +
+		"### 5. Banners\nI'd **drop them**. eCPMs are low.\n\n### 6. Order of operations\nDon't move DNS and CDN in the same window."
+	const sso = "SSO: build or buy: WorkOS, keeping Devise for password users"
+	checkReplies(t, "How do we add enterprise auth?", []replyCase{
+		{sections, "4. yes, makes sense", "Let admins enforce SSO"},
+		{sections, "1. yes\n4. agreed", sso + "|Let admins enforce SSO"},
+		{sections, "5. yep, banners go.", "Banners: drop them"},
+		{sections, "1. WorkOS.\n2. ok", "SSO: build or buy: WorkOS"},
+		{sections, "6. DNS first, then the CDN a few weeks later.", "Order of operations: DNS first, then the CDN a few weeks later"},
+		// The user's own words say more than the section's title.
+		{sections, "3. agreed, we'll move to server-side sessions in HttpOnly cookies.", "We'll move to server-side sessions in HttpOnly cookies"},
+		// A section that explains advises nothing to take.
+		{sections, "2. ok\n3. sure", ""},
+		{sections, "2. what does SCIM cost?", ""},
+	})
+}
+
 // TestDecisionClauses checks a decision inside a longer sentence: it starts
 // after a dash, and a question asked in a later clause leaves it standing.
 func TestDecisionClauses(t *testing.T) {

@@ -17,6 +17,9 @@ type sentence struct {
 	// line follows a line that is only a "Decision:" label or heading.
 	lineStart  bool
 	afterLabel bool
+	// heading is set for a markdown heading's sentences ("### 4. Banners"):
+	// a title, never wrapped onto the line below it.
+	heading bool
 	// afterPlan is set when the line follows a line that only announces a
 	// plan ("Final plan:", "Let's do this:"), or is an item of the list
 	// after one: from the user these are decisions, from the assistant a
@@ -82,11 +85,12 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 		}
 		// Strip list markers and headings.
 		body, isItem, num := stripMarker(trimmed)
+		heading := trimmed[0] == '#'
 		off += len(trimmed) - len(body)
 		bodyLower := lower[off : off+len(body)]
 		after := label || inLabelList && isItem
 		afterPlan, proposedList := plan || inPlanList && isItem, proposed
-		if isLabelLine(bodyLower) {
+		if num == 0 && isLabelLine(bodyLower) { // "4. agreed" answers point 4
 			label, inLabelList = true, true
 			continue
 		}
@@ -134,7 +138,7 @@ func splitSentences(text string, lower []byte, out []sentence) []sentence {
 		for s := off; s < stop; {
 			e := sentenceEnd(lower, s, stop)
 			if st, en := trimSpan(text, s, e); en > st {
-				sn := sentence{start: st, end: en, para: para, lineStart: first, afterLabel: after && first,
+				sn := sentence{start: st, end: en, para: para, lineStart: first, afterLabel: after && first, heading: heading,
 					afterPlan: afterPlan && first && !proposedList, afterProposal: afterPlan && first && proposedList}
 				if first {
 					sn.num = num
@@ -174,7 +178,13 @@ func stripMarker(s string) (body string, item bool, num int) {
 		_, rest, _ := strings.Cut(s, " ")
 		return strings.TrimLeft(rest, " \t"), true, 0
 	case strings.HasPrefix(s, "#"):
-		return strings.TrimLeft(s, "# \t"), false, 0
+		// "## 4. Let admins enforce SSO": a numbered section, which a reply
+		// going through the points answers by its number.
+		body := strings.TrimLeft(s, "# \t")
+		if rest, _, num := stripMarker(body); num > 0 {
+			return rest, false, num
+		}
+		return body, false, 0
 	}
 	if strings.HasPrefix(s, "**") && len(s) > 5 && s[2] >= '1' && s[2] <= '9' {
 		// "**1. Fixed wait in checkout**": the number inside the bold.
