@@ -891,7 +891,11 @@ type decisionState struct {
 	pastLower []byte
 	// options are the labelled options the assistant laid out last, in
 	// whichever message: "Jana signed off on (b)" turns later points at them.
-	options       map[string]string
+	options map[string]string
+	// questions are the numbered questions the assistant's last message
+	// asked ("2. **Cancellations.** Delete them, or keep them with a
+	// status?"): a reply's line 2 answers question 2.
+	questions     []numberedQuestion
 	msgs          []conversation.Message
 	cur, pastNext int
 }
@@ -1028,7 +1032,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 	}()
 	st.words = st.words[:0]
 	st.saidLower, st.userLower, st.pastLower = st.saidLower[:0], st.userLower[:0], st.pastLower[:0]
-	st.msgs, st.pastNext, st.options = c.Messages, 0, nil
+	st.msgs, st.pastNext, st.options, st.questions = c.Messages, 0, nil, st.questions[:0]
 	var out []conversation.Decision
 	var pending *proposal
 	prevAssistant := false
@@ -1069,6 +1073,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 			out = e.companions(out, m, text, st)
 		}
 		if m.Role == conversation.RoleAssistant {
+			st.questions = numberedQuestions(text, st.lower, st.sents, st.questions[:0])
 			pending = e.findProposal(text, st)
 			if pending != nil && len(pending.options) > 1 {
 				// One "(b) is simpler" line names an option; it lays out none.
@@ -1091,6 +1096,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 			st.saidLower = append(append(append(st.saidLower[:0], st.lower...), '\n'), st.userLower...)
 		} else {
 			pending = nil
+			st.questions = st.questions[:0]
 			st.userLower = append(st.userLower[:0], st.lower...)
 		}
 		if len(out) >= e.opts.MaxDecisions {
@@ -1125,6 +1131,13 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				planPara = s.para
 			}
 			continue
+		}
+		if user && s.lineStart && s.num > 0 && st.replying {
+			// "4. Per clinic.": the reply's line N answers the question N.
+			if dec, ok := st.answersQuestion(text[s.start:s.end], sl, s.num); ok {
+				out = e.appendDecision(st, out, m, dec, "")
+				continue
+			}
 		}
 		if user && (k <= 1 || s.lineStart) && pending != nil && pending.hasOptions() {
 			// "1 and 2 are in": each option picked is a decision.
@@ -3169,9 +3182,10 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 				continue
 			}
 		}
-		if s.lineStart && s.num > 0 && !isQuestion(sl) {
+		if s.lineStart && s.num > 0 && !isQuestion(sl) && !st.asks(s.num) {
 			// "2. **ristretto** – very fast, but …": what "the second one"
-			// or "option 2" picks.
+			// or "option 2" picks; "1. **Time zones.** Do clinics span time
+			// zones?" asks, a yes to it takes no "Time zones".
 			items = append(items, numberedItem{num: s.num, start: s.start, end: s.end, heading: s.heading})
 		}
 		if (s.afterPlan || s.afterProposal) && !isQuestion(sl) {

@@ -117,6 +117,106 @@ func (st *decisionState) answersItem(text string, sl []byte, n int, p *proposal)
 	return "", false
 }
 
+// numberedQuestion is a question of a numbered list an assistant asks,
+// and the title it opens with, if any ("Cancellations").
+type numberedQuestion struct {
+	num   int
+	title string
+}
+
+// numberedQuestions appends the numbered questions of an assistant's
+// message to out: "2. **Cancellations.** Delete cancelled appointments, or
+// keep them with a `status`?" is question 2, titled "Cancellations";
+// "4. **Where to enforce**: at Envoy or in the Go services?" is titled
+// "Where to enforce".
+func numberedQuestions(text string, lower []byte, sents []sentence, out []numberedQuestion) []numberedQuestion {
+	for k, s := range sents {
+		if !s.lineStart || s.num == 0 || s.heading {
+			continue
+		}
+		// The question may follow a title on its line, and advice follow
+		// it ("1. **Time zones.** Do clinics span time zones? I'd store
+		// `timestamptz`.").
+		end, asks := k, false
+		for ; end < len(sents) && (end == k || !sents[end].lineStart); end++ {
+			asks = asks || isQuestion(lower[sents[end].start:sents[end].end])
+		}
+		if !asks {
+			continue
+		}
+		end--
+		out = append(out, numberedQuestion{num: s.num, title: questionTitle(text[s.start:sents[end].end])})
+	}
+	return out
+}
+
+// asks reports whether the assistant's last message asked a numbered
+// question n.
+func (st *decisionState) asks(n int) bool {
+	for _, q := range st.questions {
+		if q.num == n {
+			return true
+		}
+	}
+	return false
+}
+
+// questionTitle is what a numbered question opens with, set off in bold or
+// by a colon: "**Time zones.** Do clinics span time zones?" is "Time
+// zones", "Monthly quota: hard or soft?" "Monthly quota"; else "".
+func questionTitle(q string) string {
+	if strings.HasPrefix(q, "**") {
+		if i := strings.Index(q[2:], "**"); i > 0 {
+			rest := strings.TrimLeft(q[2+i+2:], " :.—–-")
+			if t := strings.TrimRight(q[2:2+i], " .:"); rest != "" && !strings.HasSuffix(t, "?") && strings.Count(t, " ") < 6 {
+				return t
+			}
+		}
+	}
+	if i := strings.IndexByte(q, ':'); i > 0 && strings.Count(q[:i], " ") < 4 {
+		return strings.TrimSpace(strings.ReplaceAll(q[:i], "*", ""))
+	}
+	return ""
+}
+
+// answersQuestion returns the decision the reply's numbered line sl (its
+// number n) makes by answering the assistant's question n: a short answer
+// that names what was asked about ("Per clinic.", "Keep them, with a
+// status column"), under the question's title ("Patients: Per clinic").
+// An answer that is still open ("not sure yet", "still arguing with billing
+// about this"), hedged, asks back, or is only a yes or no settles nothing
+// said in so many words.
+func (st *decisionState) answersQuestion(text string, sl []byte, n int) (string, bool) {
+	title, found := "", false
+	for _, q := range st.questions {
+		if q.num == n {
+			title, found = q.title, true
+			break
+		}
+	}
+	// Not hedged(): "fail open" is no news of a failure.
+	if !found || isQuestion(sl) || bytes.IndexByte(sl, '?') >= 0 || reHypothetical.Match(sl) || reTentative.Match(sl) ||
+		reOpenItem.Match(sl) || reTaskItem.Match(sl) || bytes.Contains(sl, []byte("let me")) {
+		return "", false
+	}
+	start := 0
+	if loc := reLead.FindIndex(head(sl)); loc != nil {
+		start = loc[1]
+	}
+	ans := sl[start:]
+	if speakerFirst(ans) || bytes.Count(bytes.TrimSpace(ans), []byte{' '}) > 12 || !st.saidAny(ans) {
+		return "", false
+	}
+	dec := trimText(text[start:])
+	if len(dec) < 3 {
+		return "", false
+	}
+	if title != "" && !subset(contentWords(title), contentWords(dec)) {
+		dec = title + ": " + dec
+	}
+	return dec, true
+}
+
 // tableRows reads the rows of a markdown table that number or letter their
 // first cell, a table of recommendations being a list too: "| 5 | VPC
 // endpoints: … |" is item 5, its text the second cell; "| (b) S3 gateway

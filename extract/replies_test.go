@@ -58,6 +58,33 @@ func TestNumberedSections(t *testing.T) {
 	})
 }
 
+// TestNumberedQuestions checks replies that answer the assistant's
+// numbered questions line by line: a short answer naming what was asked
+// about is a decision, under the question's title; an open, hedged or bare
+// answer is none.
+func TestNumberedQuestions(t *testing.T) {
+	const questions = "The schema is above.\n\n## Open questions\n\n1. **Time zones.** Do clinics span time zones? I'd store `timestamptz`.\n" +
+		"2. **Cancellations.** Delete cancelled appointments, or keep them with a `status`?\n3. **Availability.** Compute free slots on the fly, or keep a `slots` table?\n" +
+		"4. Monthly quota: **hard** (block at 100%) or **soft** (bill overage)?\n5. If Redis is unavailable: **fail open or fail closed**?\n6. Should limits apply per API key or per partner organisation?"
+	const listed = "The schema is above.\n\n1. Clinics get a `time_zone` column.\n2. Cancelled appointments keep a `status`."
+	checkReplies(t, "How should I model the booking tables?", []replyCase{
+		{questions, "Answers:\n\n2. Keep them, with a status column. We need the history.", "Cancellations: Keep them, with a status column"},
+		{questions, "5. fail open, but log loudly.", "If Redis is unavailable: fail open, but log loudly"},
+		{questions, "4. soft, with overage billing.", "Monthly quota: soft, with overage billing"},
+		{questions, "6. per partner org, not per key.", "per partner org, not per key"},
+		{questions, "1. Yes: timestamptz everywhere.", "Time zones: timestamptz everywhere"},
+		// Open, hedged, bare or asking back: nothing settled.
+		{questions, "3. Not sure yet.\n4. still arguing with billing about this.", ""},
+		{questions, "2. Keep them, I guess we could use a status column.", ""},
+		{questions, "1. yes\n2. no", ""},
+		{questions, "3. How slow would computing on the fly be?", ""},
+		{questions, "2. Let me check with the clinic owners first.", ""},
+		{questions, "2. I'll ask Priya, she owns the booking flow.", ""},
+		// No question 2 was asked: the line states, it answers nothing.
+		{listed, "2. Keep them, with a status column.", ""},
+	})
+}
+
 // TestDecisionClauses checks a decision inside a longer sentence: it starts
 // after a dash, and a question asked in a later clause leaves it standing.
 func TestDecisionClauses(t *testing.T) {
