@@ -94,9 +94,9 @@ var (
 	reUserPresent = re(`^we(?:(?:'re| are) (?:doing|using|going with)| (?:keep|use|go with|stick with|stay with|switch to|move to|change to|drop|ship|leave|take|do))\b`)
 	reUserWont    = re(`^(?:we|i)(?: won't| will not|(?: are|'re| am|'m) not going to| aren't going to)(?: be)? ([a-z][a-z-]+)\b`)
 	// reUserI is the user's own choice in the first person ("I'll use
-	// pgx", "I'll do that"); other verbs after "I'll" are mostly tasks ("I'll
-	// open a ticket").
-	reUserI = re(`^i(?:'ll| will|'m going to| am going to|'d rather|'d rather just) (?:go ahead and )?(use|keep|move to|move (?:us |it |everything )?over to|migrate to|stay with|stay on|do|go with|go for|stick with|switch to)\b`)
+	// pgx", "I'll do that", "I'll book the 5.2"); other verbs after "I'll"
+	// are mostly tasks ("I'll open a ticket").
+	reUserI = re(`^i(?:'ll| will|'m going to| am going to|'d rather|'d rather just) (?:go ahead and )?(use|keep|move to|move (?:us |it |everything )?over to|migrate to|stay with|stay on|do|go with|go for|stick with|switch to|book|buy|order|hire|rent|sell|cancel|sign)\b`)
 	// reUserDone is a change the user reports having made: "I've switched
 	// the replica to logical replication", "Went with Loki".
 	reUserDone = re(`^(?:(?:i|we)(?:'ve| have) (?:bought|ordered|booked|hired|signed up for)\b|(?:i|we)(?:'ve| have)? (?:(?:gone|went) ahead and )?(?:switched|moved|migrated|ported)(?: [a-z0-9./_-]+){0,5}? (?:over |back )?to|(?:went with|chose|picked|opted for|switched to|moved to|migrated to|settled on|stuck with)\b)`)

@@ -499,6 +499,10 @@ func TestDecisionForms(t *testing.T) {
 		{"I'll open a ticket for the platform team.", "", ""},
 		{"I'm going to use the bathroom.", "", ""},
 		{"I'll use the replayable log.", "I'll use the replayable log", ""},
+		// A purchase or booking committed to is a choice too.
+		{"I'll book the Hanoi flight this weekend.", "I'll book the Hanoi flight this weekend", ""},
+		{"I'll order a sample pack of the cryo labels first.", "I'll order a sample pack of the cryo labels first", ""},
+		{"I'll ask the vendor about the Hanoi flight.", "", ""},
 		{"OK, keep going.", "", ""},
 		{"Sounds good, use your judgement.", "", ""},
 		{"I'll keep that in mind.", "", ""},
