@@ -91,7 +91,7 @@ var (
 	// reUserPresent is a choice in the present tense after an interjection
 	// that settles: "OK, so we're using Vault", "Alright, we keep the
 	// schema".
-	reUserPresent = re(`^we(?:(?:'re| are) (?:doing|using|going with)| (?:keep|use|go with|stick with|stay with|switch to|move to|change to|drop|ship|leave|take|do))\b`)
+	reUserPresent = re(`^we(?:(?:'re| are) (?:doing|using|going with)| (?:keep|use|go with|stick with|stay with|switch to|move to|change to|drop|ship|leave|take|do|run (?:the|a|an|it|both|all|them|one|two|our)))\b`)
 	reUserWont    = re(`^(?:we|i)(?: won't| will not|(?: are|'re| am|'m) not going to| aren't going to)(?: be)? ([a-z][a-z-]+)\b`)
 	// reUserI is the user's own choice in the first person ("I'll use
 	// pgx", "I'll do that", "I'll book the 5.2"); other verbs after "I'll"

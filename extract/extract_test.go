@@ -573,6 +573,11 @@ func TestDecisionForms(t *testing.T) {
 		{"Alright, we keep RabbitMQ for email.", "We keep RabbitMQ for email", ""},
 		{"So we keep getting timeouts from RabbitMQ.", "", ""},
 		{"We use RabbitMQ for everything at the moment.", "", ""},
+		// A conclusion after "so" mid-sentence, with or without its comma.
+		{"Talked to Mira, she's in so we run the steam playtest in October.", "We run the steam playtest in October", ""},
+		{"Gandi's docs are vague so we'll do the manual re-signing.", "We'll do the manual re-signing", ""},
+		{"We run RabbitMQ on three nodes today.", "", ""},
+		{"It was late so we run out of time.", "", ""},
 		{"Then we're doing fine on disk.", "", ""},
 		{"Let's have the order service publish to Kafka.", "Let's have the order service publish to Kafka", ""},
 		{"Let's have a look at the logs first.", "", ""},

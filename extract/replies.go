@@ -1201,9 +1201,11 @@ var clauseOpeners = set(`and but so then now also yes yeah ok okay well because 
 	until anyway actually honestly basically plus today tomorrow finally instead`)
 
 // concludes reports a prefix whose last clause is a bare "so": "SRE won't
-// take security pages, so we're doing C".
+// take security pages, so we're doing C", "she's in so we run the steam
+// playtest" (without the comma, after a clause of a few words).
 func concludes(prefix []byte) bool {
-	return bytes.HasSuffix(prefix, []byte(", so ")) || bytes.HasSuffix(prefix, []byte("; so ")) || string(prefix) == "so " || string(prefix) == "so, "
+	return bytes.HasSuffix(prefix, []byte(", so ")) || bytes.HasSuffix(prefix, []byte("; so ")) || string(prefix) == "so " || string(prefix) == "so, " ||
+		bytes.HasSuffix(prefix, []byte(" so ")) && bytes.Count(prefix, []byte{' '}) >= 4
 }
 
 // rePicksThing ends a trigger whose object is a thing picked.
