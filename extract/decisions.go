@@ -896,6 +896,10 @@ type decisionState struct {
 	// asked ("2. **Cancellations.** Delete them, or keep them with a
 	// status?"): a reply's line 2 answers question 2.
 	questions     []numberedQuestion
+	// lineTitle is the title of the assistant's point that the reply's
+	// numbered line being read answers ("Keyboard traps in modals" for "1.
+	// Yes, modals first. … we'll rip it out"): what its "it" is about.
+	lineTitle string
 	msgs          []conversation.Message
 	cur, pastNext int
 }
@@ -985,6 +989,41 @@ func pointByPoint(sents []sentence, p *proposal) bool {
 		}
 	}
 	return false
+}
+
+// reBarePronoun is a pronoun standing for a thing: "rip it out", "keep
+// them".
+var reBarePronoun = re(`(?i)\b(?:it|them|those|these)\b`)
+
+// title returns the title of the assistant's point n: a numbered section's
+// heading, or the bold opening of a numbered item ("1. **Keyboard traps in
+// modals (4).** These are blockers"), without its count; "" for none.
+func (p *proposal) title(n int) string {
+	if t, ok := p.section(n); ok {
+		return t
+	}
+	for _, it := range p.items {
+		if it.num != n || it.heading {
+			continue
+		}
+		t := strings.TrimSpace(p.itemText[it.start:it.end])
+		if !strings.HasPrefix(t, "**") {
+			return ""
+		}
+		end := strings.Index(t[2:], "**")
+		if end <= 0 {
+			return ""
+		}
+		t = strings.TrimRight(t[2:2+end], " .:")
+		if i := strings.LastIndex(t, " ("); i > 0 && strings.HasSuffix(t, ")") {
+			t = t[:i] // "(4)": how many, not what
+		}
+		if strings.Count(t, " ") > 6 {
+			return ""
+		}
+		return t
+	}
+	return ""
 }
 
 // section returns the title of the numbered section n ("### 4. Banners"),
@@ -1117,10 +1156,17 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 	st.user = user
 	planPara := -1    // the paragraph a user's "Here's what we'll do." opens
 	decidedPara := -1 // the paragraph a user's inline "decided:" opens
+	defer func() { st.lineTitle = "" }()
 	for k, s := range st.sents {
 		sl := lower[s.start:s.end]
 		body, textStart := -1, -1
 		picksThing := false // the trigger's object is a thing picked ("go with X")
+		if s.lineStart {
+			st.lineTitle = ""
+			if user && s.num > 0 && pending != nil {
+				st.lineTitle = pending.title(s.num)
+			}
+		}
 		if user && (isPlanLine(sl) || st.replying && isRecapLine(sl)) {
 			// A recap answers the assistant ("Summary:" opening a first
 			// message describes an incident). "Let's do this." that took
@@ -3418,6 +3464,12 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 			dec += " — " + o // "Jana signed off on (b), with one change" says what (b) is
 		}
 	}
+	titled := false
+	if st.lineTitle != "" && reBarePronoun.MatchString(dec) && !subset(contentWords(st.lineTitle), contentWords(dec)) {
+		// "we'll rip it out and use Radix Dialog" on the reply's line 1 is
+		// about point 1: "Keyboard traps in modals: we'll rip it out …".
+		dec, titled = st.lineTitle+": "+dec, true
+	}
 	dec = truncate(sentenceCase(dec), e.opts.MaxDecisionLen)
 	if len(dec) < 3 || reDangling.MatchString(dec) {
 		return out // "the stay-lean plan was mostly", its reason cut off: a clause, not a decision
@@ -3426,6 +3478,11 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 	w := contentWords(dec)
 	for i := range out {
 		if similar(st.words[i], w, out[i].Decision, dec) {
+			if titled && out[i].MessageIndex == m.Index && strings.HasPrefix(out[i].Decision, st.lineTitle) {
+				// "1. Yes, modals first. … we'll rip it out": the yes took
+				// the point's title, which this says more of.
+				out[i].Decision, out[i].Rationale, st.words[i] = dec, why, w
+			}
 			return out
 		}
 	}

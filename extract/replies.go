@@ -100,6 +100,9 @@ func (st *decisionState) answersItem(text string, sl []byte, n int, p *proposal)
 		return "", false
 	}
 	if loc := reLead.FindIndex(head(sl)); loc != nil && acceptingLead(sl[:loc[1]]) {
+		if reOwnWords.Match(sl[loc[1]:]) {
+			return "", false // "3. agreed, we'll add a focus ring …": the reply says what, read as written
+		}
 		return item, ok // a section that advises nothing ("## 2. SCIM") takes nothing
 	}
 	if speakerFirst(sl) || reTaskItem.Match(sl) || reTentative.Match(sl) || reFiniteVerb.Match(sl) || bytes.Contains(sl, []byte(" has ")) {
@@ -216,6 +219,9 @@ func (st *decisionState) answersQuestion(text string, sl []byte, n int) (string,
 	}
 	return dec, true
 }
+
+// reOwnWords opens a decision in the speaker's own words after a yes.
+var reOwnWords = re(`^(?:we'll|we will|we're going to|we are going to|let's|i'll|i will|i'm going to) [a-z]`)
 
 // tableRows reads the rows of a markdown table that number or letter their
 // first cell, a table of recommendations being a list too: "| 5 | VPC

@@ -58,6 +58,22 @@ func TestNumberedSections(t *testing.T) {
 	})
 }
 
+// TestNumberedLineTitle checks that a decision on a reply's numbered line
+// whose "it" or "them" is the point it answers says so, with the point's
+// title, and takes the place of the bare title its yes took.
+func TestNumberedLineTitle(t *testing.T) {
+	const points = "Here's how I'd order it:\n\n1. **Keyboard traps in modals (4).** These are blockers. Replace the homegrown modal.\n" +
+		"2. **Form labels (11).** Mostly mechanical fixes.\n3. **Visible focus (9).** Usually one global CSS change."
+	checkReplies(t, "How do we prioritise the audit findings?", []replyCase{
+		{points, "Going through your list:\n\n1. Yes, modals first. It's our own component, so we'll rip it out and use Radix Dialog instead of patching it.\n2. Labels probably sprint 1.",
+			"Keyboard traps in modals: we'll rip it out and use Radix Dialog instead of patching it"},
+		// Nothing to resolve: the decision stands as written.
+		{points, "Going through your list:\n\n3. agreed, we'll add a focus ring to the global stylesheet.", "We'll add a focus ring to the global stylesheet"},
+		// Not on a numbered line: no point to take the title of.
+		{points, "Modals are our own component, so we'll rip them out and use Radix Dialog.", "We'll rip them out and use Radix Dialog"},
+	})
+}
+
 // TestNumberedQuestions checks replies that answer the assistant's
 // numbered questions line by line: a short answer naming what was asked
 // about is a decision, under the question's title; an open, hedged or bare
