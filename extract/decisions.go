@@ -895,11 +895,11 @@ type decisionState struct {
 	// questions are the numbered questions the assistant's last message
 	// asked ("2. **Cancellations.** Delete them, or keep them with a
 	// status?"): a reply's line 2 answers question 2.
-	questions     []numberedQuestion
+	questions []numberedQuestion
 	// lineTitle is the title of the assistant's point that the reply's
 	// numbered line being read answers ("Keyboard traps in modals" for "1.
 	// Yes, modals first. … we'll rip it out"): what its "it" is about.
-	lineTitle string
+	lineTitle     string
 	msgs          []conversation.Message
 	cur, pastNext int
 }
