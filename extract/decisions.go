@@ -2183,7 +2183,9 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			}
 			// "ok, upgrading to 1.9 first then", "ok doing that": the change
 			// under way.
-			if i, j := nextWord(sl, lead); i == lead && underWay(sl[i:j]) {
+			// "done arguing about it lol" is finished with it: "done" with
+			// no stop before the verb.
+			if i, j := nextWord(sl, lead); i == lead && underWay(sl[i:j]) && !bytes.HasSuffix(bytes.TrimRight(sl[:lead], " "), []byte("done")) {
 				return []int{i, j}
 			}
 		}

@@ -244,6 +244,8 @@ func TestTableAndGerundForms(t *testing.T) {
 		{table, "going through it:\n5 - yes, can't believe we don't have it.\n6 - yes, drop debug everywhere.\n3 - yes in principle but I need to check.", "VPC endpoints: S3 gateway endpoint|Logs: drop debug at the agent"},
 		{table, "we're on 1.5.7 sadly. ok, upgrading to 1.9 first then, I'd rather review moves in PRs.", "upgrading to 1.9 first then, I'd rather review moves in PRs"},
 		{table, "ok, wondering whether 1.9 breaks the providers.", ""},
+		{table, "done arguing about it lol", ""},
+		{table, "done, upgrading to 1.9 first then.", "upgrading to 1.9 first then"},
 		{table, "ok, thanks, getting late here.", ""},
 		{table, "agree on no PM, that'd be silly at our size.", "agree on no PM, that'd be silly at our size"},
 		{table, "ok Lager at Dresdner then, booking it now.", "Lager at Dresdner"},
