@@ -3467,10 +3467,11 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 		}
 	}
 	titled := false
-	if st.lineTitle != "" && reBarePronoun.MatchString(dec) && !subset(contentWords(st.lineTitle), contentWords(dec)) {
+	if st.lineTitle != "" && reBarePronoun.MatchString(dec) {
 		// "we'll rip it out and use Radix Dialog" on the reply's line 1 is
 		// about point 1: "Keyboard traps in modals: we'll rip it out …".
-		dec, titled = st.lineTitle+": "+dec, true
+		d := underTitle(st.lineTitle, dec)
+		dec, titled = d, d != dec
 	}
 	dec = truncate(sentenceCase(dec), e.opts.MaxDecisionLen)
 	if len(dec) < 3 || reDangling.MatchString(dec) {

@@ -111,11 +111,10 @@ func (st *decisionState) answersItem(text string, sl []byte, n int, p *proposal)
 	if st.mostlySaid(sl, 3) || bytes.Count(bytes.TrimSpace(sl), []byte{' '}) == 0 && st.mostlySaid(sl, 1) {
 		// "1. WorkOS." names the choice for point 1; under a section's
 		// title ("SSO: build or buy") it says what it was chosen for.
-		dec := trimText(text)
-		if section && !subset(contentWords(title), contentWords(dec)) {
-			dec = title + ": " + dec
+		if section {
+			return underTitle(title, trimText(text)), true
 		}
-		return dec, true
+		return trimText(text), true
 	}
 	return "", false
 }
@@ -153,15 +152,31 @@ func numberedQuestions(text string, lower []byte, sents []sentence, out []number
 	return out
 }
 
+// question returns the title of the assistant's numbered question n, and
+// whether its last message asked one.
+func (st *decisionState) question(n int) (title string, ok bool) {
+	for _, q := range st.questions {
+		if q.num == n {
+			return q.title, true
+		}
+	}
+	return "", false
+}
+
 // asks reports whether the assistant's last message asked a numbered
 // question n.
 func (st *decisionState) asks(n int) bool {
-	for _, q := range st.questions {
-		if q.num == n {
-			return true
-		}
+	_, ok := st.question(n)
+	return ok
+}
+
+// underTitle puts a decision under the title of the point it answers
+// ("Patients: Per clinic"), unless it names the title's words itself.
+func underTitle(title, dec string) string {
+	if title == "" || subset(contentWords(title), contentWords(dec)) {
+		return dec
 	}
-	return false
+	return title + ": " + dec
 }
 
 // questionTitle is what a numbered question opens with, set off in bold or
@@ -190,13 +205,7 @@ func questionTitle(q string) string {
 // about this"), hedged, asks back, or is only a yes or no settles nothing
 // said in so many words.
 func (st *decisionState) answersQuestion(text string, sl []byte, n int) (string, bool) {
-	title, found := "", false
-	for _, q := range st.questions {
-		if q.num == n {
-			title, found = q.title, true
-			break
-		}
-	}
+	title, found := st.question(n)
 	// Not hedged(): "fail open" is no news of a failure.
 	if !found || isQuestion(sl) || bytes.IndexByte(sl, '?') >= 0 || reHypothetical.Match(sl) || reTentative.Match(sl) ||
 		reOpenItem.Match(sl) || reTaskItem.Match(sl) || bytes.Contains(sl, []byte("let me")) {
@@ -214,10 +223,7 @@ func (st *decisionState) answersQuestion(text string, sl []byte, n int) (string,
 	if len(dec) < 3 {
 		return "", false
 	}
-	if title != "" && !subset(contentWords(title), contentWords(dec)) {
-		dec = title + ": " + dec
-	}
-	return dec, true
+	return underTitle(title, dec), true
 }
 
 // reOwnWords opens a decision in the speaker's own words after a yes.
