@@ -1006,24 +1006,30 @@ func (p *proposal) title(n int) string {
 		if it.num != n || it.heading {
 			continue
 		}
-		t := strings.TrimSpace(p.itemText[it.start:it.end])
-		if !strings.HasPrefix(t, "**") {
+		t, _, ok := boldLead(strings.TrimSpace(p.itemText[it.start:it.end]))
+		if !ok || strings.Count(t, " ") > 6 {
 			return ""
 		}
-		end := strings.Index(t[2:], "**")
-		if end <= 0 {
-			return ""
-		}
-		t = strings.TrimRight(t[2:2+end], " .:")
 		if i := strings.LastIndex(t, " ("); i > 0 && strings.HasSuffix(t, ")") {
 			t = t[:i] // "(4)": how many, not what
-		}
-		if strings.Count(t, " ") > 6 {
-			return ""
 		}
 		return t
 	}
 	return ""
+}
+
+// boldLead splits a text that opens in bold ("**Time zones.** Do clinics
+// span …") into the bold words, without their closing punctuation, and
+// what follows.
+func boldLead(s string) (lead, rest string, ok bool) {
+	if !strings.HasPrefix(s, "**") {
+		return "", s, false
+	}
+	i := strings.Index(s[2:], "**")
+	if i <= 0 {
+		return "", s, false
+	}
+	return strings.TrimRight(s[2:2+i], " .:"), s[2+i+2:], true
 }
 
 // section returns the title of the numbered section n ("### 4. Banners"),
@@ -3328,8 +3334,8 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	return p
 }
 
-// sectionAdvice is the first sentence s of a numbered section, sl lowered,
-// as what a yes to the section takes: "I'd **drop them**." is "drop them"
+// sectionAdvice is the first sentence s of a numbered section as what a
+// yes to the section takes: "I'd **drop them**." is "drop them"
 // (under its title "Banners"), "Go **free-to-play on both platforms**"
 // as written.
 func (st *decisionState) sectionAdvice(text string, s sentence) string {

@@ -183,13 +183,8 @@ func underTitle(title, dec string) string {
 // by a colon: "**Time zones.** Do clinics span time zones?" is "Time
 // zones", "Monthly quota: hard or soft?" "Monthly quota"; else "".
 func questionTitle(q string) string {
-	if strings.HasPrefix(q, "**") {
-		if i := strings.Index(q[2:], "**"); i > 0 {
-			rest := strings.TrimLeft(q[2+i+2:], " :.—–-")
-			if t := strings.TrimRight(q[2:2+i], " .:"); rest != "" && !strings.HasSuffix(t, "?") && strings.Count(t, " ") < 6 {
-				return t
-			}
-		}
+	if t, rest, ok := boldLead(q); ok && strings.TrimLeft(rest, " :.—–-") != "" && !strings.HasSuffix(t, "?") && strings.Count(t, " ") < 6 {
+		return t
 	}
 	if i := strings.IndexByte(q, ':'); i > 0 && strings.Count(q[:i], " ") < 4 {
 		return strings.TrimSpace(strings.ReplaceAll(q[:i], "*", ""))
