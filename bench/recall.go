@@ -223,6 +223,21 @@ func RecallSets(repo, work string) ([]RecallSet, error) {
 		}
 		sets = append(sets, RecallSet{Name: s.name, Roots: []string{filepath.Join(repo, s.root)}, Questions: qs})
 	}
+	// Hand-written dialogs between two people, a dialog a project and a
+	// session a file, with their questions beside them.
+	if files, _ := filepath.Glob(filepath.Join(repo, "testdata", "recall", "dialogs", "*", "questions.jsonl")); len(files) > 0 {
+		var qs []Question
+		var roots []string
+		for _, f := range files {
+			q, err := ReadQuestions(f)
+			if err != nil {
+				return nil, err
+			}
+			qs = append(qs, q...)
+			roots = append(roots, filepath.Join(filepath.Dir(f), "conversations"))
+		}
+		sets = append(sets, RecallSet{Name: "dialogs", Roots: roots, Questions: qs})
+	}
 	// The long-memory corpus twice: the speakers' names before their text,
 	// and in the messages' author field.
 	for _, v := range []struct {
