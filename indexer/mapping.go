@@ -4,11 +4,27 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/mapping"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	bindex "github.com/blevesearch/bleve_index_api"
 )
 
 // FormatVersion is the version of the index's mapping and document layout.
 // Bump it whenever either changes: an index of another version is rebuilt.
-const FormatVersion = 9
+// 10: BM25 scoring.
+const FormatVersion = 10
+
+// bm25B is how much BM25 normalises a match by the length of its field
+// (Bleve's default is 0.75). Chat turns are short and of like length: at
+// 0.75 a six-word "Marta: Trying! How's your work?" outranked the answer on
+// a name and one common word, the length norm weighing each of its words
+// twice those of a thirty-word message. 0.05 to 0.15 did alike on the
+// recall set's tune halves (docs/RECALL.md); 0 let long tool output match
+// by bulk.
+const bm25B = 0.1
+
+// Bleve reads BM25's b from a package variable, not from the mapping: set
+// once, before any index is opened or searched, for the process.
+func init() { bsearch.BM25_b = bm25B }
 
 // Document kinds, the value of the "type" field.
 const (
@@ -58,6 +74,7 @@ const (
 // filters and facets, datetimes for dates.
 func newMapping() *mapping.IndexMappingImpl {
 	im := bleve.NewIndexMapping()
+	im.ScoringModel = bindex.BM25Scoring
 	im.TypeField = FieldType
 	im.DefaultType = "unknown"
 	im.DefaultAnalyzer = AnalyzerName
