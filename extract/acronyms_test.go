@@ -81,3 +81,26 @@ func TestTopicUnits(t *testing.T) {
 		t.Errorf("topics %q: want some, and not the unit kwh alone", names)
 	}
 }
+
+// TestTopicsOfAChat checks that in a chat between people, the people writing
+// and the days they name are not topics: who talks and when, not what about.
+func TestTopicsOfAChat(t *testing.T) {
+	msgs := []conversation.Message{
+		{Role: conversation.RoleUser, Author: "Fraser", Content: "Marta! We adopted a greyhound on Saturday. Rachel wanted a greyhound for years."},
+		{Role: conversation.RoleAssistant, Author: "Marta", Content: "Fraser, a greyhound! What's her name? Send me greyhound pictures on Saturday, I'm free all weekend."},
+		{Role: conversation.RoleUser, Author: "Fraser", Content: "Pudding. The greyhound rescue near Lanark said she's 4. Marta you would love her, ugh the stairs scare her though."},
+		{Role: conversation.RoleAssistant, Author: "Marta", Content: "Pudding the greyhound, perfect. Ugh, Fraser, I'm jealous. Saturday I'm surfing again."},
+	}
+	var names []string
+	for _, tp := range New(nil, Options{}).Topics(&conversation.Conversation{Messages: msgs}) {
+		names = append(names, tp.Name)
+	}
+	for _, no := range []string{"fraser", "marta", "saturday", "ugh"} {
+		if slices.Contains(names, no) {
+			t.Errorf("topics %q: %q is no topic of this chat", names, no)
+		}
+	}
+	if !slices.Contains(names, "greyhound") {
+		t.Errorf("topics %q: want greyhound", names)
+	}
+}

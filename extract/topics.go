@@ -241,6 +241,7 @@ func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
 	tailSorted := false
 	var out []conversation.Topic
 	conv := c // the loop below names its candidate c
+	people := participants(c)
 	for k, r := range order {
 		i := r.i
 		if k == head && !tailSorted {
@@ -261,6 +262,9 @@ func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
 			continue
 		}
 		name := s.name(c)
+		if c.norm.len() == 1 && people[strings.ToLower(name)] {
+			continue // "fraser" in a chat Fraser writes in: who talks, not what about
+		}
 		if c.norm.len() == 1 {
 			if long := acronymLongForm(conv, name); long != "" && !s.spelledBefore(long) {
 				name = long + " (" + name + ")"
@@ -278,6 +282,27 @@ func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
 		}
 	}
 	return out
+}
+
+// participants returns the lowered names and first names of the people
+// who write the conversation's messages, as its export names them.
+func participants(c *conversation.Conversation) map[string]bool {
+	var people map[string]bool
+	for i := range c.Messages {
+		a := c.Messages[i].Author
+		if a == "" || !conversation.PersonName(a) {
+			continue
+		}
+		if people == nil {
+			people = map[string]bool{}
+		}
+		a = strings.ToLower(a)
+		people[a] = true
+		if first, _, ok := strings.Cut(a, " "); ok {
+			people[first] = true
+		}
+	}
+	return people
 }
 
 // inLongForm reports whether every word of phrase k is a word of an
@@ -535,7 +560,7 @@ var everydayPenalty = 0.7
 func (e *Extractor) acceptable(s *topicState, k key, l int) bool {
 	first, last := s.norms[k[0]-1], s.norms[k[l-1]-1]
 	if l == 1 {
-		return !genericNouns.HasString(first) && !clauseVerbs.HasString(first) && !pastTense(first) && !units.HasString(first)
+		return !genericNouns.HasString(first) && !clauseVerbs.HasString(first) && !pastTense(first) && !units.HasString(first) && !chatWords.HasString(first)
 	}
 	if weakStart.HasString(first) || actionVerbs.HasString(first) || clauseVerbs.HasString(first) && !verbModifiers.HasString(first) {
 		// A verb first makes an instruction ("discuss architectural
@@ -642,6 +667,14 @@ var genericNouns = set(`way thing lot bit kind sort type part step case point ex
 	environment server machine box tool library framework setup process workflow stack
 	layer component module package endpoint request response query document table column
 	field record object thing everyone person engineer developer`)
+
+// chatWords are the days, months, feelings and news of a chat between
+// people ("saturday", "ugh", "cute", "news"): when, or how it went, never
+// what it is about by themselves (folded forms).
+var chatWords = set(`monday tuesday wednesday thursday friday saturday sunday weekend tonight tomorrow yesterday
+	january february march april june july august september october november december
+	ugh lol haha hah yay wow omg aww ooh oops yikes hey hi hello bye cute sunny lovely amazing awesome
+	news update`)
 
 // units of measure are no subject alone ("kwh", "km"): they follow the
 // numbers that are.
