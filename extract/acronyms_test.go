@@ -80,6 +80,11 @@ func TestTopicUnits(t *testing.T) {
 	if slices.Contains(names, "kwh") || len(names) == 0 {
 		t.Errorf("topics %q: want some, and not the unit kwh alone", names)
 	}
+	for _, w := range []string{"ml", "kb", "lb", "rpm", "hr"} {
+		if units.HasString(w) {
+			t.Errorf("%q is taken for a unit; it also names a thing (machine learning, knowledge base, …)", w)
+		}
+	}
 }
 
 // TestTopicsOfAChat checks that in a chat between people, the people writing

@@ -728,6 +728,28 @@ func checkReplies(t *testing.T, question string, tests []replyCase) {
 	}
 }
 
+// turnsCase is a conversation's texts, user first and alternating, and the
+// decisions it records, joined by "|" ("" for none).
+type turnsCase struct {
+	name  string
+	turns []string
+	want  string
+}
+
+// checkTurns checks the decisions of each case's whole conversation.
+func checkTurns(t *testing.T, tests []turnsCase) {
+	t.Helper()
+	e := New(nil, Options{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := decisionTexts(e, conv(tt.turns...))
+			if strings.Join(got, "|") != tt.want {
+				t.Errorf("decisions %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestAgreedOnProposal checks that "Agreed on splitting." records the
 // proposal it takes, once, without the comment the recommendation ends on.
 func TestAgreedOnProposal(t *testing.T) {
@@ -909,19 +931,15 @@ func TestOptionLaterNamed(t *testing.T) {
 		{[]string{"With three signed zones I'd go with **(b)**, the window is short.", "ok (b) it is."}, "removing the DS record, migrating unsigned, then signing again"},
 		{[]string{"With three signed zones, the window is short either way.", "ok (b) it is."}, ""},
 	}
-	e := New(nil, Options{})
+	var cases []turnsCase
 	for _, tt := range tests {
-		t.Run(strings.Join(tt.later, " / "), func(t *testing.T) {
-			turns := []string{"We move DNS to Route 53. What about DNSSEC?", options}
-			if len(tt.later) > 1 {
-				turns = append(turns, "How many zones does that concern?") // later opens with the assistant
-			}
-			got := decisionTexts(e, conv(append(turns, tt.later...)...))
-			if strings.Join(got, "|") != tt.want {
-				t.Errorf("decisions %q, want %q", got, tt.want)
-			}
-		})
+		turns := []string{"We move DNS to Route 53. What about DNSSEC?", options}
+		if len(tt.later) > 1 {
+			turns = append(turns, "How many zones does that concern?") // later opens with the assistant
+		}
+		cases = append(cases, turnsCase{strings.Join(tt.later, " / "), append(turns, tt.later...), tt.want})
 	}
+	checkTurns(t, cases)
 }
 
 // TestNoOverreach holds replies on which the forms that resolve options,
@@ -931,11 +949,7 @@ func TestNoOverreach(t *testing.T) {
 	const ab = "Two ways:\n\n- **(a)** run it in the office.\n- **(b)** run it at the hotel."
 	const abBackfill = "**Option A:** dual writes for two weeks.\n\n**Option B:** a one-shot backfill over the weekend."
 	const redis = "I'd recommend moving the session cache to Redis with a 30 minute TTL."
-	tests := []struct {
-		name  string
-		turns []string // user, assistant, user, …
-		want  string   // decisions joined by "|"
-	}{
+	checkTurns(t, []turnsCase{
 		{"bytes of a lowered rune", []string{"Where?", ab, "We'll do the ȺȺȺȺ team's pick, (b)."}, "We'll do the ȺȺȺȺ team's pick, (b) — run it at the hotel"},
 		{"a clause's letter", []string{"How?", abBackfill, "Option B.", "Done.", "We'll rely on clause 7(b) of the vendor contract for the exit."},
 			"a one-shot backfill over the weekend|We'll rely on clause 7(b) of the vendor contract for the exit"},
@@ -964,19 +978,5 @@ func TestNoOverreach(t *testing.T) {
 		{"a fear", []string{"Queue?", "SQS is managed and cheap at your volume.", "honestly i'm scared that we'll go with SQS and regret it."}, ""},
 		{"a worry", []string{"CI?", "Move e2e to nightly.", "honestly i agree. worried we'll merge something that breaks e2e and nobody notices for days tho"}, ""},
 		{"a number written two ways", []string{"Cap?", "Cap it.", "We'll cap retries at $1,000 a month.", "Fine.", "So we'll cap retries at $1000 a month."}, "We'll cap retries at $1,000 a month"},
-	}
-	e := New(nil, Options{})
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := decisionTexts(e, conv(tt.turns...))
-			if strings.Join(got, "|") != tt.want {
-				t.Errorf("decisions %q, want %q", got, tt.want)
-			}
-		})
-	}
-	for _, w := range []string{"ml", "kb", "lb", "rpm", "hr"} {
-		if units.HasString(w) {
-			t.Errorf("%q is taken for a unit; it also names a thing (machine learning, knowledge base, …)", w)
-		}
-	}
+	})
 }

@@ -814,21 +814,16 @@ func TestAnaphorPutOffOrSkipped(t *testing.T) {
 func TestPickedByName(t *testing.T) {
 	const options = "I'd lean toward PostgreSQL. For the ORM, Drizzle and Kysely both fit; want me to compare them?"
 	const compared = "Short version:\n\n**Drizzle**\n- Tables declared in TypeScript.\n\n**Kysely**\n- Only a query builder.\n\n**Rule of thumb:** if you want the schema to live in code, pick Drizzle. If you prefer the database to be the source of truth, pick Kysely."
-	e := New(nil, Options{})
+	var cases []turnsCase
 	for _, tt := range []struct{ reply, want string }{
 		{"drizzle, we like having the schema in ts. next thing: should we do tenants from day one?", "drizzle"},
 		{"Kysely.", "Kysely"},
 		{"drizzle or kysely, what would you pick?", ""},
 		{"ok thanks, still not sure.", ""},
 	} {
-		t.Run(tt.reply, func(t *testing.T) {
-			c := conv("Which ORM for the invoicing app?", options, "between drizzle and kysely idk, whats the difference really", compared, tt.reply)
-			got := decisionTexts(e, c)
-			if strings.Join(got, "|") != tt.want {
-				t.Errorf("decisions %q, want %q", got, tt.want)
-			}
-		})
+		cases = append(cases, turnsCase{tt.reply, []string{"Which ORM for the invoicing app?", options, "between drizzle and kysely idk, whats the difference really", compared, tt.reply}, tt.want})
 	}
+	checkTurns(t, cases)
 }
 
 // TestLabelsResolved checks that a decision never stands as a bare label:
