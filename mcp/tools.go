@@ -471,10 +471,6 @@ func (t *tools) related(ctx context.Context, in *relatedInput) (string, searchOu
 	return text, out, nil
 }
 
-// readConversation serves convsearch://conversation/{id} as Markdown: the
-// conversation from its first message, or, for a hit's id (m/ID/N), from a
-// few messages before the hit's; as much as fits an agent's context, with
-// where to read on.
 // resourcesPage is how many conversations one resources/list page names.
 const resourcesPage = 50
 
@@ -511,6 +507,10 @@ func (t *tools) listResources(ctx context.Context, req *sdk.ListResourcesRequest
 	return out, nil
 }
 
+// readConversation serves convsearch://conversation/{id} as Markdown: the
+// conversation from its first message, or, for a hit's id (m/ID/N), from a
+// few messages before the hit's; as much as fits an agent's context, with
+// where to read on.
 func (t *tools) readConversation(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
 	raw, ok := strings.CutPrefix(uri, ConversationURIPrefix)
