@@ -1162,7 +1162,6 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 	st.user = user
 	planPara := -1    // the paragraph a user's "Here's what we'll do." opens
 	decidedPara := -1 // the paragraph a user's inline "decided:" opens
-	defer func() { st.lineTitle = "" }()
 	for k, s := range st.sents {
 		sl := lower[s.start:s.end]
 		body, textStart := -1, -1
@@ -1564,6 +1563,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		}
 		out = e.appendDecision(st, out, m, dec, why)
 	}
+	st.lineTitle = "" // companions and the next message answer no numbered line
 	return out
 }
 

@@ -262,10 +262,10 @@ func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
 			continue
 		}
 		name := s.name(c)
-		if c.norm.len() == 1 && people[strings.ToLower(name)] {
-			continue // "fraser" in a chat Fraser writes in: who talks, not what about
-		}
 		if c.norm.len() == 1 {
+			if people[strings.ToLower(name)] {
+				continue // "fraser" in a chat Fraser writes in: who talks, not what about
+			}
 			if long := acronymLongForm(conv, name); long != "" && !s.spelledBefore(long) {
 				name = long + " (" + name + ")"
 				s.long = append(s.long, long)
