@@ -991,10 +991,6 @@ func pointByPoint(sents []sentence, p *proposal) bool {
 	return false
 }
 
-// reBarePronoun is a pronoun standing for a thing: "rip it out", "keep
-// them".
-var reBarePronoun = re(`(?i)\b(?:it|them|those|these)\b`)
-
 // title returns the title of the assistant's point n: a numbered section's
 // heading, or the bold opening of a numbered item ("1. **Keyboard traps in
 // modals (4).** These are blockers"), without its count; "" for none.
@@ -3473,7 +3469,7 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 		}
 	}
 	titled := false
-	if st.lineTitle != "" && reBarePronoun.MatchString(dec) {
+	if st.lineTitle != "" && reAnyAnaphor.MatchString(strings.ToLower(dec)) {
 		// "we'll rip it out and use Radix Dialog" on the reply's line 1 is
 		// about point 1: "Keyboard traps in modals: we'll rip it out …".
 		d := underTitle(st.lineTitle, dec)
