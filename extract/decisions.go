@@ -945,7 +945,7 @@ func (p *proposal) option(key string) (string, bool) {
 		if it.num == n && it.heading {
 			title, _ := p.section(n)
 			if it.advice != "" {
-				return title + ": " + it.advice, true
+				return underTitle(title, it.advice), true
 			}
 			// "## 4. Let admins enforce SSO" advises in its title; "## 2.
 			// SCIM" names what the section is about, nothing to take.
