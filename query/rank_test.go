@@ -269,3 +269,18 @@ func TestHitMessage(t *testing.T) {
 		}
 	}
 }
+
+// A short turn with the speaker's name and one word of the question does
+// not outrank a long turn that holds more of the question's words: chat
+// turns are short and of like length, and the length of a match's field
+// weighs little (the indexer's BM25 b). Under a full length norm the
+// six-word turn came first.
+func TestShortTurnDoesNotOutrankAnswer(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("answer", "Fraser: long week. on tuesday we had to rush Pudding to the emergency vet in bearsden, the greyhound ate a whole sock and they kept her in overnight for observation, she is fine now but the bill was brutal. rachel says we should have kept the sock drawer shut, and she is right, but who expects a retired racer to go looking for laundry at two in the morning while everyone else in the close is asleep.", "Marta: poor Pudding!"),
+		chat("short", "Fraser: vet bills, ugh.", "Marta: ouch."),
+		chat("school", "Fraser: parents evening at school tonight, wish me luck with the chemistry parents.", "Marta: good luck!"),
+		chat("choir", "Fraser: choir was fun, the basses finally got the ABBA song right after weeks of practice.", "Marta: bravo"),
+	)...)
+	askFirst(t, e, "When did Fraser take the greyhound to the vet?", "answer")
+}
