@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -122,6 +123,67 @@ func TestScore(t *testing.T) {
 			}
 			if f.R1 != tt.r1 || f.R5 != tt.r5 || f.MRR != tt.mrrx {
 				t.Errorf("R@1 %v R@5 %v MRR %v, want %v %v %v", f.R1, f.R5, f.MRR, tt.r1, tt.r5, tt.mrrx)
+			}
+		})
+	}
+}
+
+// A file shaped as LoCoMo's (original text, written for this test) becomes
+// a session a file and a held question per QA item with evidence.
+func TestConvertLoCoMo(t *testing.T) {
+	dir := t.TempDir()
+	qs, err := ConvertLoCoMo(filepath.Join("testdata", "locomo-shaped.json"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Question{
+		{Q: "When did Ines start learning the accordion?", IDs: []string{"conv-x1-s01"}, Half: HalfHeld, Project: "conv-x1"},
+		{Q: "What did Tomas bake for the street party?", IDs: []string{"conv-x1-s02"}, Half: HalfHeld, Project: "conv-x1"},
+		{Q: "Which hobbies do Ines and Tomas share?", IDs: []string{"conv-x1-s01", "conv-x1-s02"}, Half: HalfHeld, Project: "conv-x1"},
+		{Q: "Where did Ruth move to?", IDs: []string{"conv-x2-s01"}, Half: HalfHeld, Project: "conv-x2"},
+	}
+	if !slices.EqualFunc(qs, want, func(a, b Question) bool {
+		return a.Q == b.Q && slices.Equal(a.IDs, b.IDs) && a.Half == b.Half && a.Project == b.Project
+	}) {
+		t.Errorf("questions:\n got %+v\nwant %+v", qs, want)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "conversations", "*.json"))
+	if len(files) != 3 {
+		t.Fatalf("%d session files, want 3: %v", len(files), files)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "conversations", "conv-x1-s01.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Date     string `json:"date"`
+		Messages []struct {
+			Role, Author, Content string
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Date != "2023-03-12T19:15:00" {
+		t.Errorf("date %q, want 2023-03-12T19:15:00", doc.Date)
+	}
+	if len(doc.Messages) != 5 || doc.Messages[0].Role != "user" || doc.Messages[1].Role != "assistant" || doc.Messages[1].Author != "Tomas" {
+		t.Errorf("messages: %+v", doc.Messages)
+	}
+	if c := doc.Messages[2].Content; !strings.HasSuffix(c, "[shares a photo: a photo of a red accordion on a chair]") {
+		t.Errorf("a shared photo's caption is lost: %q", c)
+	}
+}
+
+func TestConvertLoCoMoRefusesOtherFiles(t *testing.T) {
+	for name, text := range map[string]string{"not json": "{", "no questions": `[{"sample_id":"a","qa":[],"conversation":{}}]`} {
+		t.Run(name, func(t *testing.T) {
+			src := filepath.Join(t.TempDir(), "x.json")
+			if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ConvertLoCoMo(src, t.TempDir()); err == nil || !strings.Contains(err.Error(), src) {
+				t.Errorf("err = %v, want one naming %s", err, src)
 			}
 		})
 	}
