@@ -80,7 +80,7 @@ var (
 	reNotDoingStart = re(`^not ([a-z]+ing)\b`)
 	// reRuledOut is a thing ruled out in so many words (group 1), perhaps
 	// with what ruled it out after it (group 2: "out on cost alone").
-	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|off the list|out of scope|a no-go|not an option|ruled out|off for now|a hard no|a no)| ruled out)(?: then| too| now| as well| for now| anyway| regardless)?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
+	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|off the list|out of scope|a no-go|not an option|ruled out|off for now|a hard no|a no)| ruled out| (?:is|are)(?:n't| not) (?:happening|an option))(?: then| too| now| as well| for now| anyway| regardless)?(?: (?:for|as) (?:us|me|now|(?:a|an|the|this|our) [a-z0-9 -]{1,40}?))?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
 	// reUserWont is a decision against with any verb ("we won't migrate
 	// this quarter", "we're not going to bother with triggers"), the verb
 	// checked against notCommitting and notDeciding.
@@ -2339,7 +2339,7 @@ func imperativeVerbNear(sl []byte) bool {
 // Most sentences hold "out" or "off" only in "find out", "out of", "turn
 // off", and are spared the pattern.
 func ruledOutWord(sl []byte) bool {
-	if bytes.Contains(sl, []byte(" not an option")) || bytes.Contains(sl, []byte(" off the table")) || bytes.Contains(sl, []byte(" off the list")) || bytes.Contains(sl, []byte(" off for now")) || bytes.Contains(sl, []byte(" out of scope")) {
+	if bytes.Contains(sl, []byte(" not an option")) || bytes.Contains(sl, []byte(" off the table")) || bytes.Contains(sl, []byte(" off the list")) || bytes.Contains(sl, []byte(" off for now")) || bytes.Contains(sl, []byte(" out of scope")) || bytes.Contains(sl, []byte("n't an option")) || bytes.Contains(sl, []byte(" not happening")) || bytes.Contains(sl, []byte("n't happening")) {
 		return true
 	}
 	for _, w := range []string{" out", " a no", " a hard no"} {
@@ -2351,7 +2351,7 @@ func ruledOutWord(sl []byte) bool {
 			k := i + j + len(w)
 			if k == len(sl) || !wordByte(sl[k]) && sl[k] != ' ' || sl[k] == '-' ||
 				sl[k] == ' ' && (bytes.HasPrefix(sl[k:], []byte(" —")) || bytes.HasPrefix(sl[k:], []byte(" –")) || bytes.HasPrefix(sl[k:], []byte(" - ")) ||
-					containsAny(head(sl[k:]), " then", " too", " now", " as well", " for now", " anyway", " regardless", " on cost", " on price", " on budget", " on licen")) {
+					containsAny(head(sl[k:]), " then", " too", " now", " as well", " for now", " anyway", " regardless", " on cost", " on price", " on budget", " on licen", " as a", " as the", " for us", " for me", " for this", " for the", " for our")) {
 				return true
 			}
 			i = k
@@ -2382,7 +2382,7 @@ func ruledOut(sl []byte) []int {
 		if loc := reRuledOut.FindSubmatchIndex(sl[at:]); loc != nil {
 			first, _, _ := bytes.Cut(sl[at+loc[2]:at+loc[3]], []byte(" "))
 			pred := sl[at+loc[3] : at+loc[1]]
-			if pronouns.Has(first) || notRuledOutSubjects.Has(first) && !(string(first) == "the" && containsAny(pred, "table", "list", "scope")) {
+			if pronouns.Has(first) || notRuledOutSubjects.Has(first) && !(string(first) == "the" && containsAny(pred, "table", "list", "scope")) || reAwayFor.Match(pred) {
 				// "that's out of scope", "it's out": nothing named; "the new
 				// version is out" is news, "the plated one is off the table"
 				// is not.
@@ -2399,6 +2399,10 @@ func ruledOut(sl []byte) []int {
 		end = from - 1 // before the comma, or the space before the dash
 	}
 }
+
+// reAwayFor is someone away, not a thing ruled out: "Priya is out for the
+// week".
+var reAwayFor = re(`\bout for (?:the|this|a|our) (?:day|days|week|weeks|month|morning|afternoon|evening|night|weekend|holidays?|summer|winter|year|rest)\b`)
 
 var notRuledOutSubjects = set(`time money everyone everybody nobody someone power service
 	the`)

@@ -299,8 +299,8 @@ func TestConclusionsAndRefusals(t *testing.T) {
 	})
 }
 
-// TestChoiceInLongerSentences checks "X it is" and "X is out" inside a
-// longer sentence: after "and", a second interjection or an ellipsis, before
+// TestChoiceInLongerSentences checks "X it is" and "X is out" ("isn't
+// happening", "aren't an option for us") inside a longer sentence: after "and", a second interjection or an ellipsis, before
 // a dash; and what is no choice ("stays as it is", "is out on Friday").
 func TestChoiceInLongerSentences(t *testing.T) {
 	const field = "Slurm, Kubernetes with Kueue, or Run:ai. Grafana Cloud or self-hosted. The hotel or the university. Algolia, Typesense or Salesforce. Dramatiq needs a broker. Elm Road is a nice flat."
@@ -316,6 +316,11 @@ func TestChoiceInLongerSentences(t *testing.T) {
 		{field, "So Elm Road is off for now, which is a shame.", "Elm Road is off for now"},
 		{field, "Priya is out on Friday.", ""},
 		{field, "The light is off for now.", ""},
+		{field, "Terragrunt isn't happening; half the team is new to Terraform.", "Terragrunt isn't happening"},
+		{field, "Self-hosted runners aren't an option for us; nobody wants to be on call.", "Self-hosted runners aren't an option for us"},
+		{field, "OK, GAPDH is out as a reference for this study; the shift is too big.", "GAPDH is out as a reference for this study"},
+		{field, "Priya is out for the week.", ""},
+		{field, "It isn't happening.", ""},
 	})
 }
 
