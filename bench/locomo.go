@@ -40,9 +40,9 @@ type locomoTurn struct {
 // May, 2023").
 var locomoDateLayouts = []string{"3:04 pm on 2 January, 2006", "3:04 pm on 2 Jan, 2006", "3:04 PM on 2 January, 2006"}
 
-// reEvidence is a turn id, "D3:12": its session is the number after D. The
-// file has a few malformed ones ("D:11:26", "D30:05"), read as liberally.
-var reEvidence = regexp.MustCompile(`^D:?(\d+)`)
+// reEvidence is a turn id, "D3:12": its session is the number after D. A
+// few evidence entries hold several ids ("D9:1 D4:4 D4:6"), each read.
+var reEvidence = regexp.MustCompile(`\bD:?(\d+)`)
 
 // ConvertLoCoMo reads LoCoMo's data file src and writes each session of each
 // dialog as a portable-format file under dir/conversations (the dialog's
@@ -75,14 +75,12 @@ func ConvertLoCoMo(src, dir string) ([]Question, error) {
 		for _, qa := range s.QA {
 			var ids []string
 			for _, ev := range qa.Evidence {
-				m := reEvidence.FindStringSubmatch(strings.TrimSpace(ev))
-				if m == nil {
-					continue
-				}
-				n, _ := strconv.Atoi(m[1])
-				id := locomoSessionID(s.SampleID, n)
-				if sessions[n] && !slices.Contains(ids, id) {
-					ids = append(ids, id)
+				for _, m := range reEvidence.FindAllStringSubmatch(ev, -1) {
+					n, _ := strconv.Atoi(m[1])
+					id := locomoSessionID(s.SampleID, n)
+					if sessions[n] && !slices.Contains(ids, id) {
+						ids = append(ids, id)
+					}
 				}
 			}
 			if qa.Question == "" || len(ids) == 0 {
