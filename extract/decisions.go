@@ -97,6 +97,9 @@ var (
 	// pgx", "I'll do that", "I'll book the 5.2"); other verbs after "I'll"
 	// are mostly tasks ("I'll open a ticket").
 	reUserI = re(`^i(?:'ll| will|'m going to| am going to|'d rather|'d rather just) (?:go ahead and )?(use|keep|move to|move (?:us |it |everything )?over to|migrate to|stay with|stay on|do|go with|go for|stick with|switch to|book|buy|order|hire|rent|sell|cancel|sign)\b`)
+	// reUserIOver is "I'll" and a verb (group 1), a choice when the
+	// sentence says what it was chosen over (see findTrigger).
+	reUserIOver = re(`^i(?:'ll| will|'m going to| am going to) (?:just )?([a-z]+)\b`)
 	// reUserDone is a change the user reports having made: "I've switched
 	// the replica to logical replication", "Went with Loki".
 	reUserDone = re(`^(?:(?:i|we)(?:'ve| have) (?:bought|ordered|booked|hired|signed up for)\b|(?:i|we)(?:'ve| have)? (?:(?:gone|went) ahead and )?(?:switched|moved|migrated|ported)(?: [a-z0-9./_-]+){0,5}? (?:over |back )?to|(?:went with|chose|picked|opted for|switched to|moved to|migrated to|settled on|stuck with)\b)`)
@@ -1566,7 +1569,8 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 // saidAlready reports whether a decision of message idx in out opens dec.
 func saidAlready(out []conversation.Decision, idx int, dec string) bool {
 	for i := len(out) - 1; i >= 0 && out[i].MessageIndex == idx; i-- {
-		if d := out[i].Decision; len(d) >= 8 && len(d) <= len(dec) && strings.EqualFold(dec[:len(d)], d) {
+		d := out[i].Decision
+		if len(d) >= 8 && len(d) <= len(dec) && strings.EqualFold(dec[:len(d)], d) || len(dec) >= 8 && len(dec) < len(d) && strings.EqualFold(d[:len(dec)], dec) {
 			return true
 		}
 	}
@@ -2139,6 +2143,11 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return m[:2]
 		}
 	}
+	if m := findAtToks(reUserIOver, sl, toks, anchorCommit); m != nil && !taskVerbs.Has(sl[m[2]:m[3]]) && containsAny(sl[m[1]:], " rather than ", " instead of ") {
+		// "I'll get the 80 CFM model rather than a separate switch": any
+		// verb, with what it is chosen over, is a choice, not a task.
+		return m[:2]
+	}
 	if m := findAtToks(reUserDone, sl, toks, anchorDone); m != nil && (m[0] == 0 || hasSubject(sl[m[0]:]) || onlyLead(sl[:m[0]])) {
 		// Without its subject ("Went with Loki") only as the sentence's
 		// start: "the team moved to a new office" and "they went with Loki"
@@ -2403,6 +2412,12 @@ func ruledOut(sl []byte) []int {
 // reAwayFor is someone away, not a thing ruled out: "Priya is out for the
 // week".
 var reAwayFor = re(`\bout for (?:the|this|a|our) (?:day|days|week|weeks|month|morning|afternoon|evening|night|weekend|holidays?|summer|winter|year|rest)\b`)
+
+// taskVerbs after "I'll" find something out or pass it on: "I'll ask
+// legal rather than guess" is a task, whatever it is preferred to.
+var taskVerbs = set(`ask check look see find think talk speak email mail call phone ping message text
+	ring let report confirm investigate dig review read mention tell follow chase figure double-check
+	sleep have need be get-back`)
 
 var notRuledOutSubjects = set(`time money everyone everybody nobody someone power service
 	the`)

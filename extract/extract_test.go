@@ -980,3 +980,20 @@ func TestNoOverreach(t *testing.T) {
 		{"a number written two ways", []string{"Cap?", "Cap it.", "We'll cap retries at $1,000 a month.", "Fine.", "So we'll cap retries at $1000 a month."}, "We'll cap retries at $1,000 a month"},
 	})
 }
+
+// TestChoiceOverAlternative checks "I'll" and any verb as a choice when the
+// sentence says what it is chosen over ("rather than", "instead of"), and
+// a task when the verb finds something out or passes it on.
+func TestChoiceOverAlternative(t *testing.T) {
+	const fan = "A fan with a built-in humidity sensor, or a humidity switch on the wall. Either clears the mould."
+	checkTurns(t, []turnsCase{
+		{"any verb", []string{"The bathroom fan is weak.", fan, "I'll get an 80 CFM model with the sensor built in rather than messing with a wall switch."},
+			"I'll get an 80 CFM model with the sensor built in rather than messing with a wall switch"},
+		{"instead of", []string{"Grout haze?", "Vinegar, or a haze remover after day 7.", "Right, I'll use a proper haze remover instead of the vinegar."},
+			"I'll use a proper haze remover instead of the vinegar"},
+		{"hangs on a condition", []string{"Efficiency is 86%.", "Run a gradient, or correct with Pfaffl.", "If it's still under 90% after that, I'll redesign the primers instead of leaning on Pfaffl."}, ""},
+		{"a task", []string{"Who owns the DNS?", "Ask the platform team.", "I'll ask legal rather than guess."}, ""},
+		{"no alternative", []string{"Fan?", fan, "I'll get the ladder out this weekend."}, ""},
+		{"a call", []string{"How do I tell her?", "In person is kinder.", "I'm going to ring her rather than text."}, ""},
+	})
+}
