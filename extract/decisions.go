@@ -1319,7 +1319,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			out = e.appendDecision(st, out, m, dec, trimText(text[s.start+loc[1]:s.end]))
 			continue
-		} else if loc := findTrigger(sl, st.anchorToks(sl), m.Role, st.replying); loc != nil {
+		} else if loc := st.trigger(sl, m.Role); loc != nil {
 			if !settles(sl, loc, m.Role) || agreedOnPoint(sl[loc[0]:loc[1]], sl[loc[1]:]) || noConsensus(sl, loc) || user && st.everydayUse(sl, loc) {
 				continue
 			}
@@ -2260,6 +2260,22 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	return nil
 }
 
+// trigger is findTrigger, and a reply's "I'll" with any verb taking up
+// what the assistant laid out, in its words: "I'll run Tbp, Rplp0 and Ppia
+// on all 48 samples" after it named those genes.
+func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
+	toks := st.anchorToks(sl)
+	if loc := findTrigger(sl, toks, role, st.replying); loc != nil {
+		return loc
+	}
+	if st.user && st.replying {
+		if m := findAtToks(reUserIOver, sl, toks, anchorCommit); m != nil && planVerbs.Has(sl[m[2]:m[3]]) && st.mostlySaid(sl[m[1]:], 3) {
+			return m[:2]
+		}
+	}
+	return nil
+}
+
 // hearsay reports a verdict that is someone else's or only holds
 // elsewhere: "everyone says the rewrite is a no brainer", "i used to think
 // SQS is the way to go", "… is a no brainer for google, maybe not for us".
@@ -2412,6 +2428,12 @@ func ruledOut(sl []byte) []int {
 // reAwayFor is someone away, not a thing ruled out: "Priya is out for the
 // week".
 var reAwayFor = re(`\bout for (?:the|this|a|our) (?:day|days|week|weeks|month|morning|afternoon|evening|night|weekend|holidays?|summer|winter|year|rest)\b`)
+
+// planVerbs carry out a plan: "I'll run …", "I'll set …". Others after
+// "I'll" mostly prepare one ("I'll get quotes", "I'll draft a brief").
+var planVerbs = set(`run set make put send pay move split add remove drop replace register pre-register
+	install enable disable apply cut raise lower increase reduce cap limit start stop adopt implement
+	change rename merge migrate ship deploy schedule`)
 
 // taskVerbs after "I'll" find something out or pass it on: "I'll ask
 // legal rather than guess" is a task, whatever it is preferred to.

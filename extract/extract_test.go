@@ -997,3 +997,16 @@ func TestChoiceOverAlternative(t *testing.T) {
 		{"a call", []string{"How do I tell her?", "In person is kinder.", "I'm going to ring her rather than text."}, ""},
 	})
 }
+
+// TestTakesUpSuggestion checks a reply's "I'll" and a verb that carries out
+// a plan, in the words the assistant used: taking up what it laid out. A
+// verb that prepares ("I'll get quotes") stays a task.
+func TestTakesUpSuggestion(t *testing.T) {
+	const genes = "Run Tbp, Rplp0 and Ppia on all 48 samples on one plate, then normalise to the geometric mean of the two most stable by NormFinder."
+	checkTurns(t, []turnsCase{
+		{"its words", []string{"GAPDH moves with fasting.", genes, "I'll run Tbp, Rplp0 and Ppia on all 48 samples on one plate and normalise to the geometric mean."},
+			"I'll run Tbp, Rplp0 and Ppia on all 48 samples on one plate and normalise to the geometric mean"},
+		{"other words", []string{"GAPDH moves with fasting.", genes, "I'll run a western blot on the liver lysates tomorrow."}, ""},
+		{"a task", []string{"Which EOR?", "Get quotes from Deel and Remote before you commit to an EOR.", "I'll get quotes from Deel and Remote this week before we commit to an EOR."}, ""},
+	})
+}
