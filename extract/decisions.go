@@ -105,7 +105,7 @@ var (
 	reUserDone = re(`^(?:(?:i|we)(?:'ve| have) (?:bought|ordered|booked|hired|signed up for)\b|(?:i|we)(?:'ve| have)? (?:(?:gone|went) ahead and )?(?:switched|moved|migrated|ported)(?: [a-z0-9./_-]+){0,5}? (?:over |back )?to|(?:went with|chose|picked|opted for|switched to|moved to|migrated to|settled on|stuck with)\b)`)
 	// reUserNo is a thing ruled out for a time: "No Kafka for now." "No X
 	// yet" reports a state ("no word from legal yet"), not a choice.
-	reUserNo      = re(`^(?:(?:ok|okay|so|then|fine|right|alright)[,.!]*\s+)?no ([a-z0-9][a-z0-9 ./+#-]{0,40}?) (?:for now|this (?:quarter|sprint|release|year|time|round)|until\b)`)
+	reUserNo      = re(`^(?:(?:ok|okay|so|then|fine|right|alright)[,.!]*\s+)?no ([a-z0-9][a-z0-9 ./+#-]{0,40}?) (?:for now|for us|this (?:quarter|sprint|release|year|time|round)|until\b)`)
 	reUserRule    = re(`^(?:(?:ok|okay|so|and|also|then|agreed|good|great)[,.!]*\s+)?(?:going forward|from now on|from here on)\b[,:]?`)
 	reUserPlan    = re(`^(?:(?:the|our) plan is (?:to|that)|(?:the|our|my) call is (?:to|that)|(?:our|my) (?:choice|pick) is|the answer is)\b`)
 	reUserWillBe  = re(`^(?:the|our|my) (?:[a-z0-9][a-z0-9./-]* ){0,4}?(?:model|date|default|name|format|approach|strategy|deadline|target|budget|limit|region|provider|stack|backend|database|language|framework|library|metric|threshold|timeout|version|cutoff|venue|price|policy|owner|schedule|launch|layout|structure|tool|vendor|host|hosting) (?:is going to be|will be|is gonna be)\b`)
@@ -130,7 +130,7 @@ var (
 	reInlineLabel = re(`^(?:.{0,80}?(?:, |; |^)(?:but |so |and |ok |okay )?)?(?:final answer|i've made the call|i have made the call|(?:i|we)(?:'ll)? make it (?:the |a )?(?:rule|policy)(?: (?:on|for|in) [a-z0-9 ]{1,30})?|approved for [a-z0-9 ]{1,30}|that's a yes to [a-z0-9 ]{1,40}|(?:yes, )?(?:that|the) plan works(?: for [a-z0-9 ]{1,30})?)\s*:\s*`)
 	// reChangeOfMind announces a new decision that replaces one.
 	reChangeOfMind = re(`^(?:(?:ok|okay|fine|so|alright|right|actually|hm+)[,.!]*\s+)*(?:change of plan|changed my mind|new plan|scratch that|(?:[a-z0-9 ]{1,40} )?(?:pretty much |basically )?settles it)\s*(?:[:,—–]|-\s)\s*`)
-	rePlanLabel    = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|what i'll do|what i'm going to do|what we're going to do|our plan)|that settles it)(?: then| now)?\s*(?:[:,—–]|-\s)\s*`)
+	rePlanLabel    = re(`^(?:(?:ok|okay|great|good|so|alright|right|perfect|then)[,.!]*\s+)?(?:(?:that's|that is|here's|this is|it's|it is) (?:the plan|settled|decided|the decision|what we'll do|what i'll do|what i'm going to do|what we're going to do|our plan)|that settles (?:it|the (?:[a-z]+ )?(?:question|matter|debate)))(?: then| now)?\s*(?:[:,—–]|-\s)\s*`)
 	// reStartGo is a bare "going with X" / "go with X" opening a sentence.
 	reStartGo = re(`^(?:(?:so|ok|okay|then|alright|fine|yes|right|sounds good|great|perfect|done)[,.!]* )?(?:going|go) with\b`)
 	// reLabel is a "Decision: …" label opening a line.

@@ -493,6 +493,8 @@ func TestDecisionForms(t *testing.T) {
 		{"I won't be around next week.", "", ""},
 		{"No RabbitMQ for now.", "No RabbitMQ for now", ""},
 		{"No worries for now.", "", ""},
+		{"Great, that settles the big question: no nationwide JR Pass for us.", "No nationwide JR Pass for us", ""},
+		{"No problem for us.", "", ""},
 		{"No word from the platform team yet.", "", ""},
 		// The first person: a choice, not a task.
 		{"I'm going to use Kafka with 7-day retention.", "I'm going to use Kafka with 7-day retention", ""},
