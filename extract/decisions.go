@@ -100,6 +100,10 @@ var (
 	// reUserIOver is "I'll" and a verb (group 1), a choice when the
 	// sentence says what it was chosen over (see findTrigger).
 	reUserIOver = re(`^i(?:'ll| will|'m going to| am going to) (?:just )?([a-z]+)\b`)
+	// reSetThe is a date, budget or the like that someone has fixed: "We've
+	// fixed the dates for our offsite as 16–17 October", "Leadership has set
+	// the budget at $30,000".
+	reSetThe = re(`^(?:(?:so|ok|okay|well|update)[,:]? )?(?:we|i|they|leadership|management|the (?:board|team|client|committee|school|company|director|directors|partners)|my (?:boss|manager|lead|director)|our (?:cto|ceo|manager|lead|director|boss))(?:'ve| have| has)? (?:now |already |finally )?(?:set|fixed|locked in|locked|confirmed|finali[sz]ed) (?:the|our) (?:[a-z]+ ){0,2}?(?:date|dates|budget|deadline|venue|scope|timeline|price|prices|headcount)\b`)
 	// reUserDone is a change the user reports having made: "I've switched
 	// the replica to logical replication", "Went with Loki".
 	reUserDone = re(`^(?:(?:i|we)(?:'ve| have) (?:bought|ordered|booked|hired|signed up for)\b|(?:i|we)(?:'ve| have)? (?:(?:gone|went) ahead and )?(?:switched|moved|migrated|ported)(?: [a-z0-9./_-]+){0,5}? (?:over |back )?to|(?:went with|chose|picked|opted for|switched to|moved to|migrated to|settled on|stuck with)\b)`)
@@ -2147,6 +2151,11 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		// "I'll get the 80 CFM model rather than a separate switch": any
 		// verb, with what it is chosen over, is a choice, not a task.
 		return m[:2]
+	}
+	if containsAny(head(sl), " set ", " fixed ", " locked ", " confirmed ", " finalised ", " finalized ") {
+		if m := reSetThe.FindIndex(head(sl)); m != nil {
+			return m // "Leadership has set the dates as …": settled before the conversation
+		}
 	}
 	if m := findAtToks(reUserDone, sl, toks, anchorDone); m != nil && (m[0] == 0 || hasSubject(sl[m[0]:]) || onlyLead(sl[:m[0]])) {
 		// Without its subject ("Went with Loki") only as the sentence's
