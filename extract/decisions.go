@@ -66,6 +66,8 @@ var (
 		`(?:we|i)(?:'re| are|'m| am) moving (?:the |our |my )?(?:[a-z0-9./-]+ ){1,5}?(?:over|across)\b`,
 		`let'?s not (?:use|adopt|build|ship|go with|move to|migrate to|switch to|support|add|keep|pursue|implement|buy|introduce|run|do|bother)`,
 		`(?:we|i)(?:'re| are|'m| am) locking in`,
+		`(?:we|i)(?:'re| are|'m| am) adding`,
+		`(?:we|i)(?:'re| are|'m| am) (?:moving|raising|lowering|cutting|setting) (?:the |our |my )?(?:[a-z0-9./-]+ ){1,4}?(?:to|from) [$£€0-9]`,
 		`(?:we|i)(?:'re| are|'m| am) (?:killing|committing to)`,
 	}, "|") + `)\b`)
 	// reUserRule, reUserPlan and reUserVerdict are the rest of the user's
@@ -80,7 +82,7 @@ var (
 	reNotDoingStart = re(`^not ([a-z]+ing)\b`)
 	// reRuledOut is a thing ruled out in so many words (group 1), perhaps
 	// with what ruled it out after it (group 2: "out on cost alone").
-	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|off the list|out of scope|a no-go|not an option|ruled out|off for now|a hard no|a no)| ruled out| (?:is|are)(?:n't| not) (?:happening|an option))(?: then| too| now| as well| for now| anyway| regardless)?(?: (?:for|as) (?:us|me|now|(?:a|an|the|this|our) [a-z0-9 -]{1,40}?))?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
+	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|off the list|out of scope|a no-go|not an option|ruled out|off for now|a hard no|a no|a non-starter)| ruled out| (?:is|are)(?:n't| not) (?:happening|an option))(?: then| too| now| as well| for now| anyway| regardless)?(?: (?:for|as) (?:us|me|now|(?:a|an|the|this|our) [a-z0-9 -]{1,40}?))?(?: anyway| too| then)?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
 	// reUserWont is a decision against with any verb ("we won't migrate
 	// this quarter", "we're not going to bother with triggers"), the verb
 	// checked against notCommitting and notDeciding.
@@ -104,6 +106,12 @@ var (
 	// fixed the dates for our offsite as 16–17 October", "Leadership has set
 	// the budget at $30,000".
 	reSetThe = re(`^(?:(?:so|ok|okay|well|update)[,:]? )?(?:we|i|they|leadership|management|the (?:board|team|client|committee|school|company|director|directors|partners)|my (?:boss|manager|lead|director)|our (?:cto|ceo|manager|lead|director|boss))(?:'ve| have| has)? (?:now |already |finally )?(?:set|fixed|locked in|locked|confirmed|finali[sz]ed) (?:the|our) (?:[a-z]+ ){0,2}?(?:date|dates|budget|deadline|venue|scope|timeline|price|prices|headcount)\b`)
+	// reThatSettled closes a clause as settled: "£1,000 of it is going on a
+	// holiday; that's settled and not up for debate".
+	reThatSettled = re(`^[^;:?]{8,160}?(?:;|,|—|–| -)\s*(?:and )?(?:that's|that is|that part is|that part's) (?:settled|decided|final|non-negotiable)\b`)
+	// reGroupFirst opens a sentence with a group that decides: "The
+	// committee met last night and went with Ticket Tailor".
+	reGroupFirst = re(`^(?:the |our |my )?(?:committee|board|team|department|leadership|management|partners|council|panel|family)\b`)
 	// reUserDone is a change the user reports having made: "I've switched
 	// the replica to logical replication", "Went with Loki".
 	reUserDone = re(`^(?:(?:i|we)(?:'ve| have) (?:bought|ordered|booked|hired|signed up for)\b|(?:i|we)(?:'ve| have)? (?:(?:gone|went) ahead and )?(?:switched|moved|migrated|ported)(?: [a-z0-9./_-]+){0,5}? (?:over |back )?to|(?:went with|chose|picked|opted for|switched to|moved to|migrated to|settled on|stuck with)\b)`)
@@ -111,7 +119,7 @@ var (
 	// yet" reports a state ("no word from legal yet"), not a choice.
 	reUserNo      = re(`^(?:(?:ok|okay|so|then|fine|right|alright)[,.!]*\s+)?no ([a-z0-9][a-z0-9 ./+#-]{0,40}?) (?:for now|for us|this (?:quarter|sprint|release|year|time|round)|until\b)`)
 	reUserRule    = re(`^(?:(?:ok|okay|so|and|also|then|agreed|good|great)[,.!]*\s+)?(?:going forward|from now on|from here on)\b[,:]?`)
-	reUserPlan    = re(`^(?:(?:the|our) plan is (?:to|that)|(?:the|our|my) call is (?:to|that)|(?:our|my) (?:choice|pick) is|the answer is)\b`)
+	reUserPlan    = re(`^(?:(?:the|our) plan is (?:to|that|[0-9]+)|(?:the|our|my) call is (?:to|that)|(?:our|my) (?:choice|pick) is|the answer is)\b`)
 	reUserWillBe  = re(`^(?:the|our|my) (?:[a-z0-9][a-z0-9./-]* ){0,4}?(?:model|date|default|name|format|approach|strategy|deadline|target|budget|limit|region|provider|stack|backend|database|language|framework|library|metric|threshold|timeout|version|cutoff|venue|price|policy|owner|schedule|launch|layout|structure|tool|vendor|host|hosting) (?:is going to be|will be|is gonna be)\b`)
 	reUserVerdict = re(`^(?:is|are) (?:(?:the way to go|the way forward|our pick|the winner|what we'll use|what we're going with|a no[ -]brainer)\b|the one(?: for us)?\s*(?:[.!,;]|$))`)
 	// reImperative is a user's instruction that picks ("Use pgx directly",
@@ -1989,6 +1997,23 @@ func decidedItem(sl []byte) bool {
 // what is left of "the stay-lean plan was mostly because we assumed …".
 var reDangling = re(`(?i)\b(?:was|were|is|are) (?:mostly|mainly|partly|largely|just|really|actually|probably)$`)
 
+// dangling reports a text left with a subject and its verb only (see
+// reDangling), or ending on a bare "was", "were", "are" or "is" ("the
+// stay-lean plan was", its hedge and reason gone); "SQS it is" and "Jest
+// stays as is" are choices.
+func dangling(dec string) bool {
+	if reDangling.MatchString(dec) {
+		return true
+	}
+	l := strings.ToLower(dec)
+	for _, v := range []string{" was", " were", " are"} {
+		if strings.HasSuffix(l, v) {
+			return true
+		}
+	}
+	return strings.HasSuffix(l, " is") && !strings.HasSuffix(l, " it is") && !strings.HasSuffix(l, " as is")
+}
+
 // asides are a sentence's worth of laughter or feeling, no item.
 var asides = set(`lol haha hah ha lmao rofl ugh yay phew wow nice cool great`)
 
@@ -2147,7 +2172,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return m[:2]
 		}
 	}
-	if m := findAtToks(reUserIOver, sl, toks, anchorCommit); m != nil && !taskVerbs.Has(sl[m[2]:m[3]]) && containsAny(sl[m[1]:], " rather than ", " instead of ") {
+	if m := findAtToks(reUserIOver, sl, toks, anchorCommit); m != nil && !taskVerbs.Has(sl[m[2]:m[3]]) && (containsAny(sl[m[1]:], " rather than ", " instead of ", " instead,", " instead;", ", then:", ", then,", ", then;") || bytes.HasSuffix(bytes.TrimRight(sl, " .!"), []byte(" instead")) || bytes.HasSuffix(bytes.TrimRight(sl, " .!"), []byte(", then"))) {
 		// "I'll get the 80 CFM model rather than a separate switch": any
 		// verb, with what it is chosen over, is a choice, not a task.
 		return m[:2]
@@ -2157,7 +2182,12 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return m // "Leadership has set the dates as …": settled before the conversation
 		}
 	}
-	if m := findAtToks(reUserDone, sl, toks, anchorDone); m != nil && (m[0] == 0 || hasSubject(sl[m[0]:]) || onlyLead(sl[:m[0]])) {
+	if containsAny(sl, "settled", "decided", "final", "non-negotiable") {
+		if m := reThatSettled.FindIndex(sl); m != nil {
+			return []int{0, 0} // "£1,000 goes on a holiday; that's settled": the clause before
+		}
+	}
+	if m := findAtToks(reUserDone, sl, toks, anchorDone); m != nil && (m[0] == 0 || hasSubject(sl[m[0]:]) || onlyLead(sl[:m[0]]) || reGroupFirst.Match(sl[:m[0]])) {
 		// Without its subject ("Went with Loki") only as the sentence's
 		// start: "the team moved to a new office" and "they went with Loki"
 		// are news, not a choice.
@@ -2373,7 +2403,7 @@ func imperativeVerbNear(sl []byte) bool {
 // Most sentences hold "out" or "off" only in "find out", "out of", "turn
 // off", and are spared the pattern.
 func ruledOutWord(sl []byte) bool {
-	if bytes.Contains(sl, []byte(" not an option")) || bytes.Contains(sl, []byte(" off the table")) || bytes.Contains(sl, []byte(" off the list")) || bytes.Contains(sl, []byte(" off for now")) || bytes.Contains(sl, []byte(" out of scope")) || bytes.Contains(sl, []byte("n't an option")) || bytes.Contains(sl, []byte(" not happening")) || bytes.Contains(sl, []byte("n't happening")) {
+	if bytes.Contains(sl, []byte(" not an option")) || bytes.Contains(sl, []byte(" off the table")) || bytes.Contains(sl, []byte(" off the list")) || bytes.Contains(sl, []byte(" off for now")) || bytes.Contains(sl, []byte(" out of scope")) || bytes.Contains(sl, []byte("n't an option")) || bytes.Contains(sl, []byte(" not happening")) || bytes.Contains(sl, []byte("n't happening")) || bytes.Contains(sl, []byte(" a non-starter")) {
 		return true
 	}
 	for _, w := range []string{" out", " a no", " a hard no"} {
@@ -2688,6 +2718,17 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 		cut := body + loc[0]
 		for cut > start && strings.ContainsRune(" ,;(—–-", rune(lower[cut-1])) {
 			cut--
+		}
+		// "went with Ticket Tailor, mostly because …": the hedge goes with
+		// the reason.
+		for _, w := range []string{" mostly", " mainly", " partly", " largely", " simply", " only", " just"} {
+			if bytes.HasSuffix(lower[start:cut], []byte(w)) {
+				cut -= len(w)
+				for cut > start && strings.ContainsRune(" ,;(—–-", rune(lower[cut-1])) {
+					cut--
+				}
+				break
+			}
 		}
 		for cut > start && lower[cut-1] >= 0x80 && (strings.HasSuffix(text[start:cut], "—") || strings.HasSuffix(text[start:cut], "–")) {
 			cut -= len("—")
@@ -3041,7 +3082,7 @@ func (st *decisionState) optionRef(dec string) string {
 
 // reBareOption is a decision that is nothing but an option's label, taken
 // or turned down: "option 2", "A is out", "B makes sense", "(b) then".
-var reBareOption = re(`^(decided against: )?(?:(?:the )?option\s+)?[*(#]*([a-h]|[1-9])[)*]*(?:\s+(?:it is|is in|(is out|is off the table)|makes sense|sounds (?:good|right|fine)|then|works|is fine|is good|please|for sure))*[.!]*$`)
+var reBareOption = re(`^(decided against: )?(?:(?:the )?option\s+)?[*(#]*([a-h]|[1-9])[)*]*(?:\s+(?:it is|is in|(is out|is off the table)|makes sense|sounds (?:good|right|fine)|then|works|is fine|is good|please|for sure|for now|anyway|too))*[.!]*$`)
 
 // bareOptionRef returns the label a decision names and nothing else, and
 // whether it turns that option down.
@@ -3526,7 +3567,7 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 		dec, titled = d, d != dec
 	}
 	dec = truncate(sentenceCase(dec), e.opts.MaxDecisionLen)
-	if len(dec) < 3 || reDangling.MatchString(dec) {
+	if len(dec) < 3 || dangling(dec) {
 		return out // "the stay-lean plan was mostly", its reason cut off: a clause, not a decision
 	}
 	why = truncate(why, e.opts.MaxDecisionLen)

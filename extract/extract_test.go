@@ -492,6 +492,14 @@ func TestDecisionForms(t *testing.T) {
 		{"We won't be using RabbitMQ.", "We won't be using RabbitMQ", ""},
 		{"I won't be around next week.", "", ""},
 		{"No RabbitMQ for now.", "No RabbitMQ for now", ""},
+		{"£1,000 of it is going on a family holiday; that's settled and not up for debate.", "£1,000 of it is going on a family holiday; that's settled and not up for debate", ""},
+		{"Is the budget settled?", "", ""},
+		{"The committee met last night and went with Ticket Tailor, mostly because of the fees.", "The committee met last night and went with Ticket Tailor", "the fees"},
+		{"They met last night and went with Ticket Tailor.", "", ""},
+		{"The plan is 24 cameras in round one, then 12 in round two.", "The plan is 24 cameras in round one, then 12 in round two", ""},
+		{"I'm adding caching for the pnpm store today.", "I'm adding caching for the pnpm store today", ""},
+		{"I'm moving the mugs to $32.", "I'm moving the mugs to $32", ""},
+		{"I'm moving the boxes to the garage.", "", ""},
 		{"We've fixed the dates for our engineering offsite as 16–17 October.", "We've fixed the dates for our engineering offsite as 16–17 October", ""},
 		{"Leadership has set the budget at $30,000.", "Leadership has set the budget at $30,000", ""},
 		{"Have they set the dates yet?", "", ""},
@@ -1001,6 +1009,10 @@ func TestChoiceOverAlternative(t *testing.T) {
 		{"a task", []string{"Who owns the DNS?", "Ask the platform team.", "I'll ask legal rather than guess."}, ""},
 		{"no alternative", []string{"Fan?", fan, "I'll get the ladder out this weekend."}, ""},
 		{"a call", []string{"How do I tell her?", "In person is kinder.", "I'm going to ring her rather than text."}, ""},
+		{"instead at the end", []string{"Full refresh weekly?", "A weekly full refresh, or a row-count test against the source.", "I'll add the row-count comparison against the source instead, with severity set to warn."},
+			"I'll add the row-count comparison against the source instead, with severity set to warn"},
+		{"then", []string{"Retakes?", "Write the retake versions with the originals.", "I'll write the retake versions at the same time as the originals, then."},
+			"I'll write the retake versions at the same time as the originals, then"},
 	})
 }
 

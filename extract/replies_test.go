@@ -320,6 +320,7 @@ func TestChoiceInLongerSentences(t *testing.T) {
 		{field, "Self-hosted runners aren't an option for us; nobody wants to be on call.", "Self-hosted runners aren't an option for us"},
 		{field, "OK, GAPDH is out as a reference for this study; the shift is too big.", "GAPDH is out as a reference for this study"},
 		{field, "Priya is out for the week.", ""},
+		{field, "Self-hosted runners are a non-starter for us anyway; security won't sign off.", "Self-hosted runners are a non-starter for us anyway"},
 		{field, "It isn't happening.", ""},
 	})
 }
