@@ -2470,15 +2470,15 @@ var reAwayFor = re(`\bout for (?:the|this|a|our) (?:day|days|week|weeks|month|mo
 
 // planVerbs carry out a plan: "I'll run …", "I'll set …". Others after
 // "I'll" mostly prepare one ("I'll get quotes", "I'll draft a brief").
-var planVerbs = set(`run set make put send pay move split add remove drop replace register pre-register
+var planVerbs = set(`run set make put send pay move split add remove drop replace register
 	install enable disable apply cut raise lower increase reduce cap limit start stop adopt implement
 	change rename merge migrate ship deploy schedule`)
 
 // taskVerbs after "I'll" find something out or pass it on: "I'll ask
 // legal rather than guess" is a task, whatever it is preferred to.
 var taskVerbs = set(`ask check look see find think talk speak email mail call phone ping message text
-	ring let report confirm investigate dig review read mention tell follow chase figure double-check
-	sleep have need be get-back`)
+	ring let report confirm investigate dig review read mention tell follow chase figure
+	sleep have need be`)
 
 var notRuledOutSubjects = set(`time money everyone everybody nobody someone power service
 	the`)
