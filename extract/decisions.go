@@ -2172,11 +2172,6 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			return m[:2]
 		}
 	}
-	if m := findAtToks(reUserIOver, sl, toks, anchorCommit); m != nil && !taskVerbs.Has(sl[m[2]:m[3]]) && (containsAny(sl[m[1]:], " rather than ", " instead of ", " instead,", " instead;", ", then:", ", then,", ", then;") || bytes.HasSuffix(bytes.TrimRight(sl, " .!"), []byte(" instead")) || bytes.HasSuffix(bytes.TrimRight(sl, " .!"), []byte(", then"))) {
-		// "I'll get the 80 CFM model rather than a separate switch": any
-		// verb, with what it is chosen over, is a choice, not a task.
-		return m[:2]
-	}
 	if containsAny(head(sl), " set ", " fixed ", " locked ", " confirmed ", " finalised ", " finalized ") {
 		if m := reSetThe.FindIndex(head(sl)); m != nil {
 			return m // "Leadership has set the dates as …": settled before the conversation
@@ -2299,21 +2294,34 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	return nil
 }
 
-// trigger is findTrigger, and a reply's "I'll" with any verb taking up
-// what the assistant laid out, in its words: "I'll run Tbp, Rplp0 and Ppia
-// on all 48 samples" after it named those genes.
+// trigger is findTrigger, and "I'll" with a verb that findTrigger leaves
+// to its context: any verb but a task's when the sentence says what it is
+// chosen over ("I'll get the 80 CFM model rather than a separate switch"),
+// and in a reply a verb that carries out a plan in mostly the assistant's
+// words ("I'll run Tbp, Rplp0 and Ppia on all 48 samples" after it named
+// those genes).
 func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 	toks := st.anchorToks(sl)
 	if loc := findTrigger(sl, toks, role, st.replying); loc != nil {
 		return loc
 	}
-	if st.user && st.replying {
-		if m := findAtToks(reUserIOver, sl, toks, anchorCommit); m != nil && planVerbs.Has(sl[m[2]:m[3]]) && st.mostlySaid(sl[m[1]:], 3) {
-			return m[:2]
-		}
+	if !st.user {
+		return nil
+	}
+	m := findAtToks(reUserIOver, sl, toks, anchorCommit)
+	if m == nil {
+		return nil
+	}
+	verb, rest := sl[m[2]:m[3]], sl[m[1]:]
+	if !taskVerbs.Has(verb) && reChosenOver.Match(rest) || st.replying && planVerbs.Has(verb) && st.mostlySaid(rest, 3) {
+		return m[:2]
 	}
 	return nil
 }
+
+// reChosenOver says what a choice is preferred to, or closes it as a
+// conclusion: "rather than …", "instead of …", "… instead", "…, then".
+var reChosenOver = re(`(?: rather than | instead of | instead\s*(?:[,;.!]|$)|, then\s*(?:[:,;.!]|$))`)
 
 // hearsay reports a verdict that is someone else's or only holds
 // elsewhere: "everyone says the rewrite is a no brainer", "i used to think
