@@ -2411,7 +2411,7 @@ func imperativeVerbNear(sl []byte) bool {
 // Most sentences hold "out" or "off" only in "find out", "out of", "turn
 // off", and are spared the pattern.
 func ruledOutWord(sl []byte) bool {
-	if bytes.Contains(sl, []byte(" not an option")) || bytes.Contains(sl, []byte(" off the table")) || bytes.Contains(sl, []byte(" off the list")) || bytes.Contains(sl, []byte(" off for now")) || bytes.Contains(sl, []byte(" out of scope")) || bytes.Contains(sl, []byte("n't an option")) || bytes.Contains(sl, []byte(" not happening")) || bytes.Contains(sl, []byte("n't happening")) || bytes.Contains(sl, []byte(" a non-starter")) {
+	if containsAny(sl, " not an option", "n't an option", " off the table", " off the list", " off for now", " out of scope", " not happening", "n't happening", " a non-starter") {
 		return true
 	}
 	for _, w := range []string{" out", " a no", " a hard no"} {
