@@ -1578,7 +1578,8 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 	return out
 }
 
-// saidAlready reports whether a decision of message idx in out opens dec.
+// saidAlready reports whether a decision of message idx in out opens dec,
+// or dec opens it: one sentence is not recorded twice, whole and in part.
 func saidAlready(out []conversation.Decision, idx int, dec string) bool {
 	for i := len(out) - 1; i >= 0 && out[i].MessageIndex == idx; i-- {
 		d := out[i].Decision
