@@ -2724,18 +2724,12 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 		}
 	}
 	if loc != nil {
-		cut := body + loc[0]
-		for cut > start && strings.ContainsRune(" ,;(—–-", rune(lower[cut-1])) {
-			cut--
-		}
+		cut := trimJoint(lower, start, body+loc[0])
 		// "went with Ticket Tailor, mostly because …": the hedge goes with
 		// the reason.
 		for _, w := range []string{" mostly", " mainly", " partly", " largely", " simply", " only", " just"} {
 			if bytes.HasSuffix(lower[start:cut], []byte(w)) {
-				cut -= len(w)
-				for cut > start && strings.ContainsRune(" ,;(—–-", rune(lower[cut-1])) {
-					cut--
-				}
+				cut = trimJoint(lower, start, cut-len(w))
 				break
 			}
 		}
@@ -2746,6 +2740,15 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 		why = text[body+loc[1] : end]
 	}
 	return cleanDecision(dec, lower[start:start+len(dec)]), cleanReason(why)
+}
+
+// trimJoint moves cut back past the spaces and punctuation that join a
+// decision to its reason (", because", " (since").
+func trimJoint(lower []byte, start, cut int) int {
+	for cut > start && strings.ContainsRune(" ,;(—–-", rune(lower[cut-1])) {
+		cut--
+	}
+	return cut
 }
 
 // decidedAgainst opens a decision that rules its object out ("Decided
