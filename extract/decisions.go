@@ -105,13 +105,13 @@ var (
 	// reSetThe is a date, budget or the like that someone has fixed: "We've
 	// fixed the dates for our offsite as 16–17 October", "Leadership has set
 	// the budget at $30,000".
-	reSetThe = re(`^(?:(?:so|ok|okay|well|update)[,:]? )?(?:we|i|they|leadership|management|the (?:board|team|client|committee|school|company|director|directors|partners)|my (?:boss|manager|lead|director)|our (?:cto|ceo|manager|lead|director|boss))(?:'ve| have| has)? (?:now |already |finally )?(?:set|fixed|locked in|locked|confirmed|finali[sz]ed) (?:the|our) (?:[a-z]+ ){0,2}?(?:date|dates|budget|deadline|venue|scope|timeline|price|prices|headcount)\b`)
+	reSetThe = re(`^(?:(?:so|ok|okay|well|update)[,:]? )?(?:we|i|they|` + deciders + `)(?:'ve| have| has)? (?:now |already |finally )?(?:set|fixed|locked in|locked|confirmed|finali[sz]ed) (?:the|our) (?:[a-z]+ ){0,2}?(?:date|dates|budget|deadline|venue|scope|timeline|price|prices|headcount)\b`)
 	// reThatSettled closes a clause as settled: "£1,000 of it is going on a
 	// holiday; that's settled and not up for debate".
 	reThatSettled = re(`^[^;:?]{8,160}?(?:;|,|—|–| -)\s*(?:and )?(?:that's|that is|that part is|that part's) (?:settled|decided|final|non-negotiable)\b`)
 	// reGroupFirst opens a sentence with a group that decides: "The
 	// committee met last night and went with Ticket Tailor".
-	reGroupFirst = re(`^(?:the |our |my )?(?:committee|board|team|department|leadership|management|partners|council|panel|family)\b`)
+	reGroupFirst = re(`^` + deciders + `\b`)
 	// reUserDone is a change the user reports having made: "I've switched
 	// the replica to logical replication", "Went with Loki".
 	reUserDone = re(`^(?:(?:i|we)(?:'ve| have) (?:bought|ordered|booked|hired|signed up for)\b|(?:i|we)(?:'ve| have)? (?:(?:gone|went) ahead and )?(?:switched|moved|migrated|ported)(?: [a-z0-9./_-]+){0,5}? (?:over |back )?to|(?:went with|chose|picked|opted for|switched to|moved to|migrated to|settled on|stuck with)\b)`)
@@ -2741,6 +2741,10 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 	}
 	return cleanDecision(dec, lower[start:start+len(dec)]), cleanReason(why)
 }
+
+// deciders are the people and groups whose choice the user reports (see
+// reSetThe, reGroupFirst).
+const deciders = `(?:the |our |my )?(?:committee|board|team|department|leadership|management|partners|council|panel|family|client|school|company|directors?|boss|manager|lead|cto|ceo)`
 
 // trimJoint moves cut back past the spaces and punctuation that join a
 // decision to its reason (", because", " (since").
