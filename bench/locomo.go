@@ -60,9 +60,6 @@ func ConvertLoCoMo(src, dir string) ([]Question, error) {
 		return nil, fmt.Errorf("locomo: %s: %w", src, err)
 	}
 	sub := filepath.Join(dir, "conversations")
-	if err := os.MkdirAll(sub, 0o755); err != nil {
-		return nil, fmt.Errorf("locomo: %w", err)
-	}
 	var qs []Question
 	for i, s := range samples {
 		if s.SampleID == "" {
@@ -120,8 +117,12 @@ func writeLoCoMoSessions(s locomoSample, dir string) (map[int]bool, error) {
 		date := parseLoCoMoDate(when)
 		var msgs []map[string]string
 		for j, t := range turns {
+			// The first speaker is the user, the second the assistant; a
+			// turn naming neither takes its place in the alternation.
 			role := "user"
-			if t.Speaker != "" && t.Speaker != a && (t.Speaker == bName || j%2 == 1) {
+			switch {
+			case a != "" && t.Speaker == a:
+			case bName != "" && t.Speaker == bName, j%2 == 1:
 				role = "assistant"
 			}
 			text := t.Text
@@ -134,13 +135,8 @@ func writeLoCoMoSessions(s locomoSample, dir string) (map[int]bool, error) {
 			})
 		}
 		id := locomoSessionID(s.SampleID, n)
-		doc := map[string]any{
-			"id": id, "date": date.Format("2006-01-02T15:04:05"),
-			"title":    fmt.Sprintf("%s and %s, session %d", a, bName, n),
-			"messages": msgs,
-			"metadata": map[string]any{"project": s.SampleID, "tags": []string{"locomo"}, "source": "bench"},
-		}
-		if err := writeJSON(filepath.Join(dir, id+".json"), doc); err != nil {
+		title := fmt.Sprintf("%s and %s, session %d", a, bName, n)
+		if err := writeChatSession(dir, id, title, s.SampleID, "locomo", date, msgs); err != nil {
 			return nil, fmt.Errorf("%s: %w", id, err)
 		}
 		written[n] = true
@@ -148,8 +144,9 @@ func writeLoCoMoSessions(s locomoSample, dir string) (map[int]bool, error) {
 	return written, nil
 }
 
-// parseLoCoMoDate reads a session's date_time; an unreadable one is the
-// zero time's successor, so that sessions still sort in the file's order.
+// parseLoCoMoDate reads a session's date_time; an unreadable one is 1
+// January 2000, so that the session is still indexed (its date is not
+// asked about).
 func parseLoCoMoDate(s string) time.Time {
 	s = strings.TrimSpace(s)
 	for _, l := range locomoDateLayouts {

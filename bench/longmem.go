@@ -217,20 +217,25 @@ func GenerateLongMem(dir string, o LongMemOptions) ([]Question, error) {
 				}
 				msgs = append(msgs, mm)
 			}
-			doc := map[string]any{
-				"id": id, "date": date.Format("2006-01-02T15:04:05"),
-				"title":    fmt.Sprintf("%s and %s, session %d", p, q, s+1),
-				"messages": msgs,
-				"metadata": map[string]any{"project": project, "topics": []string{}, "decisions": []any{}, "tags": []string{"longmem"}, "source": "bench"},
-			}
-			sub := filepath.Join(dir, "conversations")
-			if err := os.MkdirAll(sub, 0o755); err != nil {
-				return nil, fmt.Errorf("longmem: %w", err)
-			}
-			if err := writeJSON(filepath.Join(sub, id+".json"), doc); err != nil {
+			title := fmt.Sprintf("%s and %s, session %d", p, q, s+1)
+			if err := writeChatSession(filepath.Join(dir, "conversations"), id, title, project, "longmem", date, msgs); err != nil {
 				return nil, fmt.Errorf("longmem: %s: %w", id, err)
 			}
 		}
 	}
 	return qs, nil
+}
+
+// writeChatSession writes one session of a chat between two people as the
+// portable-format file dir/id.json, the chat as its project and tag as its
+// tag: the long-memory corpus's sessions and LoCoMo's.
+func writeChatSession(dir, id, title, project, tag string, date time.Time, msgs []map[string]string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	doc := map[string]any{
+		"id": id, "date": date.Format("2006-01-02T15:04:05"), "title": title, "messages": msgs,
+		"metadata": map[string]any{"project": project, "tags": []string{tag}, "source": "bench"},
+	}
+	return writeJSON(filepath.Join(dir, id+".json"), doc)
 }
