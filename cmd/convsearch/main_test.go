@@ -99,6 +99,8 @@ func TestUsageErrors(t *testing.T) {
 		{"search", "--data-dir", data, "--sort", "newest", "--after", "x", "x"}, // one value of two: Bleve panicked
 		{"search", "--data-dir", data, "--sort", "newest", "--after", "IAEYQA,not base64!", "x"},
 		{"stats", "--data-dir", data, "extra"},
+		{"bench", "recall", "--questions", "q.jsonl"}, // without --root
+		{"bench", "recall", "--locomo", "locomo10.json", "--questions", "q.jsonl", "--root", "x"},
 	} {
 		r := cs(t, home, args...)
 		if r.code != 2 {
