@@ -224,8 +224,13 @@ func RecallSets(repo, work string) ([]RecallSet, error) {
 		sets = append(sets, RecallSet{Name: s.name, Roots: []string{filepath.Join(repo, s.root)}, Questions: qs})
 	}
 	// Hand-written dialogs between two people, a dialog a project and a
-	// session a file, with their questions beside them.
-	if files, _ := filepath.Glob(filepath.Join(repo, "testdata", "recall", "dialogs", "*", "questions.jsonl")); len(files) > 0 {
+	// session a file, with their questions beside them: questions.jsonl
+	// the dialogs set, dated.jsonl (questions that say when) its own.
+	for _, s := range []struct{ name, file string }{{"dialogs", "questions.jsonl"}, {"dialogs-dated", "dated.jsonl"}} {
+		files, _ := filepath.Glob(filepath.Join(repo, "testdata", "recall", "dialogs", "*", s.file))
+		if len(files) == 0 {
+			continue
+		}
 		var qs []Question
 		var roots []string
 		for _, f := range files {
@@ -236,7 +241,7 @@ func RecallSets(repo, work string) ([]RecallSet, error) {
 			qs = append(qs, q...)
 			roots = append(roots, filepath.Join(filepath.Dir(f), "conversations"))
 		}
-		sets = append(sets, RecallSet{Name: "dialogs", Roots: roots, Questions: qs})
+		sets = append(sets, RecallSet{Name: s.name, Roots: roots, Questions: qs})
 	}
 	// The long-memory corpus twice: the speakers' names before their text,
 	// and in the messages' author field.

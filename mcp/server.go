@@ -196,7 +196,7 @@ func (t *tools) register(s *sdk.Server) {
 		Name:  "search_conversations",
 		Title: "Search past conversations",
 		Description: `Search the user's past AI conversations (all tools and projects) for what was said, tried or decided before. Use it before re-deriving something that may already have been discussed, or when the user refers to an earlier conversation ("what did we decide about X", "like last time").
-Query language: words (all should match; when none matches all, the closest are ranked), "exact phrase", -excluded, a OR b, prefix*, typo~, and field:value for role, project, source, type, topic, title, decision, tool, model.
+Query language: a plain question (its content words ranked; one that says when, "in March", "on 3 May 2024", ranks conversations from then higher: since/until restrict instead), words (all should match; when none matches all, the closest are ranked), "exact phrase", -excluded, a OR b, prefix*, typo~, and field:value for role, project, source, type, topic, title, decision, tool, model.
 By default one hit per conversation (its best, with "count" hits in all); group=false lists every matching message, topic and decision. Filter by conversation_id, project, source, role, type and since/until. Each hit has plain-text "snippets", each with the [start, end) character offsets of its matched words. Read around a message hit with get_conversation(id=conversation_id, message=message_index). For decisions alone, list_decisions is shorter.`,
 		Annotations: readOnly(),
 	}, t.search, func(s *jsonschema.Schema) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -283,4 +284,46 @@ func TestShortTurnDoesNotOutrankAnswer(t *testing.T) {
 		chat("choir", "Fraser: choir was fun, the basses finally got the ABBA song right after weeks of practice.", "Marta: bravo"),
 	)...)
 	askFirst(t, e, "When did Fraser take the greyhound to the vet?", "answer")
+}
+
+// chatOn is chat held on day.
+func chatOn(id string, day time.Time, lines ...string) *conversation.Conversation {
+	c := chat(id, lines...)
+	c.Date = day
+	for i := range c.Messages {
+		c.Messages[i].Timestamp = day
+	}
+	return c
+}
+
+// A question that says when ("in July", "on 3 May 2023") prefers the
+// conversations held then, even when others match its words better and
+// outnumber them beyond the first page of hits; without a time, the words
+// decide.
+func TestQuestionsThatSayWhenPreferThatTime(t *testing.T) {
+	on := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 18, 0, 0, 0, time.UTC) }
+	convs := []*conversation.Conversation{
+		chatOn("july", on(2023, 7, 17), "We went camping by the lake at last.", "Sounds lovely."),
+		chatOn("may3", on(2023, 5, 4), "We had dinner with my mum yesterday, and we go camping with her next.", "Nice."),
+	}
+	// Many conversations in other months that hold more of the words.
+	for i := range 80 {
+		convs = append(convs, chatOn(fmt.Sprintf("other%02d", i), on(2023, 9, 1+i%28),
+			"We go camping with the kids every weekend, we go camping whatever the weather.", "Camping forever."))
+	}
+	e := engineOver(t, query.Options{}, fileChanges(convs...)...)
+	for _, tt := range []struct{ q, want string }{
+		{"When did we go camping in July?", "july"},
+		{"What did we go camping on May 3, 2023?", "may3"},
+		{"What camping trip happened in 2023-07?", "july"},
+	} {
+		t.Run(tt.q, func(t *testing.T) { askFirst(t, e, tt.q, tt.want) })
+	}
+	res, err := e.Search(context.Background(), query.Request{Query: "When did we go camping with the kids?", Group: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || !strings.HasPrefix(res.Hits[0].ConversationID, "other") {
+		t.Errorf("without a time, first conversation of %v, want one of the camping ones", convOrder(res)[:min(3, len(res.Hits))])
+	}
 }

@@ -63,6 +63,7 @@ func BenchmarkSearch(b *testing.B) {
 		{"and", "retry backoff"},
 		{"phrase", `"connection pool"`},
 		{"question", "what did we decide about the retry backoff for the connection pool?"},
+		{"dated", "what did we decide about the retry backoff for the connection pool in March?"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			req := query.Request{Query: c.q, Group: true, Limit: 20}

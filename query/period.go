@@ -1,0 +1,232 @@
+package query
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	bq "github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/convsearch/convsearch/indexer"
+)
+
+// A question often says when: "What did Melanie paint in July?", "Who did
+// Maria have dinner with on May 3, 2023?", "what did we settle on for the
+// cache in March 2025?". The date a conversation was held is then as good a
+// clue as any word, and the words of a date ("July") seldom appear in the
+// messages themselves. A period is such a time as a question names it.
+
+// period is a stretch of the calendar a question names: a day, a month, a
+// season or a year, with or without its year.
+type period struct {
+	year   int            // 0: any year
+	months map[int]bool   // nil: any month of year
+	day    int            // with one month: the day, and the week after it
+	ranges []dateInterval // filled by resolve: the half-open intervals
+}
+
+type dateInterval struct{ from, to time.Time }
+
+// dayAfter is how long after a named day a conversation still counts as
+// that day's: people tell of what they did in the days after they did it.
+const dayAfter = 7
+
+// periodYearsBack bounds the years a period without its year ("in June")
+// is looked for in, back from now.
+const periodYearsBack = 30
+
+var monthNames = map[string]int{
+	"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+	"august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
+	"oct": 10, "nov": 11, "dec": 12,
+}
+
+var seasonMonths = map[string][]int{
+	"spring": {3, 4, 5}, "summer": {6, 7, 8}, "autumn": {9, 10, 11}, "fall": {9, 10, 11}, "winter": {12, 1, 2},
+}
+
+const (
+	reMonth  = `(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?`
+	reDay    = `(\d{1,2})(?:st|nd|rd|th)?`
+	reYear   = `((?:19|20)\d\d)`
+	reLeadIn = `(?:in|on|during|since|until|till|by|before|after|around|from|through|of|early|mid|late|last|this|next|that|the)`
+)
+
+var (
+	reISODate   = regexp.MustCompile(`\b` + reYear + `-(\d\d)(?:-(\d\d))?\b`)
+	reDayMonth  = regexp.MustCompile(`(?i)\b` + reDay + `(?:\s+of)?\s+` + reMonth + `(?:,?\s+` + reYear + `)?\b`)
+	reMonthDay  = regexp.MustCompile(`(?i)\b` + reMonth + `\s+` + reDay + `\b(?:,?\s+` + reYear + `)?`)
+	reMonthYr   = regexp.MustCompile(`(?i)\b` + reMonth + `(?:\s+of)?,?\s+` + reYear + `\b`)
+	reMonthOnly = regexp.MustCompile(`(?i)(?:\b(` + reLeadIn + `)[\s-]+)?\b` + reMonth + `\b`)
+	reSeason    = regexp.MustCompile(`(?i)(?:\b(` + reLeadIn + `)\s+)?\b(spring|summer|autumn|fall|winter)\b(?:\s+(?:of\s+)?` + reYear + `\b)?`)
+	reYearOnly  = regexp.MustCompile(`(?i)\b(?:in|during|since|of|from|until|through)\s+` + reYear + `\b`)
+)
+
+// periods returns the times question names, in order: each day, month,
+// season or year it gives once. A month word needs to look like one: "May"
+// capitalised and not opening the question ("May I…"), or after a word such
+// as "in" or "early", or beside a day or year.
+func periods(question string) []period {
+	var out []period
+	taken := make([]bool, len(question))
+	free := func(loc []int) bool {
+		for i := loc[0]; i < loc[1]; i++ {
+			if taken[i] {
+				return false
+			}
+		}
+		for i := loc[0]; i < loc[1]; i++ {
+			taken[i] = true
+		}
+		return true
+	}
+	group := func(m []int, s string, i int) string {
+		if m[2*i] < 0 {
+			return ""
+		}
+		return s[m[2*i]:m[2*i+1]]
+	}
+	month := func(s string) int { return monthNames[strings.ToLower(s)] }
+	num := func(s string) int { n, _ := strconv.Atoi(s); return n }
+	add := func(p period) {
+		if p.day > 31 || (p.day > 0 && len(p.months) != 1) {
+			return
+		}
+		out = append(out, p)
+	}
+	for _, m := range reISODate.FindAllStringSubmatchIndex(question, -1) {
+		mo := num(group(m, question, 2))
+		if !free(m[:2]) || mo < 1 || mo > 12 {
+			continue // taken either way: "2024-13" is no year either
+		}
+		add(period{year: num(group(m, question, 1)), months: map[int]bool{mo: true}, day: num(group(m, question, 3))})
+	}
+	for _, m := range reDayMonth.FindAllStringSubmatchIndex(question, -1) {
+		if !free(m[:2]) {
+			continue
+		}
+		add(period{year: num(group(m, question, 3)), months: map[int]bool{month(group(m, question, 2)): true}, day: num(group(m, question, 1))})
+	}
+	for _, m := range reMonthDay.FindAllStringSubmatchIndex(question, -1) {
+		if !free(m[:2]) {
+			continue
+		}
+		add(period{year: num(group(m, question, 3)), months: map[int]bool{month(group(m, question, 1)): true}, day: num(group(m, question, 2))})
+	}
+	for _, m := range reMonthYr.FindAllStringSubmatchIndex(question, -1) {
+		if !free(m[:2]) {
+			continue
+		}
+		add(period{year: num(group(m, question, 2)), months: map[int]bool{month(group(m, question, 1)): true}})
+	}
+	for _, m := range reMonthOnly.FindAllStringSubmatchIndex(question, -1) {
+		name := group(m, question, 2)
+		lead := group(m, question, 1) != ""
+		capital := name[0] >= 'A' && name[0] <= 'Z'
+		opening := strings.TrimSpace(question[:m[4]]) == ""
+		switch {
+		case !isFullMonth(name):
+			continue // "the Dec field": a short form only beside a day or year
+		case !lead && (!capital || (strings.EqualFold(name, "may") && opening)):
+			continue
+		}
+		if !free([]int{m[4], m[5]}) {
+			continue
+		}
+		add(period{months: map[int]bool{month(name): true}})
+	}
+	for _, m := range reSeason.FindAllStringSubmatchIndex(question, -1) {
+		year := group(m, question, 3)
+		if group(m, question, 1) == "" && year == "" {
+			continue // "fall", "spring" are verbs and things too
+		}
+		if !free([]int{m[4], m[1]}) {
+			continue
+		}
+		ms := map[int]bool{}
+		for _, mo := range seasonMonths[strings.ToLower(group(m, question, 2))] {
+			ms[mo] = true
+		}
+		add(period{year: num(year), months: ms})
+	}
+	for _, m := range reYearOnly.FindAllStringSubmatchIndex(question, -1) {
+		if !free([]int{m[2], m[3]}) {
+			continue
+		}
+		add(period{year: num(group(m, question, 1))})
+	}
+	return out
+}
+
+func isFullMonth(name string) bool {
+	return len(name) > 4 || strings.EqualFold(name, "may") || strings.EqualFold(name, "june") || strings.EqualFold(name, "july")
+}
+
+// resolve fills p's intervals: the year's or, without one, each of the
+// years back to periodYearsBack before now. A winter with a year is that
+// year's January, February and December.
+func (p *period) resolve(now time.Time) {
+	years := []int{p.year}
+	if p.year == 0 {
+		years = years[:0]
+		for y := now.Year() + 1; y >= now.Year()-periodYearsBack; y-- {
+			years = append(years, y)
+		}
+	}
+	for _, y := range years {
+		switch {
+		case p.day > 0:
+			for mo := range p.months {
+				d := time.Date(y, time.Month(mo), p.day, 0, 0, 0, 0, time.UTC)
+				p.ranges = append(p.ranges, dateInterval{d.AddDate(0, 0, -1), d.AddDate(0, 0, dayAfter+1)})
+			}
+		case p.months != nil:
+			for mo := 1; mo <= 12; mo++ {
+				if !p.months[mo] {
+					continue
+				}
+				from := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
+				// Runs of months are one interval.
+				to := from.AddDate(0, 1, 0)
+				for mo+1 <= 12 && p.months[mo+1] {
+					mo++
+					to = to.AddDate(0, 1, 0)
+				}
+				p.ranges = append(p.ranges, dateInterval{from, to})
+			}
+		default:
+			p.ranges = append(p.ranges, dateInterval{time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(y+1, 1, 1, 0, 0, 0, 0, time.UTC)})
+		}
+	}
+}
+
+// contains reports whether t falls in p (after resolve).
+func (p *period) contains(t time.Time) bool {
+	if t.IsZero() {
+		return false
+	}
+	for _, r := range p.ranges {
+		if !t.Before(r.from) && t.Before(r.to) {
+			return true
+		}
+	}
+	return false
+}
+
+// datedQuery is a non-scoring restriction to the dates of ps.
+func datedQuery(ps []period) bq.Query {
+	var qs []bq.Query
+	for _, p := range ps {
+		for _, r := range p.ranges {
+			inclusive := true
+			exclusive := false
+			q := bleve.NewDateRangeInclusiveQuery(r.from, r.to, &inclusive, &exclusive)
+			q.SetField(indexer.FieldDate)
+			qs = append(qs, q)
+		}
+	}
+	return disjunction(qs)
+}
