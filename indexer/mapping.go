@@ -10,8 +10,8 @@ import (
 
 // FormatVersion is the version of the index's mapping and document layout.
 // Bump it whenever either changes: an index of another version is rebuilt.
-// 10: BM25 scoring.
-const FormatVersion = 10
+// 10: BM25 scoring. 11: a message's author, when a person's name.
+const FormatVersion = 11
 
 // bm25B is how much BM25 normalises a match by the length of its field
 // (Bleve's default is 0.75). Chat turns are short and of like length: at
@@ -61,6 +61,7 @@ const (
 	FieldDecision       = "decision"
 	FieldRationale      = "rationale"
 	FieldConcepts       = "concepts" // a message's nouns' broader words (ConceptAnalyzerName)
+	FieldAuthor         = "author"   // who wrote a message, when the format names a person
 )
 
 // Every kind of document puts all of its searchable text into content (a
@@ -164,6 +165,7 @@ func newMapping() *mapping.IndexMappingImpl {
 	concepts.IncludeTermVectors = false
 	msg.AddFieldMappingsAt(FieldConcepts, concepts)
 	msg.AddFieldMappingsAt(FieldHidden, kw(true))
+	msg.AddFieldMappingsAt(FieldAuthor, kw(true))
 	msg.AddFieldMappingsAt(FieldTools, kw(true))
 	msg.AddFieldMappingsAt(FieldModel, kw(true))
 	im.AddDocumentMapping(KindMessage, msg)

@@ -42,4 +42,24 @@ func TestQuestionAboutAuthor(t *testing.T) {
 		}
 		t.Errorf("conversations %q, want s2 (Caroline painted) first", got)
 	}
+	// The hit says who wrote it; a message without a person's name says
+	// nobody.
+	for _, tt := range []struct{ q, author string }{{"sunrise harbour", "Caroline"}, {"lake", "Melanie"}, {"photo", "Caroline"}} {
+		res, err := e.Search(context.Background(), query.Request{Query: tt.q, Types: []string{"message"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) != 1 || res.Hits[0].Author != tt.author {
+			t.Errorf("%q: hits %+v, want one by %s", tt.q, res.Hits, tt.author)
+		}
+	}
+	anon := chat("s3", [2]string{"user-139", "The zeppelin timetable is out."})
+	e = engineOver(t, query.Options{}, fileChanges(anon)...)
+	res, err = e.Search(context.Background(), query.Request{Query: "zeppelin", Types: []string{"message"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 1 || res.Hits[0].Author != "" {
+		t.Errorf("an id is no author: hits %+v", res.Hits)
+	}
 }

@@ -24,8 +24,11 @@ type Hit struct {
 	File           string    `json:"file"`
 	MessageIndex   *int      `json:"message_index,omitempty"`
 	Role           string    `json:"role,omitempty"`
-	Hidden         bool      `json:"hidden,omitempty"`
-	Score          float64   `json:"score"`
+	// Author is who wrote a message, when the file names a person
+	// (a chat between people).
+	Author string  `json:"author,omitempty"`
+	Hidden bool    `json:"hidden,omitempty"`
+	Score  float64 `json:"score"`
 	// Fragments are the matched passages, matched words inside
 	// <mark>…</mark>, the rest HTML-escaped: for a web page.
 	Fragments []string `json:"fragments,omitempty"`
@@ -78,6 +81,7 @@ func hitOf(dm *bsearch.DocumentMatch) Hit {
 		Project:        str(dm.Fields[indexer.FieldProject]),
 		File:           str(dm.Fields[indexer.FieldFile]),
 		Role:           str(dm.Fields[indexer.FieldRole]),
+		Author:         str(dm.Fields[indexer.FieldAuthor]),
 		Hidden:         str(dm.Fields[indexer.FieldHidden]) == "true",
 		Title:          str(dm.Fields[indexer.FieldTitle]),
 		Rationale:      str(dm.Fields[indexer.FieldRationale]),

@@ -16,7 +16,7 @@ import (
 var storedFields = []string{
 	indexer.FieldType, indexer.FieldConversationID, indexer.FieldSource, indexer.FieldProject, indexer.FieldFile,
 	indexer.FieldDate, indexer.FieldRole, indexer.FieldMessageIndex, indexer.FieldHidden, indexer.FieldTitle,
-	indexer.FieldName, indexer.FieldDecision, indexer.FieldRationale, indexer.FieldContent,
+	indexer.FieldName, indexer.FieldDecision, indexer.FieldRationale, indexer.FieldContent, indexer.FieldAuthor,
 }
 
 // Search runs r.
@@ -57,15 +57,11 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 		// left, and matching every document would answer nothing asked.
 		return nil, &SyntaxError{Query: r.Query, Msg: "nothing to search for: the query has only common words (the, it, what…), punctuation or symbols, which the index does not hold; add a word that says what you are looking for, or a filter such as type:conversation"}
 	}
-	var dated []period
+	var weigh *weights
 	if question && r.Group {
-		now := time.Now()
-		dated = periods(r.Query)
-		for i := range dated {
-			dated[i].resolve(now)
-		}
+		weigh = questionWeights(r.Query, time.Now())
 	}
-	res, err := e.run(ctx, r, main, dated, filters...)
+	res, err := e.run(ctx, r, main, weigh, filters...)
 	if err != nil {
 		return nil, err
 	}
@@ -147,9 +143,9 @@ func (b *builder) relaxed(n Node) (bq.Query, error) {
 }
 
 // run executes main (nil: everything) with r's filters, sort, paging,
-// highlighting and facets, and builds the Result. With r.Group, hits dated
-// in one of the periods weigh more (see datedBoost).
-func (e *Engine) run(ctx context.Context, r Request, main bq.Query, dated []period, extra ...bq.Query) (*Result, error) {
+// highlighting and facets, and builds the Result. With r.Group, weigh (nil:
+// none) weighs the hits before they are grouped.
+func (e *Engine) run(ctx context.Context, r Request, main bq.Query, weigh *weights, extra ...bq.Query) (*Result, error) {
 	// Filters restrict without scoring: Bleve checks them only for the
 	// documents the main query finds, and scores nothing twice.
 	filters := append(r.filters(), extra...)
@@ -227,13 +223,18 @@ func (e *Engine) run(ctx context.Context, r Request, main bq.Query, dated []peri
 		res.Hits = append(res.Hits, h)
 	}
 	read := len(res.Hits) // of req's own pages, for group to go on from
-	if r.Group && len(dated) > 0 && main != nil {
-		if err := e.addDated(ctx, req, res, dated); err != nil {
-			return nil, err
+	if r.Group && weigh != nil {
+		if len(weigh.dated) > 0 && main != nil {
+			if err := e.addDated(ctx, req, res, weigh.dated); err != nil {
+				return nil, err
+			}
+		}
+		for i := range res.Hits {
+			weigh.weigh(&res.Hits[i])
 		}
 	}
 	if r.Group {
-		if err := e.group(ctx, req, r, res, q, read, dated); err != nil {
+		if err := e.group(ctx, req, r, res, q, read, weigh); err != nil {
 			return nil, err
 		}
 	}
@@ -267,7 +268,7 @@ const maxGroupScan = 4 * MaxLimit
 // pages of hits while they hold fewer than one conversation past the page
 // (so that More is known) and more are left; counts each conversation's hits exactly (q, the search's
 // query, within the page's conversations) unless every hit was read.
-func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request, res *Result, q bq.Query, read int, dated []period) error {
+func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request, res *Result, q bq.Query, read int, weigh *weights) error {
 	want := r.Offset + r.Limit + 1
 	convs := make(map[string]bool, want)
 	seen := make(map[string]bool, len(res.Hits))
@@ -292,7 +293,7 @@ func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request,
 			if seen[h.ID] {
 				continue // found already by addDated
 			}
-			boostDated(&h, dated)
+			weigh.weigh(&h)
 			convs[h.ConversationID] = true
 			res.Hits = append(res.Hits, h)
 		}
@@ -308,16 +309,9 @@ func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request,
 	return e.countHits(ctx, q, res.Hits)
 }
 
-// datedBoost is how much more a hit weighs when a question names when
-// (periods) and the hit is from then: a hit from then counts 1+datedBoost
-// times. Chosen on the tune half of the recall set's dated questions
-// (docs/RECALL.md): R@1 rose with it to 3 and no further.
-const datedBoost = 3.0
-
 // addDated adds to res, the first page of req, the best hits of req's query
-// from within the periods, and weighs every hit from within them by
-// datedBoost: the answer to "what did Mel paint in July?" may rank far
-// below the first page until its date counts.
+// from within the periods: the answer to "what did Mel paint in July?" may
+// rank far below the first page until its date counts.
 func (e *Engine) addDated(ctx context.Context, req *bleve.SearchRequest, res *Result, dated []period) error {
 	dreq := *req
 	fq := bleve.NewBooleanQuery()
@@ -330,27 +324,15 @@ func (e *Engine) addDated(ctx context.Context, req *bleve.SearchRequest, res *Re
 		return fmt.Errorf("search: %w", err)
 	}
 	seen := make(map[string]bool, len(res.Hits))
-	for i := range res.Hits {
-		seen[res.Hits[i].ID] = true
-		boostDated(&res.Hits[i], dated)
+	for _, h := range res.Hits {
+		seen[h.ID] = true
 	}
 	for _, dm := range sr.Hits {
-		h := hitOf(dm)
-		if !seen[h.ID] {
-			boostDated(&h, dated)
+		if h := hitOf(dm); !seen[h.ID] {
 			res.Hits = append(res.Hits, h)
 		}
 	}
 	return nil
-}
-
-func boostDated(h *Hit, dated []period) {
-	for i := range dated {
-		if dated[i].contains(h.Date) {
-			h.Score *= 1 + datedBoost
-			return
-		}
-	}
 }
 
 // countHits sets each grouped hit's Count to the number of q's hits in its
