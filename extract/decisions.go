@@ -67,8 +67,11 @@ var (
 		`let'?s not (?:use|adopt|build|ship|go with|move to|migrate to|switch to|support|add|keep|pursue|implement|buy|introduce|run|do|bother)`,
 		`(?:we|i)(?:'re| are|'m| am) locking in`,
 		`(?:we|i)(?:'re| are|'m| am) adding`,
-		`(?:we|i)(?:'re| are|'m| am) (?:moving|raising|lowering|cutting|setting) (?:the |our |my )?(?:[a-z0-9./-]+ ){1,4}?(?:to|from) [$£€0-9]`,
+		`(?:we|i)(?:'re| are|'m| am) (?:moving|raising|lowering|cutting|setting) (?:the |our |my |both |all )?(?:[a-z0-9./-]+ ){1,4}?(?:to|from) (?:[$£€0-9]|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|half|weekly|fortnightly|monthly|quarterly|daily|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)`,
 		`(?:we|i)(?:'re| are|'m| am) (?:killing|committing to)`,
+		// A change of course or an order under way: "so I'm widening the
+		// window to five days", "I'm filing the internal appeal anyway".
+		`(?:we|i)(?:'re| are|'m| am) (?:changing|widening|narrowing|extending|shortening|raising|lowering|increasing|reducing|doubling|halving|capping|offering|filing|fitting|booking|ordering|hiring|scrapping|ditching)`,
 	}, "|") + `)\b`)
 	// reUserRule, reUserPlan and reUserVerdict are the rest of the user's
 	// commitments, each tried only when the sentence holds its key words.
@@ -109,6 +112,10 @@ var (
 	// reThatSettled closes a clause as settled: "£1,000 of it is going on a
 	// holiday; that's settled and not up for debate".
 	reThatSettled = re(`^[^;:?]{8,160}?(?:;|,|—|–| -)\s*(?:and )?(?:that's|that is|that part is|that part's) (?:settled|decided|final|non-negotiable)\b`)
+	// reDoneState is a thing reported as booked or bought, which settles
+	// it: "The barn is booked: I paid the deposit", "The 50-pint unit is
+	// ordered". "Booked solid" and "booked up" say something else.
+	reDoneState = re(`^(?:(?:so|and|ok|okay|right|update)[,:]?\s+)?((?:the |our |my |both |all )?[a-z0-9][a-z0-9 ./+-]{0,40}?) (?:is|are|'s|has been|have been) (?:now |already |all |finally )?(?:booked|ordered|reserved|bought|purchased|paid for)(?:\s*(?:[.!,;:—–]|$)| (?:for|on|from|through|with|at|in|and)\b)`)
 	// reGroupFirst opens a sentence with a group that decides: "The
 	// committee met last night and went with Ticket Tailor".
 	reGroupFirst = re(`^` + deciders + `\b`)
@@ -117,7 +124,10 @@ var (
 	reUserDone = re(`^(?:(?:i|we)(?:'ve| have) (?:bought|ordered|booked|hired|signed up for)\b|(?:i|we)(?:'ve| have)? (?:(?:gone|went) ahead and )?(?:switched|moved|migrated|ported)(?: [a-z0-9./_-]+){0,5}? (?:over |back )?to|(?:went with|chose|picked|opted for|switched to|moved to|migrated to|settled on|stuck with)\b)`)
 	// reUserNo is a thing ruled out for a time: "No Kafka for now." "No X
 	// yet" reports a state ("no word from legal yet"), not a choice.
-	reUserNo      = re(`^(?:(?:ok|okay|so|then|fine|right|alright)[,.!]*\s+)?no ([a-z0-9][a-z0-9 ./+#-]{0,40}?) (?:for now|for us|this (?:quarter|sprint|release|year|time|round)|until\b)`)
+	reUserNo = re(`^(?:(?:ok|okay|so|then|fine|right|alright)[,.!]*\s+)?no ([a-z0-9][a-z0-9 ./+#-]{0,40}?)(?: (?:for now|for us|this (?:quarter|sprint|release|year|time|round)|until\b)|, then\s*(?:[.!:;,—–]|$))`)
+	// reThenChoice is a reply naming what it takes, then "then": "insert_overwrite
+	// with a four-day window, then." Group 1 is what is taken.
+	reThenChoice  = re(`^(?:(?:ok|okay|so|right|alright|fine)[,.!]*\s+)?([a-z0-9][a-z0-9 ./+#_%$£€-]{2,80}?), then\s*[.!]*$`)
 	reUserRule    = re(`^(?:(?:ok|okay|so|and|also|then|agreed|good|great)[,.!]*\s+)?(?:going forward|from now on|from here on)\b[,:]?`)
 	reUserPlan    = re(`^(?:(?:the|our) plan is (?:to|that|[0-9]+)|(?:the|our|my) call is (?:to|that)|(?:our|my) (?:choice|pick) is|the answer is)\b`)
 	reUserWillBe  = re(`^(?:the|our|my) (?:[a-z0-9][a-z0-9./-]* ){0,4}?(?:model|date|default|name|format|approach|strategy|deadline|target|budget|limit|region|provider|stack|backend|database|language|framework|library|metric|threshold|timeout|version|cutoff|venue|price|policy|owner|schedule|launch|layout|structure|tool|vendor|host|hosting) (?:is going to be|will be|is gonna be)\b`)
@@ -2189,6 +2199,11 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		// are news, not a choice.
 		return m[:2]
 	}
+	if containsAny(head(sl), " booked", " ordered", " reserved", " bought", " purchased", " paid for") {
+		if m := reDoneState.FindSubmatchIndex(head(sl)); m != nil && !subordinate(sl[m[2]:m[3]]) {
+			return []int{0, 0} // the whole sentence: what is booked, and what with
+		}
+	}
 	if m := findAtToks(reUserWont, sl, toks, anchorCommit); m != nil {
 		if verb := sl[m[2]:m[3]]; string(verb) == "go" && bytes.HasPrefix(sl[m[3]:], []byte(" with")) {
 			return []int{m[0], m[1] + len(" with")}
@@ -2205,6 +2220,11 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			if !notRuledOut.Has(first) {
 				return []int{0, 0} // the whole sentence is what is ruled out
 			}
+		}
+	}
+	if replying && bytes.HasSuffix(bytes.TrimRight(sl, ".! "), []byte(" then")) {
+		if m := reThenChoice.FindSubmatchIndex(sl); m != nil && namesThing(sl[m[2]:m[3]]) {
+			return []int{0, 0}
 		}
 	}
 	if replying && imperativeVerbNear(sl) {
@@ -2595,6 +2615,29 @@ var leisureWords = set(`walk run drink coffee lunch dinner breakfast beer swim h
 	pizza tea beers drinks meal`)
 
 // retires reports a trigger that names only what goes away.
+// namesThing reports whether a reply's "X, then." names a thing taken: no
+// person or pointer in it ("see you tomorrow, then", "that, then") and more
+// than an interjection ("ok then", "right then").
+func namesThing(x []byte) bool {
+	for i, j := nextWord(x, 0); i < j; i, j = nextWord(x, j) {
+		if thenNotThing.Has(x[i:j]) {
+			return false
+		}
+	}
+	return true
+}
+
+var thenNotThing = set(`i we you he she they it that this these those me us him her them ok okay fine right alright good great sure yes yeah no bye thanks see talk speak and or but so if`)
+
+// subordinate reports whether a subject opens with a word that makes its
+// clause depend on another: "once the barn is booked, …".
+func subordinate(subject []byte) bool {
+	first, _, _ := bytes.Cut(subject, []byte(" "))
+	return subordinators.Has(first)
+}
+
+var subordinators = set(`once when whenever after before if until unless whether as because since though although while till`)
+
 func retires(trigger []byte) bool {
 	return containsAny(trigger, "retiring", "removing", "deprecating", "sunsetting", "replacing")
 }
@@ -2904,7 +2947,11 @@ func cleanDecision(s string, lower []byte) string {
 			}
 		}
 	}
-	return trimText(s)
+	s = trimText(s)
+	if t, ok := strings.CutSuffix(s, ", then"); ok {
+		s = t // "insert_overwrite with a four-day window, then": the "then" takes it
+	}
+	return s
 }
 
 func cleanReason(s string) string { return trimText(s) }

@@ -1012,7 +1012,35 @@ func TestChoiceOverAlternative(t *testing.T) {
 		{"instead at the end", []string{"Full refresh weekly?", "A weekly full refresh, or a row-count test against the source.", "I'll add the row-count comparison against the source instead, with severity set to warn."},
 			"I'll add the row-count comparison against the source instead, with severity set to warn"},
 		{"then", []string{"Retakes?", "Write the retake versions with the originals.", "I'll write the retake versions at the same time as the originals, then."},
-			"I'll write the retake versions at the same time as the originals, then"},
+			"I'll write the retake versions at the same time as the originals"},
+	})
+}
+
+// TestChangeUnderWay checks a user's change of course or order in the
+// progressive ("I'm widening the window to five days"), a thing reported
+// booked or ordered, and a reply that names what it takes before "then",
+// against their look-alikes.
+func TestChangeUnderWay(t *testing.T) {
+	const window = "insert_overwrite with a three-day window, or a merge on event_id."
+	checkTurns(t, []turnsCase{
+		{"widening", []string{"Late events?", window, "Some clients hold events for four days, so I'm widening the window to five days rather than four."},
+			"I'm widening the window to five days rather than four"},
+		{"filing", []string{"The claim was denied.", "You can appeal internally or ask for an external review.", "I'm filing the internal appeal anyway, with letters from both the therapist and his pediatrician."},
+			"I'm filing the internal appeal anyway, with letters from both the therapist and his pediatrician"},
+		{"moving to", []string{"Homework completion is low.", "Shorter tasks help.", "I'm moving both classes to two 20-minute sets a week, starting after half-term."},
+			"I'm moving both classes to two 20-minute sets a week, starting after half-term"},
+		{"a state, not a change", []string{"Homework completion is low.", "Shorter tasks help.", "I'm running two classes this year and I'm worried about both."}, ""},
+		{"booked", []string{"Venue?", "The barn has a hall, the hotel has rooms.", "The barn is booked: I paid the deposit this morning."}, "The barn is booked"},
+		{"ordered", []string{"Damp basement.", "A 50-pint dehumidifier drained into the sump.", "The 50-pint unit is ordered, and it drains into the sump pit."},
+			"The 50-pint unit is ordered, and it drains into the sump pit"},
+		{"booked solid", []string{"Venue?", "The barn has a hall.", "The barn is booked solid until May, sadly."}, ""},
+		{"not yet booked", []string{"Venue?", "The barn has a hall.", "Once the barn is booked, what about catering?"}, ""},
+		{"signed is no purchase", []string{"DNSSEC?", "Check which zones are signed.", "Only 3 zones are signed, but one is the main domain."}, ""},
+		{"a thing, then", []string{"Late events?", window, "It's 2 TB. insert_overwrite with a four-day window, then."}, "insert_overwrite with a four-day window"},
+		{"no thing, then", []string{"JR Pass?", "It doesn't pay off on your route.", "No JR Pass, then: point-to-point tickets and IC cards."},
+			"No JR Pass, then: point-to-point tickets and IC cards"},
+		{"a farewell, then", []string{"Meet?", "Tomorrow at 10 works.", "See you tomorrow, then."}, ""},
+		{"an interjection, then", []string{"Meet?", "Tomorrow at 10 works.", "OK, then."}, ""},
 	})
 }
 
