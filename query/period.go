@@ -21,10 +21,13 @@ import (
 // period is a stretch of the calendar a question names: a day, a month, a
 // season or a year, with or without its year.
 type period struct {
-	year   int            // 0: any year
-	months map[int]bool   // nil: any month of year
-	day    int            // with one month: the day, and the week after it
-	ranges []dateInterval // filled by resolve: the half-open intervals
+	year   int          // 0: any year
+	months map[int]bool // nil: any month of year
+	day    int          // with one month: the day, and the week after it
+	// relative is a time back from now instead ("yesterday", "last
+	// week", "3 days ago"), in reRelative's words.
+	relative string
+	ranges   []dateInterval // filled by resolve: the half-open intervals
 }
 
 type dateInterval struct{ from, to time.Time }
@@ -62,6 +65,7 @@ var (
 	reMonthYr   = regexp.MustCompile(`(?i)\b` + reMonth + `(?:\s+of)?,?\s+` + reYear + `\b`)
 	reMonthOnly = regexp.MustCompile(`(?i)(?:\b(` + reLeadIn + `)[\s-]+)?\b` + reMonth + `\b`)
 	reSeason    = regexp.MustCompile(`(?i)(?:\b(` + reLeadIn + `)\s+)?\b(spring|summer|autumn|fall|winter)\b(?:\s+(?:of\s+)?` + reYear + `\b)?`)
+	reRelative  = regexp.MustCompile(`(?i)\b(yesterday|today|tonight|this (?:morning|afternoon|evening|week|month|year)|(?:last|past|previous) (?:week|month|year)|(?:(\d{1,2}|a|an|one|two|three|four|five|six) (day|week|month|year)s? ago))\b`)
 	reYearOnly  = regexp.MustCompile(`(?i)\b(?:in|during|since|of|from|until|through)\s+` + reYear + `\b`)
 )
 
@@ -158,7 +162,69 @@ func periods(question string) []period {
 		}
 		add(period{year: num(group(m, question, 1))})
 	}
+	for _, m := range reRelative.FindAllStringSubmatchIndex(question, -1) {
+		if free(m[:2]) {
+			add(period{relative: strings.ToLower(group(m, question, 1))})
+		}
+	}
 	return out
+}
+
+var smallNumbers = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+// resolveRelative is p's interval back from now, in now's time zone (a day
+// starts at the user's midnight). "Last week" is the calendar week before
+// this one (weeks start on Monday); "3 days ago" that day, a day either
+// side; "2 weeks ago" that week, a week either side.
+func (p *period) resolveRelative(now time.Time) {
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	week := today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7)) // this Monday
+	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, now.Location())
+	year := time.Date(now.Year(), 1, 1, 0, 0, 0, 0, now.Location())
+	iv := func(from, to time.Time) { p.ranges = append(p.ranges, dateInterval{from, to}) }
+	switch r := strings.Join(strings.Fields(p.relative), " "); r {
+	case "yesterday":
+		iv(today.AddDate(0, 0, -1), today)
+	case "today", "tonight", "this morning", "this afternoon", "this evening":
+		iv(today, today.AddDate(0, 0, 1))
+	case "this week":
+		iv(week, week.AddDate(0, 0, 7))
+	case "this month":
+		iv(month, month.AddDate(0, 1, 0))
+	case "this year":
+		iv(year, year.AddDate(1, 0, 0))
+	case "last week", "previous week":
+		iv(week.AddDate(0, 0, -7), week)
+	case "past week":
+		iv(today.AddDate(0, 0, -7), today.AddDate(0, 0, 1))
+	case "last month", "previous month":
+		iv(month.AddDate(0, -1, 0), month)
+	case "past month":
+		iv(today.AddDate(0, -1, 0), today.AddDate(0, 0, 1))
+	case "last year", "previous year":
+		iv(year.AddDate(-1, 0, 0), year)
+	case "past year":
+		iv(today.AddDate(-1, 0, 0), today.AddDate(0, 0, 1))
+	default: // "N units ago"
+		f := strings.Fields(r)
+		n, err := strconv.Atoi(f[0])
+		if err != nil {
+			n = smallNumbers[f[0]]
+		}
+		unit := strings.TrimSuffix(f[1], "s")
+		back := func(k int) time.Time {
+			switch unit {
+			case "day":
+				return today.AddDate(0, 0, -k)
+			case "week":
+				return today.AddDate(0, 0, -7*k)
+			case "month":
+				return today.AddDate(0, -k, 0)
+			}
+			return today.AddDate(-k, 0, 0)
+		}
+		iv(back(n+1), back(n-1).AddDate(0, 0, 1))
+	}
 }
 
 func isFullMonth(name string) bool {
@@ -169,6 +235,10 @@ func isFullMonth(name string) bool {
 // years back to periodYearsBack before now. A winter with a year is that
 // year's January, February and December.
 func (p *period) resolve(now time.Time) {
+	if p.relative != "" {
+		p.resolveRelative(now)
+		return
+	}
 	years := []int{p.year}
 	if p.year == 0 {
 		years = years[:0]

@@ -11,6 +11,9 @@ import (
 // show writes a period as "2023-05", "*-07", "2023-05-03+7", "2023",
 // "*-06,07,08".
 func (p period) String() string {
+	if p.relative != "" {
+		return "~" + p.relative
+	}
 	y := "*"
 	if p.year > 0 {
 		y = fmt.Sprint(p.year)
@@ -50,6 +53,10 @@ func TestPeriods(t *testing.T) {
 		{"what did we plan for the fall?", []string{"*-09,10,11"}},
 		{"What did we migrate in 2022?", []string{"2022"}},
 		{"Between March and May, what did Rachel worry about?", []string{"*-03", "*-05"}},
+		{"what did we decide yesterday about the cache?", []string{"~yesterday"}},
+		{"What did we settle last week?", []string{"~last week"}},
+		{"what did I ask about Redis 3 days ago", []string{"~3 days ago"}},
+		{"which venue did we book a month ago?", []string{"~a month ago"}},
 		// Not times.
 		{"May I ask what the retry policy is?", nil},
 		{"did the price fall after the launch?", nil},
@@ -93,6 +100,13 @@ func TestPeriodContains(t *testing.T) {
 		{"what did we plan in the winter of 2023?", []string{"2023-01-10 00:00", "2023-12-24 00:00"}, []string{"2023-03-01 00:00", "2024-01-10 00:00"}},
 		{"what did we migrate in 2022?", []string{"2022-01-01 00:00", "2022-12-31 23:59"}, []string{"2021-12-31 23:59", "2023-01-01 00:00"}},
 		{"where did we go in the summer?", []string{"2024-07-04 00:00", "2025-08-31 23:00"}, []string{"2024-09-01 00:00"}},
+		// now is Thursday 26 November 2026.
+		{"what did we decide yesterday?", []string{"2026-11-25 00:00", "2026-11-25 23:59"}, []string{"2026-11-24 23:59", "2026-11-26 00:00"}},
+		{"what did we settle last week?", []string{"2026-11-16 00:00", "2026-11-22 23:59"}, []string{"2026-11-15 23:59", "2026-11-23 00:00"}},
+		{"what did we talk about this week?", []string{"2026-11-23 00:00", "2026-11-26 10:00"}, []string{"2026-11-22 23:59"}},
+		{"what did I ask 3 days ago?", []string{"2026-11-22 00:00", "2026-11-24 23:59"}, []string{"2026-11-21 23:59", "2026-11-25 00:00"}},
+		{"what did we plan last month?", []string{"2026-10-01 00:00", "2026-10-31 23:59"}, []string{"2026-11-01 00:00", "2026-09-30 23:59"}},
+		{"what did we buy last year?", []string{"2025-01-01 00:00"}, []string{"2026-01-01 00:00", "2024-12-31 23:59"}},
 	}
 	for _, tt := range tests {
 		ps := periods(tt.q)
@@ -119,7 +133,7 @@ func TestPeriodContains(t *testing.T) {
 // FuzzPeriods: any text gives periods that resolve to non-empty, ordered
 // intervals, and never panics.
 func FuzzPeriods(f *testing.F) {
-	for _, s := range []string{"in June", "on May 3, 2023", "31 February 2024", "2024-02-30", "the winter of 1999", "May I", "mid-Sept. 2020"} {
+	for _, s := range []string{"in June", "on May 3, 2023", "31 February 2024", "2024-02-30", "the winter of 1999", "May I", "mid-Sept. 2020", "0 days ago", "99 years ago", "last month"} {
 		f.Add(s)
 	}
 	now := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)

@@ -296,6 +296,13 @@ func chatOn(id string, day time.Time, lines ...string) *conversation.Conversatio
 	return c
 }
 
+// yesterdayNoon is noon yesterday where the test runs: "yesterday" in a
+// question is the user's yesterday.
+func yesterdayNoon() time.Time {
+	n := time.Now()
+	return time.Date(n.Year(), n.Month(), n.Day()-1, 12, 0, 0, 0, n.Location())
+}
+
 // A question that says when ("in July", "on 3 May 2023") prefers the
 // conversations held then, even when others match its words better and
 // outnumber them beyond the first page of hits; without a time, the words
@@ -304,7 +311,8 @@ func TestQuestionsThatSayWhenPreferThatTime(t *testing.T) {
 	on := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 18, 0, 0, 0, time.UTC) }
 	convs := []*conversation.Conversation{
 		chatOn("july", on(2023, 7, 17), "We went camping by the lake at last.", "Sounds lovely."),
-		chatOn("may3", on(2023, 5, 4), "We had dinner with my mum yesterday, and we go camping with her next.", "Nice."),
+		chatOn("may3", on(2023, 5, 4), "We had dinner with my mum, and we go camping with her next.", "Nice."),
+		chatOn("yday", yesterdayNoon(), "Bought a camping stove.", "Fun."),
 	}
 	// Many conversations in other months that hold more of the words.
 	for i := range 80 {
@@ -316,6 +324,7 @@ func TestQuestionsThatSayWhenPreferThatTime(t *testing.T) {
 		{"When did we go camping in July?", "july"},
 		{"What did we go camping on May 3, 2023?", "may3"},
 		{"What camping trip happened in 2023-07?", "july"},
+		{"What camping gear did we get yesterday?", "yday"},
 	} {
 		t.Run(tt.q, func(t *testing.T) { askFirst(t, e, tt.q, tt.want) })
 	}
