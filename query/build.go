@@ -40,9 +40,10 @@ func NormalizeKind(s string) string { return kindAliases[strings.ToLower(s)] }
 
 // builder turns a parsed query into a Bleve query.
 type builder struct {
-	ctx context.Context
-	e   *Engine
-	src string // the query text, for errors
+	ctx   context.Context
+	e     *Engine
+	src   string // the query text, for errors
+	group bool   // results are grouped by conversation (Request.Group)
 }
 
 // build returns nil for a node that matches everything (a clause made only

@@ -52,10 +52,19 @@ var seasonMonths = map[string][]int{
 }
 
 const (
-	reMonth  = `(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?`
-	reDay    = `(\d{1,2})(?:st|nd|rd|th)?`
-	reYear   = `((?:19|20)\d\d)`
+	reMonth = `(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?`
+	reDay   = `(\d{1,2})(?:st|nd|rd|th)?`
+	reYear  = `((?:19|20)\d\d)`
+	// reLeadIn is a word before a month that makes it a time; "this",
+	// "that" and "the" do so only for a capitalised month ("this May" but
+	// not "this may break", "the march on Washington").
 	reLeadIn = `(?:in|on|during|since|until|till|by|before|after|around|from|through|of|early|mid|late|last|this|next|that|the)`
+	// reSeasonLead makes a season a time: "in the summer", "this fall", "for
+	// the fall" ("the spring in the latch", "tasks that fall under" are not).
+	reSeasonLead = `(?:(?:in|during|over|since|until|by|through|this|last|next|early|late|mid)(?:\s+the)?|for\s+the)`
+	// reUnitAfter after a number says it counts something, and is no year:
+	// "a timeout of 2000 ms".
+	reUnitAfter = `^\s*(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|hrs?|days?|rows?|records?|users?|items?|lines?|words?|tokens?|requests?|px|kb|mb|gb|tb|km|m|kg|g|calories|dollars?|euros?|pounds?|people|employees|units?|entries|files?|bytes|connections?|steps?|points?|characters?|times|x)\b`
 )
 
 var (
@@ -64,7 +73,8 @@ var (
 	reMonthDay  = regexp.MustCompile(`(?i)\b` + reMonth + `\s+` + reDay + `\b(?:,?\s+` + reYear + `)?`)
 	reMonthYr   = regexp.MustCompile(`(?i)\b` + reMonth + `(?:\s+of)?,?\s+` + reYear + `\b`)
 	reMonthOnly = regexp.MustCompile(`(?i)(?:\b(` + reLeadIn + `)[\s-]+)?\b` + reMonth + `\b`)
-	reSeason    = regexp.MustCompile(`(?i)(?:\b(` + reLeadIn + `)\s+)?\b(spring|summer|autumn|fall|winter)\b(?:\s+(?:of\s+)?` + reYear + `\b)?`)
+	reSeason    = regexp.MustCompile(`(?i)(?:\b(` + reSeasonLead + `)\s+)?\b(spring|summer|autumn|fall|winter)\b(?:\s+(?:of\s+)?` + reYear + `\b)?`)
+	reUnit      = regexp.MustCompile(`(?i)` + reUnitAfter)
 	reRelative  = regexp.MustCompile(`(?i)\b(yesterday|today|tonight|this (?:morning|afternoon|evening|week|month|year)|(?:last|past|previous) (?:week|month|year)|(?:(\d{1,2}|a|an|one|two|three|four|five|six) (day|week|month|year)s? ago))\b`)
 	reYearOnly  = regexp.MustCompile(`(?i)\b(?:in|during|since|of|from|until|through)\s+` + reYear + `\b`)
 )
@@ -109,14 +119,14 @@ func periods(question string) []period {
 		add(period{year: num(group(m, question, 1)), months: map[int]bool{mo: true}, day: num(group(m, question, 3))})
 	}
 	for _, m := range reDayMonth.FindAllStringSubmatchIndex(question, -1) {
-		if !free(m[:2]) {
-			continue
+		if modalMay(group(m, question, 2), question[m[2]:m[4]], group(m, question, 3)) || !free(m[:2]) {
+			continue // "which of the 2 may apply?"
 		}
 		add(period{year: num(group(m, question, 3)), months: map[int]bool{month(group(m, question, 2)): true}, day: num(group(m, question, 1))})
 	}
 	for _, m := range reMonthDay.FindAllStringSubmatchIndex(question, -1) {
-		if !free(m[:2]) {
-			continue
+		if modalMay(group(m, question, 1), question[m[4]:m[1]], group(m, question, 3)) || !free(m[:2]) {
+			continue // "it may 2x the cost"
 		}
 		add(period{year: num(group(m, question, 3)), months: map[int]bool{month(group(m, question, 1)): true}, day: num(group(m, question, 2))})
 	}
@@ -127,15 +137,20 @@ func periods(question string) []period {
 		add(period{year: num(group(m, question, 2)), months: map[int]bool{month(group(m, question, 1)): true}})
 	}
 	for _, m := range reMonthOnly.FindAllStringSubmatchIndex(question, -1) {
-		name := group(m, question, 2)
-		lead := group(m, question, 1) != ""
+		name, lead := group(m, question, 2), strings.ToLower(group(m, question, 1))
 		capital := name[0] >= 'A' && name[0] <= 'Z'
-		opening := strings.TrimSpace(question[:m[4]]) == ""
+		if lead == "this" || lead == "that" || lead == "the" {
+			if !capital {
+				lead = "" // "this may break", "the march on Washington"
+			}
+		}
+		before := strings.TrimRight(question[:m[4]], " \t\n")
+		opening := before == "" || strings.ContainsAny(before[len(before)-1:], ".!?:;")
 		switch {
 		case !isFullMonth(name):
 			continue // "the Dec field": a short form only beside a day or year
-		case !lead && (!capital || (strings.EqualFold(name, "may") && opening)):
-			continue
+		case lead == "" && (!capital || (strings.EqualFold(name, "may") && opening)):
+			continue // "may", "March" lower-case alone; "May I…" opening a sentence
 		}
 		if !free([]int{m[4], m[5]}) {
 			continue
@@ -157,8 +172,8 @@ func periods(question string) []period {
 		add(period{year: num(year), months: ms})
 	}
 	for _, m := range reYearOnly.FindAllStringSubmatchIndex(question, -1) {
-		if !free([]int{m[2], m[3]}) {
-			continue
+		if reUnit.MatchString(question[m[1]:]) || !free([]int{m[2], m[3]}) {
+			continue // "a timeout of 2000 ms"
 		}
 		add(period{year: num(group(m, question, 1))})
 	}
@@ -168,6 +183,14 @@ func periods(question string) []period {
 		}
 	}
 	return out
+}
+
+// addMonths is t moved by k months, its day kept within the month it lands
+// in: a month before 31 March is 28 or 29 February, not 3 March.
+func addMonths(t time.Time, k int) time.Time {
+	first := time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, t.Location()).AddDate(0, k, 0)
+	last := first.AddDate(0, 1, -1).Day()
+	return time.Date(first.Year(), first.Month(), min(t.Day(), last), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), t.Location())
 }
 
 var smallNumbers = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -200,7 +223,7 @@ func (p *period) resolveRelative(now time.Time) {
 	case "last month", "previous month":
 		iv(month.AddDate(0, -1, 0), month)
 	case "past month":
-		iv(today.AddDate(0, -1, 0), today.AddDate(0, 0, 1))
+		iv(addMonths(today, -1), today.AddDate(0, 0, 1))
 	case "last year", "previous year":
 		iv(year.AddDate(-1, 0, 0), year)
 	case "past year":
@@ -219,12 +242,18 @@ func (p *period) resolveRelative(now time.Time) {
 			case "week":
 				return today.AddDate(0, 0, -7*k)
 			case "month":
-				return today.AddDate(0, -k, 0)
+				return addMonths(today, -k)
 			}
 			return today.AddDate(-k, 0, 0)
 		}
 		iv(back(n+1), back(n-1).AddDate(0, 0, 1))
 	}
+}
+
+// modalMay reports whether a "may" beside a number is the verb: lower
+// case, with no ordinal ("2nd") or year to make it a date.
+func modalMay(name, dayText, year string) bool {
+	return name == "may" && year == "" && !strings.ContainsAny(dayText, "snrt")
 }
 
 func isFullMonth(name string) bool {
@@ -235,6 +264,7 @@ func isFullMonth(name string) bool {
 // years back to periodYearsBack before now. A winter with a year is that
 // year's January, February and December.
 func (p *period) resolve(now time.Time) {
+	loc := now.Location() // a day is the user's day
 	if p.relative != "" {
 		p.resolveRelative(now)
 		return
@@ -250,7 +280,7 @@ func (p *period) resolve(now time.Time) {
 		switch {
 		case p.day > 0:
 			for mo := range p.months {
-				d := time.Date(y, time.Month(mo), p.day, 0, 0, 0, 0, time.UTC)
+				d := time.Date(y, time.Month(mo), p.day, 0, 0, 0, 0, loc)
 				p.ranges = append(p.ranges, dateInterval{d.AddDate(0, 0, -1), d.AddDate(0, 0, dayAfter+1)})
 			}
 		case p.months != nil:
@@ -258,7 +288,7 @@ func (p *period) resolve(now time.Time) {
 				if !p.months[mo] {
 					continue
 				}
-				from := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, time.UTC)
+				from := time.Date(y, time.Month(mo), 1, 0, 0, 0, 0, loc)
 				// Runs of months are one interval.
 				to := from.AddDate(0, 1, 0)
 				for mo+1 <= 12 && p.months[mo+1] {
@@ -268,7 +298,7 @@ func (p *period) resolve(now time.Time) {
 				p.ranges = append(p.ranges, dateInterval{from, to})
 			}
 		default:
-			p.ranges = append(p.ranges, dateInterval{time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(y+1, 1, 1, 0, 0, 0, 0, time.UTC)})
+			p.ranges = append(p.ranges, dateInterval{time.Date(y, 1, 1, 0, 0, 0, 0, loc), time.Date(y+1, 1, 1, 0, 0, 0, 0, loc)})
 		}
 	}
 }

@@ -66,6 +66,16 @@ func TestPeriods(t *testing.T) {
 		{"What is the Dec field in the schema?", nil},
 		{"Who is April's manager?", []string{"*-04"}}, // a name reads as the month: a weaker boost, not a filter
 		{"what happened on 45 March?", nil},
+		// The reviewer's look-alikes.
+		{"What did we say this may break?", nil},
+		{"Which tasks that fall under the budget did we drop?", nil},
+		{"What broke the spring in the latch?", nil},
+		{"What about the march on Washington?", nil},
+		{"Quick question. May I see what Bob said?", nil},
+		{"What timeout of 2000 ms did we pick?", nil},
+		{"Which of the 2 may apply?", nil},
+		{"what did we do on the 2nd may?", []string{"*-05-02"}},
+		{"What did we ship this May?", []string{"*-05"}},
 		{"what changed in 2024-13?", nil},
 	}
 	for _, tt := range tests {
@@ -150,4 +160,24 @@ func FuzzPeriods(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestAddMonths(t *testing.T) {
+	d := func(y int, m time.Month, day int) time.Time { return time.Date(y, m, day, 0, 0, 0, 0, time.UTC) }
+	for _, tt := range []struct {
+		from time.Time
+		k    int
+		want time.Time
+	}{
+		{d(2026, 3, 31), -1, d(2026, 2, 28)},
+		{d(2024, 3, 31), -1, d(2024, 2, 29)},
+		{d(2026, 5, 31), -2, d(2026, 3, 31)},
+		{d(2026, 5, 31), -3, d(2026, 2, 28)},
+		{d(2026, 1, 15), -1, d(2025, 12, 15)},
+		{d(2026, 11, 26), -12, d(2025, 11, 26)},
+	} {
+		if got := addMonths(tt.from, tt.k); !got.Equal(tt.want) {
+			t.Errorf("addMonths(%s, %d) = %s, want %s", tt.from.Format(time.DateOnly), tt.k, got.Format(time.DateOnly), tt.want.Format(time.DateOnly))
+		}
+	}
 }

@@ -117,10 +117,11 @@ func (b *builder) question(n Node) bq.Query {
 	// A question that says when ("what did we book in June?") or a query
 	// with a time back from now ("camping yesterday") is ranked, so that
 	// its time can weigh: every word required would want "yesterday" in
-	// the message itself. "June budget" stays two keywords. The time's
+	// the message itself. "June budget" stays two keywords, and so does any
+	// query not grouped, where no time weighs (see Engine.run). The time's
 	// words still count as words: a message's "last year" may be the one
 	// asked about, told from its own day.
-	timed := len(content) > 1 && (reRelative.MatchString(b.src) || asked && len(periods(b.src)) > 0)
+	timed := b.group && len(content) > 1 && (reRelative.MatchString(b.src) || asked && len(periods(b.src)) > 0)
 	if !timed && (len(content) < 2 || (!asked && len(content) < questionWords)) {
 		return nil
 	}

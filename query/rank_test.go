@@ -336,3 +336,35 @@ func TestQuestionsThatSayWhenPreferThatTime(t *testing.T) {
 		t.Errorf("without a time, first conversation of %v, want one of the camping ones", convOrder(res)[:min(3, len(res.Hits))])
 	}
 }
+
+// A short page of a dated question is the start of a longer one: the
+// conversations found within the dates do not stop the reading of better
+// ones further down the hits (a case found in review).
+func TestDatedQuestionPagesAgree(t *testing.T) {
+	on := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 18, 0, 0, 0, time.UTC) }
+	var convs []*conversation.Conversation
+	for _, id := range []string{"a", "b"} {
+		var lines []string
+		for range 30 {
+			lines = append(lines, "camping with the kids, camping with the kids")
+		}
+		convs = append(convs, chatOn(id, on(2023, 9, 3), lines...))
+	}
+	convs = append(convs, chatOn("c", on(2023, 9, 5), "We went camping with the kids last weekend.", "ok"))
+	for _, id := range []string{"j1", "j2"} {
+		convs = append(convs, chatOn(id, on(2023, 7, 5), "I read a long article about gardening, cooking, travel, baking, painting, sailing, and camping in the hills, among many other things people enjoy doing outdoors on weekends.", "ok"))
+	}
+	e := engineOver(t, query.Options{}, fileChanges(convs...)...)
+	const q = "What camping did we do with the kids in July?"
+	short, err := e.Search(context.Background(), query.Request{Query: q, Group: true, Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long, err := e.Search(context.Background(), query.Request{Query: q, Group: true, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := convOrder(short), convOrder(long)[:min(3, len(long.Hits))]; !slices.Equal(got, want) {
+		t.Errorf("limit 3 gives %v, limit 10 starts %v", got, want)
+	}
+}

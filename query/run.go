@@ -31,7 +31,7 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{ctx: ctx, e: e, src: r.Query}
+	b := &builder{ctx: ctx, e: e, src: r.Query, group: r.Group}
 	node, filterNodes := splitFilters(node)
 	var filters []bq.Query
 	for _, f := range filterNodes {
@@ -270,10 +270,14 @@ const maxGroupScan = 4 * MaxLimit
 // query, within the page's conversations) unless every hit was read.
 func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request, res *Result, q bq.Query, read int, weigh *weights) error {
 	want := r.Offset + r.Limit + 1
+	// Only req's own pages say when enough conversations were read: one
+	// that addDated found may rank below others req has not reached yet.
 	convs := make(map[string]bool, want)
 	seen := make(map[string]bool, len(res.Hits))
-	for _, h := range res.Hits {
-		convs[h.ConversationID] = true
+	for i, h := range res.Hits {
+		if i < read {
+			convs[h.ConversationID] = true
+		}
 		seen[h.ID] = true
 	}
 	for len(convs) < want && uint64(req.From+read) < res.Total && req.From+req.Size < maxGroupScan {
