@@ -69,9 +69,6 @@ var (
 		`(?:we|i)(?:'re| are|'m| am) adding`,
 		`(?:we|i)(?:'re| are|'m| am) (?:moving|raising|lowering|cutting|setting) (?:the |our |my |both |all )?(?:[a-z0-9./-]+ ){1,4}?(?:to|from) (?:[$£€0-9]|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|half|weekly|fortnightly|monthly|quarterly|daily|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)`,
 		`(?:we|i)(?:'re| are|'m| am) (?:killing|committing to)`,
-		// A change of course or an order under way: "so I'm widening the
-		// window to five days", "I'm filing the internal appeal anyway".
-		`(?:we|i)(?:'re| are|'m| am) (?:changing|widening|narrowing|extending|shortening|raising|lowering|increasing|reducing|doubling|halving|capping|offering|filing|fitting|booking|ordering|hiring|scrapping|ditching)`,
 	}, "|") + `)\b`)
 	// reUserRule, reUserPlan and reUserVerdict are the rest of the user's
 	// commitments, each tried only when the sentence holds its key words.
@@ -115,7 +112,7 @@ var (
 	// reDoneState is a thing reported as booked or bought, which settles
 	// it: "The barn is booked: I paid the deposit", "The 50-pint unit is
 	// ordered". "Booked solid" and "booked up" say something else.
-	reDoneState = re(`^(?:(?:so|and|ok|okay|right|update)[,:]?\s+)?((?:the |our |my |both |all )?[a-z0-9][a-z0-9 ./+-]{0,40}?) (?:is|are|'s|has been|have been) (?:now |already |all |finally )?(?:booked|ordered|reserved|bought|purchased|paid for)(?:\s*(?:[.!,;:—–]|$)| (?:for|on|from|through|with|at|in|and)\b)`)
+	reDoneState = re(`^(?:(?:so|and|ok|okay|right|update)[,:]?\s+)?((?:the |our |my |both |all )?[a-z0-9][a-z0-9 ./+-]{0,40}?)(?: (?:is|are|has been|have been)|'s) (?:now |already |all |finally )?(?:booked|ordered|reserved|bought|purchased|paid for)(?:\s*(?:[.!,;:—–]|$)| (?:for|on|from|through|with|at|in|and)\b)`)
 	// reGroupFirst opens a sentence with a group that decides: "The
 	// committee met last night and went with Ticket Tailor".
 	reGroupFirst = re(`^` + deciders + `\b`)
@@ -781,7 +778,8 @@ var notDeciding = set(`make break happen matter work fit scale last affect able 
 // notRuledOut are the words after a "No" that make an idiom, not a thing
 // ruled out ("no worries for now", "no problem yet").
 var notRuledOut = set(`worries worry problem problems rush need idea luck change changes news
-	issue issues one way doubt clue answer response reply decision`)
+	issue issues one way doubt clue answer response reply decision feelings wonder pressure excuses
+	surprises surprise offence offense harm stress`)
 
 // planLabel and proposalLabel run their patterns only on sentences whose
 // start holds a word the pattern needs: most sentences hold none.
@@ -2200,7 +2198,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		return m[:2]
 	}
 	if containsAny(head(sl), " booked", " ordered", " reserved", " bought", " purchased", " paid for") {
-		if m := reDoneState.FindSubmatchIndex(head(sl)); m != nil && !subordinate(sl[m[2]:m[3]]) {
+		if m := reDoneState.FindSubmatchIndex(head(sl)); m != nil && !subordinate(sl[m[2]:m[3]]) && !nothingBooked(sl[m[2]:m[3]]) {
 			return []int{0, 0} // the whole sentence: what is booked, and what with
 		}
 	}
@@ -2216,8 +2214,10 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	}
 	if bytes.Contains(head(sl), []byte("no ")) {
 		if m := reUserNo.FindSubmatchIndex(head(sl)); m != nil {
-			first, _, _ := bytes.Cut(sl[m[2]:m[3]], []byte(" "))
-			if !notRuledOut.Has(first) {
+			thing := sl[m[2]:m[3]]
+			first, _, _ := bytes.Cut(thing, []byte(" "))
+			last := thing[bytes.LastIndexByte(thing, ' ')+1:]
+			if !notRuledOut.Has(first) && !notRuledOut.Has(last) { // "no hard feelings, then"
 				return []int{0, 0} // the whole sentence is what is ruled out
 			}
 		}
@@ -2329,6 +2329,14 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 	if !st.user {
 		return nil
 	}
+	if st.replying {
+		// A change of course or an order under way, on what the assistant
+		// spoke of: "so I'm widening the window to five days", "I'm filing
+		// the internal appeal anyway" ("I'm ordering pizza tonight" is not).
+		if m := findAtToks(reUserChange, sl, toks, anchorCommit); m != nil && st.saidAny(firstWords(sl[m[1]:], 8)) {
+			return m[:2]
+		}
+	}
 	m := findAtToks(reUserIOver, sl, toks, anchorCommit)
 	if m == nil {
 		return nil
@@ -2338,6 +2346,19 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 		return m[:2]
 	}
 	return nil
+}
+
+// reUserChange is a change of course or an order under way, in the
+// progressive (see trigger).
+var reUserChange = re(`^(?:we|i)(?:'re| are|'m| am) (?:changing|widening|narrowing|extending|shortening|raising|lowering|increasing|reducing|doubling|halving|capping|offering|filing|fitting|booking|ordering|hiring|scrapping|ditching)\b`)
+
+// firstWords returns the first n words of b.
+func firstWords(b []byte, n int) []byte {
+	end := 0
+	for i, j := nextWord(b, 0); i < j && n > 0; i, j = nextWord(b, j) {
+		end, n = j, n-1
+	}
+	return b[:end]
 }
 
 // reChosenOver says what a choice is preferred to, or closes it as a
@@ -2627,7 +2648,8 @@ func namesThing(x []byte) bool {
 	return true
 }
 
-var thenNotThing = set(`i we you he she they it that this these those me us him her them ok okay fine right alright good great sure yes yeah no bye thanks see talk speak and or but so if`)
+var thenNotThing = set(`i we you he she they it that this these those me us him her them ok okay fine right alright good great sure yes yeah no bye thanks see talk speak and or but so if
+	enough mind well cheers later yet not never oh fair night morning`)
 
 // subordinate reports whether a subject opens with a word that makes its
 // clause depend on another: "once the barn is booked, …".
@@ -2635,6 +2657,15 @@ func subordinate(subject []byte) bool {
 	first, _, _ := bytes.Cut(subject, []byte(" "))
 	return subordinators.Has(first)
 }
+
+// nothingBooked reports a subject that says nothing is: "Nothing is
+// booked", "None of it is booked", "No room is reserved".
+func nothingBooked(subject []byte) bool {
+	first, _, _ := bytes.Cut(subject, []byte(" "))
+	return noneWords.Has(first)
+}
+
+var noneWords = set(`nothing none no not neither nobody`)
 
 var subordinators = set(`once when whenever after before if until unless whether as because since though although while till`)
 

@@ -1041,6 +1041,13 @@ func TestChangeUnderWay(t *testing.T) {
 			"No JR Pass, then: point-to-point tickets and IC cards"},
 		{"a farewell, then", []string{"Meet?", "Tomorrow at 10 works.", "See you tomorrow, then."}, ""},
 		{"an interjection, then", []string{"Meet?", "Tomorrow at 10 works.", "OK, then."}, ""},
+		// Look-alikes found in review.
+		{"a stock phrase, then", []string{"Meet?", "Tomorrow at 10 works.", "Fair enough, then. Never mind, then."}, ""},
+		{"no feelings, then", []string{"Meet?", "I can't make it.", "No hard feelings, then."}, ""},
+		{"booked, shortened", []string{"Venue?", "The barn has a hall.", "The barn's booked: I paid the deposit."}, "The barn's booked: I paid the deposit"},
+		{"nothing booked", []string{"Venue?", "The barn has a hall.", "Nothing is booked yet, so we're free."}, ""},
+		{"an errand", []string{"Late events?", window, "I'm ordering pizza for everyone tonight."}, ""},
+		{"a change of clothes", []string{"Late events?", window, "I'm changing my clothes before dinner."}, ""},
 	})
 }
 
