@@ -42,8 +42,8 @@ func NormalizeKind(s string) string { return kindAliases[strings.ToLower(s)] }
 type builder struct {
 	ctx   context.Context
 	e     *Engine
-	src   string // the query text, for errors
-	group bool   // results are grouped by conversation (Request.Group)
+	src   string   // the query text, for errors
+	dated []period // the times src names, when they can weigh (grouped, by relevance)
 }
 
 // build returns nil for a node that matches everything (a clause made only

@@ -118,10 +118,10 @@ func (b *builder) question(n Node) bq.Query {
 	// with a time back from now ("camping yesterday") is ranked, so that
 	// its time can weigh: every word required would want "yesterday" in
 	// the message itself. "June budget" stays two keywords, and so does any
-	// query not grouped, where no time weighs (see Engine.run). The time's
-	// words still count as words: a message's "last year" may be the one
-	// asked about, told from its own day.
-	timed := b.group && len(content) > 1 && (reRelative.MatchString(b.src) || asked && len(periods(b.src)) > 0)
+	// query not grouped, where no time weighs (b.dated is empty). The
+	// time's words still count as words: a message's "last year" may be the
+	// one asked about, told from its own day.
+	timed := len(content) > 1 && (asked && len(b.dated) > 0 || slices.ContainsFunc(b.dated, func(p period) bool { return p.relative != "" }))
 	if !timed && (len(content) < 2 || (!asked && len(content) < questionWords)) {
 		return nil
 	}

@@ -31,7 +31,12 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{ctx: ctx, e: e, src: r.Query, group: r.Group}
+	b := &builder{ctx: ctx, e: e, src: r.Query}
+	if r.Group && r.Sort == SortRelevance {
+		// The times the query names weigh only where hits are ranked
+		// and grouped (see run).
+		b.dated = periods(r.Query)
+	}
 	node, filterNodes := splitFilters(node)
 	var filters []bq.Query
 	for _, f := range filterNodes {
@@ -57,11 +62,15 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 		// left, and matching every document would answer nothing asked.
 		return nil, &SyntaxError{Query: r.Query, Msg: "nothing to search for: the query has only common words (the, it, what…), punctuation or symbols, which the index does not hold; add a word that says what you are looking for, or a filter such as type:conversation"}
 	}
-	var weigh *weights
-	if question && r.Group {
-		weigh = questionWeights(r.Query, time.Now())
+	var dated []period
+	if question {
+		dated = b.dated
+		now := time.Now()
+		for i := range dated {
+			dated[i].resolve(now)
+		}
 	}
-	res, err := e.run(ctx, r, main, weigh, filters...)
+	res, err := e.run(ctx, r, main, dated, filters...)
 	if err != nil {
 		return nil, err
 	}
@@ -143,9 +152,9 @@ func (b *builder) relaxed(n Node) (bq.Query, error) {
 }
 
 // run executes main (nil: everything) with r's filters, sort, paging,
-// highlighting and facets, and builds the Result. With r.Group, weigh (nil:
-// none) weighs the hits before they are grouped.
-func (e *Engine) run(ctx context.Context, r Request, main bq.Query, weigh *weights, extra ...bq.Query) (*Result, error) {
+// highlighting and facets, and builds the Result. With r.Group, the hits
+// from within the dated periods (resolved) weigh more (weighDated).
+func (e *Engine) run(ctx context.Context, r Request, main bq.Query, dated []period, extra ...bq.Query) (*Result, error) {
 	// Filters restrict without scoring: Bleve checks them only for the
 	// documents the main query finds, and scores nothing twice.
 	filters := append(r.filters(), extra...)
@@ -223,18 +232,16 @@ func (e *Engine) run(ctx context.Context, r Request, main bq.Query, weigh *weigh
 		res.Hits = append(res.Hits, h)
 	}
 	read := len(res.Hits) // of req's own pages, for group to go on from
-	if r.Group && weigh != nil {
-		if len(weigh.dated) > 0 && main != nil {
-			if err := e.addDated(ctx, req, res, weigh.dated); err != nil {
-				return nil, err
-			}
+	if r.Group && len(dated) > 0 && main != nil {
+		if err := e.addDated(ctx, req, res, dated); err != nil {
+			return nil, err
 		}
 		for i := range res.Hits {
-			weigh.weigh(&res.Hits[i])
+			weighDated(&res.Hits[i], dated)
 		}
 	}
 	if r.Group {
-		if err := e.group(ctx, req, r, res, q, read, weigh); err != nil {
+		if err := e.group(ctx, req, r, res, q, read, dated); err != nil {
 			return nil, err
 		}
 	}
@@ -266,19 +273,23 @@ const maxGroupScan = 4 * MaxLimit
 // group turns res's hits, the first page of req (read hits) and any added
 // by addDated, into the page of conversations r asks for. It reads further
 // pages of hits while they hold fewer than one conversation past the page
-// (so that More is known) and more are left; counts each conversation's hits exactly (q, the search's
-// query, within the page's conversations) unless every hit was read.
-func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request, res *Result, q bq.Query, read int, weigh *weights) error {
+// (so that More is known) and more are left, weighing them by dated;
+// counts each conversation's hits exactly (q, the search's query, within
+// the page's conversations) unless every hit was read.
+func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request, res *Result, q bq.Query, read int, dated []period) error {
 	want := r.Offset + r.Limit + 1
 	// Only req's own pages say when enough conversations were read: one
 	// that addDated found may rank below others req has not reached yet.
 	convs := make(map[string]bool, want)
-	seen := make(map[string]bool, len(res.Hits))
-	for i, h := range res.Hits {
-		if i < read {
-			convs[h.ConversationID] = true
+	for _, h := range res.Hits[:read] {
+		convs[h.ConversationID] = true
+	}
+	var added map[string]bool // the hits addDated found, not to be read twice
+	if len(res.Hits) > read {
+		added = make(map[string]bool, len(res.Hits)-read)
+		for _, h := range res.Hits[read:] {
+			added[h.ID] = true
 		}
-		seen[h.ID] = true
 	}
 	for len(convs) < want && uint64(req.From+read) < res.Total && req.From+req.Size < maxGroupScan {
 		req.From += req.Size
@@ -294,10 +305,10 @@ func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request,
 		read = len(sr.Hits)
 		for _, dm := range sr.Hits {
 			h := hitOf(dm)
-			if seen[h.ID] {
-				continue // found already by addDated
+			if added[h.ID] {
+				continue
 			}
-			weigh.weigh(&h)
+			weighDated(&h, dated)
 			convs[h.ConversationID] = true
 			res.Hits = append(res.Hits, h)
 		}
