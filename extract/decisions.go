@@ -1690,6 +1690,12 @@ func leadEnd(sl []byte) int {
 // "we're dropping it".
 func rejects(trigger []byte) bool { return rejectVerbs.Has(lastWord(trigger)) }
 
+// firstWord is the first word of a phrase.
+func firstWord(phrase []byte) []byte {
+	w, _, _ := bytes.Cut(phrase, []byte(" "))
+	return w
+}
+
 // lastWord is the last word of a trigger: its verb ("let's drop").
 func lastWord(trigger []byte) []byte {
 	t := bytes.TrimRight(trigger, " ")
@@ -2198,7 +2204,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		return m[:2]
 	}
 	if containsAny(head(sl), " booked", " ordered", " reserved", " bought", " purchased", " paid for") {
-		if m := reDoneState.FindSubmatchIndex(head(sl)); m != nil && !subordinate(sl[m[2]:m[3]]) && !nothingBooked(sl[m[2]:m[3]]) {
+		if m := reDoneState.FindSubmatchIndex(head(sl)); m != nil && !notDoneSubjects.Has(firstWord(sl[m[2]:m[3]])) {
 			return []int{0, 0} // the whole sentence: what is booked, and what with
 		}
 	}
@@ -2215,9 +2221,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	if bytes.Contains(head(sl), []byte("no ")) {
 		if m := reUserNo.FindSubmatchIndex(head(sl)); m != nil {
 			thing := sl[m[2]:m[3]]
-			first, _, _ := bytes.Cut(thing, []byte(" "))
-			last := thing[bytes.LastIndexByte(thing, ' ')+1:]
-			if !notRuledOut.Has(first) && !notRuledOut.Has(last) { // "no hard feelings, then"
+			if !notRuledOut.Has(firstWord(thing)) && !notRuledOut.Has(lastWord(thing)) { // "no hard feelings, then"
 				return []int{0, 0} // the whole sentence is what is ruled out
 			}
 		}
@@ -2333,7 +2337,7 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 		// A change of course or an order under way, on what the assistant
 		// spoke of: "so I'm widening the window to five days", "I'm filing
 		// the internal appeal anyway" ("I'm ordering pizza tonight" is not).
-		if m := findAtToks(reUserChange, sl, toks, anchorCommit); m != nil && st.saidAny(firstWords(sl[m[1]:], 8)) {
+		if m := findAtToks(reUserChange, sl, toks, anchorCommit); m != nil && st.saidAny(head(sl[m[1]:])) {
 			return m[:2]
 		}
 	}
@@ -2351,15 +2355,6 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 // reUserChange is a change of course or an order under way, in the
 // progressive (see trigger).
 var reUserChange = re(`^(?:we|i)(?:'re| are|'m| am) (?:changing|widening|narrowing|extending|shortening|raising|lowering|increasing|reducing|doubling|halving|capping|offering|filing|fitting|booking|ordering|hiring|scrapping|ditching)\b`)
-
-// firstWords returns the first n words of b.
-func firstWords(b []byte, n int) []byte {
-	end := 0
-	for i, j := nextWord(b, 0); i < j && n > 0; i, j = nextWord(b, j) {
-		end, n = j, n-1
-	}
-	return b[:end]
-}
 
 // reChosenOver says what a choice is preferred to, or closes it as a
 // conclusion: "rather than …", "instead of …", "… instead", "…, then".
@@ -2635,7 +2630,6 @@ func leisure(rest []byte) bool {
 var leisureWords = set(`walk run drink coffee lunch dinner breakfast beer swim hike ride drive
 	pizza tea beers drinks meal`)
 
-// retires reports a trigger that names only what goes away.
 // namesThing reports whether a reply's "X, then." names a thing taken: no
 // person or pointer in it ("see you tomorrow, then", "that, then") and more
 // than an interjection ("ok then", "right then").
@@ -2651,24 +2645,13 @@ func namesThing(x []byte) bool {
 var thenNotThing = set(`i we you he she they it that this these those me us him her them ok okay fine right alright good great sure yes yeah no bye thanks see talk speak and or but so if
 	enough mind well cheers later yet not never oh fair night morning`)
 
-// subordinate reports whether a subject opens with a word that makes its
-// clause depend on another: "once the barn is booked, …".
-func subordinate(subject []byte) bool {
-	first, _, _ := bytes.Cut(subject, []byte(" "))
-	return subordinators.Has(first)
-}
+// notDoneSubjects open a subject that reDoneState must not take: a word
+// that makes the clause depend on another ("once the barn is booked, …")
+// or says nothing is ("Nothing is booked", "None of it is booked").
+var notDoneSubjects = set(`once when whenever after before if until unless whether as because since though although while till
+	nothing none no not neither nobody`)
 
-// nothingBooked reports a subject that says nothing is: "Nothing is
-// booked", "None of it is booked", "No room is reserved".
-func nothingBooked(subject []byte) bool {
-	first, _, _ := bytes.Cut(subject, []byte(" "))
-	return noneWords.Has(first)
-}
-
-var noneWords = set(`nothing none no not neither nobody`)
-
-var subordinators = set(`once when whenever after before if until unless whether as because since though although while till`)
-
+// retires reports a trigger that names only what goes away.
 func retires(trigger []byte) bool {
 	return containsAny(trigger, "retiring", "removing", "deprecating", "sunsetting", "replacing")
 }
