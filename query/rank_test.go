@@ -162,17 +162,7 @@ func TestQuestionsMeetIrregularPastForms(t *testing.T) {
 // chat is a conversation "Catching up" of the given lines, the user's and
 // the assistant's in turn.
 func chat(id string, lines ...string) *conversation.Conversation {
-	day := time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC)
-	c := &conversation.Conversation{ID: id, Source: "portable", Title: "Catching up", Date: day, File: "/fixtures/" + id + ".json"}
-	for i, l := range lines {
-		role := conversation.RoleUser
-		if i%2 == 1 {
-			role = conversation.RoleAssistant
-		}
-		c.Messages = append(c.Messages, conversation.Message{Role: role, Content: l, Timestamp: day})
-	}
-	c.Renumber()
-	return c
+	return chatOn(id, time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC), lines...)
 }
 
 // askFirst asks q as a grouped search and wants conversation want first.
@@ -286,13 +276,17 @@ func TestShortTurnDoesNotOutrankAnswer(t *testing.T) {
 	askFirst(t, e, "When did Fraser take the greyhound to the vet?", "answer")
 }
 
-// chatOn is chat held on day.
+// chatOn is a chat of lines, user and assistant in turn, held on day.
 func chatOn(id string, day time.Time, lines ...string) *conversation.Conversation {
-	c := chat(id, lines...)
-	c.Date = day
-	for i := range c.Messages {
-		c.Messages[i].Timestamp = day
+	c := &conversation.Conversation{ID: id, Source: "portable", Title: "Catching up", Date: day, File: "/fixtures/" + id + ".json"}
+	for i, l := range lines {
+		role := conversation.RoleUser
+		if i%2 == 1 {
+			role = conversation.RoleAssistant
+		}
+		c.Messages = append(c.Messages, conversation.Message{Role: role, Content: l, Timestamp: day})
 	}
+	c.Renumber()
 	return c
 }
 
