@@ -43,23 +43,42 @@ func TestReadQuestions(t *testing.T) {
 	}
 }
 
-// The project's question files parse, and every question names its half.
+// The project's question files parse, and each set has questions of both
+// halves; a dialog's questions name sessions that are there.
 func TestProjectQuestionFiles(t *testing.T) {
-	for _, name := range []string{"examples", "corpus"} {
-		qs, err := ReadQuestions(filepath.Join("..", "testdata", "recall", name+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
+	root := filepath.Join("..", "testdata", "recall")
+	sets := map[string][]string{"examples": {filepath.Join(root, "examples.jsonl")}, "corpus": {filepath.Join(root, "corpus.jsonl")}}
+	for _, name := range []string{"questions", "dated"} {
+		files, err := filepath.Glob(filepath.Join(root, "dialogs", "*", name+".jsonl"))
+		if err != nil || len(files) < 4 {
+			t.Fatalf("dialogs' %s.jsonl: %v (%v), want one a dialog", name, files, err)
 		}
+		sets["dialogs "+name] = files
+	}
+	for set, files := range sets {
 		var tune, held int
-		for _, q := range qs {
-			if q.Half == HalfTune {
-				tune++
-			} else {
-				held++
+		for _, f := range files {
+			qs, err := ReadQuestions(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range qs {
+				if q.Half == HalfTune {
+					tune++
+				} else {
+					held++
+				}
+				if dir := filepath.Dir(f); filepath.Base(filepath.Dir(dir)) == "dialogs" {
+					for _, id := range q.IDs {
+						if _, err := os.Stat(filepath.Join(dir, "conversations", id+".json")); err != nil {
+							t.Errorf("%s: %q names %s, which is not a session of the dialog", f, q.Q, id)
+						}
+					}
+				}
 			}
 		}
 		if tune == 0 || held == 0 {
-			t.Errorf("%s: %d tune and %d held questions, want both halves", name, tune, held)
+			t.Errorf("%s: %d tune and %d held questions, want both halves", set, tune, held)
 		}
 	}
 }
