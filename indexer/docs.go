@@ -107,6 +107,9 @@ func documents(c *conversation.Conversation, key, file string) []doc {
 		mm[FieldMessageIndex] = float64(m.Index)
 		if ct := conceptText(m); ct != "" {
 			mm[FieldConcepts] = ct
+			if x := contextText(c.Messages, i); x != "" {
+				mm[FieldContext] = x
+			}
 		}
 		if m.Hidden {
 			mm[FieldHidden] = "true"
@@ -166,6 +169,32 @@ func conceptText(m *conversation.Message) string {
 		return ""
 	}
 	return prefix(m.Content, maxConceptBytes)
+}
+
+// maxContextBytes is how much of each neighbour goes into a message's
+// FieldContext: a chat turn's point is in its first lines, and more would
+// only add postings (300 did as well as 1 KB on the recall set's tune
+// halves, at a third of the cost).
+const maxContextBytes = 300
+
+// contextReach is how far contextText looks past tool calls and results for
+// a spoken neighbour.
+const contextReach = 8
+
+// contextText is the start of the nearest spoken message (conceptText's)
+// on either side of msgs[i]: a question's words are often split between a
+// turn and its reply ("And Pudding?" "she ate a sock on tuesday").
+func contextText(msgs []conversation.Message, i int) string {
+	var parts []string
+	for _, step := range []int{-1, 1} {
+		for j := i + step; j >= 0 && j < len(msgs) && j != i+step*(contextReach+1); j += step {
+			if t := conceptText(&msgs[j]); t != "" {
+				parts = append(parts, prefix(t, maxContextBytes))
+				break
+			}
+		}
+	}
+	return strings.Join(parts, "\n")
 }
 
 // prefix is s cut to at most max bytes, at a rune boundary.

@@ -10,8 +10,9 @@ import (
 
 // FormatVersion is the version of the index's mapping and document layout.
 // Bump it whenever either changes: an index of another version is rebuilt.
-// 10: BM25 scoring. 11: a message's author, when a person's name.
-const FormatVersion = 11
+// 10: BM25 scoring. 11: a message's author, when a person's name. 12: a
+// message's context (its neighbours' words).
+const FormatVersion = 12
 
 // bm25B is how much BM25 normalises a match by the length of its field
 // (Bleve's default is 0.75). Chat turns are short and of like length: at
@@ -62,6 +63,7 @@ const (
 	FieldRationale      = "rationale"
 	FieldConcepts       = "concepts" // a message's nouns' broader words (ConceptAnalyzerName)
 	FieldAuthor         = "author"   // who wrote a message, when the format names a person
+	FieldContext        = "context"  // the start of the spoken messages either side of a message
 )
 
 // Every kind of document puts all of its searchable text into content (a
@@ -164,6 +166,11 @@ func newMapping() *mapping.IndexMappingImpl {
 	concepts.Store = false
 	concepts.IncludeTermVectors = false
 	msg.AddFieldMappingsAt(FieldConcepts, concepts)
+	// context is looked up by term only, like concepts.
+	context := text()
+	context.Store = false
+	context.IncludeTermVectors = false
+	msg.AddFieldMappingsAt(FieldContext, context)
 	msg.AddFieldMappingsAt(FieldHidden, kw(true))
 	msg.AddFieldMappingsAt(FieldAuthor, kw(true))
 	msg.AddFieldMappingsAt(FieldTools, kw(true))

@@ -276,6 +276,19 @@ func TestShortTurnDoesNotOutrankAnswer(t *testing.T) {
 	askFirst(t, e, "When did Fraser take the greyhound to the vet?", "answer")
 }
 
+// A question whose words are split between a turn and its reply ("And
+// Pudding?" "She ate a sock on Tuesday") finds that conversation before one
+// where the same words stand in turns far apart: a message counts its
+// neighbours' words (indexer.FieldContext). The answer's turns are the
+// longer ones, and its id loses ties: only the neighbours put it first.
+func TestQuestionSplitAcrossTurns(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("z1", "And how is Pudding doing these days?", "She ate a whole sock on Tuesday, we went to the vet."),
+		chat("a1", "Pudding loves the park.", "Nice.", "The weather is grim.", "Yes.", "I lost a sock."),
+	)...)
+	askFirst(t, e, "When did Pudding swallow the sock?", "z1")
+}
+
 // chatOn is a chat of lines, user and assistant in turn, held on day.
 func chatOn(id string, day time.Time, lines ...string) *conversation.Conversation {
 	c := &conversation.Conversation{ID: id, Source: "portable", Title: "Catching up", Date: day, File: "/fixtures/" + id + ".json"}
