@@ -170,3 +170,9 @@ func init() {
 		panic(err)
 	}
 }
+
+// HasConcepts reports whether a lower-case word is a noun with concept words
+// (a regular plural as its singular): only such a word of a question is
+// looked up among the concepts, so "second" in "her second cat" does not
+// meet "moment" (whose broader words hold "second").
+func HasConcepts(word string) bool { return concepts.Load().Of([]byte(word)) != "" }

@@ -172,3 +172,22 @@ func TestAnalyzerBaseForms(t *testing.T) {
 		t.Errorf("%q has no term go", text)
 	}
 }
+
+// Every word TestConceptAnalyzer asks with is a noun with concept words, so
+// a question looks it up among the concepts; an ordinal, a verb or an
+// adjective is not ("second" would meet "moment", whose broader words hold
+// it).
+func TestHasConcepts(t *testing.T) {
+	for _, tt := range []struct {
+		word string
+		want bool
+	}{
+		{"dish", true}, {"language", true}, {"city", true}, {"cities", true}, {"therapy", true},
+		{"month", true}, {"child", true}, {"couch", true}, {"tea", true}, {"vegetables", true}, {"kid", true},
+		{"second", false}, {"get", false}, {"new", false}, {"ago", false}, {"", false},
+	} {
+		if got := HasConcepts(tt.word); got != tt.want {
+			t.Errorf("HasConcepts(%q) = %v, want %v", tt.word, got, tt.want)
+		}
+	}
+}

@@ -106,8 +106,15 @@ func (b *builder) question(n Node) bq.Query {
 		return nil
 	}
 	var terms []string
+	nouns := map[string]bool{} // the terms of words that are nouns with concepts
 	for _, w := range words {
-		terms = append(terms, analyze(b.e.analyzer, w)...)
+		ts := analyze(b.e.analyzer, w)
+		terms = append(terms, ts...)
+		if indexer.HasConcepts(strings.ToLower(w)) {
+			for _, t := range ts {
+				nouns[t] = true
+			}
+		}
 	}
 	content := terms[:0:0]
 	for _, t := range terms {
@@ -143,10 +150,12 @@ func (b *builder) question(n Node) bq.Query {
 		cx.SetField(indexer.FieldContext)
 		cx.SetBoost(contextBoost)
 		around.AddShould(cx)
-		concept := bleve.NewTermQuery(t)
-		concept.SetField(indexer.FieldConcepts)
-		concept.SetBoost(conceptBoost)
-		q.AddShould(concept)
+		if nouns[t] {
+			concept := bleve.NewTermQuery(t)
+			concept.SetField(indexer.FieldConcepts)
+			concept.SetBoost(conceptBoost)
+			q.AddShould(concept)
+		}
 	}
 	if allWordsBoost > 0 {
 		cq := bleve.NewConjunctionQuery(all...)

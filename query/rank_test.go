@@ -289,6 +289,17 @@ func TestQuestionSplitAcrossTurns(t *testing.T) {
 	askFirst(t, e, "When did Pudding swallow the sock?", "z1")
 }
 
+// A question's word that is no noun ("second" in "her second cat") is not
+// looked up among the concepts, where it would meet "moments" (WordNet's
+// moment is a minute, a second, an instant) and outrank the answer.
+func TestConceptsOnlyForNouns(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("z1", "Nadine: I adopted another cat from the shelter.", "Lauren: no way"),
+		chat("a1", "Nadine: The talk went well, people laughed at the right moments.", "Lauren: told you"),
+	)...)
+	askFirst(t, e, "Where did Nadine get her second cat?", "z1")
+}
+
 // chatOn is a chat of lines, user and assistant in turn, held on day.
 func chatOn(id string, day time.Time, lines ...string) *conversation.Conversation {
 	c := &conversation.Conversation{ID: id, Source: "portable", Title: "Catching up", Date: day, File: "/fixtures/" + id + ".json"}
