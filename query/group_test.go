@@ -1,0 +1,42 @@
+package query
+
+import (
+	"testing"
+
+	"github.com/convsearch/convsearch/indexer"
+)
+
+// TestGroupRankedKinds checks how a grouped search weighs a conversation's
+// best hit by its kind: a topic counts as a message (its one or two words
+// already rank high), a decision half again.
+func TestGroupRankedKinds(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		hits  []Hit
+		first string
+	}{
+		{"a topic does not outrank a better message", []Hit{
+			{ID: "t/a/sock", ConversationID: "a", Kind: indexer.KindTopic, Score: 0.9},
+			{ID: "m/z/0", ConversationID: "z", Kind: indexer.KindMessage, Score: 1.0},
+		}, "z"},
+		{"a topic outranks a worse message", []Hit{
+			{ID: "t/z/sock", ConversationID: "z", Kind: indexer.KindTopic, Score: 1.0},
+			{ID: "m/a/0", ConversationID: "a", Kind: indexer.KindMessage, Score: 0.9},
+		}, "z"},
+		{"a decision outranks a message up to half again its score", []Hit{
+			{ID: "m/a/0", ConversationID: "a", Kind: indexer.KindMessage, Score: 1.4},
+			{ID: "d/z/0", ConversationID: "z", Kind: indexer.KindDecision, Score: 1.0},
+		}, "z"},
+		{"equal scores go to the conversation id", []Hit{
+			{ID: "m/z/0", ConversationID: "z", Kind: indexer.KindMessage, Score: 1.0},
+			{ID: "t/a/sock", ConversationID: "a", Kind: indexer.KindTopic, Score: 1.0},
+		}, "a"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := groupRanked(tt.hits, 0, 10, true)
+			if len(got) != 2 || got[0].ConversationID != tt.first {
+				t.Errorf("groupRanked = %+v, want %s first", got, tt.first)
+			}
+		})
+	}
+}
