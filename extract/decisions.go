@@ -82,7 +82,7 @@ var (
 	reNotDoingStart = re(`^not ([a-z]+ing)\b`)
 	// reRuledOut is a thing ruled out in so many words (group 1), perhaps
 	// with what ruled it out after it (group 2: "out on cost alone").
-	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|off the list|out of scope|a no-go|not an option|ruled out|off for now|a hard no|a no|a non-starter)| ruled out| (?:is|are)(?:n't| not) (?:happening|an option))(?: then| too| now| as well| for now| anyway| regardless)?(?: (?:for|as) (?:us|me|now|(?:a|an|the|this|our) [a-z0-9 -]{1,40}?))?(?: anyway| too| then)?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
+	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:_-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|off the list|out of scope|a no-go|not an option|ruled out|off for now|a hard no|a no|a non-starter)| ruled out| (?:is|are)(?:n't| not) (?:happening|an option))(?: then| too| now| as well| for now| anyway| regardless)?(?: (?:for|as) (?:us|me|now|(?:a|an|the|this|our) [a-z0-9 -]{1,40}?))?(?: anyway| too| then)?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
 	// reUserWont is a decision against with any verb ("we won't migrate
 	// this quarter", "we're not going to bother with triggers"), the verb
 	// checked against notCommitting and notDeciding.
@@ -2340,6 +2340,18 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 		if m := findAtToks(reUserChange, sl, toks, anchorCommit); m != nil && st.saidAny(head(sl[m[1]:])) {
 			return m[:2]
 		}
+		// An option the assistant named, turned down in the progressive:
+		// "we're not using Glacier" ("we're not using any cache" says how
+		// things are, and names nothing the assistant offered; "we're not using
+		// Supabase for anything else" nor "… yet" choose nothing).
+		if m := findAtToks(reUserNotUsing, sl, toks, anchorCommit); m != nil && !notNamed.Has(firstWord(bytes.TrimLeft(sl[m[1]:], " "))) && !containsAny(sl[m[1]:], " for anything", " yet", " right now", " currently", " at the moment", " so far") && st.saidAny(head(sl[m[1]:])) {
+			return m[:2]
+		}
+	}
+	// A price settled in the first person: "I'll quote them $5,800",
+	// "I'll counter at £1,725".
+	if m := findAtToks(reUserPrice, sl, toks, anchorCommit); m != nil {
+		return m[:2]
 	}
 	m := findAtToks(reUserIOver, sl, toks, anchorCommit)
 	if m == nil {
@@ -2354,7 +2366,18 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 
 // reUserChange is a change of course or an order under way, in the
 // progressive (see trigger).
-var reUserChange = re(`^(?:we|i)(?:'re| are|'m| am) (?:changing|widening|narrowing|extending|shortening|raising|lowering|increasing|reducing|doubling|halving|capping|offering|filing|fitting|booking|ordering|hiring|scrapping|ditching)\b`)
+var reUserChange = re(`^(?:we|i)(?:'re| are|'m| am) (?:changing|widening|narrowing|extending|shortening|raising|lowering|increasing|reducing|doubling|halving|capping|bumping|upping|offering|filing|fitting|booking|ordering|hiring|scrapping|ditching)\b`)
+
+// reUserNotUsing turns down an option in the progressive (see trigger).
+var reUserNotUsing = re(`^(?:we|i)(?:'re| are|'m| am) not (?:using|going with|going for)\b`)
+
+// notNamed opens an object that names no option: "we're not using any
+// cache right now".
+var notNamed = set(`any anything much many enough it that this them those these either a an`)
+
+// reUserPrice is a price the user settles on: a quote, a counter-offer or
+// a bid, with its amount.
+var reUserPrice = re(`^i(?:'ll| will|'m going to| am going to) (?:quote|counter|offer|bid)(?: (?:them|him|her|the [a-z]+))?(?: at| with)? [$£€][0-9]`)
 
 // reChosenOver says what a choice is preferred to, or closes it as a
 // conclusion: "rather than …", "instead of …", "… instead", "…, then".

@@ -1051,6 +1051,31 @@ func TestChangeUnderWay(t *testing.T) {
 	})
 }
 
+// TestOptionTurnedDownOrPriced checks an option the assistant named turned
+// down in the progressive ("we're not using Glacier"), a price settled in
+// the first person ("I'll quote them $5,800"), a change bumped up, and a
+// thing ruled out that is a code name ("max_connections is off the table");
+// and their look-alikes: how things are ("we're not using any cache"), an
+// offer of help.
+func TestOptionTurnedDownOrPriced(t *testing.T) {
+	const store = "Glacier Deep Archive, or the tape archive research computing runs."
+	checkTurns(t, []turnsCase{
+		{"not using", []string{"Where do the raw FASTQ files go?", store, "The tape archive is free up to 100 TB. We're not using Glacier."}, "We're not using Glacier"},
+		{"not going with", []string{"Where do the raw FASTQ files go?", store, "We're not going with Glacier, the retrieval fees scare me."},
+			"We're not going with Glacier, the retrieval fees scare me"},
+		{"not using anything", []string{"Why is the dashboard slow?", "Check whether a cache sits in front of the queries.", "We're not using any cache right now."}, ""},
+		{"not using it for anything else", []string{"Which auth provider?", "Supabase Auth, Clerk or Keycloak.", "Supabase Auth is tempting, but we're not using Supabase for anything else so idk."}, ""},
+		{"not using, unnamed", []string{"Where do the raw FASTQ files go?", store, "We're not using Dropbox for this."}, ""},
+		{"quote", []string{"How should I price it?", "Tiered packages, or one number for the whole job.", "Tiers feel gimmicky to my clients. I'll quote them $5,800."}, "I'll quote them $5,800"},
+		{"counter", []string{"What should I offer?", "Comparable flats rent for £1,700.", "I'll counter at £1,725 for 12 months."}, "I'll counter at £1,725 for 12 months"},
+		{"an offer of help", []string{"What should I offer?", "Comparable flats rent for £1,700.", "I'll offer to help him with the garden."}, ""},
+		{"bumping", []string{"How much should go into the 401k?", "Your employer matches your contribution up to 4%.", "I'm bumping my contribution to 4% from my next paycheck."},
+			"I'm bumping my contribution to 4% from my next paycheck"},
+		{"a code name ruled out", []string{"Too many connections.", "Raise max_connections, or give the job its own alias.", "Raising max_connections is off the table, the instance is short on memory."},
+			"Raising max_connections is off the table"},
+	})
+}
+
 // TestTakesUpSuggestion checks a reply's "I'll" and a verb that carries out
 // a plan, in the words the assistant used: taking up what it laid out. A
 // verb that prepares ("I'll get quotes") stays a task.
