@@ -40,3 +40,14 @@ func TestGroupRankedKinds(t *testing.T) {
 		})
 	}
 }
+
+func TestBareWord(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"dish?", "dish"}, {"City", "city"}, {"Grandma's", "grandma"}, {"grandma’s", "grandma"},
+		{"(therapy),", "therapy"}, {"e-mail", "e-mail"}, {"?", ""}, {"cats'", "cats"},
+	} {
+		if got := bareWord(tt.in); got != tt.want {
+			t.Errorf("bareWord(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

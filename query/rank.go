@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -114,7 +115,7 @@ func (b *builder) question(n Node) bq.Query {
 	for _, w := range words {
 		ts := analyze(b.e.analyzer, w)
 		terms = append(terms, ts...)
-		if indexer.HasConcepts(strings.ToLower(w)) {
+		if indexer.HasConcepts(bareWord(w)) {
 			for _, t := range ts {
 				nouns[t] = true
 			}
@@ -180,6 +181,17 @@ func (b *builder) question(n Node) bq.Query {
 	ranked.AddMust(q)
 	ranked.AddShould(around)
 	return ranked
+}
+
+// bareWord is a query word as the concept table lists nouns: lower case,
+// without the punctuation around it or a possessive ("dish?" and
+// "Grandma's" are "dish" and "grandma").
+func bareWord(w string) string {
+	w = strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+	for _, s := range []string{"'s", "’s"} {
+		w = strings.TrimSuffix(w, s)
+	}
+	return w
 }
 
 func dedupe(ss []string) []string {

@@ -125,6 +125,9 @@ func TestQuestionsFindNarrowerWords(t *testing.T) {
 	for _, tt := range []struct{ q, want string }{
 		{"Which dish did I learn from grandma?", "goulash"},
 		{"Which city did my sister relocate to?", "lisbon"},
+		// the broader word last, with the question mark on it
+		{"My sister relocated to which city?", "lisbon"},
+		{"What did grandma teach me, which dish?", "goulash"},
 	} {
 		t.Run(tt.q, func(t *testing.T) { askFirst(t, e, tt.q, tt.want) })
 	}
