@@ -2340,17 +2340,17 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 		if m := findAtToks(reUserChange, sl, toks, anchorCommit); m != nil && st.saidAny(head(sl[m[1]:])) {
 			return m[:2]
 		}
-		// An option the assistant named, turned down in the progressive:
-		// "we're not using Glacier" ("we're not using any cache" says how
-		// things are, and names nothing the assistant offered; "we're not using
-		// Supabase for anything else" nor "… yet" choose nothing).
-		if m := findAtToks(reUserNotUsing, sl, toks, anchorCommit); m != nil && !notNamed.Has(firstWord(bytes.TrimLeft(sl[m[1]:], " "))) && !containsAny(sl[m[1]:], " for anything", " yet", " right now", " currently", " at the moment", " so far") && st.saidAny(head(sl[m[1]:])) {
+		if m := findAtToks(reUserBump, sl, toks, anchorCommit); m != nil && st.saidAny(sl[m[2]:m[3]]) {
+			return m[:2]
+		}
+		if m := findAtToks(reUserNotUsing, sl, toks, anchorCommit); m != nil && st.turnsDown(sl, m) {
 			return m[:2]
 		}
 	}
 	// A price settled in the first person: "I'll quote them $5,800",
-	// "I'll counter at £1,725".
-	if m := findAtToks(reUserPrice, sl, toks, anchorCommit); m != nil {
+	// "I'll counter at £1,725"; not one still weighed ("$900, or maybe
+	// $1,000").
+	if m := findAtToks(reUserPrice, sl, toks, anchorCommit); m != nil && !reOtherPrice.Match(sl[m[1]:]) {
 		return m[:2]
 	}
 	m := findAtToks(reUserIOver, sl, toks, anchorCommit)
@@ -2366,14 +2366,40 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 
 // reUserChange is a change of course or an order under way, in the
 // progressive (see trigger).
-var reUserChange = re(`^(?:we|i)(?:'re| are|'m| am) (?:changing|widening|narrowing|extending|shortening|raising|lowering|increasing|reducing|doubling|halving|capping|bumping|upping|offering|filing|fitting|booking|ordering|hiring|scrapping|ditching)\b`)
+var reUserChange = re(`^(?:we|i)(?:'re| are|'m| am) (?:changing|widening|narrowing|extending|shortening|raising|lowering|increasing|reducing|doubling|halving|capping|offering|filing|fitting|booking|ordering|hiring|scrapping|ditching)\b`)
+
+// reUserBump is "bumping" or "upping" a thing (group 1) to an amount: "I'm
+// bumping my contribution to 4%" ("I'm bumping into the same error" is not).
+var reUserBump = re(`^(?:we|i)(?:'re| are|'m| am) (?:bumping|upping) (?:up )?((?:(?:the|our|my|its) )?[a-z0-9./_()-]+(?: [a-z0-9./_()-]+){0,3}?) to [$£€]?[0-9]`)
 
 // reUserNotUsing turns down an option in the progressive (see trigger).
 var reUserNotUsing = re(`^(?:we|i)(?:'re| are|'m| am) not (?:using|going with|going for)\b`)
 
+// turnsDown reports whether m, reUserNotUsing's match in sl, turns down an
+// option the assistant named ("we're not using Glacier"), rather than say
+// how things are: an answer to a question on the facts ("Do you use
+// Postgres anywhere?" "No, we're not using Postgres anywhere"), an object
+// that names nothing ("any cache", "our licences"), a state ("… for
+// anything else", "… yet", "…, we're using MySQL already"), a condition
+// ("… unless the client pays") or someone's belief ("I thought we're not
+// using Glacier").
+func (st *decisionState) turnsDown(sl []byte, m []int) bool {
+	rest := sl[m[1]:]
+	return !st.askedFact && !notNamed.Has(firstWord(bytes.TrimLeft(rest, " "))) &&
+		!containsAny(rest, " for anything", " yet", " right now", " currently", " at the moment", " so far",
+			" anywhere", " unless ", " already", " much", " we're using", " we use", " i'm using", " i use") &&
+		!containsAny(sl[:m[0]], "think", "thought", "know", "knew", "remember", "believe", "assume", "guess", "if ") &&
+		st.saidAny(head(rest))
+}
+
 // notNamed opens an object that names no option: "we're not using any
-// cache right now".
-var notNamed = set(`any anything much many enough it that this them those these either a an`)
+// cache right now", "we're not using our licences".
+var notNamed = set(`any anything much many enough it that this them those these either a an
+	my our your his her their its`)
+
+// reOtherPrice is a second amount weighed after a price: "…, or maybe
+// $1,000".
+var reOtherPrice = re(` or (?:maybe |perhaps |even )?(?:[$£€][0-9]|[0-9][0-9,.]*\s*(?:k|dollars|pounds|euros)\b)`)
 
 // reUserPrice is a price the user settles on: a quote, a counter-offer or
 // a bid, with its amount.

@@ -1073,6 +1073,16 @@ func TestOptionTurnedDownOrPriced(t *testing.T) {
 			"I'm bumping my contribution to 4% from my next paycheck"},
 		{"a code name ruled out", []string{"Too many connections.", "Raise max_connections, or give the job its own alias.", "Raising max_connections is off the table, the instance is short on memory."},
 			"Raising max_connections is off the table"},
+		// Look-alikes found in review.
+		{"an answer on the facts", []string{"Which store?", "Are you using Redis for sessions today, or Postgres?", "We're not using Redis."}, ""},
+		{"not anywhere", []string{"Which DB?", "Postgres is the natural choice if you run it anywhere.", "No, we're not using Postgres anywhere."}, ""},
+		{"a belief", []string{"Where do the raw FASTQ files go?", store, "I thought we're not using Glacier."}, ""},
+		{"a condition", []string{"Which DB?", "Postgres or MySQL.", "We're not using Postgres unless the client pays for it."}, ""},
+		{"using another already", []string{"Which DB?", "Postgres or MySQL.", "We're not using Postgres, we're using MySQL already."}, ""},
+		{"a possessive", []string{"Which editor?", "VS Code licences are cheap.", "We're not using our VS Code licences."}, ""},
+		{"bumping into", []string{"Memory limit?", "Raise the memory limit or fix the error.", "I'm bumping into the same error again."}, ""},
+		{"bumping up against", []string{"Memory limit?", "Raise the memory limit or fix the error.", "I'm bumping up against the memory limit again."}, ""},
+		{"a price still weighed", []string{"Price?", "Quote them a single number.", "I'll quote them $900 I guess, or maybe $1,000."}, ""},
 	})
 }
 

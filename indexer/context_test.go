@@ -36,7 +36,9 @@ func TestContextText(t *testing.T) {
 		{"tool output and hidden context are skipped", []conversation.Message{user("fix the build"), tool("make: error"), hidden, asst("fixed it")}, 3, "fix the build"},
 		{"no further than contextReach", append(append([]conversation.Message{user("far")}, tools...), asst("reply")), contextReach + 1, ""},
 		{"within contextReach", append(append([]conversation.Message{user("near")}, tools[1:]...), asst("reply")), contextReach, "near"},
-		{"a long neighbour is cut", []conversation.Message{user(long), asst("ok")}, 1, long[:maxContextBytes]},
+		{"a long neighbour is cut between words", []conversation.Message{user(long), asst("ok")}, 1, long[:maxContextBytes-1]},
+		{"one long word is cut at a rune", []conversation.Message{user(strings.Repeat("é", 200)), asst("ok")}, 1, strings.Repeat("é", maxContextBytes/2)},
+		{"a blank neighbour is passed over", []conversation.Message{user("And Pudding?"), asst(" \n "), asst("she ate a sock")}, 0, "she ate a sock"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := contextText(tt.msgs, tt.i); got != tt.want {

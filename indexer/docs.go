@@ -177,6 +177,12 @@ func conceptText(m *conversation.Message) string {
 // halves, at a third of the cost).
 const maxContextBytes = 300
 
+// ContextBytes is about how many bytes of m's text its neighbours' context
+// fields index again: its start, once on each side. For sizing batches.
+func ContextBytes(m *conversation.Message) int {
+	return 2 * min(len(conceptText(m)), maxContextBytes)
+}
+
 // contextReach is how far contextText looks past tool calls and results for
 // a spoken neighbour.
 const contextReach = 8
@@ -188,13 +194,26 @@ func contextText(msgs []conversation.Message, i int) string {
 	var parts []string
 	for _, step := range []int{-1, 1} {
 		for j := i + step; j >= 0 && j < len(msgs) && j != i+step*(contextReach+1); j += step {
-			if t := conceptText(&msgs[j]); t != "" {
-				parts = append(parts, prefix(t, maxContextBytes))
+			if t := strings.TrimSpace(conceptText(&msgs[j])); t != "" {
+				parts = append(parts, wordPrefix(t, maxContextBytes))
 				break
 			}
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// wordPrefix is prefix(s, max) without a word cut in two at its end: half
+// a word would be indexed as a word of its own.
+func wordPrefix(s string, max int) string {
+	p := prefix(s, max)
+	if len(p) == len(s) {
+		return p
+	}
+	if i := strings.LastIndexAny(p, " \t\n"); i > 0 {
+		return p[:i]
+	}
+	return p
 }
 
 // prefix is s cut to at most max bytes, at a rune boundary.

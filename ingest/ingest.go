@@ -726,7 +726,7 @@ func textOf(c *conversation.Conversation) int {
 	}
 	for i := range c.Messages {
 		m := &c.Messages[i]
-		n += len(m.Content) + len(m.Thinking)
+		n += len(m.Content) + len(m.Thinking) + indexer.ContextBytes(m)
 		for _, tc := range m.ToolCalls {
 			n += len(tc.Arguments)
 		}

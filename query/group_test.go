@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/convsearch/convsearch/indexer"
@@ -41,13 +42,17 @@ func TestGroupRankedKinds(t *testing.T) {
 	}
 }
 
-func TestBareWord(t *testing.T) {
-	for _, tt := range []struct{ in, want string }{
-		{"dish?", "dish"}, {"City", "city"}, {"Grandma's", "grandma"}, {"grandma’s", "grandma"},
-		{"(therapy),", "therapy"}, {"e-mail", "e-mail"}, {"?", ""}, {"cats'", "cats"},
+func TestWordParts(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{"dish?", []string{"dish"}}, {"City", []string{"city"}}, {"Grandma's", []string{"grandma", "s"}},
+		{"grandma’s", []string{"grandma", "s"}}, {"(therapy),", []string{"therapy"}}, {"ex-wife", []string{"ex", "wife"}},
+		{"dog/cat?", []string{"dog", "cat"}}, {"?", nil},
 	} {
-		if got := bareWord(tt.in); got != tt.want {
-			t.Errorf("bareWord(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := wordParts(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("wordParts(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -111,15 +111,8 @@ func (b *builder) question(n Node) bq.Query {
 		return nil
 	}
 	var terms []string
-	nouns := map[string]bool{} // the terms of words that are nouns with concepts
 	for _, w := range words {
-		ts := analyze(b.e.analyzer, w)
-		terms = append(terms, ts...)
-		if indexer.HasConcepts(bareWord(w)) {
-			for _, t := range ts {
-				nouns[t] = true
-			}
-		}
+		terms = append(terms, analyze(b.e.analyzer, w)...)
 	}
 	content := terms[:0:0]
 	for _, t := range terms {
@@ -142,6 +135,16 @@ func (b *builder) question(n Node) bq.Query {
 	timed := len(content) > 1 && (asked && len(b.dated) > 0 || slices.ContainsFunc(b.dated, func(p period) bool { return p.relative != "" }))
 	if !timed && (len(content) < 2 || (!asked && len(content) < questionWords)) {
 		return nil
+	}
+	nouns := map[string]bool{} // the terms of words that are nouns with concepts
+	for _, w := range words {
+		for _, part := range wordParts(w) {
+			if indexer.HasConcepts(part) {
+				for _, t := range analyze(b.e.analyzer, part) {
+					nouns[t] = true
+				}
+			}
+		}
 	}
 	q := bleve.NewBooleanQuery()
 	around := bleve.NewBooleanQuery()
@@ -183,15 +186,12 @@ func (b *builder) question(n Node) bq.Query {
 	return ranked
 }
 
-// bareWord is a query word as the concept table lists nouns: lower case,
-// without the punctuation around it or a possessive ("dish?" and
-// "Grandma's" are "dish" and "grandma").
-func bareWord(w string) string {
-	w = strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
-	for _, s := range []string{"'s", "’s"} {
-		w = strings.TrimSuffix(w, s)
-	}
-	return w
+// wordParts are the lower-case words of a query word as the concept table
+// lists nouns: without punctuation or a possessive, and split where the
+// analyser splits ("dish?", "Grandma's", "ex-wife", "dog/cat" give "dish",
+// "grandma", "ex" and "wife", "dog" and "cat").
+func wordParts(w string) []string {
+	return strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 func dedupe(ss []string) []string {
