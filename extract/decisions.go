@@ -44,7 +44,8 @@ var (
 		`settled on`,
 		`signed off on`,
 		`(?:we|i|everyone|all)(?: have|'ve| had)? agreed`,
-		`agreed (?:to|on|that)`,
+		`agreed(?: (?:last|this|on|earlier) [a-z]+| yesterday| today| earlier| in the end)? (?:to|on|that)`,
+		`agree (?:(?:last|this|on|earlier) [a-z]+|yesterday|today|earlier|in the end) (?:to|on|that)`,
 		`we agree (?:to|on|that)`,
 		`agree on no`,
 	}, "|") + `)\b`)
@@ -82,7 +83,7 @@ var (
 	reNotDoingStart = re(`^not ([a-z]+ing)\b`)
 	// reRuledOut is a thing ruled out in so many words (group 1), perhaps
 	// with what ruled it out after it (group 2: "out on cost alone").
-	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:_-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|off the list|out of scope|a no-go|not an option|ruled out|off for now|a hard no|a no|a non-starter)| ruled out| (?:is|are)(?:n't| not) (?:happening|an option))(?: then| too| now| as well| for now| anyway| regardless)?(?: (?:for|as) (?:us|me|now|(?:a|an|the|this|our) [a-z0-9 -]{1,40}?))?(?: anyway| too| then)?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
+	reRuledOut = re(`^(?:so |and |then |ok |okay )*((?:the )?[a-z0-9][a-z0-9 ./+#:_-]{0,48}?)(?:(?: (?:is|are)|'s) (?:out|off the table|off the list|out of scope|a no-go|not an option|ruled out|off for now|a hard no|a no|a non-starter)| ruled out| (?:is|are)(?:n't| not) (?:happening|an option))(?: then| too| now| as well| for now| anyway| regardless| this (?:quarter|year|month|sprint|release|round|season|term|time))?(?: (?:for|as) (?:us|me|now|(?:a|an|the|this|our) [a-z0-9 -]{1,40}?))?(?: anyway| too| then)?(?:\s*(?:[.!,;:—–]|$)|( (?:on (?:cost|price|budget|licen[cs]e)))\b)`)
 	// reUserWont is a decision against with any verb ("we won't migrate
 	// this quarter", "we're not going to bother with triggers"), the verb
 	// checked against notCommitting and notDeciding.
@@ -2340,6 +2341,12 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 		if m := findAtToks(reUserChange, sl, toks, anchorCommit); m != nil && st.saidAny(head(sl[m[1]:])) {
 			return m[:2]
 		}
+		// The assistant's proposal taken as it stands: "I'm taking your km
+		// 22 and km 41 cut-offs exactly as they are" (not "your advice",
+		// whose object is elsewhere).
+		if m := findAtToks(reTakingYour, sl, toks, anchorCommit); m != nil && !vagueObjects.Has(firstWord(bytes.TrimLeft(sl[m[1]:], " "))) && st.saidAny(head(sl[m[1]:])) {
+			return m[:2]
+		}
 		if m := findAtToks(reUserBump, sl, toks, anchorCommit); m != nil && st.saidAny(sl[m[2]:m[3]]) {
 			return m[:2]
 		}
@@ -2371,6 +2378,12 @@ var reUserChange = re(`^(?:we|i)(?:'re| are|'m| am) (?:changing|widening|narrowi
 // reUserBump is "bumping" or "upping" a thing (group 1) to an amount: "I'm
 // bumping my contribution to 4%" ("I'm bumping into the same error" is not).
 var reUserBump = re(`^(?:we|i)(?:'re| are|'m| am) (?:bumping|upping) (?:up )?((?:(?:the|our|my|its) )?[a-z0-9./_()-]+(?: [a-z0-9./_()-]+){0,3}?) to [$£€]?[0-9]`)
+
+// reTakingYour takes the assistant's proposal (see trigger).
+var reTakingYour = re(`^(?:we|i)(?:'re| are|'m| am) (?:taking|using|adopting) your\b`)
+
+// vagueObjects name a proposal without saying what it is.
+var vagueObjects = set(`advice point word suggestion suggestions recommendation recommendations idea ideas lead time input help`)
 
 // reUserNotUsing turns down an option in the progressive (see trigger).
 var reUserNotUsing = re(`^(?:we|i)(?:'re| are|'m| am) not (?:using|going with|going for)\b`)
@@ -2801,6 +2814,21 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 	dec, why := text[start:end], ""
 	rest := lower[body:end]
 	loc := findAt(reReasonIn, rest, reasonAnchors)
+	if loc != nil {
+		if m := reAsItStands.FindIndex(rest[loc[0]:]); m != nil {
+			// "stays as it is, since …": how the thing is kept is part of
+			// the decision, and the reason, if any, comes after it.
+			after := loc[0] + m[1]
+			if l := findAt(reReasonIn, rest[after:], reasonAnchors); l != nil {
+				loc = []int{after + l[0], after + l[1]}
+			} else {
+				loc = nil
+				if t := bytes.TrimLeft(rest[after:], " "); len(t) > 0 && (t[0] == ';' || t[0] == ':') {
+					return cleanDecision(text[start:body+after], lower[start:body+after]), cleanReason(text[end-len(t)+1 : end])
+				}
+			}
+		}
+	}
 	if loc == nil {
 		if l := findAt(reReasonSo, rest, soAnchor); l != nil && bytes.HasSuffix(bytes.TrimRight(rest[:l[0]], " "), []byte(",")) {
 			loc = l
@@ -2847,6 +2875,10 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 	}
 	return cleanDecision(dec, lower[start:start+len(dec)]), cleanReason(why)
 }
+
+// reAsItStands is "as it is", "as they are", "as it stands": how a thing
+// is kept, not why (see splitReason).
+var reAsItStands = re(`^as (?:it|they|this|that) (?:is|are|was|were|stands?)\b`)
 
 // deciders are the people and groups whose choice the user reports (see
 // reSetThe, reGroupFirst).

@@ -1086,6 +1086,31 @@ func TestOptionTurnedDownOrPriced(t *testing.T) {
 	})
 }
 
+// TestAgreedKeptDropped checks forms of the eighth blind batch: a group's
+// agreement reported with its time ("agreed last week that …"), a thing
+// ruled out for a while ("isn't happening this quarter"), a thing dropped
+// with a bare "goes" after the assistant proposed dropping it, the
+// assistant's proposal taken ("I'm taking your …"), and "as it is" kept
+// apart from the reason after it; and their look-alikes.
+func TestAgreedKeptDropped(t *testing.T) {
+	checkTurns(t, []turnsCase{
+		{"agreed last week", []string{"Flaky tests keep failing main.", "Quarantine them, or retry them.", "The engineering managers agreed last week that flaky tests will be quarantined, not deleted."},
+			"The engineering managers agreed last week that flaky tests will be quarantined, not deleted"},
+		{"did agree this morning", []string{"Phones?", "Off and away all day, or a phone zone for sixth formers.", "The leadership team did agree this morning that sixth formers keep their phones."},
+			"The leadership team did agree this morning that sixth formers keep their phones"},
+		{"agreeing with a statement", []string{"Flaky tests keep failing main.", "Flaky tests are hard to pin down.", "I agree that they are hard to pin down."}, ""},
+		{"not happening this quarter", []string{"Which autoscaler?", "Karpenter, or keep Cluster Autoscaler.", "Karpenter isn't happening this quarter, the team just upgraded."},
+			"Karpenter isn't happening this quarter"},
+		{"a bare goes", []string{"Cut-offs?", "Drop the km 30 cut-off, keep km 22.", "The km 30 cut-off goes, since that's where the 4x4 got stuck."}, "The km 30 cut-off goes"},
+		{"goes, nothing proposed dropped", []string{"My knee hurts.", "The pain should ease with rest.", "The pain goes, then comes back at night."}, ""},
+		{"how this goes", []string{"Exams?", "Drop the open-book exam, or keep it.", "Open-book can wait until I see how this goes."}, ""},
+		{"taking your", []string{"Cut-offs?", "Km 22 at 11:45 and km 41 at 15:30.", "I'm taking your km 22 and km 41 cut-offs, 11:45 and 15:30."},
+			"I'm taking your km 22 and km 41 cut-offs, 11:45 and 15:30"},
+		{"taking your advice", []string{"Batches?", "Use smaller batches.", "I'm taking your advice on that."}, ""},
+		{"as it is, then why", []string{"Packaging?", "Switch to recycled mailers, or keep the boxes.", "The packaging stays as it is; one breakage in 400 orders."}, "The packaging stays as it is"},
+	})
+}
+
 // TestTakesUpSuggestion checks a reply's "I'll" and a verb that carries out
 // a plan, in the words the assistant used: taking up what it laid out. A
 // verb that prepares ("I'll get quotes") stays a task.

@@ -762,7 +762,7 @@ var reLiking = re(`^i (?:like|love|prefer|'m happy with|am happy with) (?:the|yo
 // reStays is a thing the user keeps as it is, in a clause of its own:
 // "the admin app stays on Jest until …", "so `amount` stays until Q3
 // close".
-var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off)|stays|(?:go|goes) to (?:[$€£0-9]|an? )|(?:go|goes) (?:behind|under|next to|beside|against|along|on top of|in front of)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) off|(?:is|are) going (?:away|to stay))\b`)
+var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off)|stays|(?:go|goes) to (?:[$€£0-9]|an? )|(?:go|goes) (?:behind|under|next to|beside|against|along|on top of|in front of)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) off|(?:is|are) going (?:away|to stay)|goes)\b`)
 
 // stays returns the clause of a reply that keeps a thing as it is, from its
 // subject to the sentence's end, or nil. A report ("memory still stays at
@@ -777,12 +777,19 @@ func (st *decisionState) stays(sl []byte) []int {
 		}
 		if m := reStays.FindSubmatchIndex(head(sl[from:])); m != nil {
 			subj := sl[from+m[2] : from+m[3]]
-			if bytes.HasSuffix(sl[from:from+m[1]], []byte(" stays")) {
+			if bare := sl[from : from+m[1]]; bytes.HasSuffix(bare, []byte(" stays")) || bytes.HasSuffix(bare, []byte(" goes")) {
 				// "the maple stays, …": a bare "stays" ends its clause, and
 				// keeps only a thing the assistant spoke of; "the rash
 				// stays, even with the cream" reports.
 				end := from + m[1]
 				first, _, _ := bytes.Cut(subj, []byte(" "))
+				if bytes.HasSuffix(bare, []byte(" goes")) && (bytes.Count(subj, []byte(" ")) > 4 || anyWord(subj, clauseWords) ||
+					!containsAny(st.saidLower, "drop", "remov", "cut ", "scrap", "delet", "retire", "get rid", "without")) {
+					// "X goes" takes up a proposal to drop X; "… until I see
+					// how this goes" and "the pain goes, then comes back"
+					// are no thing dropped.
+					return nil
+				}
 				if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) || !st.saidAny(subj) ||
 					pronouns.Has(first) || conditionOpener(first) || reTentative.Match(sl[:end]) || bytes.Contains(subj, []byte("probably")) ||
 					anyWord(sl[end:], concessives) || containsAny(sl[end:], "no matter", "not sure") {
@@ -817,6 +824,10 @@ func (st *decisionState) stays(sl []byte) []int {
 	}
 	return nil
 }
+
+// clauseWords in the subject of a bare "goes" make it a clause of its own,
+// not a thing: "wait until I see how this goes".
+var clauseWords = set(`how until when if whether what see wait everything anything it this that`)
 
 // concessives after "X stays" make it a report: "the rash stays, even with
 // the cream".
