@@ -2354,6 +2354,14 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 			return m[:2]
 		}
 	}
+	// What the user will put to the body that decides, in so many words:
+	// "I'll take off and away all day to the governors as the main
+	// recommendation" (not "I'll take it to the committee").
+	if m := reToTheBoard.FindSubmatchIndex(sl); m != nil && !bytes.HasSuffix(bytes.TrimRight(sl, " "), []byte("?")) {
+		if !reAnyAnaphor.Match(sl[m[2]:m[3]]) && !reTentative.Match(sl) {
+			return m[:2]
+		}
+	}
 	// A price settled in the first person: "I'll quote them $5,800",
 	// "I'll counter at £1,725"; not one still weighed ("$900, or maybe
 	// $1,000").
@@ -2384,6 +2392,14 @@ var reTakingYour = re(`^(?:we|i)(?:'re| are|'m| am) (?:taking|using|adopting) yo
 
 // vagueObjects name a proposal without saying what it is.
 var vagueObjects = set(`advice point word suggestion suggestions recommendation recommendations idea ideas lead time input help`)
+
+// reToTheBoard is a proposal the user will put to the body that decides
+// (group 1, what is put): the choice is theirs to make and they have made
+// it.
+var reToTheBoard = re(`^(?:(?:so|and|ok|okay|right)[,.]?\s+)?(?:i|we)(?:'ll| will|'m going to|'re going to| am going to| are going to) (?:take|bring|put|propose|recommend) ([a-z0-9£$€"][^,;:]{2,80}?) to (?:the |our |my )?` + bodies + `\b`)
+
+// bodies decide what a user proposes to them.
+const bodies = `(?:governors|governing body|board|committee|council|trustees|management team|leadership team|members|partners|steering group|parish council|school board|exec team|executive team|directors)`
 
 // reUserNotUsing turns down an option in the progressive (see trigger).
 var reUserNotUsing = re(`^(?:we|i)(?:'re| are|'m| am) not (?:using|going with|going for)\b`)

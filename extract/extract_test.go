@@ -1090,8 +1090,9 @@ func TestOptionTurnedDownOrPriced(t *testing.T) {
 // agreement reported with its time ("agreed last week that …"), a thing
 // ruled out for a while ("isn't happening this quarter"), a thing dropped
 // with a bare "goes" after the assistant proposed dropping it, the
-// assistant's proposal taken ("I'm taking your …"), and "as it is" kept
-// apart from the reason after it; and their look-alikes.
+// assistant's proposal taken ("I'm taking your …"), "as it is" kept apart
+// from the reason after it, and a proposal the user will put to the body
+// that decides; and their look-alikes.
 func TestAgreedKeptDropped(t *testing.T) {
 	checkTurns(t, []turnsCase{
 		{"agreed last week", []string{"Flaky tests keep failing main.", "Quarantine them, or retry them.", "The engineering managers agreed last week that flaky tests will be quarantined, not deleted."},
@@ -1108,6 +1109,11 @@ func TestAgreedKeptDropped(t *testing.T) {
 			"I'm taking your km 22 and km 41 cut-offs, 11:45 and 15:30"},
 		{"taking your advice", []string{"Batches?", "Use smaller batches.", "I'm taking your advice on that."}, ""},
 		{"as it is, then why", []string{"Packaging?", "Switch to recycled mailers, or keep the boxes.", "The packaging stays as it is; one breakage in 400 orders."}, "The packaging stays as it is"},
+		{"to the governors", []string{"Phones?", "Off and away all day, or a phone zone.", "I'll take off and away all day to the governors as the main recommendation."},
+			"I'll take off and away all day to the governors as the main recommendation"},
+		{"it to the committee", []string{"Fees?", "A concession rate is easier to defend.", "I'll take it to the committee next week."}, ""},
+		{"might take", []string{"Fees?", "A concession rate is easier to defend.", "I might take the concession rate to the committee."}, ""},
+		{"asking whether to take", []string{"Fees?", "A concession rate is easier to defend.", "Should I take the concession rate to the committee?"}, ""},
 	})
 }
 
