@@ -440,7 +440,7 @@ var notCommitting = set(`see need have be get lose probably likely possibly mayb
 	brainstorm explore dig learn ask check hear regret miss notice worry eventually deal
 	not never all both each say assume suppose imagine pretend hope take go come debug
 	verify investigate consider try understand walk step pause recap summarize continue
-	reconsider double-check confirm research measure benchmark profile sort vote bring`)
+	reconsider double-check confirm research measure benchmark profile sort vote bring sit meet`)
 
 // bareChoice returns the length of the choice that opens sentence k of a
 // reply, sl, when it does nothing but name things the assistant (or the
@@ -2790,8 +2790,8 @@ func settles(sl []byte, loc []int, role conversation.Role) bool {
 		return false
 	}
 	clause := prefix[clauseStart(prefix):]
-	if reTentative.Match(clause) || reNegation.Match(clause) {
-		return false
+	if reTentative.Match(clause) || reNegation.Match(clause) || anyWord(clause, othersGuess) {
+		return false // "my accountant reckons we'll save £3,000": someone's estimate
 	}
 	// Inside quotes or inline code: someone else's words, or an example.
 	if bytes.Count(prefix, []byte{'"'})%2 == 1 || bytes.Count(prefix, []byte{'`'})%2 == 1 ||
@@ -2803,6 +2803,10 @@ func settles(sl []byte, loc []int, role conversation.Role) bool {
 	}
 	return true
 }
+
+// othersGuess are someone else's estimate or view reported before a "we'll":
+// "my accountant reckons we'll save …", "the vendor expects we'll need …".
+var othersGuess = set(`reckons thinks estimates predicts expects reckoned predicted estimated expected`)
 
 func isQuestion(sl []byte) bool {
 	t := bytes.TrimRight(sl, " \t*_)\"'")

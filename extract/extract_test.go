@@ -1114,6 +1114,10 @@ func TestAgreedKeptDropped(t *testing.T) {
 		{"it to the committee", []string{"Fees?", "A concession rate is easier to defend.", "I'll take it to the committee next week."}, ""},
 		{"might take", []string{"Fees?", "A concession rate is easier to defend.", "I might take the concession rate to the committee."}, ""},
 		{"asking whether to take", []string{"Fees?", "A concession rate is easier to defend.", "Should I take the concession rate to the committee?"}, ""},
+		// Look-alikes the batch's first score showed.
+		{"someone's estimate", []string{"Card only?", "Card-only saves cash handling.", "My accountant reckons we'll save around £3,000 a year on cash handling."}, ""},
+		{"a talk to come", []string{"Loan or invest?", "Pay the loan if the rate is above 6%.", "We're going to sit down on Sunday and go through it."}, ""},
+		{"our own will", []string{"Card only?", "Card-only saves cash handling.", "We'll switch the station shop to card-only from next month."}, "We'll switch the station shop to card-only from next month"},
 	})
 }
 
