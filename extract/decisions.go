@@ -44,8 +44,7 @@ var (
 		`settled on`,
 		`signed off on`,
 		`(?:we|i|everyone|all)(?: have|'ve| had)? agreed`,
-		`agreed(?: (?:last|this|on|earlier) [a-z]+| yesterday| today| earlier| in the end)? (?:to|on|that)`,
-		`agree (?:(?:last|this|on|earlier) [a-z]+|yesterday|today|earlier|in the end) (?:to|on|that)`,
+		`agreed(?: ` + agreedWhen + `)? (?:to|on|that)`,
 		`we agree (?:to|on|that)`,
 		`agree on no`,
 	}, "|") + `)\b`)
@@ -440,7 +439,7 @@ var notCommitting = set(`see need have be get lose probably likely possibly mayb
 	brainstorm explore dig learn ask check hear regret miss notice worry eventually deal
 	not never all both each say assume suppose imagine pretend hope take go come debug
 	verify investigate consider try understand walk step pause recap summarize continue
-	reconsider double-check confirm research measure benchmark profile sort vote bring sit meet`)
+	reconsider double-check confirm research measure benchmark profile sort vote bring`)
 
 // bareChoice returns the length of the choice that opens sentence k of a
 // reply, sl, when it does nothing but name things the assistant (or the
@@ -2022,6 +2021,9 @@ func dangling(dec string) bool {
 		return true
 	}
 	l := strings.ToLower(dec)
+	if reKeptAsIs.MatchString(l) {
+		return false // "We're keeping the boxes as they are"
+	}
 	for _, v := range []string{" was", " were", " are"} {
 		if strings.HasSuffix(l, v) {
 			return true
@@ -2029,6 +2031,8 @@ func dangling(dec string) bool {
 	}
 	return strings.HasSuffix(l, " is") && !strings.HasSuffix(l, " it is") && !strings.HasSuffix(l, " as is")
 }
+
+var reKeptAsIs = re(`\bas (?:it|they|this|that) (?:is|are|was|were|stands?)$`)
 
 // asides are a sentence's worth of laughter or feeling, no item.
 var asides = set(`lol haha hah ha lmao rofl ugh yay phew wow nice cool great`)
@@ -2142,6 +2146,9 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 			verb := sl[m[2]:m[3]]
 			if pronouns.Has(verb) || letsObjects.Has(verb) {
 				continue // "it lets us use either model": the verb "let", not "let's"
+			}
+			if talkAhead(verb, sl[m[3]:]) {
+				continue // "we're going to sit down on Sunday": a talk to come
 			}
 			if !notCommitting.Has(verb) || string(verb) == "go" && (goesSomewhere(sl[m[3]:]) || r == reUserLets && goesNamed(sl[m[3]:])) ||
 				string(verb) == "have" && determinerNext(sl[m[3]:]) || string(verb) == "take" && takesChoice(sl[m[3]:]) {
@@ -2344,7 +2351,7 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 		// The assistant's proposal taken as it stands: "I'm taking your km
 		// 22 and km 41 cut-offs exactly as they are" (not "your advice",
 		// whose object is elsewhere).
-		if m := findAtToks(reTakingYour, sl, toks, anchorCommit); m != nil && !vagueObjects.Has(firstWord(bytes.TrimLeft(sl[m[1]:], " "))) && st.saidAny(head(sl[m[1]:])) {
+		if m := findAtToks(reTakingYour, sl, toks, anchorCommit); m != nil && st.takesProposal(sl, m) {
 			return m[:2]
 		}
 		if m := findAtToks(reUserBump, sl, toks, anchorCommit); m != nil && st.saidAny(sl[m[2]:m[3]]) {
@@ -2354,11 +2361,16 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 			return m[:2]
 		}
 	}
+	if loc := reDidAgree.FindIndex(sl); loc != nil {
+		return loc
+	}
 	// What the user will put to the body that decides, in so many words:
 	// "I'll take off and away all day to the governors as the main
 	// recommendation" (not "I'll take it to the committee").
 	if m := reToTheBoard.FindSubmatchIndex(sl); m != nil && !bytes.HasSuffix(bytes.TrimRight(sl, " "), []byte("?")) {
-		if !reAnyAnaphor.Match(sl[m[2]:m[3]]) && !reTentative.Match(sl) {
+		obj, after := sl[m[2]:m[3]], sl[m[1]:]
+		if !reAnyAnaphor.Match(obj) && !reTentative.Match(sl) && st.saidAny(obj) && !anyWord(obj, notProposals) &&
+			!reBoardAfter.Match(after) {
 			return m[:2]
 		}
 	}
@@ -2390,6 +2402,24 @@ var reUserBump = re(`^(?:we|i)(?:'re| are|'m| am) (?:bumping|upping) (?:up )?((?
 // reTakingYour takes the assistant's proposal (see trigger).
 var reTakingYour = re(`^(?:we|i)(?:'re| are|'m| am) (?:taking|using|adopting) your\b`)
 
+// takesProposal reports whether reTakingYour's match m in sl takes the
+// assistant's proposal as it stands: a thing it spoke of, ending its clause
+// ("I'm taking your km 22 and km 41 cut-offs, 11:45 and 15:30"), not taken
+// somewhere or taken some way ("I'm taking your car to the garage", "…
+// your comment personally"), nor still undecided.
+func (st *decisionState) takesProposal(sl []byte, m []int) bool {
+	obj := bytes.TrimLeft(sl[m[1]:], " ")
+	if i := bytes.IndexAny(obj, ",;.!:"); i >= 0 {
+		obj = obj[:i]
+	}
+	if j := bytes.Index(obj, []byte(" exactly as ")); j >= 0 {
+		obj = obj[:j]
+	}
+	return !vagueObjects.Has(firstWord(obj)) && st.saidAny(obj) && !reTentative.Match(sl) &&
+		!containsAny(obj, " to ", " home", " personally", " seriously", " with a ", " into ", " for a ", " apart") &&
+		!containsAny(sl, "haven't decided", "not decided", "not sure", "undecided")
+}
+
 // vagueObjects name a proposal without saying what it is.
 var vagueObjects = set(`advice point word suggestion suggestions recommendation recommendations idea ideas lead time input help`)
 
@@ -2398,8 +2428,24 @@ var vagueObjects = set(`advice point word suggestion suggestions recommendation 
 // it.
 var reToTheBoard = re(`^(?:(?:so|and|ok|okay|right)[,.]?\s+)?(?:i|we)(?:'ll| will|'m going to|'re going to| am going to| are going to) (?:take|bring|put|propose|recommend) ([a-z0-9£$€"][^,;:]{2,80}?) to (?:the |our |my )?` + bodies + `\b`)
 
+// notProposals put to a board are no choice made: "both options", "a
+// question", "a complaint", "the kids".
+var notProposals = set(`options both question questions complaint complaints kids children you him her them me`)
+
+// reBoardAfter follows a body that is a place or someone's ("the council
+// meeting", "the board's annoyance"), or leaves the choice to it ("… and let
+// them choose", "… if they ask").
+var reBoardAfter = re(`^(?:'s|s'| meeting| meetings| room| lounge| office| and let| to decide| to choose| if | for (?:a|their) (?:decision|vote|view))`)
+
 // bodies decide what a user proposes to them.
 const bodies = `(?:governors|governing body|board|committee|council|trustees|management team|leadership team|members|partners|steering group|parish council|school board|exec team|executive team|directors)`
+
+// agreedWhen is when a group agreed: "agreed last week that …".
+const agreedWhen = `(?:(?:last|this|on) (?:week|month|year|morning|afternoon|evening|quarter|term|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|earlier|in the end)`
+
+// reDidAgree is a group's agreement reported with "did": "the leadership
+// team did agree this morning that …".
+var reDidAgree = re(`\bdid agree(?: ` + agreedWhen + `)? (?:to|on|that)\b`)
 
 // reUserNotUsing turns down an option in the progressive (see trigger).
 var reUserNotUsing = re(`^(?:we|i)(?:'re| are|'m| am) not (?:using|going with|going for)\b`)
@@ -2649,6 +2695,19 @@ var notDoing = set(`seeing getting having hearing finding noticing experiencing 
 
 var haveObjects = set(`the our all every each both`)
 
+// talkAhead reports a meeting to talk it over: "sit down", "meet up", "meet
+// with …", "meet to discuss" ("we'll meet the 10% target" commits).
+func talkAhead(verb, rest []byte) bool {
+	next := firstWord(bytes.TrimLeft(rest, " "))
+	switch string(verb) {
+	case "sit":
+		return string(next) == "down"
+	case "meet":
+		return string(next) == "up" || string(next) == "with" || string(next) == "to"
+	}
+	return false
+}
+
 // takesChoice reports "we'll take" followed by one of the things weighed
 // ("we'll take the managed option"), not "take a look" or "take the
 // weekend".
@@ -2790,8 +2849,8 @@ func settles(sl []byte, loc []int, role conversation.Role) bool {
 		return false
 	}
 	clause := prefix[clauseStart(prefix):]
-	if reTentative.Match(clause) || reNegation.Match(clause) || anyWord(clause, othersGuess) {
-		return false // "my accountant reckons we'll save £3,000": someone's estimate
+	if reTentative.Match(clause) || reNegation.Match(clause) || guessedBefore(clause) {
+		return false
 	}
 	// Inside quotes or inline code: someone else's words, or an example.
 	if bytes.Count(prefix, []byte{'"'})%2 == 1 || bytes.Count(prefix, []byte{'`'})%2 == 1 ||
@@ -2804,9 +2863,19 @@ func settles(sl []byte, loc []int, role conversation.Role) bool {
 	return true
 }
 
-// othersGuess are someone else's estimate or view reported before a "we'll":
-// "my accountant reckons we'll save …", "the vendor expects we'll need …".
+// othersGuess are someone else's estimate or view reported right before a
+// trigger: "my accountant reckons we'll save …", "the vendor expects that
+// we'll need …".
 var othersGuess = set(`reckons thinks estimates predicts expects reckoned predicted estimated expected`)
+
+// guessedBefore reports a clause that ends on someone's estimate: the
+// trigger after it is what they guess ("my accountant reckons we'll save
+// £3,000"), not what anyone chose ("our DBA thinks MySQL is fine but we
+// decided …" is still a decision).
+func guessedBefore(clause []byte) bool {
+	t := bytes.TrimSuffix(bytes.TrimRight(clause, " "), []byte(" that"))
+	return othersGuess.Has(lastWord(t))
+}
 
 func isQuestion(sl []byte) bool {
 	t := bytes.TrimRight(sl, " \t*_)\"'")
@@ -2837,8 +2906,14 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 	if loc != nil {
 		if m := reAsItStands.FindIndex(rest[loc[0]:]); m != nil {
 			// "stays as it is, since …": how the thing is kept is part of
-			// the decision, and the reason, if any, comes after it.
-			after := loc[0] + m[1]
+			// the decision, and the reason, if any, comes after it ("as
+			// they are cheaper" is a reason).
+			phrase := bytes.TrimRight(rest[loc[0]:loc[0]+m[1]], " ,;:.!")
+			if k := bytes.LastIndexAny(phrase, " "); k > 0 && !bytes.HasPrefix(phrase[k:], []byte(" is")) && !bytes.HasPrefix(phrase[k:], []byte(" are")) &&
+				!bytes.HasPrefix(phrase[k:], []byte(" was")) && !bytes.HasPrefix(phrase[k:], []byte(" were")) && !bytes.HasPrefix(phrase[k:], []byte(" stand")) {
+				phrase = phrase[:k] // "as it is because": the reason word is not the phrase's
+			}
+			after := loc[0] + len(phrase)
 			if l := findAt(reReasonIn, rest[after:], reasonAnchors); l != nil {
 				loc = []int{after + l[0], after + l[1]}
 			} else {
@@ -2898,7 +2973,7 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 
 // reAsItStands is "as it is", "as they are", "as it stands": how a thing
 // is kept, not why (see splitReason).
-var reAsItStands = re(`^as (?:it|they|this|that) (?:is|are|was|were|stands?)\b`)
+var reAsItStands = re(`^as (?:it|they|this|that) (?:is|are|was|were|stands?)(?:\s*(?:[,;:.!]|$)| (?:because|since|given|so|though|for now|anyway|and|but)\b)`)
 
 // deciders are the people and groups whose choice the user reports (see
 // reSetThe, reGroupFirst).

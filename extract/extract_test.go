@@ -1118,6 +1118,21 @@ func TestAgreedKeptDropped(t *testing.T) {
 		{"someone's estimate", []string{"Card only?", "Card-only saves cash handling.", "My accountant reckons we'll save around £3,000 a year on cash handling."}, ""},
 		{"a talk to come", []string{"Loan or invest?", "Pay the loan if the rate is above 6%.", "We're going to sit down on Sunday and go through it."}, ""},
 		{"our own will", []string{"Card only?", "Card-only saves cash handling.", "We'll switch the station shop to card-only from next month."}, "We'll switch the station shop to card-only from next month"},
+		// Look-alikes found in review.
+		{"agreed this was", []string{"The list?", "Add the migration to the list.", "He agreed this was on the list already."}, ""},
+		{"agree this week, hoped", []string{"Switch?", "Switch to the new vendor.", "I hope they agree this week to the switch."}, ""},
+		{"goes, after", []string{"Headaches?", "Drop caffeine for a week.", "The headache goes, after an hour."}, ""},
+		{"never goes", []string{"The car?", "Drop the car and take the bus.", "The car never goes, it sits in the drive."}, ""},
+		{"goes, then the next clause", []string{"Costs?", "Drop the gym membership and keep the car.", "The gym membership goes, the car stays."}, "The gym membership goes"},
+		{"taking your car", []string{"The car?", "Your car needs new brakes.", "I'm taking your car to the garage tomorrow."}, ""},
+		{"taking your numbers, undecided", []string{"Cut-offs?", "Km 22 at 11:45.", "I'm using your km 22 numbers, but I haven't decided."}, ""},
+		{"kids to the council meeting", []string{"Fees?", "A concession rate is easier to defend.", "I'll bring the kids to the council meeting."}, ""},
+		{"a question to the board", []string{"Fees?", "A concession rate is easier to defend.", "I'll put a question to the board about the concession rate."}, ""},
+		{"both options to the committee", []string{"Fees?", "A concession rate or a flat fee.", "I'll put both options to the committee and let them choose."}, ""},
+		{"kept as they are", []string{"Packaging?", "Switch to mailers, or keep the boxes.", "We're keeping the boxes as they are."}, "We're keeping the boxes as they are"},
+		{"as, a reason", []string{"Packaging?", "Switch to mailers, or keep the boxes.", "We'll keep the boxes, as they are cheaper."}, "We'll keep the boxes"},
+		{"a view, then a decision", []string{"DB?", "Postgres or MySQL.", "Our DBA thinks MySQL is fine but we decided to go with Postgres."}, "Our DBA thinks MySQL is fine but we decided to go with Postgres"},
+		{"meeting a target", []string{"Shifts?", "Cut two shifts to hit the 10% target.", "We'll meet the 10% target by cutting two shifts."}, "We'll meet the 10% target by cutting two shifts"},
 	})
 }
 

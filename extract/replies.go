@@ -777,41 +777,30 @@ func (st *decisionState) stays(sl []byte) []int {
 		}
 		if m := reStays.FindSubmatchIndex(head(sl[from:])); m != nil {
 			subj := sl[from+m[2] : from+m[3]]
-			if bare := sl[from : from+m[1]]; bytes.HasSuffix(bare, []byte(" stays")) || bytes.HasSuffix(bare, []byte(" goes")) {
+			bare := sl[from : from+m[1]]
+			switch {
+			case bytes.HasSuffix(bare, []byte(" goes")):
+				// "the km 30 cut-off goes, …" takes up a proposal to drop
+				// it; a clause that is no such thing leaves the next
+				// clause to be read ("…goes, the car stays").
+				if st.dropTaken(sl, from, m) {
+					return []int{from + m[2], from + m[1]}
+				}
+			case bytes.HasSuffix(bare, []byte(" stays")):
 				// "the maple stays, …": a bare "stays" ends its clause, and
 				// keeps only a thing the assistant spoke of; "the rash
 				// stays, even with the cream" reports.
 				end := from + m[1]
 				first, _, _ := bytes.Cut(subj, []byte(" "))
-				if bytes.HasSuffix(bare, []byte(" goes")) && (bytes.Count(subj, []byte(" ")) > 4 || anyWord(subj, clauseWords) ||
-					!containsAny(st.saidLower, "drop", "remov", "cut ", "scrap", "delet", "retire", "get rid", "without")) {
-					// "X goes" takes up a proposal to drop X; "… until I see
-					// how this goes" and "the pain goes, then comes back"
-					// are no thing dropped.
-					return nil
-				}
 				if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) || !st.saidAny(subj) ||
 					pronouns.Has(first) || conditionOpener(first) || reTentative.Match(sl[:end]) || bytes.Contains(subj, []byte("probably")) ||
 					anyWord(sl[end:], concessives) || containsAny(sl[end:], "no matter", "not sure") {
 					return nil
 				}
 				return []int{from + m[2], end} // what follows is a comment: "my partner would divorce me"
+			default:
+				return st.keptClause(sl, from, m, subj)
 			}
-			first, _, _ := bytes.Cut(bytes.Trim(subj, "`"), []byte(" "))
-			clause := sl[from:]
-			if i := bytes.IndexAny(clause[m[1]:], ",;"); i >= 0 {
-				clause = clause[:m[1]+i] // "…, my regulars would riot" is a comment
-			}
-			if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) {
-				return nil
-			}
-			// "so workers go to 3.11" concludes from what the message said
-			// of the workers before.
-			concluded := bytes.HasPrefix(sl[from:], []byte("so ")) && st.saidInMessage(subj)
-			if !st.saidAny(subj) && !st.saidEarlier(subj) && !concluded {
-				return nil // a thing nobody discussed: news ("the fan stays on all night")
-			}
-			return []int{from + m[2], len(sl)}
 		}
 		i := bytes.IndexAny(sl[from:], ",;:")
 		if j := bytes.Index(sl[from:], []byte(" — ")); j >= 0 && (i < 0 || j < i) {
@@ -825,9 +814,77 @@ func (st *decisionState) stays(sl []byte) []int {
 	return nil
 }
 
+// keptClause returns the clause of reStays' match m at from, a thing kept,
+// moved or become ("the admin app stays on Jest until …"), or nil when it
+// is a report, a hedge or about nothing discussed.
+func (st *decisionState) keptClause(sl []byte, from int, m []int, subj []byte) []int {
+	first, _, _ := bytes.Cut(bytes.Trim(subj, "`"), []byte(" "))
+	clause := sl[from:]
+	if i := bytes.IndexAny(clause[m[1]:], ",;"); i >= 0 {
+		clause = clause[:m[1]+i] // "…, my regulars would riot" is a comment
+	}
+	if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) {
+		return nil
+	}
+	// "so workers go to 3.11" concludes from what the message said
+	// of the workers before.
+	concluded := bytes.HasPrefix(sl[from:], []byte("so ")) && st.saidInMessage(subj)
+	if !st.saidAny(subj) && !st.saidEarlier(subj) && !concluded {
+		return nil // a thing nobody discussed: news ("the fan stays on all night")
+	}
+	return []int{from + m[2], len(sl)}
+}
+
+// dropTaken reports whether the bare "X goes" of reStays' match m at from
+// takes up the assistant's proposal to drop X: the clause ends there, X is a
+// thing (no pronoun, clause word or adverb: "the car never goes", "wait
+// until I see how this goes"), what follows is no report ("…, then comes
+// back", "…, after an hour") and the assistant spoke of dropping it ("Drop
+// the km 30 cut-off").
+func (st *decisionState) dropTaken(sl []byte, from int, m []int) bool {
+	subj, end := sl[from+m[2]:from+m[3]], from+m[1]
+	if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) {
+		return false
+	}
+	first, _, _ := bytes.Cut(subj, []byte(" "))
+	if bytes.Count(subj, []byte(" ")) > 4 || pronouns.Has(first) || anyWord(subj, clauseWords) || anyWord(subj, goesAdverbs) ||
+		reTentative.Match(sl[:end]) || goesReport.Has(firstWord(bytes.TrimLeft(sl[end:], ",;!. "))) {
+		return false
+	}
+	thing := bytes.Trim(lastWord(subj), "`'\"")
+	return len(thing) > 1 && dropsThing(st.saidLower, thing)
+}
+
+// dropsThing reports whether said proposes to drop thing: a drop verb and,
+// within the few words after it, the thing.
+func dropsThing(said, thing []byte) bool {
+	for _, loc := range reDropVerb.get().FindAllIndex(said, -1) {
+		window := said[loc[1]:min(len(said), loc[1]+60)]
+		if i := bytes.IndexAny(window, ".\n"); i >= 0 {
+			window = window[:i]
+		}
+		for _, w := range bytes.Fields(window) {
+			if bytes.Equal(bytes.Trim(w, ",;:*`'\"()"), thing) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var reDropVerb = re(`\b(?:drop|dropping|remove|removing|cut|cutting|scrap|scrapping|delete|deleting|retire|retiring|get rid of|lose|losing|without)\b`)
+
+// goesAdverbs in the subject of "goes" report how a thing behaves: "the car
+// never goes", "not sure the gym membership goes".
+var goesAdverbs = set(`never barely always not sure still just only really also rarely sometimes hardly usually`)
+
+// goesReport opens what follows a bare "goes" that reports: "the headache
+// goes, after an hour", "…, then comes back", "…, but slowly".
+var goesReport = set(`after then but unless apparently sometimes again eventually slowly once until when`)
+
 // clauseWords in the subject of a bare "goes" make it a clause of its own,
 // not a thing: "wait until I see how this goes".
-var clauseWords = set(`how until when if whether what see wait everything anything it this that`)
+var clauseWords = set(`how until when if whether what see wait everything anything it this that before after once unless while`)
 
 // concessives after "X stays" make it a report: "the rash stays, even with
 // the cream".
