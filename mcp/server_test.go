@@ -286,6 +286,14 @@ func TestMCPSearch(t *testing.T) {
 			t.Errorf("unknown %s: %d hits, text %q", args, len(none.Hits), txt)
 		}
 	}
+	// A conversation that exists but holds no match is not called unknown;
+	// its hit id names it as well as its own id does.
+	for _, id := range []string{fixtureID, "m/" + fixtureID + "/3"} {
+		none, txt = ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "zzyzxnomatch", "conversation_id": id})
+		if len(none.Hits) != 0 || strings.Contains(txt, "holds no conversation") {
+			t.Errorf("known conversation %s with no match: %d hits, text %q", id, len(none.Hits), txt)
+		}
+	}
 }
 
 func firstLine(s string) string {

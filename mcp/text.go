@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -238,33 +237,33 @@ func renderRelated(id string, out *searchOutput) string {
 // nothing: a project or source the index does not know (with those it
 // does, in case the name was mistyped), or a conversation it does not hold.
 func (t *tools) filterHints(ctx context.Context, b *strings.Builder, in *searchInput) {
-	if in.Project == "" && in.Source == "" && in.ConversationID == "" {
-		return
-	}
-	st, err := t.b.Stats(ctx)
-	if err != nil || st == nil {
-		return
-	}
-	known := func(what, value string, counts map[string]uint64) {
-		if value == "" || counts[value] > 0 {
-			return
-		}
-		names := make([]string, 0, len(counts))
-		for n := range counts {
-			if n != "" {
-				names = append(names, n)
+	if in.Project != "" || in.Source != "" {
+		if st, err := t.b.Stats(ctx); err == nil && st != nil {
+			known := func(what, value string, counts map[string]uint64) {
+				if value == "" || counts[value] > 0 {
+					return
+				}
+				names := make([]string, 0, len(counts))
+				for n := range counts {
+					if n != "" {
+						names = append(names, n)
+					}
+				}
+				sort.Strings(names)
+				if len(names) > 30 {
+					names = append(names[:30], "…")
+				}
+				fmt.Fprintf(b, " No conversation has %s %q; %ss in the index: %s.", what, value, what, strings.Join(names, ", "))
 			}
+			known("project", in.Project, st.ByProject)
+			known("source", strings.ToLower(in.Source), st.BySource)
 		}
-		sort.Strings(names)
-		if len(names) > 30 {
-			names = append(names[:30], "…")
-		}
-		fmt.Fprintf(b, " No conversation has %s %q; %ss in the index: %s.", what, value, what, strings.Join(names, ", "))
 	}
-	known("project", in.Project, st.ByProject)
-	known("source", strings.ToLower(in.Source), st.BySource)
 	if id := strings.TrimSpace(in.ConversationID); id != "" {
-		if _, _, err := t.b.Load(ctx, id); errors.Is(err, query.ErrNotFound) {
+		// One document looked up: loading the conversation would read its
+		// file again only to learn that it exists.
+		res, err := t.b.Search(ctx, query.Request{Types: []string{indexer.KindConversation}, Conversations: []string{id}, Limit: 1, NoHighlight: true})
+		if err == nil && len(res.Hits) == 0 {
 			fmt.Fprintf(b, " The index holds no conversation %q: pass a conversation_id (or a hit's id) from an answer.", id)
 		}
 	}
