@@ -320,7 +320,7 @@ func decisionParts(st style, h *query.Hit, frag string) (text, because string) {
 	}
 	if dec, why, ok := strings.Cut(frag, "\n"); ok {
 		if strings.TrimSpace(query.PlainFragment(dec, "", "")) == "" {
-			dec = h.Text
+			return h.Text, st.mark(why) // plain text already: marking would unescape it
 		}
 		return st.mark(dec), st.mark(why)
 	}

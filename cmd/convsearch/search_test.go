@@ -181,6 +181,12 @@ func TestDecisionParts(t *testing.T) {
 			t.Errorf("%q: %q / %q, want %q / %q", tt.frag, text, because, tt.text, tt.because)
 		}
 	}
+	// A decision's own text is plain: what looks like an entity in it is
+	// what was written.
+	lt := &query.Hit{Kind: "decision", Text: "Keep R &lt; 5 rows", Rationale: "the bootstrap distribution is skewed"}
+	if text, because := decisionParts(st, lt, "\nthe <mark>bootstrap</mark> distribution"); text != "Keep R &lt; 5 rows" || because != "the «bootstrap» distribution" {
+		t.Errorf("empty decision part: %q / %q", text, because)
+	}
 	m := &query.Hit{Kind: "message", Text: "x", Rationale: ""}
 	if text, because := decisionParts(st, m, "a <mark>b</mark>"); text != "a «b»" || because != "" {
 		t.Errorf("message hit: %q / %q", text, because)

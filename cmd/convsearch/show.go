@@ -23,7 +23,7 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(env, fs, "show", args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if fs.NArg() != 1 || fs.Arg(0) == "" {
 		return usagef("show: give one conversation id (from search or index.json)")
 	}
 	if *contextN < 0 {
@@ -31,9 +31,6 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 	}
 	if fs.Changed("message") && *message < 0 {
 		return usagef("show: --message must not be negative (messages are numbered from 0)")
-	}
-	if fs.Arg(0) == "" {
-		return usagef("show: give one conversation id (from search or index.json)")
 	}
 	id := fs.Arg(0)
 	be, err := openBackend(ctx, env, &sf)
