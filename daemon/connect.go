@@ -126,7 +126,8 @@ func Index(ctx context.Context, o ConnectOptions) (sum *ingest.Summary, via stri
 	if err == nil {
 		// A daemon or MCP server started over these roots then knows its
 		// index is complete, and says nothing of a first pass.
-		err = st.Index.MarkReconciled(o.Roots)
+		// Recorded as the daemon names its roots: absolute.
+		err = st.Index.MarkReconciled(absAll(o.Roots))
 	}
 	if err == nil {
 		// The rebuilt index takes the old one's place only when whole.

@@ -53,21 +53,24 @@ func TestIndexingRemembered(t *testing.T) {
 // roots is a complete first pass too, so an MCP server or daemon started
 // over them afterwards does not say it is still indexing.
 func TestIndexCommandRemembersItsPass(t *testing.T) {
-	dir := t.TempDir()
 	root, err := filepath.Abs("../examples")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Index(context.Background(), ConnectOptions{Store: StoreOptions{Dir: dir}, Roots: []string{root}}); err != nil {
-		t.Fatal(err)
-	}
-	st, err := OpenStore(StoreOptions{Dir: dir, ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	k := NewKeeper(&fakeIngester{}, KeeperOptions{Roots: []string{root}, Record: st.Index})
-	if k.Indexing() {
-		t.Errorf("indexing after `index` over %s (recorded %v)", root, st.Index.Reconciled())
+	// A root given relative is remembered as the daemon names it, absolute.
+	for _, given := range []string{root, "../examples"} {
+		dir := t.TempDir()
+		if _, _, err := Index(context.Background(), ConnectOptions{Store: StoreOptions{Dir: dir}, Roots: []string{given}}); err != nil {
+			t.Fatal(err)
+		}
+		st, err := OpenStore(StoreOptions{Dir: dir, ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := NewKeeper(&fakeIngester{}, KeeperOptions{Roots: []string{root}, Record: st.Index})
+		if k.Indexing() {
+			t.Errorf("indexing after `index` over %s (recorded %v)", given, st.Index.Reconciled())
+		}
+		st.Close()
 	}
 }
