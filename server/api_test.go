@@ -96,10 +96,18 @@ func TestAPIRejectsMistakes(t *testing.T) {
 		{"/api/search?q=x&sort=newest&after=,,,", 400, "after"},
 		{"/api/search?q=x&sort=newest&after=%20", 400, "after"},
 		{"/api/search?q=x&q=y", 400, `"q" given 2 times`},
+		// Both wrong: the unknown one is named, whatever order a map gives.
+		{"/api/search?q=x&q=y&zz=1", 400, `unknown parameter "zz"`},
+		{"/api/search?q=x&q=y&limit=2&limit=3", 400, `"limit" given 2 times`},
 		{"/api/search?q=x&type=message&type=topic", 200, ""},
 		{"/api/conversations/c1?offset=9", 400, "past the last message"},
 		{"/api/conversations/c1?offset=4", 200, ""},
 		{"/api/conversations/c1/view?around=-5", 400, "negative"},
+		// The view refuses an offset past the end as the page of messages
+		// does; a message to centre on past it opens the end.
+		{"/api/conversations/c1/view?offset=9", 400, "offset 9 is past the last message"},
+		{"/api/conversations/c1/view?around=9", 200, ""},
+		{"/api/conversations/c1/view?around=4", 200, ""},
 		{"/api/status?bogus=1", 400, `unknown parameter "bogus"`},
 		{"/api/overview?bogus=1", 400, `unknown parameter "bogus"`},
 	} {

@@ -317,8 +317,8 @@ func (h *handler) conversation(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	if p.Offset > 0 && p.Offset >= len(c.Messages) {
-		writeBadRequest(w, fmt.Errorf("offset %d is past the last message: the conversation has %d (0 to %d)", p.Offset, len(c.Messages), len(c.Messages)-1))
+	if err := pastLast("offset", p.Offset, c); err != nil {
+		writeBadRequest(w, err)
 		return
 	}
 	focus := query.HitMessage(c, id)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -215,17 +216,33 @@ func parsePage(v url.Values, def, most int, others ...string) (Page, error) {
 	}
 	p := Page{Limit: def}
 	var err error
-	if p.Offset, err = intParam(v, "offset", 0); err != nil {
+	if p.Offset, err = indexParam(v, "offset", 0); err != nil {
 		return p, err
-	}
-	if p.Offset < 0 {
-		return p, fmt.Errorf("offset %d is negative: messages are numbered from 0", p.Offset)
 	}
 	if v.Has("limit") {
 		// Checked only when given: def may be 0, the whole conversation.
 		p.Limit, err = limitParam(v, 0, most)
 	}
 	return p, err
+}
+
+// indexParam reads the message index named name, def when absent: never
+// negative, as messages are numbered from 0.
+func indexParam(v url.Values, name string, def int) (int, error) {
+	n, err := intParam(v, name, def)
+	if err == nil && v.Has(name) && n < 0 {
+		err = fmt.Errorf("%s %d is negative: messages are numbered from 0", name, n)
+	}
+	return n, err
+}
+
+// pastLast says that message index i, given as name, is past c's last
+// message; nil when it is within c (or 0, the start of an empty one).
+func pastLast(name string, i int, c *conversation.Conversation) error {
+	if i > 0 && i >= len(c.Messages) {
+		return fmt.Errorf("%s %d is past the last message: the conversation has %d (0 to %d)", name, i, len(c.Messages), len(c.Messages)-1)
+	}
+	return nil
 }
 
 // limitParam reads limit, def when absent, which must be 1 to most.
@@ -237,19 +254,24 @@ func limitParam(v url.Values, def, most int) (int, error) {
 	return n, err
 }
 
-// known returns an error naming the first parameter of v not among names.
+// known returns an error naming the first parameter of v (in name order)
+// not among names, else the first given more than once that may not be.
 func known(v url.Values, names ...string) error {
-	var unknown []string
+	var unknown, repeated []string
 	for k, vs := range v {
 		if !slices.Contains(names, k) {
 			unknown = append(unknown, k)
 		} else if len(vs) > 1 && !slices.Contains(repeatable, k) {
-			// "q=a&q=b" would search for a and drop b without a word.
-			return fmt.Errorf("parameter %q given %d times: give it once", k, len(vs))
+			repeated = append(repeated, k)
 		}
 	}
 	if len(unknown) == 0 {
-		return nil
+		if len(repeated) == 0 {
+			return nil
+		}
+		// "q=a&q=b" would search for a and drop b without a word.
+		slices.Sort(repeated)
+		return fmt.Errorf("parameter %q given %d times: give it once", repeated[0], len(v[repeated[0]]))
 	}
 	slices.Sort(unknown)
 	if len(names) == 0 {

@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -74,10 +73,7 @@ func (h *handler) view(w http.ResponseWriter, r *http.Request) {
 		writeBadRequest(w, err)
 		return
 	}
-	around, err := intParam(v, "around", -1)
-	if err == nil && v.Has("around") && around < 0 {
-		err = fmt.Errorf("around %d is negative: messages are numbered from 0", around)
-	}
+	around, err := indexParam(v, "around", -1)
 	if err != nil {
 		writeBadRequest(w, err)
 		return
@@ -85,6 +81,14 @@ func (h *handler) view(w http.ResponseWriter, r *http.Request) {
 	c, fromIndex, err := h.o.Backend.Load(r.Context(), r.PathValue("id"))
 	if err != nil {
 		h.fail(w, r, err)
+		return
+	}
+	// An offset past the end is refused, as for the page of messages; a
+	// message to centre on past the end is not: the page's link to a
+	// message the file has since lost still opens its conversation, at
+	// its end.
+	if err := pastLast("offset", p.Offset, c); err != nil {
+		writeBadRequest(w, err)
 		return
 	}
 	if around >= 0 {
