@@ -2021,18 +2021,15 @@ func dangling(dec string) bool {
 		return true
 	}
 	l := strings.ToLower(dec)
-	if reKeptAsIs.MatchString(l) {
-		return false // "We're keeping the boxes as they are"
-	}
 	for _, v := range []string{" was", " were", " are"} {
 		if strings.HasSuffix(l, v) {
-			return true
+			return !reKeptAsIs.MatchString(l) // "We're keeping the boxes as they are" is whole
 		}
 	}
 	return strings.HasSuffix(l, " is") && !strings.HasSuffix(l, " it is") && !strings.HasSuffix(l, " as is")
 }
 
-var reKeptAsIs = re(`\bas (?:it|they|this|that) (?:is|are|was|were|stands?)$`)
+var reKeptAsIs = re(`\b` + asItIsPhrase + `$`)
 
 // asides are a sentence's worth of laughter or feeling, no item.
 var asides = set(`lol haha hah ha lmao rofl ugh yay phew wow nice cool great`)
@@ -2361,8 +2358,10 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 			return m[:2]
 		}
 	}
-	if loc := reDidAgree.FindIndex(sl); loc != nil {
-		return loc
+	if bytes.Contains(sl, []byte("did agree")) { // the pattern is not anchored: no prefilter
+		if loc := reDidAgree.FindIndex(sl); loc != nil {
+			return loc
+		}
 	}
 	// What the user will put to the body that decides, in so many words:
 	// "I'll take off and away all day to the governors as the main
@@ -2904,16 +2903,11 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 	rest := lower[body:end]
 	loc := findAt(reReasonIn, rest, reasonAnchors)
 	if loc != nil {
-		if m := reAsItStands.FindIndex(rest[loc[0]:]); m != nil {
+		if m := reAsItStands.FindSubmatchIndex(rest[loc[0]:]); m != nil {
 			// "stays as it is, since …": how the thing is kept is part of
 			// the decision, and the reason, if any, comes after it ("as
 			// they are cheaper" is a reason).
-			phrase := bytes.TrimRight(rest[loc[0]:loc[0]+m[1]], " ,;:.!")
-			if k := bytes.LastIndexAny(phrase, " "); k > 0 && !bytes.HasPrefix(phrase[k:], []byte(" is")) && !bytes.HasPrefix(phrase[k:], []byte(" are")) &&
-				!bytes.HasPrefix(phrase[k:], []byte(" was")) && !bytes.HasPrefix(phrase[k:], []byte(" were")) && !bytes.HasPrefix(phrase[k:], []byte(" stand")) {
-				phrase = phrase[:k] // "as it is because": the reason word is not the phrase's
-			}
-			after := loc[0] + len(phrase)
+			after := loc[0] + m[3]
 			if l := findAt(reReasonIn, rest[after:], reasonAnchors); l != nil {
 				loc = []int{after + l[0], after + l[1]}
 			} else {
@@ -2972,8 +2966,13 @@ func splitReason(text string, lower []byte, start, body, end int) (string, strin
 }
 
 // reAsItStands is "as it is", "as they are", "as it stands": how a thing
-// is kept, not why (see splitReason).
-var reAsItStands = re(`^as (?:it|they|this|that) (?:is|are|was|were|stands?)(?:\s*(?:[,;:.!]|$)| (?:because|since|given|so|though|for now|anyway|and|but)\b)`)
+// is kept, not why (see splitReason). Group 1 is the phrase, with "for now"
+// or "anyway" if it has them.
+var reAsItStands = re(`^(` + asItIsPhrase + `(?: for now| anyway)?)(?:\s*(?:[,;:.!]|$)| (?:because|since|given|so|though|and|but)\b)`)
+
+// asItIsPhrase is how a thing is kept as it is: "as it is", "as they
+// are", "as it stands".
+const asItIsPhrase = `as (?:it|they|this|that) (?:is|are|was|were|stands?)`
 
 // deciders are the people and groups whose choice the user reports (see
 // reSetThe, reGroupFirst).

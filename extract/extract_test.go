@@ -1109,6 +1109,7 @@ func TestAgreedKeptDropped(t *testing.T) {
 			"I'm taking your km 22 and km 41 cut-offs, 11:45 and 15:30"},
 		{"taking your advice", []string{"Batches?", "Use smaller batches.", "I'm taking your advice on that."}, ""},
 		{"as it is, then why", []string{"Packaging?", "Switch to recycled mailers, or keep the boxes.", "The packaging stays as it is; one breakage in 400 orders."}, "The packaging stays as it is"},
+		{"as it is for now, then why", []string{"Packaging?", "Switch to recycled mailers, or keep the boxes.", "The packaging stays as it is for now; one breakage in 400 orders."}, "The packaging stays as it is for now"},
 		{"to the governors", []string{"Phones?", "Off and away all day, or a phone zone.", "I'll take off and away all day to the governors as the main recommendation."},
 			"I'll take off and away all day to the governors as the main recommendation"},
 		{"it to the committee", []string{"Fees?", "A concession rate is easier to defend.", "I'll take it to the committee next week."}, ""},

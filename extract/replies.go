@@ -888,7 +888,7 @@ var clauseWords = set(`how until when if whether what see wait everything anythi
 
 // concessives after "X stays" make it a report: "the rash stays, even with
 // the cream".
-var concessives = set(`even despite whatever though still`)
+var concessives = set(`even despite whatever though although still`)
 
 // reFlatNo is a thing ruled out with a bare "no": "and definitely no
 // terragrunt, …", "No shim." (group 1 the "no" phrase, group 2 an

@@ -290,6 +290,7 @@ func TestWholeWords(t *testing.T) {
 	checkOverreach(t, []overreachCase{
 		{[]string{q, "Keep the maple or replace it with an oak?", "the maple stays, it is seven years old and healthy."}, "the maple stays"},
 		{[]string{q, "Keep the maple or replace it with an oak?", "the maple stays, even with the shade."}, ""},
+		{[]string{q, "Keep the maple or replace it with an oak?", "the maple stays, although it shades the patio."}, ""},
 		{[]string{q, "**Drizzle**\n- ts\n\n**Kysely**\n- sql", "drizzle, whatever keeps the schema in ts."}, "drizzle"},
 		{[]string{q, "**Drizzle**\n- ts\n\n**Kysely**\n- sql", "kysely, my old team hated it."}, ""},
 	})
