@@ -100,7 +100,7 @@ var (
 	// are mostly tasks ("I'll open a ticket").
 	reUserI = re(`^i(?:'ll| will|'m going to| am going to|'d rather|'d rather just) (?:go ahead and )?(use|keep|move to|move (?:us |it |everything )?over to|migrate to|stay with|stay on|do|go with|go for|stick with|switch to|book|buy|order|hire|rent|sell|cancel|sign)\b`)
 	// reUserIOver is "I'll" and a verb (group 1), a choice when the
-	// sentence says what it was chosen over (see findTrigger).
+	// sentence says what it was chosen over (see trigger).
 	reUserIOver = re(`^i(?:'ll| will|'m going to| am going to) (?:just )?([a-z]+)\b`)
 	// reSetThe is a date, budget or the like that someone has fixed: "We've
 	// fixed the dates for our offsite as 16–17 October", "Leadership has set
@@ -2324,7 +2324,12 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 	return nil
 }
 
-// trigger is findTrigger, and "I'll" with a verb that findTrigger leaves
+// trigger is findTrigger, and the user's forms that need their context:
+// in a reply, a change or order under way, the assistant's proposal taken
+// ("I'm taking your …"), a thing bumped to an amount, an option turned
+// down ("we're not using Glacier"), each on what the assistant spoke of; a
+// group's agreement ("did agree … that"), a proposal put to the body that
+// decides, a price settled; and "I'll" with a verb that findTrigger leaves
 // to its context: any verb but a task's when the sentence says what it is
 // chosen over ("I'll get the 80 CFM model rather than a separate switch"),
 // and in a reply a verb that carries out a plan in mostly the assistant's
@@ -2354,7 +2359,7 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 		if m := findAtToks(reUserBump, sl, toks, anchorCommit); m != nil && st.saidAny(sl[m[2]:m[3]]) {
 			return m[:2]
 		}
-		if m := findAtToks(reUserNotUsing, sl, toks, anchorCommit); m != nil && st.turnsDown(sl, m) {
+		if m := findAtToks(reUserNotUsing, sl, toks, anchorCommit); m != nil && st.turnsDownOption(sl, m) {
 			return m[:2]
 		}
 	}
@@ -2396,6 +2401,9 @@ var reUserChange = re(`^(?:we|i)(?:'re| are|'m| am) (?:changing|widening|narrowi
 
 // reUserBump is "bumping" or "upping" a thing (group 1) to an amount: "I'm
 // bumping my contribution to 4%" ("I'm bumping into the same error" is not).
+// It stands beside reUserCommit's "raising … to 4%" because the thing must
+// be one the assistant spoke of (see trigger): folded into that form, "I'm
+// bumping it to 4%" was taken, a decision that names nothing.
 var reUserBump = re(`^(?:we|i)(?:'re| are|'m| am) (?:bumping|upping) (?:up )?((?:(?:the|our|my|its) )?[a-z0-9./_()-]+(?: [a-z0-9./_()-]+){0,3}?) to [$£€]?[0-9]`)
 
 // reTakingYour takes the assistant's proposal (see trigger).
@@ -2449,7 +2457,7 @@ var reDidAgree = re(`\bdid agree(?: ` + agreedWhen + `)? (?:to|on|that)\b`)
 // reUserNotUsing turns down an option in the progressive (see trigger).
 var reUserNotUsing = re(`^(?:we|i)(?:'re| are|'m| am) not (?:using|going with|going for)\b`)
 
-// turnsDown reports whether m, reUserNotUsing's match in sl, turns down an
+// turnsDownOption reports whether m, reUserNotUsing's match in sl, turns down an
 // option the assistant named ("we're not using Glacier"), rather than say
 // how things are: an answer to a question on the facts ("Do you use
 // Postgres anywhere?" "No, we're not using Postgres anywhere"), an object
@@ -2457,7 +2465,7 @@ var reUserNotUsing = re(`^(?:we|i)(?:'re| are|'m| am) not (?:using|going with|go
 // anything else", "… yet", "…, we're using MySQL already"), a condition
 // ("… unless the client pays") or someone's belief ("I thought we're not
 // using Glacier").
-func (st *decisionState) turnsDown(sl []byte, m []int) bool {
+func (st *decisionState) turnsDownOption(sl []byte, m []int) bool {
 	rest := sl[m[1]:]
 	return !st.askedFact && !notNamed.Has(firstWord(bytes.TrimLeft(rest, " "))) &&
 		!containsAny(rest, " for anything", " yet", " right now", " currently", " at the moment", " so far",
@@ -2540,8 +2548,10 @@ var labelWords = set(`decision decided resolution agreed conclusion outcome verd
 
 // imperativeVerbs are the first words of reImperative's verbs, and of the
 // other instructions a decision may open with ("start with", "skip").
-var imperativeVerbs = set(`use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize
-	start skip rip`)
+var imperativeVerbs = set(imperativeVerbList)
+
+const imperativeVerbList = `use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize
+	start skip rip`
 
 // imperativeVerbNear reports whether one of the first three words of sl is an
 // imperative verb: most sentences are spared reImperative.
@@ -2671,8 +2681,6 @@ func determinerNext(rest []byte) bool {
 	return haveObjects.Has(rest[i:j])
 }
 
-// musingVerbs are gerunds after a yes that think rather than act: "ok,
-// wondering whether …".
 // underWay reports a word that names a change under way: "upgrading",
 // "moving"; not a state ("seeing"), a musing ("wondering") nor a noun that
 // ends like one ("nothing", "morning").
@@ -2682,8 +2690,10 @@ func underWay(w []byte) bool {
 }
 
 // ingNouns end in "ing" and are no verb: "…, and morning standups stay".
-var ingNouns = set(`morning evening spring string ceiling meeting ring king wing during clothing`)
+var ingNouns = set(`morning evening spring string ceiling meeting during clothing`)
 
+// musingVerbs are gerunds after a yes that think rather than act: "ok,
+// wondering whether …".
 var musingVerbs = set(`wondering checking reading guessing assuming waiting hoping considering
 	leaning planning debating weighing hesitating struggling`)
 
@@ -2871,10 +2881,7 @@ var othersGuess = set(`reckons thinks estimates predicts expects reckoned predic
 // trigger after it is what they guess ("my accountant reckons we'll save
 // £3,000"), not what anyone chose ("our DBA thinks MySQL is fine but we
 // decided …" is still a decision).
-func guessedBefore(clause []byte) bool {
-	t := bytes.TrimSuffix(bytes.TrimRight(clause, " "), []byte(" that"))
-	return othersGuess.Has(lastWord(t))
-}
+func guessedBefore(clause []byte) bool { return othersGuess.Has(wordBefore(clause)) }
 
 func isQuestion(sl []byte) bool {
 	t := bytes.TrimRight(sl, " \t*_)\"'")
@@ -3080,9 +3087,15 @@ func onHold(rest []byte) bool {
 // worryBefore reports a prefix that makes the "we'll" after it a fear or a
 // hope, not a plan: "worried we'll merge something that breaks e2e".
 func worryBefore(prefix []byte) bool {
-	t := bytes.TrimSuffix(bytes.TrimRight(prefix, " "), []byte(" that"))
-	w := t[bytes.LastIndexByte(t, ' ')+1:]
+	w := wordBefore(prefix)
 	return hedges.Has(w) || worryWords.Has(w)
+}
+
+// wordBefore is the last word of prefix, past a "that": the verb that
+// governs what follows ("worried that we'll …", "reckons we'll …").
+func wordBefore(prefix []byte) []byte {
+	t := bytes.TrimSuffix(bytes.TrimRight(prefix, " "), []byte(" that"))
+	return t[bytes.LastIndexByte(t, ' ')+1:]
 }
 
 // worryWords are the fears and hopes that, besides the hedges, make a
@@ -3698,8 +3711,7 @@ func (st *decisionState) sectionAdvice(text string, s sentence) string {
 
 // adviceVerbs open an advice in the imperative: a section's title or first
 // sentence that a yes takes ("Let admins enforce SSO").
-var adviceVerbs = set(`use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize
-	start skip rip add make set limit put run leave do let cap pin rename split enable disable require replace remove
+var adviceVerbs = set(imperativeVerbList + ` add make set limit put run leave do let cap pin rename split enable disable require replace remove
 	turn raise lower rotate upgrade cache store send block allow ship launch build buy rent book charge price
 	don't don’t never avoid`)
 
