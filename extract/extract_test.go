@@ -699,7 +699,7 @@ func decisionTexts(e *Extractor, c *conversation.Conversation) []string {
 // TestDecisionChoices checks replies to an assistant that lays out
 // alternatives without recommending one, and to one that offers a change.
 func TestDecisionChoices(t *testing.T) {
-	const options = "SQS is managed and cheap at your volume; Kafka is overkill. For the cache, Redis or Memcached both work; Redis gives you persistence."
+	const options = sqsOrKafka
 	const offer = "The misses come from the per-request TTL. Want me to switch the session cache to Redis with a 30-minute TTL?"
 	checkReplies(t, "We need a queue and a cache for the new service.", []replyCase{
 		{options, "Perfect. SQS for the queue, Redis for the cache.", "SQS for the queue, Redis for the cache"},

@@ -10,6 +10,10 @@ import (
 // (want ""), and wordings in the forms' spirit that must (want "*" for any
 // decision, else the decisions joined by "|"). The last message of each
 // case is the reply read.
+// sqsOrKafka is an answer weighing a queue and a cache, which many cases
+// reply to.
+const sqsOrKafka = "SQS is managed and cheap at your volume; Kafka is overkill. For the cache, Redis or Memcached both work; Redis gives you persistence."
+
 type overreachCase struct {
 	msgs []string // user, assistant, user, …
 	want string
@@ -38,7 +42,7 @@ func checkOverreach(t *testing.T, cases []overreachCase) {
 
 func TestReviewedReplies1(t *testing.T) {
 	q := "What should we do?"
-	sqs := "SQS is managed and cheap at your volume; Kafka is overkill. For the cache, Redis or Memcached both work; Redis gives you persistence."
+	sqs := sqsOrKafka
 	yard := "Keep the maple or replace it with an oak? The maple shades the beds; the oak grows slowly."
 	opts := "Two options:\n\n**Option A: nightly e2e**\nRun e2e at night.\n\n**Option B: e2e on merge**\nRun on every merge."
 	cases := []overreachCase{
@@ -156,7 +160,7 @@ func TestReviewedReplies3(t *testing.T) {
 
 func TestReviewedReplies4(t *testing.T) {
 	q := "What should we do?"
-	sqs := "SQS is managed and cheap at your volume; Kafka is overkill. For the cache, Redis or Memcached both work; Redis gives you persistence."
+	sqs := sqsOrKafka
 	router := "Did you try the 5GHz band? Rebooting the router and moving it off the floor often helps. If the error stays, check the cable."
 	wifi := "For the house, run ethernet where you can; otherwise MoCA adapters over the coax work well, or a mesh system like Eero."
 	prop := "I'd recommend moving the standup to 10am so the Berlin folks can join."
@@ -264,7 +268,7 @@ func TestReviewedReplies4(t *testing.T) {
 // TestDecidedList checks "decided:" opening a message: each short sentence
 // after it in the paragraph is an item, as after an inline "ok. decided:".
 func TestDecidedList(t *testing.T) {
-	sqs := "SQS is managed and cheap at your volume; Kafka is overkill. For the cache, Redis or Memcached both work; Redis gives you persistence."
+	sqs := sqsOrKafka
 	checkOverreach(t, []overreachCase{
 		{[]string{"What should we do?", sqs, "decided: SQS. redis for the cache. no memcached."}, "SQS|redis for the cache|No memcached"},
 		{[]string{"What should we do?", sqs, "Decided: SQS. the kids are asleep. lol."}, "SQS"},
