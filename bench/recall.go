@@ -209,8 +209,11 @@ func Score(ctx context.Context, s Asker, qs []Question, misses bool) (RecallFigu
 
 // RecallSets returns the project's sets, read from repo (the checkout's
 // root): examples/ and testdata/corpus with their hand-written questions
-// under testdata/recall, and the long-memory corpus generated under work
-// (its tune half from one seed, its held half from another).
+// under testdata/recall; the hand-written dialogs of testdata/recall/dialogs
+// twice, with their plain questions (dialogs) and their questions that say
+// when (dialogs-dated); and the long-memory corpus generated under work
+// (its tune half from one seed, its held half from another), with the
+// speakers' names in the text and in the author field.
 func RecallSets(repo, work string) ([]RecallSet, error) {
 	var sets []RecallSet
 	for _, s := range []struct{ name, root string }{

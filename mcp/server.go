@@ -99,8 +99,9 @@ const (
 	// tokens at some 4 bytes a token, under the 25k a common client allows.
 	mcpAnswerMax      = 80000
 	mcpFragmentsMax   = 3
-	mcpFieldMax       = 1000 // decisions, rationales, titles, summaries
+	mcpFieldMax       = 1000 // a hit's text, rationale and snippets; a conversation's title and summaries
 	mcpDecisionsShown = 20   // decisions listed with a conversation
+	mcpSummariesShown = 5    // summaries listed with a conversation
 	mcpHeadFieldMax   = 300  // a decision or rationale listed with a conversation
 	mcpNamesShown     = 30   // topics, tags listed with a conversation
 	mcpNameMax        = 100  // one topic or tag

@@ -598,7 +598,7 @@ func ConversationURI(id string) string {
 }
 
 // headOutput is a conversationOutput being built, with whether its head
-// (decisions, summaries, title) had to be cut.
+// (title, summaries, topics, tags, decisions) had to be cut.
 type headOutput struct {
 	conversationOutput
 	headCut bool
@@ -618,36 +618,27 @@ func conversationHead(c *conversation.Conversation) headOutput {
 	}
 	// The head is bounded whatever the file holds (hundreds of topics, long
 	// decisions), so that messages always fit beside it.
-	names := func(all []string) (out []string, more int) {
-		for i, s := range all {
-			if i == mcpNamesShown {
-				h.headCut = true
-				return out, len(all) - i
-			}
-			out = append(out, cut(s, mcpNameMax))
-		}
-		return out, 0
-	}
-	h.Tags, _ = names(c.Tags)
-	h.Topics, h.MoreTopics = names(c.TopicNames())
-	for i, s := range c.Summaries {
-		if i == 5 {
-			h.headCut = true
-			break
-		}
-		h.Summaries = append(h.Summaries, cut(s, mcpFieldMax))
-	}
-	for i, d := range c.Decisions {
-		if i == mcpDecisionsShown {
-			h.headCut = true
-			h.MoreDecisions = len(c.Decisions) - i
-			break
-		}
+	var more int
+	h.Tags, more = firstN(c.Tags, mcpNamesShown, func(s string) string { return cut(s, mcpNameMax) })
+	h.headCut = h.headCut || more > 0
+	h.Topics, h.MoreTopics = firstN(c.TopicNames(), mcpNamesShown, func(s string) string { return cut(s, mcpNameMax) })
+	h.Summaries, more = firstN(c.Summaries, mcpSummariesShown, func(s string) string { return cut(s, mcpFieldMax) })
+	h.headCut = h.headCut || more > 0
+	h.Decisions, h.MoreDecisions = firstN(c.Decisions, mcpDecisionsShown, func(d conversation.Decision) conversation.Decision {
 		d.Decision = cut(d.Decision, mcpHeadFieldMax)
 		d.Rationale = cut(d.Rationale, mcpHeadFieldMax)
-		h.Decisions = append(h.Decisions, d)
-	}
+		return d
+	})
+	h.headCut = h.headCut || h.MoreTopics > 0 || h.MoreDecisions > 0
 	return h
+}
+
+// firstN returns f of the first n of all, and how many it left out.
+func firstN[T any](all []T, n int, f func(T) T) (out []T, more int) {
+	for _, v := range all[:min(n, len(all))] {
+		out = append(out, f(v))
+	}
+	return out, max(len(all)-n, 0)
 }
 
 // clipMessage cuts m's long texts, reporting whether it cut any.
