@@ -3798,6 +3798,7 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 	if strings.Contains(why, redactedMarker) {
 		why = ""
 	}
+	why = conversation.Reason(why) // "…, because our DBA says …" is shown after "because"
 	if m.Role == conversation.RoleUser {
 		if first, second := splitCompound(dec); second != "" {
 			// "We go with Holm for the secondary outcomes, and all 24

@@ -1086,6 +1086,18 @@ func TestOptionTurnedDownOrPriced(t *testing.T) {
 	})
 }
 
+// TestRationaleReadsAfterBecause checks that a reason the user gave with
+// its own "because" is kept without it: every client shows a rationale
+// after "because".
+func TestRationaleReadsAfterBecause(t *testing.T) {
+	c := conv("Too many connections.", "Raise max_connections, or give the job its own alias.",
+		"Raising max_connections is off the table anyway, because our DBA says the instance is short on memory.")
+	ds := New(nil, Options{}).Decisions(c)
+	if len(ds) != 1 || ds[0].Rationale != "our DBA says the instance is short on memory" {
+		t.Errorf("decisions %+v, want one with the reason after its because", ds)
+	}
+}
+
 // TestAgreedKeptDropped checks forms of the eighth blind batch: a group's
 // agreement reported with its time ("agreed last week that …"), a thing
 // ruled out for a while ("isn't happening this quarter"), a thing dropped

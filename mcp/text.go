@@ -91,7 +91,7 @@ func hitText(h *query.Hit) string {
 	case h.Kind == indexer.KindDecision:
 		fmt.Fprintf(&b, "   decision: %s", conversation.OneLine(h.Text, 400))
 		if h.Rationale != "" {
-			fmt.Fprintf(&b, "\n   because: %s", conversation.OneLine(conversation.Reason(h.Rationale), 400))
+			fmt.Fprintf(&b, "\n   because: %s", conversation.OneLine(h.Rationale, 400))
 		}
 	case len(h.Snippets) > 0:
 		for i, sn := range h.Snippets {
@@ -183,7 +183,7 @@ func (t *tools) renderDecisions(ctx context.Context, out *searchOutput, project 
 		h := &out.Hits[i]
 		fmt.Fprintf(&b, "\n%d. %s\n", i+1, conversation.OneLine(h.Text, 400))
 		if h.Rationale != "" {
-			fmt.Fprintf(&b, "   because: %s\n", conversation.OneLine(conversation.Reason(h.Rationale), 400))
+			fmt.Fprintf(&b, "   because: %s\n", conversation.OneLine(h.Rationale, 400))
 		}
 		fmt.Fprintf(&b, "   from %q · %s\n   conversation_id: %s", conversation.OneLine(h.Title, 100), where(h), h.ConversationID)
 		if h.MessageIndex != nil {
@@ -299,7 +299,7 @@ func renderConversation(c *conversationOutput, focus, budget int) string {
 	for _, d := range c.Decisions {
 		fmt.Fprintf(&b, "decision: %s", conversation.OneLine(d.Decision, 400))
 		if d.Rationale != "" {
-			fmt.Fprintf(&b, " — because %s", conversation.OneLine(conversation.Reason(d.Rationale), 400))
+			fmt.Fprintf(&b, " — because %s", conversation.OneLine(d.Rationale, 400))
 		}
 		if d.MessageIndex >= 0 {
 			fmt.Fprintf(&b, " (message %d)", d.MessageIndex)

@@ -240,7 +240,7 @@ func recallText(sum *recallSummary) string {
 		for _, d := range sum.Decisions {
 			l := "- " + conversation.OneLine(d.Decision, 160)
 			if d.Rationale != "" {
-				l += " — because " + conversation.OneLine(conversation.Reason(d.Rationale), 100)
+				l += " — because " + conversation.OneLine(d.Rationale, 100)
 			}
 			l += " (" + shortDate(d.Date) + ")"
 			lines = append(lines, l)

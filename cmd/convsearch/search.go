@@ -350,7 +350,7 @@ func printHitBody(w io.Writer, st style, h *query.Hit) {
 	}
 	fmt.Fprintf(w, "   %s %s\n", st.Dim("["+label+"]"), conversation.OneLine(text, 300))
 	if because != "" {
-		fmt.Fprintf(w, "   %s %s\n", st.Dim("because:"), conversation.OneLine(conversation.Reason(because), 200))
+		fmt.Fprintf(w, "   %s %s\n", st.Dim("because:"), conversation.OneLine(because, 200))
 	}
 	for _, m := range h.Context {
 		marker := "  "

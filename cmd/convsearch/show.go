@@ -87,7 +87,7 @@ func printConversation(env *Env, c *conversation.Conversation, focus int, all bo
 	for _, d := range c.Decisions {
 		line := "decision: " + d.Decision
 		if d.Rationale != "" {
-			line += " — because " + conversation.Reason(d.Rationale)
+			line += " — because " + d.Rationale
 		}
 		fmt.Fprintln(w, st.Dim(conversation.OneLine(line, 200)))
 	}
@@ -240,7 +240,7 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 	for _, h := range res.Hits {
 		fmt.Fprintf(w, "%s %s\n", st.Bold("•"), h.Text)
 		if h.Rationale != "" {
-			fmt.Fprintf(w, "  %s %s\n", st.Dim("because:"), conversation.Reason(h.Rationale))
+			fmt.Fprintf(w, "  %s %s\n", st.Dim("because:"), h.Rationale)
 		}
 		ref := fmt.Sprintf("%s · %s · convsearch show %s", shortDate(h.Date), conversation.OneLine(h.Title, 60), term.ShellQuote(h.ConversationID))
 		if h.MessageIndex != nil {

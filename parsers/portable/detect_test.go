@@ -150,6 +150,12 @@ func TestParseQuirks(t *testing.T) {
 				t.Errorf("decisions %+v, want indexes 1, -1, -1", ds)
 			}
 		}},
+		{"a rationale loses its own because", `{"id": "x", "messages": [], "metadata": {"decisions": [{"decision": "d", "rationale": "Because: the p99 dropped"}, {"decision": "e", "rationale": " it is cheaper "}]}}`, func(t *testing.T, res *parsers.Result) {
+			ds := res.Conversations[0].Decisions
+			if len(ds) != 2 || ds[0].Rationale != "the p99 dropped" || ds[1].Rationale != "it is cheaper" {
+				t.Errorf("decisions %+v, want rationales without because, trimmed", ds)
+			}
+		}},
 		{"who wrote: author, else speaker, name or a role that is a name, never a tool's name", `{"id": "x", "messages": [{"role": "user", "name": "Caroline", "content": "a"}, {"role": "assistant", "speaker": "Melanie", "content": "b"}, {"role": "user", "author": "Jo", "name": "Joanna", "content": "c"}, {"role": "tool", "name": "get_weather", "content": "d"}, {"role": "Melanie", "content": "e"}, {"role": "model", "content": "f"}, {"role": "assistant", "name": "gpt-4o", "content": "g"}, {"role": "AI Assistant", "content": "h"}, {"role": "User:", "content": "i"}, {"role": 1, "content": "j"}, {"role": "user", "author": "  ", "speaker": " Mel ", "content": "k"}]}`, func(t *testing.T, res *parsers.Result) {
 			var got []string
 			for _, m := range res.Conversations[0].Messages {

@@ -595,7 +595,9 @@ func readDecisions(raw json.RawMessage, msgs []conversation.Message) []conversat
 			d.Decision = strings.TrimSpace(loose.String(r))
 		} else {
 			d.Decision = strings.TrimSpace(loose.String(rd.Decision))
-			d.Rationale = strings.TrimSpace(loose.String(rd.Rationale))
+			// Read as it follows "because" wherever it is shown: a file's
+			// "because the p99 …" would read "because because".
+			d.Rationale = conversation.Reason(loose.String(rd.Rationale))
 			d.Timestamp = loose.Time(rd.Timestamp)
 			if loose.String(rd.Origin) == string(conversation.OriginExtracted) {
 				d.Origin = conversation.OriginExtracted
