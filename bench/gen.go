@@ -287,12 +287,17 @@ func writePortable(dir string, i int, c genConversation) ([]string, error) {
 		msgs = append(msgs, msg{m.Role, content, m.Time.Format("2006-01-02T15:04:05.000000")})
 	}
 	id := c.Date.Format("20060102") + "-" + c.ID[:8]
-	doc := map[string]any{
-		"id": id, "date": c.Date.Format("2006-01-02T15:04:05"), "title": c.Title, "messages": msgs,
-		"metadata": map[string]any{"project": c.Project, "topics": []string{}, "decisions": []any{}, "tags": []string{"bench"}, "source": "bench"},
-	}
 	path := filepath.Join(d, id+".json")
-	return []string{path}, writeJSON(path, doc)
+	return []string{path}, writeJSON(path, portableDoc(id, c.Title, c.Project, "bench", c.Date, msgs))
+}
+
+// portableDoc is a conversation in the portable format, as the generators
+// write it: its messages (any JSON array of them), a project and a tag.
+func portableDoc(id, title, project, tag string, date time.Time, msgs any) map[string]any {
+	return map[string]any{
+		"id": id, "date": date.Format("2006-01-02T15:04:05"), "title": title, "messages": msgs,
+		"metadata": map[string]any{"project": project, "tags": []string{tag}, "source": "bench"},
+	}
 }
 
 func writePersonalAgent(dir string, i int, c genConversation) ([]string, error) {

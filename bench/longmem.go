@@ -233,9 +233,5 @@ func writeChatSession(dir, id, title, project, tag string, date time.Time, msgs 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	doc := map[string]any{
-		"id": id, "date": date.Format("2006-01-02T15:04:05"), "title": title, "messages": msgs,
-		"metadata": map[string]any{"project": project, "tags": []string{tag}, "source": "bench"},
-	}
-	return writeJSON(filepath.Join(dir, id+".json"), doc)
+	return writeJSON(filepath.Join(dir, id+".json"), portableDoc(id, title, project, tag, date, msgs))
 }
