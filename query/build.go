@@ -44,6 +44,7 @@ type builder struct {
 	e     *Engine
 	src   string   // the query text, for errors
 	dated []period // the times src names, when they can weigh (grouped, by relevance)
+	match bq.Query // set by question: the documents its query finds, without what only ranks them
 }
 
 // build returns nil for a node that matches everything (a clause made only

@@ -222,7 +222,7 @@ func (e *Engine) Related(ctx context.Context, id string, limit int) (*Result, er
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	res, err := e.run(ctx, r, combine(nil, should, []bq.Query{self}), nil)
+	res, err := e.run(ctx, r, combine(nil, should, []bq.Query{self}), nil, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -149,11 +149,13 @@ func (b *builder) question(n Node) bq.Query {
 	q := bleve.NewBooleanQuery()
 	around := bleve.NewBooleanQuery()
 	all := make([]bq.Query, 0, len(content))
+	matchers := make([]bq.Query, 0, 2*len(content)) // what finds a document; the rest only ranks it
 	for _, t := range content {
 		tq := bleve.NewTermQuery(t)
 		tq.SetField(indexer.FieldContent)
 		q.AddShould(tq)
 		all = append(all, tq)
+		matchers = append(matchers, tq)
 		cx := bleve.NewTermQuery(t)
 		cx.SetField(indexer.FieldContext)
 		cx.SetBoost(contextBoost)
@@ -163,6 +165,7 @@ func (b *builder) question(n Node) bq.Query {
 			concept.SetField(indexer.FieldConcepts)
 			concept.SetBoost(conceptBoost)
 			q.AddShould(concept)
+			matchers = append(matchers, concept)
 		}
 	}
 	if allWordsBoost > 0 {
@@ -183,6 +186,7 @@ func (b *builder) question(n Node) bq.Query {
 	ranked := bleve.NewBooleanQuery()
 	ranked.AddMust(q)
 	ranked.AddShould(around)
+	b.match = bleve.NewDisjunctionQuery(matchers...)
 	return ranked
 }
 

@@ -303,6 +303,35 @@ func TestConceptsOnlyForNouns(t *testing.T) {
 	askFirst(t, e, "Where did Nadine get her second cat?", "z1")
 }
 
+// A grouped question counts each conversation's hits as the question's own
+// search finds them, though it counts with a cheaper query than it ranks
+// with (its words alone).
+func TestQuestionCountsItsHits(t *testing.T) {
+	var convs []*conversation.Conversation
+	for i := range 30 {
+		convs = append(convs, chat(fmt.Sprintf("c%02d", i),
+			"We cleaned the zebrafish tank today.", "Which filter did you use?", fmt.Sprintf("The sponge filter, batch %d, for the zebrafish.", i)))
+	}
+	e := engineOver(t, query.Options{}, fileChanges(convs...)...)
+	const q = "Which filter did we use for the zebrafish tank?"
+	res, err := e.Search(context.Background(), query.Request{Query: q, Group: true, Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 3 {
+		t.Fatalf("%d conversations, want 3", len(res.Hits))
+	}
+	for _, h := range res.Hits {
+		one, err := e.Search(context.Background(), query.Request{Query: q, Conversations: []string{h.ConversationID}, Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if uint64(h.Count) != one.Total || h.Count < 3 {
+			t.Errorf("%s: count %d, its own search finds %d", h.ConversationID, h.Count, one.Total)
+		}
+	}
+}
+
 // chatOn is a chat of lines, user and assistant in turn, held on day.
 func chatOn(id string, day time.Time, lines ...string) *conversation.Conversation {
 	c := &conversation.Conversation{ID: id, Source: "portable", Title: "Catching up", Date: day, File: "/fixtures/" + id + ".json"}

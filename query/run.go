@@ -70,7 +70,7 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 			dated[i].resolve(now)
 		}
 	}
-	res, err := e.run(ctx, r, main, dated, filters...)
+	res, err := e.run(ctx, r, main, b.match, dated, filters...)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,7 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 		if relaxed, err := b.relaxed(node); err != nil {
 			return nil, err
 		} else if relaxed != nil {
-			if res, err = e.run(ctx, r, relaxed, nil, filters...); err != nil {
+			if res, err = e.run(ctx, r, relaxed, nil, nil, filters...); err != nil {
 				return nil, err
 			}
 			res.Relaxed = true
@@ -154,31 +154,38 @@ func (b *builder) relaxed(n Node) (bq.Query, error) {
 // run executes main (nil: everything) with r's filters, sort, paging,
 // highlighting and facets, and builds the Result. With r.Group, the hits
 // from within the dated periods (resolved) weigh more (weighDated).
-func (e *Engine) run(ctx context.Context, r Request, main bq.Query, dated []period, extra ...bq.Query) (*Result, error) {
+// run searches main within r's filters and extra. match, when not nil,
+// finds the same documents as main at less cost (a question's words
+// without the clauses that only rank): grouped hits are counted with it.
+func (e *Engine) run(ctx context.Context, r Request, main, match bq.Query, dated []period, extra ...bq.Query) (*Result, error) {
 	// Filters restrict without scoring: Bleve checks them only for the
 	// documents the main query finds, and scores nothing twice.
 	filters := append(r.filters(), extra...)
-	var q bq.Query = main
-	if len(filters) > 0 || r.ExcludeHidden {
-		fq := bleve.NewBooleanQuery()
-		if main != nil {
-			fq.AddMust(main)
+	scope := func(main bq.Query) bq.Query {
+		q := main
+		if len(filters) > 0 || r.ExcludeHidden {
+			fq := bleve.NewBooleanQuery()
+			if main != nil {
+				fq.AddMust(main)
+			}
+			if len(filters) > 0 {
+				fq.AddFilter(combine(filters, nil, nil))
+			}
+			if r.ExcludeHidden {
+				// A must-not on the few hidden documents, not a filter: a
+				// negative filter walks every document to say which are left.
+				hidden := bleve.NewTermQuery("true")
+				hidden.SetField(indexer.FieldHidden)
+				fq.AddMustNot(hidden)
+			}
+			q = fq
 		}
-		if len(filters) > 0 {
-			fq.AddFilter(combine(filters, nil, nil))
+		if q == nil {
+			q = bleve.NewMatchAllQuery()
 		}
-		if r.ExcludeHidden {
-			// A must-not on the few hidden documents, not a filter: a
-			// negative filter walks every document to say which are left.
-			hidden := bleve.NewTermQuery("true")
-			hidden.SetField(indexer.FieldHidden)
-			fq.AddMustNot(hidden)
-		}
-		q = fq
+		return q
 	}
-	if q == nil {
-		q = bleve.NewMatchAllQuery()
-	}
+	q := scope(main)
 
 	size, from := r.Limit, r.Offset
 	if r.Group {
@@ -241,7 +248,11 @@ func (e *Engine) run(ctx context.Context, r Request, main bq.Query, dated []peri
 		}
 	}
 	if r.Group {
-		if err := e.group(ctx, req, r, res, q, read, dated); err != nil {
+		counted := q
+		if match != nil {
+			counted = scope(match)
+		}
+		if err := e.group(ctx, req, r, res, counted, read, dated); err != nil {
 			return nil, err
 		}
 	}
@@ -274,8 +285,9 @@ const maxGroupScan = 4 * MaxLimit
 // by addDated, into the page of conversations r asks for. It reads further
 // pages of hits while they hold fewer than one conversation past the page
 // (so that More is known) and more are left, weighing them by dated;
-// counts each conversation's hits exactly (q, the search's query, within
-// the page's conversations) unless every hit was read.
+// counts each conversation's hits exactly (q's matches within the page's
+// conversations: the search's query, or one that matches the same
+// documents more cheaply) unless every hit was read.
 func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request, res *Result, q bq.Query, read int, dated []period) error {
 	want := r.Offset + r.Limit + 1
 	// Only req's own pages say when enough conversations were read: one
