@@ -46,3 +46,23 @@ func TestParseDocIDRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestDecisionNumber(t *testing.T) {
+	for _, tt := range []struct {
+		id   string
+		want int
+	}{
+		{DecisionDocID("20250311-a7f126dc", 2), 2},
+		{"d/a/b/0", 0},
+		{"d/20250311-a7f126dc/x", -1},
+		{"d/20250311-a7f126dc/-1", -1},
+		{"m/20250311-a7f126dc/2", -1},
+		{"t/20250311-a7f126dc/retry", -1},
+		{"c/20250311-a7f126dc", -1},
+		{"20250311-a7f126dc", -1},
+	} {
+		if got := DecisionNumber(tt.id); got != tt.want {
+			t.Errorf("DecisionNumber(%q) = %d, want %d", tt.id, got, tt.want)
+		}
+	}
+}

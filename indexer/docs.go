@@ -27,29 +27,54 @@ func DecisionDocID(conv string, n int) string { return "d/" + conv + "/" + strco
 // t/CONV/SLUG or d/CONV/N, giving the conversation and, for a message, its
 // index (else -1).
 func ParseDocID(id string) (conv string, message int, ok bool) {
+	kind, conv, n, ok := parseDocID(id)
+	if !ok || kind != "m" {
+		return conv, -1, ok
+	}
+	return conv, n, true
+}
+
+// DecisionNumber returns n of a decision's id d/CONV/N (DecisionDocID), or
+// -1 for any other id.
+func DecisionNumber(id string) int {
+	if kind, _, n, ok := parseDocID(id); ok && kind == "d" {
+		return n
+	}
+	return -1
+}
+
+// parseDocID splits a document id into its kind, its conversation and, for
+// a message or a decision, its number (else -1).
+func parseDocID(id string) (kind, conv string, n int, ok bool) {
 	kind, rest, found := strings.Cut(id, "/")
 	if !found || rest == "" {
-		return "", -1, false
+		return "", "", -1, false
 	}
 	if kind == "c" {
-		return rest, -1, true
+		return kind, rest, -1, true
 	}
 	i := strings.LastIndexByte(rest, '/')
 	if i <= 0 || i == len(rest)-1 {
-		return "", -1, false
+		return "", "", -1, false
 	}
 	conv, tail := rest[:i], rest[i+1:]
 	switch kind {
 	case "m":
 		n, err := strconv.Atoi(tail)
 		if err != nil || n < 0 {
-			return "", -1, false
+			return "", "", -1, false
 		}
-		return conv, n, true
-	case "t", "d":
-		return conv, -1, true
+		return kind, conv, n, true
+	case "d":
+		n, err := strconv.Atoi(tail)
+		if err != nil || n < 0 {
+			n = -1 // still the conversation's, as ParseDocID has always read it
+		}
+		return kind, conv, n, true
+	case "t":
+		return kind, conv, -1, true
 	}
-	return "", -1, false
+	return "", "", -1, false
 }
 
 // doc is one Bleve document: a map, so absent values are absent fields (a

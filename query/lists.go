@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -133,9 +132,9 @@ func HitMessage(c *conversation.Conversation, id string) int {
 	if conv != c.ID || id == c.ID {
 		return -1
 	}
-	if rest, ok := strings.CutPrefix(id, "d/"); ok {
-		n, err := strconv.Atoi(rest[strings.LastIndexByte(rest, '/')+1:])
-		if err != nil || n < 0 || n >= len(c.Decisions) {
+	if strings.HasPrefix(id, "d/") {
+		n := indexer.DecisionNumber(id)
+		if n < 0 || n >= len(c.Decisions) {
 			return -1
 		}
 		msg = c.Decisions[n].MessageIndex
