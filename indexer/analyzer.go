@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -30,11 +31,11 @@ const namePartsName = "convsearch_name_parts"
 const ConceptAnalyzerName = "convsearch_concepts"
 
 // conceptFilter replaces each token by its concept words (concepts.Load,
-// parsed when the first text is analysed, not when an index is opened:
-// searching never needs it), at the token's position and offsets. A
-// concept word is filed once a text, at its first place: how often a
-// text's nouns share a broader word says little, and the field stays
-// small.
+// parsed when the first text is analysed or a question looks a word up in
+// HasConcepts, not when an index is opened), at the token's position and
+// offsets. A concept word is filed once a text, at its first place: how
+// often a text's nouns share a broader word says little, and the field
+// stays small.
 type conceptFilter struct{}
 
 func (conceptFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
@@ -131,18 +132,24 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		// Bleve's English analyzer ends on its Porter stemmer; should a
+		// Bleve upgrade change that, indexing fails here rather than
+		// index words without their base forms or names' parts.
 		d, ok := a.(*analysis.DefaultAnalyzer)
-		if !ok {
-			return a, nil
+		n := 0
+		if ok {
+			n = len(d.TokenFilters)
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("analyzer %s: Bleve's English analyzer is no longer a chain of token filters", AnalyzerName)
+		}
+		if _, ok := d.TokenFilters[n-1].(*porter.PorterStemmer); !ok {
+			return nil, fmt.Errorf("analyzer %s: Bleve's English analyzer no longer ends on the Porter stemmer", AnalyzerName)
 		}
 		d.CharFilters = append([]analysis.CharFilter{nameParts{}}, d.CharFilters...)
-		// The base goes in before the stemmer, the last filter, so "ran"
-		// and "running" meet at "run".
-		if n := len(d.TokenFilters); n > 0 {
-			if _, ok := d.TokenFilters[n-1].(*porter.PorterStemmer); ok {
-				d.TokenFilters = slices.Insert(d.TokenFilters, n-1, analysis.TokenFilter(baseForms{}))
-			}
-		}
+		// The base goes in before the stemmer, so "ran" and "running" meet
+		// at "run".
+		d.TokenFilters = slices.Insert(d.TokenFilters, n-1, analysis.TokenFilter(baseForms{}))
 		return d, nil
 	})
 	if err != nil {

@@ -103,8 +103,10 @@ func plainWords(n Node) (words []string, ok bool) {
 }
 
 // question returns the ranked query for a plain query that reads as a
-// question (a question mark, or at least questionWords content words), and
-// nil for any other query.
+// question (a question mark, or at least questionWords content words; or,
+// grouped, two words or more with a time: "camping yesterday"), and nil for
+// any other query. It sets b.match to the query that finds the same
+// documents without ranking them.
 func (b *builder) question(n Node) bq.Query {
 	words, ok := plainWords(n)
 	if !ok {

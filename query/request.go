@@ -25,7 +25,8 @@ type Request struct {
 	Roles    []string  `json:"role,omitempty"`
 	Since    time.Time `json:"since,omitzero"`
 	Until    time.Time `json:"until,omitzero"`
-	// Conversations restricts the search to these conversation ids.
+	// Conversations restricts the search to these conversations, each
+	// named by its id or by one of its hits' ids ("m/ID/12").
 	Conversations []string `json:"conversation,omitempty"`
 	Limit         int      `json:"limit,omitempty"`  // default 20, at most 1000
 	Offset        int      `json:"offset,omitempty"` // hits to skip

@@ -1,4 +1,5 @@
-// Command wngen writes the concept table of package concepts from
+// Command wngen writes the concept table of package concepts and, with
+// -irregular, the table of irregular forms of package irregular, from
 // WordNet 3.0 (Princeton University; permissive licence, reproduced in the
 // header it writes), which Debian's wordnet-base package installs under
 // /usr/share/wordnet:
