@@ -218,7 +218,11 @@ const contextReach = 8
 func contextText(msgs []conversation.Message, i int) string {
 	var parts []string
 	for _, step := range []int{-1, 1} {
-		for j := i + step; j >= 0 && j < len(msgs) && j != i+step*(contextReach+1); j += step {
+		for d := 1; d <= contextReach; d++ {
+			j := i + step*d
+			if j < 0 || j >= len(msgs) {
+				break
+			}
 			if t := strings.TrimSpace(conceptText(&msgs[j])); t != "" {
 				parts = append(parts, wordPrefix(t, maxContextBytes))
 				break

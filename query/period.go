@@ -210,7 +210,7 @@ func (p *period) resolveRelative(now time.Time) {
 	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, now.Location())
 	year := time.Date(now.Year(), 1, 1, 0, 0, 0, 0, now.Location())
 	iv := func(from, to time.Time) { p.ranges = append(p.ranges, dateInterval{from, to}) }
-	switch r := strings.Join(strings.Fields(p.relative), " "); r {
+	switch r := p.relative; r {
 	case "yesterday":
 		iv(today.AddDate(0, 0, -1), today)
 	case "today", "tonight", "this morning", "this afternoon", "this evening":
