@@ -189,14 +189,8 @@ func TestGroupedSearchReachesEveryConversation(t *testing.T) {
 		lines = append(lines, fmt.Sprintf("zebrafish note %d", i))
 	}
 	long := chat("long", lines...)
-	small := chat("small", "One zebrafish line here.", "Ok.")
-	old := chat("old", "Zebrafish in the old lab.", "Sure.")
-	for c, year := range map[*conversation.Conversation]int{old: 2020, small: 2026} {
-		c.Date = time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC)
-		for i := range c.Messages {
-			c.Messages[i].Timestamp = c.Date
-		}
-	}
+	small := chatOn("small", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), "One zebrafish line here.", "Ok.")
+	old := chatOn("old", time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), "Zebrafish in the old lab.", "Sure.")
 	e := engineOver(t, query.Options{}, fileChanges(long, small, old)...)
 	search := func(r query.Request) *query.Result {
 		t.Helper()
@@ -215,10 +209,17 @@ func TestGroupedSearchReachesEveryConversation(t *testing.T) {
 		t.Errorf("More = true on the only page")
 	}
 	for _, limit := range []int{1, 2, 10} {
+		found := false
 		for _, h := range search(query.Request{Limit: limit}).Hits {
-			if h.ConversationID == "long" && h.Count != 300 {
-				t.Errorf("limit %d: long has Count %d, want 300", limit, h.Count)
+			if h.ConversationID == "long" {
+				found = true
+				if h.Count != 300 {
+					t.Errorf("limit %d: long has Count %d, want 300", limit, h.Count)
+				}
 			}
+		}
+		if !found {
+			t.Errorf("limit %d: long not on the page, its Count unchecked", limit)
 		}
 	}
 	if p := search(query.Request{Limit: 2}); !p.More || len(p.Hits) != 2 {
@@ -332,6 +333,9 @@ func TestQuestionCountsItsHits(t *testing.T) {
 	}
 }
 
+// on is the evening of a day, when the test chats are held.
+func on(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 18, 0, 0, 0, time.UTC) }
+
 // chatOn is a chat of lines, user and assistant in turn, held on day.
 func chatOn(id string, day time.Time, lines ...string) *conversation.Conversation {
 	c := &conversation.Conversation{ID: id, Source: "portable", Title: "Catching up", Date: day, File: "/fixtures/" + id + ".json"}
@@ -358,7 +362,6 @@ func yesterdayNoon() time.Time {
 // outnumber them beyond the first page of hits; without a time, the words
 // decide.
 func TestQuestionsThatSayWhenPreferThatTime(t *testing.T) {
-	on := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 18, 0, 0, 0, time.UTC) }
 	convs := []*conversation.Conversation{
 		chatOn("july", on(2023, 7, 17), "We went camping by the lake at last.", "Sounds lovely."),
 		chatOn("may3", on(2023, 5, 4), "We had dinner with my mum, and we go camping with her next.", "Nice."),
@@ -391,7 +394,6 @@ func TestQuestionsThatSayWhenPreferThatTime(t *testing.T) {
 // conversations found within the dates do not stop the reading of better
 // ones further down the hits (a case found in review).
 func TestDatedQuestionPagesAgree(t *testing.T) {
-	on := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 18, 0, 0, 0, time.UTC) }
 	var convs []*conversation.Conversation
 	for _, id := range []string{"a", "b"} {
 		var lines []string
