@@ -986,9 +986,7 @@ func (p *proposal) option(key string) (string, bool) {
 				// request instead of the clock.": a yes to the item takes
 				// its fix, not its problem.
 				title, _, _ := strings.Cut(t, "\n")
-				if i := strings.LastIndex(title, " ("); i > 0 && strings.HasSuffix(strings.TrimRight(title, " *_"), ")") {
-					title = title[:i] // "(`checkout.cy.ts`, line 42)": where, not what
-				}
+				title = withoutAside(strings.TrimRight(title, " *_")) // "(`checkout.cy.ts`, line 42)": where, not what
 				return trimText(strings.TrimRight(cleanDecision(title, asciiLower(nil, title)), ".")) + ": " + fix, true
 			}
 			if dec := strings.TrimRight(cleanDecision(t, asciiLower(nil, t)), "."); len(dec) >= 3 {
@@ -1029,12 +1027,18 @@ func (p *proposal) title(n int) string {
 		if !ok || strings.Count(t, " ") > 6 {
 			return ""
 		}
-		if i := strings.LastIndex(t, " ("); i > 0 && strings.HasSuffix(t, ")") {
-			t = t[:i] // "(4)": how many, not what
-		}
-		return t
+		return withoutAside(t) // "(4)": how many, not what
 	}
 	return ""
+}
+
+// withoutAside is s without the parenthesis that ends it: an item title's
+// count or place ("Keyboard traps in modals (4)").
+func withoutAside(s string) string {
+	if i := strings.LastIndex(s, " ("); i > 0 && strings.HasSuffix(s, ")") {
+		return s[:i]
+	}
+	return s
 }
 
 // boldLead splits a text that opens in bold ("**Time zones.** Do clinics

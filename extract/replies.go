@@ -540,14 +540,11 @@ func (st *decisionState) headingNames() []string {
 	for m := range st.lastAnswers(1) {
 		for line := range strings.Lines(m.Content) {
 			line, _, _ = stripMarker(strings.TrimSpace(line))
-			if !strings.HasPrefix(line, "**") {
+			lead, _, ok := boldLead(line)
+			if !ok {
 				continue
 			}
-			end := strings.Index(line[2:], "**")
-			if end < 0 {
-				continue
-			}
-			name := strings.TrimRight(strings.TrimSpace(line[2:2+end]), ":")
+			name := strings.TrimSpace(lead)
 			if loc := reOptionLabel.FindIndex([]byte(strings.ToLower(name))); loc != nil {
 				name = name[loc[1]:]
 			}
