@@ -453,7 +453,7 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	}
 	// Most sentences open with a word no choice opens with ("We", "Should",
 	// "It"): refused before any pattern runs.
-	if w, _, _ := bytes.Cut(bytes.TrimLeft(sl, " *_\"'"), []byte(" ")); words.IsStopword(string(bytes.TrimRight(w, ",.!"))) && !choiceGlue.Has(w) && !leadWords.Has(bytes.TrimRight(w, ",.!")) {
+	if w := firstWord(bytes.TrimLeft(sl, " *_\"'")); words.IsStopword(string(bytes.TrimRight(w, ",.!"))) && !choiceGlue.Has(w) && !leadWords.Has(bytes.TrimRight(w, ",.!")) {
 		return 0
 	}
 	if isQuestion(sl) {
@@ -516,7 +516,7 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 		}
 		w, rest, _ := bytes.Cut(phrase[i+2:], []byte(" "))
 		if settlingLeads.Has(bytes.TrimRight(w, ",.!")) {
-			w, _, _ = bytes.Cut(rest, []byte(" ")) // "X, yes, but only after the audit"
+			w = firstWord(rest) // "X, yes, but only after the audit"
 		}
 		if hedges.Has(w) || reservations.Has(w) || refusals.Has(bytes.TrimRight(w, ",.!")) {
 			return 0 // "Hash set, but I'm unsure it fits": no choice yet
@@ -530,7 +530,7 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 // offers another thing, objects or asks: "or a bloom filter if …", "but
 // …", "what does it cost".
 func doubtful(comment []byte) bool {
-	w, _, _ := bytes.Cut(comment, []byte(" "))
+	w := firstWord(comment)
 	return hedged(comment) || askWords.Has(bytes.TrimRight(w, ",.!")) || containsAny(comment, " or ", " but ", "not convinced")
 }
 
@@ -762,7 +762,7 @@ func agreedOnPoint(trigger, rest []byte) bool {
 		return false
 	}
 	rest = bytes.TrimPrefix(bytes.TrimLeft(rest, " "), []byte("the "))
-	w, _, _ := bytes.Cut(rest, []byte(" "))
+	w := firstWord(rest)
 	return agreedPoints.Has(bytes.TrimRight(w, ".,;:!"))
 }
 
@@ -788,7 +788,7 @@ func planLabel(sl []byte) []int {
 	// The pattern opens with "that's", "here's" or "this is", after at most
 	// one interjection.
 	first, rest, _ := bytes.Cut(bytes.TrimLeft(h, "*_ "), []byte(" "))
-	second, _, _ := bytes.Cut(rest, []byte(" "))
+	second := firstWord(rest)
 	if !deictic(first) && !deictic(second) {
 		return nil
 	}
@@ -972,7 +972,7 @@ func (p *proposal) option(key string) (string, bool) {
 			}
 			// "## 4. Let admins enforce SSO" advises in its title; "## 2.
 			// SCIM" names what the section is about, nothing to take.
-			first, _, _ := bytes.Cut(asciiLower(nil, title), []byte(" "))
+			first := firstWord(asciiLower(nil, title))
 			return title, adviceVerbs.Has(first)
 		}
 		if it.num == n {
@@ -1127,7 +1127,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 			// "Yes, but keep the cron as a fallback": the proposal, amended.
 			s0 := st.sents[0]
 			if loc := reAcceptBut.FindIndex(head(st.lower[s0.start:s0.end])); loc != nil && !isQuestion(st.lower[s0.start:s0.end]) {
-				first, _, _ := bytes.Cut(st.lower[s0.start+loc[1]:s0.end], []byte(" "))
+				first := firstWord(st.lower[s0.start+loc[1] : s0.end])
 				if amend := trimText(text[s0.start+loc[1] : s0.end]); len(amend) >= 3 && amendVerbs.Has(first) {
 					out = e.appendDecision(st, out, m, pending.text+" — but "+amend, pending.rationale)
 				}
@@ -1158,7 +1158,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 			st.askedFact = false
 			if st.asked {
 				last := st.sents[len(st.sents)-1]
-				w, _, _ := bytes.Cut(bytes.TrimLeft(st.lower[last.start:last.end], " *_"), []byte(" "))
+				w := firstWord(bytes.TrimLeft(st.lower[last.start:last.end], " *_"))
 				st.askedFact = factQuestions.Has(w)
 			}
 			st.saidLower = append(append(append(st.saidLower[:0], st.lower...), '\n'), st.userLower...)
@@ -1352,7 +1352,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			body, textStart = s.start+loc[1], s.start+clauseAfterDash(sl[:loc[0]])
 			picksThing = rePicksThing.Match(sl[loc[0]:loc[1]])
-			if first, _, _ := bytes.Cut(sl[loc[0]:loc[1]], []byte(" ")); loc[0] > 0 && (imperativeVerbs.Has(first) || user && (planAnchors.Has(first) || concludes(sl[:loc[0]]))) {
+			if first := firstWord(sl[loc[0]:loc[1]]); loc[0] > 0 && (imperativeVerbs.Has(first) || user && (planAnchors.Has(first) || concludes(sl[:loc[0]]))) {
 				// An instruction mid-sentence starts at its verb, "the plan
 				// is …" at its subject.
 				textStart = s.start + loc[0]
@@ -1613,10 +1613,7 @@ func (e *Extractor) companions(out []conversation.Decision, m *conversation.Mess
 		// The sentence, or a clause after a semicolon or a dash: "Switch to
 		// Vitest; the admin app stays on Jest".
 		for from := 0; from >= 0; from = nextClause(sl, from) {
-			start := from
-			if loc := reLead.FindIndex(head(sl[from:])); loc != nil {
-				start += loc[1]
-			}
+			start := from + leadEnd(sl[from:])
 			end := companion(sl[start:])
 			if end == 0 {
 				continue
@@ -1647,7 +1644,7 @@ func companion(s []byte) int {
 	if loc == nil {
 		return 0
 	}
-	if first, _, _ := bytes.Cut(s, []byte(" ")); pronouns.Has(first) {
+	if first := firstWord(s); pronouns.Has(first) {
 		return 0
 	}
 	verb := s[:loc[1]]
@@ -1905,9 +1902,7 @@ func pickOnly(sl []byte) bool {
 	if len(sl) > 48 {
 		return false
 	}
-	if loc := reLead.FindIndex(head(sl)); loc != nil {
-		sl = sl[loc[1]:]
-	}
+	sl = sl[leadEnd(sl):]
 	m := reOptionPick.FindSubmatchIndex(sl)
 	// A bare number may be a quantity ("let's go with 8" shards), not an
 	// option's label.
@@ -2102,7 +2097,7 @@ func paraTopic(text string, lower []byte, sents []sentence, k int) string {
 		return ""
 	}
 	t := lower[f.start+m[2] : f.start+m[3]]
-	if first, _, _ := bytes.Cut(t, []byte(" ")); pronouns.Has(first) || leadWords.Has(first) || notionLabels.Has(t) || bytes.Count(t, []byte{' '}) > 5 || len(contentWords(string(t))) == 0 {
+	if first := firstWord(t); pronouns.Has(first) || leadWords.Has(first) || notionLabels.Has(t) || bytes.Count(t, []byte{' '}) > 5 || len(contentWords(string(t))) == 0 {
 		return ""
 	}
 	return text[f.start+m[2] : f.start+m[3]]
@@ -2113,11 +2108,7 @@ func paraTopic(text string, lower []byte, sents []sentence, k int) string {
 // days."): it names things itself, rather than thanking, agreeing or
 // pointing elsewhere ("that makes sense", "it works").
 func summarises(pl []byte) bool {
-	rest := pl
-	if loc := reLead.FindIndex(head(pl)); loc != nil {
-		rest = pl[loc[1]:]
-	}
-	rest = bytes.TrimSpace(rest)
+	rest := bytes.TrimSpace(pl[leadEnd(pl):])
 	return bytes.Count(rest, []byte{' '}) >= 2 && !reAcceptStrong.Match(head(rest)) && !reAcceptWeak.Match(head(rest)) &&
 		!reAnyAnaphor.Match(rest) && !bytes.HasPrefix(rest, []byte("thank"))
 }
@@ -2504,7 +2495,7 @@ func hearsay(before, after []byte) bool {
 		return true
 	}
 	if i := bytes.Index(after, []byte(" for ")); i >= 0 {
-		w, _, _ := bytes.Cut(after[i+len(" for "):], []byte(" "))
+		w := firstWord(after[i+len(" for "):])
 		return !ownWords.Has(bytes.TrimRight(w, ",.!;"))
 	}
 	return false
@@ -2626,7 +2617,7 @@ func ruledOut(sl []byte) []int {
 			}
 		}
 		if loc := reRuledOut.FindSubmatchIndex(sl[at:]); loc != nil {
-			first, _, _ := bytes.Cut(sl[at+loc[2]:at+loc[3]], []byte(" "))
+			first := firstWord(sl[at+loc[2] : at+loc[3]])
 			pred := sl[at+loc[3] : at+loc[1]]
 			if pronouns.Has(first) || notRuledOutSubjects.Has(first) && !(string(first) == "the" && containsAny(pred, "table", "list", "scope")) || reAwayFor.Match(pred) {
 				// "that's out of scope", "it's out": nothing named; "the new
@@ -2836,7 +2827,7 @@ func itIs(sl []byte) []int {
 			m[k] += from
 		}
 	}
-	first, _, _ := bytes.Cut(sl[m[2]:m[3]], []byte(" "))
+	first := firstWord(sl[m[2]:m[3]])
 	if last := sl[bytes.LastIndexByte(sl[m[2]:m[3]], ' ')+1+m[2] : m[3]]; asItIs.Has(last) {
 		return nil // "auth stays as it is", "it is what it is"
 	}
@@ -3084,7 +3075,7 @@ func refusedSuggestion(text string, lower []byte, sents []sentence, k int) (vp, 
 // onHold reports "staying on" a line or a call, not on a thing chosen:
 // "staying on hold with the airline".
 func onHold(rest []byte) bool {
-	w, _, _ := bytes.Cut(bytes.TrimLeft(rest, " "), []byte(" "))
+	w := firstWord(bytes.TrimLeft(rest, " "))
 	return string(w) == "hold" || string(w) == "the" && bytes.HasPrefix(bytes.TrimLeft(rest, " "), []byte("the line"))
 }
 
@@ -3704,7 +3695,7 @@ func (st *decisionState) sectionAdvice(text string, s sentence) string {
 		}
 	} else if loc := reIdVerb.FindIndex(head(sl)); loc != nil {
 		start += loc[1]
-	} else if first, _, _ := bytes.Cut(bytes.TrimLeft(sl, "*_"), []byte(" ")); !adviceVerbs.Has(first) && !bytes.HasPrefix(sl, []byte("**")) {
+	} else if first := firstWord(bytes.TrimLeft(sl, "*_")); !adviceVerbs.Has(first) && !bytes.HasPrefix(sl, []byte("**")) {
 		// "SCIM matters mostly for deprovisioning": the section explains;
 		// "Go **free-to-play**" and "**Grandfather them**" advise.
 		return ""
@@ -3878,7 +3869,7 @@ func splitCompound(dec string) (first, second string) {
 		return dec[:i], dec[i+len(", and "):]
 	}
 	if m := reWereDoing.FindSubmatchIndex(lower[:i]); m != nil {
-		if w, _, _ := bytes.Cut(rest, []byte(" ")); underWay(w) {
+		if w := firstWord(rest); underWay(w) {
 			return dec[:i], dec[m[2]:m[3]] + " " + dec[i+len(", and "):]
 		}
 	}

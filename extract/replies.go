@@ -206,10 +206,7 @@ func (st *decisionState) answersQuestion(text string, sl []byte, n int) (string,
 		reOpenItem.Match(sl) || reTaskItem.Match(sl) || bytes.Contains(sl, []byte("let me")) {
 		return "", false
 	}
-	start := 0
-	if loc := reLead.FindIndex(head(sl)); loc != nil {
-		start = loc[1]
-	}
+	start := leadEnd(sl)
 	ans := sl[start:]
 	if speakerFirst(ans) || bytes.Count(bytes.TrimSpace(ans), []byte{' '}) > 12 || !st.saidAny(ans) {
 		return "", false
@@ -346,7 +343,7 @@ func (st *decisionState) restated(sl []byte) int {
 	if hedged(rest) || reNegation.Match(rest) || speakerFirst(rest) {
 		return -1
 	}
-	first, _, _ := bytes.Cut(rest, []byte(" "))
+	first := firstWord(rest)
 	first = bytes.TrimRight(first, ",.!")
 	if leadWords.Has(first) || reQuestionStart.Match(first) || bytes.HasPrefix(first, []byte("we'")) || bytes.HasPrefix(first, []byte("that'")) || bytes.HasPrefix(first, []byte("it'")) {
 		return -1
@@ -392,7 +389,7 @@ var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:fine|ok|okay|yes|y
 // conditional reports a clause that makes what precedes it depend on
 // something: "assuming legal signs off", "if the budget allows".
 func conditional(b []byte) bool {
-	w, _, _ := bytes.Cut(bytes.TrimLeft(b, " "), []byte(" "))
+	w := firstWord(bytes.TrimLeft(b, " "))
 	return conditionOpener(w) || bytes.HasPrefix(bytes.TrimLeft(b, " "), []byte("as long as"))
 }
 
@@ -453,10 +450,10 @@ func (st *decisionState) acceptedAfter(sl []byte) (end, more int, against bool) 
 	if l := reLead.FindIndex(head(phrase)); l != nil && l[1] < len(phrase) {
 		phrase = phrase[l[1]:] // "ok second redis with noeviction, fine"
 	}
-	if w, _, _ := bytes.Cut(bytes.TrimLeft(sl[loc[1]:], " "), []byte(" ")); reservations.Has(w) {
+	if w := firstWord(bytes.TrimLeft(sl[loc[1]:], " ")); reservations.Has(w) {
 		return 0, 0, false // "Option B, yes, but …"
 	}
-	first, _, _ := bytes.Cut(bytes.TrimLeft(phrase, " "), []byte(" "))
+	first := firstWord(bytes.TrimLeft(phrase, " "))
 	if pronouns.Has(first) || leadWords.Has(bytes.TrimRight(first, ",.!")) || hedged(phrase) {
 		return 0, 0, false
 	}
@@ -508,7 +505,7 @@ func (st *decisionState) contrast(sl []byte) int {
 	if speakerFirst(taken) || reFiniteVerb.Match(taken) || leadWords.Has(taken) || len(contentWords(string(taken))) == 0 {
 		return 0
 	}
-	if first, _, _ := bytes.Cut(other, []byte(" ")); notContrast.Has(first) {
+	if first := firstWord(other); notContrast.Has(first) {
 		return 0 // "this week, not sure yet": no thing passed over
 	}
 	if n, said := st.saidShare(other); n == 0 || said*2 < n {
@@ -666,7 +663,7 @@ func (st *decisionState) pickedByName(sl []byte) int {
 	if len(h) == 0 || len(h) > 30 || bytes.Count(h, []byte{' '}) > 2 {
 		return 0
 	}
-	if first, _, _ := bytes.Cut(h, []byte(" ")); pronouns.Has(first) || leadWords.Has(first) {
+	if first := firstWord(h); pronouns.Has(first) || leadWords.Has(first) {
 		return 0
 	}
 	if rest := sl[end:]; anyWord(rest, dislikes) || containsAny(rest, "not ", "n't") {
@@ -709,7 +706,7 @@ func (st *decisionState) topicChoice(sl []byte) bool {
 		containsAny(rest, "idk", "not sure", "pretty sure", "no idea", "undecided", "torn", "need to", "have to check") {
 		return false
 	}
-	first, _, _ := bytes.Cut(rest, []byte(" "))
+	first := firstWord(rest)
 	first = bytes.TrimRight(first, ",.")
 	switch {
 	case underWay(first):
@@ -788,7 +785,7 @@ func (st *decisionState) stays(sl []byte) []int {
 				// keeps only a thing the assistant spoke of; "the rash
 				// stays, even with the cream" reports.
 				end := from + m[1]
-				first, _, _ := bytes.Cut(subj, []byte(" "))
+				first := firstWord(subj)
 				if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) || !st.saidAny(subj) ||
 					pronouns.Has(first) || conditionOpener(first) || reTentative.Match(sl[:end]) || bytes.Contains(subj, []byte("probably")) ||
 					anyWord(sl[end:], concessives) || containsAny(sl[end:], "no matter", "not sure") {
@@ -815,7 +812,7 @@ func (st *decisionState) stays(sl []byte) []int {
 // moved or become ("the admin app stays on Jest until …"), or nil when it
 // is a report, a hedge or about nothing discussed.
 func (st *decisionState) keptClause(sl []byte, from int, m []int, subj []byte) []int {
-	first, _, _ := bytes.Cut(bytes.Trim(subj, "`"), []byte(" "))
+	first := firstWord(bytes.Trim(subj, "`"))
 	clause := sl[from:]
 	if i := bytes.IndexAny(clause[m[1]:], ",;"); i >= 0 {
 		clause = clause[:m[1]+i] // "…, my regulars would riot" is a comment
@@ -843,7 +840,7 @@ func (st *decisionState) dropTaken(sl []byte, from int, m []int) bool {
 	if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) {
 		return false
 	}
-	first, _, _ := bytes.Cut(subj, []byte(" "))
+	first := firstWord(subj)
 	if bytes.Count(subj, []byte(" ")) > 4 || pronouns.Has(first) || anyWord(subj, clauseWords) || anyWord(subj, goesAdverbs) ||
 		reTentative.Match(sl[:end]) || goesReport.Has(firstWord(bytes.TrimLeft(sl[end:], ",;!. "))) {
 		return false
@@ -905,7 +902,7 @@ func (st *decisionState) flatNo(sl []byte) []int {
 		return nil
 	}
 	thing := sl[m[6]:m[7]]
-	first, _, _ := bytes.Cut(thing, []byte(" "))
+	first := firstWord(thing)
 	if notRuledOut.Has(first) || !st.saidAny(thing) {
 		return nil
 	}
@@ -941,7 +938,7 @@ func (st *decisionState) arrow(sl []byte) []int {
 	if m == nil || sl[m[2]] < 'a' || sl[m[2]] > 'z' || !st.saidAny(sl[m[2]:m[3]]) || reTentative.Match(sl[:m[1]]) {
 		return nil
 	}
-	if first, _, _ := bytes.Cut(sl[m[2]:m[3]], []byte(" ")); pronouns.Has(first) {
+	if first := firstWord(sl[m[2]:m[3]]); pronouns.Has(first) {
 		return nil // "that 10→20 drop scares me" reports
 	}
 	return []int{m[2], m[1]}
@@ -956,7 +953,7 @@ func hedged(b []byte) bool {
 // speakerFirst reports a phrase opening with a pronoun or "I'…": a clause
 // about someone, not a thing named.
 func speakerFirst(b []byte) bool {
-	w, _, _ := bytes.Cut(bytes.TrimLeft(b, " "), []byte(" "))
+	w := firstWord(bytes.TrimLeft(b, " "))
 	w = bytes.TrimRight(w, ",.!")
 	return pronouns.Has(w) || bytes.HasPrefix(w, []byte("i'"))
 }
@@ -995,7 +992,7 @@ func (st *decisionState) yesTo(sl []byte) []int {
 	}
 	m := reYesTo.FindSubmatchIndex(head(sl))
 	if m != nil {
-		if w, _, _ := bytes.Cut(sl[m[4]:], []byte(" ")); pronouns.Has(bytes.TrimRight(w, ",.!")) {
+		if w := firstWord(sl[m[4]:]); pronouns.Has(bytes.TrimRight(w, ",.!")) {
 			return nil // "nope to it, too touristy": nothing named
 		}
 	}
@@ -1032,7 +1029,7 @@ func (st *decisionState) forget(sl []byte) []int {
 		i, j = m[4], m[5]
 	}
 	thing := sl[start+i : start+j]
-	first, _, _ := bytes.Cut(thing, []byte(" "))
+	first := firstWord(thing)
 	if pronouns.Has(first) || deictic(first) || bytes.Count(thing, []byte(" ")) > 4 || !st.mostlySaid(thing, 1) {
 		return nil // "forget it", "forget that I asked", "the heating is off"
 	}
@@ -1141,7 +1138,7 @@ func (st *decisionState) labelledNo(sl []byte) (start, end int) {
 		return 0, 0
 	}
 	thing := sl[m[2]:m[3]]
-	if first, _, _ := bytes.Cut(thing, []byte(" ")); pronouns.Has(first) || leadWords.Has(first) || !st.saidAny(thing) {
+	if first := firstWord(thing); pronouns.Has(first) || leadWords.Has(first) || !st.saidAny(thing) {
 		return 0, 0
 	}
 	return m[2], m[3]
@@ -1262,7 +1259,7 @@ func relativeClause(prefix []byte) bool {
 	// "So after another round we're switching": a fronted adverbial, no
 	// noun the clause describes.
 	clause := t[bytes.LastIndexAny(t, ",;:")+1:]
-	first, _, _ := bytes.Cut(bytes.TrimLeft(clause, " "), []byte(" "))
+	first := firstWord(bytes.TrimLeft(clause, " "))
 	return !adverbialOpeners.Has(first)
 }
 
@@ -1359,7 +1356,7 @@ func judgement(rest []byte) bool {
 	for _, art := range []string{"a ", "an ", "very ", "really ", "quite ", "pretty ", "super ", "so "} {
 		rest = bytes.TrimPrefix(rest, []byte(art))
 	}
-	w, _, _ := bytes.Cut(rest, []byte(" "))
+	w := firstWord(rest)
 	return judgementWords.Has(bytes.TrimRight(w, ".,!;:"))
 }
 
