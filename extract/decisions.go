@@ -2776,14 +2776,16 @@ var leisureWords = set(`walk run drink coffee lunch dinner breakfast beer swim h
 // than an interjection ("ok then", "right then").
 func namesThing(x []byte) bool {
 	for i, j := nextWord(x, 0); i < j; i, j = nextWord(x, j) {
-		if thenNotThing.Has(x[i:j]) {
+		if pronouns.Has(x[i:j]) || thenNotThing.Has(x[i:j]) {
 			return false
 		}
 	}
 	return true
 }
 
-var thenNotThing = set(`i we you he she they it that this these those me us him her them ok okay fine right alright good great sure yes yeah no bye thanks see talk speak and or but so if
+// thenNotThing are, besides the pronouns, the words of an "X, then." that
+// names nothing taken.
+var thenNotThing = set(`me us him her them ok okay fine right alright good great sure yes yeah no bye thanks see talk speak and or but so if
 	enough mind well cheers later yet not never oh fair night morning`)
 
 // notDoneSubjects open a subject that reDoneState must not take: a word
