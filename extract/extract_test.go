@@ -731,15 +731,11 @@ type replyCase struct{ answer, reply, want string }
 // checkReplies checks each case as the exchange question, answer, reply.
 func checkReplies(t *testing.T, question string, tests []replyCase) {
 	t.Helper()
-	e := New(nil, Options{})
+	turns := make([]turnsCase, 0, len(tests))
 	for _, tt := range tests {
-		t.Run(tt.reply, func(t *testing.T) {
-			got := replyDecisions(e, question, tt.answer, tt.reply)
-			if strings.Join(got, "|") != tt.want {
-				t.Errorf("decisions %q, want %q", got, tt.want)
-			}
-		})
+		turns = append(turns, turnsCase{tt.reply, []string{question, tt.answer, tt.reply}, tt.want})
 	}
+	checkTurns(t, turns)
 }
 
 // turnsCase is a conversation's texts, user first and alternating, and the
