@@ -238,9 +238,10 @@ func (e *Engine) run(ctx context.Context, r Request, main, match bq.Query, dated
 		}
 		res.Hits = append(res.Hits, h)
 	}
-	read := len(res.Hits) // of req's own pages, for group to go on from
+	read := len(res.Hits)    // of req's own pages, for group to go on from
+	var seen map[string]bool // with addDated, every hit in res: later pages skip those it added
 	if r.Group && len(dated) > 0 && main != nil {
-		if err := e.addDated(ctx, req, res, dated); err != nil {
+		if seen, err = e.addDated(ctx, req, res, dated); err != nil {
 			return nil, err
 		}
 		for i := range res.Hits {
@@ -252,7 +253,7 @@ func (e *Engine) run(ctx context.Context, r Request, main, match bq.Query, dated
 		if match != nil {
 			counted = scope(match)
 		}
-		if err := e.group(ctx, req, r, res, counted, read, dated); err != nil {
+		if err := e.group(ctx, req, r, res, counted, read, seen, dated); err != nil {
 			return nil, err
 		}
 	}
@@ -284,24 +285,18 @@ const maxGroupScan = 4 * MaxLimit
 // group turns res's hits, the first page of req (read hits) and any added
 // by addDated, into the page of conversations r asks for. It reads further
 // pages of hits while they hold fewer than one conversation past the page
-// (so that More is known) and more are left, weighing them by dated;
+// (so that More is known) and more are left, skipping the hits in seen
+// and weighing the others by dated;
 // counts each conversation's hits exactly (q's matches within the page's
 // conversations: the search's query, or one that matches the same
 // documents more cheaply) unless every hit was read.
-func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request, res *Result, q bq.Query, read int, dated []period) error {
+func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request, res *Result, q bq.Query, read int, seen map[string]bool, dated []period) error {
 	want := r.Offset + r.Limit + 1
 	// Only req's own pages say when enough conversations were read: one
 	// that addDated found may rank below others req has not reached yet.
 	convs := make(map[string]bool, want)
 	for _, h := range res.Hits[:read] {
 		convs[h.ConversationID] = true
-	}
-	var added map[string]bool // the hits addDated found, not to be read twice
-	if len(res.Hits) > read {
-		added = make(map[string]bool, len(res.Hits)-read)
-		for _, h := range res.Hits[read:] {
-			added[h.ID] = true
-		}
 	}
 	for len(convs) < want && uint64(req.From+read) < res.Total && req.From+req.Size < maxGroupScan {
 		req.From += req.Size
@@ -317,7 +312,7 @@ func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request,
 		read = len(sr.Hits)
 		for _, dm := range sr.Hits {
 			h := hitOf(dm)
-			if added[h.ID] {
+			if seen[h.ID] {
 				continue
 			}
 			weighDated(&h, dated)
@@ -338,8 +333,9 @@ func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request,
 
 // addDated adds to res, the first page of req, the best hits of req's query
 // from within the periods: the answer to "what did Mel paint in July?" may
-// rank far below the first page until its date counts.
-func (e *Engine) addDated(ctx context.Context, req *bleve.SearchRequest, res *Result, dated []period) error {
+// rank far below the first page until its date counts. It returns the ids
+// of every hit res then holds.
+func (e *Engine) addDated(ctx context.Context, req *bleve.SearchRequest, res *Result, dated []period) (map[string]bool, error) {
 	dreq := *req
 	fq := bleve.NewBooleanQuery()
 	fq.AddMust(req.Query)
@@ -348,18 +344,19 @@ func (e *Engine) addDated(ctx context.Context, req *bleve.SearchRequest, res *Re
 	dreq.Facets = nil
 	sr, err := e.search(ctx, &dreq)
 	if err != nil {
-		return fmt.Errorf("search: %w", err)
+		return nil, fmt.Errorf("search: %w", err)
 	}
-	seen := make(map[string]bool, len(res.Hits))
+	seen := make(map[string]bool, len(res.Hits)+len(sr.Hits))
 	for _, h := range res.Hits {
 		seen[h.ID] = true
 	}
 	for _, dm := range sr.Hits {
 		if h := hitOf(dm); !seen[h.ID] {
+			seen[h.ID] = true
 			res.Hits = append(res.Hits, h)
 		}
 	}
-	return nil
+	return seen, nil
 }
 
 // countHits sets each grouped hit's Count to the number of q's hits in its
