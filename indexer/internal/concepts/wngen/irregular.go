@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -101,33 +99,8 @@ func letters(w string) bool {
 // readTagged adds to tagged how many of each one-word lemma's senses of
 // the index file at path were found in tagged text (tagsense_cnt).
 func readTagged(path string, tagged map[string]int) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if strings.HasPrefix(line, "  ") {
-			continue // the licence at the top
-		}
-		fs := strings.Fields(line)
-		if len(fs) < 6 {
-			return fmt.Errorf("%s:%d: too few fields", path, n)
-		}
-		pc, err := strconv.Atoi(fs[3])
-		if err != nil || 4+pc+1 >= len(fs) {
-			return fmt.Errorf("%s:%d: pointer count", path, n)
-		}
-		t, err := strconv.Atoi(fs[4+pc+1])
-		if err != nil {
-			return fmt.Errorf("%s:%d: tagged sense count: %w", path, n, err)
-		}
-		tagged[fs[0]] += t
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
-	}
-	return nil
+	return eachIndexEntry(path, func(lemma string, t int, _ []string) error {
+		tagged[lemma] += t
+		return nil
+	})
 }

@@ -377,52 +377,65 @@ func readData(path string) (map[int]*synset, error) {
 }
 
 // readIndex reads index.noun for the most frequent senses of every one-word
-// lemma of letters: "lemma pos synset_cnt p_cnt [symbol]… sense_cnt
-// tagsense_cnt offset…", senses by decreasing tagged frequency.
+// lemma of letters.
 func readIndex(path string) (map[string][]int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	defer f.Close()
 	senses := map[string][]int{}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if strings.HasPrefix(line, "  ") {
-			continue
-		}
-		fs := strings.Fields(line)
-		if len(fs) < 6 {
-			return nil, fmt.Errorf("%s:%d: too few fields", path, n)
-		}
-		if head(fs[0]) != fs[0] {
-			continue // several words, digits or punctuation
-		}
-		pc, err := strconv.Atoi(fs[3])
-		if err != nil || 4+pc+2 >= len(fs) {
-			return nil, fmt.Errorf("%s:%d: pointer count", path, n)
-		}
-		tagged, err := strconv.Atoi(fs[4+pc+1])
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: tagged sense count: %w", path, n, err)
+	err := eachIndexEntry(path, func(lemma string, tagged int, offsets []string) error {
+		if head(lemma) != lemma {
+			return nil // several words, digits or punctuation
 		}
 		keep := min(tagged, maxSenses)
 		if tagged == 0 {
 			keep = maxUntagged
 		}
-		for _, o := range fs[4+pc+2:][:min(keep, len(fs)-(4+pc+2))] {
+		for _, o := range offsets[:min(keep, len(offsets))] {
 			off, err := strconv.Atoi(o)
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: offset: %w", path, n, err)
+				return fmt.Errorf("offset: %w", err)
 			}
-			senses[fs[0]] = append(senses[fs[0]], off)
+			senses[lemma] = append(senses[lemma], off)
+		}
+		return nil
+	})
+	return senses, err
+}
+
+// eachIndexEntry calls fn with each entry of a WordNet index file, "lemma
+// pos synset_cnt p_cnt [symbol]… sense_cnt tagsense_cnt offset…": its
+// lemma, how many of its senses tagged text holds, and its synsets'
+// offsets, senses by decreasing tagged frequency.
+func eachIndexEntry(path string, fn func(lemma string, tagged int, offsets []string) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if strings.HasPrefix(line, "  ") {
+			continue // the licence at the top
+		}
+		fs := strings.Fields(line)
+		if len(fs) < 6 {
+			return fmt.Errorf("%s:%d: too few fields", path, n)
+		}
+		pc, err := strconv.Atoi(fs[3])
+		if err != nil || 4+pc+2 >= len(fs) {
+			return fmt.Errorf("%s:%d: pointer count", path, n)
+		}
+		tagged, err := strconv.Atoi(fs[4+pc+1])
+		if err != nil {
+			return fmt.Errorf("%s:%d: tagged sense count: %w", path, n, err)
+		}
+		if err := fn(fs[0], tagged, fs[4+pc+2:]); err != nil {
+			return fmt.Errorf("%s:%d: %w", path, n, err)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return fmt.Errorf("read %s: %w", path, err)
 	}
-	return senses, nil
+	return nil
 }
 
 const header = `# Concept words of one-word English nouns, written by wngen from WordNet 3.0:
