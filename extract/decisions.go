@@ -940,6 +940,10 @@ type proposal struct {
 	// a reply picks one, as most numbered lists are steps nobody picks.
 	itemText string
 	items    []numberedItem
+	// action is true for a change advised in the answer's first words
+	// ("Add a composite index on …"), which only a plain yes takes: an
+	// "ok, thanks" after it acknowledges.
+	action bool
 }
 
 // numberedItem is a numbered list item or section of an assistant's
@@ -1118,7 +1122,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		st.lower = asciiLower(st.lower[:0], text)
 		st.sents = joinWrapped(text, splitSentences(text, st.lower, st.sents[:0]))
 		st.accepted = false
-		if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && !namesOption(st, pending) && !pointByPoint(st.sents, pending) && accepts(text, st.lower, st.sents, pending.text) {
+		if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && !namesOption(st, pending) && !pointByPoint(st.sents, pending) && accepts(text, st.lower, st.sents, pending.text) && (!pending.action || acceptsPlainly(st)) {
 			// The user says yes: the proposal is what was decided, taken in the
 			// accepting message. What the reply states itself follows.
 			out = e.appendDecision(st, out, m, pending.text, pending.rationale)
@@ -3609,6 +3613,16 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 				imp = &proposal{text: dec, rationale: why}
 			}
 		}
+		if imp == nil && k == bareAnswer(st) && opensMessage(text, st.sents, k) {
+			if at := actionAdvice(sl); at >= 0 {
+				if dec, why := splitReason(text, st.lower, s.start+at, s.start+at, s.end); len(dec) >= 3 {
+					if why == "" {
+						why = nextReason(text, st.lower, st.sents, k)
+					}
+					imp = &proposal{text: upperFirst(dec), rationale: why, action: true} // "I'd partition …" opens with the verb
+				}
+			}
+		}
 		start := -1
 		if loc := proposalLabel(sl); loc != nil && loc[1] < len(sl) && !isQuestion(sl) {
 			start = s.start + loc[1]
@@ -3714,6 +3728,55 @@ var adviceVerbs = set(imperativeVerbList + ` add make set limit put run leave do
 
 // reIdVerb is the "I'd" before an advice's verb: "I'd **drop them**".
 var reIdVerb = re(`^i(?:'d| would)\s+(?:\*\*)?(?:just |probably |also )?(?:\*\*)?`)
+
+// adviceActions open the change an answer advises in its first sentence
+// ("Add a composite index on …", "I'd partition the table by month"): what
+// a "Do that." takes. Verbs of finding out (check, look, try, run) are
+// not among them: "Run EXPLAIN and paste the output" is a step, not a plan.
+var adviceActions = set(imperativeVerbList + ` add set limit cap pin split enable disable require replace remove raise lower
+	rotate upgrade downgrade partition shard index batch cache schedule merge reduce increase move rename archive
+	block allow rate-limit throttle retire deprecate charge price`)
+
+// actionAdvice returns where the advice of an answer's first sentence sl
+// starts, at its verb ("Add a composite index …", "I'd add …"), or -1.
+func actionAdvice(sl []byte) int {
+	if isQuestion(sl) {
+		return -1
+	}
+	at := 0
+	if loc := reIdVerb.FindIndex(head(sl)); loc != nil {
+		at = loc[1]
+	}
+	if !adviceActions.Has(firstWord(sl[at:])) || reNotImperative.Match(head(sl[at:])) {
+		return -1
+	}
+	return at
+}
+
+// opensMessage reports whether sentence k of text is where its message
+// starts, after a bare yes or no at most: no heading or table before it.
+func opensMessage(text string, sents []sentence, k int) bool {
+	from := 0
+	if k > 0 {
+		from = sents[k-1].end
+	}
+	return strings.TrimSpace(text[from:sents[k].start]) == ""
+}
+
+// acceptsPlainly reports whether the reply st holds opens with a plain yes
+// ("Yes.", "Do that.", "Sounds good, go ahead"), not an "ok" that may only
+// acknowledge.
+func acceptsPlainly(st *decisionState) bool {
+	if len(st.sents) == 0 {
+		return false
+	}
+	first := bytes.TrimLeft(st.lower[st.sents[0].start:st.sents[0].end], " *_\"'")
+	switch string(bytes.TrimRight(first, " .!")) {
+	case "yes", "yep", "yeah", "yes please":
+		return true
+	}
+	return reAcceptStrong.Match(head(first))
+}
 
 // bareAnswer is 1 when the message opens with a bare "No." or "Yes.", which
 // does not count towards how far into it an advice stands.

@@ -905,3 +905,23 @@ func TestForget(t *testing.T) {
 		{advice, "the heating is off at night.", ""},                    // never named
 	})
 }
+
+// TestActionAdviceAccepted checks a change the answer advises in its first
+// words, in the imperative or after "I'd", taken by a plain yes; an "ok"
+// that acknowledges, a step of finding out, and an "I'd" that is no advice
+// take nothing.
+func TestActionAdviceAccepted(t *testing.T) {
+	const index = "Add a composite index on (customer_id, created_at) and run the ETL per month in parallel. That keeps each job under ten minutes."
+	const partition = "I'd partition the orders table by month. That keeps each job short."
+	checkReplies(t, "Our nightly ETL keeps timing out on the orders table.", []replyCase{
+		{index, "Do that.", "Add a composite index on (customer_id, created_at) and run the ETL per month in parallel"},
+		{index, "Yes.", "Add a composite index on (customer_id, created_at) and run the ETL per month in parallel"},
+		{index, "Sounds good, go ahead.", "Add a composite index on (customer_id, created_at) and run the ETL per month in parallel"},
+		{index, "ok, thanks.", ""},
+		{index, "Would that lock the table?", ""},
+		{partition, "Yes.", "Partition the orders table by month"},
+		{"Run EXPLAIN ANALYZE on the query and paste the output here.", "Do that.", ""},
+		{"I'd like to see the query plan first.", "Yes.", ""},
+		{"I'd be careful with partitioning here.", "Sounds good.", ""},
+	})
+}
