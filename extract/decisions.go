@@ -1336,6 +1336,20 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if loc := st.okThen(sl); loc != nil {
 			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], nextReason(text, lower, st.sents, k))
 			continue
+		} else if loc := st.thenComma(sl); loc != nil {
+			// What follows the comma is more of the choice when it is only
+			// its details ("…, transaction mode, pool size 20") or how to
+			// go about it ("…, ship OTLP to the gateway"), else its reason
+			// ("…, self-hosting isn't happening").
+			dec, rest := text[s.start+loc[0]:s.start+loc[1]], trimText(text[s.start+loc[2]:s.end])
+			why := nextReason(text, lower, st.sents, k)
+			if detailsOnly(sl[loc[2]:]) || adviceVerbs.Has(firstWord(sl[loc[2]:])) {
+				dec += ", " + rest
+			} else {
+				why = rest
+			}
+			out = e.appendDecision(st, out, m, dec, why)
+			continue
 		} else if loc := st.userRuledOut(sl); loc != nil && !isQuestion(sl) {
 			// "Keycloak is out, nobody wants to run it": the clause is the
 			// decision, what follows it the reason.
@@ -3243,6 +3257,21 @@ func inProposal(rest []byte, proposal string) bool {
 	return len(said) > 0 && subset(said, prop)
 }
 
+// bareLabel returns the key of a sentence that is only an option's letter
+// on its own line ("B."), when it is the first of its list ("a") or follows
+// the letter before it: a lone "C." is more likely an initial.
+func bareLabel(sl []byte, lineStart bool, options map[string]string) (string, bool) {
+	sl = bytes.TrimSpace(sl)
+	if !lineStart || len(sl) != 2 || sl[1] != '.' || sl[0] < 'a' || sl[0] > 'h' {
+		return "", false
+	}
+	key := string(sl[:1])
+	if sl[0] != 'a' && options[string(sl[0]-1)] == "" {
+		return "", false
+	}
+	return key, true
+}
+
 // optionLine reports a line that may open with a labelled option, one of
 // reOption's forms, cheaply: "Option B:", "**Approach 2:**", "**B.** …",
 // "(b) …", "b) …", "**(b)** …". Only such lines are matched against it.
@@ -3553,10 +3582,27 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 	var options map[string]string
 	var items []numberedItem
 	var planItems []string
+	optionBody := -1 // the sentence after a bare option label
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
 		if n := len(items); n > 0 && items[n-1].heading && !s.heading && st.sents[k-1].heading && !isQuestion(sl) {
 			items[n-1].advice = st.sectionAdvice(text, s)
+		}
+		if k <= optionBody {
+			continue // the text of a bare "B." label, taken with it
+		}
+		if key, ok := bareLabel(sl, s.lineStart, options); ok && k+1 < len(st.sents) && !st.sents[k+1].lineStart {
+			// "A. Extract a full auth service: …" on its line is option A,
+			// split at the label's period.
+			n := st.sents[k+1]
+			if dec, _ := splitReason(text, st.lower, n.start, n.start, n.end); len(dec) >= 3 {
+				if options == nil {
+					options = map[string]string{}
+				}
+				options[key] = dec
+				optionBody = k + 1
+				continue
+			}
 		}
 		if s.lineStart && optionLine(sl) {
 			if m := reOption.FindSubmatchIndex(head(sl)); m != nil && m[1] < len(sl) {

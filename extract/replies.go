@@ -1072,6 +1072,67 @@ func (st *decisionState) okThen(sl []byte) []int {
 
 var alternativeWords = set(`or vs vs. versus`)
 
+// isClause reports a text with a finite verb ("self-hosting isn't
+// happening"), not only a thing and its details.
+func isClause(b []byte) bool {
+	return reFiniteVerb.Match(b) || bytes.Contains(b, []byte("n't")) || bytes.Contains(b, []byte("n’t"))
+}
+
+// laterThen open what follows an "X then," whose "then" is a time: "hash
+// set then, when we have the memory budget".
+var laterThen = set(`when once if after before until unless later next in`)
+
+// detailsOnly reports a list of a choice's details, short parts without a
+// verb or a pronoun ("transaction mode, pool size 20, and CONN_MAX_AGE back
+// to 0"), not a reason ("same as Stripe, customers already expect that").
+func detailsOnly(b []byte) bool {
+	b = bytes.TrimRight(b, " .!")
+	for part := range bytes.SplitSeq(b, []byte(",")) {
+		part = bytes.TrimPrefix(bytes.TrimSpace(part), []byte("and "))
+		n := 0
+		for w := range bytes.FieldsSeq(part) {
+			if pronouns.Has(w) {
+				return false
+			}
+			n++
+		}
+		if n == 0 || n > 4 || isClause(part) {
+			return false
+		}
+	}
+	return true
+}
+
+// reThenComma is a reply opening with the thing it takes, sealed with
+// "then" and a comma: "PgBouncer as a sidecar then, transaction mode, pool
+// size 20", "Sentry SaaS on the EU region then, self-hosting isn't
+// happening".
+var reThenComma = re(`^(?:(?:ok|okay|so|right|alright|fine)[,.!]*\s+)?([a-z0-9][a-z0-9 ./+#_-]{2,60}?) then,\s+(\S)`)
+
+// thenComma returns, for a reply's sentence sl of that form, where the
+// thing taken starts and ends and where what follows the comma starts; nil
+// for any other sentence. The thing must be one said before and name
+// something ("see you then, bye" does not).
+func (st *decisionState) thenComma(sl []byte) []int {
+	if !st.user || !st.replying || isQuestion(sl) || !bytes.Contains(sl, []byte(" then, ")) {
+		return nil
+	}
+	m := reThenComma.FindSubmatchIndex(sl)
+	if m == nil {
+		return nil
+	}
+	thing := sl[m[2]:m[3]]
+	if !namesThing(thing) || isClause(thing) || alternativeWords.Has(firstWord(thing)) || laterThen.Has(firstWord(sl[m[4]:])) {
+		return nil
+	}
+	// Half its words said before: "PgBouncer as a sidecar then" after
+	// PgBouncer was proposed adds where it runs.
+	if n, said := st.saidShare(thing); said == 0 || said*2 < n {
+		return nil
+	}
+	return []int{m[2], m[3], m[4]}
+}
+
 // reLabelledNo is a thing named, then refused: "async: no.", "Kafka —
 // nope."
 // reSoNo is a sentence that weighs a thing and ends turning it down: "hybrid

@@ -925,3 +925,23 @@ func TestActionAdviceAccepted(t *testing.T) {
 		{"I'd be careful with partitioning here.", "Sounds good.", ""},
 	})
 }
+
+// TestBareLetterOptionsAndThenComma checks options labelled "A." on their
+// own lines, which the sentence splitter cuts at the label's period, and a
+// reply naming its pick before "then," with details, a way to go about it,
+// or a reason after the comma.
+func TestBareLetterOptionsAndThenComma(t *testing.T) {
+	const letters = "Three ways to go:\n\nA. Extract a full auth service: owns users. Cleanest end state.\nB. Keep auth in the monolith but make it a token issuer: it mints JWTs.\nC. Adopt an identity server.\n\nI'd start with B: the Go services get identity now."
+	const pool = "I'd do option 1: put PgBouncer in transaction mode in front of Postgres. Sentry SaaS on the EU region avoids the residency question."
+	checkReplies(t, "Which way?", []replyCase{
+		{letters, "B.", "Keep auth in the monolith but make it a token issuer"},
+		{letters, "Fine.", "Keep auth in the monolith but make it a token issuer"},
+		{"Ask J. Smith first.\nC. Jones knows the schema too.", "Sure.", ""},
+		{pool, "PgBouncer as a sidecar then, transaction mode, pool size 20.", "PgBouncer as a sidecar, transaction mode, pool size 20"},
+		{pool, "PgBouncer then, put it in front of Postgres on each node.", "PgBouncer, put it in front of Postgres on each node"},
+		{pool, "Sentry SaaS on the EU region then, self-hosting isn't happening.", "Sentry SaaS on the EU region"},
+		{pool, "See you Friday then, bye.", ""},
+		{pool, "PgBouncer or Sentry then, which first?", ""},
+		{pool, "A new broker then, nobody has run one here.", ""},
+	})
+}
