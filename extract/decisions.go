@@ -1129,8 +1129,9 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 			st.accepted = true
 		} else if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && len(st.sents) > 0 {
 			// "Yes, but keep the cron as a fallback": the proposal, amended.
+			// Not an advised change, which a "yes, but" may well put off.
 			s0 := st.sents[0]
-			if loc := reAcceptBut.FindIndex(head(st.lower[s0.start:s0.end])); loc != nil && !isQuestion(st.lower[s0.start:s0.end]) {
+			if loc := reAcceptBut.FindIndex(head(st.lower[s0.start:s0.end])); loc != nil && !pending.action && !isQuestion(st.lower[s0.start:s0.end]) {
 				first := firstWord(st.lower[s0.start+loc[1] : s0.end])
 				if amend := trimText(text[s0.start+loc[1] : s0.end]); len(amend) >= 3 && amendVerbs.Has(first) {
 					out = e.appendDecision(st, out, m, pending.text+" — but "+amend, pending.rationale)
@@ -1343,9 +1344,12 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			// ("…, self-hosting isn't happening").
 			dec, rest := text[s.start+loc[0]:s.start+loc[1]], trimText(text[s.start+loc[2]:s.end])
 			why := nextReason(text, lower, st.sents, k)
-			if detailsOnly(sl[loc[2]:]) || adviceVerbs.Has(firstWord(sl[loc[2]:])) {
+			switch first := firstWord(sl[loc[2]:]); {
+			case reSignOff.Match(sl[loc[2]:]):
+				// "PgBouncer then, thanks!": the pick alone.
+			case detailsOnly(sl[loc[2]:]) || adviceVerbs.Has(first) && !bytes.Equal(first, []byte("go")) && !bytes.Equal(first, []byte("let")):
 				dec += ", " + rest
-			} else {
+			default:
 				why = rest
 			}
 			out = e.appendDecision(st, out, m, dec, why)
@@ -3595,7 +3599,11 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 			// "A. Extract a full auth service: …" on its line is option A,
 			// split at the label's period.
 			n := st.sents[k+1]
-			if dec, _ := splitReason(text, st.lower, n.start, n.start, n.end); len(dec) >= 3 {
+			end := n.end // "A. Use Redis" without a period runs on into "B. …"
+			if i := strings.IndexByte(text[n.start:n.end], '\n'); i >= 0 {
+				end = n.start + i
+			}
+			if dec, _ := splitReason(text, st.lower, n.start, n.start, end); len(dec) >= 3 && !isQuestion(st.lower[n.start:end]) {
 				if options == nil {
 					options = map[string]string{}
 				}
@@ -3659,9 +3667,12 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 				imp = &proposal{text: dec, rationale: why}
 			}
 		}
-		if imp == nil && k == bareAnswer(st) && opensMessage(text, st.sents, k) {
+		if imp == nil && k == bareAnswer(st) && opensMessage(text, st.sents, k) && !asksLater(st, k) {
 			if at := actionAdvice(sl); at >= 0 {
 				if dec, why := splitReason(text, st.lower, s.start+at, s.start+at, s.end); len(dec) >= 3 {
+					if d, r, ok := cutAside(dec); ok {
+						dec, why = d, r // "Replace the HDD with an SSD; it's the cheapest fix"
+					}
 					if why == "" {
 						why = nextReason(text, st.lower, st.sents, k)
 					}
@@ -3793,10 +3804,47 @@ func actionAdvice(sl []byte) int {
 	if loc := reIdVerb.FindIndex(head(sl)); loc != nil {
 		at = loc[1]
 	}
-	if !adviceActions.Has(firstWord(sl[at:])) || reNotImperative.Match(head(sl[at:])) {
+	if !adviceActions.Has(firstWord(sl[at:])) || reNotImperative.Match(head(sl[at:])) || reNotAdvice.Match(sl[at:]) {
+		return -1
+	}
+	// The verb must take an object: "Cache misses are the likely cause",
+	// "Index bloat is …", "I'd add that …", "Move fast here" are no advice.
+	_, rest, _ := bytes.Cut(sl[at:], []byte(" "))
+	if w := firstWord(rest); !adviceObject.Has(w) && (len(w) == 0 || w[0] < '0' || w[0] > '9') {
 		return -1
 	}
 	return at
+}
+
+// adviceObject may follow an advised verb: what it acts on starts there.
+var adviceObject = set(`the a an your its their each every all both one two three four five it them up down off back out`)
+
+// reNotAdvice marks a first sentence that is a step of finding out, an
+// introduction to code, or a choice still open: "Add a print statement
+// to see …", "Enable slow query logging and send me what shows up", "Add
+// the following import:", "Add an index, or partition by month".
+var reNotAdvice = re(`\bto (?:see|check|find|test|confirm)\b|\b(?:send|show|tell|give) me\b|\bpaste\b|\blet me know\b|\bfollowing\b|:\s*$|\bor\b`)
+
+// asksLater reports whether the message asks something after sentence k:
+// a "Yes." then answers the question, not the advice.
+func asksLater(st *decisionState, k int) bool {
+	for _, s := range st.sents[k+1:] {
+		if isQuestion(st.lower[s.start:s.end]) {
+			return true
+		}
+	}
+	return false
+}
+
+// cutAside splits an advice from what is said of it after a semicolon or a
+// dash.
+func cutAside(dec string) (string, string, bool) {
+	for _, sep := range []string{"; ", " — ", " – ", " - "} {
+		if d, r, ok := strings.Cut(dec, sep); ok && len(d) >= 3 {
+			return d, strings.TrimSpace(r), true
+		}
+	}
+	return dec, "", false
 }
 
 // opensMessage reports whether sentence k of text is where its message

@@ -1078,6 +1078,20 @@ func isClause(b []byte) bool {
 	return reFiniteVerb.Match(b) || bytes.Contains(b, []byte("n't")) || bytes.Contains(b, []byte("n’t"))
 }
 
+// notPicked open an "X then," that names no pick: "back to the budget",
+// "next week", "same issue".
+var notPicked = set(`back next same good tomorrow today tonight later`)
+
+// askingNext open what follows an "X then," that asks or promises
+// something else than a pick: a question without its mark, a request, what
+// the speaker will do, a "but".
+var askingNext = set(`what how why which who where when can could would should is are does do did summarise summarize give tell show
+	walk explain talk i'll i'm i'd i’ll i’m i’d but`)
+
+// signOff is what may close an "X then," without saying more of the
+// pick: "PgBouncer then, thanks!".
+var reSignOff = re(`^(?:thanks|thank you|cheers|please|perfect|ok|okay|great|cool|fine|good|sounds (?:good|great|right)|go ahead|let's (?:go|move on|do it)|i guess)\b`)
+
 // laterThen open what follows an "X then," whose "then" is a time: "hash
 // set then, when we have the memory budget".
 var laterThen = set(`when once if after before until unless later next in`)
@@ -1089,6 +1103,9 @@ func detailsOnly(b []byte) bool {
 	b = bytes.TrimRight(b, " .!")
 	for part := range bytes.SplitSeq(b, []byte(",")) {
 		part = bytes.TrimPrefix(bytes.TrimSpace(part), []byte("and "))
+		if determiners.Has(firstWord(part)) {
+			return false // "the memory matters more" says why
+		}
 		n := 0
 		for w := range bytes.FieldsSeq(part) {
 			if pronouns.Has(w) {
@@ -1102,6 +1119,8 @@ func detailsOnly(b []byte) bool {
 	}
 	return true
 }
+
+var determiners = set(`the a an my our your its their this that these those`)
 
 // reThenComma is a reply opening with the thing it takes, sealed with
 // "then" and a comma: "PgBouncer as a sidecar then, transaction mode, pool
@@ -1121,8 +1140,11 @@ func (st *decisionState) thenComma(sl []byte) []int {
 	if m == nil {
 		return nil
 	}
-	thing := sl[m[2]:m[3]]
-	if !namesThing(thing) || isClause(thing) || alternativeWords.Has(firstWord(thing)) || laterThen.Has(firstWord(sl[m[4]:])) {
+	thing, rest := sl[m[2]:m[3]], sl[m[4]:]
+	if !namesThing(thing) || isClause(thing) || alternativeWords.Has(firstWord(thing)) || notPicked.Has(firstWord(thing)) ||
+		laterThen.Has(firstWord(rest)) || askingNext.Has(firstWord(rest)) || bytes.Contains(rest, []byte(" me ")) || bytes.HasSuffix(bytes.TrimRight(rest, " .!"), []byte(" me")) {
+		// "Back to the budget then, walk me through it", "Next week then,
+		// I'll report back", "The notes then, summarise them for me".
 		return nil
 	}
 	// Half its words said before: "PgBouncer as a sidecar then" after

@@ -923,6 +923,22 @@ func TestActionAdviceAccepted(t *testing.T) {
 		{"Run EXPLAIN ANALYZE on the query and paste the output here.", "Do that.", ""},
 		{"I'd like to see the query plan first.", "Yes.", ""},
 		{"I'd be careful with partitioning here.", "Sounds good.", ""},
+		// A reviewer's probes: a noun first, a later question the yes
+		// answers, an "I'd" that is no advice, steps of finding out, code
+		// to come, a choice still open, a reason after a semicolon, a yes
+		// that puts the change off.
+		{"Cache misses are the likely cause. Do you see the hit rate in Grafana?", "Yes.", ""},
+		{"Index bloat is the likely cause here. Have you run VACUUM recently?", "Yes.", ""},
+		{"Add a composite index on (customer_id, created_at). Do you already have an index on customer_id?", "Yes.", ""},
+		{"I'd add that the index won't help writes.", "Yes.", ""},
+		{"I'd start by checking the logs for OOM kills.", "Yes.", ""},
+		{"Move fast here: the certificate expires tomorrow.", "Yes.", ""},
+		{"Add a print statement before the loop to see what value it gets.", "Yes.", ""},
+		{"Enable slow query logging and send me what shows up.", "Do that.", ""},
+		{"Add the following import at the top of the file:\n\n```go\nimport \"os\"\n```", "Yes.", ""},
+		{"Add a composite index on (customer_id, created_at), or partition by month. Both cut the runtime.", "Yes.", ""},
+		{"Replace the HDD with an SSD; it's the cheapest fix.", "Yeah, do it.", "Replace the HDD with an SSD"},
+		{index, "Yes, but let's hold off until after the release.", "Let's hold off until after the release"},
 	})
 }
 
@@ -943,5 +959,16 @@ func TestBareLetterOptionsAndThenComma(t *testing.T) {
 		{pool, "See you Friday then, bye.", ""},
 		{pool, "PgBouncer or Sentry then, which first?", ""},
 		{pool, "A new broker then, nobody has run one here.", ""},
+		// A reviewer's probes: options that are questions or lack a
+		// period, requests and sign-offs after "then,".
+		{"A few questions first:\n\nA. Is the data append-only? That matters.\nB. Roughly how many rows a month?", "A. Yes, append-only.", ""},
+		{"Two options:\n\nA. Use Redis\nB. Use Postgres\n\nI'd go with B.", "A.", "Use Redis"},
+		{"Put the meeting notes in the wiki. Next week we can revisit the budget.", "The meeting notes then, summarise them for me.", ""},
+		{"Put the meeting notes in the wiki. Next week we can revisit the budget.", "Next week then, I'll report back.", ""},
+		{"Put the meeting notes in the wiki. Next week we can revisit the budget.", "Back to the budget then, walk through the numbers.", ""},
+		{pool, "PgBouncer then, thanks!", "PgBouncer"},
+		{pool, "PgBouncer then, go ahead and set it up.", "PgBouncer"},
+		{pool, "PgBouncer then, the memory matters more.", "PgBouncer"},
+		{pool, "PgBouncer then, but let me check with the team first.", ""},
 	})
 }
