@@ -194,7 +194,7 @@ var (
 		`(?:this|it|that)(?:'s| is| was) (?:faster|simpler|cheaper|safer|more|less|better|easier|well|the (?:only|simplest|fastest|safest|cheapest)|already|battle|proven|stable)`,
 	}, "|") + `)\b[*_:]*\s*`)
 	// reAcceptStrong opens a user reply that accepts a proposal.
-	reAcceptStrong = re(`^(?:(?:ok|okay|yes|yeah|yep|great|perfect|alright|cool|nice|fine)[,.!]*\s+)?(?:sounds (?:good|great|fine|perfect|right|reasonable)|that sounds (?:good|great|fine|right|reasonable)|let'?s do (?:it|that|this)|do (?:it|that|this)|go (?:ahead|for it)|agreed|i agree|agree|makes sense|that makes sense|that works|works for me|lgtm|looks good|ship it|deal|approved|let'?s go with (?:it|that|this|your|the)|go with (?:it|that|this|your)|please (?:do|go ahead|proceed)|proceed|\+1|let'?s (?:go|proceed)|sold|i'm convinced|(?:(?:we'll |let's )?do it )?your way|(?:i'll|we'll) take (?:your|the|that) (?:recommendation|suggestion|advice)|(?:good|great) (?:idea|call)|yes please|please do)\b`)
+	reAcceptStrong = re(`^(?:(?:ok|okay|yes|yeah|yep|great|perfect|alright|cool|nice|fine)[,.!]*\s+)?(?:sounds (?:good|great|fine|perfect|right|reasonable)|that sounds (?:good|great|fine|right|reasonable)|let'?s do (?:it|that|this)|do (?:it|that|this)|go (?:ahead|for it)|agreed|i agree|agree|makes sense|that makes sense|that works|(?:that|the|your) (?:order|plan|layout|setup|approach|split|schedule|structure|sequence|template|wording) (?:works|is fine|looks (?:good|right|fine))|works for me|lgtm|looks good|ship it|deal|approved|let'?s go with (?:it|that|this|your|the)|go with (?:it|that|this|your)|please (?:do|go ahead|proceed)|proceed|\+1|let'?s (?:go|proceed)|sold|i'm convinced|(?:(?:we'll |let's )?do it )?your way|(?:i'll|we'll) take (?:your|the|that) (?:recommendation|suggestion|advice)|(?:good|great) (?:idea|call)|yes please|please do)\b`)
 	// reAcceptBut is a yes with an amendment: "Yes, but keep the cron as a
 	// fallback".
 	reAcceptBut = re(`^(?:ok|okay|yes|yeah|yep|sure|fine|sounds good|agreed|alright)[,.!]*\s+but\s+`)
@@ -1336,6 +1336,12 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			continue
 		} else if loc := st.okThen(sl); loc != nil {
 			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], nextReason(text, lower, st.sents, k))
+			continue
+		} else if loc := st.forThe(sl); loc != nil {
+			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], reasonAfterDash(text, s, loc[1], lower, st.sents, k))
+			continue
+		} else if loc := st.gets(sl); loc != nil {
+			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], reasonAfterDash(text, s, loc[2], lower, st.sents, k))
 			continue
 		} else if loc := st.thenComma(sl); loc != nil {
 			// What follows the comma is more of the choice when it is only
@@ -3845,6 +3851,25 @@ func cutAside(dec string) (string, string, bool) {
 		}
 	}
 	return dec, "", false
+}
+
+// reasonAfterDash is what follows a decision ending at offset end of
+// sentence s after a dash ("Everyone gets the invite — sampling would annoy
+// the rest"), else the reason the next sentence gives.
+func reasonAfterDash(text string, s sentence, end int, lower []byte, sents []sentence, k int) string {
+	rest := strings.TrimSpace(text[s.start+end : s.end])
+	if i := strings.IndexAny(rest, ";—–"); i >= 0 && strings.TrimSpace(rest[:i]) == "" || strings.HasPrefix(rest, "- ") {
+		rest = strings.TrimLeft(rest, ";—–- ")
+		if r := trimText(rest); r != "" {
+			return r
+		}
+	}
+	for _, dash := range []string{"— ", "– ", "- "} {
+		if r, ok := strings.CutPrefix(rest, dash); ok {
+			return trimText(r)
+		}
+	}
+	return nextReason(text, lower, sents, k)
 }
 
 // opensMessage reports whether sentence k of text is where its message

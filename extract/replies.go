@@ -1092,6 +1092,84 @@ var askingNext = set(`what how why which who where when can could would should i
 // pick: "PgBouncer then, thanks!".
 var reSignOff = re(`^(?:thanks|thank you|cheers|please|perfect|ok|okay|great|cool|fine|good|sounds (?:good|great|right)|go ahead|let's (?:go|move on|do it)|i guess)\b`)
 
+// reGets is a reply giving something its share: "Everyone gets the
+// invite", "Staging gets the double-underscore source pattern", "Anonymous
+// /search gets 30 a minute though". Group 1 is who or what gets it, group 2
+// what it gets.
+var reGets = re(`^(?:(?:and|so|ok|okay|then)[,]?\s+)?((?:the |our |every |each |all )?[a-z0-9/][a-z0-9 ./_-]{1,30}?) gets ((?:the|a|an|its own|their own|one|two|three|four|five|[0-9])[^,;:—–?]{1,60}?)(?:\s*(?:[,;—–]|\s-\s|[.!]*$)|\s+(?:though|instead|too|as well)\b)`)
+
+// gets returns where the decision of a reply's sentence sl of reGets's
+// form starts and ends and where its clause ends, or nil. What gets and
+// what it gets must be mostly things said before, and the sentence no
+// report of how things are: "the build gets a warm cache now", "each pod
+// gets two CPUs today", "it gets a lot of traffic".
+func (st *decisionState) gets(sl []byte) []int {
+	m := st.replyMatch(sl, " gets ", reGets)
+	if m == nil {
+		return nil
+	}
+	subj, obj := sl[m[2]:m[3]], sl[m[4]:m[5]]
+	if pronouns.Has(firstWord(subj)) || !namesThing(subj) || bytes.HasPrefix(obj, []byte("a lot")) || bytes.HasPrefix(obj, []byte("a bit")) || anyWord(sl[:m[5]], nowWords) {
+		return nil
+	}
+	if n, said := st.saidShare(sl[m[2]:m[5]]); said == 0 || said*2 < n {
+		return nil
+	}
+	if reNod.Match(obj) {
+		return []int{m[2], m[3], m[5]} // "Vite gets the nod": Vite is the pick
+	}
+	return []int{m[2], m[5], m[5]}
+}
+
+// reNod is what a pick gets: "gets the nod", "gets the green light".
+var reNod = re(`^the (?:nod|go-ahead|green light|vote)$`)
+
+// reForThe is a reply naming what it takes for a purpose: "Nunito for the
+// wordmark — it looked friendly", "Postgres for the queue, Redis for the
+// cache". Group 1 is what is taken, group 2 the purpose.
+var reForThe = re(`^((?:the )?[a-z0-9][a-z0-9 ./+#_-]{1,30}?) for ((?:the|our|my|all|every|each) [a-z0-9][a-z0-9 ./_-]{1,30}?)(?:\s*(?:[,;—–]|\s-\s|[.!]*$))`)
+
+// forThe returns where the decision of a reply's sentence sl of
+// reForThe's form starts and ends, or nil. What it takes must be a thing
+// the assistant named ("thanks for the help", "sorry for the delay" take
+// nothing).
+func (st *decisionState) forThe(sl []byte) []int {
+	m := st.replyMatch(sl, " for ", reForThe)
+	if m == nil {
+		return nil
+	}
+	thing := sl[m[2]:m[3]]
+	if !namesThing(thing) || isClause(thing) || notForThe.Has(firstWord(thing)) || adviceVerbs.Has(firstWord(thing)) ||
+		bytes.HasSuffix(sl[m[4]:m[5]], []byte(" then")) || !st.mostlySaid(thing, 1) {
+		// "Go with X for the rest, …" and "X for all three then" are
+		// other forms'.
+		return nil
+	}
+	end := m[5]
+	for {
+		// "SQS for the queue, Redis for the cache": both picks.
+		mm := reMoreFor.FindSubmatchIndex(sl[end:])
+		if mm == nil || !st.mostlySaid(sl[end+mm[2]:end+mm[3]], 1) {
+			break
+		}
+		end += mm[1]
+	}
+	if bytes.Contains(sl[end:], []byte("let me")) || bytes.Contains(sl[end:], []byte("check with")) || bytes.Contains(sl[end:], []byte("not sure")) {
+		return nil // "Redis for the cache, good idea, but let me check with ops first"
+	}
+	return []int{m[2], end}
+}
+
+// reMoreFor is another pick for a purpose after the first: ", Redis for
+// the cache". Group 1 is what is taken.
+var reMoreFor = re(`^\s*[,;]\s*(?:and )?([a-z0-9][a-z0-9 ./+#_-]{1,30}?) for (?:the|our|my|all|every|each) [a-z0-9][^,;.!?—–]{1,40}`)
+
+// notForThe open a "X for the Y" that takes nothing.
+var notForThe = set(`thanks thank sorry good great bad same time space room enough nothing something everything`)
+
+// nowWords say a sentence reports how things are, not how they will be.
+var nowWords = set(`now today currently already usually always sometimes still often`)
+
 // laterThen open what follows an "X then," whose "then" is a time: "hash
 // set then, when we have the memory budget".
 var laterThen = set(`when once if after before until unless later next in`)
@@ -1122,6 +1200,16 @@ func detailsOnly(b []byte) bool {
 
 var determiners = set(`the a an my our your its their this that these those`)
 
+// replyMatch returns r's submatches in a user's reply sentence sl that is
+// no question and holds word (which spares most sentences the pattern),
+// or nil.
+func (st *decisionState) replyMatch(sl []byte, word string, r *lazyRE) []int {
+	if !st.user || !st.replying || isQuestion(sl) || !bytes.Contains(sl, []byte(word)) {
+		return nil
+	}
+	return r.FindSubmatchIndex(sl)
+}
+
 // reThenComma is a reply opening with the thing it takes, sealed with
 // "then" and a comma: "PgBouncer as a sidecar then, transaction mode, pool
 // size 20", "Sentry SaaS on the EU region then, self-hosting isn't
@@ -1133,10 +1221,7 @@ var reThenComma = re(`^(?:(?:ok|okay|so|right|alright|fine)[,.!]*\s+)?([a-z0-9][
 // for any other sentence. The thing must be one said before and name
 // something ("see you then, bye" does not).
 func (st *decisionState) thenComma(sl []byte) []int {
-	if !st.user || !st.replying || isQuestion(sl) || !bytes.Contains(sl, []byte(" then, ")) {
-		return nil
-	}
-	m := reThenComma.FindSubmatchIndex(sl)
+	m := st.replyMatch(sl, " then, ", reThenComma)
 	if m == nil {
 		return nil
 	}

@@ -972,3 +972,26 @@ func TestBareLetterOptionsAndThenComma(t *testing.T) {
 		{pool, "PgBouncer then, but let me check with the team first.", ""},
 	})
 }
+
+// TestSharesAndPurposes checks a reply giving something its share ("X
+// gets the Y"), a pick for a purpose ("Nunito for the wordmark"), a plan
+// announced with a long name, and "that plan works"; reports of how
+// things are, thanks and apologies take nothing.
+func TestSharesAndPurposes(t *testing.T) {
+	const invite = "1. Random sample of 5,500 with two reminders.\n2. Invite everyone: anonymous calls on /search then get 60 a minute.\n\nVite or Next.js both work for the build."
+	const fonts = "- **Nunito**: rounded sans, friendly.\n- **Atkinson Hyperlegible**: very clear at a distance."
+	checkReplies(t, "What now?", []replyCase{
+		{invite, "Everyone gets the invite — sampling would annoy the rest.", "Everyone gets the invite"},
+		{invite, "Anonymous /search gets 30 a minute though.", "Anonymous /search gets 30 a minute"},
+		{invite, "Vite gets the nod; Next.js would be a rewrite.", "Vite"},
+		{invite, "Everyone gets confused by the invite.", ""},
+		{invite, "It gets a lot of anonymous calls.", ""},
+		{invite, "Each reminder gets the invite link today.", ""},
+		{fonts, "Nunito for the wordmark — it looked friendly on the van.", "Nunito for the wordmark"},
+		{fonts, "Thanks for the list.", ""},
+		{fonts, "Sorry for the delay, I was away.", ""},
+		{fonts, "Comic Sans for the wordmark, obviously not.", ""},
+		{"Proposed grandfather-father-son rotation:\n\n- Daily: incrementals Mon–Thu.\n- Weekly: a full every Friday.", "Do that.", "Daily: incrementals Mon–Thu; Weekly: a full every Friday"},
+		{"I recommend a token bucket per API key.", "That plan works.", "a token bucket per API key"},
+	})
+}

@@ -290,7 +290,7 @@ func isProposalLine(l []byte) bool {
 		!containsAny(l, "option", "alternative", "choice", "against", "instead")
 }
 
-var reProposalLine = re(`^(?:(?:my|the|our|a) )?(?:(?:proposed|recommended|suggested) [a-z0-9 /()-]{1,30}|recommendations?|proposal|suggestions?)$`)
+var reProposalLine = re(`^(?:(?:my|the|our|a) )?(?:(?:proposed|recommended|suggested) [a-z0-9 /()-]{1,48}|recommendations?|proposal|suggestions?)$`)
 
 var reMeetingLine = re(`^(?:update: )?(?:we |i )?(?:(?:talked|spoke|met|chatted|discussed it|went through (?:it|this)|had a (?:call|chat|meeting|sync))(?: it through)? (?:to|with|w/) [^.;:!?]{1,40}?|(?:talked|went) (?:it|this) (?:over|through) (?:on|at|in) [^.;:!?]{1,30}?)(?: (?:this morning|today|tonight|yesterday|last night|earlier|on (?:monday|tuesday|wednesday|thursday|friday)))?$`)
 
