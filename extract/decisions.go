@@ -133,7 +133,7 @@ var (
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
 	// idioms that open the same way.
-	reImperative    = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|move to|migrate to|standardi[sz]e on|rip)\b`)
+	reImperative    = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|skip|move to|migrate to|standardi[sz]e on|rip)\b`)
 	reMidImperative = re(`, (?:(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)*(?:but\s+|(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)((?:go ahead with|go with|use|keep|drop|scrap|ditch|skip|stick with|switch to|pick|choose|start with)\b)`)
 	reNotImperative = re(`^(?:use of\b|drop (?:by|off)\b|keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief|a bit|a little|light|casual|formal|friendly|fun|vague|mysterious|professional|tight|concise|neutral|upbeat|positive|low-key|lowkey|quiet|secret)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
@@ -1125,8 +1125,25 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && !namesOption(st, pending) && !pointByPoint(st.sents, pending) && accepts(text, st.lower, st.sents, pending.text) && (!pending.action || acceptsPlainly(st)) {
 			// The user says yes: the proposal is what was decided, taken in the
 			// accepting message. What the reply states itself follows.
-			out = e.appendDecision(st, out, m, pending.text, pending.rationale)
+			// "Fine, go ahead with that, minus the double points": what the
+			// yes leaves out is decided against, and out of the plan taken.
+			s0 := st.sents[0]
+			taken, minus, minusEnd := pending.text, "", 0
+			if mm := reMinus.FindSubmatchIndex(st.lower[s0.start:s0.end]); mm != nil {
+				minus, minusEnd = trimText(text[s0.start+mm[2]:s0.start+mm[3]]), mm[3]
+				_, thing, _ := strings.Cut(minus, " ")
+				if !adviceVerbs.Has(firstWord(st.lower[s0.start+mm[2]:])) {
+					thing, minus = minus, decidedAgainst+minus
+				} else {
+					minus = upperFirst(minus) // "…, except skip the re-permission email"
+				}
+				taken = withoutItem(taken, thing)
+			}
+			out = e.appendDecision(st, out, m, taken, pending.rationale)
 			st.accepted = true
+			if minus != "" {
+				out = e.appendDecision(st, out, m, minus, reasonAfterDash(text, s0, minusEnd, st.lower, st.sents, 0))
+			}
 		} else if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && len(st.sents) > 0 {
 			// "Yes, but keep the cron as a fallback": the proposal, amended.
 			// Not an advised change, which a "yes, but" may well put off.
@@ -2260,7 +2277,7 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		}
 	}
 	if replying && imperativeVerbNear(sl) {
-		if loc := reImperative.FindSubmatchIndex(head(sl)); loc != nil && !reNotImperative.Match(head(sl[loc[2]:])) {
+		if loc := reImperative.FindSubmatchIndex(head(sl)); loc != nil && !reNotImperative.Match(head(sl[loc[2]:])) && !bareSkip(sl[loc[2]:]) {
 			return loc[:2]
 		}
 	}
@@ -2471,7 +2488,7 @@ var reBoardAfter = re(`^(?:'s|s'| meeting| meetings| room| lounge| office| and l
 const bodies = `(?:governors|governing body|board|committee|council|trustees|management team|leadership team|members|partners|steering group|parish council|school board|exec team|executive team|directors)`
 
 // agreedWhen is when a group agreed: "agreed last week that …".
-const agreedWhen = `(?:(?:last|this|on) (?:week|month|year|morning|afternoon|evening|quarter|term|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|earlier|in the end)`
+const agreedWhen = `(?:(?:last|this|on) (?:week|month|year|morning|afternoon|evening|night|quarter|term|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|today|earlier|in the end)`
 
 // reDidAgree is a group's agreement reported with "did": "the leadership
 // team did agree this morning that …".
@@ -2891,10 +2908,17 @@ func settles(sl []byte, loc []int, role conversation.Role) bool {
 		bytes.Count(prefix, []byte("“")) > bytes.Count(prefix, []byte("”")) {
 		return false
 	}
-	if useVerb(sl[loc[0]:loc[1]]) && reWalkthrough.Match(sl) {
+	if useVerb(sl[loc[0]:loc[1]]) && reWalkthrough.Match(sl) && !concludingThen(sl, loc, role) {
 		return false
 	}
 	return true
+}
+
+// concludingThen reports a user's "Then we keep X." that concludes from
+// what was said, not a step of a process: no "to" of purpose after it
+// ("then we use the token to call the API").
+func concludingThen(sl []byte, loc []int, role conversation.Role) bool {
+	return role == conversation.RoleUser && bytes.HasPrefix(sl, []byte("then we ")) && !bytes.Contains(sl[loc[1]:], []byte(" to "))
 }
 
 // othersGuess are someone else's estimate or view reported right before a
@@ -3870,6 +3894,39 @@ func reasonAfterDash(text string, s sentence, end int, lower []byte, sents []sen
 		}
 	}
 	return nextReason(text, lower, sents, k)
+}
+
+// reMinus is what an acceptance leaves out: "…, minus the double points",
+// "…, without the rubric", "…, except the Friday slot". Group 1 is the
+// thing.
+var reMinus = re(`,\s*(?:minus|without|except(?: for)?|but not|but without|apart from|bar) (?:the |your )?([a-z0-9][^,;.!?—–]{2,50}?)(?:\s+-\s|\s*[,;.!?—–]|$)`)
+
+// withoutItem drops from a plan of items joined by "; " those that name
+// every word of thing.
+func withoutItem(plan, thing string) string {
+	items := strings.Split(plan, "; ")
+	if len(items) < 2 {
+		return plan
+	}
+	want := strings.Fields(strings.ToLower(thing))
+	want = slices.DeleteFunc(want, func(w string) bool { return w == "the" || w == "your" || w == "a" || w == "an" })
+	kept := items[:0]
+	for _, it := range items {
+		// "the image build" names "Build the image on every push".
+		if len(want) == 0 || !namesAll(strings.Fields(strings.ToLower(it)), want) {
+			kept = append(kept, it)
+		}
+	}
+	if len(kept) == 0 {
+		return plan
+	}
+	return strings.Join(kept, "; ")
+}
+
+// bareSkip reports an imperative that is a bare "skip": "4. skip." answers
+// a point, what it skips is the point's.
+func bareSkip(imp []byte) bool {
+	return bytes.HasPrefix(imp, []byte("skip")) && len(bytes.Trim(imp[len("skip"):], " .!")) == 0
 }
 
 // opensMessage reports whether sentence k of text is where its message

@@ -1180,9 +1180,11 @@ var laterThen = set(`when once if after before until unless later next in`)
 func detailsOnly(b []byte) bool {
 	b = bytes.TrimRight(b, " .!")
 	for part := range bytes.SplitSeq(b, []byte(",")) {
-		part = bytes.TrimPrefix(bytes.TrimSpace(part), []byte("and "))
-		if determiners.Has(firstWord(part)) {
-			return false // "the memory matters more" says why
+		part = bytes.TrimSpace(part)
+		and := bytes.HasPrefix(part, []byte("and "))
+		part = bytes.TrimPrefix(part, []byte("and "))
+		if determiners.Has(firstWord(part)) && !and {
+			return false // "the memory matters more" says why; "and the startup probe" is one more
 		}
 		n := 0
 		for w := range bytes.FieldsSeq(part) {
@@ -1214,7 +1216,7 @@ func (st *decisionState) replyMatch(sl []byte, word string, r *lazyRE) []int {
 // "then" and a comma: "PgBouncer as a sidecar then, transaction mode, pool
 // size 20", "Sentry SaaS on the EU region then, self-hosting isn't
 // happening".
-var reThenComma = re(`^(?:(?:ok|okay|so|right|alright|fine)[,.!]*\s+)?([a-z0-9][a-z0-9 ./+#_-]{2,60}?) then,\s+(\S)`)
+var reThenComma = re(`^(?:(?:ok|okay|so|right|alright|fine)[,.!]*\s+)?([a-z0-9][a-z0-9 ./+#_-]{2,60}?),? then,\s+(\S)`)
 
 // thenComma returns, for a reply's sentence sl of that form, where the
 // thing taken starts and ends and where what follows the comma starts; nil
@@ -1232,10 +1234,13 @@ func (st *decisionState) thenComma(sl []byte) []int {
 		// I'll report back", "The notes then, summarise them for me".
 		return nil
 	}
-	// Half its words said before: "PgBouncer as a sidecar then" after
-	// PgBouncer was proposed adds where it runs.
+	// Half its words said before, in the last answer or turns ago:
+	// "PgBouncer as a sidecar then" after PgBouncer was proposed adds where
+	// it runs; "NAS then" comes back to the options of the first answer.
 	if n, said := st.saidShare(thing); said == 0 || said*2 < n {
-		return nil
+		if n, said := shareIn(st.past(), thing); said == 0 || said*2 < n {
+			return nil
+		}
 	}
 	return []int{m[2], m[3], m[4]}
 }

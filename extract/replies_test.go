@@ -995,3 +995,31 @@ func TestSharesAndPurposes(t *testing.T) {
 		{"I recommend a token bucket per API key.", "That plan works.", "a token bucket per API key"},
 	})
 }
+
+// TestTenthBatchForms checks the forms the tenth blind batch showed: a
+// "skip" that names what it skips, a group's agreement "last night", one
+// more pick after "then,", a pick named with "then" between commas, a
+// pick of options laid out turns ago, what an acceptance leaves out, and a
+// user's "Then we keep X" that concludes (not a step of a process).
+func TestTenthBatchForms(t *testing.T) {
+	const ci = "For the changelog, towncrier or a hand-written file both work. Then raise the CPU limit rather than remove it, and add a startup probe. Alert on time lag in seconds, or on message count. Keep golang-migrate; Flyway adds a JVM."
+	checkReplies(t, "What now?", []replyCase{
+		{ci, "Skip towncrier.", "Skip towncrier"},
+		{ci, "Skip.", ""},
+		{ci, "Good. The committee agreed last night that the changelog goes on the website.", "The committee agreed last night that the changelog goes on the website"},
+		{ci, "Limit of 2 then, and the startup probe.", "Limit of 2, and the startup probe"},
+		{ci, "Time lag, then, since our topics vary a thousandfold.", "Time lag"},
+		{ci, "Then we keep golang-migrate.", "We keep golang-migrate"},
+		{ci, "Then we keep the token to call the API with.", ""},
+		{"Suggested setup:\n\n- 1 point per £1 spent.\n- Double points on event nights.", "Fine, go ahead with that, minus the double points.", "1 point per £1 spent|Decided against: double points"},
+		{"Suggested setup:\n\n- 1 point per £1 spent.\n- Double points on event nights.", "Do that, except skip the double points.", "1 point per £1 spent|Skip the double points"},
+		{"Suggested setup:\n\n- Build the image on every push.\n- Cache the layers.", "Yes, do that plan, except the image build — we need it on PRs.", "Cache the layers|Decided against: image build"},
+	})
+	checkTurns(t, []turnsCase{{"NAS then, from the first answer", []string{
+		"Where do the X-rays go?",
+		"Two options: a mirrored 2-bay NAS with nightly backup to B2, or the vendor's cloud archive.",
+		"The vendor wants €90 a month. Is the USB drive enough meanwhile?",
+		"Better than nothing; encrypt it with BitLocker now.",
+		"NAS then, because €90 a month costs more than the NAS within a year.",
+	}, "NAS"}})
+}
