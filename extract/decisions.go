@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/conversation"
@@ -135,7 +136,7 @@ var (
 	// idioms that open the same way.
 	reImperative    = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|skip|move to|migrate to|standardi[sz]e on|rip)\b`)
 	reMidImperative = re(`, (?:(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)*(?:but\s+|(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)((?:go ahead with|go with|use|keep|drop|scrap|ditch|skip|stick with|switch to|pick|choose|start with)\b)`)
-	reNotImperative = re(`^(?:use of\b|drop (?:by|off)\b|keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief|a bit|a little|light|casual|formal|friendly|fun|vague|mysterious|professional|tight|concise|neutral|upbeat|positive|low-key|lowkey|quiet|secret)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
+	reNotImperative = re(`^(?:use of\b|skip (?:to|ahead|over|the (?:intro|introduction|explanation|details|pleasantries|preamble|small talk|theory|background|basics|boilerplate|lecture))\b|drop (?:by|off)\b|keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief|a bit|a little|light|casual|formal|friendly|fun|vague|mysterious|professional|tight|concise|neutral|upbeat|positive|low-key|lowkey|quiet|secret)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
 	reAnyAnaphor = re(`\b(?:it|that|this|these|those|them)\b`)
 	// reItIs is a choice named on its own: "Meilisearch it is."
@@ -194,7 +195,7 @@ var (
 		`(?:this|it|that)(?:'s| is| was) (?:faster|simpler|cheaper|safer|more|less|better|easier|well|the (?:only|simplest|fastest|safest|cheapest)|already|battle|proven|stable)`,
 	}, "|") + `)\b[*_:]*\s*`)
 	// reAcceptStrong opens a user reply that accepts a proposal.
-	reAcceptStrong = re(`^(?:(?:ok|okay|yes|yeah|yep|great|perfect|alright|cool|nice|fine)[,.!]*\s+)?(?:sounds (?:good|great|fine|perfect|right|reasonable)|that sounds (?:good|great|fine|right|reasonable)|let'?s do (?:it|that|this)|do (?:it|that|this)|go (?:ahead|for it)|agreed|i agree|agree|makes sense|that makes sense|that works|(?:that|the|your) (?:order|plan|layout|setup|approach|split|schedule|structure|sequence|template|wording) (?:works|is fine|looks (?:good|right|fine))|works for me|lgtm|looks good|ship it|deal|approved|let'?s go with (?:it|that|this|your|the)|go with (?:it|that|this|your)|please (?:do|go ahead|proceed)|proceed|\+1|let'?s (?:go|proceed)|sold|i'm convinced|(?:(?:we'll |let's )?do it )?your way|(?:i'll|we'll) take (?:your|the|that) (?:recommendation|suggestion|advice)|(?:good|great) (?:idea|call)|yes please|please do)\b`)
+	reAcceptStrong = re(`^(?:(?:ok|okay|yes|yeah|yep|great|perfect|alright|cool|nice|fine)[,.!]*\s+)?(?:sounds (?:good|great|fine|perfect|right|reasonable)|that sounds (?:good|great|fine|right|reasonable)|let'?s do (?:it|that|this)|do (?:it|that|this)|go (?:ahead|for it)|agreed|i agree|agree|makes sense|that makes sense|that works|(?:that|your) (?:order|plan|layout|setup|approach|split|schedule|structure|sequence|template|wording) (?:works|is fine|looks (?:good|right|fine))|works for me|lgtm|looks good|ship it|deal|approved|let'?s go with (?:it|that|this|your|the)|go with (?:it|that|this|your)|please (?:do|go ahead|proceed)|proceed|\+1|let'?s (?:go|proceed)|sold|i'm convinced|(?:(?:we'll |let's )?do it )?your way|(?:i'll|we'll) take (?:your|the|that) (?:recommendation|suggestion|advice)|(?:good|great) (?:idea|call)|yes please|please do)\b`)
 	// reAcceptBut is a yes with an amendment: "Yes, but keep the cron as a
 	// fallback".
 	reAcceptBut = re(`^(?:ok|okay|yes|yeah|yep|sure|fine|sounds good|agreed|alright)[,.!]*\s+but\s+`)
@@ -1129,15 +1130,18 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 			// yes leaves out is decided against, and out of the plan taken.
 			s0 := st.sents[0]
 			taken, minus, minusEnd := pending.text, "", 0
-			if mm := reMinus.FindSubmatchIndex(st.lower[s0.start:s0.end]); mm != nil {
-				minus, minusEnd = trimText(text[s0.start+mm[2]:s0.start+mm[3]]), mm[3]
-				_, thing, _ := strings.Cut(minus, " ")
-				if !adviceVerbs.Has(firstWord(st.lower[s0.start+mm[2]:])) {
-					thing, minus = minus, decidedAgainst+minus
-				} else {
-					minus = upperFirst(minus) // "…, except skip the re-permission email"
+			if mm := reMinus.FindSubmatchIndex(st.lower[s0.start:s0.end]); mm != nil && bytes.IndexByte(st.lower[s0.start:s0.end], '?') < 0 && !isClause(st.lower[s0.start+mm[2]:s0.start+mm[3]]) {
+				// What is left out must be of the plan: "without a doubt",
+				// "except the voucher is too generous", "without the app"
+				// nobody proposed leave nothing out.
+				thing := trimText(text[s0.start+mm[2] : s0.start+mm[3]])
+				if words := strings.Fields(strings.ToLower(thing)); namesAll(strings.Fields(strings.ToLower(pending.text)), words) {
+					minus, minusEnd = decidedAgainst+thing, mm[3]
+					if skip := reMinusVerb.FindSubmatchIndex(st.lower[s0.start+mm[0]:]); skip != nil {
+						minus = upperFirst(trimText(text[s0.start+mm[0]+skip[2] : s0.start+mm[3]])) // "…, except skip the re-permission email"
+					}
+					taken = withoutItem(taken, thing)
 				}
-				taken = withoutItem(taken, thing)
 			}
 			out = e.appendDecision(st, out, m, taken, pending.rationale)
 			st.accepted = true
@@ -1357,7 +1361,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if loc := st.forThe(sl); loc != nil {
 			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], reasonAfterDash(text, s, loc[1], lower, st.sents, k))
 			continue
-		} else if loc := st.gets(sl); loc != nil {
+		} else if loc := st.getsNod(sl); loc != nil {
 			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], reasonAfterDash(text, s, loc[2], lower, st.sents, k))
 			continue
 		} else if loc := st.thenComma(sl); loc != nil {
@@ -2915,10 +2919,12 @@ func settles(sl []byte, loc []int, role conversation.Role) bool {
 }
 
 // concludingThen reports a user's "Then we keep X." that concludes from
-// what was said, not a step of a process: no "to" of purpose after it
-// ("then we use the token to call the API").
+// what was said, not a step of a process: nothing after the thing ("then
+// we use the token to call the API", "then we use kubectl apply, and the
+// pods restart", "then we keep the old pods running until …").
 func concludingThen(sl []byte, loc []int, role conversation.Role) bool {
-	return role == conversation.RoleUser && bytes.HasPrefix(sl, []byte("then we ")) && !bytes.Contains(sl[loc[1]:], []byte(" to "))
+	return role == conversation.RoleUser && bytes.HasPrefix(sl, []byte("then we ")) &&
+		!containsAny(sl[loc[1]:], " to ", " and ", " which ", " until ", " then ", " while ", " so that ", " when ", ",")
 }
 
 // othersGuess are someone else's estimate or view reported right before a
@@ -3899,7 +3905,11 @@ func reasonAfterDash(text string, s sentence, end int, lower []byte, sents []sen
 // reMinus is what an acceptance leaves out: "…, minus the double points",
 // "…, without the rubric", "…, except the Friday slot". Group 1 is the
 // thing.
-var reMinus = re(`,\s*(?:minus|without|except(?: for)?|but not|but without|apart from|bar) (?:the |your )?([a-z0-9][^,;.!?—–]{2,50}?)(?:\s+-\s|\s*[,;.!?—–]|$)`)
+var reMinus = re(`,\s*(?:minus|without|except(?: for)?|but not|but without) (?:skip |drop )?(?:the|your) ([a-z0-9][a-z0-9/_-]*(?:\.[a-z0-9]+)*(?: [a-z0-9][a-z0-9/_-]*(?:\.[a-z0-9]+)*){0,3}?)(?:\s+-\s|\s*[,;.!—–]|$)`)
+
+// reMinusVerb is the verb of a reMinus match that says what to do instead
+// of "decided against": "…, except skip the email". Group 1 starts it.
+var reMinusVerb = re(`^,\s*(?:minus|without|except(?: for)?|but not|but without) ((?:skip|drop) )`)
 
 // withoutItem drops from a plan of items joined by "; " those that name
 // every word of thing.
@@ -3912,8 +3922,9 @@ func withoutItem(plan, thing string) string {
 	want = slices.DeleteFunc(want, func(w string) bool { return w == "the" || w == "your" || w == "a" || w == "an" })
 	kept := items[:0]
 	for _, it := range items {
-		// "the image build" names "Build the image on every push".
-		if len(want) == 0 || !namesAll(strings.Fields(strings.ToLower(it)), want) {
+		// "the image build" names "Build the image on every push"; "a
+		// doubt" does not name "Double points".
+		if len(want) == 0 || !hasAllWords(strings.ToLower(it), want) {
 			kept = append(kept, it)
 		}
 	}
@@ -3921,6 +3932,18 @@ func withoutItem(plan, thing string) string {
 		return plan
 	}
 	return strings.Join(kept, "; ")
+}
+
+// hasAllWords reports whether every word of want is a word of text, or
+// its plural.
+func hasAllWords(text string, want []string) bool {
+	have := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' })
+	for _, w := range want {
+		if !slices.ContainsFunc(have, func(h string) bool { return h == w || h == w+"s" || h+"s" == w }) {
+			return false
+		}
+	}
+	return true
 }
 
 // bareSkip reports an imperative that is a bare "skip": "4. skip." answers

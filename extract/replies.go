@@ -1092,42 +1092,39 @@ var askingNext = set(`what how why which who where when can could would should i
 // pick: "PgBouncer then, thanks!".
 var reSignOff = re(`^(?:thanks|thank you|cheers|please|perfect|ok|okay|great|cool|fine|good|sounds (?:good|great|right)|go ahead|let's (?:go|move on|do it)|i guess)\b`)
 
-// reGets is a reply giving something its share: "Everyone gets the
-// invite", "Staging gets the double-underscore source pattern", "Anonymous
-// /search gets 30 a minute though". Group 1 is who or what gets it, group 2
-// what it gets.
-var reGets = re(`^(?:(?:and|so|ok|okay|then)[,]?\s+)?((?:the |our |every |each |all )?[a-z0-9/][a-z0-9 ./_-]{1,30}?) gets ((?:the|a|an|its own|their own|one|two|three|four|five|[0-9])[^,;:—–?]{1,60}?)(?:\s*(?:[,;—–]|\s-\s|[.!]*$)|\s+(?:though|instead|too|as well)\b)`)
+// reGetsNod is a reply naming its pick as what gets the nod: "Vite gets
+// the nod", "Loki gets the green light". Group 1 is the pick. (A share
+// given in general, "Everyone gets the invite", reads as often as a report
+// of how things are — "each invoice gets a reference number, that's how
+// Xero works" — and is left out.)
+var reGetsNod = re(`^(?:(?:and|so|ok|okay|then)[,]?\s+)?((?:the |our )?[a-z0-9/][a-z0-9 ./_-]{1,30}?) gets (the (?:nod|go-ahead|green light|vote))(?:\s*(?:[,;—–.!]|\s-\s|$))`)
 
-// gets returns where the decision of a reply's sentence sl of reGets's
-// form starts and ends and where its clause ends, or nil. What gets and
-// what it gets must be mostly things said before, and the sentence no
-// report of how things are: "the build gets a warm cache now", "each pod
-// gets two CPUs today", "it gets a lot of traffic".
-func (st *decisionState) gets(sl []byte) []int {
-	m := st.replyMatch(sl, " gets ", reGets)
+// getsNod returns where the pick of a reply's sentence sl of reGetsNod's
+// form starts and ends and where its clause ends, or nil. The pick must be
+// a thing said before, and no hedge follow it ("…, but I'm not sure").
+func (st *decisionState) getsNod(sl []byte) []int {
+	m := st.replyMatch(sl, " gets the ", reGetsNod)
 	if m == nil {
 		return nil
 	}
-	subj, obj := sl[m[2]:m[3]], sl[m[4]:m[5]]
-	if pronouns.Has(firstWord(subj)) || !namesThing(subj) || bytes.HasPrefix(obj, []byte("a lot")) || bytes.HasPrefix(obj, []byte("a bit")) || anyWord(sl[:m[5]], nowWords) {
+	subj := sl[m[2]:m[3]]
+	if pronouns.Has(firstWord(subj)) || !namesThing(subj) || hedgedRest(sl[m[1]:]) || !st.saidAny(subj) {
 		return nil
 	}
-	if n, said := st.saidShare(sl[m[2]:m[5]]); said == 0 || said*2 < n {
-		return nil
-	}
-	if reNod.Match(obj) {
-		return []int{m[2], m[3], m[5]} // "Vite gets the nod": Vite is the pick
-	}
-	return []int{m[2], m[5], m[5]}
+	return []int{m[2], m[3], m[5]}
 }
 
-// reNod is what a pick gets: "gets the nod", "gets the green light".
-var reNod = re(`^the (?:nod|go-ahead|green light|vote)$`)
+// hedgedRest reports what follows a pick that takes it back or makes it
+// depend on something: "…, maybe", "…, if the budget allows", "…, but let
+// me ask the team".
+func hedgedRest(rest []byte) bool {
+	return containsAny(rest, "maybe", "perhaps", " if ", "unless", "i guess", "i suppose", "probably", "not sure", "let me", "i think", "for now?")
+}
 
 // reForThe is a reply naming what it takes for a purpose: "Nunito for the
 // wordmark — it looked friendly", "Postgres for the queue, Redis for the
 // cache". Group 1 is what is taken, group 2 the purpose.
-var reForThe = re(`^((?:the )?[a-z0-9][a-z0-9 ./+#_-]{1,30}?) for ((?:the|our|my|all|every|each) [a-z0-9][a-z0-9 ./_-]{1,30}?)(?:\s*(?:[,;—–]|\s-\s|[.!]*$))`)
+var reForThe = re(`^([a-z0-9][a-z0-9 ./+#_-]{1,30}?) for ((?:the|our|my|all|every|each) [a-z0-9][a-z0-9/_-]*(?:\.[a-z0-9]+)*(?: [a-z0-9][a-z0-9/_-]*(?:\.[a-z0-9]+)*){0,2}?)(?:\s*(?:[,;—–]|\s-\s|[.!]*$))`)
 
 // forThe returns where the decision of a reply's sentence sl of
 // reForThe's form starts and ends, or nil. What it takes must be a thing
@@ -1138,11 +1135,16 @@ func (st *decisionState) forThe(sl []byte) []int {
 	if m == nil {
 		return nil
 	}
-	thing := sl[m[2]:m[3]]
-	if !namesThing(thing) || isClause(thing) || notForThe.Has(firstWord(thing)) || adviceVerbs.Has(firstWord(thing)) ||
-		bytes.HasSuffix(sl[m[4]:m[5]], []byte(" then")) || !st.mostlySaid(thing, 1) {
+	thing, purpose, rest := sl[m[2]:m[3]], sl[m[4]:m[5]], sl[m[1]:]
+	if !namesThing(thing) || isClause(thing) || isClause(purpose) || notForThe.Has(firstWord(thing)) || adviceVerbs.Has(firstWord(thing)) ||
+		idiomPurposes.Has(lastWord(purpose)) || bytes.HasSuffix(purpose, []byte(" then")) || !st.mostlySaid(thing, 1) {
 		// "Go with X for the rest, …" and "X for all three then" are
-		// other forms'.
+		// other forms'; "Postgres for the record" is an idiom.
+		return nil
+	}
+	if anyWord(sl, nowWords) || hedgedRest(rest) || refusals.Has(firstWord(bytes.TrimLeft(rest, " ,;—–-"))) || containsAny(rest, " was ", " were ", " used to ", "their ", "no way", "rather not") {
+		// "Currently Postgres for the main DB", "…, that was their stack",
+		// "…, maybe", "Redis for the cache, no way".
 		return nil
 	}
 	end := m[5]
@@ -1164,6 +1166,10 @@ func (st *decisionState) forThe(sl []byte) []int {
 // the cache". Group 1 is what is taken.
 var reMoreFor = re(`^\s*[,;]\s*(?:and )?([a-z0-9][a-z0-9 ./+#_-]{1,30}?) for (?:the|our|my|all|every|each) [a-z0-9][^,;.!?—–]{1,40}`)
 
+// idiomPurposes end a "for the …" that names no purpose: "for the
+// record", "for the win".
+var idiomPurposes = set(`record win moment best love sake fun hell life time being`)
+
 // notForThe open a "X for the Y" that takes nothing.
 var notForThe = set(`thanks thank sorry good great bad same time space room enough nothing something everything`)
 
@@ -1183,8 +1189,10 @@ func detailsOnly(b []byte) bool {
 		part = bytes.TrimSpace(part)
 		and := bytes.HasPrefix(part, []byte("and "))
 		part = bytes.TrimPrefix(part, []byte("and "))
-		if determiners.Has(firstWord(part)) && !and {
-			return false // "the memory matters more" says why; "and the startup probe" is one more
+		if determiners.Has(firstWord(part)) && (!and || bytes.Count(part, []byte(" ")) > 2) {
+			// "the memory matters more" says why; "and the startup probe"
+			// is one more, "and the question of monitoring" is not.
+			return false
 		}
 		n := 0
 		for w := range bytes.FieldsSeq(part) {

@@ -981,8 +981,11 @@ func TestSharesAndPurposes(t *testing.T) {
 	const invite = "1. Random sample of 5,500 with two reminders.\n2. Invite everyone: anonymous calls on /search then get 60 a minute.\n\nVite or Next.js both work for the build."
 	const fonts = "- **Nunito**: rounded sans, friendly.\n- **Atkinson Hyperlegible**: very clear at a distance."
 	checkReplies(t, "What now?", []replyCase{
-		{invite, "Everyone gets the invite — sampling would annoy the rest.", "Everyone gets the invite"},
-		{invite, "Anonymous /search gets 30 a minute though.", "Anonymous /search gets 30 a minute"},
+		// A share given in general reads as often as a report of how things
+		// are ("each invoice gets a reference number, that's how Xero
+		// works"): only a pick that gets the nod is taken.
+		{invite, "Everyone gets the invite — sampling would annoy the rest.", ""},
+		{invite, "Each invoice gets a reference number, that's how Xero works.", ""},
 		{invite, "Vite gets the nod; Next.js would be a rewrite.", "Vite"},
 		{invite, "Everyone gets confused by the invite.", ""},
 		{invite, "It gets a lot of anonymous calls.", ""},
@@ -1022,4 +1025,36 @@ func TestTenthBatchForms(t *testing.T) {
 		"Better than nothing; encrypt it with BitLocker now.",
 		"NAS then, because €90 a month costs more than the NAS within a year.",
 	}, "NAS"}})
+}
+
+// TestRoundTwoProbes holds a reviewer's probes of the forms above, each a
+// row that failed before its mend: a purpose that runs on into a clause,
+// an idiom, a refusal, a description of a setup, a hedge; an acceptance
+// "without a doubt" or "except the voucher is too generous"; a skip of the
+// conversation's own parts; a "then we …" that goes on as a process; a
+// remark on the user's own setup taken as a yes.
+func TestRoundTwoProbes(t *testing.T) {
+	const db = "Postgres for the main DB and Redis for the cache, or MySQL for the main DB. Postgres is solid."
+	const loy = "Suggested setup:\n\n- 1 point per £1 spent.\n- Double points on event nights.\n- A birthday voucher."
+	const dep = "First you build the image, then you push it to the registry. For the changelog, towncrier works. Start with an intro section."
+	checkReplies(t, "Which?", []replyCase{
+		{db, "Redis for the cache would be too expensive.", ""},
+		{db, "Redis for the cache makes no sense for us.", ""},
+		{db, "Postgres for the record, has been flaky for us.", ""},
+		{db, "Redis for the cache, no way.", "Decided against: Redis for the cache"},
+		{db, "Currently Postgres for the main DB, MySQL for the reporting.", ""},
+		{db, "Redis for the cache, if the budget allows.", ""},
+		{db, "Postgres for the main DB, maybe.", ""},
+		{db, "Redis for the cache.", "Redis for the cache"},
+		{loy, "Sounds good, without a doubt.", "1 point per £1 spent; Double points on event nights; A birthday voucher"},
+		{loy, "Sounds good, except the voucher is too generous.", "1 point per £1 spent; Double points on event nights; A birthday voucher"},
+		{loy, "Go ahead, without the app.", "1 point per £1 spent; Double points on event nights; A birthday voucher"},
+		{loy, "Go ahead, minus the birthday voucher.", "1 point per £1 spent; Double points on event nights|Decided against: birthday voucher"},
+		{dep, "Skip the intro.", ""},
+		{dep, "Skip to the end please.", ""},
+		{dep, "Then we use kubectl apply, and the pods restart.", ""},
+		{dep, "Then we keep the old pods running until the new ones are healthy.", ""},
+		{"I recommend a token bucket per API key.", "The setup is fine, the problem is elsewhere.", ""},
+		{"PgBouncer as a sidecar or pgpool; PgBouncer is lighter.", "PgBouncer then, and the question of monitoring.", "PgBouncer"},
+	})
 }
