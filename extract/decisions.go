@@ -198,7 +198,7 @@ var (
 	reAcceptStrong = re(`^(?:(?:ok|okay|yes|yeah|yep|great|perfect|alright|cool|nice|fine)[,.!]*\s+)?(?:sounds (?:good|great|fine|perfect|right|reasonable)|that sounds (?:good|great|fine|right|reasonable)|let'?s do (?:it|that|this)|do (?:it|that|this)|go (?:ahead|for it)|agreed|i agree|agree|makes sense|that makes sense|that works|(?:that|your) (?:order|plan|layout|setup|approach|split|schedule|structure|sequence|template|wording) (?:works|is fine|looks (?:good|right|fine))|works for me|lgtm|looks good|ship it|deal|approved|let'?s go with (?:it|that|this|your|the)|go with (?:it|that|this|your)|please (?:do|go ahead|proceed)|proceed|\+1|let'?s (?:go|proceed)|sold|i'm convinced|(?:(?:we'll |let's )?do it )?your way|(?:i'll|we'll) take (?:your|the|that) (?:recommendation|suggestion|advice)|(?:good|great) (?:idea|call)|yes please|please do)\b`)
 	// reAcceptBut is a yes with an amendment: "Yes, but keep the cron as a
 	// fallback".
-	reAcceptBut = re(`^(?:ok|okay|yes|yeah|yep|sure|fine|sounds good|agreed|alright)[,.!]*\s+but\s+`)
+	reAcceptBut = re(`^(?:ok|okay|yes|yeah|yep|sure|fine|sounds good|agreed|alright)[,.!]*\s*(?:—|–|-)?\s*but\s+`)
 	// reOffer is the assistant offering to make a change ("Want me to switch
 	// the cache to Redis?"): the user's yes decides it. Group 1 is the verb.
 	reOffer = re(`^(?:(?:so|ok|okay)[,]?\s+)?(?:(?:do you )?want me to|would you like me to|should i|shall i|shall we|should we|do you want (?:me|us) to|want us to)\s+(?:go ahead and\s+)?(switch|replace|migrate|move|use|add|remove|drop|adopt|change|go with|pin|vendor|upgrade|downgrade|split|convert|rewrite|enable|disable|keep|standardi[sz]e|deprecate|retire|introduce|stick with|set)\b`)
@@ -900,8 +900,10 @@ type decisionState struct {
 	// drop on wifi or on ethernet?"): a reply answers it rather than
 	// decides.
 	askedFact bool
-	// accepted is set while the message being read took the proposal.
-	accepted bool
+	// accepted is set while the message being read took the proposal;
+	// amended while its first sentence took it with a change ("Yes, but
+	// …"), which that sentence's decision is.
+	accepted, amended bool
 	// saidLower is the assistant's last message and the user's message
 	// before it, lower-cased: a reply naming only things said in them picks
 	// among them. userLower is the user's last message.
@@ -1122,7 +1124,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 		text := words.Clean(m.Content, false)
 		st.lower = asciiLower(st.lower[:0], text)
 		st.sents = joinWrapped(text, splitSentences(text, st.lower, st.sents[:0]))
-		st.accepted = false
+		st.accepted, st.amended = false, false
 		if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && !namesOption(st, pending) && !pointByPoint(st.sents, pending) && accepts(text, st.lower, st.sents, pending.text) && (!pending.action || acceptsPlainly(st)) {
 			// The user says yes: the proposal is what was decided, taken in the
 			// accepting message. What the reply states itself follows.
@@ -1149,13 +1151,21 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 				out = e.appendDecision(st, out, m, minus, reasonAfterDash(text, s0, minusEnd, st.lower, st.sents, 0))
 			}
 		} else if m.Role == conversation.RoleUser && pending != nil && pending.text != "" && len(st.sents) > 0 {
-			// "Yes, but keep the cron as a fallback": the proposal, amended.
-			// Not an advised change, which a "yes, but" may well put off.
+			// "Yes, but keep the cron as a fallback", "Agreed — but raw
+			// stays 180 days": the proposal, amended. An advised change only
+			// with a change ("…, but cap it at 2"): "yes, but let's hold off"
+			// puts it off.
 			s0 := st.sents[0]
-			if loc := reAcceptBut.FindIndex(head(st.lower[s0.start:s0.end])); loc != nil && !pending.action && !isQuestion(st.lower[s0.start:s0.end]) {
-				first := firstWord(st.lower[s0.start+loc[1] : s0.end])
-				if amend := trimText(text[s0.start+loc[1] : s0.end]); len(amend) >= 3 && amendVerbs.Has(first) {
-					out = e.appendDecision(st, out, m, pending.text+" — but "+amend, pending.rationale)
+			if loc := reAcceptBut.FindIndex(head(st.lower[s0.start:s0.end])); loc != nil && bytes.IndexByte(st.lower[s0.start:s0.end], '?') < 0 {
+				rest := st.lower[s0.start+loc[1] : s0.end]
+				first := firstWord(rest)
+				changes := amendVerbs.Has(first) && !deferringAmend.Has(first) || reCompanion.Match(rest)
+				if amend := trimText(text[s0.start+loc[1] : s0.end]); len(amend) >= 3 && (changes || !pending.action && amendVerbs.Has(first)) {
+					// The change must survive the length limit: the proposal
+					// gives way.
+					room := max(e.opts.MaxDecisionLen-utf8.RuneCountInString(amend)-len(" — but "), 40)
+					out = e.appendDecision(st, out, m, truncate(pending.text, room)+" — but "+amend, pending.rationale)
+					st.amended = true
 				}
 			}
 		}
@@ -1212,6 +1222,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 	planPara := -1    // the paragraph a user's "Here's what we'll do." opens
 	decidedPara := -1 // the paragraph a user's inline "decided:" opens
 	for k, s := range st.sents {
+		if k == 0 && st.amended {
+			continue // "Agreed — but raw stays 180 days" is in the amended proposal
+		}
 		sl := lower[s.start:s.end]
 		body, textStart := -1, -1
 		picksThing := false // the trigger's object is a thing picked ("go with X")
@@ -3822,13 +3835,17 @@ var adviceVerbs = set(imperativeVerbList + ` add make set limit put run leave do
 // reIdVerb is the "I'd" before an advice's verb: "I'd **drop them**".
 var reIdVerb = re(`^i(?:'d| would)\s+(?:\*\*)?(?:just |probably |also )?(?:\*\*)?`)
 
+// deferringAmend open a "yes, but …" that puts the change off or only
+// talks: "yes, but let's hold off until after the release".
+var deferringAmend = set(`let's lets we'll leave do also`)
+
 // adviceActions open the change an answer advises in its first sentence
 // ("Add a composite index on …", "I'd partition the table by month"): what
 // a "Do that." takes. Verbs of finding out (check, look, try, run) are
 // not among them: "Run EXPLAIN and paste the output" is a step, not a plan.
 var adviceActions = set(imperativeVerbList + ` add set limit cap pin split enable disable require replace remove raise lower
 	rotate upgrade downgrade partition shard index batch cache schedule merge reduce increase move rename archive
-	block allow rate-limit throttle retire deprecate charge price`)
+	block allow rate-limit throttle retire deprecate charge price hold reserve offer send`)
 
 // actionAdvice returns where the advice of an answer's first sentence sl
 // starts, at its verb ("Add a composite index …", "I'd add …"), or -1.

@@ -1058,3 +1058,23 @@ func TestRoundTwoProbes(t *testing.T) {
 		{"PgBouncer as a sidecar or pgpool; PgBouncer is lighter.", "PgBouncer then, and the question of monitoring.", "PgBouncer"},
 	})
 }
+
+// TestAcceptedWithAChange checks a yes with a change after a dash ("Agreed
+// — but raw stays 180 days"), the change being a statement of how a thing
+// will be or, after advice, a change verb; the change survives the length
+// limit, and the sentence yields nothing else.
+func TestAcceptedWithAChange(t *testing.T) {
+	const setup = "Suggested setup:\n\n- Hypertable with 1-day chunks.\n- Raw data kept for 90 days."
+	const seats = "Hold back 60 seats for singers' families, released to general sale two weeks before the concert."
+	long := "Suggested setup:\n\n- " + strings.Repeat("Hypertable with 1-day chunks and compression after seven days ", 4) + ".\n- Raw data kept for 90 days."
+	checkReplies(t, "What now?", []replyCase{
+		{setup, "Agreed — but raw stays 180 days.", "Hypertable with 1-day chunks; Raw data kept for 90 days — but raw stays 180 days"},
+		{seats, "Agreed — but cap it at 2 per singer.", "Hold back 60 seats for singers' families, released to general sale two weeks before the concert — but cap it at 2 per singer"},
+		{seats, "Sure — but let's wait for the vicar.", ""},
+		{setup, "Agreed — but is 90 days enough?", ""},
+	})
+	got := decisionTexts(New(nil, Options{}), conv("What now?", long, "Agreed — but raw stays 180 days."))
+	if len(got) != 1 || !strings.HasSuffix(got[0], " — but raw stays 180 days") {
+		t.Errorf("a long proposal amended: %q, want it to end with the change", got)
+	}
+}
