@@ -134,7 +134,7 @@ var (
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
 	// idioms that open the same way.
-	reImperative    = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|skip|move to|migrate to|standardi[sz]e on|rip)\b`)
+	reImperative    = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|skip|swap|move to|migrate to|standardi[sz]e on|rip)\b`)
 	reMidImperative = re(`, (?:(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)*(?:but\s+|(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)((?:go ahead with|go with|use|keep|drop|scrap|ditch|skip|stick with|switch to|pick|choose|start with)\b)`)
 	reNotImperative = re(`^(?:use of\b|skip (?:to|ahead|over|the (?:intro|introduction|explanation|details|pleasantries|preamble|small talk|theory|background|basics|boilerplate|lecture))\b|drop (?:by|off)\b|keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief|a bit|a little|light|casual|formal|friendly|fun|vague|mysterious|professional|tight|concise|neutral|upbeat|positive|low-key|lowkey|quiet|secret)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
@@ -1374,6 +1374,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if loc := st.forThe(sl); loc != nil {
 			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], reasonAfterDash(text, s, loc[1], lower, st.sents, k))
 			continue
+		} else if loc := st.makeNot(sl); loc != nil {
+			out = e.appendDecision(st, out, m, upperFirst(text[s.start+loc[0]:s.start+loc[1]]), reasonAfterDash(text, s, loc[1], lower, st.sents, k))
+			continue
 		} else if loc := st.getsNod(sl); loc != nil {
 			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], reasonAfterDash(text, s, loc[2], lower, st.sents, k))
 			continue
@@ -2608,7 +2611,7 @@ var labelWords = set(`decision decided resolution agreed conclusion outcome verd
 var imperativeVerbs = set(imperativeVerbList)
 
 const imperativeVerbList = `use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize
-	start skip rip`
+	start skip rip swap`
 
 // imperativeVerbNear reports whether one of the first three words of sl is an
 // imperative verb: most sentences are spared reImperative.

@@ -384,7 +384,7 @@ var reAcceptedAfter = re(`(?:(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|s
 
 // reFineAfter is a yes that closes a short phrase without a comma (group
 // 1).
-var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:fine|ok|okay|yes|yep|agree|agreed|i love|i like|love it))\s*(?:[.!]*$|,)`)
+var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:fine|ok|okay|yes|yep|agree|agreed|i love|i like|love it)|'s fine| is fine)\s*(?:[.!]*$|,)`)
 
 // conditional reports a clause that makes what precedes it depend on
 // something: "assuming legal signs off", "if the budget allows".
@@ -472,7 +472,9 @@ func (st *decisionState) acceptedAfter(sl []byte) (end, more int, against bool) 
 		if conditional(sl[loc[6]:]) {
 			return 0, 0, false // "…, yes — assuming legal signs off" is no yes yet
 		}
-		more = loc[6]
+		if !isClause(sl[loc[6]:]) {
+			more = loc[6] // "…, yes — normal with guaranteed share"; "…, yes — nobody wants a slot" says why
+		}
 	}
 	return loc[0], more, against
 }
@@ -502,8 +504,8 @@ func (st *decisionState) contrast(sl []byte) int {
 		containsAny(sl[m[5]:], "profiled", "measured", "checked", "tested", "confirmed", "traced") {
 		return 0 // "happens on wifi, not on ethernet" reports
 	}
-	if speakerFirst(taken) || reFiniteVerb.Match(taken) || leadWords.Has(taken) || len(contentWords(string(taken))) == 0 {
-		return 0
+	if speakerFirst(taken) || reFiniteVerb.Match(taken) || leadWords.Has(taken) || len(contentWords(string(taken))) == 0 || bytes.HasPrefix(taken, []byte("make sure ")) {
+		return 0 // "make sure it flags at 60 days, not 45" asks for a check
 	}
 	if first := firstWord(other); notContrast.Has(first) {
 		return 0 // "this week, not sure yet": no thing passed over
@@ -1220,11 +1222,33 @@ func (st *decisionState) replyMatch(sl []byte, word string, r *lazyRE) []int {
 	return r.FindSubmatchIndex(sl)
 }
 
+// reMakeNot is a reply setting a number against the one proposed: "Make
+// the overdue flag 60 days, not 45", "Make working papers 8 years, not 7".
+var reMakeNot = re(`^(?:(?:and|also|so|but|ok|okay|mostly fine|fine)[,.]?\s+)?(make (?:the |our |all )?[a-z][a-z0-9 _/-]{1,40}? [0-9]+(?:[.,][0-9]+)*(?: ?[a-z%]+)?,? not [0-9]+(?:[.,][0-9]+)*(?: ?[a-z%]+)?)\b`)
+
+// makeNot returns where the setting of a reply's sentence sl of
+// reMakeNot's form starts and ends, or nil. The number it replaces must
+// have been said.
+func (st *decisionState) makeNot(sl []byte) []int {
+	m := st.replyMatch(sl, "make ", reMakeNot)
+	if m == nil || makeIdioms.Has(firstWord(bytes.TrimLeft(sl[m[2]+len("make"):], " "))) {
+		return nil // "make sure it runs in 30 seconds, not 45"
+	}
+	old := sl[bytes.LastIndex(sl[:m[3]], []byte("not "))+len("not ") : m[3]]
+	if !st.said(bytes.TrimRight(firstWord(old), ".,")) && !saidIn(st.past(), bytes.TrimRight(firstWord(old), ".,")) {
+		return nil
+	}
+	return []int{m[2], m[3]}
+}
+
+// makeIdioms follow a "make" that sets nothing: "make sure", "make it".
+var makeIdioms = set(`sure certain it them this that these those me us him her do`)
+
 // reThenComma is a reply opening with the thing it takes, sealed with
 // "then" and a comma: "PgBouncer as a sidecar then, transaction mode, pool
 // size 20", "Sentry SaaS on the EU region then, self-hosting isn't
 // happening".
-var reThenComma = re(`^(?:(?:ok|okay|so|right|alright|fine)[,.!]*\s+)?([a-z0-9][a-z0-9 ./+#_-]{2,60}?),? then,\s+(\S)`)
+var reThenComma = re(`^(?:(?:ok|okay|so|right|alright|fine)[,.!]*\s+)?([a-z0-9][a-z0-9 ./+#_-]{2,60}?(?:, [a-z0-9][a-z0-9 ./+#_-]{2,30}?)?),? then,\s+(\S)`)
 
 // thenComma returns, for a reply's sentence sl of that form, where the
 // thing taken starts and ends and where what follows the comma starts; nil

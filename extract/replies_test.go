@@ -1078,3 +1078,20 @@ func TestAcceptedWithAChange(t *testing.T) {
 		t.Errorf("a long proposal amended: %q, want it to end with the change", got)
 	}
 }
+
+// TestEleventhBatchForms checks forms from the eleventh batch: "X's fine"
+// taking a named option, "swap", a pick of two parts before "then,", and a
+// number set against the one proposed ("Make the overdue flag 60 days, not
+// 45"); and their look-alikes.
+func TestEleventhBatchForms(t *testing.T) {
+	const kegs = "Use laminated polyester labels or vinyl ones on the keg skirts. Flag kegs at an account for more than 45 days. Name events in snake_case object_action form, past tense. The theme could be Furo."
+	checkReplies(t, "What now?", []replyCase{
+		{kegs, "Polyester's fine.", "Polyester"},
+		{kegs, "The weather's fine.", ""},
+		{kegs, "And swap the theme to Furo while we're in there.", "Swap the theme to Furo while we're in there"},
+		{kegs, "snake_case object_action, past tense then, the analysts live in the warehouse.", "snake_case object_action, past tense"},
+		{kegs, "Make the overdue flag 60 days, not 45, our slower pubs take that long.", "Make the overdue flag 60 days, not 45"},
+		{kegs, "Make sure it flags at 60 days, not 45.", ""},
+		{kegs, "Make the overdue flag 60 days, not 30.", ""},
+	})
+}
