@@ -325,6 +325,10 @@ func FuzzDecisions(f *testing.F) {
 		"Where we landed:\n- no X: y\n- Shard count: not settled\nok:\n- a -> b",
 		"Yeah ok, X with Y — so: Z it is: w. Algolia's out — x. Run:ai is out on cost. the app stays on Jest; b",
 		"Long day. Ok, here's the plan:\n- use Postgres\n**1. a**\nb\n1 and 2 yes. report → x. A hard no to y.",
+		// This session's reply forms.
+		"A. Use Redis\nB. Use Postgres\n\nAdd a composite index on (a, b). I'd partition by month; it is cheaper.",
+		"PgBouncer then, pool size 20, and the probe. Vite gets the nod; no. Nunito for the wordmark — why. Make the flag 60 days, not 45.",
+		"Agreed — but raw stays 180 days. Fine, go ahead with that, minus the double points. Do that, except skip the email. Polyester's fine.",
 	} {
 		f.Add(s, "sounds good")
 	}
