@@ -134,7 +134,7 @@ var (
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
 	// idioms that open the same way.
-	reImperative    = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|skip|swap|move to|migrate to|standardi[sz]e on|rip)\b`)
+	reImperative    = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|skip|move to|migrate to|standardi[sz]e on|rip)\b`)
 	reMidImperative = re(`, (?:(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)*(?:but\s+|(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)((?:go ahead with|go with|use|keep|drop|scrap|ditch|skip|stick with|switch to|pick|choose|start with)\b)`)
 	reNotImperative = re(`^(?:use of\b|skip (?:to|ahead|over|the (?:intro|introduction|explanation|details|pleasantries|preamble|small talk|theory|background|basics|boilerplate|lecture))\b|drop (?:by|off)\b|keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief|a bit|a little|light|casual|formal|friendly|fun|vague|mysterious|professional|tight|concise|neutral|upbeat|positive|low-key|lowkey|quiet|secret)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
@@ -1159,8 +1159,12 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 			if loc := reAcceptBut.FindIndex(head(st.lower[s0.start:s0.end])); loc != nil && bytes.IndexByte(st.lower[s0.start:s0.end], '?') < 0 {
 				rest := st.lower[s0.start+loc[1] : s0.end]
 				first := firstWord(rest)
-				changes := amendVerbs.Has(first) && !deferringAmend.Has(first) || reCompanion.Match(rest)
-				if amend := trimText(text[s0.start+loc[1] : s0.end]); len(amend) >= 3 && (changes || !pending.action && amendVerbs.Has(first)) {
+				// A change verb, or a thing that stays as it is ("raw stays
+				// 180 days"); not a put-off, a condition or an idiom ("put
+				// it on hold", "only if finance agrees", "keep it in mind").
+				changes := (amendVerbs.Has(first) && !(pending.action && deferringAmend.Has(first)) || reStaysAmend.Match(rest)) &&
+					!reNotImperative.Match(rest) && !containsAny(rest, " if ", "on hold", " past ", " first", "make sure", "reservation", "without me")
+				if amend := trimText(text[s0.start+loc[1] : s0.end]); len(amend) >= 3 && changes {
 					// The change must survive the length limit: the proposal
 					// gives way.
 					room := max(e.opts.MaxDecisionLen-utf8.RuneCountInString(amend)-len(" — but "), 40)
@@ -1373,6 +1377,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			continue
 		} else if loc := st.forThe(sl); loc != nil {
 			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], reasonAfterDash(text, s, loc[1], lower, st.sents, k))
+			continue
+		} else if loc := st.swap(sl); loc != nil {
+			out = e.appendDecision(st, out, m, upperFirst(text[s.start+loc[0]:s.start+loc[1]]), nextReason(text, lower, st.sents, k))
 			continue
 		} else if loc := st.makeNot(sl); loc != nil {
 			out = e.appendDecision(st, out, m, upperFirst(text[s.start+loc[0]:s.start+loc[1]]), reasonAfterDash(text, s, loc[1], lower, st.sents, k))
@@ -1672,7 +1679,7 @@ func saidAlready(out []conversation.Decision, idx int, dec string) bool {
 func (e *Extractor) companions(out []conversation.Decision, m *conversation.Message, text string, st *decisionState) []conversation.Decision {
 	for k, s := range st.sents {
 		sl := st.lower[s.start:s.end]
-		if isQuestion(sl) {
+		if isQuestion(sl) || k == 0 && st.amended {
 			continue
 		}
 		// The sentence, or a clause after a semicolon or a dash: "Switch to
@@ -2611,7 +2618,7 @@ var labelWords = set(`decision decided resolution agreed conclusion outcome verd
 var imperativeVerbs = set(imperativeVerbList)
 
 const imperativeVerbList = `use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize
-	start skip rip swap`
+	start skip rip`
 
 // imperativeVerbNear reports whether one of the first three words of sl is an
 // imperative verb: most sentences are spared reImperative.
@@ -3840,7 +3847,11 @@ var reIdVerb = re(`^i(?:'d| would)\s+(?:\*\*)?(?:just |probably |also )?(?:\*\*)
 
 // deferringAmend open a "yes, but …" that puts the change off or only
 // talks: "yes, but let's hold off until after the release".
-var deferringAmend = set(`let's lets we'll leave do also`)
+var deferringAmend = set(`let's lets we'll leave do also with without`)
+
+// reStaysAmend is a "yes, but" whose change is a thing kept as it is:
+// "Agreed — but raw stays 180 days".
+var reStaysAmend = re(`^(?:the |our )?[a-z0-9][a-z0-9 ./_-]{0,30}? stays\b`)
 
 // adviceActions open the change an answer advises in its first sentence
 // ("Add a composite index on …", "I'd partition the table by month"): what

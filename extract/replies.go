@@ -384,7 +384,7 @@ var reAcceptedAfter = re(`(?:(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|s
 
 // reFineAfter is a yes that closes a short phrase without a comma (group
 // 1).
-var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:fine|ok|okay|yes|yep|agree|agreed|i love|i like|love it)|'s fine| is fine)\s*(?:[.!]*$|,)`)
+var reFineAfter = re(`^[a-z0-9][a-z0-9 ./_%$€£-]{2,40}( (?:fine|ok|okay|yes|yep|agree|agreed|i love|i like|love it))\s*(?:[.!]*$|,)`)
 
 // conditional reports a clause that makes what precedes it depend on
 // something: "assuming legal signs off", "if the budget allows".
@@ -472,9 +472,7 @@ func (st *decisionState) acceptedAfter(sl []byte) (end, more int, against bool) 
 		if conditional(sl[loc[6]:]) {
 			return 0, 0, false // "…, yes — assuming legal signs off" is no yes yet
 		}
-		if !isClause(sl[loc[6]:]) {
-			more = loc[6] // "…, yes — normal with guaranteed share"; "…, yes — nobody wants a slot" says why
-		}
+		more = loc[6]
 	}
 	return loc[0], more, against
 }
@@ -1212,6 +1210,16 @@ func detailsOnly(b []byte) bool {
 
 var determiners = set(`the a an my our your its their this that these those`)
 
+// saidSince reports whether a word of phrase was said in the last answer
+// or turns before it.
+func (st *decisionState) saidSince(phrase []byte) bool {
+	if st.saidAny(phrase) {
+		return true
+	}
+	_, said := shareIn(st.past(), phrase)
+	return said > 0
+}
+
 // replyMatch returns r's submatches in a user's reply sentence sl that is
 // no question and holds word (which spares most sentences the pattern),
 // or nil.
@@ -1224,21 +1232,41 @@ func (st *decisionState) replyMatch(sl []byte, word string, r *lazyRE) []int {
 
 // reMakeNot is a reply setting a number against the one proposed: "Make
 // the overdue flag 60 days, not 45", "Make working papers 8 years, not 7".
-var reMakeNot = re(`^(?:(?:and|also|so|but|ok|okay|mostly fine|fine)[,.]?\s+)?(make (?:the |our |all )?[a-z][a-z0-9 _/-]{1,40}? [0-9]+(?:[.,][0-9]+)*(?: ?[a-z%]+)?,? not [0-9]+(?:[.,][0-9]+)*(?: ?[a-z%]+)?)\b`)
+var reMakeNot = re(`^(?:(?:and|also|so|but|ok|okay|mostly fine|fine)[,.]?\s+)?(make (?:the |our |all )?[a-z][a-z0-9 _/-]{1,40}? [$£€]?[0-9]+(?:[.,][0-9]+)*` + numberUnit + `,? not [$£€]?[0-9]+(?:[.,][0-9]+)*` + numberUnit + `)(?:[\s,;.!—–]|$)`)
+
+// numberUnit is the unit that may follow a number in reMakeNot.
+const numberUnit = `(?:%| ?(?:per ?cent|days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|secs?|ms|s|am|pm|gb|mb|kb|tb|k|x|euros?|dollars?|pounds?|people|seats|slots|bikes|tickets))?`
 
 // makeNot returns where the setting of a reply's sentence sl of
 // reMakeNot's form starts and ends, or nil. The number it replaces must
 // have been said.
 func (st *decisionState) makeNot(sl []byte) []int {
 	m := st.replyMatch(sl, "make ", reMakeNot)
-	if m == nil || makeIdioms.Has(firstWord(bytes.TrimLeft(sl[m[2]+len("make"):], " "))) {
-		return nil // "make sure it runs in 30 seconds, not 45"
+	if m == nil || makeIdioms.Has(firstWord(bytes.TrimLeft(sl[m[2]+len("make"):], " "))) || hedgedRest(sl[m[3]:]) {
+		return nil // "make sure it runs in 30 seconds, not 45", "…, not 45, if the pubs agree"
 	}
 	old := sl[bytes.LastIndex(sl[:m[3]], []byte("not "))+len("not ") : m[3]]
 	if !st.said(bytes.TrimRight(firstWord(old), ".,")) && !saidIn(st.past(), bytes.TrimRight(firstWord(old), ".,")) {
 		return nil
 	}
 	return []int{m[2], m[3]}
+}
+
+// reSwap is a reply swapping one thing for another it names: "And swap the
+// theme to Furo", "Swap Furo for the RTD theme", "Swap to vinyl". Group 1
+// is what comes in.
+var reSwap = re(`^(?:(?:and|also|so|ok|okay)[,]?\s+)?swap (?:(?:out )?(?:the |our )?[a-z0-9][a-z0-9 ./_-]{0,40}? )?(?:to|for) ((?:the )?[a-z0-9][a-z0-9 ./_-]{1,40}?)(?:\s+(?:while|when|as|since|because)\b|\s*[,;.!—–]|$)`)
+
+// swap returns where the swap of a reply's sentence sl of reSwap's form
+// starts and ends, or nil. What comes in must have been named: "swap
+// places with me", "swap out the battery and check again" swap nothing
+// discussed.
+func (st *decisionState) swap(sl []byte) []int {
+	m := st.replyMatch(sl, "swap ", reSwap)
+	if m == nil || !st.mostlySaid(sl[m[2]:m[3]], 1) || hedgedRest(sl[m[3]:]) {
+		return nil
+	}
+	return []int{bytes.Index(sl, []byte("swap ")), m[3]}
 }
 
 // makeIdioms follow a "make" that sets nothing: "make sure", "make it".
@@ -1260,6 +1288,13 @@ func (st *decisionState) thenComma(sl []byte) []int {
 		return nil
 	}
 	thing, rest := sl[m[2]:m[3]], sl[m[4]:]
+	if first, second, two := bytes.Cut(thing, []byte(", ")); two {
+		// "snake_case object_action, past tense then": both parts said;
+		// "Ugh, the labels then", "Sam, polyester then" are not two.
+		if !st.saidSince(first) && !bytes.Contains(first, []byte(" ")) || !st.saidSince(second) {
+			return nil
+		}
+	}
 	if !namesThing(thing) || isClause(thing) || alternativeWords.Has(firstWord(thing)) || notPicked.Has(firstWord(thing)) ||
 		laterThen.Has(firstWord(rest)) || askingNext.Has(firstWord(rest)) || bytes.Contains(rest, []byte(" me ")) || bytes.HasSuffix(bytes.TrimRight(rest, " .!"), []byte(" me")) {
 		// "Back to the budget then, walk me through it", "Next week then,
