@@ -2601,10 +2601,22 @@ func labelAt(sl []byte, lineStart bool) []int {
 	w := h[:min(len(h), 60)]
 	for i, j := nextWord(w, 0); i < j; i, j = nextWord(w, j) {
 		if labelWords.Has(bytes.TrimRight(w[i:j], ":")) {
-			return reLabel.FindIndex(h)
+			loc := reLabel.FindIndex(h)
+			if loc != nil && reservedLabel(h[loc[1]:]) {
+				return nil // "Agreed — but honestly I'm not sure", "Agreed — but hold off until Monday"
+			}
+			return loc
 		}
 	}
 	return nil
+}
+
+// reservedLabel reports what follows a label such as "Agreed —" that takes
+// nothing: a doubt, a put-off or a check first ("but honestly I'm not
+// sure", "but hold off until Monday", "but not yet", "but we need to check
+// with finance first", "but don't tell the choir yet").
+func reservedLabel(body []byte) bool {
+	return hedgedRest(body) || containsAny(body, "honestly", "hold off", "not yet", "not until", "wait until", "wait for", "check with", " first", "don't tell", "do not tell")
 }
 
 // labelWords are the words of reLabel's labels; a two-word label is found

@@ -1119,5 +1119,14 @@ func TestRoundThreeProbes(t *testing.T) {
 		{batt, "The battery's fine.", ""},
 		{batt, "Swap places with me.", ""},
 		{batt, "Swap out the battery and check again.", ""},
+		// "Agreed —" opens a label whose text is the decision, unless that
+		// text doubts, puts off or checks first (these were taken before
+		// this session too).
+		{setup, "Agreed — but honestly I'm not sure.", ""},
+		{setup, "Agreed — honestly I'm not sure.", ""},
+		{setup, "Agreed — but hold off until Monday.", ""},
+		{setup, "Agreed — but not yet.", ""},
+		{setup, "Agreed — but we need to check with finance first.", ""},
+		{setup, "Agreed — raw data is kept for 180 days.", "Hypertable with 1-day chunks; Raw data kept for 90 days|raw data is kept for 180 days"},
 	})
 }
