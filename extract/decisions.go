@@ -440,7 +440,7 @@ var notCommitting = set(`see need have be get lose probably likely possibly mayb
 	brainstorm explore dig learn ask check hear regret miss notice worry eventually deal
 	not never all both each say assume suppose imagine pretend hope take go come debug
 	verify investigate consider try understand walk step pause recap summarize continue
-	reconsider double-check confirm research measure benchmark profile sort vote bring`)
+	reconsider double-check confirm research measure benchmark profile sort vote bring argue thrash hash`)
 
 // bareChoice returns the length of the choice that opens sentence k of a
 // reply, sl, when it does nothing but name things the assistant (or the
@@ -1422,7 +1422,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			if st.accepted && k == 0 && bareAgreed(sl, loc) {
 				continue // "Agreed on splitting." only says yes to the proposal taken
 			}
-			body, textStart = s.start+loc[1], s.start+clauseAfterDash(sl[:loc[0]])
+			body, textStart = s.start+loc[1], s.start+clauseAfterDash(sl[:loc[0]], sl[loc[0]:])
 			picksThing = rePicksThing.Match(sl[loc[0]:loc[1]])
 			if first := firstWord(sl[loc[0]:loc[1]]); loc[0] > 0 && (imperativeVerbs.Has(first) || user && (planAnchors.Has(first) || concludes(sl[:loc[0]]))) {
 				// An instruction mid-sentence starts at its verb, "the plan
@@ -1720,8 +1720,9 @@ func companion(s []byte) int {
 		return 0
 	}
 	verb := s[:loc[1]]
-	if reHypothetical.Match(verb) || reNegation.Match(verb) || reTentative.Match(verb[:max(0, bytes.LastIndex(verb, []byte(" will ")))]) {
-		return 0
+	if reHypothetical.Match(verb) || reNegation.Match(verb) || reTentative.Match(verb[:max(0, bytes.LastIndex(verb, []byte(" will ")))]) ||
+		containsAny(s, " unless ", " if ") {
+		return 0 // "salting stays on the shelf unless tonight's run still falls over"
 	}
 	return loc[1]
 }
@@ -3857,6 +3858,22 @@ var adviceVerbs = set(imperativeVerbList + ` add make set limit put run leave do
 // reIdVerb is the "I'd" before an advice's verb: "I'd **drop them**".
 var reIdVerb = re(`^i(?:'d| would)\s+(?:\*\*)?(?:just |probably |also )?(?:\*\*)?`)
 
+// reasonOpener opens what a dash after a decision says of it: a clause
+// about something already named ("— the auth snippets become …", "— it's
+// cheaper"), not more of the decision ("— two nodes, one replica").
+var reasonOpener = set(`the it it's its they they're that that's this these those our their there`)
+
+// dashReason reports what follows a dash as a clause of its own, a reason
+// ("the auth snippets become SecurityPolicy", "it's cheaper"), not the
+// choice's details ("the cloud plan, not self-hosted").
+func dashReason(r []byte) bool {
+	return isClause(r) || anyWord(r, reasonVerbs)
+}
+
+// reasonVerbs are verbs a reason after a dash often has that reFiniteVerb
+// does not list.
+var reasonVerbs = set(`become becomes cover covers fit fits beat beats save saves cost costs win wins break breaks`)
+
 // deferringAmend open a "yes, but …" that puts the change off or only
 // talks: "yes, but let's hold off until after the release".
 var deferringAmend = set(`let's lets we'll leave do also with without`)
@@ -4102,6 +4119,9 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 	}
 	why = conversation.Reason(why) // "…, because our DBA says …" is shown after "because"
 	if m.Role == conversation.RoleUser {
+		if d, r, ok := strings.Cut(dec, " — "); ok && why == "" && len(d) >= 3 && reasonOpener.Has(firstWord(asciiLower(nil, r))) && dashReason(asciiLower(nil, r)) {
+			dec, why = d, r // "we're going with Envoy Gateway — the auth snippets become SecurityPolicy"
+		}
 		if first, second := splitCompound(dec); second != "" {
 			// "We go with Holm for the secondary outcomes, and all 24
 			// participants stay in the main analysis": two decisions.

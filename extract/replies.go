@@ -817,8 +817,9 @@ func (st *decisionState) keptClause(sl []byte, from int, m []int, subj []byte) [
 	if i := bytes.IndexAny(clause[m[1]:], ",;"); i >= 0 {
 		clause = clause[:m[1]+i] // "…, my regulars would riot" is a comment
 	}
-	if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) {
-		return nil
+	if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) ||
+		containsAny(clause, " unless ", " if ") {
+		return nil // "salting stays on the shelf unless tonight's run still falls over"
 	}
 	// "so workers go to 3.11" concludes from what the message said
 	// of the workers before.
@@ -1399,12 +1400,25 @@ var dontIdioms = set(`worry forget know think mind get hesitate feel ask panic j
 
 // Where a decision starts and ends inside a longer sentence.
 
-// clauseAfterDash returns where the last clause of prefix set off by a dash
-// or a semicolon starts, or 0: "two cities feels like plenty — we're
-// skipping Osaka" decides only after the dash. A comma keeps what is before
-// it ("For the cache, we'll use Redis").
-func clauseAfterDash(prefix []byte) int {
+// clauseAfterDash returns where the last clause of prefix set off by a dash,
+// a semicolon or ", but" starts (the last only when rest, what follows
+// prefix, points nowhere back), or 0: "two cities feels like plenty —
+// we're skipping Osaka" decides only after the dash, "Tempting, but we're
+// going with Envoy" after the "but". A comma alone keeps what is before it
+// ("For the cache, we'll use Redis").
+func clauseAfterDash(prefix []byte, rest []byte) int {
 	i := bytes.LastIndex(prefix, []byte("; "))
+	for _, end := range []string{",", " because ", " since ", " — ", " as "} {
+		if k := bytes.Index(rest, []byte(end)); k >= 0 {
+			rest = rest[:k] // the decision's own words, not its reason's
+		}
+	}
+	if j := bytes.LastIndex(prefix, []byte(", but ")); j >= 0 && j+len(", but")-1 > i && !reAnyAnaphor.Match(rest) {
+		// "Tempting, but we're going with Envoy Gateway": the concession is
+		// no part of it; "I had written X, but I'm changing that to Y"
+		// needs its X.
+		i = j + len(", but")
+	}
 	for _, d := range []string{" — ", " – ", " - "} {
 		if j := bytes.LastIndex(prefix, []byte(d)); j >= 0 && j+len(d)-1 > i {
 			i = j + len(d) - 1

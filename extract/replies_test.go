@@ -1130,3 +1130,19 @@ func TestRoundThreeProbes(t *testing.T) {
 		{setup, "Agreed — raw data is kept for 180 days.", "Hypertable with 1-day chunks; Raw data kept for 90 days|raw data is kept for 180 days"},
 	})
 }
+
+// TestTwelfthBatchForms checks what the twelfth batch showed: a
+// concession before ", but" is no part of the decision (unless the decision
+// points back into it), a clause after a dash is its reason (details after
+// a dash stay), a thing that stays "unless" something happens is not
+// settled, and "we'll argue it out" is a talk to come.
+func TestTwelfthBatchForms(t *testing.T) {
+	const gw = "ingress-nginx is in maintenance; Traefik or Envoy Gateway are the options. Envoy Gateway supports the Gateway API. Salting the join key is the other option if skew persists. A lottery or a jury for the stall allocation; multiple imputation or complete-case."
+	checkReplies(t, "Which?", []replyCase{
+		{gw, "Tempting, but we're going with Envoy Gateway — the auth snippets become SecurityPolicy instead of Lua hacks.", "We're going with Envoy Gateway"},
+		{gw, "I had written multiple imputation in the draft, but I'm changing that to complete-case.", "I had written multiple imputation in the draft, but I'm changing that to complete-case"},
+		{gw, "We're going with Envoy Gateway — the managed chart, not the raw manifests.", "We're going with Envoy Gateway — the managed chart, not the raw manifests"},
+		{gw, "Salting stays on the shelf unless tonight's run still falls over.", ""},
+		{gw, "The lottery is another matter: Janet thinks a jury is fairer, we'll argue it out next week.", ""},
+	})
+}
