@@ -3669,18 +3669,30 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		}
 		if key, ok := bareLabel(sl, s.lineStart, options); ok && k+1 < len(st.sents) && !st.sents[k+1].lineStart {
 			// "A. Extract a full auth service: …" on its line is option A,
-			// split at the label's period.
-			n := st.sents[k+1]
-			end := n.end // "A. Use Redis" without a period runs on into "B. …"
-			if i := strings.IndexByte(text[n.start:n.end], '\n'); i >= 0 {
-				end = n.start + i
-			}
-			if dec, _ := splitReason(text, st.lower, n.start, n.start, end); len(dec) >= 3 && !isQuestion(st.lower[n.start:end]) {
+			// split at the label's period. Without a period, "A. Use Redis"
+			// runs on into the next line's label: the sentence "Use
+			// Redis\nB." is A's text and B's label, and B's text follows.
+			for j := k + 1; j < len(st.sents); j++ {
+				n := st.sents[j]
+				end, next := n.end, ""
+				if i := strings.IndexByte(text[n.start:n.end], '\n'); i >= 0 {
+					end, next = n.start+i, strings.TrimSpace(string(st.lower[n.start+i:n.end]))
+				}
+				dec, _ := splitReason(text, st.lower, n.start, n.start, end)
+				if len(dec) < 3 || isQuestion(st.lower[n.start:end]) {
+					break
+				}
 				if options == nil {
 					options = map[string]string{}
 				}
 				options[key] = dec
-				optionBody = k + 1
+				optionBody = j
+				if len(next) != 2 || next[1] != '.' || next[0] != key[0]+1 {
+					break
+				}
+				key = next[:1]
+			}
+			if optionBody > k {
 				continue
 			}
 		}

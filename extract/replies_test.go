@@ -963,6 +963,8 @@ func TestBareLetterOptionsAndThenComma(t *testing.T) {
 		// period, requests and sign-offs after "then,".
 		{"A few questions first:\n\nA. Is the data append-only? That matters.\nB. Roughly how many rows a month?", "A. Yes, append-only.", ""},
 		{"Two options:\n\nA. Use Redis\nB. Use Postgres\n\nI'd go with B.", "A.", "Use Redis"},
+		{"Two options:\n\nA. Use Redis\nB. Use Postgres\nC. Use Kafka\n\nI'd go with B.", "B.", "Use Postgres"},
+		{"Two options:\n\nA. Use Redis\nB. Use Postgres\nC. Use Kafka\n\nI'd go with B.", "C.", "Use Kafka"},
 		{"Put the meeting notes in the wiki. Next week we can revisit the budget.", "The meeting notes then, summarise them for me.", ""},
 		{"Put the meeting notes in the wiki. Next week we can revisit the budget.", "Next week then, I'll report back.", ""},
 		{"Put the meeting notes in the wiki. Next week we can revisit the budget.", "Back to the budget then, walk through the numbers.", ""},
