@@ -4043,8 +4043,11 @@ func acceptsPlainly(st *decisionState) bool {
 	}
 	first := bytes.TrimLeft(st.lower[st.sents[0].start:st.sents[0].end], " *_\"'")
 	switch string(bytes.TrimRight(first, " .!")) {
-	case "yes", "yep", "yeah", "yes please":
+	case "yes", "yep", "yeah", "yes please", "yes, please", "sure", "sure thing", "ok, do it", "okay, do it":
 		return true
+	}
+	for _, lead := range []string{"sure, ", "sure — "} {
+		first = bytes.TrimPrefix(first, []byte(lead)) // "Sure, go ahead."
 	}
 	return reAcceptStrong.Match(head(first))
 }
