@@ -440,7 +440,7 @@ var notCommitting = set(`see need have be get lose probably likely possibly mayb
 	brainstorm explore dig learn ask check hear regret miss notice worry eventually deal
 	not never all both each say assume suppose imagine pretend hope take go come debug
 	verify investigate consider try understand walk step pause recap summarize continue
-	reconsider double-check confirm research measure benchmark profile sort vote bring argue thrash hash`)
+	reconsider double-check confirm research measure benchmark profile sort vote bring argue`)
 
 // bareChoice returns the length of the choice that opens sentence k of a
 // reply, sl, when it does nothing but name things the assistant (or the
@@ -1720,9 +1720,8 @@ func companion(s []byte) int {
 		return 0
 	}
 	verb := s[:loc[1]]
-	if reHypothetical.Match(verb) || reNegation.Match(verb) || reTentative.Match(verb[:max(0, bytes.LastIndex(verb, []byte(" will ")))]) ||
-		containsAny(s, " unless ", " if ") {
-		return 0 // "salting stays on the shelf unless tonight's run still falls over"
+	if reHypothetical.Match(verb) || reNegation.Match(verb) || reTentative.Match(verb[:max(0, bytes.LastIndex(verb, []byte(" will ")))]) {
+		return 0
 	}
 	return loc[1]
 }
@@ -3879,8 +3878,14 @@ var reasonOpener = set(`the it it's its they they're that that's this these thos
 // ("the auth snippets become SecurityPolicy", "it's cheaper"), not the
 // choice's details ("the cloud plan, not self-hosted").
 func dashReason(r []byte) bool {
+	if bytes.HasPrefix(r, []byte("the one")) || reThatsScope.Match(r) {
+		return false // "— the one that costs $40", "— that's final", "— that's per user"
+	}
 	return isClause(r) || anyWord(r, reasonVerbs)
 }
+
+// reThatsScope is a dash clause that says more of the decision itself.
+var reThatsScope = re(`^that(?:'s| is) (?:final|it|per|for|only|all|the|just|across|everywhere)\b`)
 
 // reasonVerbs are verbs a reason after a dash often has that reFiniteVerb
 // does not list.

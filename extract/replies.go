@@ -817,9 +817,8 @@ func (st *decisionState) keptClause(sl []byte, from int, m []int, subj []byte) [
 	if i := bytes.IndexAny(clause[m[1]:], ",;"); i >= 0 {
 		clause = clause[:m[1]+i] // "…, my regulars would riot" is a comment
 	}
-	if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) ||
-		containsAny(clause, " unless ", " if ") {
-		return nil // "salting stays on the shelf unless tonight's run still falls over"
+	if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) {
+		return nil
 	}
 	// "so workers go to 3.11" concludes from what the message said
 	// of the workers before.
@@ -1177,6 +1176,11 @@ var notForThe = set(`thanks thank sorry good great bad same time space room enou
 // nowWords say a sentence reports how things are, not how they will be.
 var nowWords = set(`now today currently already usually always sometimes still often`)
 
+// reConcession is what may stand before ", but" and a decision without
+// being part of it: "Tempting", "Good point", "I hear you", "I know it's
+// slower", "Not ideal".
+var reConcession = re(`^(?:(?:ok|okay|yeah|yes|well|and|so)[,.]?\s+)?(?:tempting|good point|fair point|fair enough|point taken|i hear you|i know\b.*|i get (?:it|that|the point)|i see (?:the|your) point|true|sure|not ideal|nice idea|good idea|interesting|i agree|agreed|understood|noted|i understand|makes sense|both are (?:fine|good|ok))$`)
+
 // laterThen open what follows an "X then," whose "then" is a time: "hash
 // set then, when we have the memory budget".
 var laterThen = set(`when once if after before until unless later next in`)
@@ -1413,10 +1417,11 @@ func clauseAfterDash(prefix []byte, rest []byte) int {
 			rest = rest[:k] // the decision's own words, not its reason's
 		}
 	}
-	if j := bytes.LastIndex(prefix, []byte(", but ")); j >= 0 && j+len(", but")-1 > i && !reAnyAnaphor.Match(rest) {
+	if j := bytes.LastIndex(prefix, []byte(", but ")); j >= 0 && j+len(", but")-1 > i && !reAnyAnaphor.Match(rest) && reConcession.Match(prefix[:j]) {
 		// "Tempting, but we're going with Envoy Gateway": the concession is
 		// no part of it; "I had written X, but I'm changing that to Y"
-		// needs its X.
+		// needs its X, and "SQLite for now, but we'll move to Postgres" is
+		// no concession.
 		i = j + len(", but")
 	}
 	for _, d := range []string{" — ", " – ", " - "} {

@@ -1140,15 +1140,23 @@ func TestRoundThreeProbes(t *testing.T) {
 // TestTwelfthBatchForms checks what the twelfth batch showed: a
 // concession before ", but" is no part of the decision (unless the decision
 // points back into it), a clause after a dash is its reason (details after
-// a dash stay), a thing that stays "unless" something happens is not
-// settled, and "we'll argue it out" is a talk to come.
+// a dash stay), and "we'll argue it out" is a talk to come; then a
+// reviewer's probes: only a concession is cut ("SQLite for now, but we'll
+// move to Postgres" stays whole), "— that's final" and "— the one that
+// costs $40" are no reasons, "we'll hash passwords with argon2" is a
+// decision.
 func TestTwelfthBatchForms(t *testing.T) {
 	const gw = "ingress-nginx is in maintenance; Traefik or Envoy Gateway are the options. Envoy Gateway supports the Gateway API. Salting the join key is the other option if skew persists. A lottery or a jury for the stall allocation; multiple imputation or complete-case."
 	checkReplies(t, "Which?", []replyCase{
 		{gw, "Tempting, but we're going with Envoy Gateway — the auth snippets become SecurityPolicy instead of Lua hacks.", "We're going with Envoy Gateway"},
 		{gw, "I had written multiple imputation in the draft, but I'm changing that to complete-case.", "I had written multiple imputation in the draft, but I'm changing that to complete-case"},
 		{gw, "We're going with Envoy Gateway — the managed chart, not the raw manifests.", "We're going with Envoy Gateway — the managed chart, not the raw manifests"},
-		{gw, "Salting stays on the shelf unless tonight's run still falls over.", ""},
 		{gw, "The lottery is another matter: Janet thinks a jury is fairer, we'll argue it out next week.", ""},
+		{gw, "Envoy Gateway for prod, but we'll use Traefik for staging.", "Envoy Gateway for prod, but we'll use Traefik for staging"},
+		{gw, "Traefik has the better dashboard, but we'll go with the other one.", "Traefik has the better dashboard, but we'll go with the other one"},
+		{gw, "Good point, but we're going with Envoy Gateway.", "We're going with Envoy Gateway"},
+		{gw, "We'll use Envoy Gateway — that's final.", "We'll use Envoy Gateway — that's final"},
+		{"The hosting plans are Basic at $20, Pro at $40 and Team at $90.", "We'll take the middle plan — the one that costs $40 a month.", "We'll take the middle plan — the one that costs $40 a month"},
+		{"Passwords could be hashed with bcrypt or argon2.", "We'll hash passwords with argon2.", "We'll hash passwords with argon2"},
 	})
 }
