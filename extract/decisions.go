@@ -3961,19 +3961,13 @@ func cutAside(dec string) (string, string, bool) {
 }
 
 // reasonAfterDash is what follows a decision ending at offset end of
-// sentence s after a dash ("Everyone gets the invite — sampling would annoy
-// the rest"), else the reason the next sentence gives.
+// sentence s after a dash or a semicolon ("Nunito for the wordmark — it
+// looked friendly"), else the reason the next sentence gives.
 func reasonAfterDash(text string, s sentence, end int, lower []byte, sents []sentence, k int) string {
 	rest := strings.TrimSpace(text[s.start+end : s.end])
-	if i := strings.IndexAny(rest, ";—–"); i >= 0 && strings.TrimSpace(rest[:i]) == "" || strings.HasPrefix(rest, "- ") {
-		rest = strings.TrimLeft(rest, ";—–- ")
-		if r := trimText(rest); r != "" {
+	if strings.HasPrefix(rest, ";") || strings.HasPrefix(rest, "—") || strings.HasPrefix(rest, "–") || strings.HasPrefix(rest, "- ") {
+		if r := trimText(strings.TrimLeft(rest, ";—–- ")); r != "" {
 			return r
-		}
-	}
-	for _, dash := range []string{"— ", "– ", "- "} {
-		if r, ok := strings.CutPrefix(rest, dash); ok {
-			return trimText(r)
 		}
 	}
 	return nextReason(text, lower, sents, k)
