@@ -3753,7 +3753,7 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		if imp == nil && k == bareAnswer(st) && opensMessage(text, st.sents, k) && !asksLater(st, k) {
 			if at := actionAdvice(sl); at >= 0 {
 				if dec, why := splitReason(text, st.lower, s.start+at, s.start+at, s.end); len(dec) >= 3 {
-					if d, r, ok := cutAside(dec); ok {
+					if d, r, ok := cutAside(dec, " — ", " – ", "; "); ok {
 						dec, why = d, r // "Replace the HDD with an SSD; it's the cheapest fix"
 					}
 					if why == "" {
@@ -3869,7 +3869,7 @@ var adviceVerbs = set(imperativeVerbList + ` add make set limit put run leave do
 // reIdVerb is the "I'd" before an advice's verb: "I'd **drop them**".
 var reIdVerb = re(`^i(?:'d| would)\s+(?:\*\*)?(?:just |probably |also )?(?:\*\*)?`)
 
-// reasonOpener opens what a dash after a decision says of it: a clause
+// reasonOpener opens what a dash after a decision says of it (cutAside): a clause
 // about something already named ("— the auth snippets become …", "— it's
 // cheaper"), not more of the decision ("— two nodes, one replica").
 var reasonOpener = set(`the it it's its they they're that that's this these those our their there`)
@@ -3949,11 +3949,19 @@ func asksLater(st *decisionState, k int) bool {
 	return false
 }
 
-// cutAside splits an advice from what is said of it after a semicolon or a
-// dash.
-func cutAside(dec string) (string, string, bool) {
-	for _, sep := range []string{"; ", " — ", " – ", " - "} {
-		if d, r, ok := strings.Cut(dec, sep); ok && len(d) >= 3 {
+// cutAside splits a decision from what one of seps (a dash, a semicolon)
+// after it says of it, a reason ("Replace the HDD with an SSD; it's the
+// cheapest fix", "we're going with Envoy Gateway — the auth snippets become
+// …"); ok is false when what follows says more of the decision ("— the
+// cloud plan, not self-hosted").
+func cutAside(dec string, seps ...string) (d, reason string, ok bool) {
+	for _, sep := range seps {
+		d, r, found := strings.Cut(dec, sep)
+		if !found || len(d) < 3 {
+			continue
+		}
+		lr := asciiLower(nil, r)
+		if reasonOpener.Has(firstWord(lr)) && dashReason(lr) {
 			return d, strings.TrimSpace(r), true
 		}
 	}
@@ -4133,7 +4141,7 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 	}
 	why = conversation.Reason(why) // "…, because our DBA says …" is shown after "because"
 	if m.Role == conversation.RoleUser {
-		if d, r, ok := strings.Cut(dec, " — "); ok && why == "" && len(d) >= 3 && reasonOpener.Has(firstWord(asciiLower(nil, r))) && dashReason(asciiLower(nil, r)) {
+		if d, r, ok := cutAside(dec, " — ", " – "); ok && why == "" {
 			dec, why = d, r // "we're going with Envoy Gateway — the auth snippets become SecurityPolicy"
 		}
 		if first, second := splitCompound(dec); second != "" {
