@@ -2616,7 +2616,7 @@ func labelAt(sl []byte, lineStart bool) []int {
 // sure", "but hold off until Monday", "but not yet", "but we need to check
 // with finance first", "but don't tell the choir yet").
 func reservedLabel(body []byte) bool {
-	return hedgedRest(body) || containsAny(body, "honestly", "hold off", "not yet", "not until", "wait until", "wait for", "check with", " first", "don't tell", "do not tell")
+	return hedgedRest(body) || containsAny(body, "honestly", "hold off", "not yet", "not until", "wait until", "wait for", " first", "don't tell", "do not tell")
 }
 
 // labelWords are the words of reLabel's labels; a two-word label is found

@@ -1116,9 +1116,9 @@ func (st *decisionState) getsNod(sl []byte) []int {
 
 // hedgedRest reports what follows a pick that takes it back or makes it
 // depend on something: "…, maybe", "…, if the budget allows", "…, but let
-// me ask the team".
+// me check with ops first".
 func hedgedRest(rest []byte) bool {
-	return containsAny(rest, "maybe", "perhaps", " if ", "unless", "i guess", "i suppose", "probably", "not sure", "let me", "i think", "for now?")
+	return containsAny(rest, "maybe", "perhaps", " if ", "unless", "i guess", "i suppose", "probably", "not sure", "let me", "check with", "i think", "for now?")
 }
 
 // reForThe is a reply naming what it takes for a purpose: "Nunito for the
@@ -1155,9 +1155,6 @@ func (st *decisionState) forThe(sl []byte) []int {
 			break
 		}
 		end += mm[1]
-	}
-	if bytes.Contains(sl[end:], []byte("let me")) || bytes.Contains(sl[end:], []byte("check with")) || bytes.Contains(sl[end:], []byte("not sure")) {
-		return nil // "Redis for the cache, good idea, but let me check with ops first"
 	}
 	return []int{m[2], end}
 }
@@ -1225,6 +1222,13 @@ func (st *decisionState) saidSince(phrase []byte) bool {
 	return said > 0
 }
 
+// halfSaid reports whether half the content words of phrase, one at least,
+// were said in the last answer, or else in the answers before it.
+func (st *decisionState) halfSaid(phrase []byte) bool {
+	half := func(n, said int) bool { return said > 0 && said*2 >= n }
+	return half(st.saidShare(phrase)) || half(shareIn(st.past(), phrase))
+}
+
 // replyMatch returns r's submatches in a user's reply sentence sl that is
 // no question and holds word (which spares most sentences the pattern),
 // or nil.
@@ -1251,8 +1255,8 @@ func (st *decisionState) makeNot(sl []byte) []int {
 		return nil // "make sure it runs in 30 seconds, not 45", "…, not 45, if the pubs agree"
 	}
 	old := sl[bytes.LastIndex(sl[:m[3]], []byte("not "))+len("not ") : m[3]]
-	if !st.said(bytes.TrimRight(firstWord(old), ".,")) && !saidIn(st.past(), bytes.TrimRight(firstWord(old), ".,")) {
-		return nil
+	if n := bytes.TrimRight(firstWord(old), ".,"); !st.said(n) && !saidIn(st.past(), n) {
+		return nil // the number replaced was never proposed
 	}
 	return []int{m[2], m[3]}
 }
@@ -1306,13 +1310,10 @@ func (st *decisionState) thenComma(sl []byte) []int {
 		// I'll report back", "The notes then, summarise them for me".
 		return nil
 	}
-	// Half its words said before, in the last answer or turns ago:
 	// "PgBouncer as a sidecar then" after PgBouncer was proposed adds where
 	// it runs; "NAS then" comes back to the options of the first answer.
-	if n, said := st.saidShare(thing); said == 0 || said*2 < n {
-		if n, said := shareIn(st.past(), thing); said == 0 || said*2 < n {
-			return nil
-		}
+	if !st.halfSaid(thing) {
+		return nil
 	}
 	return []int{m[2], m[3], m[4]}
 }
