@@ -1137,7 +1137,7 @@ func (e *Extractor) Decisions(c *conversation.Conversation) []conversation.Decis
 				// "except the voucher is too generous", "without the app"
 				// nobody proposed leave nothing out.
 				thing := trimText(text[s0.start+mm[2] : s0.start+mm[3]])
-				if words := strings.Fields(strings.ToLower(thing)); namesAll(strings.Fields(strings.ToLower(pending.text)), words) {
+				if hasAllWords(strings.ToLower(pending.text), strings.Fields(strings.ToLower(thing))) {
 					minus, minusEnd = decidedAgainst+thing, mm[3]
 					if skip := reMinusVerb.FindSubmatchIndex(st.lower[s0.start+mm[0]:]); skip != nil {
 						minus = upperFirst(trimText(text[s0.start+mm[0]+skip[2] : s0.start+mm[3]])) // "…, except skip the re-permission email"
