@@ -1379,7 +1379,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], reasonAfterDash(text, s, loc[1], lower, st.sents, k))
 			continue
 		} else if loc := st.swap(sl); loc != nil {
-			out = e.appendDecision(st, out, m, upperFirst(text[s.start+loc[0]:s.start+loc[1]]), nextReason(text, lower, st.sents, k))
+			out = e.appendDecision(st, out, m, upperFirst(text[s.start+loc[0]:s.start+loc[1]]), reasonAfterDash(text, s, loc[1], lower, st.sents, k))
 			continue
 		} else if loc := st.makeNot(sl); loc != nil {
 			out = e.appendDecision(st, out, m, upperFirst(text[s.start+loc[0]:s.start+loc[1]]), reasonAfterDash(text, s, loc[1], lower, st.sents, k))

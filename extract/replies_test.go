@@ -1100,6 +1100,11 @@ func TestEleventhBatchForms(t *testing.T) {
 		{kegs, "Make sure it flags at 60 days, not 45.", ""},
 		{kegs, "Make the overdue flag 60 days, not 30.", ""},
 	})
+	// A swap's reason after a dash is its reason, as for the other forms.
+	ds := New(nil, Options{}).Decisions(conv("What now?", kegs, "Swap to vinyl — it peels less in the cold."))
+	if len(ds) != 1 || ds[0].Decision != "Swap to vinyl" || ds[0].Rationale != "it peels less in the cold" {
+		t.Errorf("swap with a reason: %+v", ds)
+	}
 }
 
 // TestRoundThreeProbes holds a third reviewer's probes of the forms above,
