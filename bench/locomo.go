@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/convsearch/convsearch/parsers/loose"
 )
 
 // LoCoMo's data file (locomo10.json of github.com/snap-research/LoCoMo): a
@@ -35,10 +37,6 @@ type locomoTurn struct {
 	Text    string `json:"text"`
 	Caption string `json:"blip_caption"`
 }
-
-// locomoDateLayouts are the forms of a session's date_time ("1:56 pm on 8
-// May, 2023").
-var locomoDateLayouts = []string{"3:04 pm on 2 January, 2006", "3:04 pm on 2 Jan, 2006", "3:04 PM on 2 January, 2006"}
 
 // reEvidence is a turn id, "D3:12": its session is the number after D. A
 // few evidence entries hold several ids ("D9:1 D4:4 D4:6"), each read.
@@ -144,15 +142,12 @@ func writeLoCoMoSessions(s locomoSample, dir string) (map[int]bool, error) {
 	return written, nil
 }
 
-// parseLoCoMoDate reads a session's date_time; an unreadable one is 1
-// January 2000, so that the session is still indexed (its date is not
-// asked about).
+// parseLoCoMoDate reads a session's date_time ("1:56 pm on 8 May, 2023",
+// one of loose.ParseTime's layouts); an unreadable one is 1 January 2000,
+// so that the session is still indexed (its date is not asked about).
 func parseLoCoMoDate(s string) time.Time {
-	s = strings.TrimSpace(s)
-	for _, l := range locomoDateLayouts {
-		if t, err := time.Parse(l, s); err == nil {
-			return t
-		}
+	if t, ok := loose.ParseTime(s); ok {
+		return t
 	}
 	return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 }
