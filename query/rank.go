@@ -138,16 +138,15 @@ func (b *builder) question(n Node) bq.Query {
 	if !timed && (len(content) < 2 || (!asked && len(content) < questionWords)) {
 		return nil
 	}
-	nouns := map[string]bool{} // the terms of words that are nouns with concepts
+	var nounParts []string // the parts of words that are nouns with concepts
 	for _, w := range words {
 		for _, part := range wordParts(w) {
 			if indexer.HasConcepts(part) {
-				for _, t := range analyze(b.e.analyzer, part) {
-					nouns[t] = true
-				}
+				nounParts = append(nounParts, part)
 			}
 		}
 	}
+	nouns := analyzedSet(b.e.analyzer, nounParts)
 	q := bleve.NewBooleanQuery()
 	around := bleve.NewBooleanQuery()
 	all := make([]bq.Query, 0, len(content))
