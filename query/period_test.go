@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// show writes a period as "2023-05", "*-07", "2023-05-03+7", "2023",
-// "*-06,07,08".
+// String writes a period as "2023-05", "*-07", "2023-05-03", "2023",
+// "*-06,07,08", or a relative one as "~" and its words.
 func (p period) String() string {
 	if p.relative != "" {
 		return "~" + p.relative

@@ -151,12 +151,12 @@ func (b *builder) relaxed(n Node) (bq.Query, error) {
 	return combine(nil, should, mustNot), nil
 }
 
-// run executes main (nil: everything) with r's filters, sort, paging,
-// highlighting and facets, and builds the Result. With r.Group, the hits
-// from within the dated periods (resolved) weigh more (weighDated).
-// run searches main within r's filters and extra. match, when not nil,
-// finds the same documents as main at less cost (a question's words
-// without the clauses that only rank): grouped hits are counted with it.
+// run executes main (nil: everything) within r's filters and extra, with
+// r's sort, paging, highlighting and facets, and builds the Result. With
+// r.Group, the hits from within the dated periods (resolved) weigh more
+// (weighDated), and match, when not nil, counts each conversation's hits:
+// it finds the same documents as main at less cost (a question's words
+// without the clauses that only rank).
 func (e *Engine) run(ctx context.Context, r Request, main, match bq.Query, dated []period, extra ...bq.Query) (*Result, error) {
 	// Filters restrict without scoring: Bleve checks them only for the
 	// documents the main query finds, and scores nothing twice.
@@ -286,10 +286,10 @@ const maxGroupScan = 4 * MaxLimit
 // by addDated, into the page of conversations r asks for. It reads further
 // pages of hits while they hold fewer than one conversation past the page
 // (so that More is known) and more are left, skipping the hits in seen
-// and weighing the others by dated;
-// counts each conversation's hits exactly (q's matches within the page's
-// conversations: the search's query, or one that matches the same
-// documents more cheaply) unless every hit was read.
+// and weighing the others by dated. Unless every hit was read, it then
+// counts each conversation's hits exactly: q's matches within the page's
+// conversations, q being the search's query or one that matches the same
+// documents more cheaply.
 func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request, res *Result, q bq.Query, read int, seen map[string]bool, dated []period) error {
 	want := r.Offset + r.Limit + 1
 	// Only req's own pages say when enough conversations were read: one
