@@ -15,16 +15,16 @@ import (
 // sunrise"), not the conversation where the other person painted.
 func TestQuestionAboutAuthor(t *testing.T) {
 	day := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
+	// chatOn's chat, each message written by the person named first.
 	authored := func(id string, lines ...[2]string) *conversation.Conversation {
-		c := &conversation.Conversation{ID: id, Source: "portable", Title: "Session " + id, Date: day, File: "/fixtures/" + id + ".json"}
+		texts := make([]string, len(lines))
 		for i, l := range lines {
-			role := conversation.RoleUser
-			if i%2 == 1 {
-				role = conversation.RoleAssistant
-			}
-			c.Messages = append(c.Messages, conversation.Message{Role: role, Author: l[0], Content: l[1], Timestamp: day})
+			texts[i] = l[1]
 		}
-		c.Renumber()
+		c := chatOn(id, day, texts...)
+		for i, l := range lines {
+			c.Messages[i].Author = l[0]
+		}
 		return c
 	}
 	// Without the author the shorter message, Melanie's, would rank first.
