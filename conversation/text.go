@@ -46,11 +46,11 @@ func (m *Message) ToolText() string {
 // tool calls and results, and attachment names.
 func (m *Message) SearchText() string {
 	parts := make([]string, 0, 5)
-	if m.Content != "" && PersonName(m.Author) {
+	if p := m.Person(); m.Content != "" && p != "" {
 		// "Caroline: I painted a sunrise": who said it is part of what a
 		// question asks ("What did Caroline paint?"). An id ("user-139")
 		// or a model's name says nothing a person asks about.
-		parts = append(parts, strings.TrimSpace(m.Author)+": "+m.Content)
+		parts = append(parts, p+": "+m.Content)
 	} else if m.Content != "" {
 		parts = append(parts, m.Content)
 	}
@@ -127,6 +127,15 @@ func OneLine(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// Person returns the name of the person who wrote the message, when its
+// Author reads as one (PersonName), else "".
+func (m *Message) Person() string {
+	if !PersonName(m.Author) {
+		return ""
+	}
+	return strings.TrimSpace(m.Author)
 }
 
 // PersonName reports whether s reads as a person's name ("Caroline", "Mary

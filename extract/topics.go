@@ -289,8 +289,8 @@ func (e *Extractor) Topics(c *conversation.Conversation) []conversation.Topic {
 func participants(c *conversation.Conversation) map[string]bool {
 	var people map[string]bool
 	for i := range c.Messages {
-		a := c.Messages[i].Author
-		if a == "" || !conversation.PersonName(a) {
+		a := c.Messages[i].Person()
+		if a == "" {
 			continue
 		}
 		if people == nil {

@@ -126,8 +126,8 @@ func documents(c *conversation.Conversation, key, file string) []doc {
 		mm := base(KindMessage, m.Timestamp)
 		mm[FieldRole] = string(m.Role)
 		mm[FieldContent] = m.SearchText()
-		if conversation.PersonName(m.Author) {
-			mm[FieldAuthor] = strings.TrimSpace(m.Author)
+		if p := m.Person(); p != "" {
+			mm[FieldAuthor] = p
 		}
 		mm[FieldMessageIndex] = float64(m.Index)
 		if ct := conceptText(m); ct != "" {
