@@ -134,7 +134,10 @@ var (
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
 	// idioms that open the same way.
-	reImperative    = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|skip|move to|migrate to|standardi[sz]e on|rip)\b`)
+	reImperative = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|skip|move to|migrate to|standardi[sz]e on|rip)\b`)
+	// rePickWith is a pick amended with what goes with it: "B, but with a
+	// 30 day retention", "option 2, with two slots".
+	rePickWith      = re(`, (?:but )?(with (?:a |an |the |\d|only |just |no |two |three |four |five |one )[^,;]{3,})$`)
 	reMidImperative = re(`, (?:(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)*(?:but\s+|(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)((?:go ahead with|go with|use|keep|drop|scrap|ditch|skip|stick with|switch to|pick|choose|start with)\b)`)
 	reNotImperative = re(`^(?:use of\b|skip (?:to|ahead|over|the (?:intro|introduction|explanation|details|pleasantries|preamble|small talk|theory|background|basics|boilerplate|lecture))\b|drop (?:by|off)\b|keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief|a bit|a little|light|casual|formal|friendly|fun|vague|mysterious|professional|tight|concise|neutral|upbeat|positive|low-key|lowkey|quiet|secret)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
@@ -1289,6 +1292,16 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue
 			}
 			if o != "" {
+				if w := rePickWith.FindSubmatchIndex(sl); w != nil && w[0] < 20 && !reComment.Match(sl[w[2]:]) &&
+					(bytes.ContainsAny(sl[w[2]:], "0123456789") || sharedWords(contentWords(string(sl[w[2]:])), contentWords(o)) > 0) {
+					// "B, but with a 30 day retention": the option, amended
+					// in a number or a thing it names ("with a heavy heart"
+					// is neither); the change must survive the length limit.
+					amend := trimText(text[s.start+w[2] : s.end])
+					room := max(e.opts.MaxDecisionLen-utf8.RuneCountInString(amend)-len(" — but "), 40)
+					out = e.appendDecision(st, out, m, truncate(o, room)+" — but "+amend, "")
+					continue
+				}
 				if reMidImperative.Match(sl) {
 					// "B, but start with strictNullChecks": the pick, and
 					// the instruction that amends it, found below.

@@ -1150,6 +1150,21 @@ func TestRoundThreeProbes(t *testing.T) {
 // move to Postgres" stays whole), "— that's final" and "— the one that
 // costs $40" are no reasons, "we'll hash passwords with argon2" is a
 // decision.
+// TestPickWithAmend: a pick amended with what goes with it keeps the change;
+// a manner ("with a heavy heart") is no change.
+func TestPickWithAmend(t *testing.T) {
+	const logs = "Two options:\n\nA. Ship everything to S3 with a 90 day retention.\nB. Keep them in Loki with a 14 day retention."
+	const rollout = "Options:\n\nA. Ship to everyone on Monday.\nB. Ship to 10% of users first and watch the error rate."
+	checkReplies(t, "Which?", []replyCase{
+		{logs, "B, but with a 30 day retention.", "Keep them in Loki with a 14 day retention — but with a 30 day retention"},
+		{logs, "Option B, with a 30 day retention.", "Keep them in Loki with a 14 day retention — but with a 30 day retention"},
+		{logs, "B, with the usual caveats I guess.", "Keep them in Loki with a 14 day retention"},
+		{logs, "B, with a heavy heart.", "Keep them in Loki with a 14 day retention"},
+		{rollout, "B, with 25% instead.", "Ship to 10% of users first and watch the error rate — but with 25% instead"},
+		{rollout, "B.", "Ship to 10% of users first and watch the error rate"},
+	})
+}
+
 func TestTwelfthBatchForms(t *testing.T) {
 	const gw = "ingress-nginx is in maintenance; Traefik or Envoy Gateway are the options. Envoy Gateway supports the Gateway API. Salting the join key is the other option if skew persists. A lottery or a jury for the stall allocation; multiple imputation or complete-case."
 	checkReplies(t, "Which?", []replyCase{
