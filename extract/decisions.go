@@ -134,7 +134,7 @@ var (
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
 	// idioms that open the same way.
-	reImperative = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|skip|move to|migrate to|standardi[sz]e on|rip)\b`)
+	reImperative = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|skip|move to|migrate to|standardi[sz]e on|rip|leave (?:the|our|your|those|these|any|all) [a-z0-9 ./_-]{1,30}? out)\b`)
 	// rePickWith is a pick amended with what goes with it: "B, but with a
 	// 30 day retention", "option 2, with two slots".
 	rePickWith      = re(`, (?:but )?(with (?:a |an |the |\d|only |just |no |two |three |four |five |one )[^,;]{3,})$`)
@@ -143,7 +143,7 @@ var (
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
 	reAnyAnaphor = re(`\b(?:it|that|this|these|those|them)\b`)
 	// reItIs is a choice named on its own: "Meilisearch it is."
-	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/_-]{0,40}?) it is(?:,? then|,? for now)?\s*(?:[.!]*$|[,;:—–])`)
+	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/_-]{0,60}?) it is(?:,? then|,? for now|,? from (?:today|tomorrow|now on|now|here on|here|next (?:week|month|year|quarter|term|season)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|,? going forward)?\s*(?:[.!]*$|[,;:—–])`)
 	// rePlanLabel opens a sentence that announces the decision after it:
 	// "that's the plan: …".
 	// reInlineLabel announces the decision after it, perhaps after a clause:
@@ -211,7 +211,7 @@ var (
 	reContrast   = re(`\b(?:but|however|instead|rather|actually|wait|hmm|what about|why|not|no)\b|n't\b`)
 	// reAnaphor is an object that points back at the assistant's proposal.
 	// It may be followed by a reason: "We'll keep that, because …".
-	reAnaphor = re(`^\s*(?:(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too|in|yesterday|today|this morning|last week|for (?:the|our|my) [a-z0-9-]+(?: [a-z0-9-]+)?)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
+	reAnaphor = re(`^\s*(?:(?:it|this|that) up(?: (?:that|this) way| like that)?|(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too|in|yesterday|today|this morning|last week|for (?:the|our|my) [a-z0-9-]+(?: [a-z0-9-]+)?)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
 	// reEvalChoice is a verdict on a thing named (group 1) in a reply.
 	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:(?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|is fine|gets the nod|wins)\b|won(?: out| for us)?\s*(?:[.!,;—–]|$))`)
 	// reSumsUp is a yes that opens a summary of what was agreed.
@@ -1374,6 +1374,11 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			body, textStart = s.start+loc[1], s.start+loc[1]
 			picksThing = rePicksAfterLabel.Match(head(sl[loc[1]:])) // "change of plan: we go with X, …"
+		} else if loc := pointsBack(sl); loc != nil && user {
+			// "Paging only on SLO burn-rate alerts … — yes, let's set it up
+			// that way": the clause is what "it" takes up.
+			out = e.appendDecision(st, out, m, upperFirst(trimText(text[s.start+loc[0]:s.start+loc[1]])), nextReason(text, lower, st.sents, k))
+			continue
 		} else if loc := itIs(sl); loc != nil && m.Role == conversation.RoleUser {
 			dec := text[s.start+loc[0] : s.start+loc[1]]
 			// "SQS it is, and Redis for the cache": the rest is part of it.
@@ -2643,7 +2648,7 @@ var labelWords = set(`decision decided resolution agreed conclusion outcome verd
 var imperativeVerbs = set(imperativeVerbList)
 
 const imperativeVerbList = `use go pick choose switch stick stay keep drop scrap ditch adopt move migrate standardise standardize
-	start skip rip`
+	start skip rip leave`
 
 // imperativeVerbNear reports whether one of the first three words of sl is an
 // imperative verb: most sentences are spared reImperative.
@@ -3885,7 +3890,7 @@ var reIdVerb = re(`^i(?:'d| would)\s+(?:\*\*)?(?:just |probably |also )?(?:\*\*)
 // reasonOpener opens what a dash after a decision says of it (cutAside): a clause
 // about something already named ("— the auth snippets become …", "— it's
 // cheaper"), not more of the decision ("— two nodes, one replica").
-var reasonOpener = set(`the it it's its they they're that that's this these those our their there`)
+var reasonOpener = set(`the it it's its they they're that that's this these those our their there my i i'm nobody everyone`)
 
 // dashReason reports what follows a dash as a clause of its own, a reason
 // ("the auth snippets become SecurityPolicy", "it's cheaper"), not the
@@ -4155,7 +4160,10 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 	why = conversation.Reason(why) // "…, because our DBA says …" is shown after "because"
 	if m.Role == conversation.RoleUser {
 		if d, r, ok := cutAside(dec, " — ", " – "); ok && why == "" {
-			dec, why = d, r // "we're going with Envoy Gateway — the auth snippets become SecurityPolicy"
+			// "we're going with Envoy Gateway — the auth snippets become
+			// SecurityPolicy"; "Leave the deposit out, though — my
+			// customers …" leaves its "though" with the reason.
+			dec, why = strings.TrimSuffix(strings.TrimSuffix(d, " though"), ","), r
 		}
 		if first, second := splitCompound(dec); second != "" {
 			// "We go with Holm for the secondary outcomes, and all 24

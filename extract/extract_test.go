@@ -329,6 +329,8 @@ func FuzzDecisions(f *testing.F) {
 		"A. Use Redis\nB. Use Postgres\n\nAdd a composite index on (a, b). I'd partition by month; it is cheaper.",
 		"PgBouncer then, pool size 20, and the probe. Vite gets the nod; no. Nunito for the wordmark — why. Make the flag 60 days, not 45.",
 		"Agreed — but raw stays 180 days. Fine, go ahead with that, minus the double points. Do that, except skip the email. Polyester's fine.",
+		"B, but with a 30 day retention. X and Y — yes, let's set it up that way. A, b: that's our setup. so hourly it is from today.",
+		"Auto-suspend drops to 60 seconds. The diff goes into CI, failing it. Leave the deposit out, though — my customers pay. —",
 	} {
 		f.Add(s, "sounds good")
 	}

@@ -756,13 +756,13 @@ var reLiking = re(`^i (?:like|love|prefer|'m happy with|am happy with) (?:the|yo
 // reStays is a thing the user keeps as it is, in a clause of its own:
 // "the admin app stays on Jest until …", "so `amount` stays until Q3
 // close".
-var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off)|stays|(?:go|goes) to (?:[$€£0-9]|an? )|(?:go|goes) (?:behind|under|next to|beside|against|along|on top of|in front of)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) off|(?:is|are) going (?:away|to stay)|goes)\b`)
+var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off)|stays|(?:go|goes) to (?:[$€£]|[0-9]+|an? )|(?:go|goes) (?:behind|under|next to|beside|against|along|on top of|in front of)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) (?:off|out of (?:the|our))|(?:go|goes) ahead|(?:drops?|moves?|rises?|comes? down|goes (?:up|down)) to (?:[$€£]|[0-9]+|an? |every |monthly|weekly|daily|hourly|fortnightly|quarterly)|(?:is|are) going (?:away|to stay)|goes)\b`)
 
 // stays returns the clause of a reply that keeps a thing as it is, from its
 // subject to the sentence's end, or nil. A report ("memory still stays at
 // 2 GB"), a hedge or a question is none.
 func (st *decisionState) stays(sl []byte) []int {
-	if !st.replying || !containsAny(sl, " stay", " becom", " go to", " goes", " go in", " go out", " going", " go behind", " go under", " go next", " come") || isQuestion(sl) || reNews.Match(sl) {
+	if !st.replying || !containsAny(sl, " stay", " becom", " go to", " goes", " go in", " go out", " going", " go behind", " go under", " go next", " come", " go ahead", " drop", " move", " rise") || isQuestion(sl) {
 		return nil
 	}
 	for from := 0; from < len(sl); {
@@ -770,6 +770,18 @@ func (st *decisionState) stays(sl []byte) []int {
 			from++
 		}
 		if m := reStays.FindSubmatchIndex(head(sl[from:])); m != nil {
+			// A report up to the clause's end ("memory still stays at 2
+			// GB"); what follows it may say what the thing does ("the spec
+			// diff goes into CI, failing the build unless …").
+			end := from + m[1]
+			if i := bytes.IndexAny(sl[end:], ",;"); i >= 0 {
+				end += i
+			} else {
+				end = len(sl)
+			}
+			if reNews.Match(sl[:end]) {
+				return nil
+			}
 			subj := sl[from+m[2] : from+m[3]]
 			bare := sl[from : from+m[1]]
 			switch {
@@ -1658,3 +1670,29 @@ func goesNamed(rest []byte) bool {
 
 var goWords = set(`back home ahead through over on off out up down away live see check look find get grab try
 	fix ask talk write read run build make do have take play eat`)
+
+// reBackPointer takes up the clause before it as what is done: "— yes,
+// let's set it up that way", "— that's our scheme from now on", ": that's
+// our setup".
+var reBackPointer = re(`^(?:(?:yes|yep|yeah|ok|okay|so|and)[,.!]*\s+)*(?:let'?s (?:do|set|go with|go ahead with|run with|roll with) (?:it|that|this)(?: up)?(?: that way| like that| then)?|that'?s (?:our|the|my) (?:new )?(?:plan|scheme|setup|set-up|approach|policy|route|process|rule|default|arrangement|call|choice|pick|system|way forward)(?: now| from now on| going forward| then| for now| from today| settled)?)\s*[.!]*$`)
+
+// pointsBack returns where the clause starts and ends that a user's
+// sentence sl takes up with reBackPointer after a dash, colon or semicolon
+// ("Paging only on SLO burn-rate alerts … — yes, let's set it up that
+// way"), or nil. The clause must say something (three words or more), and
+// not ask or hedge.
+func pointsBack(sl []byte) []int {
+	for _, sep := range []string{" — ", " – ", " - ", ": ", "; "} {
+		i := bytes.LastIndex(sl, []byte(sep))
+		if i <= 0 || !reBackPointer.Match(sl[i+len(sep):]) {
+			continue
+		}
+		from := leadEnd(sl)
+		clause := sl[from:i]
+		if bytes.Count(bytes.TrimSpace(clause), []byte{' '}) < 2 || bytes.ContainsRune(clause, '?') || reTentative.Match(clause) || hedgedRest(clause) {
+			return nil
+		}
+		return []int{from, i}
+	}
+	return nil
+}

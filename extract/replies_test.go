@@ -1150,6 +1150,36 @@ func TestRoundThreeProbes(t *testing.T) {
 // move to Postgres" stays whole), "— that's final" and "— the one that
 // costs $40" are no reasons, "we'll hash passwords with argon2" is a
 // decision.
+// TestThirteenthBatchForms: decisions inside messages of middle length (the
+// thirteenth blind batch), each with a look-alike that must stay out.
+func TestThirteenthBatchForms(t *testing.T) {
+	const plan = "Page only on SLO burn-rate alerts. Version in the URL, in a header, or evolve additively. A handheld scanner with printed labels. Set auto-suspend on the BI warehouse to 60 seconds. A nightly embedding job for new items. Diff the spec in CI. Payment terms: a 25% deposit. Doppler, or 1Password service accounts with op inject."
+	checkReplies(t, "Which?", []replyCase{
+		// A clause taken up by what follows it.
+		{plan, "Paging only on SLO burn-rate alerts and sending everything else to Slack — yes, let's set it up that way. What thresholds?", "Paging only on SLO burn-rate alerts and sending everything else to Slack"},
+		{plan, "Additive changes by default and a new path version only when something has to break — that's our scheme from now on.", "Additive changes by default and a new path version only when something has to break"},
+		{plan, "Printed labels with a sequential ID, one handheld scanner: that's our setup.", "Printed labels with a sequential ID, one handheld scanner"},
+		{plan, "Maybe paging only on burn-rate alerts — that's the plan?", ""},
+		{plan, "Not sure about paging only on burn-rate — let's do that later.", ""},
+		// "set it up" points back: nothing to point at, nothing decided.
+		{"What is your current alert volume?", "Let's set it up that way.", ""},
+		// "X it is" after a clause, with a time, or with a longer name.
+		{plan, "Nobody needs it fresher than hourly, so hourly it is from today.", "hourly"},
+		{plan, "Doppler's pricing is fine, but we already pay for 1Password, so service accounts with op inject at deploy time it is.", "service accounts with op inject at deploy time"},
+		// A thing moved, dropped to a number, going ahead, coming out.
+		{plan, "Auto-suspend on the BI warehouse drops to 60 seconds as well.", "Auto-suspend on the BI warehouse drops to 60 seconds as well"},
+		{plan, "So the nightly embedding job goes ahead.", "the nightly embedding job goes ahead"},
+		{plan, "The spec diff goes into CI, failing the build unless the PR carries a label.", "The spec diff goes into CI, failing the build unless the PR carries a label"},
+		{plan, "The deploy still fails on the spec diff, which goes into CI.", ""},
+		{plan, "The price drops to $5 after launch, apparently.", ""},
+		{plan, "My cat goes ahead of me everywhere.", ""},
+		// Leaving a thing out, and a reason after the dash.
+		{plan, "Most of that's spot on. Leave the deposit out, though — my customers are old and loyal.", "Leave the deposit out"},
+		{plan, "Leave it to me.", ""},
+		{plan, "Leave the lights off when you go.", ""},
+	})
+}
+
 // TestPickWithAmend: a pick amended with what goes with it keeps the change;
 // a manner ("with a heavy heart") is no change.
 func TestPickWithAmend(t *testing.T) {
