@@ -213,7 +213,7 @@ var (
 	// It may be followed by a reason: "We'll keep that, because …".
 	reAnaphor = re(`^\s*(?:(?:it|this|that) up(?: (?:that|this) way| like that)?|(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too|in|yesterday|today|this morning|last week|for (?:the|our|my) [a-z0-9-]+(?: [a-z0-9-]+)?)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
 	// reEvalChoice is a verdict on a thing named (group 1) in a reply.
-	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:(?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|is fine|gets the nod|wins)\b|won(?: out| for us)?\s*(?:[.!,;—–]|$))`)
+	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:(?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|is fine|gets the nod|wins|is (?:exactly |just )?what (?:we|i) (?:need|needed|want|wanted|were after|was after))\b|won(?: out| for us)?\s*(?:[.!,;—–]|$))`)
 	// reSumsUp is a yes that opens a summary of what was agreed.
 	reSumsUp = re(`^(?:ok|okay|yes|yeah|yep|right|alright)?[,.!]?\s*(?:so\s+)?(?:basically|in short|in other words|to sum up)\b`)
 	// reConfirmTag is a question that only checks what was just said
@@ -237,7 +237,7 @@ var (
 	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take|(?:also )?do|(?:so,? )?it'?s|(?:we're |we'll |we )?go(?:ing)? (?:ahead )?with|(?:we're |we'll )?go(?:ing)? for)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}\(?([a-h])\)?\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|for sure|obviously|of course|definitely|clearly|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
-	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay|but|and)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
+	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay|but|and)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest)|simplest|easiest|concretely, for (?:today|now|this week))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
 	// reCompanion is a statement of how something will be ("Audit logs stay
 	// in Elasticsearch for now", "The old index can be dropped afterwards"):
 	// next to a decision in the same message, it is part of what is settled.
@@ -669,7 +669,7 @@ func onlyInterjection(sl []byte) bool {
 // starts in sl ("I think SQS makes sense for us", "SQS is the right
 // call") and where the verdict ends, or -1, -1.
 func evalChoice(sl []byte, st *decisionState) (start, thingEnd, end int) {
-	if !st.replying || len(sl) > 200 || !containsAny(sl, "sense", "right", "best", "better", "obvious", "sounds", "enough", "plenty", " won", " fine", " nod", " wins") || isQuestion(sl) {
+	if !st.replying || len(sl) > 200 || !containsAny(sl, "sense", "right", "best", "better", "obvious", "sounds", "enough", "plenty", " won", " fine", " nod", " wins", "what we ", "what i ") || isQuestion(sl) {
 		return -1, -1, -1
 	}
 	start = leadEnd(sl)
@@ -691,6 +691,10 @@ func evalChoice(sl []byte, st *decisionState) (start, thingEnd, end int) {
 	}
 	return start + m[2], start + m[3], end
 }
+
+// reTakesIt is a clause that only takes what was just named: "so I'll take
+// that", "let's do it".
+var reTakesIt = re(`^(?:so |and )?(?:i'll|we'll|let's|lets) (?:take|go with|do|use|run with) (?:that|it|this|them)\s*[.!]*$`)
 
 // leadWords are the first words of reLead's interjections.
 var leadWords = set(`ok okay so alright all right great perfect fine good yes yeah yep cool then
@@ -854,7 +858,7 @@ func proposalLabel(sl []byte) []int {
 	for i < len(h) && i < 48 && h[i] != ':' && h[i] != '-' && h[i] != 0xe2 { // 0xe2 opens "—" and "–"
 		i++
 	}
-	if i == len(h) || i == 48 || !containsAny(h[:i], "plan", "propos", "suggest", "recommend", "what i") {
+	if i == len(h) || i == 48 || !containsAny(h[:i], "plan", "propos", "suggest", "recommend", "what i", "simplest", "easiest", "concretely") {
 		return nil
 	}
 	return reProposalLabel.FindIndex(h)
@@ -1374,6 +1378,11 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			body, textStart = s.start+loc[1], s.start+loc[1]
 			picksThing = rePicksAfterLabel.Match(head(sl[loc[1]:])) // "change of plan: we go with X, …"
+		} else if at := st.soIts(sl); at >= 0 && user {
+			// "So it's the booking platform, with 5-minute slots …".
+			dec, why := splitReason(text, lower, s.start+at, s.start+at, s.end)
+			out = e.appendDecision(st, out, m, dec, why)
+			continue
 		} else if loc := pointsBack(sl); loc != nil && user {
 			// "Paging only on SLO burn-rate alerts … — yes, let's set it up
 			// that way": the clause is what "it" takes up.
@@ -1554,7 +1563,11 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			if rest := bytes.TrimLeft(sl[j:], " "); len(rest) == 0 || rest[0] == ',' || rest[0] == ';' || rest[0] == ':' || bytes.HasPrefix(rest, []byte("—")) {
 				// "Protobuf makes sense to me, the Go team already uses it":
 				// the thing, and what follows the verdict as the reason.
-				out = e.appendDecision(st, out, m, cleanDecision(text[s.start+i:s.start+thing], sl[i:thing]), trimText(text[s.start+j:s.end]))
+				why := trimText(text[s.start+j : s.end])
+				if reTakesIt.MatchString(strings.ToLower(why)) {
+					why = "" // "…, so I'll take that" takes it; it gives no reason
+				}
+				out = e.appendDecision(st, out, m, cleanDecision(text[s.start+i:s.start+thing], sl[i:thing]), why)
 				continue
 			}
 			body, textStart = s.start+i, s.start+i
@@ -1765,8 +1778,13 @@ func onlyLead(prefix []byte) bool {
 // ("not pulling it in, maybe later", "not adding it yet", "not reopening
 // Wise unless the bundle is cheap").
 func turnsDown(verb, rest []byte) bool {
-	return !notDoing.Has(verb) && !yetInClause(rest) && !containsAny(rest, "maybe", "unless", " if ")
+	return !notDoing.Has(verb) && !yetInClause(rest) && !containsAny(rest, "maybe", "unless", " if ") && !reUntilHeard.Match(rest)
 }
+
+// reUntilHeard waits for word from someone: "I'm not touching the rota
+// until I've heard what Gill thinks", "… until the research office
+// replies" puts it off, it turns nothing down.
+var reUntilHeard = re(`\buntil (?:i|we)(?:'ve| have)? (?:heard|hear|talked|talk|spoken|speak|asked|ask|checked|check)\b|\buntil (?:the |our |my )?(?:[a-z ]|'){1,30}? (?:replies|responds|gets back|confirms|signs off|says)\b`)
 
 // leadEnd returns where sl starts past its interjections and conjunctions
 // ("ok, so "), or 0.
@@ -2210,8 +2228,9 @@ func findTrigger(sl []byte, toks []anchorTok, role conversation.Role, replying b
 		return loc // the assistant's "Go with B" advises
 	}
 	if loc := findAtToks(reDirect, sl, toks, anchorDirect); loc != nil && !worryBefore(sl[:loc[0]]) {
-		if t := sl[loc[0]:loc[1]]; (bytes.HasSuffix(t, []byte("went for")) || bytes.HasSuffix(t, []byte("gone for"))) && leisure(sl[loc[1]:]) {
-			return nil
+		if t := sl[loc[0]:loc[1]]; (bytes.HasSuffix(t, []byte("went for")) || bytes.HasSuffix(t, []byte("gone for"))) && leisure(sl[loc[1]:]) ||
+			bytes.HasSuffix(t, []byte("pick")) && pickUp(sl[loc[1]:]) {
+			return nil // "I'll pick it up on Tuesday" fetches it
 		}
 		return loc[:2]
 	}
@@ -2459,7 +2478,8 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 	if m := reToTheBoard.FindSubmatchIndex(sl); m != nil && !bytes.HasSuffix(bytes.TrimRight(sl, " "), []byte("?")) {
 		obj, after := sl[m[2]:m[3]], sl[m[1]:]
 		if !reAnyAnaphor.Match(obj) && !reTentative.Match(sl) && st.saidAny(obj) && !anyWord(obj, notProposals) &&
-			!reBoardAfter.Match(after) {
+			!reBoardAfter.Match(after) && !containsAny(after, "my guess", "i guess", "i expect", "i suspect", "we'll see", "fingers crossed") {
+			// "…; my guess is the first sails through" leaves it to them.
 			return m[:2]
 		}
 	}
@@ -2527,7 +2547,7 @@ var notProposals = set(`options both question questions complaint complaints kid
 // reBoardAfter follows a body that is a place or someone's ("the council
 // meeting", "the board's annoyance"), or leaves the choice to it ("… and let
 // them choose", "… if they ask").
-var reBoardAfter = re(`^(?:'s|s'| meeting| meetings| room| lounge| office| and let| to decide| to choose| if | for (?:a|their) (?:decision|vote|view))`)
+var reBoardAfter = re(`^(?:'s|s'| meeting| meetings| room| lounge| office| and let| and (?:we'll|they'll|we|they) (?:thrash|hash|talk|argue|discuss|decide|thresh)| to decide| to choose| if | for (?:a|their) (?:decision|vote|view))`)
 
 // bodies decide what a user proposes to them.
 const bodies = `(?:governors|governing body|board|committee|council|trustees|management team|leadership team|members|partners|steering group|parish council|school board|exec team|executive team|directors)`
@@ -2810,6 +2830,32 @@ func talkAhead(verb, rest []byte) bool {
 		return string(next) == "down"
 	case "meet":
 		return string(next) == "up" || string(next) == "with" || string(next) == "to"
+	case "hash", "thrash", "thresh":
+		// "we'll thrash it out there"; "we'll hash passwords with argon2"
+		// settles how.
+		return outAfter(rest)
+	}
+	return false
+}
+
+// pickUp reports a rest after "pick" that makes it "pick up": "up", "it
+// up", "them up".
+func pickUp(rest []byte) bool {
+	i, j := nextWord(rest, 0)
+	if string(rest[i:j]) == "up" {
+		return true
+	}
+	k, l := nextWord(rest, j)
+	return pronouns.Has(rest[i:j]) && string(rest[k:l]) == "up"
+}
+
+// outAfter reports a rest that goes on "it out", "this out", "things out".
+func outAfter(rest []byte) bool {
+	i, j := nextWord(rest, 0)
+	k, l := nextWord(rest, j)
+	switch string(rest[i:j]) {
+	case "it", "this", "that", "things", "the", "details":
+		return string(rest[k:l]) == "out" || string(rest[i:j]) == "the" && bytes.HasPrefix(bytes.TrimLeft(rest[l:], " "), []byte("out"))
 	}
 	return false
 }

@@ -798,7 +798,7 @@ func (st *decisionState) stays(sl []byte) []int {
 				// stays, even with the cream" reports.
 				end := from + m[1]
 				first := firstWord(subj)
-				if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) || !st.saidAny(subj) ||
+				if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) || !st.saidAny(subj) && !st.saidEarlier(subj) ||
 					pronouns.Has(first) || conditionOpener(first) || reTentative.Match(sl[:end]) || bytes.Contains(subj, []byte("probably")) ||
 					anyWord(sl[end:], concessives) || containsAny(sl[end:], "no matter", "not sure") {
 					return nil
@@ -1695,4 +1695,35 @@ func pointsBack(sl []byte) []int {
 		return []int{from, i}
 	}
 	return nil
+}
+
+// reSoIts concludes a reply with what it comes to: "So it's the booking
+// platform, with 5-minute slots", "So it's online only". Group 1 is the
+// thing.
+var reSoIts = re(`^(?:so|ok so|okay so|right,? so|which means)[,]?\s+it'?s (?:going to be |gonna be )?((?:the |an? )?[a-z0-9][a-z0-9 ./+#_-]{1,60}?)\s*(?:[,;—–.!]|$)`)
+
+// soItsState are words after "so it's" that report a state, not a thing:
+// "so it's fine", "so it's not ready", "so it's probably the cache".
+var soItsState = set(`fine ok okay good bad great not probably likely just too getting been going a an worth hard easy done
+	clear true possible unlikely cheaper faster slower better worse broken down up over still already really quite pretty
+	basically either neither both all my your our their his her its this that there here time up to`)
+
+// soIts returns where the conclusion of a reply's sentence sl of reSoIts'
+// form starts, or -1: the thing must be one the assistant spoke of, and be
+// a thing, not a state ("so it's fine", "so it's a bit slow").
+func (st *decisionState) soIts(sl []byte) int {
+	if !st.replying || !bytes.Contains(head(sl), []byte("it")) || isQuestion(sl) {
+		return -1
+	}
+	m := reSoIts.FindSubmatchIndex(head(sl))
+	if m == nil {
+		return -1
+	}
+	thing := sl[m[2]:m[3]]
+	first := firstWord(thing)
+	if (soItsState.Has(first) && !bytes.Equal(first, []byte("the"))) || bytes.HasPrefix(thing, []byte("a ")) && soItsState.Has(firstWord(thing[2:])) ||
+		reTentative.Match(sl) || reNews.Match(thing) || containsAny(thing, " that ", " which ", " who ", " causing ", " vs", " versus ", " or ", " between ") || !st.saidAny(thing) {
+		return -1 // "so it's the cache that keeps timing out" says what is wrong
+	}
+	return m[2]
 }

@@ -1177,6 +1177,32 @@ func TestThirteenthBatchForms(t *testing.T) {
 		{plan, "Most of that's spot on. Leave the deposit out, though — my customers are old and loyal.", "Leave the deposit out"},
 		{plan, "Leave it to me.", ""},
 		{plan, "Leave the lights off when you go.", ""},
+		// What it comes to, and its look-alikes.
+		{plan, "Finance replied. So it's the handheld scanner, with printed labels.", "the handheld scanner, with printed labels"},
+		{plan, "So it's fine, then.", ""},
+		{plan, "So it's probably the scanner.", ""},
+		{plan, "So it's the scanner that keeps failing.", ""},
+		{plan, "So it's Doppler vs 1Password now.", ""},
+		// A plan taken up after "Simplest:" or "Concretely, for today:".
+		{"Simplest: honour the paper cards until 31 December. From launch day, put a sign by the till.", "Yes, do that.", "honour the paper cards until 31 December"},
+		{"Possibly not.\n\nConcretely, for today: remove his key from all three droplets and rotate the API token. The rest can wait.", "Yes, do that.", "remove his key from all three droplets and rotate the API token"},
+		{"Simplest: it depends on your budget.", "Yes, do that.", ""},
+		// A verdict that takes the thing, without "so I'll take that" as its reason.
+		{"Move to a fixed four-week rolling pattern.", "A four-week rolling pattern is exactly what we need, so I'll take that.", "A four-week rolling pattern"},
+		{"Move to a fixed four-week rolling pattern.", "A holiday is exactly what I need right now.", ""},
+		// Put off until someone is heard, a talk to come, an errand.
+		{plan, "I'm not touching the scanner until I've heard what Gill thinks.", ""},
+		{plan, "I'm not changing anything until the research office replies.", ""},
+		{plan, "I'm not adding the deposit, my customers always pay.", "I'm not adding the deposit, my customers always pay"},
+		{plan, "I'll take the three versions to the partners and we'll thrash it out there.", ""},
+		{plan, "We'll hash passwords with argon2.", "We'll hash passwords with argon2"},
+		{plan, "I'll put the handheld scanner to the committee on the 9th; my guess is it sails through.", ""},
+		{plan, "I'll pick it up on Tuesday.", ""},
+	})
+	// "monthly stays" keeps what the assistant said turns before.
+	checkTurns(t, []turnsCase{
+		{"stays, said before", []string{"Retrain?", "If it's flat, monthly is fine.", "It isn't flat.", "Then a two-week cadence.", "Marco has the GPUs booked, so scratch the fortnightly retrain, monthly stays."}, "monthly stays"},
+		{"stays, never said", []string{"Retrain?", "If it's flat, keep it.", "It isn't flat.", "Then a two-week cadence.", "The rash stays."}, ""},
 	})
 }
 
