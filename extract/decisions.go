@@ -1383,6 +1383,10 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			dec, why := splitReason(text, lower, s.start+at, s.start+at, s.end)
 			out = e.appendDecision(st, out, m, dec, why)
 			continue
+		} else if loc := st.soThing(sl); loc != nil && user {
+			// "… — so per-instance breakers, no shared state".
+			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], "")
+			continue
 		} else if loc := pointsBack(sl); loc != nil && user {
 			// "Paging only on SLO burn-rate alerts … — yes, let's set it up
 			// that way": the clause is what "it" takes up.

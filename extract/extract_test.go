@@ -331,7 +331,7 @@ func FuzzDecisions(f *testing.F) {
 		"Agreed — but raw stays 180 days. Fine, go ahead with that, minus the double points. Do that, except skip the email. Polyester's fine.",
 		"B, but with a 30 day retention. X and Y — yes, let's set it up that way. A, b: that's our setup. so hourly it is from today.",
 		"Auto-suspend drops to 60 seconds. The diff goes into CI, failing it. Leave the deposit out, though — my customers pay. —",
-		"So it's the scanner, with labels. Simplest: do it. X is exactly what we need, so I'll take that. I'm not touching it until I've heard.",
+		"It failed — so per-instance breakers, no shared state. So it's the scanner, with labels. Simplest: do it. X is exactly what we need, so I'll take that. I'm not touching it until I've heard.",
 	} {
 		f.Add(s, "sounds good")
 	}

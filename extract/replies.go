@@ -1727,3 +1727,32 @@ func (st *decisionState) soIts(sl []byte) int {
 	}
 	return m[2]
 }
+
+// reSoThing concludes with a bare pick after a report: "he doesn't want
+// Redis in the picture just for this — so per-instance breakers, no shared
+// state". Group 1 is the pick, with what it leaves out.
+var reSoThing = re(`(?:^|[—–;] |\. )so,? ((?:the |an? )?[a-z0-9][a-z0-9 ./+#_-]{1,40}?(?:, (?:no|with|without|plus) [a-z0-9][a-z0-9 ./+#_-]{1,30}?)?)\s*[.!]*$`)
+
+// soThing returns where the pick of a reply's sentence sl of reSoThing's
+// form starts and ends, or nil: a thing the assistant spoke of, said
+// without a verb ("so it fails", "so we wait" are clauses), not a state
+// ("so far", "so much for that").
+func (st *decisionState) soThing(sl []byte) []int {
+	if !st.replying || !bytes.Contains(sl, []byte("so")) || isQuestion(sl) {
+		return nil
+	}
+	m := reSoThing.FindSubmatchIndex(sl)
+	if m == nil {
+		return nil
+	}
+	thing := sl[m[2]:m[3]]
+	if isClause(thing) || pronouns.Has(firstWord(thing)) || soItsState.Has(firstWord(thing)) || notPicked.Has(firstWord(thing)) ||
+		soNotThing.Has(firstWord(thing)) || containsAny(thing, " vs", " versus ", " or ") || reTentative.Match(sl) || !st.saidAny(thing) {
+		return nil
+	}
+	return m[2:4]
+}
+
+// soNotThing are words of a "so …" that is no pick: "so far", "so much",
+// "so what", "so be it".
+var soNotThing = set(`far much many long what be yes no sorry thanks true`)

@@ -1198,6 +1198,13 @@ func TestThirteenthBatchForms(t *testing.T) {
 		{plan, "We'll hash passwords with argon2.", "We'll hash passwords with argon2"},
 		{plan, "I'll put the handheld scanner to the committee on the 9th; my guess is it sails through.", ""},
 		{plan, "I'll pick it up on Tuesday.", ""},
+		// A bare pick after a report: "— so X".
+		{plan, "He doesn't want another vendor — so 1Password service accounts, no Doppler.", "1Password service accounts, no Doppler"},
+		{plan, "The budget is tight this year. So handheld scanner.", "handheld scanner"},
+		{plan, "It worked — so far, so good.", ""},
+		{plan, "The scanner failed twice — so it works.", ""},
+		{plan, "Nobody could agree. So Doppler or 1Password.", ""},
+		{plan, "The deploy broke again; so much for the spec diff.", ""},
 	})
 	// "monthly stays" keeps what the assistant said turns before.
 	checkTurns(t, []turnsCase{
