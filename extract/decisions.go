@@ -134,16 +134,16 @@ var (
 	// "Switch to Vitest", "Keep the old endpoint for a month"): in a reply to
 	// the assistant it settles what was being weighed. reNotImperative are
 	// idioms that open the same way.
-	reImperative = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|skip|move to|migrate to|standardi[sz]e on|rip|leave (?:the|our|your|those|these|any|all) [a-z0-9 ./_-]{1,30}? out)\b`)
+	reImperative = re(`^(?:and |also |so |actually,? )?(?:(?:ok|okay|yes|yeah|no|nope|fine|alright|right|then|great|good|perfect|sounds good|makes sense|agreed|got it|in that case|done|approved|sure|yes please)[,.!:;—–-]*\s+)?(use|go with|go ahead with|go for|pick|choose|switch to|stick with|stick to|stay with|keep|drop|scrap|ditch|adopt|skip|move to|migrate to|standardi[sz]e on|rip|leave (?:the|our|your|those|these|any|all) [a-z0-9 ./%_-]{1,30}? out|leave out (?:the|our|your|those|these|any|all) [a-z0-9./%_-]+)\b`)
 	// rePickWith is a pick amended with what goes with it: "B, but with a
 	// 30 day retention", "option 2, with two slots".
-	rePickWith      = re(`, (?:but )?(with (?:a |an |the |\d|only |just |no |two |three |four |five |one )[^,;]{3,})$`)
+	rePickWith      = re(`(?:,\s*(?:but\s+)?|\s+but\s+|\s+[—–]\s+(?:but\s+)?)(with (?:a |an |the |\d|only |just |no |two |three |four |five |one )[^,;]{3,})$`)
 	reMidImperative = re(`, (?:(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)*(?:but\s+|(?:yes|sure|ok|okay|fine|yep|yeah)[,.!]*\s+)((?:go ahead with|go with|use|keep|drop|scrap|ditch|skip|stick with|switch to|pick|choose|start with)\b)`)
-	reNotImperative = re(`^(?:use of\b|skip (?:to|ahead|over|the (?:intro|introduction|explanation|details|pleasantries|preamble|small talk|theory|background|basics|boilerplate|lecture))\b|drop (?:by|off)\b|keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief|a bit|a little|light|casual|formal|friendly|fun|vague|mysterious|professional|tight|concise|neutral|upbeat|positive|low-key|lowkey|quiet|secret)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
+	reNotImperative = re(`^(?:use of\b|leave (?:out )?(?:the |your )?(?:explanations?|details|preamble|intro|introduction|commentary|theory|background|small talk|jargon|fluff|pleasantries|comments)\b|skip (?:to|ahead|over|the (?:intro|introduction|explanation|details|pleasantries|preamble|small talk|theory|background|basics|boilerplate|lecture))\b|drop (?:by|off)\b|keep (?:in mind|going|an eye|me|us|you|them|it (?:short|simple|brief|a bit|a little|light|casual|formal|friendly|fun|vague|mysterious|professional|tight|concise|neutral|upbeat|positive|low-key|lowkey|quiet|secret)|(?:that|this|it|those|these) in mind)|pick up|use your|use whatever|choose whatever|drop me|drop it\b)`)
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
 	reAnyAnaphor = re(`\b(?:it|that|this|these|those|them)\b`)
 	// reItIs is a choice named on its own: "Meilisearch it is."
-	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?([a-z0-9][a-z0-9 .+#/_-]{0,60}?) it is(?:,? then|,? for now|,? from (?:today|tomorrow|now on|now|here on|here|next (?:week|month|year|quarter|term|season)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|,? going forward)?\s*(?:[.!]*$|[,;:—–])`)
+	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?(?:i guess |i suppose )?([a-z0-9][a-z0-9 .+#/_-]{0,60}?) it is(?:,? then|,? for now|,? (?:from|starting) (?:today|tomorrow|now on|now|here on|here|(?:next )?(?:week|month|year|quarter|term|season|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|,? going forward)?\s*(?:[.!]*$|[,;:—–])`)
 	// rePlanLabel opens a sentence that announces the decision after it:
 	// "that's the plan: …".
 	// reInlineLabel announces the decision after it, perhaps after a clause:
@@ -213,7 +213,7 @@ var (
 	// It may be followed by a reason: "We'll keep that, because …".
 	reAnaphor = re(`^\s*(?:(?:it|this|that) up(?: (?:that|this) way| like that)?|(?:it|this|that) (?:that|this) way|(?:that|this) way|it|that|this|that one|this one|(?:your|the|that|this) (?:suggestion|recommendation|proposal|plan|approach|option)|the recommended (?:one|approach|option)|what you (?:suggested|recommended|proposed))\s*(?:then|for now|as well|too|in|yesterday|today|this morning|last week|for (?:the|our|my) [a-z0-9-]+(?: [a-z0-9-]+)?)?\s*(?:[.!,;:—–-]|$|(?:because|since|so|as)\b)`)
 	// reEvalChoice is a verdict on a thing named (group 1) in a reply.
-	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:(?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|is fine|gets the nod|wins|is (?:exactly |just )?what (?:we|i) (?:need|needed|want|wanted|were after|was after))\b|won(?: out| for us)?\s*(?:[.!,;—–]|$))`)
+	reEvalChoice = re(`^(?:i think |i guess |honestly,? )?(.{1,60}?) (?:(?:makes (?:the most |total |perfect |a lot of )?sense|is (?:the|our) (?:right|best|better|obvious) (?:call|choice|fit|move|option|pick)|sounds like the (?:right|best|better) (?:call|choice|fit|option|pick)|seems like the (?:right|best|better) (?:call|choice|fit|option|pick)|sounds (?:good|great|right|fine)|is enough|is plenty|is fine|gets the nod|wins|is (?:exactly |just )?what (?:we|i)(?: need| needed| want| wanted| were after| was after|'re after|'m after| am after)(?: here| now| right now)?)\b|won(?: out| for us)?\s*(?:[.!,;—–]|$))`)
 	// reSumsUp is a yes that opens a summary of what was agreed.
 	reSumsUp = re(`^(?:ok|okay|yes|yeah|yep|right|alright)?[,.!]?\s*(?:so\s+)?(?:basically|in short|in other words|to sum up)\b`)
 	// reConfirmTag is a question that only checks what was just said
@@ -237,7 +237,7 @@ var (
 	reOptionPick = re(`^\s*(?:(?:let'?s (?:go with|do|take)|go with|i'll take|we'll take|(?:also )?do|(?:so,? )?it'?s|(?:we're |we'll |we )?go(?:ing)? (?:ahead )?with|(?:we're |we'll )?go(?:ing)? for)\s+)?(?:(?:the )?option ([a-z0-9])|#?([0-9])|(?:the |your )?(first|second|third|fourth|1st|2nd|3rd|4th)(?: one| option| approach| choice| suggestion| idea| proposal)?|number ([0-9])|\*{0,2}\(?([a-h])\)?\*{0,2})\s*(?:[-—–:]\s*)?(?:it is|is in|then|please|for now|for sure|obviously|of course|definitely|clearly|yes|is fine|is good|works|sounds good)?\s*(?:[.!]*\s*$|,)`)
 	// reProposalLabel opens an assistant's plan or proposal, which the
 	// user's yes turns into a decision.
-	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay|but|and)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest)|simplest|easiest|concretely, for (?:today|now|this week))[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
+	reProposalLabel = re(`^[*_]*(?:(?:so|ok|okay|but|and)[,.]?\s+)?(?:(?:here's|here is|this is|that's|that is) )?(?:the |my |our |a |proposed |suggested )?(?:plan|proposal|suggestion|recommendation|recommended plan|proposed plan|what i(?:'d| would) (?:do|recommend|suggest)|(?:simplest|easiest)(?: fix| option| route| way| thing| approach)?|concretely(?:, for (?:today|now|this week))?)[*_]*\s*(?:[:—–]|-\s)[*_\s]*`)
 	// reCompanion is a statement of how something will be ("Audit logs stay
 	// in Elasticsearch for now", "The old index can be dropped afterwards"):
 	// next to a decision in the same message, it is part of what is settled.
@@ -669,7 +669,7 @@ func onlyInterjection(sl []byte) bool {
 // starts in sl ("I think SQS makes sense for us", "SQS is the right
 // call") and where the verdict ends, or -1, -1.
 func evalChoice(sl []byte, st *decisionState) (start, thingEnd, end int) {
-	if !st.replying || len(sl) > 200 || !containsAny(sl, "sense", "right", "best", "better", "obvious", "sounds", "enough", "plenty", " won", " fine", " nod", " wins", "what we ", "what i ") || isQuestion(sl) {
+	if !st.replying || len(sl) > 200 || !containsAny(sl, "sense", "right", "best", "better", "obvious", "sounds", "enough", "plenty", " won", " fine", " nod", " wins", "what we", "what i") || isQuestion(sl) {
 		return -1, -1, -1
 	}
 	start = leadEnd(sl)
@@ -680,6 +680,9 @@ func evalChoice(sl []byte, st *decisionState) (start, thingEnd, end int) {
 	end = start + m[1]
 	for end > start+m[3] && bytes.IndexByte([]byte(" .!,;"), sl[end-1]) >= 0 {
 		end-- // "Playwright won, mainly …": the comma belongs to what follows
+	}
+	if bytes.Contains(sl[start+m[3]:end], []byte(" what ")) && (bytes.HasPrefix(sl[end:], []byte(" to ")) || bytes.HasPrefix(sl[end:], []byte(" before "))) {
+		return -1, -1, -1 // "… is exactly what we wanted to avoid"
 	}
 	if bytes.HasPrefix(bytes.TrimLeft(sl[end:], " ,"), []byte("but ")) || bytes.Contains(sl[end:], []byte(" but ")) || bytes.HasPrefix(sl[end:], []byte(" for now")) {
 		return -1, -1, -1 // "Tomás is the obvious pick technically but …", "118 is fine for now"
@@ -695,6 +698,25 @@ func evalChoice(sl []byte, st *decisionState) (start, thingEnd, end int) {
 // reTakesIt is a clause that only takes what was just named: "so I'll take
 // that", "let's do it".
 var reTakesIt = re(`^(?:so |and )?(?:i'll|we'll|let's|lets) (?:take|go with|do|use|run with) (?:that|it|this|them)\s*[.!]*$`)
+
+// amends reports whether the "with …" after a pick (lower case) changes
+// the option o: a number it does not hold ("with a 30 day retention") or a
+// thing it names ("with the error rate and the latency both watched"); not
+// a manner ("with a heavy heart"), a clause ("with 3 engineers we can't
+// run it") or the option restated ("with the 14 day retention as you
+// wrote", "with the Loki stack we already run").
+func amends(with []byte, o string) bool {
+	if reComment.Match(with) || isClause(with) || containsAny(with, "as you", "you wrote", "you said", "already", "as planned", "as before") {
+		return false
+	}
+	lo := asciiLower(nil, o)
+	for i, j := nextNumber(with, 0); i < j; i, j = nextNumber(with, j) {
+		if !bytes.Contains(lo, with[i:j]) {
+			return true
+		}
+	}
+	return !bytes.ContainsAny(with, "0123456789") && sharedWords(contentWords(string(with)), contentWords(o)) > 0
+}
 
 // leadWords are the first words of reLead's interjections.
 var leadWords = set(`ok okay so alright all right great perfect fine good yes yeah yep cool then
@@ -1285,6 +1307,19 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			}
 			// "Option 2.", "The second one.": the option is the decision.
 			o := pickedOption(sl, pending)
+			if w := rePickWith.FindSubmatchIndex(sl); w != nil && w[0] < 20 {
+				if o == "" {
+					// "B but with …", "B — but with …": the pick before it.
+					o = pickedOption(append(bytes.Clone(sl[:w[0]]), '.'), pending)
+				}
+				if amend := trimText(text[s.start+w[2] : s.end]); o != "" && amends(sl[w[2]:], o) {
+					// "B, but with a 30 day retention": the option, amended;
+					// the change must survive the length limit.
+					room := max(e.opts.MaxDecisionLen-utf8.RuneCountInString(amend)-len(" — but "), 40)
+					out = e.appendDecision(st, out, m, truncate(o, room)+" — but "+amend, "")
+					continue
+				}
+			}
 			if o == "" && pickOnly(sl) {
 				continue // "Going with C." of two options names nothing
 			}
@@ -1296,16 +1331,6 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue
 			}
 			if o != "" {
-				if w := rePickWith.FindSubmatchIndex(sl); w != nil && w[0] < 20 && !reComment.Match(sl[w[2]:]) &&
-					(bytes.ContainsAny(sl[w[2]:], "0123456789") || sharedWords(contentWords(string(sl[w[2]:])), contentWords(o)) > 0) {
-					// "B, but with a 30 day retention": the option, amended
-					// in a number or a thing it names ("with a heavy heart"
-					// is neither); the change must survive the length limit.
-					amend := trimText(text[s.start+w[2] : s.end])
-					room := max(e.opts.MaxDecisionLen-utf8.RuneCountInString(amend)-len(" — but "), 40)
-					out = e.appendDecision(st, out, m, truncate(o, room)+" — but "+amend, "")
-					continue
-				}
 				if reMidImperative.Match(sl) {
 					// "B, but start with strictNullChecks": the pick, and
 					// the instruction that amends it, found below.
@@ -1387,10 +1412,14 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			// "… — so per-instance breakers, no shared state".
 			out = e.appendDecision(st, out, m, text[s.start+loc[0]:s.start+loc[1]], "")
 			continue
-		} else if loc := pointsBack(sl); loc != nil && user {
+		} else if loc, r := st.pointsBack(sl); loc != nil && user {
 			// "Paging only on SLO burn-rate alerts … — yes, let's set it up
 			// that way": the clause is what "it" takes up.
-			out = e.appendDecision(st, out, m, upperFirst(trimText(text[s.start+loc[0]:s.start+loc[1]])), nextReason(text, lower, st.sents, k))
+			why := nextReason(text, lower, st.sents, k)
+			if r != nil {
+				why = trimText(text[s.start+r[0] : s.start+r[1]])
+			}
+			out = e.appendDecision(st, out, m, upperFirst(trimText(text[s.start+loc[0]:s.start+loc[1]])), why)
 			continue
 		} else if loc := itIs(sl); loc != nil && m.Role == conversation.RoleUser {
 			dec := text[s.start+loc[0] : s.start+loc[1]]
@@ -1564,7 +1593,7 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 				continue
 			}
 		} else if i, thing, j := evalChoice(sl, st); i >= 0 && m.Role == conversation.RoleUser {
-			if rest := bytes.TrimLeft(sl[j:], " "); len(rest) == 0 || rest[0] == ',' || rest[0] == ';' || rest[0] == ':' || bytes.HasPrefix(rest, []byte("—")) {
+			if rest := bytes.TrimLeft(sl[j:], " "); len(rest) == 0 || bytes.Contains(sl[thing:j], []byte("what ")) && len(bytes.Trim(rest, ".! ")) == 0 || rest[0] == ',' || rest[0] == ';' || rest[0] == ':' || bytes.HasPrefix(rest, []byte("—")) {
 				// "Protobuf makes sense to me, the Go team already uses it":
 				// the thing, and what follows the verdict as the reason.
 				why := trimText(text[s.start+j : s.end])
@@ -1788,7 +1817,7 @@ func turnsDown(verb, rest []byte) bool {
 // reUntilHeard waits for word from someone: "I'm not touching the rota
 // until I've heard what Gill thinks", "… until the research office
 // replies" puts it off, it turns nothing down.
-var reUntilHeard = re(`\buntil (?:i|we)(?:'ve| have)? (?:heard|hear|talked|talk|spoken|speak|asked|ask|checked|check)\b|\buntil (?:the |our |my )?(?:[a-z ]|'){1,30}? (?:replies|responds|gets back|confirms|signs off|says)\b`)
+var reUntilHeard = re(`\buntil (?:after )?(?:i|we)(?:'ve| have)? (?:heard|hear|talked|talk|spoken|speak|asked|ask|checked|check|run it past|ran it past|run this past)\b|\buntil (?:the |our |my )?(?:[a-z ]|'){1,30}? (?:replies|responds|gets back|confirms|signs off)\b`)
 
 // leadEnd returns where sl starts past its interjections and conjunctions
 // ("ok, so "), or 0.
@@ -2482,7 +2511,7 @@ func (st *decisionState) trigger(sl []byte, role conversation.Role) []int {
 	if m := reToTheBoard.FindSubmatchIndex(sl); m != nil && !bytes.HasSuffix(bytes.TrimRight(sl, " "), []byte("?")) {
 		obj, after := sl[m[2]:m[3]], sl[m[1]:]
 		if !reAnyAnaphor.Match(obj) && !reTentative.Match(sl) && st.saidAny(obj) && !anyWord(obj, notProposals) &&
-			!reBoardAfter.Match(after) && !containsAny(after, "my guess", "i guess", "i expect", "i suspect", "we'll see", "fingers crossed") {
+			!reBoardAfter.Match(after) && !containsAny(after, "my guess", "i guess", "i expect", "i suspect", "i think", "we'll see", "fingers crossed") {
 			// "…; my guess is the first sails through" leaves it to them.
 			return m[:2]
 		}
@@ -2551,7 +2580,7 @@ var notProposals = set(`options both question questions complaint complaints kid
 // reBoardAfter follows a body that is a place or someone's ("the council
 // meeting", "the board's annoyance"), or leaves the choice to it ("… and let
 // them choose", "… if they ask").
-var reBoardAfter = re(`^(?:'s|s'| meeting| meetings| room| lounge| office| and let| and (?:we'll|they'll|we|they) (?:thrash|hash|talk|argue|discuss|decide|thresh)| to decide| to choose| if | for (?:a|their) (?:decision|vote|view))`)
+var reBoardAfter = re(`^(?:'s|s'| meeting| meetings| room| lounge| office| and let| (?:and|so) (?:we'll|they'll|we|they|we can|they can) (?:thrash|hash|talk|argue|discuss|decide|thresh)| to decide| to choose| if | for (?:a|their) (?:decision|vote|view))`)
 
 // bodies decide what a user proposes to them.
 const bodies = `(?:governors|governing body|board|committee|council|trustees|management team|leadership team|members|partners|steering group|parish council|school board|exec team|executive team|directors)`
@@ -2849,8 +2878,14 @@ func pickUp(rest []byte) bool {
 	if string(rest[i:j]) == "up" {
 		return true
 	}
-	k, l := nextWord(rest, j)
-	return pronouns.Has(rest[i:j]) && string(rest[k:l]) == "up"
+	// "it up", "them up", "the scanner up".
+	for n := 0; n < 4 && i < j; n++ {
+		i, j = nextWord(rest, j)
+		if string(rest[i:j]) == "up" {
+			return true
+		}
+	}
+	return false
 }
 
 // outAfter reports a rest that goes on "it out", "this out", "things out".
@@ -2987,6 +3022,11 @@ func itIs(sl []byte) []int {
 	}
 	if pronouns.Has(first) || len(contentWords(string(sl[m[2]:m[3]]))) == 0 {
 		return nil // "that it is", "so be it": no choice named ("me query it is" names one)
+	}
+	if containsAny(sl[m[2]:m[3]], " is ", " are ", " was ") || bytes.HasPrefix(sl, []byte("if ")) || containsAny(sl[:m[2]], " if ", "unless") {
+		// "The main question for Loki is how stable it is": no pick; "If
+		// finance cuts the budget again, Loki it is": not yet.
+		return nil
 	}
 	return m[2:4]
 }
@@ -3833,6 +3873,9 @@ func (e *Extractor) findProposal(text string, st *decisionState) *proposal {
 		}
 		start := -1
 		if loc := proposalLabel(sl); loc != nil && loc[1] < len(sl) && !isQuestion(sl) {
+			if containsAny(sl[:loc[1]], "simplest", "easiest", "concretely") && (containsAny(sl, "i wouldn't", "i would not", "i'd avoid", "not recommended") || offersLater(st, k)) {
+				continue // "Easiest: disable the check — but I wouldn't"; "Simplest: … Want me to draft the sign?" is answered with the yes
+			}
 			start = s.start + loc[1]
 		} else if loc := planLabel(sl); loc != nil && loc[1] < len(sl) && !isQuestion(sl) {
 			start = s.start + loc[1]
@@ -4005,6 +4048,17 @@ var adviceObject = set(`the a an your its their each every all both one two thre
 // to see …", "Enable slow query logging and send me what shows up", "Add
 // the following import:", "Add an index, or partition by month".
 var reNotAdvice = re(`\bto (?:see|check|find|test|confirm)\b|\b(?:send|show|tell|give) me\b|\bpaste\b|\blet me know\b|\bfollowing\b|:\s*$|\bor\b`)
+
+// offersLater reports whether the message offers, after sentence k, to do
+// something ("Do you want me to draft the sign?"): a yes takes the offer.
+func offersLater(st *decisionState, k int) bool {
+	for _, s := range st.sents[k+1:] {
+		if sl := st.lower[s.start:s.end]; isQuestion(sl) && containsAny(sl, "want me to", "like me to", "shall i", "should i") {
+			return true
+		}
+	}
+	return false
+}
 
 // asksLater reports whether the message asks something after sentence k:
 // a "Yes." then answers the question, not the advice.

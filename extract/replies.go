@@ -756,7 +756,7 @@ var reLiking = re(`^i (?:like|love|prefer|'m happy with|am happy with) (?:the|yo
 // reStays is a thing the user keeps as it is, in a clause of its own:
 // "the admin app stays on Jest until …", "so `amount` stays until Q3
 // close".
-var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off)|stays|(?:go|goes) to (?:[$€£]|[0-9]+|an? )|(?:go|goes) (?:behind|under|next to|beside|against|along|on top of|in front of)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) (?:off|out of (?:the|our))|(?:go|goes) ahead|(?:drops?|moves?|rises?|comes? down|goes (?:up|down)) to (?:[$€£]|[0-9]+|an? |every |monthly|weekly|daily|hourly|fortnightly|quarterly)|(?:is|are) going (?:away|to stay)|goes)\b`)
+var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off)|stays|(?:go|goes) to (?:[$€£]|[0-9]+|an? )|(?:go|goes) (?:behind|under|next to|beside|against|along|on top of|in front of)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) (?:off|out(?: of (?:the|our) (?:plan|scope|list|rollout|release|spec|roadmap|sprint|menu|mvp|checklist|template))?)|(?:go|goes) ahead|(?:drops?|moves?|comes? down) to (?:[$€£]|[0-9]+|every |monthly|weekly|daily|hourly|fortnightly|quarterly)|(?:is|are) going (?:away|to stay)|goes)\b`)
 
 // stays returns the clause of a reply that keeps a thing as it is, from its
 // subject to the sentence's end, or nil. A report ("memory still stays at
@@ -779,8 +779,12 @@ func (st *decisionState) stays(sl []byte) []int {
 			} else {
 				end = len(sl)
 			}
-			if reNews.Match(sl[:end]) {
-				return nil
+			rest := sl[end:]
+			if w := firstWord(bytes.TrimLeft(rest, ",; ")); bytes.HasSuffix(w, []byte("ing")) {
+				rest = nil // "…, failing the build unless …" says what it does
+			}
+			if reNews.Match(sl[:end]) || reNews.Match(rest) || containsAny(sl, "by default", "nothing to change", "whenever") {
+				return nil // "…, and it's been failing every build", "drops to 60 seconds by default"
 			}
 			subj := sl[from+m[2] : from+m[3]]
 			bare := sl[from : from+m[1]]
@@ -798,12 +802,19 @@ func (st *decisionState) stays(sl []byte) []int {
 				// stays, even with the cream" reports.
 				end := from + m[1]
 				first := firstWord(subj)
-				if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) || !st.saidAny(subj) && !st.saidEarlier(subj) ||
+				if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) || !st.saidAny(subj) && !(st.saidEarlier(subj) && !bytes.HasPrefix(subj, []byte("the "))) ||
 					pronouns.Has(first) || conditionOpener(first) || reTentative.Match(sl[:end]) || bytes.Contains(subj, []byte("probably")) ||
 					anyWord(sl[end:], concessives) || containsAny(sl[end:], "no matter", "not sure") {
 					return nil
 				}
 				return []int{from + m[2], end} // what follows is a comment: "my partner would divorce me"
+			case bytes.HasSuffix(bare, []byte(" out")):
+				// "The nightly job comes out.": out of what was planned, the
+				// clause ending there ("comes out of our margin" reports).
+				if next := bytes.TrimLeft(sl[from+m[1]:], " "); len(next) > 0 && !bytes.ContainsAny(next[:1], ".,;!") && !bytes.HasPrefix(next, []byte("—")) && !bytes.HasPrefix(next, []byte("–")) && !bytes.HasPrefix(next, []byte("and ")) {
+					return nil
+				}
+				return st.keptClause(sl, from, m, subj)
 			default:
 				return st.keptClause(sl, from, m, subj)
 			}
@@ -829,8 +840,9 @@ func (st *decisionState) keptClause(sl []byte, from int, m []int, subj []byte) [
 	if i := bytes.IndexAny(clause[m[1]:], ",;"); i >= 0 {
 		clause = clause[:m[1]+i] // "…, my regulars would riot" is a comment
 	}
-	if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) {
-		return nil
+	if pronouns.Has(first) || reTentative.Match(clause) || reNegation.Match(clause) || reHypothetical.Match(sl[:from+m[3]]) ||
+		bytes.HasSuffix(sl[from:from+m[1]], []byte(" ahead")) && containsAny(sl[from+m[1]:], " if ") {
+		return nil // "the migration goes ahead if the jobs are paused": not yet
 	}
 	// "so workers go to 3.11" concludes from what the message said
 	// of the workers before.
@@ -1673,29 +1685,61 @@ var goWords = set(`back home ahead through over on off out up down away live see
 
 // reBackPointer takes up the clause before it as what is done: "— yes,
 // let's set it up that way", "— that's our scheme from now on", ": that's
-// our setup".
-var reBackPointer = re(`^(?:(?:yes|yep|yeah|ok|okay|so|and)[,.!]*\s+)*(?:let'?s (?:do|set|go with|go ahead with|run with|roll with) (?:it|that|this)(?: up)?(?: that way| like that| then)?|that'?s (?:our|the|my) (?:new )?(?:plan|scheme|setup|set-up|approach|policy|route|process|rule|default|arrangement|call|choice|pick|system|way forward)(?: now| from now on| going forward| then| for now| from today| settled)?)\s*[.!]*$`)
+// our setup", "— that's what we'll do".
+var reBackPointer = re(`^(?:(?:yes|yep|yeah|ok|okay|so|and|sounds good|sounds great|good|great|perfect|agreed|fine)[,.!]*\s+)*(?:(?:let'?s|we'll|we will) (?:do|set|go with|go ahead with|run with|roll with) (?:it|that|this)(?: up)?(?: that way| like that| then)?|that'?s (?:our|the|my) (?:new )?(?:plan|scheme|setup|set-up|approach|policy|route|process|rule|default|arrangement|call|choice|pick|system|way forward)(?: now| from now on| going forward| then| for now| from today| settled)?|that'?s what (?:we'll|we will|we're going to|i'll|we're) (?:do|doing|go with|going with))\s*[.!]*$`)
+
+// describedNouns are what "that's our …" may say of how things are now:
+// after the assistant's question ("What does your setup look like?") a
+// reply ending "…: that's our setup" describes, unless it says from when.
+var describedNouns = set(`setup set-up system process arrangement default rule policy`)
 
 // pointsBack returns where the clause starts and ends that a user's
 // sentence sl takes up with reBackPointer after a dash, colon or semicolon
 // ("Paging only on SLO burn-rate alerts … — yes, let's set it up that
-// way"), or nil. The clause must say something (three words or more), and
-// not ask or hedge.
-func pointsBack(sl []byte) []int {
+// way"), or nil, with the reason a leading "since …," gives. The clause
+// must say something (three words or more) of its own: not ask or hedge,
+// not point elsewhere ("Moving it into CI …"), not name an option by its
+// place ("Your second option …", left to the option picks).
+func (st *decisionState) pointsBack(sl []byte) (loc []int, why []int) {
 	for _, sep := range []string{" — ", " – ", " - ", ": ", "; "} {
 		i := bytes.LastIndex(sl, []byte(sep))
 		if i <= 0 || !reBackPointer.Match(sl[i+len(sep):]) {
 			continue
 		}
-		from := leadEnd(sl)
-		clause := sl[from:i]
-		if bytes.Count(bytes.TrimSpace(clause), []byte{' '}) < 2 || bytes.ContainsRune(clause, '?') || reTentative.Match(clause) || hedgedRest(clause) {
-			return nil
+		back := sl[i+len(sep):]
+		if st.asked && anyWord(back, describedNouns) && !containsAny(back, " now", "going forward", "today", " new ") {
+			return nil, nil // "One primary and two replicas: that's our setup", answering
 		}
-		return []int{from, i}
+		from := leadEnd(sl)
+		if w := firstWord(sl[from:]); reasonLead.Has(w) {
+			// "Since nobody reads Slack at night, paging only on …": the
+			// reason first.
+			c := bytes.IndexByte(sl[from:i], ',')
+			if c < 0 {
+				return nil, nil
+			}
+			why = []int{from + len(w) + 1, from + c}
+			from += c + 1
+			for from < i && sl[from] == ' ' {
+				from++
+			}
+		}
+		clause := sl[from:i]
+		if bytes.Count(bytes.TrimSpace(clause), []byte{' '}) < 2 || bytes.ContainsRune(clause, '?') || reTentative.Match(clause) || hedgedRest(clause) ||
+			reAnyAnaphor.Match(clause) || reByPlace.Match(clause) {
+			return nil, nil
+		}
+		return []int{from, i}, why
 	}
-	return nil
+	return nil, nil
 }
+
+// reasonLead open a reason put before what it is for.
+var reasonLead = set(`since because as given`)
+
+// reByPlace names an option by its place or label: "your second option",
+// "the first one", "option B".
+var reByPlace = re(`^(?:your |the )?(?:first|second|third|fourth|last|other|latter|former|option|approach)\b`)
 
 // reSoIts concludes a reply with what it comes to: "So it's the booking
 // platform, with 5-minute slots", "So it's online only". Group 1 is the
@@ -1704,9 +1748,17 @@ var reSoIts = re(`^(?:so|ok so|okay so|right,? so|which means)[,]?\s+it'?s (?:go
 
 // soItsState are words after "so it's" that report a state, not a thing:
 // "so it's fine", "so it's not ready", "so it's probably the cache".
-var soItsState = set(`fine ok okay good bad great not probably likely just too getting been going a an worth hard easy done
+var soItsState = set(`fine ok okay good bad great not probably likely just too getting been going worth hard easy done
 	clear true possible unlikely cheaper faster slower better worse broken down up over still already really quite pretty
 	basically either neither both all my your our their his her its this that there here time up to`)
+
+// reDoingThing is a thing doing something: "the BI warehouse eating the
+// budget".
+var reDoingThing = re(`\b[a-z]+ing (?:the|a|an|our|your|its|their|all|up|into|through)\b`)
+
+// reDiagnosis is an answer that names a cause, which "so it's X" then
+// repeats: "Most likely the label printer's resolution".
+var reDiagnosis = re(`\b(?:most likely|probably|the (?:likely )?(?:cause|culprit)|to blame|the (?:problem|issue) is)\b`)
 
 // soIts returns where the conclusion of a reply's sentence sl of reSoIts'
 // form starts, or -1: the thing must be one the assistant spoke of, and be
@@ -1722,8 +1774,12 @@ func (st *decisionState) soIts(sl []byte) int {
 	thing := sl[m[2]:m[3]]
 	first := firstWord(thing)
 	if (soItsState.Has(first) && !bytes.Equal(first, []byte("the"))) || bytes.HasPrefix(thing, []byte("a ")) && soItsState.Has(firstWord(thing[2:])) ||
-		reTentative.Match(sl) || reNews.Match(thing) || containsAny(thing, " that ", " which ", " who ", " causing ", " vs", " versus ", " or ", " between ") || !st.saidAny(thing) {
-		return -1 // "so it's the cache that keeps timing out" says what is wrong
+		reTentative.Match(sl) || reNews.Match(thing) || containsAny(thing, " that ", " which ", " who ", " causing ", " vs", " versus ", " or ", " between ") ||
+		reDoingThing.Match(thing) || !st.saidAny(thing) || reDiagnosis.Match(st.saidLower) {
+		// "so it's the cache that keeps timing out", "so it's the BI
+		// warehouse eating the budget", "so it's the label printer" after
+		// "Most likely the label printer's resolution" say what is wrong.
+		return -1
 	}
 	return m[2]
 }

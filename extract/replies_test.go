@@ -1150,6 +1150,82 @@ func TestRoundThreeProbes(t *testing.T) {
 // move to Postgres" stays whole), "— that's final" and "— the one that
 // costs $40" are no reasons, "we'll hash passwords with argon2" is a
 // decision.
+// TestRoundFourProbes: a review's probes of the thirteenth batch's forms,
+// looser and narrower than they should have been ("One primary and two read
+// replicas behind PgBouncer: that's our setup" answering how things are,
+// "B, with the 14 day retention as you wrote", "The bill rises to $400",
+// "So it's the label printer" after a diagnosis, "Easiest: … — but I
+// wouldn't", "is exactly what we wanted to avoid"), each a row.
+func TestRoundFourProbes(t *testing.T) {
+	const logs = "Two options:\n\nA. Ship everything to S3 with a 90 day retention.\nB. Keep them in Loki with a 14 day retention."
+	const plan = "Page only on SLO burn-rate alerts. Version in the URL, in a header, or evolve additively. A handheld scanner with printed labels. Set auto-suspend on the BI warehouse to 60 seconds. A nightly embedding job for new items. Diff the spec in CI. Payment terms: a 25% deposit. Doppler, or 1Password service accounts with op inject."
+	checkTurns(t, []turnsCase{
+		{"pickwith-asWritten", []string{"Which?", logs, "Option B, with the 14 day retention as you wrote."}, "Keep them in Loki with a 14 day retention"},
+		{"pickwith-reason", []string{"Which?", logs, "B, with 3 engineers on the team we can't run S3 lifecycle stuff."}, "Keep them in Loki with a 14 day retention"},
+		{"pickwith-nocomma", []string{"Which?", logs, "B but with a 30 day retention."}, "Keep them in Loki with a 14 day retention — but with a 30 day retention"},
+		{"pickwith-dash", []string{"Which?", logs, "B — but with a 30 day retention."}, "Keep them in Loki with a 14 day retention — but with a 30 day retention"},
+		{"pickwith-letsgo", []string{"Which?", logs, "Let's go with B, but with a 30 day retention."}, "Keep them in Loki with a 14 day retention — but with a 30 day retention"},
+		{"back-currentSetup", []string{"Our read queries are slow.", "What does your current database setup look like — replicas, pooling?", "One primary and two read replicas behind PgBouncer: that's our setup."}, ""},
+		{"back-currentSetupDash", []string{"Our alerts are noisy.", "How is paging configured today?", "Everything pages the on-call engineer, day and night — that's our setup."}, ""},
+		{"back-itInClause", []string{"Which?", plan, "Moving it into CI with a required label — yes, let's do that."}, ""},
+		{"back-sounds", []string{"Which?", plan, "Paging only on burn-rate alerts and everything else to Slack — sounds good, let's do that."}, "Paging only on burn-rate alerts and everything else to Slack"},
+		{"back-wellSet", []string{"Which?", plan, "Paging only on burn-rate alerts and everything else to Slack — we'll set it up that way."}, "Paging only on burn-rate alerts and everything else to Slack"},
+		{"back-thatsWhat", []string{"Which?", plan, "Paging only on burn-rate alerts and everything else to Slack — that's what we'll do."}, "Paging only on burn-rate alerts and everything else to Slack"},
+		{"itis-however", []string{"Do we need backups for the staging DB?", "Backups of staging cost about $40 a month on RDS; snapshots are cheaper.", "However expensive it is, we need the backups."}, ""},
+		{"itis-conditional", []string{"Which?", logs, "If finance cuts the budget again, Loki it is."}, ""},
+		{"itis-nextMonday", []string{"How often should the report refresh?", "Hourly is plenty for a dashboard nobody checks before 9; daily would also do.", "Nobody needs it fresher than hourly, so hourly it is from next Monday."}, "hourly"},
+		{"itis-startingNoComma", []string{"How often should the report refresh?", "Hourly is plenty for a dashboard nobody checks before 9; daily would also do.", "Hourly it is starting tomorrow."}, "Hourly"},
+		{"itis-iguess", []string{"Which?", logs, "Budget's tight and nobody wants another vendor, so I guess Loki it is."}, "Loki"},
+		{"stays-dropsReport", []string{"Our warehouse bill is high.", "Auto-suspend on the BI warehouse is the biggest lever; set it to 60 seconds.", "Auto-suspend drops to 60 seconds by default, so there's nothing to change."}, ""},
+		{"stays-goesIntoReport", []string{"Which?", plan, "The spec diff goes into CI, and it's been failing every build since Monday."}, ""},
+		{"stays-risesTo", []string{"Which?", "Option B moves the logs to Loki; the bill rises with volume, roughly $400 a month at your ingest.", "The bill rises to $400 a month with B, which is more than I thought."}, ""},
+		{"stays-goesAheadIf", []string{"Should we run the migration this week?", "The migration is ready; the only risk is the reporting jobs during the cutover.", "The migration goes ahead if the reporting jobs are paused."}, ""},
+		{"stays-comesOut", []string{"Which?", plan, "The nightly embedding job comes out."}, "The nightly embedding job comes out"},
+		{"stays-movesToA", []string{"Why does my pod keep changing nodes?", "Kubernetes reschedules the pod when a node is drained; the scheduler picks a node with free capacity.", "So the pod moves to a new node whenever one is drained, got it."}, ""},
+		{"leave-outFirst", []string{"Which?", plan, "Most of that's spot on. Leave out the deposit, though — my customers are old and loyal."}, "Leave out the deposit"},
+		{"leave-percent", []string{"Which?", plan, "Leave the 25% deposit out."}, "Leave the 25% deposit out"},
+		{"leave-that", []string{"Which?", plan, "Leave that out — my customers are old and loyal."}, ""},
+		{"reason-everyone", []string{"Which secrets manager?", "Doppler, or 1Password service accounts with op inject. Both work with your CI.", "Go with 1Password service accounts — everyone on the team gets their own vault."}, "Go with 1Password service accounts — everyone on the team gets their own vault"},
+		{"reason-i", []string{"Which secrets manager?", "Doppler, or 1Password service accounts with op inject. Both work with your CI.", "Go with Doppler — I'll set it up on Monday."}, "Go with Doppler"},
+		{"soits-diagnosis", []string{"Why are the scans failing?", "Most likely the label printer's resolution — the handheld scanner firmware is fine.", "So it's the label printer, not the scanner."}, ""},
+		{"soits-fault", []string{"Why are the scans failing?", "Either the handheld scanner's battery or the label printer.", "So it's the scanner's battery."}, ""},
+		{"soits-a", []string{"Which?", plan, "Finance replied. So it's a handheld scanner with printed labels."}, "a handheld scanner with printed labels"},
+		{"soits-bare", []string{"Which secrets manager?", "Doppler, or 1Password service accounts with op inject. Both work with your CI.", "So it's Doppler."}, "Doppler"},
+		{"label-fixColon", []string{"The pool keeps running out.", "The simplest fix: bump the pool size to 40 and add a 30s statement timeout.", "Yes, do that."}, "bump the pool size to 40 and add a 30s statement timeout"},
+		{"label-concretely", []string{"He left the company.", "Concretely: remove his key from all three droplets and rotate the API token. The rest can wait.", "Yes, do that."}, "remove his key from all three droplets and rotate the API token"},
+		{"label-yesOther", []string{"Card holders?", "Simplest: honour the paper cards until 31 December. Do you want me to draft the sign for the till?", "Yes please."}, ""},
+		{"label-tiers", []string{"How should we schedule the sync?", "Simplest: a cron job every hour. Most robust: a Temporal workflow with retries. Which matters more to you?", "Robustness, honestly."}, ""},
+		{"eval-weAfter", []string{"Rota?", "Move to a fixed four-week rolling pattern.", "A four-week rolling pattern is exactly what we're after."}, "A four-week rolling pattern"},
+		{"eval-butCant", []string{"Rota?", "Move to a fixed four-week rolling pattern; it needs a second supervisor.", "A second supervisor is exactly what we need, but there's no budget for one."}, ""},
+		{"eval-thatOne", []string{"Rota?", "Move to a fixed four-week rolling pattern.", "A four-week rolling pattern is exactly what we need, so we'll go with that one."}, "Move to a fixed four-week rolling pattern"},
+		{"eval-before", []string{"Rota?", "First, get the shift preferences from everyone; then move to a fixed four-week rolling pattern.", "The shift preferences are exactly what we need before anything else."}, ""},
+		{"until-runPast", []string{"Which?", plan, "I'm not touching the scanner until I've run it past Gill."}, ""},
+		{"thrash-outThe", []string{"Which?", plan, "The partners and I will thrash out the scanner details on Thursday."}, ""},
+		{"board-think", []string{"Which?", plan, "I'll put the handheld scanner to the committee; I think it'll sail through."}, ""},
+		{"board-soWeCan", []string{"Which?", plan, "I'll take the three versions to the partners so we can thrash it out."}, ""},
+		{"pickup-thing", []string{"Which?", plan, "I'll pick the scanner up on Tuesday."}, ""},
+		{"pickup-hedge", []string{"Which?", plan, "I'll pick them up from the supplier on Tuesday."}, ""},
+		{"back-wellSetOld", []string{"Which?", plan, "Paging only on burn-rate alerts and everything else to Slack. We'll set it up that way."}, "Paging only on burn-rate alerts and everything else to Slack"},
+		{"soits-eating", []string{"Why is the bill so high?", "The BI warehouse never suspends; auto-suspend is off, so it runs all night.", "So it's the BI warehouse eating the budget."}, ""},
+		{"stays-comesOutOfOur", []string{"Which?", plan, "The deposit comes out of our margin anyway."}, ""},
+		{"until-after", []string{"Which?", plan, "I'm not touching the scanner until after I've talked to Gill."}, ""},
+		{"eval-letsDoThen", []string{"Rota?", "Move to a fixed four-week rolling pattern.", "A four-week rolling pattern is exactly what we need, let's do that then."}, "Move to a fixed four-week rolling pattern"},
+		{"eval-wantedAvoid", []string{"How do we keep search fresh?", "A nightly embedding job for new items, or embed on write.", "A nightly embedding job is exactly what we wanted to avoid."}, ""},
+		{"eval-dontNeed", []string{"Secrets?", "Doppler, or 1Password service accounts with op inject.", "Another vendor like Doppler is exactly what we don't need."}, ""},
+		{"itis-dontCare", []string{"Which?", logs, "I don't care how cheap it is, S3 is out."}, "S3 is out"},
+		{"itis-howStable", []string{"Which?", logs, "The main question for Loki is how stable it is, not how fast."}, ""},
+		{"leave-explanations", []string{"How do I rotate the token?", "Here's a walkthrough of why rotation matters, then the commands: doppler configs tokens create, then revoke the old token.", "Leave the explanations out, just give me the commands."}, ""},
+		{"reason-iMean", []string{"Which?", logs, "Go with Loki — I mean the 14 day retention one, not S3."}, "Go with Loki — I mean the 14 day retention one, not S3"},
+		{"pickup-themUp", []string{"Which?", plan, "I'll pick them up on Tuesday."}, ""},
+		{"pickwith-lokiStack", []string{"Which?", logs, "B, with the Loki stack we already run."}, "Keep them in Loki with a 14 day retention"},
+		{"until-vendor", []string{"Kafka or SQS?", "SQS is enough at your volume; Kafka only pays off with replay needs.", "We're not adopting Kafka until the vendor confirms the price."}, ""},
+		{"itis-monday", []string{"How often should the report refresh?", "Hourly is plenty for a dashboard nobody checks before 9; daily would also do.", "Hourly it is from Monday."}, "Hourly"},
+		{"leave-contract", []string{"Which?", plan, "Leave the deposit out of the contract — nobody pays it anyway."}, "Leave the deposit out of the contract"},
+		{"soits-theNoComma", []string{"Which?", plan, "So it's the handheld scanner with printed labels."}, "the handheld scanner with printed labels"},
+		{"stays-monthlyOk", []string{"Retrain?", "If it's flat, monthly is fine.", "It isn't flat.", "Then a two-week cadence.", "Marco has the GPUs booked, so monthly stays."}, "monthly stays"},
+	})
+}
+
 // TestThirteenthBatchForms: decisions inside messages of middle length (the
 // thirteenth blind batch), each with a look-alike that must stay out.
 func TestThirteenthBatchForms(t *testing.T) {
