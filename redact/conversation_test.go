@@ -53,10 +53,10 @@ func TestConversation(t *testing.T) {
 		{"Attachments.Name", m.Attachments[0].Name, mark},
 		{"Messages.Author", m.Author, mark},
 		{"Artifacts.Path", c.Artifacts[0].Path, mark},
+		{"Project", c.Project, mark}, // shown in every hit and listed
 		// not text: ids, paths, names
 		{"ID", c.ID, secret},
 		{"File", c.File, "/home/u/" + secret + ".jsonl"},
-		{"Project", c.Project, secret},
 		{"Model", c.Model, secret},
 		{"RelatedConversations", c.RelatedConversations[0], secret},
 		{"Messages.ID", m.ID, secret},
@@ -69,7 +69,7 @@ func TestConversation(t *testing.T) {
 			t.Errorf("%s = %q, want %q", f.field, f.got, f.want)
 		}
 	}
-	if n != 18 {
-		t.Errorf("Conversation replaced %d, want 18", n)
+	if n != 19 {
+		t.Errorf("Conversation replaced %d, want 19", n)
 	}
 }

@@ -216,11 +216,14 @@ func writeMarker(b *strings.Builder, id string) {
 func marker(id string) string { return "[redacted: " + id + "]" }
 
 // Conversation redacts every free-text field of c in place and returns how
-// many secrets it replaced. Ids, file and project paths, names of tools,
-// models and authors, roles and types are left alone: they are not
-// secrets, and changing them would break references. Attachment names and
-// artifact paths are searchable text (the index files them), so they are
-// redacted too; nothing finds a payload by them.
+// many secrets it replaced. Ids, file paths, names of tools and models,
+// roles and types are left alone: they are not secrets, and changing them
+// would break references. Attachment names and artifact paths are
+// searchable text (the index files them), so they are redacted too; nothing
+// finds a payload by them. So is the project: a portable file may name it
+// freely, and it is shown in every hit, listed and filed in the index; a
+// project that is a folder's name or a workspace hash has no secret's shape
+// and stays as it is.
 func (r *Redactor) Conversation(c *conversation.Conversation) int {
 	n := 0
 	eachText(c, func(p *string) {
@@ -235,6 +238,7 @@ func (r *Redactor) Conversation(c *conversation.Conversation) int {
 // eachText calls fn with every free-text field of c.
 func eachText(c *conversation.Conversation, fn func(*string)) {
 	fn(&c.Title)
+	fn(&c.Project)
 	for i := range c.Topics {
 		fn(&c.Topics[i].Name)
 	}

@@ -36,9 +36,10 @@ func fakeSecrets() map[string]string {
 }
 
 // secretsConversation is a session that pastes them as people do: a .env
-// file, a connection string, a curl with a bearer token, a private key.
+// file, a connection string, a curl with a bearer token, a private key; its
+// project, which a portable file names freely, holds one too.
 func secretsConversation(s map[string]string) string {
-	return conversationJSON("conv-secrets", "Deploying with key "+s["github-pat"],
+	c := conversationJSON("conv-secrets", "Deploying with key "+s["github-pat"],
 		"Here is my .env for the deploy:\nAWS_ACCESS_KEY_ID="+s["aws-access-key-id"]+"\nAWS_SECRET_ACCESS_KEY="+s["aws-secret"]+
 			"\nDB_PASSWORD="+s["env-password"]+"\nOPENAI_API_KEY="+s["openai"]+"\nANTHROPIC_API_KEY="+s["anthropic"],
 		"The deploy fails because DATABASE_URL=postgres://app:"+s["url-password"]+"@db.internal:5432/app points at the old host. "+
@@ -47,6 +48,7 @@ func secretsConversation(s map[string]string) string {
 		"-----BEGIN RSA PRIVATE KEY-----\n"+s["private-key-body"]+"\n"+s["private-key-body"]+"\n-----END RSA PRIVATE KEY-----\nthat is the deploy key",
 		"We decided to move the deploy secrets into the vault because pasting them is risky.",
 	)
+	return strings.Replace(c, `{"id":`, `{"metadata":{"project":"deploy-`+s["gitlab-pat"]+`"},"id":`, 1)
 }
 
 // leaks lists the secrets found in text.
