@@ -62,10 +62,48 @@ func (m *Message) SearchText() string {
 	}
 	for _, a := range m.Attachments {
 		if a.Name != "" {
-			parts = append(parts, a.Name)
+			parts = append(parts, WithNameWords(a.Name))
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// WithNameWords returns a file's name followed by the words run together in
+// it, in brackets, when it has any: "ZebraMigrationPlan.pdf (Zebra
+// Migration Plan)", "revenue-forecast2025.xlsx (forecast 2025)". The text
+// analyzer splits a name at its punctuation, but not where case or digits
+// change, so "migration" would not find the first nor "forecast" the second.
+func WithNameWords(name string) string {
+	var words []string
+	for _, tok := range strings.FieldsFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if parts := splitRunTogether(tok); len(parts) > 1 {
+			words = append(words, parts...)
+		}
+	}
+	if len(words) == 0 {
+		return name
+	}
+	return name + " (" + strings.Join(words, " ") + ")"
+}
+
+// splitRunTogether splits a word where lower case turns upper ("zebraPlan"),
+// where an upper-case run ends before a capitalised word ("HTTPServer"),
+// and between letters and digits ("forecast2025").
+func splitRunTogether(w string) []string {
+	rs := []rune(w)
+	var out []string
+	start := 0
+	for i := 1; i < len(rs); i++ {
+		prev, cur := rs[i-1], rs[i]
+		split := unicode.IsLower(prev) && unicode.IsUpper(cur) ||
+			unicode.IsLetter(prev) != unicode.IsLetter(cur) ||
+			unicode.IsUpper(prev) && unicode.IsUpper(cur) && i+1 < len(rs) && unicode.IsLower(rs[i+1])
+		if split {
+			out = append(out, string(rs[start:i]))
+			start = i
+		}
+	}
+	return append(out, string(rs[start:]))
 }
 
 // TopicNames returns the names of the conversation's topics.

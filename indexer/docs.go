@@ -272,7 +272,7 @@ func conversationText(c *conversation.Conversation) string {
 		b.WriteByte('\n')
 	}
 	for _, a := range c.Artifacts {
-		for _, s := range []string{a.Title, a.Path, a.Description, a.Content} {
+		for _, s := range []string{a.Title, conversation.WithNameWords(a.Path), a.Description, a.Content} {
 			if s != "" {
 				b.WriteString(s)
 				b.WriteByte('\n')

@@ -12,8 +12,10 @@ import (
 // Bump it whenever either changes: an index of another version is rebuilt.
 // 10: BM25 scoring. 11: a message's author, when a person's name. 12: a
 // message's context (its neighbours' words). 13: rationales stored without
-// their own "because" (clients no longer strip it when showing them).
-const FormatVersion = 13
+// their own "because" (clients no longer strip it when showing them). 14:
+// attachment names and artifact paths with the words run together in them
+// ("ZebraMigrationPlan.pdf (Zebra Migration Plan)").
+const FormatVersion = 14
 
 // bm25B is how much BM25 normalises a match by the length of its field
 // (Bleve's default is 0.75). Chat turns are short and of like length: at

@@ -79,7 +79,7 @@ func TestFileNamesSearchableByTheirWords(t *testing.T) {
 		ID: "files", Source: "portable", Title: "Coding the interviews", Date: day, File: "/fixtures/files.json",
 		Messages: []conversation.Message{
 			{Role: conversation.RoleUser, Content: "Here is the coding scheme.", Timestamp: day,
-				Attachments: []conversation.Attachment{{Name: "codebook.pdf", Type: "application/pdf"}}},
+				Attachments: []conversation.Attachment{{Name: "codebook.pdf", Type: "application/pdf"}, {Name: "ZebraMigrationPlan.pdf"}, {Name: "revenue-forecast2025.xlsx"}}},
 			{Role: conversation.RoleAssistant, Content: "I changed retry_policy in dispatcher.go and bumped v1.8.5.", Timestamp: day},
 		},
 	}
@@ -92,6 +92,9 @@ func TestFileNamesSearchableByTheirWords(t *testing.T) {
 		{"codebook", []string{"m:files#0"}},
 		{"codebook.pdf", []string{"m:files#0"}},
 		{"pdf", []string{"m:files#0"}},
+		{"zebra migration", []string{"m:files#0"}}, // words run together in a name
+		{"forecast", []string{"m:files#0"}},
+		{"ZebraMigrationPlan", []string{"m:files#0"}},
 		{"dispatcher", []string{"m:files#1"}},
 		{"retry", []string{"m:files#1"}},
 		{"retry_policy", []string{"m:files#1"}},
