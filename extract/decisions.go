@@ -143,7 +143,7 @@ var (
 	// reAnyAnaphor is a word that points elsewhere for its meaning.
 	reAnyAnaphor = re(`\b(?:it|that|this|these|those|them)\b`)
 	// reItIs is a choice named on its own: "Meilisearch it is."
-	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good)[,.!]*\s+)?(?:i guess |i suppose )?([a-z0-9][a-z0-9 .+#/_-]{0,60}?) it is(?:,? then|,? for now|,? (?:from|starting) (?:today|tomorrow|now on|now|here on|here|(?:next )?(?:week|month|year|quarter|term|season|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|,? going forward)?\s*(?:[.!]*$|[,;:—–])`)
+	reItIs = re(`^(?:(?:ok|okay|fine|alright|right|then|so|great|good|and)[,.!]*\s+)?(?:i guess |i suppose )?([a-z0-9$£€][a-z0-9 .+#/%_-]{0,60}?) it is(?:,? then|,? for now|,? (?:from|starting) (?:today|tomorrow|now on|now|here on|here|(?:next )?(?:week|month|year|quarter|term|season|(?:mon|tues|wednes|thurs|fri|satur|sun)day))|,? going forward)?\s*(?:[.!]*$|[,;:—–])`)
 	// rePlanLabel opens a sentence that announces the decision after it:
 	// "that's the plan: …".
 	// reInlineLabel announces the decision after it, perhaps after a clause:
@@ -1607,6 +1607,9 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 		} else if loc := st.stays(sl); loc != nil {
 			// "the admin app stays on Jest until its tests are rewritten".
 			dec, why := splitReason(text, lower, s.start+loc[0], s.start+loc[0], s.start+loc[1])
+			if why == "" && loc[1] < len(sl) {
+				why = reasonAfterDash(text, s, loc[1], lower, st.sents, k) // "The take-home goes — candidates hate it"
+			}
 			out = e.appendDecision(st, out, m, dec, why)
 			continue
 		} else if loc := st.yesTo(sl); loc != nil {

@@ -756,7 +756,7 @@ var reLiking = re(`^i (?:like|love|prefer|'m happy with|am happy with) (?:the|yo
 // reStays is a thing the user keeps as it is, in a clause of its own:
 // "the admin app stays on Jest until …", "so `amount` stays until Q3
 // close".
-var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off)|stays|(?:go|goes) to (?:[$€£]|[0-9]+|an? )|(?:go|goes) (?:behind|under|next to|beside|against|along|on top of|in front of)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) (?:off|out(?: of (?:the|our) (?:plan|scope|list|rollout|release|spec|roadmap|sprint|menu|mvp|checklist|template))?)|(?:go|goes) ahead|(?:drops?|moves?|comes? down) to (?:[$€£]|[0-9]+|every |monthly|weekly|daily|hourly|fortnightly|quarterly)|(?:is|are) going (?:away|to stay)|goes)\b`)
+var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0-9$£€][a-z0-9 ./+#_` + "`" + `-]{0,40}?) (?:(?:stays?|(?:is|are) staying) (?:on|at|in|as|with|until|put|unchanged|where|up|down|off)|stays|(?:go|goes) to (?:[$€£]|[0-9]+|an? )|(?:go|goes) (?:behind|under|next to|beside|against|along|on top of|in front of)|becomes? (?:the|a|an|one|our|its|part)|(?:go|goes|(?:is|are) going) (?:in|into|out of)|(?:comes?|are coming|is coming) (?:off|out(?: of (?:the|our) (?:plan|scope|list|rollout|release|spec|roadmap|sprint|menu|mvp|checklist|template))?)|(?:go|goes) ahead|(?:drops?|moves?|comes? down) to (?:[$€£]|[0-9]+|every |monthly|weekly|daily|hourly|fortnightly|quarterly)|(?:is|are) going (?:away|to stay)|goes)\b`)
 
 // stays returns the clause of a reply that keeps a thing as it is, from its
 // subject to the sentence's end, or nil. A report ("memory still stays at
@@ -861,8 +861,8 @@ func (st *decisionState) keptClause(sl []byte, from int, m []int, subj []byte) [
 // the km 30 cut-off").
 func (st *decisionState) dropTaken(sl []byte, from int, m []int) bool {
 	subj, end := sl[from+m[2]:from+m[3]], from+m[1]
-	if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) {
-		return false
+	if end < len(sl) && !bytes.ContainsRune([]byte(",;!."), rune(sl[end])) && !bytes.HasPrefix(sl[end:], []byte(" — ")) && !bytes.HasPrefix(sl[end:], []byte(" – ")) {
+		return false // "The take-home goes — candidates hate it" gives its reason after the dash
 	}
 	first := firstWord(subj)
 	if bytes.Count(subj, []byte(" ")) > 4 || pronouns.Has(first) || anyWord(subj, clauseWords) || anyWord(subj, goesAdverbs) ||
@@ -1309,14 +1309,14 @@ var makeIdioms = set(`sure certain it them this that these those me us him her d
 // "then" and a comma: "PgBouncer as a sidecar then, transaction mode, pool
 // size 20", "Sentry SaaS on the EU region then, self-hosting isn't
 // happening".
-var reThenComma = re(`^(?:(?:ok|okay|so|right|alright|fine)[,.!]*\s+)?([a-z0-9][a-z0-9 ./+#_-]{2,60}?(?:, [a-z0-9][a-z0-9 ./+#_-]{2,30}?)?),? then,\s+(\S)`)
+var reThenComma = re(`^(?:(?:ok|okay|so|right|alright|fine)[,.!]*\s+)?([a-z0-9][a-z0-9 ./+#_-]{2,60}?(?:, [a-z0-9][a-z0-9 ./+#_-]{2,30}?)?),? then[,;]\s+(\S)`)
 
 // thenComma returns, for a reply's sentence sl of that form, where the
 // thing taken starts and ends and where what follows the comma starts; nil
 // for any other sentence. The thing must be one said before and name
 // something ("see you then, bye" does not).
 func (st *decisionState) thenComma(sl []byte) []int {
-	m := st.replyMatch(sl, " then, ", reThenComma)
+	m := st.replyMatch(sl, " then", reThenComma)
 	if m == nil {
 		return nil
 	}
@@ -1744,7 +1744,7 @@ var reByPlace = re(`^(?:your |the )?(?:first|second|third|fourth|last|other|latt
 // reSoIts concludes a reply with what it comes to: "So it's the booking
 // platform, with 5-minute slots", "So it's online only". Group 1 is the
 // thing.
-var reSoIts = re(`^(?:so|ok so|okay so|right,? so|which means)[,]?\s+it'?s (?:going to be |gonna be )?((?:the |an? )?[a-z0-9][a-z0-9 ./+#_-]{1,60}?)\s*(?:[,;—–.!]|$)`)
+var reSoIts = re(`^(?:so|ok so|okay so|right,? so|which means)[,]?\s+it'?s (?:going to be |gonna be )?((?:the |an? )?[a-z0-9$£€][a-z0-9 ./+#%_-]{1,60}?)\s*(?:[,;—–.!]|$)`)
 
 // soItsState are words after "so it's" that report a state, not a thing:
 // "so it's fine", "so it's not ready", "so it's probably the cache".

@@ -1150,6 +1150,22 @@ func TestRoundThreeProbes(t *testing.T) {
 // move to Postgres" stays whole), "— that's final" and "— the one that
 // costs $40" are no reasons, "we'll hash passwords with argon2" is a
 // decision.
+// TestFourteenthBatchForms: the forms the fourteenth blind batch showed, a
+// currency or a percentage where a name was looked for, and a dash or
+// semicolon where a comma was.
+func TestFourteenthBatchForms(t *testing.T) {
+	checkReplies(t, "Which?", []replyCase{
+		{"Drop the take-home; merge the phone screen into pairing.", "The take-home goes — candidates hate it.", "The take-home goes"},
+		{"Drop the take-home; merge the phone screen into pairing.", "The take-home goes the way of the dodo eventually, I suppose.", ""},
+		{"Put the remaining £500 into a Shopping campaign.", "Fair enough. The £500 goes into a Shopping campaign for our top 50 products.", "The £500 goes into a Shopping campaign for our top 50 products"},
+		{"Influencer codes at 10% or 15%.", "The margin won't take 15%. So it's 10% codes, one per influencer.", "10% codes, one per influencer"},
+		{"£24 or £26 a month.", "Weekends in, as you said, and £26 it is.", "£26"},
+		{"Daily or weekly blocks on a four-week cycle.", "Weekly blocks, then; with daily changes everyone would be rebooking staff.", "Weekly blocks"},
+		{"Daily or weekly blocks on a four-week cycle.", "Weekly blocks, then; what about the Friday slot?", ""}, // the sentence asks
+		{"£24 or £26 a month.", "And if £26 it is, who tells the members?", ""},
+	})
+}
+
 // TestRoundFourProbes: a review's probes of the thirteenth batch's forms,
 // looser and narrower than they should have been ("One primary and two read
 // replicas behind PgBouncer: that's our setup" answering how things are,
