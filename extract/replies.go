@@ -1802,12 +1802,30 @@ func (st *decisionState) soThing(sl []byte) []int {
 		return nil
 	}
 	thing := sl[m[2]:m[3]]
+	if !bytes.Contains(thing, []byte(" ")) && adjectiveLike(thing) {
+		return nil // "so helpful!", "so cool"
+	}
 	if isClause(thing) || pronouns.Has(firstWord(thing)) || soItsState.Has(firstWord(thing)) || notPicked.Has(firstWord(thing)) ||
 		soNotThing.Has(firstWord(thing)) || containsAny(thing, " vs", " versus ", " or ") || reTentative.Match(sl) || !st.saidAny(thing) {
 		return nil
 	}
 	return m[2:4]
 }
+
+// adjectiveLike reports a word that "so" intensifies rather than picks:
+// "so helpful", "so cool", "so tired".
+func adjectiveLike(w []byte) bool {
+	for _, suf := range []string{"ful", "ous", "ive", "ible", "able", "ic", "ed", "ing", "less", "y"} {
+		if bytes.HasSuffix(w, []byte(suf)) {
+			return true
+		}
+	}
+	return soAdjectives.Has(w)
+}
+
+// soAdjectives are everyday words "so" intensifies.
+var soAdjectives = set(`cool nice kind good bad sad glad sweet smart clear cheap quick fast slow hard easy weird odd rare
+	true fair great bright brave calm close dull fine grim keen neat quiet rich safe simple small big long short`)
 
 // soNotThing are words of a "so …" that is no pick: "so far", "so much",
 // "so what", "so be it".

@@ -1297,6 +1297,8 @@ func TestThirteenthBatchForms(t *testing.T) {
 		{plan, "The scanner failed twice — so it works.", ""},
 		{plan, "Nobody could agree. So Doppler or 1Password.", ""},
 		{plan, "The deploy broke again; so much for the spec diff.", ""},
+		{plan, "Thanks — so helpful!", ""},
+		{plan, "The vendor pulled out; so tired of this.", ""},
 	})
 	// "monthly stays" keeps what the assistant said turns before.
 	checkTurns(t, []turnsCase{
