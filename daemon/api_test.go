@@ -206,6 +206,7 @@ func TestAPI(t *testing.T) {
 		}},
 		{"decisions", "/api/decisions?q=" + genomeWord, 200, kinds("decision")},
 		{"decisions bad limit", "/api/decisions?limit=0", 400, isError("limit")},
+		{"decisions until before since", "/api/decisions?since=2026-01-01&until=2020-01-01", 400, isError("is before since")},
 		{"stats", "/api/stats", 200, func(t *testing.T, body []byte) {
 			if s := decode[indexer.Stats](t, body); s.Documents == 0 || s.ByKind["conversation"] < 10 {
 				t.Errorf("stats %+v", s)

@@ -36,7 +36,12 @@ func (apiBackend) Topics(context.Context, query.TopicsRequest) ([]query.TopicCou
 	return []query.TopicCount{}, nil
 }
 
-func (apiBackend) Decisions(context.Context, query.DecisionsRequest) (*query.Result, error) {
+// Decisions refuses what the engine refuses: it runs decisions as a search.
+func (apiBackend) Decisions(_ context.Context, r query.DecisionsRequest) (*query.Result, error) {
+	s := query.Request{Query: r.Query, Since: r.Since, Until: r.Until, Limit: r.Limit}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
 	return &query.Result{Hits: []query.Hit{}}, nil
 }
 
@@ -82,6 +87,9 @@ func TestAPIRejectsMistakes(t *testing.T) {
 		{"/api/search?q=x&since=yesterdayish", 400, "since"},
 		{"/api/decisions?limit=0", 400, "limit 0 out of range"},
 		{"/api/decisions?q=x&sort=newest", 400, `unknown parameter "sort"`},
+		{"/api/decisions?since=2026-01-01&until=2020-01-01", 400, "is before since"},
+		{"/api/decisions?since=2020-01-01&until=2026-01-01", 200, ""},
+		{"/api/search?q=x&since=2026-01-01&until=2020-01-01", 400, "is before since"},
 		{"/api/topics?limit=0", 400, "limit 0 out of range"},
 		{"/api/topics?projct=x", 400, `unknown parameter "projct"`},
 		{"/api/topics?project=x&limit=5", 200, ""},

@@ -369,15 +369,12 @@ func (h *handler) related(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) context(w http.ResponseWriter, r *http.Request) {
 	var req ContextRequest
-	if !readJSON(w, r, &req) {
+	if err := readJSON(w, r, &req); err != nil {
+		writeBadRequest(w, err)
 		return
 	}
-	if req.Context < 0 || req.Context > maxContext {
-		writeError(w, http.StatusBadRequest, "context %d out of range: 0 to %d", req.Context, maxContext)
-		return
-	}
-	if len(req.Hits) > query.MaxLimit {
-		writeError(w, http.StatusBadRequest, "%d hits: at most %d", len(req.Hits), query.MaxLimit)
+	if err := checkContext(req); err != nil {
+		writeBadRequest(w, err)
 		return
 	}
 	if err := h.o.Backend.AddContext(r.Context(), req.Hits, req.Context); err != nil {
@@ -385,6 +382,17 @@ func (h *handler) context(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, req.Hits)
+}
+
+// checkContext vets a context request.
+func checkContext(req ContextRequest) error {
+	if req.Context < 0 || req.Context > maxContext {
+		return fmt.Errorf("context %d out of range: 0 to %d", req.Context, maxContext)
+	}
+	if len(req.Hits) > query.MaxLimit {
+		return fmt.Errorf("%d hits: at most %d", len(req.Hits), query.MaxLimit)
+	}
+	return nil
 }
 
 func (h *handler) topics(w http.ResponseWriter, r *http.Request) {
@@ -448,7 +456,8 @@ func (h *handler) sync(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req SyncRequest
-	if !readJSON(w, r, &req) {
+	if err := readJSON(w, r, &req); err != nil {
+		writeBadRequest(w, err)
 		return
 	}
 	roots, err := checkRoots(req.Roots)
@@ -538,6 +547,9 @@ type ErrorBody struct {
 	Pos *int `json:"pos,omitempty"`
 }
 
+// writeBadRequest answers a mistake in the request: every 400 goes out
+// through it (fail sends a query syntax error here too), so the client
+// always learns what to fix.
 func writeBadRequest(w http.ResponseWriter, err error) {
 	body := ErrorBody{Error: err.Error()}
 	var se *query.SyntaxError
@@ -562,13 +574,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // maxBody bounds a request body.
 const maxBody = 8 << 20
 
-func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+// readJSON reads the request body into v; an empty body leaves v as it is.
+// Its errors are the client's (answered with writeBadRequest).
+func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
 	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
-		writeError(w, http.StatusBadRequest, "read request body: %v", err)
-		return false
+		return fmt.Errorf("read request body: %w", err)
 	}
-	return true
+	return nil
 }
 
 func intParam(v map[string][]string, name string, def int) (int, error) {

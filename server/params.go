@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -148,6 +149,14 @@ func ParseDecisionsParams(v url.Values, now time.Time) (query.DecisionsRequest, 
 		return r, fmt.Errorf("until: %w", err)
 	}
 	if r.Limit, err = limitParam(v, 50, query.MaxLimit); err != nil {
+		return r, err
+	}
+	// The engine runs decisions as a search: checked here by the search's
+	// own rules (until before since…), a mistake is the client's 400, not
+	// the engine's 500.
+	s := query.Request{Query: r.Query, Types: []string{indexer.KindDecision}, Projects: r.Projects, Sources: r.Sources,
+		Since: r.Since, Until: r.Until, Limit: r.Limit}
+	if err := s.Validate(); err != nil {
 		return r, err
 	}
 	if _, err := query.Parse(r.Query); err != nil {

@@ -6,11 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"syscall"
 
+	"github.com/convsearch/convsearch/daemon"
 	"github.com/convsearch/convsearch/indexer"
 )
 
@@ -74,10 +76,15 @@ func userError(err error) error {
 
 func exitCode(err error) int {
 	var ue *usageError
+	var ae *daemon.APIError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ue):
+		return exitUsage
+	case errors.As(err, &ae) && ae.Status == http.StatusBadRequest:
+		// The daemon refused what the command asked for as malformed: a
+		// mistake in how it was called, as when the index is asked directly.
 		return exitUsage
 	case errors.Is(err, context.Canceled):
 		return exitInterrupt

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/convsearch/convsearch/daemon"
 )
 
 // These tests run commands in-process through runMain on the real files of
@@ -99,6 +102,7 @@ func TestUsageErrors(t *testing.T) {
 		{"search", "--data-dir", data, "--sort", "newest", "--after", "x", "x"}, // one value of two: Bleve panicked
 		{"search", "--data-dir", data, "--sort", "newest", "--after", "IAEYQA,not base64!", "x"},
 		{"stats", "--data-dir", data, "extra"},
+		{"decisions", "--data-dir", data, "--since", "2026-01-01", "--until", "2020-01-01"},
 		{"bench", "recall", "--questions", "q.jsonl"}, // without --root
 		{"bench", "recall", "--locomo", "locomo10.json", "--questions", "q.jsonl", "--root", "x"},
 	} {
@@ -544,5 +548,27 @@ func TestIndexReportsFailures(t *testing.T) {
 	}
 	if r := cs(t, home, "search", "--data-dir", data, "--json", "baboon OR gibbon"); !strings.Contains(r.stdout, "conv-b") || !strings.Contains(r.stdout, "conv-g") {
 		t.Errorf("after the fix both are searchable: %s", r.stdout)
+	}
+}
+
+// TestExitCode: what the daemon refuses as malformed is a usage error, as
+// when the command checks it itself; its other failures are not.
+func TestExitCode(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{nil, exitOK},
+		{usagef("search: give a query"), exitUsage},
+		{&daemon.APIError{Status: 400, Message: "until (2020-01-01) is before since (2026-01-01)"}, exitUsage},
+		{fmt.Errorf("decisions: %w", &daemon.APIError{Status: 400, Message: "limit 0 out of range"}), exitUsage},
+		{&daemon.APIError{Status: 500, Message: "disk on fire"}, exitFailure},
+		{&daemon.APIError{Status: 404, Message: "no such conversation"}, exitFailure},
+		{errors.New("boom"), exitFailure},
+		{fmt.Errorf("search: %w", context.Canceled), exitInterrupt},
+	} {
+		if got := exitCode(tc.err); got != tc.want {
+			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
+		}
 	}
 }

@@ -216,6 +216,12 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 		return usagef("decisions: --limit must be between 1 and %d", query.MaxLimit)
 	}
 	q := strings.Join(fs.Args(), " ")
+	// Decisions are a search: its rules (until not before since) apply,
+	// checked before the index or the daemon is asked.
+	check := query.Request{Query: q, Projects: ff.Projects, Sources: ff.Sources, Since: since, Until: until, Limit: *limit}
+	if err := check.Validate(); err != nil {
+		return usagef("decisions: %v", err)
+	}
 	if _, err := query.Parse(q); err != nil {
 		return queryError(env, err)
 	}
