@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/ingest"
+	"github.com/convsearch/convsearch/internal/convtest"
 	"github.com/convsearch/convsearch/query"
 	"github.com/convsearch/convsearch/server"
 )
@@ -454,4 +456,40 @@ func (f *fakeIngester) Reconcile(ctx context.Context, roots []string) (*ingest.S
 func (f *fakeIngester) Sync(ctx context.Context, paths []string) (*ingest.Summary, error) {
 	f.synced = append(f.synced, paths)
 	return &ingest.Summary{}, nil
+}
+
+// TestLongConversation: the API sends a long conversation a page at a time;
+// the client (show, MCP through the daemon) still loads it whole, a hit's
+// id included.
+func TestLongConversation(t *testing.T) {
+	root := t.TempDir()
+	texts := make([]string, server.MaxPage+234)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("message %d about quokkas", i)
+	}
+	if err := convtest.WriteAtomic(filepath.Join(root, "long.json"), convtest.Portable("long", "Quokkas", texts...)); err != nil {
+		t.Fatal(err)
+	}
+	d := startTestDaemon(t, root, "")
+
+	status, _, body := get(t, d, "/api/conversations/long")
+	l := decode[server.Loaded](t, body)
+	if status != 200 || l.MessageCount != len(texts) || len(l.Conversation.Messages) != server.DefaultPage || l.NextOffset != server.DefaultPage {
+		t.Errorf("default page: %d, %d messages of %d, next %d; want %d of %d, next %d",
+			status, len(l.Conversation.Messages), l.MessageCount, l.NextOffset, server.DefaultPage, len(texts), server.DefaultPage)
+	}
+	for _, id := range []string{"long", "m/long/1100"} {
+		c, _, err := d.client.Load(context.Background(), id)
+		if err != nil {
+			t.Fatalf("load %s: %v", id, err)
+		}
+		if len(c.Messages) != len(texts) {
+			t.Fatalf("load %s: %d messages, want %d", id, len(c.Messages), len(texts))
+		}
+		for i, m := range c.Messages {
+			if m.Index != i || m.Content != texts[i] {
+				t.Fatalf("load %s: message %d is #%d %q", id, i, m.Index, m.Content)
+			}
+		}
+	}
 }

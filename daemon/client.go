@@ -120,15 +120,70 @@ func (c *Client) Search(ctx context.Context, r query.Request) (*query.Result, er
 	return &res, nil
 }
 
+// Load returns the whole conversation. The daemon sends a page of it at a
+// time (at most server.MaxPage messages), so Load asks for every page; a
+// conversation that changes meanwhile (its file appended to) is read again.
 func (c *Client) Load(ctx context.Context, id string) (*conversation.Conversation, bool, error) {
-	var l server.Loaded
-	if err := c.get(ctx, "/api/conversations/"+url.PathEscape(id), nil, &l); err != nil {
-		return nil, false, err
+	for tries := 1; ; tries++ {
+		conv, fromIndex, err := c.loadPages(ctx, id)
+		if errors.Is(err, errChanged) && tries < loadTries {
+			continue
+		}
+		return conv, fromIndex, err
 	}
-	if l.Conversation == nil {
-		return nil, false, fmt.Errorf("daemon: no conversation in the answer for %s", id)
+}
+
+// loadTries bounds the reads of a conversation that changes while it is read.
+const loadTries = 3
+
+// errChanged is a conversation that changed between two of its pages.
+var errChanged = errors.New("the conversation changed while it was read")
+
+func (c *Client) loadPages(ctx context.Context, id string) (*conversation.Conversation, bool, error) {
+	path := "/api/conversations/" + url.PathEscape(id)
+	var whole *conversation.Conversation
+	var first server.Loaded
+	for offset := 0; ; {
+		// The offset is always given: for a hit's id the daemon would
+		// otherwise start at the page that holds the hit.
+		v := url.Values{"offset": {strconv.Itoa(offset)}, "limit": {strconv.Itoa(server.MaxPage)}}
+		var l server.Loaded
+		err := c.get(ctx, path, v, &l)
+		var ae *APIError
+		if offset > 0 && errors.As(err, &ae) && ae.Status == http.StatusBadRequest {
+			// The offset is past the end now: the conversation shrank.
+			return nil, false, fmt.Errorf("daemon: %s: %w", id, errChanged)
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if l.Conversation == nil {
+			return nil, false, fmt.Errorf("daemon: no conversation in the answer for %s", id)
+		}
+		if whole == nil {
+			first = l
+			cp := *l.Conversation
+			cp.Messages = make([]conversation.Message, 0, l.MessageCount)
+			whole = &cp
+		} else if l.MessageCount != first.MessageCount || l.FromIndex != first.FromIndex {
+			return nil, false, fmt.Errorf("daemon: %s: %w", id, errChanged)
+		}
+		if l.Offset != offset {
+			return nil, false, fmt.Errorf("daemon: %s: page at %d asked, at %d sent", id, offset, l.Offset)
+		}
+		whole.Messages = append(whole.Messages, l.Conversation.Messages...)
+		if l.NextOffset == 0 {
+			break
+		}
+		if l.NextOffset <= offset {
+			return nil, false, fmt.Errorf("daemon: %s: the page at %d points back to %d", id, offset, l.NextOffset)
+		}
+		offset = l.NextOffset
 	}
-	return l.Conversation, l.FromIndex, nil
+	if len(whole.Messages) != first.MessageCount {
+		return nil, false, fmt.Errorf("daemon: %s: %d messages read of %d: %w", id, len(whole.Messages), first.MessageCount, errChanged)
+	}
+	return whole, first.FromIndex, nil
 }
 
 func (c *Client) Topics(ctx context.Context, r query.TopicsRequest) ([]query.TopicCount, error) {

@@ -2,9 +2,14 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/server"
 )
 
 // TestClientReadiness checks how Ready and Indexing read /readyz: a 503
@@ -44,6 +49,70 @@ func TestClientReadiness(t *testing.T) {
 			indexing, err := c.Indexing(context.Background())
 			if err != nil || indexing != tt.wantIndexes {
 				t.Errorf("Indexing = %v, %v; want %v", indexing, err, tt.wantIndexes)
+			}
+		})
+	}
+}
+
+// TestClientLoadPages: Load reads a conversation longer than a page whole,
+// page by page, and reads it again when it changes between two pages.
+func TestClientLoadPages(t *testing.T) {
+	tests := []struct {
+		name string
+		// sizes are the conversation's lengths at each request.
+		sizes   []int
+		want    int  // messages loaded
+		wantErr bool // the conversation never held still
+	}{
+		{"one page", []int{3}, 3, false},
+		{"empty", []int{0}, 0, false},
+		{"three pages", []int{2500, 2500, 2500}, 2500, false},
+		{"grows between pages", []int{1500, 1600, 1600, 1600}, 1600, false},
+		{"shrinks past the next page", []int{1500, 900, 900}, 900, false},
+		{"never still", []int{1500, 1501, 1502, 1503, 1504, 1505}, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls := 0
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n := tt.sizes[min(calls, len(tt.sizes)-1)]
+				calls++
+				c := &conversation.Conversation{ID: "long", Title: "long"}
+				for i := range n {
+					c.Messages = append(c.Messages, conversation.Message{Index: i, Role: conversation.RoleUser, Content: "m"})
+				}
+				p, err := server.ParsePageParams(r.URL.Query())
+				if err == nil && p.Offset > 0 && p.Offset >= n {
+					err = errors.New("past the last message")
+				}
+				w.Header().Set("Content-Type", "application/json")
+				if err != nil {
+					w.WriteHeader(http.StatusBadRequest)
+					json.NewEncoder(w).Encode(server.ErrorBody{Error: err.Error()})
+					return
+				}
+				json.NewEncoder(w).Encode(server.PageOf(c, false, p))
+			}))
+			defer srv.Close()
+			c := NewClient(srv.URL, "")
+			defer c.Close()
+			conv, _, err := c.Load(context.Background(), "long")
+			if tt.wantErr {
+				if !errors.Is(err, errChanged) {
+					t.Errorf("Load = %v, want it to say the conversation changed", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if len(conv.Messages) != tt.want {
+				t.Fatalf("%d messages, want %d", len(conv.Messages), tt.want)
+			}
+			for i, m := range conv.Messages {
+				if m.Index != i {
+					t.Fatalf("message %d has index %d", i, m.Index)
+				}
 			}
 		})
 	}

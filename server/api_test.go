@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -21,16 +22,22 @@ func (apiBackend) Search(context.Context, query.Request) (*query.Result, error) 
 	return &query.Result{Hits: []query.Hit{}}, nil
 }
 
+// Load knows c1, of five messages, and long, of longMessages.
 func (apiBackend) Load(_ context.Context, id string) (*conversation.Conversation, bool, error) {
-	if conv, _ := query.ConversationID(id); conv != "c1" {
+	conv, _ := query.ConversationID(id)
+	n := map[string]int{"c1": 5, "long": longMessages}[conv]
+	if n == 0 {
 		return nil, false, query.ErrNotFound
 	}
-	c := &conversation.Conversation{ID: "c1", Title: "five messages"}
-	for i := range 5 {
+	c := &conversation.Conversation{ID: conv, Title: fmt.Sprintf("%d messages", n)}
+	for i := range n {
 		c.Messages = append(c.Messages, conversation.Message{Index: i, Role: conversation.RoleUser, Content: "m"})
 	}
 	return c, false, nil
 }
+
+// longMessages is more than a page of a conversation by default.
+const longMessages = 250
 
 func (apiBackend) Topics(context.Context, query.TopicsRequest) ([]query.TopicCount, error) {
 	return []query.TopicCount{}, nil
@@ -99,6 +106,7 @@ func TestAPIRejectsMistakes(t *testing.T) {
 		{"/api/conversations/c1?offset=-2", 400, "negative"},
 		{"/api/conversations/c1?page=2", 400, `unknown parameter "page"`},
 		{"/api/conversations/c1?offset=1&limit=2", 200, ""},
+		{"/api/conversations/long?limit=1001", 400, "limit 1001 out of range: 1 to 1000"},
 		{"/api/conversations/nope", 404, ""},
 		{"/api/stats?verbose=1", 400, `unknown parameter "verbose"`},
 		{"/api/search?q=x&sort=newest&after=,,,", 400, "after"},
@@ -136,20 +144,27 @@ func TestAPIRejectsMistakes(t *testing.T) {
 func TestAPIConversationPages(t *testing.T) {
 	h := NewHandler(HandlerOptions{Backend: apiBackend{}})
 	for _, tc := range []struct {
-		query             string
-		first, n, nextOff int
-		focus             int // -1: none
+		query                    string
+		total, first, n, nextOff int
+		focus                    int // -1: none
 	}{
-		{"c1", 0, 5, 0, -1}, // whole, as before paging
-		{"c1?limit=2", 0, 2, 2, -1},
-		{"c1?offset=2&limit=2", 2, 2, 4, -1},
-		{"c1?offset=4&limit=2", 4, 1, 0, -1},
-		{"c1?offset=3", 3, 2, 0, -1},
+		{"c1", 5, 0, 5, 0, -1}, // a default page holds it all
+		{"c1?limit=2", 5, 0, 2, 2, -1},
+		{"c1?offset=2&limit=2", 5, 2, 2, 4, -1},
+		{"c1?offset=4&limit=2", 5, 4, 1, 0, -1},
+		{"c1?offset=3", 5, 3, 2, 0, -1},
 		// A hit's id: the page holds the hit, two messages before it in view.
-		{"m%2Fc1%2F4?limit=2", 2, 2, 4, 4},
-		{"m%2Fc1%2F1?limit=2", 0, 2, 2, 1},
-		{"m%2Fc1%2F4", 0, 5, 0, 4},                  // whole: the answer says where
-		{"m%2Fc1%2F4?offset=0&limit=2", 0, 2, 2, 4}, // an offset given is kept
+		{"m%2Fc1%2F4?limit=2", 5, 2, 2, 4, 4},
+		{"m%2Fc1%2F1?limit=2", 5, 0, 2, 2, 1},
+		{"m%2Fc1%2F4", 5, 2, 3, 0, 4},
+		{"m%2Fc1%2F4?offset=0&limit=2", 5, 0, 2, 2, 4}, // an offset given is kept
+		// A long conversation comes a page at a time unless asked for more.
+		{"long", longMessages, 0, DefaultPage, DefaultPage, -1},
+		{"long?offset=100", longMessages, 100, DefaultPage, 200, -1},
+		{"long?offset=200", longMessages, 200, 50, 0, -1},
+		{"long?limit=1000", longMessages, 0, longMessages, 0, -1},
+		{"long?offset=10&limit=20", longMessages, 10, 20, 30, -1},
+		{"m%2Flong%2F240", longMessages, 238, 12, 0, 240},
 	} {
 		code, body := get(t, h, "/api/conversations/"+tc.query)
 		var l Loaded
@@ -157,10 +172,10 @@ func TestAPIConversationPages(t *testing.T) {
 			t.Fatalf("%s: %d %s", tc.query, code, body)
 		}
 		msgs := l.Conversation.Messages
-		if l.MessageCount != 5 || l.Offset != tc.first || len(msgs) != tc.n || l.NextOffset != tc.nextOff ||
+		if l.MessageCount != tc.total || l.Offset != tc.first || len(msgs) != tc.n || l.NextOffset != tc.nextOff ||
 			(tc.n > 0 && msgs[0].Index != tc.first) {
-			t.Errorf("%s: offset %d, %d messages of %d, next %d; want offset %d, %d messages, next %d",
-				tc.query, l.Offset, len(msgs), l.MessageCount, l.NextOffset, tc.first, tc.n, tc.nextOff)
+			t.Errorf("%s: offset %d, %d messages of %d, next %d; want offset %d, %d messages of %d, next %d",
+				tc.query, l.Offset, len(msgs), l.MessageCount, l.NextOffset, tc.first, tc.n, tc.total, tc.nextOff)
 		}
 		focus := -1
 		if l.Focus != nil {

@@ -85,8 +85,9 @@ type SyncRequest struct {
 	Roots []string `json:"roots"`
 }
 
-// Loaded is a conversation as GET /api/conversations/{id} returns it: whole,
-// or, with offset and limit, a page of its messages.
+// Loaded is a conversation as GET /api/conversations/{id} returns it: a page
+// of its messages (offset and limit; DefaultPage from the start by default),
+// with everything else about it.
 type Loaded struct {
 	Conversation *conversation.Conversation `json:"conversation"`
 	// FromIndex is true when the source file could not be read again and
@@ -322,8 +323,8 @@ func (h *handler) conversation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	focus := query.HitMessage(c, id)
-	if focus >= 0 && p.Limit > 0 && !v.Has("offset") {
-		// A hit's id with a page size: the page that holds the hit.
+	if focus >= 0 && !v.Has("offset") {
+		// A hit's id: the page that holds the hit.
 		p.Offset = max(0, focus-focusContext)
 	}
 	l := PageOf(c, fromIndex, p)

@@ -208,13 +208,17 @@ type Page struct {
 	Limit  int // at most this many; 0: to the end
 }
 
-// MaxPage bounds the messages of one page of a conversation.
-const MaxPage = 1000
+// The messages of one page of a conversation: DefaultPage unless the
+// request says how many, at most MaxPage. A long conversation whole was
+// megabytes in one answer; a client that needs it all follows next_offset.
+const (
+	DefaultPage = 100
+	MaxPage     = 1000
+)
 
-// ParsePageParams reads offset and limit; without them, the page is the
-// whole conversation.
+// ParsePageParams reads offset and limit (DefaultPage when absent).
 func ParsePageParams(v url.Values) (Page, error) {
-	return parsePage(v, 0, MaxPage)
+	return parsePage(v, DefaultPage, MaxPage)
 }
 
 // parsePage reads offset and limit (def when absent, else 1 to most), and
@@ -223,15 +227,12 @@ func parsePage(v url.Values, def, most int, others ...string) (Page, error) {
 	if err := known(v, append([]string{"offset", "limit"}, others...)...); err != nil {
 		return Page{}, err
 	}
-	p := Page{Limit: def}
+	p := Page{}
 	var err error
 	if p.Offset, err = indexParam(v, "offset", 0); err != nil {
 		return p, err
 	}
-	if v.Has("limit") {
-		// Checked only when given: def may be 0, the whole conversation.
-		p.Limit, err = limitParam(v, 0, most)
-	}
+	p.Limit, err = limitParam(v, def, most)
 	return p, err
 }
 

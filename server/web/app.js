@@ -11,6 +11,7 @@ const $ = (id) => document.getElementById(id);
 const FACETS = [["type", "Type"], ["source", "Source"], ["project", "Project"], ["role", "Role"]];
 const PAGE = 20;
 const MSG_PAGE = 100; // messages of a conversation loaded at once
+const EXPORT_PAGE = 1000; // messages asked at once for an export (the API's most)
 const VIEWS = ["search", "decisions", "topics", "overview"];
 
 const state = {
@@ -992,8 +993,15 @@ function messageMarkdown(m) {
 // exportMarkdown returns the whole conversation (every message, not only
 // those loaded) as Markdown.
 async function exportMarkdown(id) {
-  const data = await api("api/conversations/" + encodeURIComponent(id));
-  const c = data.conversation;
+  // The API sends a conversation a page at a time: ask for every page.
+  let c = null;
+  for (let offset = 0; ;) {
+    const data = await api("api/conversations/" + encodeURIComponent(id) + "?offset=" + offset + "&limit=" + EXPORT_PAGE);
+    if (!c) c = data.conversation;
+    else c.messages = (c.messages || []).concat(data.conversation.messages || []);
+    if (!data.next_offset || data.next_offset <= offset) break;
+    offset = data.next_offset;
+  }
   const out = ["# " + (c.title || "(untitled)"), ""];
   out.push([c.source, c.date ? new Date(c.date).toISOString() : "", c.project ? "project " + c.project : "", c.file].filter(Boolean).map((s) => "- " + s).join("\n"), "");
   for (const m of c.messages || []) {
