@@ -322,6 +322,18 @@ func TestSyncEndpoint(t *testing.T) {
 	if resp.StatusCode != http.StatusUnsupportedMediaType {
 		t.Errorf("text/plain sync: %d, want 415", resp.StatusCode)
 	}
+	// A mistyped key or parameter is refused, not read as "every root".
+	for _, target := range []string{"/api/sync?bogus=1", "/api/sync"} {
+		resp, err := http.Post(d.srv.URL+target, "application/json", strings.NewReader(`{"paths":["/tmp"]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "roots") {
+			t.Errorf("POST %s with paths: %d %s, want 400 naming roots", target, resp.StatusCode, body)
+		}
+	}
 	sum, err := d.client.Sync(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -58,6 +58,8 @@ func (apiBackend) Related(context.Context, string, int) (*query.Result, error) {
 
 func (apiBackend) Stats(context.Context) (*indexer.Stats, error) { return &indexer.Stats{}, nil }
 
+func (apiBackend) AddContext(context.Context, []query.Hit, int) error { return nil }
+
 func get(t *testing.T, h http.Handler, target string) (int, string) {
 	t.Helper()
 	rec := httptest.NewRecorder()
@@ -136,6 +138,68 @@ func TestAPIRejectsMistakes(t *testing.T) {
 			var e ErrorBody
 			if err := json.Unmarshal([]byte(body), &e); err != nil || !strings.Contains(e.Error, tc.says) {
 				t.Errorf("GET %s: error %q, want it to say %q", tc.target, body, tc.says)
+			}
+		}
+	}
+}
+
+func post(t *testing.T, h http.Handler, target, body string) (int, string) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(body))
+	req.Host = "127.0.0.1:7788"
+	req.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(rec, req)
+	return rec.Code, rec.Body.String()
+}
+
+// TestAPIRejectsBodyMistakes: the POST endpoints refuse unknown parameters
+// and keys as the GET ones do; a sync must not become a pass over every
+// root because the roots were given under another name.
+func TestAPIRejectsBodyMistakes(t *testing.T) {
+	dir := t.TempDir()
+	var synced [][]string
+	h := NewHandler(HandlerOptions{Backend: apiBackend{}, Sync: func(_ context.Context, roots []string) (any, error) {
+		synced = append(synced, roots)
+		return map[string]int{"seen": 0}, nil
+	}})
+	roots := fmt.Sprintf(`{"roots": [%q]}`, dir)
+	for _, tc := range []struct {
+		target, body string
+		status       int
+		says         string // in the error, when status is 400
+	}{
+		{"/api/sync", roots, 200, ""},
+		{"/api/sync", "", 200, ""}, // every root
+		{"/api/sync", "{}", 200, ""},
+		{"/api/sync?bogus=1", `{"paths":["/tmp"]}`, 400, `unknown parameter "bogus"`},
+		{"/api/sync?bogus=1", roots, 400, `{"roots"`},
+		{"/api/sync", `{"paths":["/tmp"]}`, 400, `unknown key "paths" in the request body: this endpoint takes roots`},
+		{"/api/sync", fmt.Sprintf(`{"Roots": [%q]}`, dir), 400, `unknown key "Roots"`},
+		{"/api/sync", fmt.Sprintf(`{"roots": [%q], "force": true}`, dir), 400, `unknown key "force"`},
+		{"/api/sync", `["/tmp"]`, 400, "want one JSON object"},
+		{"/api/sync", roots + `{"roots": ["/"]}`, 400, "want one JSON object"},
+		{"/api/sync", `{"roots": "/tmp"}`, 400, "request body"},
+		{"/api/context", `{"hits": [], "context": 2}`, 200, ""},
+		// A hit as a search returned it, whatever its fields.
+		{"/api/context", `{"hits": [{"kind": "message", "id": "m/c1/1", "fragments": ["x"], "new_field": 1}], "context": 2}`, 200, ""},
+		{"/api/context?n=3", `{"hits": [], "context": 2}`, 400, `unknown parameter "n"`},
+		{"/api/context", `{"hits": [], "context": 2, "n": 3}`, 400, `unknown key "n" in the request body: this endpoint takes hits, context`},
+		{"/api/context", `{"hits": [], "context": 51}`, 400, "context 51 out of range"},
+	} {
+		before := len(synced)
+		code, body := post(t, h, tc.target, tc.body)
+		if code != tc.status {
+			t.Errorf("POST %s %s: %d %s, want %d", tc.target, tc.body, code, strings.TrimSpace(body), tc.status)
+			continue
+		}
+		if tc.status == 400 {
+			var e ErrorBody
+			if err := json.Unmarshal([]byte(body), &e); err != nil || !strings.Contains(e.Error, tc.says) {
+				t.Errorf("POST %s %s: error %q, want it to say %q", tc.target, tc.body, body, tc.says)
+			}
+			if len(synced) != before {
+				t.Errorf("POST %s %s: refused, yet synced %q", tc.target, tc.body, synced[before:])
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -11,9 +12,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -369,8 +372,12 @@ func (h *handler) related(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) context(w http.ResponseWriter, r *http.Request) {
+	if err := known(r.URL.Query()); err != nil {
+		writeBadRequest(w, fmt.Errorf("%w: send %s as the JSON body", err, contextBody))
+		return
+	}
 	var req ContextRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := readJSON(w, r, &req, contextBody, "hits", "context"); err != nil {
 		writeBadRequest(w, err)
 		return
 	}
@@ -453,11 +460,17 @@ func (h *handler) sync(w http.ResponseWriter, r *http.Request) {
 	// A browser sends a cross-site JSON POST only after a preflight, which
 	// this server never grants: the type check keeps other pages out.
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		writeError(w, http.StatusUnsupportedMediaType, "send the roots as application/json: {\"roots\": [...]}")
+		writeError(w, http.StatusUnsupportedMediaType, "send the roots as application/json: %s", syncBody)
+		return
+	}
+	// A mistyped parameter or key must not turn into a pass over every
+	// root, which is what no roots asks for.
+	if err := known(r.URL.Query()); err != nil {
+		writeBadRequest(w, fmt.Errorf("%w: send %s as the JSON body", err, syncBody))
 		return
 	}
 	var req SyncRequest
-	if err := readJSON(w, r, &req); err != nil {
+	if err := readJSON(w, r, &req, syncBody, "roots"); err != nil {
 		writeBadRequest(w, err)
 		return
 	}
@@ -575,12 +588,36 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // maxBody bounds a request body.
 const maxBody = 8 << 20
 
-// readJSON reads the request body into v; an empty body leaves v as it is.
-// Its errors are the client's (answered with writeBadRequest).
-func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
-	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
+// The bodies of the POST endpoints, as their errors show them.
+const (
+	syncBody    = `{"roots": ["/abs/path", ...]}`
+	contextBody = `{"hits": [...], "context": N}`
+)
+
+// readJSON reads the request body, a JSON object (as example shows it)
+// whose keys are among keys, into v; an empty body leaves v as it is. Its
+// errors are the client's (answered with writeBadRequest). A key is
+// matched exactly, not in any case as encoding/json would, and only at the
+// top: hits are taken as a search returned them.
+func readJSON(w http.ResponseWriter, r *http.Request, v any, example string, keys ...string) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
 		return fmt.Errorf("read request body: %w", err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil {
+		return fmt.Errorf("request body: want one JSON object, %s: %w", example, err)
+	}
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		if !slices.Contains(keys, k) {
+			return fmt.Errorf("unknown key %q in the request body: this endpoint takes %s (%s)", k, strings.Join(keys, ", "), example)
+		}
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("request body: %w", err)
 	}
 	return nil
 }
