@@ -22,11 +22,11 @@ func (apiBackend) Search(context.Context, query.Request) (*query.Result, error) 
 	return &query.Result{Hits: []query.Hit{}}, nil
 }
 
-// Load knows c1, of five messages, and long, of longMessages.
+// Load knows c1, of five messages, long, of longMessages, and empty.
 func (apiBackend) Load(_ context.Context, id string) (*conversation.Conversation, bool, error) {
 	conv, _ := query.ConversationID(id)
-	n := map[string]int{"c1": 5, "long": longMessages}[conv]
-	if n == 0 {
+	n, ok := map[string]int{"c1": 5, "long": longMessages, "empty": 0}[conv]
+	if !ok {
 		return nil, false, query.ErrNotFound
 	}
 	c := &conversation.Conversation{ID: conv, Title: fmt.Sprintf("%d messages", n)}
@@ -121,11 +121,16 @@ func TestAPIRejectsMistakes(t *testing.T) {
 		{"/api/conversations/c1?offset=9", 400, "past the last message"},
 		{"/api/conversations/c1?offset=4", 200, ""},
 		{"/api/conversations/c1/view?around=-5", 400, "negative"},
-		// The view refuses an offset past the end as the page of messages
-		// does; a message to centre on past it opens the end.
+		// The view refuses an offset or a message past the end as the
+		// page of messages does.
 		{"/api/conversations/c1/view?offset=9", 400, "offset 9 is past the last message"},
-		{"/api/conversations/c1/view?around=9", 200, ""},
+		{"/api/conversations/c1/view?around=999", 400, "no message 999 (0 to 4)"},
+		{"/api/conversations/c1/view?around=5", 400, "no message 5 (0 to 4)"},
 		{"/api/conversations/c1/view?around=4", 200, ""},
+		{"/api/conversations/c1/view?around=0", 200, ""},
+		{"/api/conversations/empty/view?around=0", 200, ""}, // the page opens any conversation so
+		{"/api/conversations/empty/view?around=3", 400, "no message 3 (the conversation has none)"},
+		{"/api/conversations/empty", 200, ""},
 		{"/api/status?bogus=1", 400, `unknown parameter "bogus"`},
 		{"/api/overview?bogus=1", 400, `unknown parameter "bogus"`},
 	} {

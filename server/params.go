@@ -255,6 +255,14 @@ func pastLast(name string, i int, c *conversation.Conversation) error {
 	return nil
 }
 
+// noMessage says that c has no message i.
+func noMessage(i int, c *conversation.Conversation) error {
+	if len(c.Messages) == 0 {
+		return fmt.Errorf("no message %d (the conversation has none)", i)
+	}
+	return fmt.Errorf("no message %d (0 to %d)", i, len(c.Messages)-1)
+}
+
 // limitParam reads limit, def when absent, which must be 1 to most.
 func limitParam(v url.Values, def, most int) (int, error) {
 	n, err := intParam(v, "limit", def)

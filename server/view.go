@@ -83,12 +83,16 @@ func (h *handler) view(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	// An offset past the end is refused, as for the page of messages; a
-	// message to centre on past the end is not: the page's link to a
-	// message the file has since lost still opens its conversation, at
-	// its end.
+	// An offset or a message past the end is refused, as for the page of
+	// messages: an empty page would look like a conversation without
+	// them. The page opens a link to a message the file has since lost at
+	// the conversation's end itself.
 	if err := pastLast("offset", p.Offset, c); err != nil {
 		writeBadRequest(w, err)
+		return
+	}
+	if around > 0 && around >= len(c.Messages) {
+		writeBadRequest(w, noMessage(around, c))
 		return
 	}
 	if around >= 0 {

@@ -423,6 +423,15 @@ func TestBrowserPageFeatures(t *testing.T) {
 		}
 	})
 
+	t.Run("a link to a message the conversation lost opens its end", func(t *testing.T) {
+		b.t = t
+		b.open("/#c=conv-long&m=999")
+		b.wait("the last message", `document.querySelector("#m-239") !== null`)
+		if !js[bool](b, `$("later").hidden`) || js[string](b, `$("conv-title").textContent`) != "A very long conversation" {
+			t.Errorf("the conversation is not open at its end: title %q", js[string](b, `$("conv-title").textContent`))
+		}
+	})
+
 	t.Run("decisions, topics, overview", func(t *testing.T) {
 		b.t = t
 		b.open("/?view=decisions")

@@ -756,7 +756,7 @@ async function openConversation(id, m) {
     }
     let v;
     try {
-      v = await loadPage(id, m === null || m === undefined ? 0 : m, true);
+      v = await loadMessagePage(id, m);
     } catch (e) {
       title.textContent = "Cannot open this conversation";
       $("conv-meta").textContent = e.message;
@@ -767,6 +767,20 @@ async function openConversation(id, m) {
     renderConversation(v);
   }
   focusMessage(m);
+}
+
+// loadMessagePage loads the page around message m (the start without one).
+// A message the file has since lost (the API answers 400) opens the
+// conversation at its end, where it was likely cut.
+async function loadMessagePage(id, m) {
+  if (m === null || m === undefined) return loadPage(id, 0, true);
+  try {
+    return await loadPage(id, m, true);
+  } catch (e) {
+    if (e.status !== 400 || m <= 0) throw e;
+  }
+  const v = await loadPage(id, 0, false);
+  return v.total > v.messages.length ? loadPage(id, v.total - 1, true) : v;
 }
 
 function loadPage(id, at, around) {
