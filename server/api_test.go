@@ -128,6 +128,10 @@ func TestAPIRejectsMistakes(t *testing.T) {
 		{"/api/conversations/c1/view?around=5", 400, "no message 5 (0 to 4)"},
 		{"/api/conversations/c1/view?around=4", 200, ""},
 		{"/api/conversations/c1/view?around=0", 200, ""},
+		{"/api/conversations/c1/view?around=3&offset=1", 400, "give offset or around, not both"},
+		{"/api/conversations/c1/view?around=3&limit=2", 200, ""},
+		{"/healthz?nonce=" + strings.Repeat("n", 129), 400, "nonce of 129 bytes: at most 128"},
+		{"/healthz?nonce=" + strings.Repeat("n", 128), 200, ""},
 		{"/api/conversations/empty/view?around=0", 200, ""}, // the page opens any conversation so
 		{"/api/conversations/empty/view?around=3", 400, "no message 3 (the conversation has none)"},
 		{"/api/conversations/empty", 200, ""},
@@ -191,6 +195,9 @@ func TestAPIRejectsBodyMistakes(t *testing.T) {
 		{"/api/context?n=3", `{"hits": [], "context": 2}`, 400, `unknown parameter "n"`},
 		{"/api/context", `{"hits": [], "context": 2, "n": 3}`, 400, `unknown key "n" in the request body: this endpoint takes hits, context`},
 		{"/api/context", `{"hits": [], "context": 51}`, 400, "context 51 out of range"},
+		{"/api/context", `{"hits": [{"kind": "message", "id": "m/c1/1", "message_index": 1}, {"kind": "message", "id": "m/c1/-4", "message_index": -4}], "context": 2}`,
+			400, "hit 1: message_index -4 is negative"},
+		{"/api/context", `{"hits": [{"kind": "message", "id": "m/c1/9", "message_index": 9}], "context": 2}`, 200, ""}, // stale hits are fine
 	} {
 		before := len(synced)
 		code, body := post(t, h, tc.target, tc.body)

@@ -249,11 +249,14 @@ func (h *handler) tokenIs(tok string) bool {
 // finds daemon.json proves the daemon at its address holds the token
 // before sending it (a stale file's port may be another account's now).
 func (h *handler) proof(nonce string) string {
-	if h.o.Token == "" || nonce == "" || len(nonce) > 128 {
+	if h.o.Token == "" || nonce == "" || len(nonce) > maxNonce {
 		return ""
 	}
 	return HealthProof(h.o.Token, nonce)
 }
+
+// maxNonce bounds the nonce /healthz proves the token with.
+const maxNonce = 128
 
 // HealthProof is what a daemon holding token answers to nonce at
 // /healthz?nonce=…
@@ -266,7 +269,14 @@ func HealthProof(token, nonce string) string {
 func (h *handler) ready() bool { return h.o.Ready == nil || h.o.Ready() }
 
 func (h *handler) health(w http.ResponseWriter, r *http.Request) {
-	out := Health{Status: "ok", Ready: h.ready(), Proof: h.proof(r.URL.Query().Get("nonce"))}
+	nonce := r.URL.Query().Get("nonce")
+	if len(nonce) > maxNonce {
+		// Answered without a proof, the client would take this daemon
+		// for an impostor.
+		writeBadRequest(w, fmt.Errorf("nonce of %d bytes: at most %d", len(nonce), maxNonce))
+		return
+	}
+	out := Health{Status: "ok", Ready: h.ready(), Proof: h.proof(nonce)}
 	// Who we are is told to those allowed to ask.
 	if h.o.Token == "" || h.bearerOK(r) {
 		id := h.o.Identity
@@ -399,6 +409,11 @@ func checkContext(req ContextRequest) error {
 	}
 	if len(req.Hits) > query.MaxLimit {
 		return fmt.Errorf("%d hits: at most %d", len(req.Hits), query.MaxLimit)
+	}
+	for i, h := range req.Hits {
+		if h.MessageIndex != nil && *h.MessageIndex < 0 {
+			return fmt.Errorf("hit %d: message_index %d is negative: messages are numbered from 0", i, *h.MessageIndex)
+		}
 	}
 	return nil
 }

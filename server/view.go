@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"maps"
 	"net/http"
 	"slices"
@@ -76,6 +77,11 @@ func (h *handler) view(w http.ResponseWriter, r *http.Request) {
 	around, err := indexParam(v, "around", -1)
 	if err != nil {
 		writeBadRequest(w, err)
+		return
+	}
+	if v.Has("around") && v.Has("offset") {
+		// around places the page itself: the offset would be dropped.
+		writeBadRequest(w, errors.New("give offset or around, not both"))
 		return
 	}
 	c, fromIndex, err := h.o.Backend.Load(r.Context(), r.PathValue("id"))
