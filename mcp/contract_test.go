@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -156,6 +157,27 @@ func TestMCPConversationPaging(t *testing.T) {
 	res := call(t, cs, "get_conversation", map[string]any{"id": fixtureID, "offset": 1, "message": 2})
 	if !res.IsError || !strings.Contains(text(res), "not both") {
 		t.Errorf("offset and message: %s", text(res))
+	}
+}
+
+// TestMCPReadOnHint checks that the text of a window says to read on the
+// one way the tool description documents: offset=next_message.
+func TestMCPReadOnHint(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	for _, args := range []map[string]any{
+		{"id": fixtureID},
+		{"id": fixtureID, "message": 50, "context": 2, "max_messages": 5},
+		{"id": fixtureID, "offset": 40, "max_messages": 30},
+		{"id": indexer.MessageDocID(fixtureID, 6)},
+	} {
+		w, txt := ok[conversationOutput](t, cs, "get_conversation", args)
+		if w.NextMessage == nil {
+			t.Fatalf("get_conversation(%v): no next_message", args)
+		}
+		want := fmt.Sprintf("get_conversation(id=%q, offset=%d)", fixtureID, *w.NextMessage)
+		if !strings.Contains(txt, want) || strings.Contains(txt, "context=0") {
+			t.Errorf("get_conversation(%v): text does not say %s:\n%s", args, want, txt[max(len(txt)-300, 0):])
+		}
 	}
 }
 

@@ -334,7 +334,7 @@ func TestMCPGetConversation(t *testing.T) {
 	if n := len([]rune(long)); n > mcpContentMax+40 || n < mcpContentMax/2 || !strings.Contains(long, "more characters cut]") {
 		t.Errorf("long message: %d characters, ends %q", n, long[max(len(long)-60, 0):])
 	}
-	if !strings.Contains(txt, "## #3 tool") || !strings.Contains(txt, "more characters cut]") || !strings.Contains(txt, "message=20, context=0") {
+	if !strings.Contains(txt, "## #3 tool") || !strings.Contains(txt, "more characters cut]") || !strings.Contains(txt, "offset=20)") {
 		t.Errorf("text rendering:\n%s", txt)
 	}
 
@@ -757,7 +757,7 @@ func TestMCPSizeBudgets(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := res.Contents[0].Text
-	if len(md) > mcpResourceBudget+2*mcpContentMax || !strings.Contains(md, `Read on with get_conversation(id="big", message=`) {
+	if len(md) > mcpResourceBudget+2*mcpContentMax || !strings.Contains(md, `Read on with get_conversation(id="big", offset=`) {
 		t.Errorf("resource of %d bytes, ends %q", len(md), md[max(len(md)-200, 0):])
 	}
 }

@@ -334,7 +334,7 @@ func renderConversation(c *conversationOutput, focus, budget int) string {
 		fmt.Fprintf(&b, "\n[… messages %d–%d cut to keep this short]\n", last+1, c.Last)
 	}
 	if last < c.MessageCount-1 {
-		fmt.Fprintf(&b, "\nRead on with get_conversation(id=%q, message=%d, context=0).\n", c.ID, last+1)
+		fmt.Fprintf(&b, "\nRead on with get_conversation(id=%q, offset=%d).\n", c.ID, last+1)
 	}
 	return b.String()
 }

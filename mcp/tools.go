@@ -106,7 +106,7 @@ type conversationOutput struct {
 	First    int                    `json:"first"`
 	Last     int                    `json:"last"`
 	Messages []conversation.Message `json:"messages"`
-	// NextMessage is where to read on (message=next_message, context=0).
+	// NextMessage is where to read on (offset=next_message).
 	NextMessage *int `json:"next_message,omitempty"`
 	// FromIndex is true when the source file could not be read again and
 	// the messages are the index's stored text (no tool structure).
