@@ -118,7 +118,7 @@ Which tool when:
 - what was settled and why (a library, a design, a policy): list_decisions;
 - an overview of what the user discussed, or words worth searching for: list_topics;
 - other discussions of the same subject as a conversation: related_conversations.
-Every id a tool returns (conversation_id, or a hit's id such as m/ID/N) works wherever a conversation id is asked for. Snippets are plain text; their matches are [start, end) offsets in characters.
+Every id a tool returns (conversation_id, or a hit's id such as m/ID/N) works wherever a conversation id is asked for. Snippets are plain text; their matches are [start, end) offsets in Unicode code points, not UTF-16 units (in JavaScript, index Array.from(text)).
 Answers stay under some 20k tokens: when "truncated" is true, page with offset (searches) or offset=next_message (get_conversation). While "indexing" is true the first pass over the user's files is still running and answers may miss conversations: ask again shortly.`
 
 // NewServer returns an MCP server whose tools and resources answer from b.
@@ -198,7 +198,7 @@ func (t *tools) register(s *sdk.Server) {
 		Title: "Search past conversations",
 		Description: `Search the user's past AI conversations (all tools and projects) for what was said, tried or decided before. Use it before re-deriving something that may already have been discussed, or when the user refers to an earlier conversation ("what did we decide about X", "like last time").
 Query language: a plain question (its content words ranked; one that says when, "in March", "on 3 May 2024", ranks conversations from then higher: since/until restrict instead), words (all should match; when none matches all, the closest are ranked), "exact phrase", -excluded, a OR b, prefix*, typo~, and field:value for role, project, source, type, topic, title, decision, tool, model.
-By default one hit per conversation (its best, with "count" hits in all); group=false lists every matching message, topic and decision. Filter by conversation_id, project, source, role, type and since/until. Each hit has plain-text "snippets", each with the [start, end) character offsets of its matched words. Read around a message hit with get_conversation(id=conversation_id, message=message_index). For decisions alone, list_decisions is shorter.`,
+By default one hit per conversation (its best, with "count" hits in all); group=false lists every matching message, topic and decision. Filter by conversation_id, project, source, role, type and since/until. Each hit has plain-text "snippets", each with the [start, end) offsets of its matched words in "matches", counted in Unicode code points, not UTF-16 units (in JavaScript, index Array.from(text), not text itself). Read around a message hit with get_conversation(id=conversation_id, message=message_index). For decisions alone, list_decisions is shorter.`,
 		Annotations: readOnly(),
 	}, t.search, func(s *jsonschema.Schema) {
 		prop(s, "query").MinLength = jsonschema.Ptr(1)

@@ -178,6 +178,9 @@ func TestMCPListsToolsAndTemplate(t *testing.T) {
 		if len(tool.Description) < 100 {
 			t.Errorf("%s: description too short to tell an agent when to use it: %q", tool.Name, tool.Description)
 		}
+		if tool.Name == "search_conversations" && !strings.Contains(tool.Description, "Unicode code points, not UTF-16 units") {
+			t.Errorf("%s: description does not say in which unit snippet matches count: %q", tool.Name, tool.Description)
+		}
 		if tool.OutputSchema == nil {
 			t.Errorf("%s: no output schema", tool.Name)
 		}
@@ -201,6 +204,9 @@ func TestMCPListsToolsAndTemplate(t *testing.T) {
 				t.Errorf("%s.limit: no maximum or default: %v", tool.Name, lim)
 			}
 		}
+	}
+	if !strings.Contains(cs.InitializeResult().Instructions, "Unicode code points, not UTF-16 units") {
+		t.Errorf("instructions do not say in which unit snippet matches count")
 	}
 	tpl, err := cs.ListResourceTemplates(ctx, nil)
 	if err != nil {
