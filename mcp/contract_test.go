@@ -3,12 +3,14 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/convsearch/convsearch/conversation"
@@ -124,6 +126,47 @@ func TestMCPHitIDsEverywhere(t *testing.T) {
 	// Unescaped, as an agent may write it.
 	if _, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: ConversationURIPrefix + url.PathEscape(fixtureID)}); err != nil {
 		t.Errorf("read by conversation id: %v", err)
+	}
+}
+
+// TestMCPResourceURIs checks that a conversation resource is read with the
+// id as an agent copies it (a hit's id with its slashes, escaped or not),
+// and that a missing one is the specification's not-found error saying
+// what was not found.
+func TestMCPResourceURIs(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	hit := indexer.MessageDocID(fixtureID, 6)
+	for _, uri := range []string{
+		ConversationURIPrefix + fixtureID,
+		ConversationURIPrefix + hit, // m/ID/6, unescaped
+		ConversationURIPrefix + url.PathEscape(hit),
+		ConversationURIPrefix + indexer.ConversationDocID(fixtureID),
+	} {
+		rr, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Errorf("read %s: %v", uri, err)
+			continue
+		}
+		if txt := rr.Contents[0].Text; !strings.Contains(txt, "id "+fixtureID) || rr.Contents[0].URI != uri {
+			t.Errorf("read %s: uri %s, %.200s", uri, rr.Contents[0].URI, txt)
+		}
+	}
+	for _, tc := range []struct{ uri, says string }{
+		{ConversationURIPrefix + "nosuch", `no conversation with id "nosuch"`},
+		{ConversationURIPrefix + "m/nosuch/3", `no conversation with id "m/nosuch/3"`},
+		{ConversationURIPrefix, "no conversation id after"},
+		{ConversationURIPrefix + "%20", "no conversation id after"},
+		{"convsearch://other/x", "conversations only"},
+	} {
+		_, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: tc.uri})
+		var je *jsonrpc.Error
+		if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "resource not found") || !strings.Contains(je.Message, tc.says) {
+			t.Errorf("read %s: error %v, want code %d saying %q", tc.uri, err, jsonrpc.CodeInvalidParams, tc.says)
+			continue
+		}
+		if !strings.Contains(string(je.Data), tc.uri) {
+			t.Errorf("read %s: data %s does not name the URI", tc.uri, je.Data)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/convsearch/convsearch/query"
@@ -142,11 +143,23 @@ func NewServer(b Backend, opts Options) *sdk.Server {
 	t.register(s)
 	// resources/list names the most recent conversations, paged: the SDK
 	// lists only resources added one by one, and the index changes under
-	// a running server.
+	// a running server. resources/read of a conversation comes here
+	// whatever its id holds: the SDK matches {id} without slashes, and
+	// agents copy a hit's id (m/ID/N) into the URI as it is.
 	s.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 			if r, ok := req.(*sdk.ListResourcesRequest); ok && method == "resources/list" {
 				return t.listResources(ctx, r)
+			}
+			if r, ok := req.(*sdk.ReadResourceRequest); ok && method == "resources/read" && r.Params != nil {
+				if strings.HasPrefix(r.Params.URI, ConversationURIPrefix) {
+					return t.readConversation(ctx, r)
+				}
+				res, err := next(ctx, method, req)
+				if err != nil && isNotFound(err) {
+					return nil, resourceNotFound(r.Params.URI, "convsearch serves conversations only, at "+ConversationURIPrefix+"{id}")
+				}
+				return res, err
 			}
 			return next(ctx, method, req)
 		}
@@ -252,7 +265,7 @@ By default one hit per conversation (its best, with "count" hits in all); group=
 		Title:       "Conversation",
 		URITemplate: ConversationURIPrefix + "{id}",
 		MIMEType:    "text/markdown",
-		Description: "A past conversation as Markdown: title, project, topics, decisions and its messages from the first (long texts cut with a marker), as much as fits some 20k tokens, then where to read on with get_conversation. The id is a conversation_id from search_conversations, or a hit's id (m/ID/N, URL-escaped), which starts a few messages before that hit.",
+		Description: "A past conversation as Markdown: title, project, topics, decisions and its messages from the first (long texts cut with a marker), as much as fits some 20k tokens, then where to read on with get_conversation. The id is a conversation_id from search_conversations, or a hit's id (m/ID/N, as it is or URL-escaped), which starts a few messages before that hit.",
 	}, t.readConversation)
 }
 
@@ -417,6 +430,21 @@ func (t *tools) idError(ctx context.Context, err error, id string) error {
 		return fmt.Errorf("%w (convsearch is still indexing for the first time: it may not be read yet; ask again shortly)", e)
 	}
 	return e
+}
+
+// resourceNotFound is the answer to resources/read of a resource that does
+// not exist: the code the MCP specification gives (-32602 since SEP-2164,
+// the SDK's ResourceNotFoundError), the URI in its data, and a message
+// saying what was not found and where ids come from.
+func resourceNotFound(uri, why string) error {
+	data, _ := json.Marshal(map[string]string{"uri": uri})
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "resource not found: " + why, Data: data}
+}
+
+// isNotFound reports whether err is the SDK's ResourceNotFoundError.
+func isNotFound(err error) bool {
+	var je *jsonrpc.Error
+	return errors.As(err, &je) && je.Message == "Resource not found"
 }
 
 // indexError is a failure of the index rather than of the arguments.

@@ -510,17 +510,20 @@ func (t *tools) listResources(ctx context.Context, req *sdk.ListResourcesRequest
 // readConversation serves convsearch://conversation/{id} as Markdown: the
 // conversation from its first message, or, for a hit's id (m/ID/N), from a
 // few messages before the hit's; as much as fits an agent's context, with
-// where to read on.
+// where to read on. Everything after the prefix is the id, slashes
+// included, URL-escaped or not.
 func (t *tools) readConversation(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
-	raw, ok := strings.CutPrefix(uri, ConversationURIPrefix)
-	id, err := url.PathUnescape(raw)
-	if !ok || err != nil || strings.TrimSpace(id) == "" {
-		return nil, sdk.ResourceNotFoundError(uri)
+	id, ok := strings.CutPrefix(uri, ConversationURIPrefix)
+	if u, err := url.PathUnescape(id); err == nil {
+		id = u // else a stray % is part of the id
+	}
+	if id = strings.TrimSpace(id); !ok || id == "" {
+		return nil, resourceNotFound(uri, "no conversation id after "+ConversationURIPrefix+": give a conversation_id from search_conversations (or a hit's id)")
 	}
 	c, fromIndex, err := t.b.Load(ctx, id)
 	if errors.Is(err, query.ErrNotFound) {
-		return nil, sdk.ResourceNotFoundError(uri)
+		return nil, resourceNotFound(uri, t.idError(ctx, err, id).Error())
 	}
 	if err != nil {
 		return nil, backendError(err, id)

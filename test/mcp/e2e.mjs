@@ -137,6 +137,17 @@ try {
   check(!relHit.isError && relHit.structuredContent?.hits?.every((h) => h.conversation_id !== FIXTURE), "related_conversations(hit id)");
   const resHit = await client.readResource({ uri: `convsearch://conversation/${encodeURIComponent(hitID)}` });
   check(resHit.contents?.[0]?.text?.includes(`id ${FIXTURE}`), "read the resource of a hit id");
+  // As an agent copies it: the hit's id with its slashes, unescaped.
+  const resRaw = await client.readResource({ uri: `convsearch://conversation/${hitID}` });
+  check(resRaw.contents?.[0]?.text?.includes(`id ${FIXTURE}`), "read the resource of a hit id, unescaped (m/ID/N)");
+  let missing;
+  try {
+    await client.readResource({ uri: "convsearch://conversation/no-such-id" });
+  } catch (e) {
+    missing = e;
+  }
+  check(missing?.code === -32602 && /resource not found: no conversation with id "no-such-id"/.test(missing?.message ?? ""),
+    `a missing resource: -32602 saying what was not found (${missing?.code} ${missing?.message})`);
 
   const dec = await call("list_decisions", { query: "outbox" });
   const d = dec.structuredContent?.hits?.[0];
