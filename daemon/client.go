@@ -69,6 +69,30 @@ func (e *APIError) Error() string {
 	return fmt.Sprintf("daemon: %s (HTTP %d)", e.Message, e.Status)
 }
 
+// EngineError rebuilds, for a caller that sent query q, the error the
+// daemon's index returned, so that it reads as it would without a daemon:
+// the *query.SyntaxError of a query syntax error, a context.DeadlineExceeded
+// for a search stopped as too long, the message alone of another refused
+// request; nil for any other answer.
+func (e *APIError) EngineError(q string) error {
+	switch {
+	case e.Status == http.StatusBadRequest && e.Pos != nil:
+		// The message is SyntaxError.Error(): what is wrong follows the column.
+		msg := e.Message
+		if _, rest, ok := strings.Cut(msg, "query syntax error at column "); ok {
+			if _, m, ok := strings.Cut(rest, ": "); ok {
+				msg = m
+			}
+		}
+		return &query.SyntaxError{Query: q, Pos: *e.Pos, Msg: msg}
+	case e.Status == http.StatusBadRequest:
+		return errors.New(e.Message)
+	case e.Status == http.StatusGatewayTimeout:
+		return fmt.Errorf("%s: %w", e.Message, context.DeadlineExceeded)
+	}
+	return nil
+}
+
 // Health asks /healthz.
 func (c *Client) Health(ctx context.Context) (*server.Health, error) {
 	var h server.Health

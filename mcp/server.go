@@ -422,10 +422,28 @@ func backendError(err error, id string) error {
 	return &indexError{err}
 }
 
+// engineErrorer is what the daemon package's client errors offer: the
+// error its index returned for the query sent, rebuilt.
+type engineErrorer interface{ EngineError(q string) error }
+
+// engineError returns, for an error of a daemon's client, the error the
+// daemon's index gave for query q: without it, an agent would read the
+// transport ("daemon: … (HTTP 400)") and miss the query language's help
+// whenever a daemon answered.
+func engineError(err error, q string) error {
+	var ee engineErrorer
+	if errors.As(err, &ee) {
+		if e := ee.EngineError(q); e != nil {
+			return e
+		}
+	}
+	return err
+}
+
 // idError is backendError for a call naming conversation id, saying when
 // the id may only not have been read yet.
 func (t *tools) idError(ctx context.Context, err error, id string) error {
-	e := backendError(err, id)
+	e := backendError(engineError(err, ""), id)
 	if errors.Is(err, query.ErrNotFound) && t.opts.Indexing(ctx) {
 		return fmt.Errorf("%w (convsearch is still indexing for the first time: it may not be read yet; ask again shortly)", e)
 	}

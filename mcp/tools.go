@@ -239,7 +239,7 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 	out.Indexing = t.opts.Indexing(ctx)
 	res, err := t.b.Search(ctx, r)
 	if err != nil {
-		return "", out, backendError(err, "")
+		return "", out, backendError(engineError(err, q), "")
 	}
 	out.Result = *res
 	out.Truncated = trimHits(out.Hits)
@@ -427,7 +427,7 @@ func (t *tools) decisions(ctx context.Context, in *decisionsInput) (string, sear
 	res, err := t.b.Decisions(ctx, query.DecisionsRequest{Query: q, Projects: one(in.Project), Since: since, Until: until,
 		Limit: orDefault(in.Limit, mcpDecisionsDefault)})
 	if err != nil {
-		return "", out, backendError(err, "")
+		return "", out, backendError(engineError(err, q), "")
 	}
 	out.Result = *res
 	out.Truncated = trimHits(out.Hits) || uint64(len(out.Hits)) < out.Total
@@ -442,7 +442,7 @@ func (t *tools) topics(ctx context.Context, in *topicsInput) (string, topicsOutp
 	// One more than asked tells whether there are more.
 	topics, err := t.b.Topics(ctx, query.TopicsRequest{Projects: one(in.Project), Limit: limit + 1})
 	if err != nil {
-		return "", out, backendError(err, "")
+		return "", out, backendError(engineError(err, ""), "")
 	}
 	if len(topics) > limit {
 		topics, out.Truncated = topics[:limit], true

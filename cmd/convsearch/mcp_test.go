@@ -266,6 +266,13 @@ func TestMCPThroughDaemon(t *testing.T) {
 	p.waitHits(t, "outbox replay")
 	// The daemon indexed --root for it.
 	p.waitHits(t, "sharded LRU")
+	// A query the index refuses reads as it does without a daemon: the
+	// mistake, a caret and the query language, no HTTP status.
+	res := p.call(t, "search_conversations", map[string]any{"query": "the"})
+	if txt := resultText(res); !res.IsError || !strings.Contains(txt, "nothing to search for") || !strings.Contains(txt, "The query language") ||
+		strings.Contains(txt, "HTTP") || strings.Contains(txt, "daemon") {
+		t.Errorf("search_conversations(the) through the daemon: error %v %q", res.IsError, txt)
+	}
 	if err := p.close(t); err != nil {
 		t.Errorf("exit: %v", err)
 	}
