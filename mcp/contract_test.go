@@ -129,6 +129,33 @@ func TestMCPHitIDsEverywhere(t *testing.T) {
 	}
 }
 
+// TestMCPHiddenMatches checks that a search finding nothing says when
+// hidden messages (left out by default) would match, and how to see them.
+func TestMCPHiddenMatches(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	for _, tc := range []struct {
+		args   map[string]any
+		hits   bool
+		hidden uint64
+	}{
+		// "pg16" is only in the fixture's hidden environment block (#0).
+		{map[string]any{"query": "pg16"}, false, 1},
+		{map[string]any{"query": "pg16", "role": "system"}, false, 1},
+		{map[string]any{"query": "pg16", "role": "system", "group": false}, false, 1},
+		{map[string]any{"query": "pg16", "include_hidden": true}, true, 0},
+		{map[string]any{"query": "pg16", "role": "user"}, false, 0},
+		{map[string]any{"query": "zzqxnothing"}, false, 0},
+	} {
+		out, txt := ok[searchOutput](t, cs, "search_conversations", tc.args)
+		if (len(out.Hits) > 0) != tc.hits || out.HiddenMatches != tc.hidden {
+			t.Errorf("search_conversations(%v): %d hits, hidden_matches %d; want hits %v, hidden_matches %d", tc.args, len(out.Hits), out.HiddenMatches, tc.hits, tc.hidden)
+		}
+		if hint := strings.Contains(txt, "pass include_hidden:true"); hint != (tc.hidden > 0) || (hint && !strings.Contains(txt, fmt.Sprintf("%d hidden message", tc.hidden))) {
+			t.Errorf("search_conversations(%v): text %q, want a hint %v", tc.args, txt, tc.hidden > 0)
+		}
+	}
+}
+
 // TestMCPResourceURIs checks that a conversation resource is read with the
 // id as an agent copies it (a hit's id with its slashes, escaped or not),
 // and that a missing one is the specification's not-found error saying

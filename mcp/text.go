@@ -130,6 +130,12 @@ func (t *tools) renderSearch(ctx context.Context, out *searchOutput, offset int,
 			fmt.Fprintf(&b, " past offset %d (%d hits in all)", offset, out.Total)
 		}
 		b.WriteString(".")
+		switch n := out.HiddenMatches; {
+		case n == 1:
+			b.WriteString(" 1 hidden message (injected or procedural: a system prompt, an environment block, a tool's own message) matches; pass include_hidden:true to see it.")
+		case n > 1:
+			fmt.Fprintf(&b, " %d hidden messages (injected or procedural: system prompts, environment blocks, tools' own messages) match; pass include_hidden:true to see them.", n)
+		}
 		t.filterHints(ctx, &b, in)
 		return b.String()
 	}

@@ -37,7 +37,7 @@ type searchInput struct {
 	Limit          *int   `json:"limit,omitempty" jsonschema:"at most this many hits"`
 	Offset         int    `json:"offset,omitempty" jsonschema:"skip this many hits: pass next_offset of the previous answer to page"`
 	Sort           string `json:"sort,omitempty" jsonschema:"order of the hits (default relevance)"`
-	IncludeHidden  bool   `json:"include_hidden,omitempty" jsonschema:"also search injected and procedural messages (system prompts, environment blocks), left out by default"`
+	IncludeHidden  bool   `json:"include_hidden,omitempty" jsonschema:"also search injected and procedural messages (system prompts, environment blocks), left out by default; a search that finds nothing says how many of them match"`
 }
 
 type getInput struct {
@@ -75,6 +75,9 @@ type searchOutput struct {
 	Truncated bool `json:"truncated"`
 	// NextOffset is the offset of the next page, when there is one.
 	NextOffset int `json:"next_offset,omitempty"`
+	// HiddenMatches counts, when nothing matched, the hidden messages that
+	// would with include_hidden.
+	HiddenMatches uint64 `json:"hidden_matches,omitempty" jsonschema:"when nothing matched: how many hidden (injected or procedural) messages match; pass include_hidden:true to see them"`
 	// Indexing is true while the first pass over the roots is running:
 	// conversations not yet read are missing.
 	Indexing bool `json:"indexing,omitempty" jsonschema:"true while the first indexing pass over the user's files is running: conversations not read yet are missing, ask again shortly"`
@@ -242,6 +245,9 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 		return "", out, backendError(engineError(err, q), "")
 	}
 	out.Result = *res
+	if res.Total == 0 && r.ExcludeHidden {
+		out.HiddenMatches = t.hiddenMatches(ctx, r)
+	}
 	out.Truncated = trimHits(out.Hits)
 	// Grouped, Total counts documents, not conversations: the search says
 	// whether more conversations follow.
@@ -262,6 +268,24 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 		return indexingNote(out.Indexing, t.renderSearch(ctx, &out, in.Offset, in, r.Group))
 	})
 	return text, out, nil
+}
+
+// hiddenMatches counts the hidden messages r would find with
+// include_hidden, for an answer that found nothing: an agent told only "no
+// match" concludes nothing was said, when a tool output or an injected
+// block said it.
+func (t *tools) hiddenMatches(ctx context.Context, r query.Request) uint64 {
+	r.ExcludeHidden, r.Group, r.Offset, r.Limit, r.NoHighlight = false, false, 0, 1, true
+	res, err := t.b.Search(ctx, r)
+	if err != nil {
+		t.log.Debug("count hidden matches", "query", r.Query, "err", err)
+		return 0
+	}
+	if res.Relaxed {
+		return 0 // none has every word either
+	}
+	// Nothing visible matched, so whatever matches now is hidden.
+	return res.Total
 }
 
 // fitHits renders out, dropping its last hits until the answer fits

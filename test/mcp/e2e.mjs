@@ -104,6 +104,10 @@ try {
     check(!r.isError && hits.length > 0 && hits.every((h) => h.conversation_id === FIXTURE),
       `search_conversations(${JSON.stringify(a)}): hits of the fixture only (${hits.length})`);
   }
+  // Nothing visible matches, but a hidden message does: the answer says so.
+  const hidden = await call("search_conversations", { query: "pg16", role: "system" });
+  check(!hidden.isError && hidden.structuredContent?.hits?.length === 0 && hidden.structuredContent.hidden_matches === 1 &&
+    text(hidden).includes("pass include_hidden:true"), "search_conversations: no match, but 1 hidden message, and how to see it");
   const none = await call("search_conversations", { query: "outbox", until: "2024-01-01" });
   check(!none.isError && none.structuredContent?.hits?.length === 0, "search_conversations: until before the fixture finds nothing");
 
