@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -335,5 +336,132 @@ func TestMCPDerivedShown(t *testing.T) {
 	}
 	if !found || !strings.Contains(txt, "decision: ") {
 		t.Errorf("get_conversation(%s): decisions %+v, want %q", derived.ConversationID, w.Decisions, derived.Text)
+	}
+}
+
+// longMessages is a conversation with messages longer than any answer.
+func longMessages() bigBackend {
+	c := &conversation.Conversation{ID: "long", Source: "portable", Title: "Long messages"}
+	add := func(m conversation.Message) {
+		m.Index, m.Role = len(c.Messages), conversation.RoleAssistant
+		c.Messages = append(c.Messages, m)
+	}
+	add(conversation.Message{Content: "hello"})
+	// 360,000 characters, some of them several bytes long and some that
+	// JSON escapes.
+	var b strings.Builder
+	for i := 0; b.Len() < 500000; i++ {
+		fmt.Fprintf(&b, "line %d: naïve café ☕ \"quoted\" <tag> 日本語\n", i)
+	}
+	add(conversation.Message{Content: string([]rune(b.String())[:360000])})
+	add(conversation.Message{Content: strings.Repeat("six kilobytes of text ", 280)})
+	add(conversation.Message{
+		Thinking:    strings.Repeat("ponder ", 500),
+		Content:     strings.Repeat("answer ", 1000),
+		ToolCalls:   []conversation.ToolCall{{Name: "Bash", Arguments: `{"command": "` + strings.Repeat("x", 3000) + `"}`}},
+		ToolResults: []conversation.ToolResult{{Name: "Bash", Content: strings.Repeat("output line\n", 5000)}},
+	})
+	add(conversation.Message{Content: "bye"})
+	return bigBackend{c: c}
+}
+
+var partMarks = regexp.MustCompile(`^\[… \d+ characters before this part\] ?|( ?\[… \d+ more characters cut\])$`)
+
+// allTexts is the texts of m in char_offset order, markers taken out.
+func allTexts(m conversation.Message) string {
+	var b strings.Builder
+	for _, p := range messageTexts(&m) {
+		b.WriteString(partMarks.ReplaceAllString(*p, ""))
+	}
+	return b.String()
+}
+
+// TestMCPReadLongMessage checks that every message can be read to its end,
+// part by part from where its window cut it, each answer under the budget
+// and saying which call reads the next part.
+func TestMCPReadLongMessage(t *testing.T) {
+	b := longMessages()
+	cs := connect(t, b)
+	for _, tc := range []struct {
+		name     string
+		message  int
+		maxCalls int
+	}{
+		{"360,000 characters", 1, 20},
+		{"6 KB", 2, 2},
+		{"thinking, text, tool call and result", 3, 4},
+		{"short", 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := allTexts(b.c.Messages[tc.message])
+			w, _ := ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": "long", "message": tc.message, "context": 0, "max_messages": 2})
+			// Where the window cut the message, if it did.
+			var read strings.Builder
+			from := -1
+			for _, cm := range w.Cut {
+				if cm.Message == tc.message {
+					from = cm.CharOffset
+				}
+			}
+			if from < 0 {
+				if got := allTexts(w.Messages[0]); got != want {
+					t.Fatalf("window: message not cut, but %d of %d characters", len([]rune(got)), len([]rune(want)))
+				}
+				from = len([]rune(want))
+			} else {
+				read.WriteString(string([]rune(want)[:from]))
+			}
+			args := map[string]any{"id": "long", "message": tc.message, "char_offset": from}
+			if from == len([]rune(want)) {
+				args = map[string]any{"id": "long", "message": tc.message, "max_messages": 1}
+			}
+			for calls := 1; ; calls++ {
+				if calls > tc.maxCalls {
+					t.Fatalf("more than %d calls to read the message", tc.maxCalls)
+				}
+				w, txt := ok[conversationOutput](t, cs, "get_conversation", args)
+				if n := answerSize(txt, &w); n > mcpAnswerMax {
+					t.Errorf("get_conversation(%v): %d bytes, over %d", args, n, mcpAnswerMax)
+				}
+				if len(w.Messages) != 1 || w.Messages[0].Index != tc.message || w.MessageChars != len([]rune(want)) {
+					t.Fatalf("get_conversation(%v): %d messages, message_chars %d", args, len(w.Messages), w.MessageChars)
+				}
+				if _, ok := args["char_offset"]; ok {
+					read.WriteString(allTexts(w.Messages[0]))
+				} else {
+					read.Reset()
+					read.WriteString(allTexts(w.Messages[0]))
+				}
+				if w.NextCharOffset == nil {
+					if tc.message < len(b.c.Messages)-1 && !strings.Contains(txt, fmt.Sprintf("get_conversation(id=%q, offset=%d)", "long", tc.message+1)) {
+						t.Errorf("get_conversation(%v): the end of the message, but the text does not say how to read on:\n%s", args, txt[max(len(txt)-300, 0):])
+					}
+					break
+				}
+				next := fmt.Sprintf("get_conversation(id=%q, message=%d, char_offset=%d)", "long", tc.message, *w.NextCharOffset)
+				if !strings.Contains(txt, next) || !w.Truncated {
+					t.Errorf("get_conversation(%v): truncated %v, text does not say %s:\n%s", args, w.Truncated, next, txt[max(len(txt)-300, 0):])
+				}
+				args = map[string]any{"id": "long", "message": tc.message, "char_offset": *w.NextCharOffset}
+			}
+			if got := read.String(); got != want {
+				t.Errorf("read %d characters, want the %d of the message", len([]rune(got)), len([]rune(want)))
+			}
+		})
+	}
+
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"id": "long", "message": 0, "char_offset": 5}, "past its end"},
+		{map[string]any{"id": "long", "message": 2, "char_offset": -1}, "char_offset"},
+		{map[string]any{"id": "long", "char_offset": 10}, "give message"},
+		{map[string]any{"id": "long", "message": 9, "char_offset": 0}, "5 messages"},
+	} {
+		res := call(t, cs, "get_conversation", tc.args)
+		if !res.IsError || !strings.Contains(text(res), tc.want) {
+			t.Errorf("get_conversation(%v): error %v %q, want it to say %q", tc.args, res.IsError, text(res), tc.want)
+		}
 	}
 }

@@ -120,7 +120,7 @@ Which tool when:
 - an overview of what the user discussed, or words worth searching for: list_topics;
 - other discussions of the same subject as a conversation: related_conversations.
 Every id a tool returns (conversation_id, or a hit's id such as m/ID/N) works wherever a conversation id is asked for. Snippets are plain text; their matches are [start, end) offsets in Unicode code points, not UTF-16 units (in JavaScript, index Array.from(text)).
-Answers stay under some 20k tokens: when "truncated" is true, page with offset (searches) or offset=next_message (get_conversation). While "indexing" is true the first pass over the user's files is still running and answers may miss conversations: ask again shortly.`
+Answers stay under some 20k tokens: when "truncated" is true, page with offset (searches) or offset=next_message (get_conversation); a message cut with a marker is read to its end with get_conversation(id, message, char_offset), as its answer says. While "indexing" is true the first pass over the user's files is still running and answers may miss conversations: ask again shortly.`
 
 // NewServer returns an MCP server whose tools and resources answer from b.
 // Serve it over stdio with Run(ctx, &sdk.StdioTransport{}), or over HTTP
@@ -225,7 +225,7 @@ By default one hit per conversation (its best, with "count" hits in all); group=
 	addTool(t, s, &sdk.Tool{
 		Name:        "get_conversation",
 		Title:       "Read a conversation",
-		Description: `Read a window of one past conversation: its title, project, topics and decisions (written or derived), and a run of messages with their tool calls and results. Use it after search_conversations or list_decisions, to read the exchange around a hit. Never the whole conversation at once: without "message", the window starts at the first message; with "message" (e.g. a search hit's message_index) it starts "context" messages before it. It holds up to max_messages messages and stays under some 20k tokens; long texts are cut with a marker saying how much was cut. When "truncated" is true and next_message is set, call again with offset=next_message to read on.`,
+		Description: `Read a window of one past conversation: its title, project, topics and decisions (written or derived), and a run of messages with their tool calls and results. Use it after search_conversations or list_decisions, to read the exchange around a hit. Never the whole conversation at once: without "message", the window starts at the first message; with "message" (e.g. a search hit's message_index) it starts "context" messages before it. It holds up to max_messages messages and stays under some 20k tokens; long texts are cut with a marker saying how much was cut. When "truncated" is true and next_message is set, call again with offset=next_message to read on. To read a cut message to its end, call with message=<its index> and char_offset (from cut_messages, or 0): that message alone, as much of it as some 20k tokens hold; while next_char_offset is set, call again with char_offset=next_char_offset. Characters count Unicode code points through the message's thinking, text, tool calls and tool results, in this order.`,
 		Annotations: readOnly(),
 	}, t.getConversation, func(s *jsonschema.Schema) {
 		prop(s, "id").MinLength = jsonschema.Ptr(1)
@@ -233,6 +233,7 @@ By default one hit per conversation (its best, with "count" hits in all); group=
 		limits(prop(s, "offset"), 0, -1, -1)
 		limits(prop(s, "context"), 0, mcpWindowMax-1, mcpContextDefault)
 		limits(prop(s, "max_messages"), 1, mcpWindowMax, mcpWindowDefault)
+		limits(prop(s, "char_offset"), 0, -1, -1)
 	})
 	addTool(t, s, &sdk.Tool{
 		Name:        "list_decisions",

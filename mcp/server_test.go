@@ -161,7 +161,7 @@ func TestMCPListsToolsAndTemplate(t *testing.T) {
 	}
 	want := map[string][]string{
 		"search_conversations":  {"query", "type", "project", "source", "role", "since", "until", "limit"},
-		"get_conversation":      {"id", "message", "context", "max_messages"},
+		"get_conversation":      {"id", "message", "offset", "context", "max_messages", "char_offset"},
 		"list_decisions":        {"query", "project", "since", "limit"},
 		"list_topics":           {"project", "limit"},
 		"related_conversations": {"id", "limit"},

@@ -21,12 +21,18 @@ import (
 // clip returns s cut to at most n characters, ending with a marker saying
 // how many were cut, preferably at a space; cut reports whether it cut.
 func clip(s string, n int) (_ string, cut bool) {
+	s, _, cut = clipKept(s, n)
+	return s, cut
+}
+
+// clipKept is clip, also saying how many characters of s it kept.
+func clipKept(s string, n int) (_ string, kept int, cut bool) {
 	if len(s) <= n { // n bytes hold at least n characters
-		return s, false
+		return s, utf8.RuneCountInString(s), false
 	}
 	total := utf8.RuneCountInString(s)
 	if total <= n {
-		return s, false
+		return s, total, false
 	}
 	// Byte offset of character n, and of the last space in the final tenth
 	// before it.
@@ -44,8 +50,8 @@ func clip(s string, n int) (_ string, cut bool) {
 	if space > 0 {
 		end = space
 	}
-	kept := s[:end]
-	return fmt.Sprintf("%s [… %d more characters cut]", kept, total-utf8.RuneCountInString(kept)), true
+	kept = utf8.RuneCountInString(s[:end])
+	return fmt.Sprintf("%s [… %d more characters cut]", s[:end], total-kept), kept, true
 }
 
 func day(t time.Time) string {
@@ -324,22 +330,42 @@ func renderConversation(c *conversationOutput, focus, budget int) string {
 		return b.String()
 	case len(c.Messages) == c.MessageCount:
 		fmt.Fprintf(&b, "\nAll %d messages:\n", c.MessageCount)
+	case c.CharOffset > 0 || c.NextCharOffset != nil:
+		end := c.MessageChars
+		if c.NextCharOffset != nil {
+			end = *c.NextCharOffset
+		}
+		fmt.Fprintf(&b, "\nMessage %d of %d, characters %d–%d of its %d:\n", c.First, c.MessageCount, c.CharOffset, end, c.MessageChars)
 	default:
 		fmt.Fprintf(&b, "\nMessages %d–%d of %d:\n", c.First, c.Last, c.MessageCount)
+	}
+	resume := map[int]int{}
+	for _, cm := range c.Cut {
+		resume[cm.Message] = cm.CharOffset
 	}
 	shown := 0
 	for i := range c.Messages {
 		if b.Len() > budget {
 			break
 		}
-		writeMessage(&b, &c.Messages[i], c.Messages[i].Index == focus)
+		m := &c.Messages[i]
+		writeMessage(&b, m, m.Index == focus)
+		if at, ok := resume[m.Index]; ok {
+			fmt.Fprintf(&b, "(cut: read the rest with get_conversation(id=%q, message=%d, char_offset=%d))\n", c.ID, m.Index, at)
+		}
 		shown++
 	}
 	last := c.First + shown - 1
 	if shown < len(c.Messages) {
 		fmt.Fprintf(&b, "\n[… messages %d–%d cut to keep this short]\n", last+1, c.Last)
 	}
-	if last < c.MessageCount-1 {
+	if c.NextCharOffset != nil {
+		fmt.Fprintf(&b, "\nMessage %d goes on (%d characters in all): read on with get_conversation(id=%q, message=%d, char_offset=%d).", c.First, c.MessageChars, c.ID, c.First, *c.NextCharOffset)
+		if last < c.MessageCount-1 {
+			fmt.Fprintf(&b, " Skip to the next message with get_conversation(id=%q, offset=%d).", c.ID, last+1)
+		}
+		b.WriteByte('\n')
+	} else if last < c.MessageCount-1 {
 		fmt.Fprintf(&b, "\nRead on with get_conversation(id=%q, offset=%d).\n", c.ID, last+1)
 	}
 	return b.String()

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,7 +46,8 @@ type getInput struct {
 	Message     *int   `json:"message,omitempty" jsonschema:"index of the message to read around, from 0 (a hit's message_index); omit to start at the beginning"`
 	Offset      *int   `json:"offset,omitempty" jsonschema:"page through a long conversation: the window starts at this message (pass next_message of the previous answer); instead of message"`
 	Context     *int   `json:"context,omitempty" jsonschema:"with message: how many messages before it the window starts"`
-	MaxMessages *int   `json:"max_messages,omitempty" jsonschema:"at most this many messages in the window"`
+	MaxMessages *int   `json:"max_messages,omitempty" jsonschema:"at most this many messages in the window; 1 reads the message whole, up to the answer's size"`
+	CharOffset  *int   `json:"char_offset,omitempty" jsonschema:"read the message alone from this character of its texts on (0: from its start), up to the answer's size: how a message cut with a marker is read to its end (pass next_char_offset, or the char_offset of cut_messages)"`
 }
 
 type decisionsInput struct {
@@ -111,10 +113,26 @@ type conversationOutput struct {
 	Messages []conversation.Message `json:"messages"`
 	// NextMessage is where to read on (offset=next_message).
 	NextMessage *int `json:"next_message,omitempty"`
+	// Cut lists the messages of a window whose texts were cut, with where
+	// to read on in each (message, char_offset).
+	Cut []cutMessage `json:"cut_messages,omitempty" jsonschema:"the messages whose texts were cut, each with the char_offset to read the rest from: get_conversation(id, message, char_offset)"`
+	// CharOffset, MessageChars and NextCharOffset are set when one message
+	// is read alone: where this part starts, how many characters its texts
+	// hold, and where the next part starts when this one did not reach its
+	// end.
+	CharOffset     int  `json:"char_offset,omitempty" jsonschema:"a message read alone: the character of its texts this part starts at"`
+	MessageChars   int  `json:"message_chars,omitempty" jsonschema:"a message read alone: how many characters its texts hold (thinking, content, tool calls, tool results, in this order)"`
+	NextCharOffset *int `json:"next_char_offset,omitempty" jsonschema:"a message read alone and not to its end: call again with the same message and char_offset=next_char_offset"`
 	// FromIndex is true when the source file could not be read again and
 	// the messages are the index's stored text (no tool structure).
 	FromIndex bool `json:"from_index,omitempty"`
 	Truncated bool `json:"truncated"`
+}
+
+// cutMessage is a message of a window whose texts were cut.
+type cutMessage struct {
+	Message    int `json:"message"`
+	CharOffset int `json:"char_offset"`
 }
 
 type topicsOutput struct {
@@ -165,6 +183,9 @@ func (in *getInput) check() error {
 	}
 	if in.Message != nil && *in.Message < 0 {
 		return argError("message %d is negative: messages are numbered from 0 (a hit's message_index)", *in.Message)
+	}
+	if in.CharOffset != nil && *in.CharOffset < 0 {
+		return argError("char_offset %d is negative: characters are counted from 0 (pass next_char_offset)", *in.CharOffset)
 	}
 	if in.Context != nil && (*in.Context < 0 || *in.Context > mcpWindowMax-1) {
 		return argError("context %d out of range: 0 to %d messages before message", *in.Context, mcpWindowMax-1)
@@ -354,6 +375,12 @@ func (t *tools) getConversation(ctx context.Context, in *getInput) (string, conv
 	if focus >= n {
 		return "", out, argError("conversation %s has %d messages (0 to %d); there is no message %d", c.ID, n, n-1, focus)
 	}
+	if in.CharOffset != nil && focus < 0 {
+		return "", out, argError("char_offset counts within one message: give message too (the index of the message cut)")
+	}
+	if (in.CharOffset != nil || orDefault(in.MaxMessages, mcpWindowDefault) == 1) && n > 0 {
+		return readMessage(c, max(focus, 0), orDefault(in.CharOffset, 0), in.Message != nil, fromIndex)
+	}
 	if in.Offset != nil {
 		focus = -1 // a page, not a message asked for
 		if *in.Offset > 0 {
@@ -370,6 +397,54 @@ func (t *tools) getConversation(ctx context.Context, in *getInput) (string, conv
 		if answerSize(text, &out) <= mcpAnswerMax || len(out.Messages) <= 1 || budget < 1000 {
 			break
 		}
+	}
+	return text, out, nil
+}
+
+// mcpMessageChars is the most characters of one message read alone: its
+// text comes twice in an answer (text and structured content), which
+// holds mcpAnswerMax.
+const mcpMessageChars = 36000
+
+// readMessage answers get_conversation for message i of c alone, from
+// character from of its texts on: as much as the answer holds, with where
+// the next part starts. focus says whether the message was asked for.
+func readMessage(c *conversation.Conversation, i, from int, focus, fromIndex bool) (string, conversationOutput, error) {
+	size := 0
+	for _, p := range messageTexts(&c.Messages[i]) {
+		size += utf8.RuneCountInString(*p)
+	}
+	if from > 0 && from >= size {
+		return "", conversationOutput{}, argError("message %d of %s has %d characters; char_offset %d is past its end (0 to %d)", i, c.ID, size, from, max(size-1, 0))
+	}
+	mark := -1
+	if focus {
+		mark = i
+	}
+	var text string
+	var out conversationOutput
+	// The most characters that fit: shrink in proportion to the overshoot
+	// until the answer fits.
+	for n := mcpMessageChars; ; {
+		h := conversationHead(c)
+		m, total, next := sliceMessage(c.Messages[i], from, n)
+		h.MessageCount, h.First, h.Last = len(c.Messages), i, i
+		h.Messages = []conversation.Message{m}
+		h.CharOffset, h.MessageChars, h.FromIndex = from, total, fromIndex
+		if next >= 0 {
+			h.NextCharOffset = &next
+		}
+		if i+1 < len(c.Messages) {
+			h.NextMessage = new(i + 1)
+		}
+		h.Truncated = len(c.Messages) > 1 || h.headCut || from > 0 || next >= 0
+		out = h.conversationOutput
+		text = renderConversation(&out, mark, mcpAnswerMax)
+		got := answerSize(text, &out)
+		if got <= mcpAnswerMax || n <= 100 {
+			break
+		}
+		n = min(n-100, n*(mcpAnswerMax-2000)/got)
 	}
 	return text, out, nil
 }
@@ -395,13 +470,16 @@ func window(c *conversation.Conversation, in *getInput, budget int) conversation
 	from, to := anchor, anchor-1
 	if n > 0 {
 		take := func(i int) (conversation.Message, bool) {
-			m, cut := clipMessage(c.Messages[i])
+			m, resume := clipMessage(c.Messages[i])
 			cost := messageSize(&m)
 			if cost > budget && i != anchor {
 				return m, false
 			}
 			budget -= cost
-			h.Truncated = h.Truncated || cut
+			if resume >= 0 {
+				h.Truncated = true
+				h.Cut = append(h.Cut, cutMessage{Message: i, CharOffset: resume})
+			}
 			return m, true
 		}
 		var before, after []conversation.Message
@@ -424,6 +502,7 @@ func window(c *conversation.Conversation, in *getInput, budget int) conversation
 		}
 		slices.Reverse(before)
 		h.Messages = append(before, after...)
+		slices.SortFunc(h.Cut, func(a, b cutMessage) int { return a.Message - b.Message })
 	}
 	h.First = from
 	h.Last = to
@@ -668,37 +747,88 @@ func firstN[T any](all []T, n int, f func(T) T) (out []T, more int) {
 	return out, max(len(all)-n, 0)
 }
 
-// clipMessage cuts m's long texts, reporting whether it cut any.
-func clipMessage(m conversation.Message) (conversation.Message, bool) {
-	var cutAny bool
-	cut := func(s string, n int) string {
-		s, c := clip(s, n)
-		cutAny = cutAny || c
-		return s
+// ownTexts returns m with its own copies of the tool calls and results,
+// whose texts can then be cut without touching the conversation's.
+func ownTexts(m conversation.Message) conversation.Message {
+	m.ToolCalls = slices.Clone(m.ToolCalls)
+	m.ToolResults = slices.Clone(m.ToolResults)
+	return m
+}
+
+// messageTexts returns m's texts in the order an answer shows them:
+// thinking, content, each tool call's arguments, each tool result. A
+// char_offset counts characters through them in this order.
+func messageTexts(m *conversation.Message) []*string {
+	texts := []*string{&m.Thinking, &m.Content}
+	for i := range m.ToolCalls {
+		texts = append(texts, &m.ToolCalls[i].Arguments)
 	}
-	limit := mcpContentMax
-	if m.Hidden {
-		limit = mcpToolTextMax
+	for i := range m.ToolResults {
+		texts = append(texts, &m.ToolResults[i].Content)
 	}
-	m.Content = cut(m.Content, limit)
-	m.Thinking = cut(m.Thinking, mcpToolTextMax)
-	if len(m.ToolCalls) > 0 {
-		calls := make([]conversation.ToolCall, len(m.ToolCalls))
-		for i, tc := range m.ToolCalls {
-			tc.Arguments = cut(tc.Arguments, mcpToolTextMax)
-			calls[i] = tc
+	return texts
+}
+
+// clipMessage cuts m's long texts. resume is the char_offset of the first
+// character cut, where reading the message alone goes on; -1 when nothing
+// was cut.
+func clipMessage(m conversation.Message) (_ conversation.Message, resume int) {
+	m = ownTexts(m)
+	resume = -1
+	at := 0 // characters of the texts before this one
+	for _, p := range messageTexts(&m) {
+		limit := mcpToolTextMax
+		if p == &m.Content && !m.Hidden {
+			limit = mcpContentMax
 		}
-		m.ToolCalls = calls
-	}
-	if len(m.ToolResults) > 0 {
-		results := make([]conversation.ToolResult, len(m.ToolResults))
-		for i, tr := range m.ToolResults {
-			tr.Content = cut(tr.Content, mcpToolTextMax)
-			results[i] = tr
+		size := utf8.RuneCountInString(*p)
+		var kept int
+		var cut bool
+		if *p, kept, cut = clipKept(*p, limit); cut && resume < 0 {
+			resume = at + kept
 		}
-		m.ToolResults = results
+		at += size
 	}
-	return m, cutAny
+	return m, resume
+}
+
+// sliceMessage returns m with only the characters [from, from+n) of its
+// texts (see messageTexts), each text cut with markers saying how much
+// comes before and after; total is how many characters its texts hold,
+// and next where the following part starts (-1: none follows).
+func sliceMessage(m conversation.Message, from, n int) (_ conversation.Message, total, next int) {
+	m = ownTexts(m)
+	to := from + n
+	for _, p := range messageTexts(&m) {
+		size := utf8.RuneCountInString(*p)
+		lo, hi := min(max(from-total, 0), size), min(max(to-total, 0), size)
+		if lo > 0 || hi < size {
+			r := []rune(*p)
+			var b strings.Builder
+			if lo > 0 {
+				fmt.Fprintf(&b, "[… %d characters before this part]", lo)
+			}
+			if hi > lo {
+				if lo > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(string(r[lo:hi]))
+			}
+			if hi < size {
+				if b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+				fmt.Fprintf(&b, "[… %d more characters cut]", size-hi)
+			}
+			*p = b.String()
+		}
+		total += size
+	}
+	next = -1
+	if to < total {
+		next = to
+	}
+	return m, total, next
 }
 
 // messageSize is roughly how many characters m takes in an answer.

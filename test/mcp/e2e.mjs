@@ -129,6 +129,22 @@ try {
   check(out.length < 1100 && /\[… \d+ more characters cut\]$/.test(out), "get_conversation: long tool output cut with a marker");
   check(w.truncated === true && w.next_message === 6, "get_conversation: truncated, next_message 6");
 
+  // A long message (#7, 9068 characters) is cut in a window, which says
+  // where to read on in it; read alone from there, it comes to its end.
+  const cutWin = (await call("get_conversation", { id: FIXTURE, message: 7, context: 0, max_messages: 2 })).structuredContent;
+  const cm = cutWin?.cut_messages?.find((c) => c.message === 7);
+  check(cm?.char_offset > 0 && cm.char_offset < 9068, `get_conversation: cut_messages says where message 7 goes on (${JSON.stringify(cm)})`);
+  const rest = await call("get_conversation", { id: FIXTURE, message: 7, char_offset: cm?.char_offset ?? 0 });
+  const r7 = rest.structuredContent;
+  const kept = (cutWin?.messages?.[0]?.content ?? "").replace(/ \[… \d+ more characters cut\]$/, "");
+  const tail = (r7?.messages?.[0]?.content ?? "").replace(/^\[… \d+ characters before this part\] /, "");
+  check(!rest.isError && r7.messages.length === 1 && r7.message_chars === 9068 && r7.next_char_offset === undefined &&
+    Array.from(kept + tail).length === 9068 && r7.next_message === 8 && text(rest).includes(`get_conversation(id="${FIXTURE}", offset=8)`),
+    "get_conversation(message, char_offset): the rest of the message, to its end, then where to read on");
+  const whole = (await call("get_conversation", { id: FIXTURE, message: 7, max_messages: 1 })).structuredContent;
+  check(Array.from(whole?.messages?.[0]?.content ?? "").length === 9068 && whole.next_char_offset === undefined,
+    "get_conversation(message, max_messages=1): the message whole");
+
   // A hit's id works where a conversation id goes; long conversations page.
   const byHit = (await call("get_conversation", { id: hitID })).structuredContent;
   check(byHit?.id === FIXTURE && byHit.first <= 6 && byHit.last >= 6, "get_conversation(hit id): the hit's conversation, at its message");
