@@ -251,6 +251,11 @@ func TestServeKeepsIndexInLine(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "Tamarins") || !strings.Contains(r.stderr, "asking the daemon at "+d.url) {
 		t.Errorf("search through the daemon: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
+	// A query the index refuses reads as it does without a daemon.
+	r = cs(t, home, "search", "the")
+	if r.code != exitUsage || strings.Contains(r.stderr, "HTTP 400") || strings.Contains(r.stderr, "daemon:") {
+		t.Errorf("a refused query through the daemon: exit %d, want %d and the index's own message\n%s", r.code, exitUsage, r.stderr)
+	}
 	r = cs(t, home, "show", "conv-a")
 	if r.code != 0 || !strings.Contains(r.stdout, "Tamarin troops") {
 		t.Errorf("show through the daemon: exit %d\n%s%s", r.code, r.stdout, r.stderr)

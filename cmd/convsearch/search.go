@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"time"
 
@@ -131,7 +132,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		req.Limit = min(max((page.Offset+page.Limit)*perConversationLook, 50), query.MaxLimit)
 	}
 	if _, err := query.Parse(req.Query); err != nil {
-		return queryError(env, err)
+		return queryError(env, req.Query, err)
 	}
 	be, err := openBackend(ctx, env, &sf)
 	if err != nil {
@@ -140,7 +141,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	defer be.Close()
 	res, err := be.Search(ctx, req)
 	if err != nil {
-		return queryError(env, err)
+		return queryError(env, req.Query, err)
 	}
 	var convs []convHits
 	if byConversation {
@@ -281,8 +282,19 @@ func showRef(h *query.Hit) string {
 }
 
 // queryError reports a query syntax error with a caret under the place, as
-// a usage error (exit 2).
-func queryError(env *Env, err error) error {
+// a usage error (exit 2). The daemon's answer to query q reads as the
+// index's own would, without "daemon: … (HTTP 400)".
+func queryError(env *Env, q string, err error) error {
+	var ae *daemon.APIError
+	if errors.As(err, &ae) {
+		if e := ae.EngineError(q); e != nil {
+			var se *query.SyntaxError
+			if ae.Status == http.StatusBadRequest && !errors.As(e, &se) {
+				return usagef("%v", e) // refused as the index refuses it: still a usage error
+			}
+			err = e
+		}
+	}
 	var se *query.SyntaxError
 	if errors.As(err, &se) {
 		fmt.Fprintln(env.Stderr, se.Caret())

@@ -223,7 +223,7 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 		return usagef("decisions: %v", err)
 	}
 	if _, err := query.Parse(q); err != nil {
-		return queryError(env, err)
+		return queryError(env, q, err)
 	}
 	be, err := openBackend(ctx, env, &sf)
 	if err != nil {
@@ -232,7 +232,7 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 	defer be.Close()
 	res, err := be.Decisions(ctx, query.DecisionsRequest{Query: q, Projects: ff.Projects, Sources: ff.Sources, Since: since, Until: until, Limit: *limit})
 	if err != nil {
-		return queryError(env, err)
+		return queryError(env, q, err)
 	}
 	if *asJSON {
 		return writeJSON(env.Stdout, res)
