@@ -198,8 +198,40 @@ func (e *Engine) Related(ctx context.Context, id string, limit int) (*Result, er
 	if err != nil {
 		return nil, err
 	}
+	r := Request{Limit: limit, Group: true, NoHighlight: true}
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	res, err := e.run(ctx, r, relatedQuery(info), nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	res.Query = "related:" + info.ID
+	return res, nil
+}
+
+// Bounds on what Related asks for: a conversation may carry thousands of
+// topics or a title a page long, and each topic is three clauses, so
+// without them one conversation's relatives cost minutes and gigabytes.
+const (
+	relatedTopics = 16 // the conversation's first topics, in its own order
+	relatedWords  = 24 // words of the title, and of each topic
+)
+
+// relatedQuery is the query of Related: documents that share info's first
+// topics or whose text matches them and its title, not info's own.
+func relatedQuery(info *ConversationInfo) bq.Query {
 	var should []bq.Query
+	seen := map[string]bool{}
 	for _, t := range info.Topics {
+		t = firstWords(t, relatedWords)
+		if t == "" || seen[strings.ToLower(t)] {
+			continue
+		}
+		if len(seen) == relatedTopics {
+			break
+		}
+		seen[strings.ToLower(t)] = true
 		for _, f := range []string{indexer.FieldTopics, indexer.FieldName} {
 			q := bleve.NewMatchPhraseQuery(t)
 			q.SetField(f)
@@ -210,23 +242,22 @@ func (e *Engine) Related(ctx context.Context, id string, limit int) (*Result, er
 		q.SetField(indexer.FieldContent)
 		should = append(should, q)
 	}
-	for _, f := range []string{indexer.FieldTitle, indexer.FieldContent} {
-		q := bleve.NewMatchQuery(info.Title)
-		q.SetField(f)
-		should = append(should, q)
+	if title := firstWords(info.Title, relatedWords); title != "" {
+		for _, f := range []string{indexer.FieldTitle, indexer.FieldContent} {
+			q := bleve.NewMatchQuery(title)
+			q.SetField(f)
+			should = append(should, q)
+		}
 	}
 	self := bleve.NewTermQuery(info.ID)
 	self.SetField(indexer.FieldConversationID)
-	r := Request{Limit: limit, Group: true, NoHighlight: true}
-	if err := r.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := e.run(ctx, r, combine(nil, should, []bq.Query{self}), nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	res.Query = "related:" + info.ID
-	return res, nil
+	return combine(nil, should, []bq.Query{self})
+}
+
+// firstWords is s cut to its first n words, joined by single spaces.
+func firstWords(s string, n int) string {
+	words := strings.Fields(s)
+	return strings.Join(words[:min(n, len(words))], " ")
 }
 
 // AddContext fills the Context of every message hit with the n messages
