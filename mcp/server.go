@@ -410,6 +410,9 @@ func argError(format string, args ...any) error {
 func backendError(err error, id string) error {
 	var se *query.SyntaxError
 	switch {
+	case errors.Is(err, query.ErrNotFound) && hitID(id), errors.As(err, new(*query.NoHitError)):
+		// A hit's id: the conversation may be there without that message.
+		return fmt.Errorf("%v; give the conversation_id alone, or a hit's id from search_conversations", err)
 	case errors.Is(err, query.ErrNotFound):
 		return fmt.Errorf("no conversation with id %q; ids come from search_conversations (conversation_id) or list_decisions", id)
 	case errors.As(err, &se):
@@ -440,6 +443,9 @@ func engineError(err error, q string) error {
 	}
 	return err
 }
+
+// hitID reports whether id is a hit's (m/ID/N…) rather than a conversation's.
+func hitID(id string) bool { conv, _ := query.ConversationID(id); return conv != id }
 
 // idError is backendError for a call naming conversation id, saying when
 // the id may only not have been read yet.

@@ -92,7 +92,8 @@ func (e *Engine) Decisions(ctx context.Context, r DecisionsRequest) (*Result, er
 }
 
 // Conversation returns what the index holds of conversation id. id may
-// also be a hit's id (m/ID/N, c/ID, t/…, d/…): the hit's conversation.
+// also be a hit's id (m/ID/N, c/ID, t/…, d/…): the hit's conversation, when
+// it has that message, topic or decision (else a *NoHitError).
 func (e *Engine) Conversation(ctx context.Context, id string) (*ConversationInfo, error) {
 	ids := []string{indexer.ConversationDocID(id)}
 	conv, _, isHit := indexer.ParseDocID(id)
@@ -104,14 +105,98 @@ func (e *Engine) Conversation(ctx context.Context, id string) (*ConversationInfo
 		return nil, err
 	}
 	// A conversation whose own id looks like a hit's comes first.
-	info, ok := infos[id]
-	if !ok && isHit {
-		info, ok = infos[conv]
+	if info, ok := infos[id]; ok {
+		return &info, nil
 	}
-	if !ok {
+	info, ok := infos[conv]
+	if !isHit || !ok {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
+	if err := e.checkHit(ctx, &info, id); err != nil {
+		return nil, err
+	}
 	return &info, nil
+}
+
+// NoHitError is a hit's id that names a message, decision or topic its
+// conversation does not have: "m/ID/999" of a conversation of 16 messages.
+// It is an ErrNotFound.
+type NoHitError struct {
+	ID             string // the hit's id as given
+	ConversationID string
+	Kind           string // indexer.KindMessage, KindDecision or KindTopic
+	N              int    // the message or decision asked for
+	Count          int    // the conversation's messages or decisions
+}
+
+func (e *NoHitError) Error() string {
+	if e.Kind == indexer.KindTopic {
+		return fmt.Sprintf("conversation %s has no topic %q (%s)", e.ConversationID, e.ID[strings.LastIndexByte(e.ID, '/')+1:], e.ID)
+	}
+	has := fmt.Sprintf("%d %ss (0 to %d)", e.Count, e.Kind, e.Count-1)
+	switch e.Count {
+	case 0:
+		has = "no " + e.Kind + "s"
+	case 1:
+		has = "1 " + e.Kind + " (0)"
+	}
+	return fmt.Sprintf("conversation %s has %s; no %s %d (%s)", e.ConversationID, has, e.Kind, e.N, e.ID)
+}
+
+// Is makes a NoHitError an ErrNotFound: the thing asked for does not exist.
+func (e *NoHitError) Is(target error) bool { return target == ErrNotFound }
+
+// checkHit returns a *NoHitError unless conversation info has the message,
+// decision or topic that hit id names: a number out of range would
+// otherwise open the conversation as if it had been asked for.
+func (e *Engine) checkHit(ctx context.Context, info *ConversationInfo, id string) error {
+	kind, _, _ := strings.Cut(id, "/")
+	if kind == "c" {
+		return nil
+	}
+	if _, n, _ := indexer.ParseDocID(id); kind == "m" {
+		if n < info.Messages {
+			return nil
+		}
+		return &NoHitError{ID: id, ConversationID: info.ID, Kind: indexer.KindMessage, N: n, Count: info.Messages}
+	}
+	// Topics and decisions: their own documents say whether they exist.
+	sr, err := e.search(ctx, bleve.NewSearchRequestOptions(bleve.NewDocIDQuery([]string{id}), 0, 0, false))
+	if err != nil {
+		return fmt.Errorf("look up %s: %w", id, err)
+	}
+	if sr.Total > 0 {
+		return nil
+	}
+	if kind == "t" {
+		return &NoHitError{ID: id, ConversationID: info.ID, Kind: indexer.KindTopic}
+	}
+	conv := bleve.NewTermQuery(info.ID)
+	conv.SetField(indexer.FieldConversationID)
+	dq := bleve.NewTermQuery(indexer.KindDecision)
+	dq.SetField(indexer.FieldType)
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(conv, dq), 0, 0, false)
+	req.Score = "none"
+	if sr, err = e.search(ctx, req); err != nil {
+		return fmt.Errorf("decisions of %s: %w", info.ID, err)
+	}
+	return &NoHitError{ID: id, ConversationID: info.ID, Kind: indexer.KindDecision, N: indexer.DecisionNumber(id), Count: int(sr.Total)}
+}
+
+// checkHits returns the *NoHitError of the first of ids (conversation
+// filters) that is a hit's id naming what its conversation does not have.
+// An id naming no conversation is no error: a filter that keeps nothing.
+func (e *Engine) checkHits(ctx context.Context, ids []string) error {
+	for _, id := range ids {
+		if c, _ := ConversationID(id); c == id {
+			continue
+		}
+		var nh *NoHitError
+		if _, err := e.Conversation(ctx, id); errors.As(err, &nh) || (err != nil && !errors.Is(err, ErrNotFound)) {
+			return err
+		}
+	}
+	return nil
 }
 
 // ConversationID returns the conversation id a hit's id names (m/ID/N →

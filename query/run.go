@@ -27,6 +27,9 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, e.timeout)
 	defer cancel()
+	if err := e.checkHits(ctx, r.Conversations); err != nil {
+		return nil, err
+	}
 	node, err := Parse(r.Query)
 	if err != nil {
 		return nil, err

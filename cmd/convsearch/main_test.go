@@ -389,6 +389,12 @@ func TestShow(t *testing.T) {
 	if r := cs(t, home, "show", "--data-dir", data, "--message", "999", id); r.code != 1 || !strings.Contains(r.stderr, "no message 999") {
 		t.Errorf("unknown message: exit %d, stderr %q", r.code, r.stderr)
 	}
+	// A hit's id past the conversation's end is as unknown as --message 999.
+	for _, tc := range []struct{ hit, says string }{{"m/" + id + "/999", "no message 999"}, {"d/" + id + "/99", "no decision 99"}} {
+		if r := cs(t, home, "show", "--data-dir", data, tc.hit); r.code != 1 || !strings.Contains(r.stderr, tc.says) {
+			t.Errorf("show %s: exit %d, stderr %q, want it to say %q", tc.hit, r.code, r.stderr, tc.says)
+		}
+	}
 	for _, args := range [][]string{{"--message", "-1", id}, {""}} {
 		if r := cs(t, home, append([]string{"show", "--data-dir", data}, args...)...); r.code != 2 {
 			t.Errorf("show %q: exit %d, want 2 (usage)", args, r.code)

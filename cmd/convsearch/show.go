@@ -44,6 +44,9 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 		// message of a message or decision hit.
 		*message = query.HitMessage(c, id)
 	}
+	if conv, _ := query.ConversationID(id); conv != id && errors.Is(err, query.ErrNotFound) {
+		return fmt.Errorf("show: %w", err) // a hit's id: the error says what is missing, the conversation or its message
+	}
 	if errors.Is(err, query.ErrNotFound) {
 		return fmt.Errorf("show: no conversation %q in the index (search for it, or run convsearch index)", id)
 	}
