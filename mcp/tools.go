@@ -34,7 +34,7 @@ type searchInput struct {
 	Source         string `json:"source,omitempty" jsonschema:"only conversations read from this tool's files, e.g. claude-code, codex, chatgpt, claude-ai"`
 	Role           string `json:"role,omitempty" jsonschema:"only messages written by this role"`
 	Since          string `json:"since,omitempty" jsonschema:"only from this time on: a date (2025-01-31), RFC 3339, or a duration back from now (36h, 7d, 2w, 3mo, 1y)"`
-	Until          string `json:"until,omitempty" jsonschema:"only up to this time (same forms as since)"`
+	Until          string `json:"until,omitempty" jsonschema:"only up to this time, inclusive: a date (or month) alone takes in all of it (same forms as since)"`
 	Limit          *int   `json:"limit,omitempty" jsonschema:"at most this many hits"`
 	Offset         int    `json:"offset,omitempty" jsonschema:"skip this many hits: pass next_offset of the previous answer to page"`
 	Sort           string `json:"sort,omitempty" jsonschema:"order of the hits (default relevance)"`
@@ -54,7 +54,7 @@ type decisionsInput struct {
 	Query   string `json:"query,omitempty" jsonschema:"only decisions matching this (words, \"phrases\", -excluded, OR, prefix*); omit to list the newest"`
 	Project string `json:"project,omitempty" jsonschema:"only decisions of this project"`
 	Since   string `json:"since,omitempty" jsonschema:"only decisions from this time on: a date (2025-01-31), RFC 3339, or a duration back from now (7d, 2w, 3mo)"`
-	Until   string `json:"until,omitempty" jsonschema:"only decisions up to this time (same forms as since)"`
+	Until   string `json:"until,omitempty" jsonschema:"only decisions up to this time, inclusive: a date (or month) alone takes in all of it (same forms as since)"`
 	Limit   *int   `json:"limit,omitempty" jsonschema:"at most this many decisions"`
 }
 
@@ -873,13 +873,13 @@ func trimHits(hits []query.Hit) bool {
 	return cutAny
 }
 
-// times reads since and until as query.ParseWhen does.
+// times reads since and until as query.ParseWhen and ParseUntil do.
 func (t *tools) times(since, until string) (s, u time.Time, err error) {
 	now := t.opts.Now()
 	if s, err = query.ParseWhen(since, now); err != nil {
 		return s, u, argError("since: %v", err)
 	}
-	if u, err = query.ParseWhen(until, now); err != nil {
+	if u, err = query.ParseUntil(until, now); err != nil {
 		return s, u, argError("until: %v", err)
 	}
 	if !s.IsZero() && !u.IsZero() && u.Before(s) {

@@ -18,13 +18,15 @@ import (
 type Request struct {
 	// Query is text in the query language (see Parse). Empty matches
 	// everything the filters let through.
-	Query    string    `json:"query"`
-	Types    []string  `json:"type,omitempty"` // conversation, message, topic, decision
-	Projects []string  `json:"project,omitempty"`
-	Sources  []string  `json:"source,omitempty"`
-	Roles    []string  `json:"role,omitempty"`
-	Since    time.Time `json:"since,omitzero"`
-	Until    time.Time `json:"until,omitzero"`
+	Query    string   `json:"query"`
+	Types    []string `json:"type,omitempty"` // conversation, message, topic, decision
+	Projects []string `json:"project,omitempty"`
+	Sources  []string `json:"source,omitempty"`
+	Roles    []string `json:"role,omitempty"`
+	// Since and Until bound the date, both inclusive (ParseUntil reads a
+	// date as its last instant).
+	Since time.Time `json:"since,omitzero"`
+	Until time.Time `json:"until,omitzero"`
 	// Conversations restricts the search to these conversations, each
 	// named by its id or by one of its hits' ids ("m/ID/12").
 	Conversations []string `json:"conversation,omitempty"`
@@ -148,7 +150,8 @@ func (r *Request) filters() []bq.Query {
 	}
 	terms(indexer.FieldConversationID, convs)
 	if !r.Since.IsZero() || !r.Until.IsZero() {
-		q := bleve.NewDateRangeQuery(r.Since, r.Until)
+		inclusive := true
+		q := bleve.NewDateRangeInclusiveQuery(r.Since, r.Until, &inclusive, &inclusive)
 		q.SetField(indexer.FieldDate)
 		fs = append(fs, q)
 	}

@@ -13,13 +13,47 @@ import (
 // date (2025-01-31), a date and time (RFC 3339, or without a zone, taken as
 // UTC), or a duration back from now: 90m, 36h, 7d, 2w, 3mo, 1y.
 func ParseWhen(s string, now time.Time) (time.Time, error) {
+	t, _, err := parseWhen(s, now)
+	return t, err
+}
+
+// ParseUntil reads the end of a time range, in ParseWhen's forms: a date, a
+// month or a time to the minute names all of that day, month or minute, so
+// "until 2025-06-11" takes in what happened on the 11th. It returns the
+// last instant of that period (Request.Until is inclusive); a duration or a
+// time to the second is that instant.
+func ParseUntil(s string, now time.Time) (time.Time, error) {
+	t, next, err := parseWhen(s, now)
+	if err != nil || next == nil {
+		return t, err
+	}
+	return next(t).Add(-time.Nanosecond), nil
+}
+
+// whenLayouts are the absolute forms ParseWhen reads, each with the start
+// of the period after the one it names (nil: it names an instant).
+var whenLayouts = []struct {
+	layout string
+	next   func(time.Time) time.Time
+}{
+	{time.RFC3339Nano, nil},
+	{"2006-01-02T15:04:05", nil},
+	{"2006-01-02T15:04", func(t time.Time) time.Time { return t.Add(time.Minute) }},
+	{"2006-01-02 15:04", func(t time.Time) time.Time { return t.Add(time.Minute) }},
+	{"2006-01-02", func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }},
+	{"2006-01", func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }},
+}
+
+// parseWhen is ParseWhen, with the start of the period after the one s
+// names when s names a period (a date, a month, a minute).
+func parseWhen(s string, now time.Time) (time.Time, func(time.Time) time.Time, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return time.Time{}, nil
+		return time.Time{}, nil, nil
 	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02", "2006-01"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
+	for _, l := range whenLayouts {
+		if t, err := time.Parse(l.layout, s); err == nil {
+			return t, l.next, nil
 		}
 	}
 	// perYear bounds each count: anything further back than maxYearsBack
@@ -46,13 +80,13 @@ func ParseWhen(s string, now time.Time) (time.Time, error) {
 			}
 			if err == nil && n >= 0 {
 				if n/u.perYear >= maxYearsBack {
-					return now.AddDate(-maxYearsBack, 0, 0), nil
+					return now.AddDate(-maxYearsBack, 0, 0), nil, nil
 				}
-				return u.apply(n), nil
+				return u.apply(n), nil, nil
 			}
 		}
 	}
-	return time.Time{}, fmt.Errorf("%q is neither a date (2025-01-31, RFC 3339) nor a duration back from now (36h, 7d, 2w, 3mo, 1y)", s)
+	return time.Time{}, nil, fmt.Errorf("%q is neither a date (2025-01-31, RFC 3339) nor a duration back from now (36h, 7d, 2w, 3mo, 1y)", s)
 }
 
 // back is n units before now: exact when it fits a Duration, else (past

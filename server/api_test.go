@@ -94,6 +94,8 @@ func TestAPIRejectsMistakes(t *testing.T) {
 		{"/api/search?q=x&group=maybe", 400, "not a boolean"},
 		{"/api/search?q=x&context=51", 400, "context 51 out of range"},
 		{"/api/search?q=x&since=yesterdayish", 400, "since"},
+		{"/api/search?q=x&since=2025-06-11&until=2025-06-11", 200, ""},
+		{"/api/search?q=x&since=2025-06-12&until=2025-06-11", 400, "is before since"},
 		{"/api/decisions?limit=0", 400, "limit 0 out of range"},
 		{"/api/decisions?q=x&sort=newest", 400, `unknown parameter "sort"`},
 		{"/api/decisions?since=2026-01-01&until=2020-01-01", 400, "is before since"},

@@ -21,7 +21,8 @@ import (
 //	role       user, assistant, system, tool
 //	project    projects (repeat the parameter: a project name may hold a comma)
 //	conversation  conversation ids (repeat)
-//	since, until  a date, RFC 3339, or a duration back from now (7d, 36h)
+//	since, until  a date, RFC 3339, or a duration back from now (7d, 36h);
+//	              both inclusive, a date or month until takes in all of it
 //	limit, offset
 //	after      the "sort" values of the last hit, comma-separated (or repeated)
 //	sort       relevance, newest, oldest
@@ -56,7 +57,7 @@ func ParseSearchParams(v url.Values, now time.Time) (query.Request, int, error) 
 	if r.Since, err = query.ParseWhen(first(v, "since"), now); err != nil {
 		return r, 0, fmt.Errorf("since: %w", err)
 	}
-	if r.Until, err = query.ParseWhen(first(v, "until"), now); err != nil {
+	if r.Until, err = query.ParseUntil(first(v, "until"), now); err != nil {
 		return r, 0, fmt.Errorf("until: %w", err)
 	}
 	// Request.Validate reads 0 as "the default"; a caller who wrote
@@ -145,7 +146,7 @@ func ParseDecisionsParams(v url.Values, now time.Time) (query.DecisionsRequest, 
 	if r.Since, err = query.ParseWhen(first(v, "since"), now); err != nil {
 		return r, fmt.Errorf("since: %w", err)
 	}
-	if r.Until, err = query.ParseWhen(first(v, "until"), now); err != nil {
+	if r.Until, err = query.ParseUntil(first(v, "until"), now); err != nil {
 		return r, fmt.Errorf("until: %w", err)
 	}
 	if r.Limit, err = limitParam(v, 50, query.MaxLimit); err != nil {

@@ -62,7 +62,7 @@ func (f *filterFlags) register(fs *pflag.FlagSet, withTypeRole bool) {
 	fs.StringSliceVar(&f.Projects, "project", nil, "only these projects")
 	fs.StringSliceVar(&f.Sources, "source", nil, "only these formats (see convsearch formats)")
 	fs.StringVar(&f.Since, "since", "", "only from this time on: a date (2025-01-31), RFC 3339, or a duration back from now (7d, 36h, 2w, 3mo)")
-	fs.StringVar(&f.Until, "until", "", "only up to this time (same forms as --since)")
+	fs.StringVar(&f.Until, "until", "", "only up to this time, inclusive: a date (or month) alone takes in all of it (same forms as --since)")
 }
 
 func (f *filterFlags) times() (since, until time.Time, err error) {
@@ -70,7 +70,7 @@ func (f *filterFlags) times() (since, until time.Time, err error) {
 	if since, err = query.ParseWhen(f.Since, now); err != nil {
 		return since, until, usagef("--since: %v", err)
 	}
-	if until, err = query.ParseWhen(f.Until, now); err != nil {
+	if until, err = query.ParseUntil(f.Until, now); err != nil {
 		return since, until, usagef("--until: %v", err)
 	}
 	return since, until, nil
