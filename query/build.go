@@ -3,12 +3,14 @@ package query
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/indexer"
 )
 
@@ -34,6 +36,9 @@ var kindAliases = map[string]string{
 	"topic": indexer.KindTopic, "topics": indexer.KindTopic,
 	"decision": indexer.KindDecision, "decisions": indexer.KindDecision,
 }
+
+// roles are the values of role:.
+var roles = []string{string(conversation.RoleUser), string(conversation.RoleAssistant), string(conversation.RoleSystem), string(conversation.RoleTool)}
 
 // NormalizeKind returns the document kind s names, or "" when none.
 func NormalizeKind(s string) string { return kindAliases[strings.ToLower(s)] }
@@ -232,7 +237,12 @@ func (b *builder) fieldTerm(t *Term) (bq.Query, error) {
 	}
 	switch t.Field {
 	case "role":
-		return keyword(indexer.FieldRole, strings.ToLower(t.Text)), nil
+		role := strings.ToLower(t.Text)
+		if !slices.ContainsFunc(roles, func(r string) bool { return r == role || t.Prefix && strings.HasPrefix(r, role) }) {
+			// Else it matches nothing, and says nothing of why.
+			return nil, &SyntaxError{Query: b.src, Pos: t.Pos, Msg: fmt.Sprintf("role:%s: the roles are %s", t.Text, strings.Join(roles, ", "))}
+		}
+		return keyword(indexer.FieldRole, role), nil
 	case "project":
 		return keyword(indexer.FieldProject, t.Text), nil
 	case "source":

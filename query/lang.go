@@ -17,10 +17,13 @@ import (
 //	(a OR b) c                grouping
 //	boot*                     prefix
 //	bootstrp~  bootstrp~2     fuzzy: one (or N ≤ 2) typo(s)
-//	field:value  field:"a b"  role: project: source: type: topic: title: decision: tool: model:
+//	field:value  field:"a b"  role: project: source: type: topic: title: decision: tool: model: id:
 //
-// A word with a colon whose prefix is not a known field ("http://x",
-// "12:30") is an ordinary word.
+// A name of letters, a colon and a value ("foo:bar", "since:2025-01-01")
+// reads as a field, and an unknown one is an error, not text that would
+// silently match something else; quoted ("foo:bar") it is text. Other
+// words with a colon are ordinary words: "http://x", "12:30", "C:\dir",
+// "std::vector", "file.go:12", "Note:".
 
 // Node is a parsed query.
 type Node interface{ node() }
@@ -159,6 +162,9 @@ func lex(q string) ([]token, error) {
 				toks = append(toks, token{kind: tWord, text: v, field: field, pos: start})
 				continue
 			}
+			if f, v, ok := strings.Cut(word, ":"); ok && fieldLike(f, v, i < len(q) && q[i] == '"') {
+				return nil, &SyntaxError{Query: q, Pos: start, Msg: unknownField(f, word)}
+			}
 			switch word {
 			case "OR":
 				toks = append(toks, token{kind: tOr, pos: start})
@@ -172,6 +178,56 @@ func lex(q string) ([]token, error) {
 		}
 	}
 	return append(toks, token{kind: tEOF, pos: len(q)}), nil
+}
+
+// fieldLike reports whether name:value (the word cut at its first colon)
+// reads as a field someone meant: a name of two or more ASCII letters,
+// digits or underscores, starting with a letter, and a value (or a quoted
+// one, quoted) that does not go on as a URL, a path or a C++ name does.
+func fieldLike(name, value string, quoted bool) bool {
+	if len(name) < 2 || !isASCIILetter(name[0]) {
+		return false // "C:\dir", "10:30", ":smile:"
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !isASCIILetter(c) && !(c >= '0' && c <= '9') && c != '_' {
+			return false // "file.go:12", "user@host:path"
+		}
+	}
+	if value == "" {
+		return quoted // "Note:" is a word; foo:"a b" a field
+	}
+	return !strings.ContainsAny(value[:1], `/\:`) // "http://x", "std::vector"
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// fieldHints point the names people try to what does the job.
+var fieldHints = map[string]string{
+	"conversation": convHint, "conversation_id": convHint, "conv": convHint,
+	"since": timeHint, "until": timeHint, "after": timeHint, "before": timeHint, "date": timeHint,
+	"kind":   "the kind of hit is type: (conversation, message, topic, decision)",
+	"format": "the format is source:",
+	"text":   "words without a field search the text", "content": "words without a field search the text",
+}
+
+const (
+	convHint = "a conversation is named by id:ID (its conversation id), or by the conversation filter (conversation= in the API, conversation_id in MCP)"
+	timeHint = "times are filters, not fields: --since and --until, since= and until= in the API and MCP"
+)
+
+// unknownField is the message for word, name:value with a name that is no
+// field.
+func unknownField(name, word string) string {
+	lower := strings.ToLower(name)
+	hint := fieldHints[lower]
+	if hint == "" && knownFields[strings.TrimSuffix(lower, "s")] {
+		hint = "did you mean " + strings.TrimSuffix(lower, "s") + ":?"
+	}
+	if hint != "" {
+		hint += "; "
+	}
+	return fmt.Sprintf("%s: is not a field: %sthe fields are %s:; to search for the text, quote it: \"%s\"",
+		name, hint, strings.Join(KnownFields(), ":, "), word)
 }
 
 func readQuoted(q string, i int) (string, int, error) {
