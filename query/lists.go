@@ -283,10 +283,8 @@ func (e *Engine) Related(ctx context.Context, id string, limit int) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	r := Request{Limit: limit, Group: true, NoHighlight: true}
-	if err := r.Validate(); err != nil {
-		return nil, err
-	}
+	// No query text: relatedQuery is the query.
+	r := Request{Limit: limit, Sort: SortRelevance, Group: true, NoHighlight: true}
 	res, err := e.run(ctx, r, relatedQuery(info), nil, nil)
 	if err != nil {
 		return nil, err

@@ -319,14 +319,15 @@ func TestSortAndPaging(t *testing.T) {
 
 	// Paging every hit one at a time with After gives each once, in the
 	// order of one big page, and the cursors are printable.
-	all, err := e.Search(ctx, query.Request{Sort: query.SortNewest, Limit: query.MaxLimit})
+	every := []string{"conversation", "message", "topic", "decision"} // an empty query needs a filter
+	all, err := e.Search(ctx, query.Request{Types: every, Sort: query.SortNewest, Limit: query.MaxLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var paged []string
 	var after []string
 	for range len(all.Hits) + 1 {
-		page, err := e.Search(ctx, query.Request{Sort: query.SortNewest, Limit: 1, After: after})
+		page, err := e.Search(ctx, query.Request{Types: every, Sort: query.SortNewest, Limit: 1, After: after})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -452,10 +453,29 @@ func TestRequestValidation(t *testing.T) {
 		{Query: "x", Sort: query.SortNewest, After: []string{"bS9jLzE", "not base64!"}},
 		{Query: "x", Sort: query.SortNewest, After: []string{"IAEYQA", "bS9jLzE", "bS9jLzE"}},
 		{Query: "x", Sort: query.SortNewest, Group: true, After: []string{"IAEYQA", "bS9jLzE"}},
+		// Nothing asked for: not every document.
+		{},
+		{Query: "   \t\n"},
+		{Sort: query.SortNewest, Facets: true, ExcludeHidden: true},
 	}
 	for _, r := range bad {
 		if _, err := e.Search(context.Background(), r); err == nil {
 			t.Errorf("Search(%+v) accepted a bad request", r)
+		}
+	}
+	// An empty query with a filter lists what the filter keeps.
+	day := time.Date(2025, 3, 10, 0, 0, 0, 0, time.UTC)
+	for _, r := range []query.Request{
+		{Types: []string{"conversation"}},
+		{Query: " ", Projects: []string{"ledger"}},
+		{Sources: []string{"rao"}},
+		{Roles: []string{"user"}},
+		{Conversations: []string{"retry"}},
+		{Since: day},
+		{Until: day},
+	} {
+		if res, err := e.Search(context.Background(), r); err != nil || len(res.Hits) == 0 {
+			t.Errorf("Search(%+v): %v, want hits", r, err)
 		}
 	}
 }

@@ -16,8 +16,8 @@ import (
 
 // Request is one search.
 type Request struct {
-	// Query is text in the query language (see Parse). Empty matches
-	// everything the filters let through.
+	// Query is text in the query language (see Parse). Empty lists
+	// everything the filters let through, and needs a filter.
 	Query    string   `json:"query"`
 	Types    []string `json:"type,omitempty"` // conversation, message, topic, decision
 	Projects []string `json:"project,omitempty"`
@@ -50,6 +50,10 @@ type Request struct {
 
 // Validate checks r and fills its defaults.
 func (r *Request) Validate() error {
+	if strings.TrimSpace(r.Query) == "" && !r.filtered() {
+		// Every document, unasked for: a mistake more often than a wish.
+		return &SyntaxError{Query: r.Query, Msg: "the query is empty: give words to look for (e.g. retry policy, or decision:postgres), or a filter (type, project, source, role, conversation, since, until) to list what it keeps"}
+	}
 	if r.Limit == 0 {
 		r.Limit = DefaultLimit
 	}
@@ -120,6 +124,12 @@ var (
 	minDate = time.Unix(0, 0).UTC()
 	maxDate = time.Date(2262, 1, 1, 0, 0, 0, 0, time.UTC)
 )
+
+// filtered reports whether r has a restriction besides its query.
+func (r *Request) filtered() bool {
+	return len(r.Types) > 0 || len(r.Projects) > 0 || len(r.Sources) > 0 || len(r.Roles) > 0 ||
+		len(r.Conversations) > 0 || !r.Since.IsZero() || !r.Until.IsZero()
+}
 
 // filters returns the request's non-text restrictions.
 func (r *Request) filters() []bq.Query {

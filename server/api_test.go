@@ -79,6 +79,12 @@ func TestAPIRejectsMistakes(t *testing.T) {
 		says   string // in the error, when status is 400
 	}{
 		{"/api/search?q=x", 200, ""},
+		{"/api/search", 400, "the query is empty"},
+		{"/api/search?q=%20%20", 400, "the query is empty"},
+		{"/api/search?q=&sort=newest&facets=1", 400, "the query is empty"},
+		{"/api/search?type=conversation&sort=newest", 200, ""},
+		{"/api/search?project=ledger", 200, ""},
+		{"/api/search?q=conversation:abc", 400, "conversation: is not a field"},
 		{"/api/search?q=x&limit=0", 400, "limit 0 out of range"},
 		{"/api/search?q=x&limit=-3", 400, "limit -3 out of range"},
 		{"/api/search?q=x&limit=1001", 400, "limit 1001 out of range"},

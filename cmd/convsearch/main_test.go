@@ -97,6 +97,8 @@ func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{}, {"nosuchcommand"}, {"parse"}, {"parse", "--nosuchflag", "x"}, {"search"}, {"search", "--sort", "random", "x"},
 		{"search", "--since", "yesterday", "x"},
+		{"search", "--data-dir", data, ""}, {"search", "--data-dir", data, "  ", " "}, // nothing asked for
+		{"search", "--data-dir", data, "foo:bar"},
 		{"search", "--data-dir", data, "--role", "weird", "x"},
 		{"search", "--data-dir", data, "-n", "0", "x"},
 		{"search", "--data-dir", data, "--sort", "newest", "--after", "x", "x"}, // one value of two: Bleve panicked

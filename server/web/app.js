@@ -293,7 +293,11 @@ function facetParams(skip) {
   if (q) p.set("q", q);
   else if (!state.filters.type.length || skip === "type") p.set("type", "conversation");
   filterParams(p, skip);
-  if (!q && skip === "type") p.delete("type");
+  if (!q && skip === "type") {
+    // Every type, not none: a search with neither words nor a filter is refused.
+    p.delete("type");
+    for (const t of ["conversation", "message", "topic", "decision"]) p.append("type", t);
+  }
   p.set("limit", "1");
   p.set("no_highlight", "1");
   p.set("facets", "1");
