@@ -1,6 +1,7 @@
 package query
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -53,6 +54,32 @@ func TestWordParts(t *testing.T) {
 	} {
 		if got := wordParts(tt.in); !slices.Equal(got, tt.want) {
 			t.Errorf("wordParts(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestGroupedScoreIsTheOneThatChose checks that a conversation's best hit
+// reports the score it was chosen and ranked by: a decision's weighted one
+// beat a message of a higher raw score, and the page is in the order of the
+// scores it shows.
+func TestGroupedScoreIsTheOneThatChose(t *testing.T) {
+	hits := []Hit{
+		{ID: "m/a/12", ConversationID: "a", Kind: indexer.KindMessage, Score: 2.085},
+		{ID: "m/b/1", ConversationID: "b", Kind: indexer.KindMessage, Score: 2.5},
+		{ID: "d/a/0", ConversationID: "a", Kind: indexer.KindDecision, Score: 1.963},
+		{ID: "t/c/x", ConversationID: "c", Kind: indexer.KindTopic, Score: 1.0},
+	}
+	got, _ := groupRanked(hits, 0, 10, true)
+	want := []struct {
+		id    string
+		score float64
+	}{{"d/a/0", 1.963 * 1.5}, {"m/b/1", 2.5}, {"t/c/x", 1.0}}
+	if len(got) != len(want) {
+		t.Fatalf("groupRanked = %+v, want %d conversations", got, len(want))
+	}
+	for i, w := range want {
+		if got[i].ID != w.id || math.Abs(got[i].Score-w.score) > 1e-9 {
+			t.Errorf("conversation %d: %s score %.4f, want %s score %.4f", i, got[i].ID, got[i].Score, w.id, w.score)
 		}
 	}
 }

@@ -66,6 +66,17 @@ var kindWeight = map[string]float64{
 	indexer.KindMessage:      1.0,
 }
 
+// GroupScore is what a hit counts for when hits are grouped by
+// conversation: its score weighted by its kind (kindWeight). A grouped
+// result ranks and picks each conversation's best hit by it, and reports
+// it as that hit's Score, so that the score shown is the one that chose.
+func GroupScore(h *Hit) float64 {
+	if w := kindWeight[h.Kind]; w != 0 {
+		return h.Score * w
+	}
+	return h.Score
+}
+
 // convDecay weighs a conversation's hits after its best when grouping: the
 // second counts this much, the third this squared, and so on (at most
 // convHits hits).
@@ -211,9 +222,10 @@ func dedupe(ss []string) []string {
 	return out
 }
 
-// groupRanked keeps the best hit of each conversation, counting the hits
-// each had, and ranks the conversations by their hits' kind-weighted
-// scores: the best, plus the next ones decaying by convDecay. Ties go to
+// groupRanked keeps the best hit of each conversation by GroupScore, which
+// becomes its Score, counting the hits each had, and ranks the
+// conversations by their hits' GroupScores: the best, plus the next ones
+// decaying by convDecay. Ties go to
 // the conversation id, so a ranking never depends on the order Bleve's
 // segments answer in. Without byScore (hits sorted by date) conversations
 // keep the order of their first hit. It returns the page offset, limit of
@@ -228,11 +240,7 @@ func groupRanked(hits []Hit, offset, limit int, byScore bool) ([]Hit, bool) {
 	var order []*conv
 	byID := map[string]*conv{}
 	for _, h := range hits {
-		w := kindWeight[h.Kind]
-		if w == 0 {
-			w = 1
-		}
-		s := h.Score * w
+		s := GroupScore(&h)
 		c, ok := byID[h.ConversationID]
 		if !ok {
 			c = &conv{best: h, bestW: s}
@@ -272,6 +280,9 @@ func groupRanked(hits []Hit, offset, limit int, byScore bool) ([]Hit, bool) {
 	for _, c := range order {
 		h := c.best
 		h.Count = len(c.scores)
+		if byScore {
+			h.Score = c.bestW // what it was chosen and ranked by
+		}
 		out = append(out, h)
 	}
 	return out, more

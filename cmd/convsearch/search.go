@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -145,7 +147,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	}
 	var convs []convHits
 	if byConversation {
-		convs = groupHits(res.Hits, page.Offset, page.Limit)
+		convs = groupHits(res.Hits, page.Offset, page.Limit, req.Sort == query.SortRelevance)
 		res.Hits = res.Hits[:0]
 		for _, c := range convs {
 			res.Hits = append(res.Hits, c.hits...)
@@ -195,8 +197,14 @@ type convHits struct {
 
 // groupHits groups ranked hits by conversation, in the rank of each
 // conversation's best hit, keeping hitsShown hits each, and returns the
-// conversations offset to offset+limit.
-func groupHits(hits []query.Hit, offset, limit int) []convHits {
+// conversations offset to offset+limit. byScore ranks them as a grouped
+// search does (query.GroupScore), so that the list's best hits are the
+// ones --group, the API and MCP give.
+func groupHits(hits []query.Hit, offset, limit int, byScore bool) []convHits {
+	if byScore {
+		hits = slices.Clone(hits)
+		slices.SortStableFunc(hits, func(a, b query.Hit) int { return cmp.Compare(query.GroupScore(&b), query.GroupScore(&a)) })
+	}
 	var out []convHits
 	pos := map[string]int{}
 	for _, h := range hits {

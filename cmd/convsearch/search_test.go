@@ -115,6 +115,36 @@ func TestSlashCommandIsTheUsersPrompt(t *testing.T) {
 	}
 }
 
+// TestGroupHitsWeighsKinds: the printed list ranks a conversation's hits,
+// and the conversations, as a grouped search does, a decision's score
+// weighing half again: its best hit is the one --group gives.
+func TestGroupHitsWeighsKinds(t *testing.T) {
+	hits := []query.Hit{
+		{ID: "m/b/1", ConversationID: "b", Kind: "message", Score: 2.5},
+		{ID: "m/a/12", ConversationID: "a", Kind: "message", Score: 2.085},
+		{ID: "d/a/0", ConversationID: "a", Kind: "decision", Score: 1.963},
+	}
+	for _, tt := range []struct {
+		byScore bool
+		want    string
+	}{
+		{true, "d/a/0 m/a/12 | m/b/1"},
+		{false, "m/b/1 | m/a/12 d/a/0"}, // by date: as they came
+	} {
+		var got []string
+		for _, c := range groupHits(hits, 0, 10, tt.byScore) {
+			var ids []string
+			for _, h := range c.hits {
+				ids = append(ids, h.ID)
+			}
+			got = append(got, strings.Join(ids, " "))
+		}
+		if g := strings.Join(got, " | "); g != tt.want {
+			t.Errorf("groupHits(byScore %v) = %s, want %s", tt.byScore, g, tt.want)
+		}
+	}
+}
+
 // TestGroupHits: ranked hits grouped by conversation, in the rank of each
 // conversation's best hit, hitsShown kept each with the count of all, a
 // page of conversations by offset and limit; regroup hands the hits back.
@@ -137,7 +167,7 @@ func TestGroupHits(t *testing.T) {
 		{4, 5, nil},
 	}
 	for _, tt := range tests {
-		convs := groupHits(hits, tt.offset, tt.limit)
+		convs := groupHits(hits, tt.offset, tt.limit, true)
 		var got []group
 		var flat []query.Hit
 		for _, c := range convs {
