@@ -244,7 +244,7 @@ func (b *builder) fieldTerm(t *Term) (bq.Query, error) {
 		}
 		return keyword(indexer.FieldRole, role), nil
 	case "project":
-		return keyword(indexer.FieldProject, t.Text), nil
+		return anyCase(indexer.FieldProject, t.Text, t.Prefix), nil
 	case "source":
 		return keyword(indexer.FieldSource, strings.ToLower(t.Text)), nil
 	case "model":

@@ -3,9 +3,12 @@ package query
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	bq "github.com/blevesearch/bleve/v2/search/query"
@@ -140,6 +143,10 @@ func (r *Request) filters() []bq.Query {
 		}
 		qs := make([]bq.Query, 0, len(values))
 		for _, v := range values {
+			if field == indexer.FieldProject {
+				qs = append(qs, anyCase(field, v, false))
+				continue
+			}
 			q := bleve.NewTermQuery(v)
 			q.SetField(field)
 			qs = append(qs, q)
@@ -175,3 +182,47 @@ func lower(ss []string) []string {
 	}
 	return out
 }
+
+// anyCase matches value in keyword field in any case (with prefix, the terms
+// that start so). Projects are indexed as their files name them ("Ledger",
+// "ledger"), and whoever filters by one should not have to know which; the
+// field holds few terms, so a regexp over them costs little.
+func anyCase(field, value string, prefix bool) bq.Query {
+	if !utf8.ValidString(value) || utf8.RuneCountInString(value) > maxAnyCase {
+		// No project is named so: as it is (a long one would make the
+		// regexp's automaton too large).
+		if prefix {
+			q := bleve.NewPrefixQuery(value)
+			q.SetField(field)
+			return q
+		}
+		q := bleve.NewTermQuery(value)
+		q.SetField(field)
+		return q
+	}
+	var b strings.Builder
+	for _, r := range value {
+		folds := []rune{r}
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			folds = append(folds, f)
+		}
+		if len(folds) == 1 {
+			b.WriteString(regexp.QuoteMeta(string(r)))
+			continue
+		}
+		b.WriteByte('[')
+		for _, f := range folds {
+			b.WriteString(regexp.QuoteMeta(string(f)))
+		}
+		b.WriteByte(']')
+	}
+	if prefix {
+		b.WriteString(".*")
+	}
+	q := bleve.NewRegexpQuery(b.String())
+	q.SetField(field)
+	return q
+}
+
+// maxAnyCase bounds the length of a value anyCase matches in any case.
+const maxAnyCase = 200
