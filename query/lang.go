@@ -19,11 +19,11 @@ import (
 //	bootstrp~  bootstrp~2     fuzzy: one (or N ≤ 2) typo(s)
 //	field:value  field:"a b"  role: project: source: type: topic: title: decision: tool: model: id:
 //
-// A name of letters, a colon and a value ("foo:bar", "since:2025-01-01")
-// reads as a field, and an unknown one is an error, not text that would
-// silently match something else; quoted ("foo:bar") it is text. Other
-// words with a colon are ordinary words: "http://x", "12:30", "C:\dir",
-// "std::vector", "file.go:12", "Note:".
+// A name people take for a field ("since:2025-01-01", "conversation:ID",
+// "projects:ledger") is an error that says what does the job, not text that
+// would silently match something else; quoted it is text. Other words with
+// a colon are ordinary words: "localhost:8080", "postgres:16", "http://x",
+// "12:30", "C:\dir", "std::vector", "file.go:12", "Note:".
 
 // Node is a parsed query.
 type Node interface{ node() }
@@ -162,7 +162,7 @@ func lex(q string) ([]token, error) {
 				toks = append(toks, token{kind: tWord, text: v, field: field, pos: start})
 				continue
 			}
-			if f, v, ok := strings.Cut(word, ":"); ok && fieldLike(f, v, i < len(q) && q[i] == '"') {
+			if f, v, ok := strings.Cut(word, ":"); ok && fieldLike(f, v, i < len(q) && q[i] == '"') && mistakenField(f) {
 				return nil, &SyntaxError{Query: q, Pos: start, Msg: unknownField(f, word)}
 			}
 			switch word {
@@ -214,6 +214,14 @@ const (
 	convHint = "a conversation is named by id:ID (its conversation id), or by the conversation filter (conversation= in the API, conversation_id in MCP)"
 	timeHint = "times are filters, not fields: --since and --until, since= and until= in the API and MCP"
 )
+
+// mistakenField reports a name that someone typing name:value meant as a
+// field: one of fieldHints' or a plural of a field ("projects:").
+// Any other ("localhost:8080", "postgres:16", "mailto:x") is text.
+func mistakenField(name string) bool {
+	lower := strings.ToLower(name)
+	return fieldHints[lower] != "" || knownFields[strings.TrimSuffix(lower, "s")] && strings.HasSuffix(lower, "s")
+}
 
 // unknownField is the message for word, name:value with a name that is no
 // field.

@@ -24,9 +24,9 @@ func TestFieldNames(t *testing.T) {
 		{"conversation_id:boot", 0, []string{"conversation_id: is not a field", "id:ID"}},
 		{"bleve since:2025-01-01", 6, []string{"since: is not a field", "--since"}},
 		{"until:2025-06", 0, []string{"until: is not a field", "until="}},
-		{"foo:bar", 0, []string{"foo: is not a field", "role:, project:, source:", `quote it: "foo:bar"`}},
-		{"-foo:bar", 1, []string{"foo: is not a field"}},
-		{`foo:"a b"`, 0, []string{"foo: is not a field"}},
+		{"date:2025-01-01", 0, []string{"date: is not a field", "role:, project:, source:", `quote it: "date:2025-01-01"`}},
+		{"-since:2025-01-01", 1, []string{"since: is not a field"}},
+		{`conversation:"a b"`, 0, []string{"conversation: is not a field"}},
 		{"projects:ledger", 0, []string{"did you mean project:?"}},
 		{"kind:decision", 0, []string{"type:"}},
 		{"Role:bogus", 0, []string{"role:bogus: the roles are user, assistant, system, tool"}},
@@ -50,6 +50,12 @@ func TestFieldNames(t *testing.T) {
 		{"Note: bleve", 0, nil},
 		{":smile:", 0, nil},
 		{`"foo:bar"`, 0, nil},
+		// A name no one takes for a field is text: a host and port, an
+		// image tag, a scheme.
+		{"localhost:8080", 0, nil},
+		{"postgres:16", 0, nil},
+		{"mailto:ops", 0, nil},
+		{"foo:bar", 0, nil},
 		{`"conversation:20251211"`, 0, nil},
 	} {
 		_, err := e.Search(context.Background(), query.Request{Query: tt.q})
@@ -80,12 +86,12 @@ func TestFieldNames(t *testing.T) {
 func TestColonWordsFindTheirText(t *testing.T) {
 	c := &conversation.Conversation{ID: "colons", Source: "rao", Title: "notes", File: "/fixtures/colons.json",
 		Messages: []conversation.Message{
-			{Role: conversation.RoleUser, Content: `See http://example.com/docs at 10:30, copy C:\Users\me\app.toml, and use std::vector in main.go:12.`},
+			{Role: conversation.RoleUser, Content: `See http://example.com/docs at 10:30, copy C:\Users\me\app.toml, and use std::vector in main.go:12 with postgres:16 on localhost:8080.`},
 			{Role: conversation.RoleAssistant, Content: "Nothing else here."},
 		}}
 	c.Renumber()
 	e := engineOver(t, query.Options{}, fileChanges(c)...)
-	for _, q := range []string{"http://example.com/docs", "10:30", `C:\Users\me\app.toml`, "std::vector", "main.go:12", `"foo:bar" OR std::vector`} {
+	for _, q := range []string{"http://example.com/docs", "10:30", `C:\Users\me\app.toml`, "std::vector", "main.go:12", `"foo:bar" OR std::vector`, "postgres:16", "localhost:8080"} {
 		res, err := e.Search(context.Background(), query.Request{Query: q, Types: []string{"message"}})
 		if err != nil {
 			t.Errorf("%q: %v", q, err)
