@@ -93,6 +93,14 @@ func (e *APIError) EngineError(q string) error {
 	return nil
 }
 
+// notFoundError is the daemon's 404 for a conversation: query.ErrNotFound,
+// worded as the index words it ("conversation X has 16 messages (0 to 15);
+// no message 999"), not as the transport ("daemon: … (HTTP 404)").
+type notFoundError struct{ *APIError }
+
+func (e *notFoundError) Error() string   { return e.Message }
+func (e *notFoundError) Unwrap() []error { return []error{query.ErrNotFound, e.APIError} }
+
 // Health asks /healthz.
 func (c *Client) Health(ctx context.Context) (*server.Health, error) {
 	var h server.Health
@@ -376,7 +384,7 @@ func (c *Client) do(req *http.Request, out any) error {
 			ae.Message = strings.TrimSpace(string(data))
 		}
 		if resp.StatusCode == http.StatusNotFound && strings.HasPrefix(req.URL.Path, "/api/conversations/") {
-			return fmt.Errorf("%w: %w", query.ErrNotFound, ae)
+			return &notFoundError{ae}
 		}
 		return ae
 	}

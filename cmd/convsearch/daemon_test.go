@@ -256,6 +256,11 @@ func TestServeKeepsIndexInLine(t *testing.T) {
 	if r.code != exitUsage || strings.Contains(r.stderr, "HTTP 400") || strings.Contains(r.stderr, "daemon:") {
 		t.Errorf("a refused query through the daemon: exit %d, want %d and the index's own message\n%s", r.code, exitUsage, r.stderr)
 	}
+	// So does a hit's id past its conversation's messages.
+	r = cs(t, home, "show", "m/conv-a/999")
+	if r.code != exitFailure || !strings.Contains(r.stderr, "no message 999") || strings.Contains(r.stderr, "HTTP 404") {
+		t.Errorf("show of a message past the end through the daemon: exit %d\n%s", r.code, r.stderr)
+	}
 	r = cs(t, home, "show", "conv-a")
 	if r.code != 0 || !strings.Contains(r.stdout, "Tamarin troops") {
 		t.Errorf("show through the daemon: exit %d\n%s%s", r.code, r.stdout, r.stderr)
