@@ -181,7 +181,7 @@ func TestMCPResourceURIs(t *testing.T) {
 	}
 	for _, tc := range []struct{ uri, says string }{
 		{ConversationURIPrefix + "nosuch", `no conversation with id "nosuch"`},
-		{ConversationURIPrefix + "m/nosuch/3", `no conversation with id "m/nosuch/3"`},
+		{ConversationURIPrefix + "m/nosuch/3", `no such conversation: m/nosuch/3; give the conversation_id alone`},
 		{ConversationURIPrefix, "no conversation id after"},
 		{ConversationURIPrefix + "%20", "no conversation id after"},
 		{"convsearch://other/x", "conversations only"},

@@ -221,7 +221,7 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 	q := strings.Join(fs.Args(), " ")
 	// Decisions are a search: its rules (until not before since) apply,
 	// checked before the index or the daemon is asked.
-	check := query.Request{Query: q, Projects: ff.Projects, Sources: ff.Sources, Since: since, Until: until, Limit: *limit}
+	check := query.Request{Query: q, Types: []string{"decision"}, Projects: ff.Projects, Sources: ff.Sources, Since: since, Until: until, Limit: *limit}
 	if err := check.Validate(); err != nil {
 		return usagef("decisions: %v", err)
 	}
