@@ -157,6 +157,25 @@ func TestMCPHiddenMatches(t *testing.T) {
 	}
 }
 
+// TestMCPListWithFilter: search_conversations without a query lists what a
+// filter keeps, as the command line and the API do; without either it is
+// refused.
+func TestMCPListWithFilter(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	out, _ := ok[searchOutput](t, cs, "search_conversations", map[string]any{"conversation_id": fixtureID, "group": false, "type": "message"})
+	if len(out.Hits) == 0 {
+		t.Fatalf("search_conversations(conversation_id) without a query: no hits")
+	}
+	for _, h := range out.Hits {
+		if h.ConversationID != fixtureID {
+			t.Errorf("hit %s of %s, want only %s", h.ID, h.ConversationID, fixtureID)
+		}
+	}
+	if res := call(t, cs, "search_conversations", map[string]any{"limit": 3}); !res.IsError || !strings.Contains(text(res), "or a filter") {
+		t.Errorf("search_conversations without a query or a filter: %q, want an error naming the filters", text(res))
+	}
+}
+
 // TestMCPResourceURIs checks that a conversation resource is read with the
 // id as an agent copies it (a hit's id with its slashes, escaped or not),
 // and that a missing one is the specification's not-found error saying

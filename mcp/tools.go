@@ -26,7 +26,7 @@ import (
 // reads to fill them; ranges, enums and defaults are added in register.
 
 type searchInput struct {
-	Query          string `json:"query" jsonschema:"what to look for: words, \"exact phrase\", -excluded, a OR b, prefix*, field:value (e.g. decision:postgres, tool:Bash, project:ledger)"`
+	Query          string `json:"query,omitempty" jsonschema:"what to look for: words, \"exact phrase\", -excluded, a OR b, prefix*, field:value (e.g. decision:postgres, tool:Bash, project:ledger); may be omitted with a filter (conversation_id, type, project, source, role, since, until) to list what it keeps"`
 	Group          *bool  `json:"group,omitempty" jsonschema:"true (default): the best hit of each conversation, with how many hits it had; false: every matching message, topic and decision (e.g. to list the places one conversation discusses something, with conversation_id)"`
 	ConversationID string `json:"conversation_id,omitempty" jsonschema:"only inside this conversation (a conversation_id, or a hit's id); use it to find where in a long conversation something was said"`
 	Type           string `json:"type,omitempty" jsonschema:"only hits of this kind"`
@@ -146,9 +146,6 @@ type topicsOutput struct {
 // message says what is wrong and what would be right.
 
 func (in *searchInput) check() error {
-	if strings.TrimSpace(in.Query) == "" {
-		return argError("query is empty: give words to look for, e.g. \"retry policy\" or decision:postgres (list_decisions and list_topics list without a query)")
-	}
 	if err := checkLimit("limit", in.Limit, mcpSearchDefault, mcpSearchMax); err != nil {
 		return err
 	}
