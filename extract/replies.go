@@ -1701,6 +1701,9 @@ var describedNouns = set(`setup set-up system process arrangement default rule p
 // not point elsewhere ("Moving it into CI …"), not name an option by its
 // place ("Your second option …", left to the option picks).
 func (st *decisionState) pointsBack(sl []byte) (loc []int, why []int) {
+	if !containsAny(sl, "let's", "lets", "let’s", "we'll", "we’ll", "we will", "that's", "that’s", "that is") {
+		return nil, nil // every reBackPointer has one: most sentences are spared the rest
+	}
 	for _, sep := range []string{" — ", " – ", " - ", ": ", "; "} {
 		i := bytes.LastIndex(sl, []byte(sep))
 		if i <= 0 || !reBackPointer.Match(sl[i+len(sep):]) {
@@ -1794,8 +1797,8 @@ var reSoThing = re(`(?:^|[—–;] |\. )so,? ((?:the |an? )?[a-z0-9][a-z0-9 ./+#
 // without a verb ("so it fails", "so we wait" are clauses), not a state
 // ("so far", "so much for that").
 func (st *decisionState) soThing(sl []byte) []int {
-	if !st.replying || !bytes.Contains(sl, []byte("so")) || isQuestion(sl) {
-		return nil
+	if !st.replying || !(bytes.HasPrefix(sl, []byte("so")) || containsAny(sl, "— so", "– so", "; so", ". so")) || isQuestion(sl) {
+		return nil // reSoThing's "so" opens the sentence or follows a dash, semicolon or stop
 	}
 	m := reSoThing.FindSubmatchIndex(sl)
 	if m == nil {
