@@ -762,7 +762,7 @@ var reStays = re(`^(?:so |and |then |ok |okay )*((?:the |our |` + "`" + `)?[a-z0
 // subject to the sentence's end, or nil. A report ("memory still stays at
 // 2 GB"), a hedge or a question is none.
 func (st *decisionState) stays(sl []byte) []int {
-	if !st.replying || !containsAny(sl, " stay", " becom", " go to", " goes", " go in", " go out", " going", " go behind", " go under", " go next", " come", " go ahead", " drop", " move", " rise") || isQuestion(sl) {
+	if !st.replying || !containsAny(sl, " stay", " becom", " go to", " goes", " go in", " go out", " going", " go behind", " go under", " go next", " come", " go ahead", " drop", " move") || isQuestion(sl) {
 		return nil
 	}
 	for from := 0; from < len(sl); {
@@ -1737,7 +1737,7 @@ func (st *decisionState) pointsBack(sl []byte) (loc []int, why []int) {
 	return nil, nil
 }
 
-// reasonLead open a reason put before what it is for.
+// reasonLead are the words that open a reason put before what it is for.
 var reasonLead = set(`since because as given`)
 
 // reByPlace names an option by its place or label: "your second option",
@@ -1753,7 +1753,7 @@ var reSoIts = re(`^(?:so|ok so|okay so|right,? so|which means)[,]?\s+it'?s (?:go
 // "so it's fine", "so it's not ready", "so it's probably the cache".
 var soItsState = set(`fine ok okay good bad great not probably likely just too getting been going worth hard easy done
 	clear true possible unlikely cheaper faster slower better worse broken down up over still already really quite pretty
-	basically either neither both all my your our their his her its this that there here time up to`)
+	basically either neither both all my your our their his her its this that there here time to`)
 
 // reDoingThing is a thing doing something: "the BI warehouse eating the
 // budget".
@@ -1776,7 +1776,7 @@ func (st *decisionState) soIts(sl []byte) int {
 	}
 	thing := sl[m[2]:m[3]]
 	first := firstWord(thing)
-	if (soItsState.Has(first) && !bytes.Equal(first, []byte("the"))) || bytes.HasPrefix(thing, []byte("a ")) && soItsState.Has(firstWord(thing[2:])) ||
+	if soItsState.Has(first) || bytes.HasPrefix(thing, []byte("a ")) && soItsState.Has(firstWord(thing[2:])) ||
 		reTentative.Match(sl) || reNews.Match(thing) || containsAny(thing, " that ", " which ", " who ", " causing ", " vs", " versus ", " or ", " between ") ||
 		reDoingThing.Match(thing) || !st.saidAny(thing) || reDiagnosis.Match(st.saidLower) {
 		// "so it's the cache that keeps timing out", "so it's the BI
