@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
-	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	unicodetok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/registry"
 
 	"github.com/convsearch/convsearch/indexer/internal/concepts"
@@ -92,16 +94,19 @@ func (baseForms) Filter(in analysis.TokenStream) analysis.TokenStream {
 	return in
 }
 
-// nameParts turns the dot or underscore between two letters or digits into
-// a space, so that "codebook.pdf", "main.go" and "retry_policy" are
-// searchable by their words: Unicode word breaking keeps them whole. The
-// text keeps its length, so highlight offsets stay right.
+// nameParts turns the dot, underscore or colon between two letters or
+// digits into a space, so that "codebook.pdf", "main.go", "retry_policy",
+// "user:alice" and "TODO:refactor" are searchable by their words: Unicode
+// word breaking keeps them whole (a colon between letters joins them as an
+// apostrophe does; between digits, or a letter and a digit, it already
+// breaks, as in "localhost:8080" and "10:30"). The text keeps its length,
+// so highlight offsets stay right.
 type nameParts struct{}
 
 func (nameParts) Filter(in []byte) []byte {
 	var out []byte
 	for i := 1; i+1 < len(in); i++ {
-		if (in[i] == '.' || in[i] == '_') && alnum(in[i-1]) && alnum(in[i+1]) {
+		if (in[i] == '.' || in[i] == '_' || in[i] == ':') && wordBefore(in[:i]) && wordAfter(in[i+1:]) {
 			if out == nil {
 				out = append([]byte(nil), in...)
 			}
@@ -112,6 +117,24 @@ func (nameParts) Filter(in []byte) []byte {
 		return in
 	}
 	return out
+}
+
+// wordBefore and wordAfter report a letter or digit at the end or start of
+// b; a non-ASCII one ("über:straße", "café.pdf") is decoded.
+func wordBefore(b []byte) bool {
+	if c := b[len(b)-1]; c < utf8.RuneSelf {
+		return alnum(c)
+	}
+	r, _ := utf8.DecodeLastRune(b)
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+func wordAfter(b []byte) bool {
+	if c := b[0]; c < utf8.RuneSelf {
+		return alnum(c)
+	}
+	r, _ := utf8.DecodeRune(b)
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 func alnum(c byte) bool {
@@ -156,7 +179,7 @@ func init() {
 		panic(err)
 	}
 	err = registry.RegisterAnalyzer(ConceptAnalyzerName, func(config map[string]any, cache *registry.Cache) (analysis.Analyzer, error) {
-		tok, err := cache.TokenizerNamed(unicode.Name)
+		tok, err := cache.TokenizerNamed(unicodetok.Name)
 		if err != nil {
 			return nil, err
 		}

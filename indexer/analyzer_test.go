@@ -191,3 +191,46 @@ func TestHasConcepts(t *testing.T) {
 		}
 	}
 }
+
+// A dot, underscore or colon between letters or digits is a word break, so
+// each part of a name or a "key:value" is found on its own; colons Unicode
+// word breaking already broke at (a digit on either side, a double colon)
+// give the words they gave.
+func TestAnalyzerNameParts(t *testing.T) {
+	an := analyzerNamed(t, AnalyzerName)
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"user:alice", []string{"user", "alic"}},
+		{"TODO:refactor", []string{"todo", "refactor"}},
+		{"namespace:monitoring", []string{"namespac", "monitor"}},
+		{"JIRA:ABC", []string{"jira", "abc"}},
+		{"TODO:fix", []string{"todo", "fix"}},
+		{"TODO: fix", []string{"todo", "fix"}},
+		{"a:b:c", []string{"b", "c"}}, // "a" is a stop word
+		{"über:straße", []string{"über", "straße"}},
+		{"ns:foo.bar", []string{"ns", "foo", "bar"}},
+		{"localhost:8080", []string{"localhost", "8080"}},
+		{"postgres:16", []string{"postgr", "16"}},
+		{"10:30", []string{"10", "30"}},
+		{"std::vector", []string{"std", "vector"}},
+		{"http://example.com:80/x", []string{"http", "exampl", "com", "80", "x"}},
+		{"main.go", []string{"main", "go"}},
+		{"retry_policy", []string{"retri", "polici"}},
+		{"café.pdf", []string{"café", "pdf"}},
+		{":smile: Note:", []string{"smile", "note"}},
+	}
+	for _, tt := range tests {
+		if got := terms(an.Analyze([]byte(tt.text))); !slices.Equal(got, tt.want) {
+			t.Errorf("%q analyses to %q, want %q", tt.text, got, tt.want)
+		}
+	}
+	// The text keeps its length: offsets point at the parts.
+	text := "see user:alice"
+	for _, tok := range an.Analyze([]byte(text)) {
+		if string(tok.Term) == "alic" && text[tok.Start:tok.End] != "alice" {
+			t.Errorf("alic has the offsets of %q, want alice", text[tok.Start:tok.End])
+		}
+	}
+}
