@@ -84,7 +84,7 @@ func IsNull(raw json.RawMessage) bool {
 
 // String returns raw as text: a string as itself, a number or boolean as its
 // JSON text, nothing-shapes (see IsNull) as "", and any other object or array
-// as its compact JSON text, so nothing is lost.
+// as its compact JSON text (CompactJSON: escapes undone), so nothing is lost.
 func String(raw json.RawMessage) string {
 	t := bytes.TrimSpace(raw)
 	if IsNull(t) {
@@ -98,9 +98,8 @@ func String(raw json.RawMessage) string {
 		}
 		return string(t)
 	case '{', '[':
-		var b bytes.Buffer
-		if json.Compact(&b, t) == nil {
-			return b.String()
+		if s, ok := CompactJSON(t); ok {
+			return s
 		}
 	}
 	return string(t)
@@ -237,9 +236,10 @@ func ParseTime(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// JSONText returns s reformatted as compact JSON when s is JSON text encoded
-// inside a string (tool arguments and outputs often are), and s unchanged
-// otherwise. A JSON string inside the string is unwrapped to its text.
+// JSONText returns s reformatted as compact JSON (CompactJSON) when s is
+// JSON text encoded inside a string (tool arguments and outputs often are),
+// and s unchanged otherwise. A JSON string inside the string is unwrapped to
+// its text.
 func JSONText(s string) string {
 	t := strings.TrimSpace(s)
 	if t == "" {
@@ -247,9 +247,8 @@ func JSONText(s string) string {
 	}
 	switch t[0] {
 	case '{', '[':
-		var b bytes.Buffer
-		if json.Compact(&b, []byte(t)) == nil {
-			return b.String()
+		if c, ok := CompactJSON([]byte(t)); ok {
+			return c
 		}
 	case '"':
 		var inner string

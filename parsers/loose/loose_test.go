@@ -23,6 +23,7 @@ func TestString(t *testing.T) {
 		{`{"a": 1}`, `{"a":1}`},
 		{`[1, 2]`, `[1,2]`},
 		{`"\u00e9"`, "é"},
+		{`{"b": "na\u00efvet\u00e9", "a": "\u003c"}`, `{"b":"naïveté","a":"<"}`},
 	}
 	for _, tt := range tests {
 		if got := String(json.RawMessage(tt.in)); got != tt.want {
@@ -87,6 +88,7 @@ func TestTime(t *testing.T) {
 func TestJSONText(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{`{"path": "a.go"}`, `{"path":"a.go"}`},
+		{`{"q": "na\u00efvet\u00e9", "n": 1.50}`, `{"q":"naïveté","n":1.50}`},
 		{`"quoted"`, "quoted"},
 		{`plain text`, "plain text"},
 		{`{broken`, "{broken"},

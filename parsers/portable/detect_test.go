@@ -144,6 +144,17 @@ func TestParseQuirks(t *testing.T) {
 				t.Errorf("tool results %+v", tr)
 			}
 		}},
+		// As Python's json.dump writes them (ensure_ascii): read as text,
+		// so "naïveté" is found and counted as typed; keys keep their order.
+		{"escaped tool arguments and results read as text", `{"id": "x", "messages": [{"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "name": "Bash", "arguments": {"command": "grep -r na\u00efvet\u00e9 src", "z": 1, "a": "\u003c\ud83e\uddec"}}]}, {"role": "tool", "tool_results": [{"tool_call_id": "c1", "output": {"text": "caf\u00e9\nbar", "n": 2.50}}]}]}`, func(t *testing.T, res *parsers.Result) {
+			m := res.Conversations[0].Messages
+			if tc := m[0].ToolCalls; len(tc) != 1 || tc[0].Arguments != `{"command":"grep -r naïveté src","z":1,"a":"<🧬"}` {
+				t.Errorf("tool calls %+v", tc)
+			}
+			if tr := m[1].ToolResults; len(tr) != 1 || tr[0].Content != `{"text":"café\nbar","n":2.50}` {
+				t.Errorf("tool results %+v", tr)
+			}
+		}},
 		{"decision timestamp matches the last of equal messages", `{"id": "x", "messages": [{"role": "user", "content": "a", "timestamp": "2025-01-01T10:00:00"}, {"role": "assistant", "content": "b", "timestamp": "2025-01-01T10:00:00"}, {"role": "user", "content": "c", "timestamp": "2025-01-01T10:05:00"}], "metadata": {"decisions": [{"decision": "d", "timestamp": "2025-01-01T10:00:00"}, {"decision": "e", "timestamp": "2025-01-01T10:01:00"}, {"decision": "f", "message_index": 9}, {"decision": "", "rationale": ""}]}}`, func(t *testing.T, res *parsers.Result) {
 			ds := res.Conversations[0].Decisions
 			if len(ds) != 3 || ds[0].MessageIndex != 1 || ds[1].MessageIndex != -1 || ds[2].MessageIndex != -1 {

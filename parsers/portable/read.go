@@ -324,9 +324,8 @@ func exactText(raw json.RawMessage) string {
 			return s
 		}
 	case '{', '[':
-		var b bytes.Buffer
-		if json.Compact(&b, raw) == nil {
-			return b.String()
+		if s, ok := loose.CompactJSON(raw); ok {
+			return s
 		}
 	}
 	return string(raw)
@@ -400,7 +399,8 @@ func readToolCalls(raw json.RawMessage) []conversation.ToolCall {
 			}
 		}
 		// A string is kept as written (Marshal writes arguments that are not
-		// compact JSON as a string); an object is compacted.
+		// compact JSON as a string); an object is compacted, its escapes
+		// undone.
 		tc.Arguments = clean(exactText(args))
 		out = append(out, tc)
 	}

@@ -127,6 +127,7 @@ func TestRoundTripVaried(t *testing.T) {
 			{Name: "d", Arguments: "42"}, {Name: "e", Arguments: "null"}, {Name: "f", Arguments: `"quoted"`},
 			{Name: "g", Arguments: " {\"a\":1}"}, {Name: "h", Arguments: "{\n  \"a\": 1\n}"}, {Name: "i", Arguments: "{broken"},
 			{Name: "", Arguments: "true"}, {ID: "only-id"},
+			{Name: "j", Arguments: `{"q":"na\u00efve \u003c"}`}, {Name: "k", Arguments: `{"q":"naïve <b>","n":1.50}`},
 		}}}},
 		{"results of every shape", []conversation.Message{{Role: conversation.RoleTool, ToolResults: []conversation.ToolResult{
 			{Content: ""}, {Content: "{}"}, {Content: "[]"}, {Content: `{"ok":true}`}, {Content: "null"}, {CallID: "c1", Name: "n", Content: "x", IsError: true},

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/parsers/loose"
 )
 
 // outConversation is the file Marshal writes: the spec's keys first, in the
@@ -153,13 +154,13 @@ func Marshal(c *conversation.Conversation) ([]byte, error) {
 }
 
 // arguments is what Marshal writes for tool arguments: nil for none, the JSON
-// itself when the text is already compact JSON, else the text.
+// itself when the text is already compact JSON as Parse gives it (escapes
+// undone, see loose.CompactJSON), else the text, which Parse keeps as written.
 func arguments(s string) any {
 	if s == "" {
 		return nil
 	}
-	var b bytes.Buffer
-	if json.Compact(&b, []byte(s)) == nil && b.String() == s && (s[0] == '{' || s[0] == '[') {
+	if c, ok := loose.CompactJSON([]byte(s)); ok && c == s && (s[0] == '{' || s[0] == '[') {
 		return json.RawMessage(s)
 	}
 	return s
