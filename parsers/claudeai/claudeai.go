@@ -422,7 +422,9 @@ func toolArtifact(name string, input json.RawMessage) (conversation.Artifact, st
 	if err != nil {
 		return conversation.Artifact{}, "", false
 	}
-	return a, string(args), true
+	// Marshal escapes "<" and "&", and the values keep the file's escapes.
+	rest, _ := loose.CompactJSON(args)
+	return a, rest, true
 }
 
 func describe(identifier, language string) string {

@@ -2,6 +2,7 @@ package claudeai
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -407,5 +408,15 @@ func TestSourceAttachmentSize(t *testing.T) {
 		if !ok || a.Size != want {
 			t.Errorf("%s: size %d (ok %v), want %d", src, a.Size, ok, want)
 		}
+	}
+}
+
+// The artifacts tool's arguments, written again without the artifact's
+// text, read as text: no "\u003c" for "<", no escapes the file had.
+func TestToolArtifactArgumentsReadAsText(t *testing.T) {
+	in := `{"command": "create", "id": "page", "title": "A <b> & na\u00efve", "type": "text/html", "content": "<p>x</p>"}`
+	_, args, ok := toolArtifact("artifacts", json.RawMessage(in))
+	if want := `{"command":"create","id":"page","title":"A <b> & naïve","type":"text/html"}`; !ok || args != want {
+		t.Errorf("arguments %s, %v; want %s", args, ok, want)
 	}
 }

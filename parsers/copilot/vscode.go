@@ -643,7 +643,8 @@ func toolInvocation(p *part) (conversation.ToolCall, conversation.ToolResult) {
 		}
 		if call.Arguments == "" && cmd != "" {
 			b, _ := json.Marshal(map[string]string{"command": cmd})
-			call.Arguments = string(b)
+			// Marshal escapes "<", ">" and "&": "ls \u003e out".
+			call.Arguments, _ = loose.CompactJSON(b)
 		}
 		var out struct {
 			Text json.RawMessage `json:"text"`
@@ -654,7 +655,8 @@ func toolInvocation(p *part) (conversation.ToolCall, conversation.ToolResult) {
 	case "subagent":
 		if call.Arguments == "" {
 			b, _ := json.Marshal(map[string]string{"agentName": loose.String(sd.AgentName), "description": loose.String(sd.Description), "prompt": loose.String(sd.Prompt)})
-			call.Arguments = loose.Clean(string(b))
+			args, _ := loose.CompactJSON(b)
+			call.Arguments = loose.Clean(args)
 		}
 		if result.Content == "" {
 			result.Content = loose.Clean(loose.String(sd.Result))
