@@ -35,7 +35,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "ChatGPT data export (conversations.json): each conversation's message tree, main thread and branches, tool and code messages, reasoning, image and file names",
 		Detection:   `a JSON array or object whose first bytes hold a "mapping" key with "current_node", "create_time", "children" or "title", or "current_node" with "conversation_id"; never "chat_messages" (claude.ai)`,
 		Locations:   []string{"conversations.json in the zip ChatGPT mails from Settings → Data controls → Export data"},
-		Version:     2,
+		Version:     3, // 3: JSON arguments and results with their escapes undone
 	}
 }
 

@@ -52,7 +52,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "claude.ai data export (conversations.json): conversations with their chat_messages, artifacts, thinking, tool use and attachments",
 		Detection:   `a JSON array or object whose first bytes hold a "chat_messages" key, or "uuid" with "sender" (a message), with "account" and "created_at", or first in an array's object before "name" (a conversation cut before its messages); never a ChatGPT "mapping"`,
 		Locations:   []string{"conversations.json in the zip claude.ai mails from Settings → Privacy → Export data"},
-		Version:     1,
+		Version:     2, // 2: JSON arguments and results with their escapes undone
 	}
 }
 

@@ -41,7 +41,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "Claude Code session logs (one .jsonl per session, under ~/.claude/projects/<project>/)",
 		Detection:   `.jsonl whose first record has Claude Code keys ("sessionId" with "parentUuid"/"uuid") or is a summary, file-history-snapshot, custom-title or queue-operation record`,
 		Locations:   []string{"$CLAUDE_CONFIG_DIR/projects", "~/.claude/projects"},
-		Version:     2,
+		Version:     3, // 3: JSON arguments and results with their escapes undone
 	}
 }
 

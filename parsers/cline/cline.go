@@ -76,7 +76,7 @@ func (*Parser) Info() parsers.Info {
 			"~/.vscode-server/data/User/globalStorage/<extension>/tasks/ (VS Code remote)",
 			"$CLINE_DIR/data/tasks/<taskId>/ (~/.cline/data/tasks, the cline CLI)",
 		},
-		Version: 2, // 2: Cline 3.x results joined to their calls, the spoken tool arguments in the text
+		Version: 3, // 2: Cline 3.x results joined to their calls, the spoken tool arguments in the text; 3: JSON arguments and results with their escapes undone
 	}
 }
 

@@ -43,7 +43,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "OpenAI Codex CLI session rollouts (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl)",
 		Detection:   `.jsonl whose first record is {"timestamp","type","payload"} with type session_meta, response_item, event_msg, turn_context or compacted; or a rollout-*.jsonl opening with the older bare session header {"id","timestamp",…}`,
 		Locations:   []string{"$CODEX_HOME/sessions", "~/.codex/sessions", "~/.codex/archived_sessions"},
-		Version:     2,
+		Version:     3, // 3: JSON arguments and results with their escapes undone
 	}
 }
 

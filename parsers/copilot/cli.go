@@ -43,7 +43,7 @@ func (*CLI) Info() parsers.Info {
 			"~/.copilot/session-state, ~/.copilot/history-session-state",
 			"$XDG_CONFIG_HOME/.copilot/session-state (versions up to 0.0.421)",
 		},
-		Version: 1,
+		Version: 2, // 2: JSON arguments and results with their escapes undone
 	}
 }
 

@@ -57,7 +57,7 @@ func (*VSCode) Info() parsers.Info {
 			"~/Library/Application Support/Code/User/workspaceStorage/*/chatSessions (macOS)",
 			`%APPDATA%\Code\User\workspaceStorage\*\chatSessions (Windows)`,
 		},
-		Version: 1,
+		Version: 2, // 2: JSON arguments and results with their escapes undone
 	}
 }
 

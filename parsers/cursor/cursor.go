@@ -212,7 +212,7 @@ func (*AgentParser) Info() parsers.Info {
 			"~/.cursor/chats/<workspace hash>/<session>/store.db",
 			"$CURSOR_CONFIG_DIR/projects, $CURSOR_CONFIG_DIR/chats",
 		},
-		Version: 1,
+		Version: 2, // 2: JSON arguments and results with their escapes undone
 	}
 }
 
@@ -309,7 +309,7 @@ func (*IDE) Info() parsers.Info {
 			"~/Library/Application Support/Cursor/User/workspaceStorage/<id>/state.vscdb (macOS)",
 			`%APPDATA%\Cursor\User\globalStorage\state.vscdb (Windows)`,
 		},
-		Version: 1,
+		Version: 2, // 2: JSON arguments and results with their escapes undone
 	}
 }
 

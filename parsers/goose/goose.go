@@ -60,7 +60,7 @@ func (*Parser) Info() parsers.Info {
 			"~/Library/Application Support/Block/goose/sessions (macOS)",
 			`%APPDATA%\Block\goose\data\sessions (Windows)`,
 		},
-		Version: 1,
+		Version: 2, // 2: JSON arguments and results with their escapes undone
 	}
 }
 

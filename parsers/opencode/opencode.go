@@ -58,7 +58,7 @@ func (*Parser) Info() parsers.Info {
 			"$XDG_DATA_HOME/opencode/storage/session/<projectID>/<sessionID>.json (~/.local/share/opencode/…, on macOS too)",
 			"$XDG_DATA_HOME/opencode/opencode.db (OpenCode 1.2 and later)",
 		},
-		Version: 1,
+		Version: 2, // 2: JSON arguments and results with their escapes undone
 	}
 }
 

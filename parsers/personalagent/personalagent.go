@@ -70,7 +70,7 @@ func (*Parser) Info() parsers.Info {
 			"$XDG_DATA_HOME/PersonalAgent/conversations (~/.local/share/PersonalAgent/conversations)",
 			"%LOCALAPPDATA%\\PersonalAgent\\conversations",
 		},
-		Version: 1,
+		Version: 2, // 2: JSON arguments and results with their escapes undone
 	}
 }
 

@@ -53,7 +53,7 @@ func (*Parser) Info() parsers.Info {
 			"~/Library/Application Support/Zed/threads/threads.db (macOS)",
 			`%LOCALAPPDATA%\Zed\threads\threads.db (Windows)`,
 		},
-		Version: 1,
+		Version: 2, // 2: JSON arguments and results with their escapes undone
 	}
 }
 
