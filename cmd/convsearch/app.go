@@ -62,7 +62,7 @@ func commands() []command {
 		{"parse", "detect and parse conversation files, print a summary or the canonical JSON", "[flags] PATH…", runParse},
 		{"export", "write conversations as portable-format files plus an index.json manifest", "--to DIR [flags] PATH…", runExport},
 		{"index", "bring the index in line with the conversation files under the roots", "[--root DIR]… [--rebuild] [flags]", runIndex},
-		{"search", "search the index: words, \"phrases\", -not, OR, prefix*, typo~, field:value", "[flags] QUERY", runSearch},
+		{"search", "search the index: words, \"phrases\", -not, OR, prefix*, typo~, field:value; with only filters, list what they keep", "[flags] [QUERY]", runSearch},
 		{"show", "show a conversation, or the messages around one", "ID [--message N --context K] [--json]", runShow},
 		{"topics", "list topics by the number of conversations about them", "[--project P] [--json]", runTopics},
 		{"decisions", "list decisions with their rationale", "[QUERY] [--project P] [--since T] [--json]", runDecisions},

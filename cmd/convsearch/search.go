@@ -99,9 +99,6 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	sf.NoDefaults = true // search reconciles only the roots it is given
-	if fs.NArg() == 0 {
-		return usagef("search: give a query, e.g. convsearch search 'bootstrap confidence intervals'")
-	}
 	if *asJSON && *asJSONL {
 		return usagef("search: --json and --jsonl exclude each other")
 	}
@@ -120,7 +117,13 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		Since: since, Until: until, Limit: *limit, Offset: *offset, After: *after, Sort: *sortBy, Group: *groupBy,
 		Facets: *asJSON || *facets, ExcludeHidden: *noHidden,
 	}
+	// No query argument is an empty query: Validate lists what a filter
+	// keeps and refuses it only without one.
 	if err := req.Validate(); err != nil {
+		var se *query.SyntaxError
+		if fs.NArg() == 0 && errors.As(err, &se) {
+			return usagef("search: give a query, e.g. convsearch search 'bootstrap confidence intervals', or a filter (--type, --project, --source, --role, --since, --until) to list what it keeps")
+		}
 		return usagef("search: %v", err)
 	}
 	// The printed list shows conversations, each with its best hits: a

@@ -222,3 +222,46 @@ func TestDecisionParts(t *testing.T) {
 		t.Errorf("message hit: %q / %q", text, because)
 	}
 }
+
+// TestSearchFilterWithoutQuery: a filter without a query argument lists
+// what it keeps, as an empty query with it does; neither is a usage error.
+func TestSearchFilterWithoutQuery(t *testing.T) {
+	home := t.TempDir()
+	data := filepath.Join(t.TempDir(), "data")
+	if r := cs(t, home, "index", "--data-dir", data, "--no-default-roots", "--root", examples); r.code != 0 {
+		t.Fatalf("index: %s", r.stderr)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"project", []string{"--project", "telemetry-hub"}, 0},
+		{"newest decisions", []string{"--sort", "newest", "--type", "decision"}, 0},
+		{"since, as JSON", []string{"--since", "2020-01-01", "--json"}, 0},
+		{"no filter", nil, 2},
+		{"only a sort", []string{"--sort", "newest"}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"search", "--data-dir", data}, tc.args...)
+			r := cs(t, home, args...)
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", r.code, tc.code, r.stderr)
+			}
+			if tc.code != 0 {
+				if !strings.Contains(r.stderr, "give a query") || !strings.Contains(r.stderr, "filter") {
+					t.Errorf("the refusal names neither a query nor a filter: %q", r.stderr)
+				}
+				return
+			}
+			// The same list as an empty query gives, and not an empty one.
+			empty := cs(t, home, append(args, "")...)
+			if strip := regexp.MustCompile(`in [0-9.]+ ms|"took_ms": *[0-9.]+`); strip.ReplaceAllString(r.stdout, "") != strip.ReplaceAllString(empty.stdout, "") {
+				t.Errorf("without a query:\n%s\nwith '':\n%s", r.stdout, empty.stdout)
+			}
+			if strings.Contains(r.stdout, "no match") || regexp.MustCompile(`"total": *0,`).MatchString(r.stdout) {
+				t.Errorf("nothing listed:\n%s", r.stdout)
+			}
+		})
+	}
+}
