@@ -151,6 +151,13 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	var convs []convHits
 	if byConversation {
 		convs = groupHits(res.Hits, page.Offset, page.Limit, req.Sort == query.SortRelevance)
+		if len(res.Hits) == req.Limit && uint64(len(res.Hits)) < res.Total {
+			// A full window counted only the hits it held: one long
+			// conversation would read "50 hits" of its 1201.
+			if err := countConversations(ctx, be, req, convs); err != nil {
+				return queryError(env, req.Query, err)
+			}
+		}
 		res.Hits = res.Hits[:0]
 		for _, c := range convs {
 			res.Hits = append(res.Hits, c.hits...)
@@ -192,7 +199,8 @@ const perConversationLook = 5
 const hitsShown = 3
 
 // convHits is a conversation's best hits, in rank order, and how many of
-// the hits looked at were in it.
+// the hits looked at were in it (all its hits, once countConversations has
+// counted them).
 type convHits struct {
 	hits  []query.Hit
 	count int
@@ -228,6 +236,44 @@ func groupHits(hits []query.Hit, offset, limit int, byScore bool) []convHits {
 	}
 	out = out[offset:]
 	return out[:min(limit, len(out))]
+}
+
+// searcher is what countConversations asks.
+type searcher interface {
+	Search(ctx context.Context, r query.Request) (*query.Result, error)
+}
+
+// countConversations sets each conversation's count to its number of hits
+// for req, as a grouped search counts them (the Count --group, the API and
+// MCP give): one grouped search within these conversations, which costs
+// little next to the search that found them.
+func countConversations(ctx context.Context, be searcher, req query.Request, convs []convHits) error {
+	if len(convs) == 0 {
+		return nil
+	}
+	ids := make([]string, len(convs))
+	for i, c := range convs {
+		ids[i] = c.hits[0].ConversationID
+	}
+	req.Conversations = ids
+	req.Group = true
+	req.Limit = len(ids)
+	req.Offset = 0
+	req.After = nil
+	req.Facets = false
+	req.NoHighlight = true
+	res, err := be.Search(ctx, req)
+	if err != nil {
+		return fmt.Errorf("count the hits of %d conversations: %w", len(ids), err)
+	}
+	counts := make(map[string]int, len(res.Hits))
+	for _, h := range res.Hits {
+		counts[h.ConversationID] = h.Count
+	}
+	for i := range convs {
+		convs[i].count = max(convs[i].count, counts[ids[i]])
+	}
+	return nil
 }
 
 // regroup puts hits (with their context now) back into the groups they

@@ -265,3 +265,68 @@ func TestSearchFilterWithoutQuery(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchCountsEveryHit: the printed list gives a conversation's hits
+// as --group --json counts them, all of them, not those of the window of
+// hits it fetched to group (limit × perConversationLook, at least 50).
+func TestSearchCountsEveryHit(t *testing.T) {
+	home := t.TempDir()
+	root := filepath.Join(home, "convs")
+	var long []string
+	for i := range 130 {
+		long = append(long, fmt.Sprintf("quokka census, day %d", i))
+	}
+	writeConv(t, filepath.Join(root, "long.json"), conversationJSON("conv-long", "Quokka migration marathon", long...))
+	writeConv(t, filepath.Join(root, "short.json"), conversationJSON("conv-short", "A quokka aside", "is a quokka a marsupial?", "yes, a small wallaby"))
+	data := filepath.Join(t.TempDir(), "data")
+	if r := cs(t, home, "index", "--data-dir", data, "--no-default-roots", "--root", root); r.code != 0 {
+		t.Fatalf("index: %s", r.stderr)
+	}
+	r := cs(t, home, "search", "--data-dir", data, "--group", "--json", "quokka")
+	var grouped struct {
+		Hits []struct {
+			ConversationID string `json:"conversation_id"`
+			Count          int    `json:"count"`
+		} `json:"hits"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &grouped); err != nil {
+		t.Fatalf("--group --json: %v\n%s", err, r.stdout)
+	}
+	want := map[string]int{}
+	for _, h := range grouped.Hits {
+		want[h.ConversationID] = h.Count
+	}
+	if want["conv-long"] <= 130 {
+		t.Fatalf("--group --json counts %d hits in conv-long, want over 130", want["conv-long"])
+	}
+	counted := regexp.MustCompile(`(?m)^\d+\. (.*?)  .*· (\d+) hits$`)
+	titles := map[string]string{"Quokka migration marathon": "conv-long", "A quokka aside": "conv-short"}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"window of 100", nil},
+		{"window of 50", []string{"-n", "1"}},
+		{"newest first", []string{"--sort", "newest"}},
+		{"window not full", []string{"-n", "40"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := cs(t, home, append(append([]string{"search", "--data-dir", data}, tc.args...), "quokka")...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			got := map[string]int{}
+			for _, m := range counted.FindAllStringSubmatch(r.stdout, -1) {
+				n := 0
+				fmt.Sscan(m[2], &n)
+				got[titles[m[1]]] = n
+			}
+			if got["conv-long"] != want["conv-long"] {
+				t.Errorf("conv-long: %d hits printed, want %d as --group --json counts\n%s", got["conv-long"], want["conv-long"], r.stdout)
+			}
+			if _, ok := got["conv-short"]; ok && got["conv-short"] != want["conv-short"] {
+				t.Errorf("conv-short: %d hits printed, want %d\n%s", got["conv-short"], want["conv-short"], r.stdout)
+			}
+		})
+	}
+}
