@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -336,17 +335,32 @@ func fitHits(out *searchOutput, render func() string) string {
 	return text
 }
 
-// answerSize is how many bytes an answer puts in an agent's context: its
-// text and its structured content, as a client decodes them.
+// answerSize is how many bytes an answer takes on the wire: its text and
+// its structured content in the result the SDK sends, in its JSON-RPC
+// frame. Measured encoded, not by the text's length: encoding/json writes
+// <, > and & as \u003c (six bytes for one) and control characters alike,
+// so a text full of them is several times longer on the wire.
 func answerSize(text string, out any) int {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
-		return len(text)
+	data, err := json.Marshal(out)
+	if err != nil {
+		return len(text) // the handler reports the failure to encode
 	}
-	return len(text) + b.Len()
+	return wireSize(&sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, StructuredContent: json.RawMessage(data)})
 }
+
+// wireSize is the size of a JSON-RPC answer with result, as the SDK
+// encodes it.
+func wireSize(result any) int {
+	b, err := json.Marshal(result)
+	if err != nil {
+		return 0 // the SDK reports the failure to encode
+	}
+	return len(b) + rpcFrame
+}
+
+// rpcFrame is the JSON-RPC frame around a result, with an id of a few
+// characters: {"jsonrpc":"2.0","id":…,"result":…}.
+const rpcFrame = len(`{"jsonrpc":"2.0","id":,"result":}`) + 16
 
 func (t *tools) getConversation(ctx context.Context, in *getInput) (string, conversationOutput, error) {
 	var out conversationOutput
@@ -384,18 +398,29 @@ func (t *tools) getConversation(ctx context.Context, in *getInput) (string, conv
 			in.Message = in.Offset
 		}
 	}
-	// The largest window that fits an agent's context: halve the text
+	// The largest window that fits an agent's context: shrink the text
 	// budget until the answer fits.
 	var text string
-	for budget := mcpWindowBudget; ; budget /= 2 {
+	for budget := mcpWindowBudget; ; {
 		out = window(c, in, budget)
 		out.FromIndex = fromIndex
 		text = renderConversation(&out, focus, budget*2)
-		if answerSize(text, &out) <= mcpAnswerMax || len(out.Messages) <= 1 || budget < 1000 {
+		size := answerSize(text, &out)
+		if size <= mcpAnswerMax || len(out.Messages) <= 1 || budget < 1000 {
 			break
 		}
+		budget = shrink(budget, size)
 	}
 	return text, out, nil
+}
+
+// shrink returns the text budget to try next after one that gave an
+// answer of size bytes, over mcpAnswerMax: smaller in proportion to the
+// overshoot (escaped text weighs several bytes a character on the wire, so
+// halving would go from too many messages to too few), and by a tenth at
+// least.
+func shrink(budget, size int) int {
+	return min(budget*9/10, budget*(mcpAnswerMax-2000)/size)
 }
 
 // mcpMessageChars is the most characters of one message read alone: its
@@ -632,18 +657,20 @@ func (t *tools) readConversation(ctx context.Context, req *sdk.ReadResourceReque
 	if msg := query.HitMessage(c, id); msg >= 0 {
 		in.Message = &msg
 	}
-	var text string
-	for budget := mcpResourceBudget; ; budget /= 2 {
+	var res *sdk.ReadResourceResult
+	for budget := mcpResourceBudget; ; {
 		out := window(c, in, budget)
 		out.FromIndex = fromIndex
-		text = renderConversation(&out, -1, budget)
-		if len(text) <= mcpAnswerMax || len(out.Messages) <= 1 || budget < 1000 {
+		res = &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{
+			URI: uri, MIMEType: "text/markdown", Text: renderConversation(&out, -1, budget),
+		}}}
+		size := wireSize(res)
+		if size <= mcpAnswerMax || len(out.Messages) <= 1 || budget < 1000 {
 			break
 		}
+		budget = shrink(budget, size)
 	}
-	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{
-		URI: uri, MIMEType: "text/markdown", Text: text,
-	}}}, nil
+	return res, nil
 }
 
 // complete suggests conversation ids for the {id} of the conversation
