@@ -21,6 +21,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/query"
 )
 
 // View is a page of a conversation as the search page shows it
@@ -41,6 +42,9 @@ type View struct {
 	Total    int           `json:"total"`
 	Offset   int           `json:"offset"`
 	Messages []ViewMessage `json:"messages"`
+	// Focus is the message a hit's id points at (as in Loaded), when the
+	// conversation was asked for by a hit's id.
+	Focus *int `json:"focus,omitempty"`
 }
 
 // ViewMessage is a message with its text rendered. Content and Thinking
@@ -84,10 +88,17 @@ func (h *handler) view(w http.ResponseWriter, r *http.Request) {
 		writeBadRequest(w, errors.New("give offset or around, not both"))
 		return
 	}
-	c, fromIndex, err := h.o.Backend.Load(r.Context(), r.PathValue("id"))
+	id := r.PathValue("id")
+	c, fromIndex, err := h.o.Backend.Load(r.Context(), id)
 	if err != nil {
 		h.fail(w, r, err)
 		return
+	}
+	focus := query.HitMessage(c, id)
+	if focus >= 0 && !v.Has("around") && !v.Has("offset") {
+		// A hit's id: the page around the hit, as GET
+		// /api/conversations/{hit id} opens at it.
+		around = focus
 	}
 	// An offset or a message past the end is refused, as for the page of
 	// messages: an empty page would look like a conversation without
@@ -106,7 +117,11 @@ func (h *handler) view(w http.ResponseWriter, r *http.Request) {
 		// which is its position).
 		p.Offset = max(around-p.Limit/2, 0)
 	}
-	writeJSON(w, http.StatusOK, viewOf(c, fromIndex, p))
+	view := viewOf(c, fromIndex, p)
+	if focus >= 0 {
+		view.Focus = &focus
+	}
+	writeJSON(w, http.StatusOK, view)
 }
 
 // viewOf renders the messages of page p of c.

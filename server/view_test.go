@@ -123,6 +123,12 @@ func TestViewAndOverviewEndpoints(t *testing.T) {
 		{"negative offset", apiBackend{}, "/api/conversations/c1/view?offset=-1", 400, "negative"},
 		{"unknown parameter", apiBackend{}, "/api/conversations/c1/view?page=2", 400, "page"},
 		{"no such conversation", apiBackend{}, "/api/conversations/nope/view", 404, "error"},
+		// A hit's id opens at the hit, as around does, and says which it is.
+		{"a hit's id", apiBackend{}, "/api/conversations/m%2Flong%2F199/view?limit=20", 200, `"total":250,"offset":189,"messages":[{"index":189`},
+		{"a hit's id, focused", apiBackend{}, "/api/conversations/m%2Flong%2F199/view?limit=20", 200, `"focus":199}`},
+		{"a hit's id, an offset given", apiBackend{}, "/api/conversations/m%2Flong%2F199/view?offset=0&limit=20", 200, `"offset":0,"messages":[{"index":0`},
+		{"a hit's id, around given", apiBackend{}, "/api/conversations/m%2Flong%2F199/view?around=50&limit=20", 200, `"offset":40,`},
+		{"a conversation's id: no focus", apiBackend{}, "/api/conversations/long/view?limit=20", 200, `"offset":0,"messages":[{"index":0`},
 		{"overview", overviewBackend{}, "/api/overview", 200, `"failed":[{"path":"/x/bad.json"`},
 		{"a backend without an overview", apiBackend{}, "/api/overview", 501, "cannot tell an overview"},
 	}
@@ -132,5 +138,9 @@ func TestViewAndOverviewEndpoints(t *testing.T) {
 		if status != c.status || !strings.Contains(body, c.want) {
 			t.Errorf("%s: GET %s = %d %s; want %d and %q", c.name, c.target, status, body, c.status, c.want)
 		}
+	}
+	// Only a hit's id has a message to focus.
+	if _, body := get(t, NewHandler(HandlerOptions{Backend: apiBackend{}}), "/api/conversations/long/view?around=3"); strings.Contains(body, `"focus"`) {
+		t.Errorf("a conversation's id has a focus: %s", body[max(len(body)-100, 0):])
 	}
 }

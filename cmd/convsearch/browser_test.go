@@ -432,6 +432,15 @@ func TestBrowserPageFeatures(t *testing.T) {
 		}
 	})
 
+	t.Run("a link by a hit's id opens at the hit", func(t *testing.T) {
+		b.t = t
+		b.open("/#c=m%2Fconv-long%2F200")
+		b.wait("message 200, focused", `document.querySelector("#m-200.focus") !== null`)
+		if js[bool](b, `document.querySelector("#m-0") !== null`) {
+			t.Errorf("a hit's id opened the conversation at its start")
+		}
+	})
+
 	t.Run("decisions, topics, overview", func(t *testing.T) {
 		b.t = t
 		b.open("/?view=decisions")

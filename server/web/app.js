@@ -769,15 +769,19 @@ async function openConversation(id, m) {
     }
     if (!state.open || state.open.id !== id) return;
     renderConversation(v);
+    // A hit's id without a message: the server opened the page at the
+    // hit's message, and says which it is.
+    if ((m === null || m === undefined) && v.focus !== undefined) m = v.focus;
   }
   focusMessage(m);
 }
 
-// loadMessagePage loads the page around message m (the start without one).
-// A message the file has since lost (the API answers 400) opens the
-// conversation at its end, where it was likely cut.
+// loadMessagePage loads the page around message m; without one, the page
+// the id opens at (the start, or a hit id's message). A message the file
+// has since lost (the API answers 400) opens the conversation at its end,
+// where it was likely cut.
 async function loadMessagePage(id, m) {
-  if (m === null || m === undefined) return loadPage(id, 0, true);
+  if (m === null || m === undefined) return loadPage(id, null, true);
   try {
     return await loadPage(id, m, true);
   } catch (e) {
@@ -787,10 +791,12 @@ async function loadMessagePage(id, m) {
   return v.total > v.messages.length ? loadPage(id, v.total - 1, true) : v;
 }
 
+// loadPage loads the page of MSG_PAGE messages around message at, or
+// from offset at; at null leaves where to the server.
 function loadPage(id, at, around) {
   const p = new URLSearchParams();
   p.set("limit", String(MSG_PAGE));
-  p.set(around ? "around" : "offset", String(Math.max(at, 0)));
+  if (at !== null) p.set(around ? "around" : "offset", String(Math.max(at, 0)));
   return api("api/conversations/" + encodeURIComponent(id) + "/view?" + p);
 }
 
