@@ -18,14 +18,36 @@ import (
 // about what the handlers accept, not what the index holds.
 type apiBackend struct{ Backend }
 
-func (apiBackend) Search(context.Context, query.Request) (*query.Result, error) {
-	return &query.Result{Hits: []query.Hit{}}, nil
+// Search finds nothing, but for a search within conversations: those
+// Load knows, one conversation hit each, and a query.NoHitError for a
+// message's id past its conversation's end, as the engine answers.
+func (apiBackend) Search(_ context.Context, r query.Request) (*query.Result, error) {
+	res := &query.Result{Hits: []query.Hit{}}
+	seen := map[string]bool{}
+	for _, id := range r.Conversations {
+		conv, msg := query.ConversationID(id)
+		n, ok := apiConversations[conv]
+		if !ok || seen[conv] {
+			continue
+		}
+		if msg >= n {
+			return nil, &query.NoHitError{ID: id, ConversationID: conv, Kind: indexer.KindMessage, N: msg, Count: n}
+		}
+		seen[conv] = true
+		res.Hits = append(res.Hits, query.Hit{ID: indexer.ConversationDocID(conv), Kind: indexer.KindConversation, ConversationID: conv})
+	}
+	res.Total = uint64(len(res.Hits))
+	return res, nil
 }
+
+// apiConversations are the conversations apiBackend knows, by their number
+// of messages.
+var apiConversations = map[string]int{"c1": 5, "long": longMessages, "empty": 0}
 
 // Load knows c1, of five messages, long, of longMessages, and empty.
 func (apiBackend) Load(_ context.Context, id string) (*conversation.Conversation, bool, error) {
 	conv, _ := query.ConversationID(id)
-	n, ok := map[string]int{"c1": 5, "long": longMessages, "empty": 0}[conv]
+	n, ok := apiConversations[conv]
 	if !ok {
 		return nil, false, query.ErrNotFound
 	}
@@ -205,7 +227,6 @@ func TestAPIRejectsBodyMistakes(t *testing.T) {
 		{"/api/context", `{"hits": [], "context": 51}`, 400, "context 51 out of range"},
 		{"/api/context", `{"hits": [{"kind": "message", "id": "m/c1/1", "message_index": 1}, {"kind": "message", "id": "m/c1/-4", "message_index": -4}], "context": 2}`,
 			400, "hit 1: message_index -4 is negative"},
-		{"/api/context", `{"hits": [{"kind": "message", "id": "m/c1/9", "message_index": 9}], "context": 2}`, 200, ""}, // stale hits are fine
 	} {
 		before := len(synced)
 		code, body := post(t, h, tc.target, tc.body)
@@ -292,4 +313,57 @@ func TestReadyzIndexing(t *testing.T) {
 			t.Errorf("ready %v, indexing %v: %d %s", tc.ready, tc.indexing, code, body)
 		}
 	}
+}
+
+// TestAPIContextHits: POST /api/context answers a hit it can place, one
+// given by its id alone included, and refuses one it cannot, naming it: a
+// 400 for a hit that names no conversation, a 404 for a conversation or
+// message the index does not hold (a stale hit past the end too).
+func TestAPIContextHits(t *testing.T) {
+	h := NewHandler(HandlerOptions{Backend: contextBackend{}})
+	for _, tc := range []struct {
+		name, hits string
+		status     int
+		says       string // in the answer: the error, or the context's first message
+	}{
+		{"a message hit", `{"kind": "message", "id": "m/c1/2", "conversation_id": "c1", "message_index": 2}`, 200, `"context":[{"index":1`},
+		{"by its id alone", `{"id": "m/c1/2"}`, 200, `"context":[{"index":1`},
+		{"by its id, with its kind", `{"kind": "message", "id": "m/long/100"}`, 200, `"context":[{"index":99`},
+		{"a conversation hit", `{"kind": "conversation", "id": "c/c1", "conversation_id": "c1"}`, 200, `"conversation_id":"c1"`},
+		{"no conversation and no id", `{"kind": "message", "message_index": 3}`, 400, "hit 0: no conversation_id and no id"},
+		{"an id that is no hit's", `{"id": "c1"}`, 400, `hit 0: no conversation_id, and id "c1" is no hit's id`},
+		{"a message hit without its index", `{"kind": "message", "conversation_id": "c1"}`, 400, "hit 0: a message hit of conversation c1 without message_index"},
+		{"no such conversation", `{"kind": "message", "id": "m/nope/1", "conversation_id": "nope", "message_index": 1}`, 404, `hit 0 (conversation "nope"): no such conversation`},
+		{"by the id of no conversation", `{"id": "m/nope/1"}`, 404, `hit 0 (conversation "nope")`},
+		{"past the end", `{"kind": "message", "id": "m/c1/5000", "conversation_id": "c1", "message_index": 5000}`, 404, "hit 0: conversation c1 has 5 messages (0 to 4); no message 5000"},
+		{"past the end, second", `{"id": "m/c1/1"}, {"id": "m/long/250"}`, 404, "hit 1: conversation long has 250 messages (0 to 249); no message 250 (m/long/250); it may be stale"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, body := post(t, h, "/api/context", `{"hits": [`+tc.hits+`], "context": 1}`)
+			var e ErrorBody
+			if code != 200 && json.Unmarshal([]byte(body), &e) == nil {
+				body = e.Error
+			}
+			if code != tc.status || !strings.Contains(body, tc.says) {
+				t.Errorf("POST /api/context %s: %d %s, want %d and %q", tc.hits, code, strings.TrimSpace(body), tc.status, tc.says)
+			}
+		})
+	}
+}
+
+// contextBackend is apiBackend whose AddContext gives message hits the
+// indexes of the messages around them.
+type contextBackend struct{ apiBackend }
+
+func (contextBackend) AddContext(_ context.Context, hits []query.Hit, n int) error {
+	for i := range hits {
+		h := &hits[i]
+		if h.Kind != indexer.KindMessage || h.MessageIndex == nil {
+			continue
+		}
+		for j := max(*h.MessageIndex-n, 0); j <= min(*h.MessageIndex+n, apiConversations[h.ConversationID]-1); j++ {
+			h.Context = append(h.Context, query.StoredMessage{Index: j, Role: "user", Content: "m"})
+		}
+	}
+	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -395,6 +396,10 @@ func (h *handler) context(w http.ResponseWriter, r *http.Request) {
 		writeBadRequest(w, err)
 		return
 	}
+	if err := h.findHits(r.Context(), req.Hits); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	if err := h.o.Backend.AddContext(r.Context(), req.Hits, req.Context); err != nil {
 		h.fail(w, r, err)
 		return
@@ -410,9 +415,87 @@ func checkContext(req ContextRequest) error {
 	if len(req.Hits) > query.MaxLimit {
 		return fmt.Errorf("%d hits: at most %d", len(req.Hits), query.MaxLimit)
 	}
-	for i, h := range req.Hits {
+	for i := range req.Hits {
+		h := &req.Hits[i]
 		if h.MessageIndex != nil && *h.MessageIndex < 0 {
 			return fmt.Errorf("hit %d: message_index %d is negative: messages are numbered from 0", i, *h.MessageIndex)
+		}
+		if err := resolveHit(h); err != nil {
+			return fmt.Errorf("hit %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// resolveHit fills a hit's conversation_id, and a message hit's kind and
+// message_index, from its id (m/ID/N) when it came without them: a hit
+// given by its id alone would otherwise get no context, in silence.
+func resolveHit(h *query.Hit) error {
+	conv, msg := query.ConversationID(h.ID)
+	hitID := conv != h.ID
+	if h.ConversationID == "" {
+		if !hitID {
+			if h.ID == "" {
+				return errors.New("no conversation_id and no id: send the hit as search returned it (its id, m/ID/N, is enough)")
+			}
+			return fmt.Errorf("no conversation_id, and id %q is no hit's id (m/ID/N, d/ID/N…): send the hit as search returned it", h.ID)
+		}
+		h.ConversationID = conv
+	}
+	if msg >= 0 && conv == h.ConversationID {
+		if h.Kind == "" {
+			h.Kind = indexer.KindMessage
+		}
+		if h.MessageIndex == nil && h.Kind == indexer.KindMessage {
+			h.MessageIndex = &msg
+		}
+	}
+	if h.Kind == indexer.KindMessage && h.MessageIndex == nil {
+		return fmt.Errorf("a message hit of conversation %s without message_index (and no id m/ID/N to read it from)", h.ConversationID)
+	}
+	return nil
+}
+
+// findHits returns an error, a query.ErrNotFound, naming the first of hits
+// whose conversation, or message, the index does not hold: context asked
+// around a message that is not there would come back empty, as if the
+// message stood alone. A hit past its conversation's end is stale (its
+// file shrank since the search): refused too, as a search again finds
+// what is there now. One search checks them all.
+func (h *handler) findHits(ctx context.Context, hits []query.Hit) error {
+	if len(hits) == 0 {
+		return nil
+	}
+	var ids []string // each conversation, or message, once
+	which := map[string]int{}
+	for i, hit := range hits {
+		id := hit.ConversationID
+		if hit.Kind == indexer.KindMessage && hit.MessageIndex != nil {
+			id = indexer.MessageDocID(hit.ConversationID, *hit.MessageIndex)
+		}
+		if _, ok := which[id]; !ok {
+			which[id] = i
+			ids = append(ids, id)
+		}
+	}
+	// A message's id names its conversation too; the search checks that
+	// the message is there (a query.NoHitError when not).
+	res, err := h.o.Backend.Search(ctx, query.Request{Conversations: ids, Types: []string{indexer.KindConversation},
+		Limit: min(len(ids), query.MaxLimit), NoHighlight: true})
+	var nh *query.NoHitError
+	switch {
+	case errors.As(err, &nh):
+		return fmt.Errorf("hit %d: %w; it may be stale, its file changed since the search: search again", which[nh.ID], err)
+	case err != nil:
+		return err
+	}
+	found := map[string]bool{}
+	for _, hit := range res.Hits {
+		found[hit.ConversationID] = true
+	}
+	for i, hit := range hits {
+		if !found[hit.ConversationID] {
+			return fmt.Errorf("hit %d (conversation %q): %w", i, hit.ConversationID, query.ErrNotFound)
 		}
 	}
 	return nil
