@@ -55,10 +55,10 @@ func ParseSearchParams(v url.Values, now time.Time) (query.Request, int, error) 
 	}
 	var err error
 	if r.Since, err = query.ParseWhen(first(v, "since"), now); err != nil {
-		return r, 0, fmt.Errorf("since: %w", err)
+		return r, 0, timeError("since", first(v, "since"), err, query.ParseWhen, now)
 	}
 	if r.Until, err = query.ParseUntil(first(v, "until"), now); err != nil {
-		return r, 0, fmt.Errorf("until: %w", err)
+		return r, 0, timeError("until", first(v, "until"), err, query.ParseUntil, now)
 	}
 	// Request.Validate reads 0 as "the default"; a caller who wrote
 	// limit=0 meant something else.
@@ -87,6 +87,19 @@ func ParseSearchParams(v url.Values, now time.Time) (query.Request, int, error) 
 		return r, 0, err
 	}
 	return r, n, nil
+}
+
+// timeError is the error of time parameter name, value, which parse
+// refused. A time sent with a raw + in its zone (…T06:30:00+02:00) reads
+// as a space in a URL's query: when the + back makes it a time, the error
+// says how to send it.
+func timeError(name, value string, err error, parse func(string, time.Time) (time.Time, error), now time.Time) error {
+	if plus := strings.ReplaceAll(value, " ", "+"); plus != value {
+		if _, perr := parse(plus, now); perr == nil {
+			return fmt.Errorf("%s: %w (a + in a URL is a space: write %%2B)", name, err)
+		}
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // SearchValues is the inverse of ParseSearchParams.
@@ -144,10 +157,10 @@ func ParseDecisionsParams(v url.Values, now time.Time) (query.DecisionsRequest, 
 	r := query.DecisionsRequest{Query: first(v, "q"), Projects: nonEmpty(v["project"]), Sources: list(v, "source")}
 	var err error
 	if r.Since, err = query.ParseWhen(first(v, "since"), now); err != nil {
-		return r, fmt.Errorf("since: %w", err)
+		return r, timeError("since", first(v, "since"), err, query.ParseWhen, now)
 	}
 	if r.Until, err = query.ParseUntil(first(v, "until"), now); err != nil {
-		return r, fmt.Errorf("until: %w", err)
+		return r, timeError("until", first(v, "until"), err, query.ParseUntil, now)
 	}
 	if r.Limit, err = limitParam(v, 50, query.MaxLimit); err != nil {
 		return r, err

@@ -1,9 +1,11 @@
 package server
 
 import (
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,5 +60,40 @@ func TestCheckRoots(t *testing.T) {
 		if (err != nil) != tc.err || !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("checkRoots(%.60q) = %q, %v; want %q, error %v", tc.roots, got, err, tc.want, tc.err)
 		}
+	}
+}
+
+// TestTimeParamsHintAtPlus: a time sent with a raw + (its zone's) reads as
+// a space; the error says how to send it. Other mistakes get no hint.
+func TestTimeParamsHintAtPlus(t *testing.T) {
+	const hint = "a + in a URL is a space: write %2B"
+	now := time.Now()
+	for _, tc := range []struct {
+		query string
+		hint  bool
+	}{
+		{"q=x&until=2025-07-01T06:30:00+00:00", true},
+		{"q=x&since=2025-07-01T06:30:00+02:00", true},
+		{"q=x&since=last+tuesday", false}, // no time with a + either
+		{"q=x&until=2025-02-30", false},
+		{"q=x&since=yesterday", false},
+	} {
+		v, err := url.ParseQuery(tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, serr := ParseSearchParams(v, now)
+		v.Del("q")
+		_, derr := ParseDecisionsParams(v, now)
+		for name, err := range map[string]error{"search": serr, "decisions": derr} {
+			if err == nil || strings.Contains(err.Error(), hint) != tc.hint {
+				t.Errorf("%s %s: error %v, want the hint: %v", name, tc.query, err, tc.hint)
+			}
+		}
+	}
+	// Sent encoded, the same time is read.
+	v, _ := url.ParseQuery("q=x&until=2025-07-01T06:30:00%2B02:00")
+	if r, _, err := ParseSearchParams(v, now); err != nil || !r.Until.Equal(time.Date(2025, 7, 1, 4, 30, 0, 0, time.UTC)) {
+		t.Errorf("until %%2B: %v, %v", r.Until, err)
 	}
 }
