@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/token/stop"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -86,11 +85,7 @@ func splitPhrase(an analysis.Analyzer, verbatim *analysis.DefaultAnalyzer, text 
 // matchPhrase matches text as a phrase in field: exactly, stop words
 // included, when the index dropped some of its words.
 func (b *builder) matchPhrase(text, field string, boost float64) bq.Query {
-	q := bleve.NewMatchPhraseQuery(text)
-	q.SetField(field)
-	if boost != 1 {
-		q.SetBoost(boost)
-	}
+	q := newSequence(text, field, boost)
 	if p, ok := splitPhrase(b.e.analyzer, b.e.verbatim, text); ok {
 		return &exactPhrase{inner: q, field: field, words: p, verbatim: b.e.verbatim}
 	}
@@ -99,7 +94,7 @@ func (b *builder) matchPhrase(text, field string, boost float64) bq.Query {
 
 // exactPhrase is a Bleve query (it implements bq.Query).
 type exactPhrase struct {
-	inner    *bq.MatchPhraseQuery
+	inner    *sequenceQuery
 	field    string
 	words    phraseWords
 	verbatim *analysis.DefaultAnalyzer

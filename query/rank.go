@@ -187,9 +187,7 @@ func (b *builder) question(n Node) bq.Query {
 	}
 	if pairBoost > 0 {
 		for i := 1; i < len(content); i++ {
-			pq := bleve.NewPhraseQuery([]string{content[i-1], content[i]}, indexer.FieldContent)
-			pq.SetBoost(pairBoost)
-			q.AddShould(pq)
+			q.AddShould(newTermSequence([]string{content[i-1], content[i]}, indexer.FieldContent, pairBoost))
 		}
 	}
 	q.SetMinShould(1)
