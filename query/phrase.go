@@ -157,13 +157,20 @@ func (q *exactPhrase) holds(r index.IndexReader, dm *search.DocumentMatch) bool 
 		return false
 	}
 	// Only the matches that hold are highlighted, not every match of the
-	// indexed words.
+	// indexed words: a location is kept when a held match starts at most
+	// span-1 places before it, in its value. Looked up by place, not
+	// compared with every held match: a long message has thousands.
 	span := uint64(len(q.words.all) - q.words.lead)
+	starts := make(map[place]bool, len(held))
+	for _, h := range held {
+		starts[place{ap: apKey(h.ArrayPositions), pos: h.Pos}] = true
+	}
 	locs := dm.FieldTermLocations[:0]
 	for _, l := range dm.FieldTermLocations {
 		in := l.Field != q.field
-		for _, h := range held {
-			in = in || l.Location.Pos >= h.Pos && l.Location.Pos < h.Pos+span && l.Location.ArrayPositions.Equals(h.ArrayPositions)
+		ap := apKey(l.Location.ArrayPositions)
+		for d := uint64(0); !in && d < span && d <= l.Location.Pos; d++ {
+			in = starts[place{ap: ap, pos: l.Location.Pos - d}]
 		}
 		if in {
 			locs = append(locs, l)
