@@ -217,6 +217,7 @@ func (e *Engine) run(ctx context.Context, r Request, main, match bq.Query, dated
 		req.SearchAfter = after
 	}
 	if !r.NoHighlight && main != nil {
+		req.Query = boundedPlaces{q}
 		req.Highlight = bleve.NewHighlightWithStyle(htmlhl.Name)
 		for _, f := range textFields {
 			req.Highlight.AddField(f.name)
