@@ -90,6 +90,9 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 	if question {
 		res.Relaxed = true
 	}
+	if err := stopped(ctx); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
 	res.Query = r.Query
 	res.TookMS = float64(time.Since(start).Microseconds()) / 1000
 	return res, nil
