@@ -83,7 +83,7 @@ type DecisionsRequest struct {
 func (e *Engine) Decisions(ctx context.Context, r DecisionsRequest) (*Result, error) {
 	req := Request{
 		Query: r.Query, Types: []string{indexer.KindDecision}, Projects: r.Projects, Sources: r.Sources,
-		Since: r.Since, Until: r.Until, Limit: r.Limit, Sort: SortNewest,
+		Since: r.Since, Until: r.Until, Limit: r.Limit, Sort: SortNewest, kindOfList: true,
 	}
 	if strings.TrimSpace(r.Query) != "" {
 		req.Sort = SortRelevance

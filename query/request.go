@@ -49,6 +49,11 @@ type Request struct {
 	NoHighlight bool `json:"no_highlight,omitempty"`
 	// ExcludeHidden leaves out injected and procedural messages.
 	ExcludeHidden bool `json:"exclude_hidden,omitempty"`
+
+	// kindOfList is set when Types is the kind a listing is of (Decisions),
+	// not a filter the caller chose: it does not make a query of only
+	// common words a listing.
+	kindOfList bool
 }
 
 // Validate checks r and fills its defaults.
@@ -132,6 +137,17 @@ var (
 func (r *Request) filtered() bool {
 	return len(r.Types) > 0 || len(r.Projects) > 0 || len(r.Sources) > 0 || len(r.Roles) > 0 ||
 		len(r.Conversations) > 0 || !r.Since.IsZero() || !r.Until.IsZero()
+}
+
+// filteredByCaller reports whether r has a restriction besides its query
+// that its caller chose.
+func (r *Request) filteredByCaller() bool {
+	if r.kindOfList {
+		c := *r
+		c.Types = nil
+		return c.filtered()
+	}
+	return r.filtered()
 }
 
 // filters returns the request's non-text restrictions.

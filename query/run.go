@@ -60,10 +60,17 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 			return nil, err
 		}
 	}
-	if node != nil && main == nil && len(filters) == 0 && len(r.filters()) == 0 {
+	if node != nil && main == nil && len(filters) == 0 && !r.filteredByCaller() {
 		// "the", "what is it?", "🎉", "!!!": nothing the index holds is
 		// left, and matching every document would answer nothing asked.
 		return nil, &SyntaxError{Query: r.Query, Msg: "nothing to search for: the query has only common words (the, it, what…), punctuation or symbols, which the index does not hold; add a word that says what you are looking for, or a filter such as type:conversation"}
+	}
+	if main == nil && r.Sort == SortRelevance {
+		// Nothing ranks a listing of what the filters keep: every score
+		// ties, and the order would be whatever Bleve's segments answer in
+		// (another with the daemon than without). Newest first, as
+		// Decisions lists.
+		r.Sort = SortNewest
 	}
 	var dated []period
 	if question {
