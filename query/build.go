@@ -50,6 +50,7 @@ type builder struct {
 	src   string   // the query text, for errors
 	dated []period // the times src names, when they can weigh (grouped, by relevance)
 	match bq.Query // set by question: the documents its query finds, without what only ranks them
+	every bq.Query // set by question: the documents that hold every one of its content words
 }
 
 // build returns nil for a node that matches everything (a clause made only

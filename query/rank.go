@@ -185,6 +185,7 @@ func (b *builder) question(n Node) bq.Query {
 		cq.SetBoost(allWordsBoost)
 		q.AddShould(cq)
 	}
+	b.every = bleve.NewConjunctionQuery(all...)
 	if pairBoost > 0 {
 		for i := 1; i < len(content); i++ {
 			q.AddShould(newTermSequence([]string{content[i-1], content[i]}, indexer.FieldContent, pairBoost))

@@ -95,7 +95,15 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 		}
 	}
 	if question {
-		res.Relaxed = true
+		// Every word is optional in a question's ranking, but the hits are
+		// relaxed only when none of the documents holds every content word:
+		// "quokka migration step" is ranked as a question, and its best
+		// hit may well hold all three.
+		n, err := e.count(ctx, r, b.every, filters...)
+		if err != nil {
+			return nil, err
+		}
+		res.Relaxed = n == 0
 	}
 	if err := stopped(ctx); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -171,33 +179,7 @@ func (b *builder) relaxed(n Node) (bq.Query, error) {
 // it finds the same documents as main at less cost (a question's words
 // without the clauses that only rank).
 func (e *Engine) run(ctx context.Context, r Request, main, match bq.Query, dated []period, extra ...bq.Query) (*Result, error) {
-	// Filters restrict without scoring: Bleve checks them only for the
-	// documents the main query finds, and scores nothing twice.
-	filters := append(r.filters(), extra...)
-	scope := func(main bq.Query) bq.Query {
-		q := main
-		if len(filters) > 0 || r.ExcludeHidden {
-			fq := bleve.NewBooleanQuery()
-			if main != nil {
-				fq.AddMust(main)
-			}
-			if len(filters) > 0 {
-				fq.AddFilter(combine(filters, nil, nil))
-			}
-			if r.ExcludeHidden {
-				// A must-not on the few hidden documents, not a filter: a
-				// negative filter walks every document to say which are left.
-				hidden := bleve.NewTermQuery("true")
-				hidden.SetField(indexer.FieldHidden)
-				fq.AddMustNot(hidden)
-			}
-			q = fq
-		}
-		if q == nil {
-			q = bleve.NewMatchAllQuery()
-		}
-		return q
-	}
+	scope := func(main bq.Query) bq.Query { return r.scope(main, extra) }
 	q := scope(main)
 
 	size, from := r.Limit, r.Offset
@@ -289,6 +271,47 @@ func (e *Engine) run(ctx context.Context, r Request, main, match bq.Query, dated
 		return nil, err
 	}
 	return res, nil
+}
+
+// scope restricts main (nil: everything) to r's filters and extra, and
+// leaves out hidden messages when r asks.
+func (r *Request) scope(main bq.Query, extra []bq.Query) bq.Query {
+	// Filters restrict without scoring: Bleve checks them only for the
+	// documents the main query finds, and scores nothing twice.
+	filters := append(r.filters(), extra...)
+	q := main
+	if len(filters) > 0 || r.ExcludeHidden {
+		fq := bleve.NewBooleanQuery()
+		if main != nil {
+			fq.AddMust(main)
+		}
+		if len(filters) > 0 {
+			fq.AddFilter(combine(filters, nil, nil))
+		}
+		if r.ExcludeHidden {
+			// A must-not on the few hidden documents, not a filter: a
+			// negative filter walks every document to say which are left.
+			hidden := bleve.NewTermQuery("true")
+			hidden.SetField(indexer.FieldHidden)
+			fq.AddMustNot(hidden)
+		}
+		q = fq
+	}
+	if q == nil {
+		q = bleve.NewMatchAllQuery()
+	}
+	return q
+}
+
+// count returns how many documents q finds within r's filters and extra.
+func (e *Engine) count(ctx context.Context, r Request, q bq.Query, extra ...bq.Query) (uint64, error) {
+	req := bleve.NewSearchRequestOptions(r.scope(q, extra), 0, 0, false)
+	req.Score = "none"
+	sr, err := e.search(ctx, req)
+	if err != nil {
+		return 0, fmt.Errorf("search: count: %w", err)
+	}
+	return sr.Total, nil
 }
 
 // maxGroupScan bounds the hits a grouped search reads to fill its page:
