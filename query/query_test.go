@@ -553,6 +553,16 @@ func TestParseWhen(t *testing.T) {
 	}{
 		{"2025-01-31", time.Date(2025, 1, 31, 0, 0, 0, 0, time.UTC)},
 		{"2025-01-31T10:00:00Z", time.Date(2025, 1, 31, 10, 0, 0, 0, time.UTC)},
+		// Without a zone, UTC.
+		{"2025-01-31T10:00:00", time.Date(2025, 1, 31, 10, 0, 0, 0, time.UTC)},
+		{"2025-06-30T23:59", time.Date(2025, 6, 30, 23, 59, 0, 0, time.UTC)},
+		// A minute with a zone.
+		{"2025-07-01T06:30+02:00", time.Date(2025, 7, 1, 4, 30, 0, 0, time.UTC)},
+		{"2025-07-01 06:30-05:00", time.Date(2025, 7, 1, 11, 30, 0, 0, time.UTC)},
+		{"2025-07-01T06:30Z", time.Date(2025, 7, 1, 6, 30, 0, 0, time.UTC)},
+		// A month, a year: their start.
+		{"2025-02", time.Date(2025, 2, 1, 0, 0, 0, 0, time.UTC)},
+		{"2025", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{"7d", now.AddDate(0, 0, -7)},
 		{"36h", now.Add(-36 * time.Hour)},
 		{"2w", now.AddDate(0, 0, -14)},
@@ -575,7 +585,7 @@ func TestParseWhen(t *testing.T) {
 			t.Errorf("ParseWhen(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"yesterday", "7x", "-3d", "2025-13-01"} {
+	for _, bad := range []string{"yesterday", "7x", "-3d", "2025-13-01", "25", "20250", "2025-07-01T06:30+2"} {
 		if _, err := query.ParseWhen(bad, now); err == nil {
 			t.Errorf("ParseWhen(%q) accepted", bad)
 		}

@@ -22,6 +22,11 @@ func TestParseUntil(t *testing.T) {
 		{"2025-02", last(time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC))},
 		{"2025-06-11T08:02", last(time.Date(2025, 6, 11, 8, 3, 0, 0, time.UTC))},
 		{"2025-06-11 08:02", last(time.Date(2025, 6, 11, 8, 3, 0, 0, time.UTC))},
+		// A minute with a zone is all of that minute.
+		{"2025-07-01T06:30+02:00", last(time.Date(2025, 7, 1, 4, 31, 0, 0, time.UTC))},
+		{"2025-07-01 06:30Z", last(time.Date(2025, 7, 1, 6, 31, 0, 0, time.UTC))},
+		// A year is all of it.
+		{"2025", last(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))},
 		// An instant stays itself: the range includes it.
 		{"2025-06-11T08:02:00", time.Date(2025, 6, 11, 8, 2, 0, 0, time.UTC)},
 		{"2025-06-11T08:02:00Z", time.Date(2025, 6, 11, 8, 2, 0, 0, time.UTC)},
@@ -62,6 +67,11 @@ func TestUntilTakesInTheDay(t *testing.T) {
 		{"2025-03-10T09:00:00Z", "2025-03-10T09:00:00Z", []string{"c:retry"}},
 		{"2025-03-10T09:00", "2025-03-10T09:00", []string{"c:retry"}},
 		{"2025-03-11", "2025-03-19", []string{}},
+		{"2025", "2025", []string{"c:boot", "c:index", "c:retry"}},
+		{"", "2024", []string{}},
+		{"2026", "", []string{}},
+		{"2025-03-10T11:00+02:00", "2025-03-10T11:00+02:00", []string{"c:retry"}},
+		{"2025-03-10T09:01+00:00", "", []string{"c:index"}},
 	} {
 		r := query.Request{Query: "type:conversation", Since: when(tt.since, query.ParseWhen), Until: when(tt.until, query.ParseUntil)}
 		res, err := e.Search(context.Background(), r)

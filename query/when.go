@@ -10,15 +10,18 @@ import (
 )
 
 // ParseWhen reads a point in time as people give it on a command line: a
-// date (2025-01-31), a date and time (RFC 3339, or without a zone, taken as
-// UTC), or a duration back from now: 90m, 36h, 7d, 2w, 3mo, 1y.
+// year (2025), a month (2025-01), a date (2025-01-31), a date and time to
+// the minute or the second (RFC 3339, or 2025-01-31T09:30+02:00; without a
+// zone, a date or time is taken as UTC), or a duration back from now: 90m,
+// 36h, 7d, 2w, 3mo, 1y. A period is read as its start.
 func ParseWhen(s string, now time.Time) (time.Time, error) {
 	t, _, err := parseWhen(s, now)
 	return t, err
 }
 
 // ParseUntil reads the end of a time range, in ParseWhen's forms: a date, a
-// month or a time to the minute names all of that day, month or minute, so
+// month, a year or a time to the minute names all of that day, month, year
+// or minute, so
 // "until 2025-06-11" takes in what happened on the 11th. It returns the
 // last instant of that period (Request.Until is inclusive); a duration or a
 // time to the second is that instant.
@@ -38,11 +41,16 @@ var whenLayouts = []struct {
 }{
 	{time.RFC3339Nano, nil},
 	{"2006-01-02T15:04:05", nil},
-	{"2006-01-02T15:04", func(t time.Time) time.Time { return t.Add(time.Minute) }},
-	{"2006-01-02 15:04", func(t time.Time) time.Time { return t.Add(time.Minute) }},
+	{"2006-01-02T15:04", nextMinute},
+	{"2006-01-02 15:04", nextMinute},
+	{"2006-01-02T15:04Z07:00", nextMinute},
+	{"2006-01-02 15:04Z07:00", nextMinute},
 	{"2006-01-02", func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }},
 	{"2006-01", func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }},
+	{"2006", func(t time.Time) time.Time { return t.AddDate(1, 0, 0) }},
 }
+
+func nextMinute(t time.Time) time.Time { return t.Add(time.Minute) }
 
 // parseWhen is ParseWhen, with the start of the period after the one s
 // names when s names a period (a date, a month, a minute).
@@ -86,7 +94,7 @@ func parseWhen(s string, now time.Time) (time.Time, func(time.Time) time.Time, e
 			}
 		}
 	}
-	return time.Time{}, nil, fmt.Errorf("%q is neither a date (2025-01-31, RFC 3339) nor a duration back from now (36h, 7d, 2w, 3mo, 1y)", s)
+	return time.Time{}, nil, fmt.Errorf("%q is neither a date (2025, 2025-01, 2025-01-31, 2025-01-31T09:30, 2025-01-31T09:30+02:00, RFC 3339) nor a duration back from now (36h, 7d, 2w, 3mo, 1y)", s)
 }
 
 // back is n units before now: exact when it fits a Duration, else (past
