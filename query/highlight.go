@@ -2,6 +2,7 @@ package query
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"slices"
 
@@ -35,31 +36,72 @@ func (b boundedPlaces) Searcher(ctx context.Context, r index.IndexReader, m mapp
 	}), nil
 }
 
-// boundPlaces keeps the first n places of each field of dm, in text order.
+// boundPlaces keeps the first n places of each field of dm, in text order
+// (value by value, then by offset). It finds the n-th place of a field
+// with more by a heap of n, not by sorting them all: a long message has
+// hundreds of thousands, and the places come term by term, each term's in
+// order, so most are refused at a glance.
 func boundPlaces(dm *search.DocumentMatch, n int) {
 	locs := dm.FieldTermLocations
-	if len(locs) <= n {
+	if len(locs) <= n || n <= 0 {
 		return
 	}
-	slices.SortFunc(locs, func(a, b search.FieldTermLocation) int {
-		if c := cmp.Compare(a.Field, b.Field); c != 0 {
-			return c
-		}
-		if c := slices.Compare(a.Location.ArrayPositions, b.Location.ArrayPositions); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Location.Start, b.Location.Start)
-	})
-	kept := locs[:0]
-	field, count := "", 0
+	counts := map[string]int{}
 	for _, l := range locs {
-		if l.Field != field {
-			field, count = l.Field, 0
+		counts[l.Field]++
+	}
+	nth := map[string]search.Location{} // of each field with more than n
+	for f, c := range counts {
+		if c <= n {
+			continue
 		}
-		if count < n {
-			kept = append(kept, l)
+		h := make(latest, 0, n)
+		for _, l := range locs {
+			if l.Field != f {
+				continue
+			}
+			switch {
+			case len(h) < n:
+				heap.Push(&h, l.Location)
+			case textOrder(l.Location, h[0]) < 0:
+				h[0] = l.Location
+				heap.Fix(&h, 0)
+			}
 		}
-		count++
+		nth[f] = h[0]
+	}
+	kept := locs[:0]
+	taken := map[string]int{}
+	for _, l := range locs {
+		if last, ok := nth[l.Field]; ok {
+			if textOrder(l.Location, last) > 0 || taken[l.Field] == n {
+				continue
+			}
+			taken[l.Field]++
+		}
+		kept = append(kept, l)
 	}
 	dm.FieldTermLocations = kept
+}
+
+// textOrder orders places by their value, then their offset in it.
+func textOrder(a, b search.Location) int {
+	if c := slices.Compare(a.ArrayPositions, b.ArrayPositions); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Start, b.Start)
+}
+
+// latest is a heap of places whose top is the last in text order.
+type latest []search.Location
+
+func (h latest) Len() int           { return len(h) }
+func (h latest) Less(i, j int) bool { return textOrder(h[i], h[j]) > 0 }
+func (h latest) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *latest) Push(x any)        { *h = append(*h, x.(search.Location)) }
+func (h *latest) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
