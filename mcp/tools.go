@@ -32,8 +32,8 @@ type searchInput struct {
 	Project        string `json:"project,omitempty" jsonschema:"only this project (as the project of a hit names it)"`
 	Source         string `json:"source,omitempty" jsonschema:"only conversations read from this tool's files, e.g. claude-code, codex, chatgpt, claude-ai"`
 	Role           string `json:"role,omitempty" jsonschema:"only messages written by this role"`
-	Since          string `json:"since,omitempty" jsonschema:"only from this time on: a date (2025-01-31), RFC 3339, or a duration back from now (36h, 7d, 2w, 3mo, 1y)"`
-	Until          string `json:"until,omitempty" jsonschema:"only up to this time, inclusive: a date (or month) alone takes in all of it (same forms as since)"`
+	Since          string `json:"since,omitempty" jsonschema:"only from this time on: a year (2025), a month (2025-06), a date (2025-01-31), a minute (2025-07-01T06:30, with a zone or in UTC), RFC 3339, or a duration back from now (36h, 7d, 2w, 3mo, 1y)"`
+	Until          string `json:"until,omitempty" jsonschema:"only up to this time, inclusive: a year, month, date or minute alone takes in all of it (same forms as since)"`
 	Limit          *int   `json:"limit,omitempty" jsonschema:"at most this many hits"`
 	Offset         int    `json:"offset,omitempty" jsonschema:"skip this many hits: pass next_offset of the previous answer to page"`
 	Sort           string `json:"sort,omitempty" jsonschema:"order of the hits (default relevance)"`
@@ -52,8 +52,8 @@ type getInput struct {
 type decisionsInput struct {
 	Query   string `json:"query,omitempty" jsonschema:"only decisions matching this (words, \"phrases\", -excluded, OR, prefix*); omit to list the newest"`
 	Project string `json:"project,omitempty" jsonschema:"only decisions of this project"`
-	Since   string `json:"since,omitempty" jsonschema:"only decisions from this time on: a date (2025-01-31), RFC 3339, or a duration back from now (7d, 2w, 3mo)"`
-	Until   string `json:"until,omitempty" jsonschema:"only decisions up to this time, inclusive: a date (or month) alone takes in all of it (same forms as since)"`
+	Since   string `json:"since,omitempty" jsonschema:"only decisions from this time on: a year (2025), a month (2025-06), a date (2025-01-31), a minute (2025-07-01T06:30, with a zone or in UTC), RFC 3339, or a duration back from now (7d, 2w, 3mo)"`
+	Until   string `json:"until,omitempty" jsonschema:"only decisions up to this time, inclusive: a year, month, date or minute alone takes in all of it (same forms as since)"`
 	Limit   *int   `json:"limit,omitempty" jsonschema:"at most this many decisions"`
 }
 

@@ -63,8 +63,8 @@ func (f *filterFlags) register(fs *pflag.FlagSet, withTypeRole bool) {
 	}
 	fs.StringSliceVar(&f.Projects, "project", nil, "only these projects")
 	fs.StringSliceVar(&f.Sources, "source", nil, "only these formats (see convsearch formats)")
-	fs.StringVar(&f.Since, "since", "", "only from this time on: a date (2025-01-31), RFC 3339, or a duration back from now (7d, 36h, 2w, 3mo)")
-	fs.StringVar(&f.Until, "until", "", "only up to this time, inclusive: a date (or month) alone takes in all of it (same forms as --since)")
+	fs.StringVar(&f.Since, "since", "", "only from this time on: a year (2025), a month (2025-06), a date (2025-01-31), a minute (2025-07-01T06:30, with a zone or in UTC), RFC 3339, or a duration back from now (7d, 36h, 2w, 3mo)")
+	fs.StringVar(&f.Until, "until", "", "only up to this time, inclusive: a year, month, date or minute alone takes in all of it (same forms as --since)")
 }
 
 func (f *filterFlags) times() (since, until time.Time, err error) {
