@@ -530,6 +530,19 @@ func bareChoice(sl []byte, k int, st *decisionState, pending *proposal) int {
 	return start + len(phrase)
 }
 
+// reThenNo is what follows a yes that turns another thing down: "; the
+// shorts print, no — …" (group 1) or ", but no Renovate; …" (group 2),
+// with a reason after a dash or semicolon (group 3).
+var reThenNo = re(`^[^;]*?(?:;\s+([a-z0-9][^,;]{1,60}?),?\s+(?:no|nope|not that)\b|,?\s+but no ([a-z0-9][^,;.—–]{1,40}?)(?:\s*[,.;]|\s+[—–]|$))\s*(?:[.!]*\s*$|[—–;]\s*(.+))?`)
+
+// remark reports what follows a yes after a dash that comments rather than
+// adds to the thing: "— and you're right about the relatives", "— but
+// that's HR's call".
+func remark(after []byte) bool {
+	w := firstWord(bytes.TrimLeft(after, " "))
+	return (bytes.Equal(w, []byte("and")) || bytes.Equal(w, []byte("but"))) && isClause(after)
+}
+
 // doubtful reports a comment after a choice that hedges (see hedged),
 // offers another thing, objects or asks: "or a bloom filter if …", "but
 // …", "what does it cost".
@@ -1648,10 +1661,26 @@ func (e *Extractor) directDecisions(out []conversation.Decision, m *conversation
 			dec := cleanDecision(text[s.start+start:s.start+end], sl[start:end])
 			if against {
 				dec = decidedAgainst + dec
-			} else if more > 0 {
+			} else if more > 0 && !remark(sl[more:]) {
 				dec += " — " + trimText(text[s.start+more:s.end])
 			}
 			out = e.appendDecision(st, out, m, dec, "")
+			if no := reThenNo.FindSubmatchIndex(sl[end:]); !against && no != nil && no[0] < 24 {
+				// "Sponsor logo on the front, yes; the shorts print, no —
+				// nobody looks at it", "Pin by digest, yes, but no
+				// Renovate; …": the thing turned down beside it.
+				thing, why := no[2], no[3]
+				if thing < 0 {
+					thing, why = no[4], no[5]
+				}
+				reason := ""
+				if no[6] >= 0 {
+					reason = trimText(text[s.start+end+no[6] : s.end])
+				}
+				if t := trimText(text[s.start+end+thing : s.start+end+why]); len(t) > 1 && !pronouns.Has(firstWord(sl[end+thing:end+why])) {
+					out = e.appendDecision(st, out, m, decidedAgainst+t, reason)
+				}
+			}
 			continue
 		} else if loc := st.arrow(sl); loc != nil {
 			// "report → bullmq job scheduler", "backups -> backblaze b2".

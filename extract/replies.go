@@ -380,7 +380,7 @@ func (st *decisionState) restatedAfterYes(sl []byte, k int) bool {
 
 // reAcceptedAfter is a yes after the thing it takes: ", yep.", " - yes,",
 // ", agreed", ", yes 100%".
-var reAcceptedAfter = re(`(?:(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense|(?:perfect|good|great|fair|nice) (?:compromise|idea|plan|call|solution)|deal|love it|works for me)(?: 100%| please| then| for sure)?|(?:totally |fully |completely )?agree|like you (?:say|said|suggest|suggested)|as you (?:say|said|suggest|suggested)|go with (?:that|it)|let'?s do (?:that|it)|do (?:that|it)|that works|(absolutely not|definitely not|hard no|nope|no way))|\s(?:like|as) you (?:say|said|suggested))\s*(?:[.!]+|,|$|(?:—|–|- )\s*())`)
+var reAcceptedAfter = re(`(?:(?:,| -| —| –)\s*(?:(yes|yep|yeah|agreed|fine|sure|ok|okay|definitely|absolutely|perfect|sounds good|makes sense|(?:perfect|good|great|fair|nice) (?:compromise|idea|plan|call|solution)|deal|love it|works for me)(?: 100%| please| then| for sure)?|(?:totally |fully |completely )?agree|like you (?:say|said|suggest|suggested)|as you (?:say|said|suggest|suggested)|go with (?:that|it)|let'?s do (?:that|it)|do (?:that|it)|that works|(absolutely not|definitely not|hard no|nope|no way))|\s(?:like|as) you (?:say|said|suggested))\s*(?:[.!]+|[,;]|$|(?:—|–|- )\s*())`)
 
 // reFineAfter is a yes that closes a short phrase without a comma (group
 // 1).
@@ -450,8 +450,8 @@ func (st *decisionState) acceptedAfter(sl []byte) (end, more int, against bool) 
 	if l := reLead.FindIndex(head(phrase)); l != nil && l[1] < len(phrase) {
 		phrase = phrase[l[1]:] // "ok second redis with noeviction, fine"
 	}
-	if w := firstWord(bytes.TrimLeft(sl[loc[1]:], " ")); reservations.Has(w) {
-		return 0, 0, false // "Option B, yes, but …"
+	if after := bytes.TrimLeft(sl[loc[1]:], " "); reservations.Has(firstWord(after)) && (st.asked || !bytes.HasPrefix(after, []byte("but no "))) {
+		return 0, 0, false // "Option B, yes, but …"; "…, yes, but no Renovate" turns another thing down
 	}
 	first := firstWord(bytes.TrimLeft(phrase, " "))
 	if pronouns.Has(first) || leadWords.Has(bytes.TrimRight(first, ",.!")) || hedged(phrase) {

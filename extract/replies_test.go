@@ -1163,7 +1163,14 @@ func TestFourteenthBatchForms(t *testing.T) {
 		{"Daily or weekly blocks on a four-week cycle.", "Weekly blocks, then; with daily changes everyone would be rebooking staff.", "Weekly blocks"},
 		{"Daily or weekly blocks on a four-week cycle.", "Weekly blocks, then; what about the Friday slot?", ""}, // the sentence asks
 		{"£24 or £26 a month.", "And if £26 it is, who tells the members?", ""},
+		// A yes beside a no, and a remark after the yes.
+		{"They offer the sponsor logo on the shirt front, and a back-of-shorts print for £2 a pair.", "Sponsor logo on the shirt front, yes; the back-of-shorts print, no — nobody looks at it.", "Sponsor logo on the shirt front|Decided against: the back-of-shorts print"},
+		{"Pin the base image by digest and let Renovate update it.", "Pin by digest, yes, but no Renovate; Dependabot already does it.", "Pin by digest|Decided against: Renovate"},
+		{"Pin the base image by digest and let Renovate update it.", "Pin by digest, yes, but not before the release.", ""},
+		{"Open visiting from 9 to 8, with protected mealtimes.", "Open visiting and the protected mealtimes, yes — and you're right about the relatives.", "Open visiting and the protected mealtimes"},
 	})
+	// Answering a question, a fact with its yes is no decision.
+	checkTurns(t, []turnsCase{{"facts", []string{"LMS?", "Do the students have Google accounts? Chromebooks?", "The students have Google accounts from the school, yes, but no Chromebooks."}, ""}})
 }
 
 // TestRoundFourProbes: a review's probes of the thirteenth batch's forms,
