@@ -123,13 +123,13 @@ func (b *builder) question(n Node) bq.Query {
 	if !ok {
 		return nil
 	}
-	var terms []string
+	var terms []word // a CJK run is one word of several terms (queryWords)
 	for _, w := range words {
-		terms = append(terms, analyze(b.e.analyzer, w)...)
+		terms = append(terms, queryWords(b.e.analyzer, w)...)
 	}
 	content := terms[:0:0]
 	for _, t := range terms {
-		if !b.e.filler[t] {
+		if len(t) > 1 || !b.e.filler[t[0]] {
 			content = append(content, t)
 		}
 	}
@@ -162,7 +162,28 @@ func (b *builder) question(n Node) bq.Query {
 	around := bleve.NewBooleanQuery()
 	all := make([]bq.Query, 0, len(content))
 	matchers := make([]bq.Query, 0, 2*len(content)) // what finds a document; the rest only ranks it
-	for _, t := range content {
+	for _, w := range content {
+		if len(w) > 1 {
+			// A CJK run: its terms in order. Its score adds up theirs,
+			// which is about the run's own rarity if its characters were
+			// independent. The context field has no positions: there the
+			// terms need only all be there.
+			sq := newTermSequence(w, indexer.FieldContent, 1)
+			q.AddShould(sq)
+			all = append(all, sq)
+			matchers = append(matchers, sq)
+			cxs := make([]bq.Query, 0, len(w))
+			for _, t := range w {
+				cx := bleve.NewTermQuery(t)
+				cx.SetField(indexer.FieldContext)
+				cxs = append(cxs, cx)
+			}
+			cx := bleve.NewConjunctionQuery(cxs...)
+			cx.SetBoost(contextBoost)
+			around.AddShould(cx)
+			continue
+		}
+		t := w[0]
 		tq := bleve.NewTermQuery(t)
 		tq.SetField(indexer.FieldContent)
 		q.AddShould(tq)
@@ -188,7 +209,7 @@ func (b *builder) question(n Node) bq.Query {
 	b.every = bleve.NewConjunctionQuery(all...)
 	if pairBoost > 0 {
 		for i := 1; i < len(content); i++ {
-			q.AddShould(newTermSequence([]string{content[i-1], content[i]}, indexer.FieldContent, pairBoost))
+			q.AddShould(newTermSequence(slices.Concat(content[i-1], content[i]), indexer.FieldContent, pairBoost))
 		}
 	}
 	q.SetMinShould(1)
@@ -209,13 +230,13 @@ func wordParts(w string) []string {
 	return strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-func dedupe(ss []string) []string {
+func dedupe(ws []word) []word {
 	seen := map[string]bool{}
-	out := ss[:0:0]
-	for _, s := range ss {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
+	out := ws[:0:0]
+	for _, w := range ws {
+		if k := w.key(); !seen[k] {
+			seen[k] = true
+			out = append(out, w)
 		}
 	}
 	return out
