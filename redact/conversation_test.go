@@ -7,7 +7,8 @@ import (
 )
 
 // TestConversation puts one secret in every field and checks which fields
-// are redacted: free text is, ids, paths and names are not.
+// are redacted: every text is, ids (keys other records refer to), the
+// source and the file read are not.
 func TestConversation(t *testing.T) {
 	secret := "ghp_" + fake(400, alnum, 36)
 	const mark = "[redacted: github-pat]"
@@ -18,15 +19,15 @@ func TestConversation(t *testing.T) {
 		Decisions:            []conversation.Decision{{Decision: "use " + secret, Rationale: "because " + secret}},
 		Tags:                 []string{secret},
 		RelatedConversations: []string{secret},
-		Artifacts:            []conversation.Artifact{{Type: "code", Path: secret, Title: secret, Description: secret, Content: secret}},
+		Artifacts:            []conversation.Artifact{{Type: secret, Path: secret, Title: secret, Description: secret, Content: secret}},
 		Summaries:            []string{secret},
-		Notes:                []conversation.Note{{Kind: "diff", Title: secret, Text: secret}},
+		Notes:                []conversation.Note{{Kind: secret, Title: secret, Text: secret}},
 		Messages: []conversation.Message{{
 			ID: secret, ParentID: secret, Author: secret, Model: secret, Branch: secret,
 			Content: secret, Thinking: secret,
 			ToolCalls:   []conversation.ToolCall{{ID: secret, Name: secret, Arguments: `{"token":"` + secret + `"}`}},
 			ToolResults: []conversation.ToolResult{{CallID: secret, Name: secret, Content: secret}},
-			Attachments: []conversation.Attachment{{Name: secret, Ref: secret}},
+			Attachments: []conversation.Attachment{{Name: secret, Type: secret, Ref: "https://b.s3.amazonaws.com/f?X-Amz-Signature=" + secret}},
 		}},
 	}
 	n := New().Conversation(c)
@@ -54,22 +55,31 @@ func TestConversation(t *testing.T) {
 		{"Messages.Author", m.Author, mark},
 		{"Artifacts.Path", c.Artifacts[0].Path, mark},
 		{"Project", c.Project, mark}, // shown in every hit and listed
-		// not text: ids, paths, names
+		// structural, but filled from the input and shown or indexed
+		{"Model", c.Model, mark},
+		{"Messages.Model", m.Model, mark},
+		{"Messages.Branch", m.Branch, mark},
+		{"ToolCalls.Name", m.ToolCalls[0].Name, mark},
+		{"ToolResults.Name", m.ToolResults[0].Name, mark},
+		{"Notes.Kind", c.Notes[0].Kind, mark},
+		{"Artifacts.Type", c.Artifacts[0].Type, mark},
+		{"Attachments.Type", m.Attachments[0].Type, mark},
+		{"Attachments.Ref", m.Attachments[0].Ref, "https://b.s3.amazonaws.com/f?X-Amz-Signature=" + mark},
+		// ids: keys that references depend on; the source and file read
 		{"ID", c.ID, secret},
+		{"Source", c.Source, "claudecode"},
 		{"File", c.File, "/home/u/" + secret + ".jsonl"},
-		{"Model", c.Model, secret},
 		{"RelatedConversations", c.RelatedConversations[0], secret},
 		{"Messages.ID", m.ID, secret},
 		{"Messages.ParentID", m.ParentID, secret},
-		{"ToolCalls.Name", m.ToolCalls[0].Name, secret},
+		{"ToolCalls.ID", m.ToolCalls[0].ID, secret},
 		{"ToolResults.CallID", m.ToolResults[0].CallID, secret},
-		{"Attachments.Ref", m.Attachments[0].Ref, secret},
 	} {
 		if f.got != f.want {
 			t.Errorf("%s = %q, want %q", f.field, f.got, f.want)
 		}
 	}
-	if n != 19 {
-		t.Errorf("Conversation replaced %d, want 19", n)
+	if n != 28 {
+		t.Errorf("Conversation replaced %d, want 28", n)
 	}
 }

@@ -215,15 +215,22 @@ func writeMarker(b *strings.Builder, id string) {
 
 func marker(id string) string { return "[redacted: " + id + "]" }
 
-// Conversation redacts every free-text field of c in place and returns how
-// many secrets it replaced. Ids, file paths, names of tools and models,
-// roles and types are left alone: they are not secrets, and changing them
-// would break references. Attachment names and artifact paths are
-// searchable text (the index files them), so they are redacted too; nothing
-// finds a payload by them. So is the project: a portable file may name it
-// freely, and it is shown in every hit, listed and filed in the index; a
-// project that is a folder's name or a workspace hash has no secret's shape
-// and stays as it is.
+// Conversation redacts every text field of c in place and returns how many
+// secrets it replaced. That is free text and the structural strings a
+// format fills from its input too (models, tool names, note kinds, branch
+// names, attachment refs and types): they reach the API, MCP and show, and
+// some are indexed, and a presigned URL in an attachment ref carries keys.
+// Attachment names and artifact paths are searchable text, so they are
+// redacted as well; nothing finds a payload by them. So is the project: a
+// portable file may name it freely, and it is shown in every hit, listed and
+// filed in the index; a project that is a folder's name or a workspace hash
+// has no secret's shape and stays as it is.
+//
+// Ids are left alone: the conversation's ID and RelatedConversations,
+// messages' ID and ParentID, tool call ids (ToolCall.ID,
+// ToolResult.CallID) are keys that other records refer to, and a marker in
+// one would break those references. So are Source and File, which name the
+// parser and the file read.
 func (r *Redactor) Conversation(c *conversation.Conversation) int {
 	n := 0
 	eachText(c, func(p *string) {
@@ -235,10 +242,11 @@ func (r *Redactor) Conversation(c *conversation.Conversation) int {
 	return n
 }
 
-// eachText calls fn with every free-text field of c.
+// eachText calls fn with every text field of c that is not an id.
 func eachText(c *conversation.Conversation, fn func(*string)) {
 	fn(&c.Title)
 	fn(&c.Project)
+	fn(&c.Model)
 	for i := range c.Topics {
 		fn(&c.Topics[i].Name)
 	}
@@ -251,6 +259,7 @@ func eachText(c *conversation.Conversation, fn func(*string)) {
 	}
 	for i := range c.Artifacts {
 		a := &c.Artifacts[i]
+		fn(&a.Type)
 		fn(&a.Title)
 		fn(&a.Path)
 		fn(&a.Description)
@@ -260,6 +269,7 @@ func eachText(c *conversation.Conversation, fn func(*string)) {
 		fn(&c.Summaries[i])
 	}
 	for i := range c.Notes {
+		fn(&c.Notes[i].Kind)
 		fn(&c.Notes[i].Title)
 		fn(&c.Notes[i].Text)
 	}
@@ -268,14 +278,21 @@ func eachText(c *conversation.Conversation, fn func(*string)) {
 		fn(&m.Author) // searched with the content
 		fn(&m.Content)
 		fn(&m.Thinking)
+		fn(&m.Model)
+		fn(&m.Branch)
 		for j := range m.ToolCalls {
+			fn(&m.ToolCalls[j].Name) // indexed: a search found a message by it
 			fn(&m.ToolCalls[j].Arguments)
 		}
 		for j := range m.ToolResults {
+			fn(&m.ToolResults[j].Name)
 			fn(&m.ToolResults[j].Content)
 		}
 		for j := range m.Attachments {
-			fn(&m.Attachments[j].Name)
+			a := &m.Attachments[j]
+			fn(&a.Name)
+			fn(&a.Type)
+			fn(&a.Ref) // a presigned URL carries its credential
 		}
 	}
 }

@@ -106,8 +106,9 @@ func (r *rule) compile() *compiledRule {
 const detectorsVersion = 2
 
 // fieldsVersion is bumped when eachText redacts other fields of a
-// conversation (2: attachment names and artifact paths; 3: the project).
-const fieldsVersion = 3
+// conversation (2: attachment names and artifact paths; 3: the project;
+// 4: models, tool names, note kinds, branches, attachment refs and types).
+const fieldsVersion = 4
 
 // tokenEnd ends a token: anything that cannot continue it, or the text's end.
 const tokenEnd = `(?:[^0-9A-Za-z_-]|$)`
