@@ -400,11 +400,16 @@ func findURLPasswords(s string, out []span) []span {
 		for end < len(s) && end-p < 300 && !isAuthorityEnd(s[end]) {
 			end++
 		}
-		if end >= len(s) || s[end] != '@' {
-			continue
+		colon := -1
+		if end < len(s) {
+			colon = strings.IndexByte(s[p:end], ':')
 		}
-		colon := strings.IndexByte(s[p:end], ':')
-		if colon < 0 {
+		if colon >= 0 && s[end] != '@' {
+			// A password may hold a raw # ? or / that ends the authority
+			// scan (app:Xk9#mPq@db): clients take the last '@'.
+			end = rawPasswordEnd(s, p, p+colon, end)
+		}
+		if end >= len(s) || s[end] != '@' || colon < 0 {
 			continue // no password (redis://:pw@host has an empty user)
 		}
 		a, b := p+colon+1, end
@@ -416,6 +421,39 @@ func findURLPasswords(s string, out []span) []span {
 		out = append(out, span{start: a, end: b, id: idURLPassword, prio: prioURL})
 		p = end
 	}
+}
+
+// rawPasswordEnd returns where the userinfo s[p:] ends when its password,
+// from colon+1, holds a raw '#', '?' or '/' at stop: the '@' that follows
+// before a host, or stop when there is none. A host with a port
+// (localhost:3000/@vite, example.com:443/@user) and a query with an
+// address in it (?email=a@b) are no password.
+func rawPasswordEnd(s string, p, colon, stop int) int {
+	if strings.IndexByte("#?/", s[stop]) < 0 || strings.IndexByte(s[p:colon], '.') >= 0 {
+		return stop
+	}
+	port := colon + 1
+	for port < stop && s[port] >= '0' && s[port] <= '9' {
+		port++
+	}
+	if port == stop {
+		return stop // a port, or nothing
+	}
+	at := stop
+	for at < len(s) && at-p < 300 && s[at] != '@' {
+		if c := s[at]; c == '=' || c == '&' || isAuthorityEnd(c) && strings.IndexByte("#?/", c) < 0 {
+			return stop
+		}
+		at++
+	}
+	if at+1 >= len(s) || s[at] != '@' || s[at-1] == '/' || !isHostStart(s[at+1]) {
+		return stop
+	}
+	return at
+}
+
+func isHostStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '['
 }
 
 func isAuthorityEnd(c byte) bool {

@@ -155,6 +155,15 @@ func ruleCases() []redactCase {
 		miss("url variable password", "postgres://user:${DB_PASS}@localhost/db"),
 		miss("url without password", "ssh://git@github.com/org/repo and git@github.com:org/repo.git"),
 		miss("url with port", "http://localhost:8080/path?x=1"),
+		// a raw # ? or / in a password ends no userinfo for a client
+		hit("url-password", "postgres://app:", "Xk9#mPq2vL7zR", "@db/app"),
+		hit("url-password", "postgres://app:", "Xk9?mPq2", "@db/app"),
+		hit("url-password", "postgres://app:", "Xk9/mPq2", "@db/app"),
+		hit("url-password", "postgres://app:", "Xk9%23mPq2vL7zR", "@db/app"),
+		miss("url @ in path after a port", "http://localhost:3000/@vite/client and http://0.0.0.0:5173/@fs/src/main.ts"),
+		miss("url @ in path", "https://www.npmjs.com/package/@types/node and https://x.com:443/@user and http://svc:v2/users/@me"),
+		miss("url @ in query", "http://api:v1/users?email=bob@example.com"),
+		miss("url placeholder with raw #", "postgres://user:${PASSWORD}@db/app#x and postgres://user:<pass#word>@db"),
 
 		hit("password", "DB_PASSWORD=", "Tr0ub4dor9x", "\nDB_HOST=db"),
 		hit("password", "export PGPASSWORD='", "g7#Kq2!vLp", "'"),
