@@ -89,6 +89,9 @@ func ruleCases() []redactCase {
 
 		hit("stripe-access-token", "Stripe.api_key = '", "sk_live_"+fake(44, alnum, 24), "'"),
 		hit("stripe-access-token", "", "rk_test_"+fake(45, alnum, 24), ""),
+		hit("stripe-webhook-secret", "STRIPE_WEBHOOK_SIGNING=", "whsec_"+fake(106, alnum, 32), "\n"),
+		hit("stripe-webhook-secret", "stripe listen prints ", "whsec_"+fake(107, b64, 32), " then"),
+		miss("whsec prefix", "the whsec_ prefix and whsec_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
 		hit("gcp-api-key", "?key=", "AIza"+fake(46, alnumUD, 35), "&q=x"),
 		hit("gcp-oauth-secret", `"client_secret":"`, "GOCSPX-"+fake(47, alnumUD, 28), `"`),
 

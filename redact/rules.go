@@ -154,6 +154,8 @@ func defaultRules() []rule {
 
 		r("stripe-access-token", kw("sk_test", "sk_live", "sk_prod", "rk_test", "rk_live", "rk_prod"),
 			`\b((?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99})`+tokenEnd, 1, 2),
+		// not in gitleaks: Stripe (and Svix) webhook signing secrets.
+		r("stripe-webhook-secret", kw("whsec_"), `\b(whsec_[A-Za-z0-9+/]{24,100}={0,2})`+tokenEnd, 1, 3),
 		r("gcp-api-key", kw("AIza"), `\b(AIza[\w-]{35})`+tokenEnd, 1, 4),
 		// not in gitleaks: Google OAuth client secrets and refresh tokens.
 		r("gcp-oauth-secret", kw("GOCSPX-", "1//0"), `\b(GOCSPX-[A-Za-z0-9_-]{28}|1//0[A-Za-z0-9_-]{40,})`+tokenEnd, 1, 3),
