@@ -94,6 +94,76 @@ func findAssignments(s string, out []span) []span {
 	return out
 }
 
+// findFlagPasswords appends the values of secret-named command-line flags:
+// --password VALUE (--password=VALUE is an assignment), --db-password,
+// --token …; and -p of the commands that take a password by it:
+// sshpass -p VALUE, mysql -pVALUE (glued: mysql -p alone prompts).
+// Elsewhere -p is a port or mkdir's parents.
+func findFlagPasswords(s string, out []span) []span {
+	for p := 0; ; {
+		i := strings.Index(s[p:], "-")
+		if i < 0 {
+			return out
+		}
+		p += i
+		at := p
+		p++
+		if at > 0 && strings.IndexByte(" \t'\"(", s[at-1]) < 0 {
+			continue
+		}
+		var v int
+		kind := kindPassword
+		switch {
+		case strings.HasPrefix(s[at:], "--"):
+			e := at + 2
+			for e < len(s) && e-at < 64 && isKeyByte(s[e]) && s[e] != '.' {
+				e++
+			}
+			if e >= len(s) || s[e] != ' ' && s[e] != '\t' {
+				continue
+			}
+			if kind = classifyKey(s[at+2 : e]); kind == kindNone {
+				continue
+			}
+			v = e
+		case at+2 < len(s) && s[at+1] == 'p':
+			cmd := passwordFlagCommand(s, at)
+			glued := s[at+2] != ' ' && s[at+2] != '\t'
+			if cmd == "" || cmd != "sshpass" && !glued {
+				continue
+			}
+			v = at + 2
+		default:
+			continue
+		}
+		a, b := valueAt(s, v)
+		if a < 0 || s[a] == '-' || !plausibleValue(s[a:b], kind == kindPassword) || kind == kindKey && b-a < 20 {
+			continue
+		}
+		id := idSecret
+		if kind == kindPassword {
+			id = idPassword
+		}
+		out = append(out, span{start: a, end: b, id: id, prio: prioAssign})
+		p = b
+	}
+}
+
+// passwordFlagCommand returns the command of the line before s[at] whose
+// -p is a password, or "".
+func passwordFlagCommand(s string, at int) string {
+	from := max(0, at-200) // a command is near its flags; lines can be long
+	line := s[from+strings.LastIndexByte(s[from:at], '\n')+1 : at]
+	for _, f := range strings.Fields(line) {
+		f = f[strings.LastIndexByte(f, '/')+1:]
+		switch f {
+		case "mysql", "mysqldump", "mysqladmin", "mariadb", "mariadb-dump", "sshpass":
+			return f
+		}
+	}
+	return ""
+}
+
 // keyBefore returns the key name ending just before the operator at p,
 // past spaces and a closing quote (maybe JSON-escaped).
 func keyBefore(s string, p int) string {
