@@ -155,3 +155,57 @@ func Counts(m map[string]uint64) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// Safe makes the control characters in untrusted text (conversations are
+// written by others: web pages, tool output, pasted logs) visible, so that
+// printing it cannot move the cursor, clear the screen, set the window
+// title or write the clipboard (OSC 52). C0 controls and DEL become caret
+// notation (ESC is ^[, CR ^M), C1 controls cat -v's M-^ form (CSI 0x9b is
+// M-^[) and invalid UTF-8 U+FFFD, since some terminals read a lone 0x9b
+// byte as CSI. Newlines and tabs are kept: they only lay text out.
+func Safe(s string) string {
+	if safe(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b.WriteRune(utf8.RuneError)
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r < 0x20:
+			b.WriteByte('^')
+			b.WriteByte(byte(r) + 0x40)
+		case r == 0x7f:
+			b.WriteString("^?")
+		case r >= 0x80 && r < 0xa0:
+			b.WriteString("M-^")
+			b.WriteByte(byte(r-0x80) + 0x40)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// safe reports whether s can be printed as it is.
+func safe(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			return false
+		}
+		if c >= 0x80 {
+			// C1 controls are encoded as 0xc2 0x80–0x9f; anything else
+			// is checked rune by rune only when it is not valid UTF-8.
+			if c == 0xc2 && i+1 < len(s) && s[i+1] < 0xa0 {
+				return false
+			}
+		}
+	}
+	return utf8.ValidString(s)
+}

@@ -86,3 +86,25 @@ func TestCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestSafe: control characters in untrusted text are made visible; text,
+// newlines and tabs are kept.
+func TestSafe(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"plain text, «marked» — ünïcode ✓", "plain text, «marked» — ünïcode ✓"},
+		{"a\nb\tc", "a\nb\tc"},
+		{"\x1b[31mRED\x1b[0m", "^[[31mRED^[[0m"},
+		{"\x1b]0;pwned-title\x07", "^[]0;pwned-title^G"},
+		{"\x1b]52;c;ZWNobyBoaQ==\x07", "^[]52;c;ZWNobyBoaQ==^G"},
+		{"\x1b]8;;http://evil/\x1b\\link", "^[]8;;http://evil/^[\\link"},
+		{"over\rwrite", "over^Mwrite"},
+		{"del\x7f nul\x00", "del^? nul^@"},
+		{"\u009b31m csi, \u0085 nel", "M-^[31m csi, M-^E nel"},
+		{"raw \x9b31m byte", "raw \uFFFD31m byte"},
+		{"\u00a0nbsp kept", "\u00a0nbsp kept"},
+	} {
+		if got := Safe(tt.in); got != tt.want {
+			t.Errorf("Safe(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
