@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/convsearch/convsearch/internal/term"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/parsers/portable"
@@ -36,7 +37,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 			if prev, err := ex.Add(c, path); err != nil {
 				return err
 			} else if prev != "" {
-				fmt.Fprintf(env.Stderr, "convsearch: %s: conversation %s already exported from %s; skipped\n", path, c.ID, prev)
+				fmt.Fprintf(env.Stderr, "convsearch: %s\n", term.Safe(fmt.Sprintf("%s: conversation %s already exported from %s; skipped", path, c.ID, prev)))
 			}
 		}
 		return nil

@@ -137,10 +137,10 @@ func verifyBeforeIndex(ctx context.Context, env *Env, dir string) error {
 // 1) when there are any: the rest is indexed, but a script must know.
 func reportFailures(env *Env, sum *ingest.Summary) error {
 	for _, e := range sum.Errors {
-		fmt.Fprintf(env.Stderr, "convsearch: %s\n", e)
+		fmt.Fprintf(env.Stderr, "convsearch: %s\n", term.Safe(fmt.Sprint(e))) // file names and parse errors quote file content
 	}
 	for _, e := range sum.StillFailing {
-		fmt.Fprintf(env.Stderr, "convsearch: %s (unchanged since it failed)\n", e)
+		fmt.Fprintf(env.Stderr, "convsearch: %s (unchanged since it failed)\n", term.Safe(fmt.Sprint(e)))
 	}
 	if n := len(sum.Errors) + len(sum.StillFailing); n > 0 {
 		return fmt.Errorf("%d of the files could not be read (listed above); everything else is indexed", n)
@@ -193,8 +193,9 @@ func runStats(ctx context.Context, env *Env, args []string) error {
 	fmt.Fprintf(w, "data folder: %s\n", s.Dir)
 	fmt.Fprintf(w, "documents:   %d (%s)\n", s.Documents, term.Counts(s.ByKind))
 	fmt.Fprintf(w, "files:       %d (%d with errors)\n", s.Files, s.FileErrors)
-	fmt.Fprintf(w, "sources:     %s\n", term.Counts(s.BySource))
-	fmt.Fprintf(w, "projects:    %s\n", term.Counts(s.ByProject))
+	// Source and project names come from conversations: untrusted.
+	fmt.Fprintf(w, "sources:     %s\n", term.Safe(term.Counts(s.BySource)))
+	fmt.Fprintf(w, "projects:    %s\n", term.Safe(term.Counts(s.ByProject)))
 	fmt.Fprintf(w, "index size:  %s\n", term.HumanBytes(s.IndexBytes))
 	if !s.LastSync.IsZero() {
 		fmt.Fprintf(w, "last sync:   %s\n", s.LastSync.Local().Format(time.RFC3339))

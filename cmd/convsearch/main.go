@@ -14,6 +14,7 @@ import (
 
 	"github.com/convsearch/convsearch/daemon"
 	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/internal/term"
 )
 
 // Exit codes, decided here only.
@@ -54,7 +55,8 @@ func runMain(ctx context.Context, args []string, env *Env) (code int) {
 	err := run(ctx, args, env)
 	code = exitCode(err)
 	if code != exitOK && code != exitInterrupt && !errors.Is(err, errReported) {
-		fmt.Fprintln(env.Stderr, "convsearch:", userError(err))
+		// Errors may quote file names and content: made safe to print.
+		fmt.Fprintln(env.Stderr, "convsearch:", term.Safe(userError(err).Error()))
 	}
 	return code
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/internal/term"
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/redact"
@@ -42,11 +43,11 @@ func parsePaths(ctx context.Context, env *Env, reg *parsers.Registry, paths []st
 	err = reg.ParsePaths(ctx, paths, func(path string, p parsers.Parser, res *parsers.Result, err error) error {
 		if err != nil {
 			out.Failed++
-			fmt.Fprintf(env.Stderr, "convsearch: %v\n", err)
+			fmt.Fprintf(env.Stderr, "convsearch: %s\n", term.Safe(err.Error())) // may quote the file
 			return nil
 		}
 		for _, w := range res.Warnings {
-			fmt.Fprintf(env.Stderr, "convsearch: warning: %v\n", w)
+			fmt.Fprintf(env.Stderr, "convsearch: warning: %s\n", term.Safe(fmt.Sprint(w)))
 		}
 		t := out.Totals[p.Info().Name]
 		if t == nil {
@@ -136,7 +137,8 @@ func runParse(ctx context.Context, env *Env, args []string) error {
 					fmt.Fprintln(env.Stdout)
 				}
 			default:
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", c.ID, c.Source, shortDate(c.Date), len(c.Messages), conversation.OneLine(c.Title, 70))
+				// The id and title come from the file: untrusted.
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", term.Safe(c.ID), c.Source, shortDate(c.Date), len(c.Messages), term.Safe(conversation.OneLine(c.Title, 70)))
 			}
 		}
 		return nil

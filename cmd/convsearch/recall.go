@@ -15,6 +15,7 @@ import (
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/daemon"
 	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/internal/term"
 	"github.com/convsearch/convsearch/parsers/loose"
 	"github.com/convsearch/convsearch/query"
 	"github.com/convsearch/convsearch/server"
@@ -97,7 +98,7 @@ func runRecall(ctx context.Context, env *Env, args []string) error {
 		return nil
 	}
 	if text := recallText(sum); text != "" {
-		fmt.Fprint(env.Stdout, text)
+		fmt.Fprint(env.Stdout, term.Safe(text)) // conversation text, untrusted; the hook's JSON escapes it itself
 	} else {
 		fmt.Fprintf(env.Stderr, "convsearch: nothing recorded for project %q\n", sum.Project)
 	}

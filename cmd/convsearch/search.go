@@ -318,11 +318,12 @@ func printConversations(env *Env, res *query.Result, convs []convHits, offset in
 		if c.count > 1 {
 			meta = append(meta, fmt.Sprintf("%d hits", c.count))
 		}
-		fmt.Fprintf(w, "%d. %s  %s\n", offset+i+1, st.Bold(conversation.OneLine(title, 80)), st.Dim(strings.Join(meta, " · ")))
+		// Title, source, project: untrusted, made safe before styled.
+		fmt.Fprintf(w, "%d. %s  %s\n", offset+i+1, st.Bold(term.Safe(conversation.OneLine(title, 80))), st.Dim(term.Safe(strings.Join(meta, " · "))))
 		for _, h := range c.hits {
 			printHitBody(w, st, &h)
 		}
-		fmt.Fprintf(w, "   %s\n", st.Dim(showRef(&best)))
+		fmt.Fprintf(w, "   %s\n", st.Dim(term.Safe(showRef(&best)))) // the id is the file's
 	}
 	if facets {
 		printFacets(w, st, res)
@@ -363,11 +364,25 @@ func queryError(env *Env, q string, err error) error {
 // style colours terminal output and marks matches in fragments.
 type style struct{ term.Style }
 
+// mark returns a fragment as plain text with its matches marked. The text
+// is made safe (term.Safe) piece by piece, before the marks go in: it is
+// untrusted, the marks may be escape sequences of our own.
 func (s style) mark(frag string) string {
+	open, close := "«", "»"
 	if s.On {
-		return query.PlainFragment(frag, "\033[1;33m", "\033[0m")
+		open, close = "\033[1;33m", "\033[0m"
 	}
-	return query.PlainFragment(frag, "«", "»")
+	sn := query.PlainSnippet(frag)
+	r := []rune(sn.Text)
+	var b strings.Builder
+	at := 0
+	for _, m := range sn.Matches {
+		b.WriteString(term.Safe(string(r[at:m[0]])))
+		b.WriteString(open + term.Safe(string(r[m[0]:m[1]])) + close)
+		at = m[1]
+	}
+	b.WriteString(term.Safe(string(r[at:])))
+	return b.String()
 }
 
 // printResult prints a search's hits one by one (--all-hits, --after).
@@ -385,19 +400,19 @@ func printResult(env *Env, res *query.Result, facets bool) {
 // its own line, marked where it matched, and neither twice.
 func decisionParts(st style, h *query.Hit, frag string) (text, because string) {
 	if h.Kind != "decision" || h.Rationale == "" {
-		return st.mark(frag), h.Rationale
+		return st.mark(frag), term.Safe(h.Rationale)
 	}
 	if dec, why, ok := strings.Cut(frag, "\n"); ok {
 		if strings.TrimSpace(query.PlainFragment(dec, "", "")) == "" {
-			return h.Text, st.mark(why) // plain text already: marking would unescape it
+			return term.Safe(h.Text), st.mark(why) // plain text already: marking would unescape it
 		}
 		return st.mark(dec), st.mark(why)
 	}
 	plain := strings.Trim(query.PlainFragment(frag, "", ""), "… ")
 	if !strings.Contains(h.Text, plain) && strings.Contains(h.Rationale, plain) {
-		return h.Text, st.mark(frag) // it matched in the rationale only
+		return term.Safe(h.Text), st.mark(frag) // it matched in the rationale only
 	}
-	return st.mark(frag), h.Rationale
+	return st.mark(frag), term.Safe(h.Rationale)
 }
 
 // printHitBody prints what a hit says: its kind and place, its best
@@ -405,7 +420,7 @@ func decisionParts(st style, h *query.Hit, frag string) (text, because string) {
 func printHitBody(w io.Writer, st style, h *query.Hit) {
 	label := h.Kind
 	if h.Kind == "message" && h.MessageIndex != nil {
-		label = fmt.Sprintf("%s #%d", h.Role, *h.MessageIndex)
+		label = fmt.Sprintf("%s #%d", term.Safe(h.Role), *h.MessageIndex)
 		if h.Hidden {
 			label += ", hidden"
 		}
@@ -413,7 +428,9 @@ func printHitBody(w io.Writer, st style, h *query.Hit) {
 	if h.Count > 1 {
 		label += fmt.Sprintf(", %d hits in this conversation", h.Count)
 	}
-	text, because := h.Text, h.Rationale
+	// Conversation text is untrusted: it is made safe to print (term.Safe)
+	// here or, marked, in decisionParts.
+	text, because := term.Safe(h.Text), term.Safe(h.Rationale)
 	if len(h.Fragments) > 0 {
 		text, because = decisionParts(st, h, h.Fragments[0])
 	}
@@ -426,7 +443,7 @@ func printHitBody(w io.Writer, st style, h *query.Hit) {
 		if h.MessageIndex != nil && m.Index == *h.MessageIndex {
 			marker = "▶ "
 		}
-		fmt.Fprintf(w, "     %s%s %s\n", marker, st.Dim(fmt.Sprintf("%s #%d:", m.Role, m.Index)), conversation.OneLine(m.Content, 160))
+		fmt.Fprintf(w, "     %s%s %s\n", marker, st.Dim(fmt.Sprintf("%s #%d:", term.Safe(m.Role), m.Index)), term.Safe(conversation.OneLine(m.Content, 160)))
 	}
 }
 
@@ -436,7 +453,7 @@ func printFacets(w io.Writer, st style, res *query.Result) {
 		for _, name := range []string{"type", "source", "project", "role"} {
 			var parts []string
 			for _, f := range res.Facets[name] {
-				parts = append(parts, fmt.Sprintf("%s %d", f.Value, f.Count))
+				parts = append(parts, fmt.Sprintf("%s %d", term.Safe(f.Value), f.Count))
 			}
 			if len(parts) > 0 {
 				fmt.Fprintf(w, "%s %s\n", st.Dim(name+":"), strings.Join(parts, ", "))

@@ -74,7 +74,10 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 func printConversation(env *Env, c *conversation.Conversation, focus int, all bool) {
 	w := env.Stdout
 	st := style{term.Style{On: term.Color(env.Getenv, w)}}
-	fmt.Fprintln(w, st.Bold(c.Title))
+	// All the text below but our own labels is the conversation's, and
+	// untrusted: each line is made safe (term.Safe) before it is styled.
+	safe := term.Safe
+	fmt.Fprintln(w, st.Bold(safe(c.Title)))
 	meta := []string{c.ID, c.Source}
 	if !c.Date.IsZero() {
 		meta = append(meta, c.Date.UTC().Format("2006-01-02 15:04"))
@@ -82,17 +85,17 @@ func printConversation(env *Env, c *conversation.Conversation, focus int, all bo
 	if c.Project != "" {
 		meta = append(meta, "project "+c.Project)
 	}
-	fmt.Fprintln(w, st.Dim(strings.Join(meta, " · ")))
-	fmt.Fprintln(w, st.Dim(c.File))
+	fmt.Fprintln(w, st.Dim(safe(strings.Join(meta, " · "))))
+	fmt.Fprintln(w, st.Dim(safe(c.File)))
 	if len(c.Topics) > 0 {
-		fmt.Fprintln(w, st.Dim("topics: "+strings.Join(c.TopicNames(), ", ")))
+		fmt.Fprintln(w, st.Dim(safe("topics: "+strings.Join(c.TopicNames(), ", "))))
 	}
 	for _, d := range c.Decisions {
 		line := "decision: " + d.Decision
 		if d.Rationale != "" {
 			line += " — because " + d.Rationale
 		}
-		fmt.Fprintln(w, st.Dim(conversation.OneLine(line, 200)))
+		fmt.Fprintln(w, st.Dim(safe(conversation.OneLine(line, 200))))
 	}
 	hidden := 0
 	for _, m := range c.Messages {
@@ -111,6 +114,7 @@ func printConversation(env *Env, c *conversation.Conversation, focus int, all bo
 		if flags := m.Flags(); len(flags) > 0 {
 			head += " [" + strings.Join(flags, ", ") + "]"
 		}
+		head = safe(head)
 		if m.Index == focus {
 			head = "▶" + head[len("─"):]
 			fmt.Fprintln(w, st.Bold(head))
@@ -118,13 +122,13 @@ func printConversation(env *Env, c *conversation.Conversation, focus int, all bo
 			fmt.Fprintln(w, st.Dim(head))
 		}
 		if m.Thinking != "" {
-			fmt.Fprintln(w, st.Dim(indent("(thinking) "+clip(m.Thinking, all, 400))))
+			fmt.Fprintln(w, st.Dim(indent(safe("(thinking) "+clip(m.Thinking, all, 400)))))
 		}
 		if m.Content != "" {
-			fmt.Fprintln(w, indent(m.Content))
+			fmt.Fprintln(w, indent(safe(m.Content)))
 		}
 		for _, tc := range m.ToolCalls {
-			fmt.Fprintln(w, st.Dim(indent("→ "+tc.Name+"("+conversation.OneLine(tc.Arguments, 160)+")")))
+			fmt.Fprintln(w, st.Dim(indent(safe("→ "+tc.Name+"("+conversation.OneLine(tc.Arguments, 160)+")"))))
 		}
 		for _, tr := range m.ToolResults {
 			name := tr.Name
@@ -134,10 +138,10 @@ func printConversation(env *Env, c *conversation.Conversation, focus int, all bo
 			if tr.IsError {
 				name += " (error)"
 			}
-			fmt.Fprintln(w, st.Dim(indent("← "+name+": "+clip(tr.Content, all, 300))))
+			fmt.Fprintln(w, st.Dim(indent(safe("← "+name+": "+clip(tr.Content, all, 300)))))
 		}
 		for _, a := range m.Attachments {
-			fmt.Fprintln(w, st.Dim(indent(fmt.Sprintf("📎 %s (%s, %d bytes)", a.Name, a.Type, a.Size))))
+			fmt.Fprintln(w, st.Dim(indent(safe(fmt.Sprintf("📎 %s (%s, %d bytes)", a.Name, a.Type, a.Size)))))
 		}
 	}
 	if hidden > 0 {
@@ -195,7 +199,7 @@ func runTopics(ctx context.Context, env *Env, args []string) error {
 		return writeJSON(env.Stdout, topics)
 	}
 	for _, t := range topics {
-		fmt.Fprintf(env.Stdout, "%5d  %s\n", t.Conversations, t.Name)
+		fmt.Fprintf(env.Stdout, "%5d  %s\n", t.Conversations, term.Safe(t.Name)) // untrusted: conversation text
 	}
 	return nil
 }
@@ -247,15 +251,17 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 		return nil
 	}
 	for _, h := range res.Hits {
-		fmt.Fprintf(w, "%s %s\n", st.Bold("•"), h.Text)
+		// Decisions, titles and ids are conversation text, untrusted:
+		// made safe (term.Safe) before styled.
+		fmt.Fprintf(w, "%s %s\n", st.Bold("•"), term.Safe(h.Text))
 		if h.Rationale != "" {
-			fmt.Fprintf(w, "  %s %s\n", st.Dim("because:"), h.Rationale)
+			fmt.Fprintf(w, "  %s %s\n", st.Dim("because:"), term.Safe(h.Rationale))
 		}
 		ref := fmt.Sprintf("%s · %s · convsearch show %s", shortDate(h.Date), conversation.OneLine(h.Title, 60), term.ShellQuote(h.ConversationID))
 		if h.MessageIndex != nil {
 			ref += fmt.Sprintf(" --message %d", *h.MessageIndex)
 		}
-		fmt.Fprintf(w, "  %s\n", st.Dim(ref))
+		fmt.Fprintf(w, "  %s\n", st.Dim(term.Safe(ref)))
 	}
 	return nil
 }
