@@ -180,7 +180,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	if res.Total == 0 {
 		// An empty index is the likely reason on a first run: say what to do.
 		if st, err := be.Stats(ctx); err == nil && st.Documents == 0 {
-			fmt.Fprintf(env.Stderr, "convsearch: the index in %s is empty: run `convsearch index` or give --root DIR\n", st.Dir)
+			fmt.Fprintln(env.Stderr, emptyIndexNote(st.Dir, be.Indexing))
 		}
 	}
 	if byConversation {
@@ -189,6 +189,16 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	}
 	printResult(env, res, *facets)
 	return nil
+}
+
+// emptyIndexNote says why a search of an empty index found nothing. While
+// the daemon's first pass runs, `convsearch index` would only fail on the
+// daemon's lock: the answer is to wait.
+func emptyIndexNote(dir string, indexing bool) string {
+	if indexing {
+		return "convsearch: the daemon is still indexing " + dir + " for the first time and nothing is searchable yet; try again shortly"
+	}
+	return "convsearch: the index in " + dir + " is empty: run `convsearch index` or give --root DIR"
 }
 
 // perConversationLook is how many hits are looked at per conversation

@@ -330,3 +330,20 @@ func TestSearchCountsEveryHit(t *testing.T) {
 		})
 	}
 }
+
+// An empty index while the daemon's first pass runs is not one to index:
+// `convsearch index` would fail on the daemon's lock.
+func TestEmptyIndexNote(t *testing.T) {
+	for _, tt := range []struct {
+		indexing  bool
+		want, not string
+	}{
+		{false, "run `convsearch index`", "still indexing"},
+		{true, "still indexing /d for the first time", "convsearch index`"},
+	} {
+		got := emptyIndexNote("/d", tt.indexing)
+		if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
+			t.Errorf("indexing %v: %q, want it to say %q and not %q", tt.indexing, got, tt.want, tt.not)
+		}
+	}
+}
