@@ -156,13 +156,20 @@ func Counts(m map[string]uint64) string {
 	return strings.Join(parts, ", ")
 }
 
+// bidiControl reports the embedding, override and isolate controls of
+// Unicode's bidirectional algorithm (U+202A–U+202E, U+2066–U+2069): they
+// reorder what follows on the line, so text can read otherwise than it is
+// ("Trojan Source").
+func bidiControl(r rune) bool { return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 }
+
 // Safe makes the control characters in untrusted text (conversations are
 // written by others: web pages, tool output, pasted logs) visible, so that
 // printing it cannot move the cursor, clear the screen, set the window
 // title or write the clipboard (OSC 52). C0 controls and DEL become caret
 // notation (ESC is ^[, CR ^M), C1 controls cat -v's M-^ form (CSI 0x9b is
 // M-^[) and invalid UTF-8 U+FFFD, since some terminals read a lone 0x9b
-// byte as CSI. Newlines and tabs are kept: they only lay text out.
+// byte as CSI; bidi controls are named (<U+202E>). Newlines and tabs are
+// kept: they only lay text out.
 func Safe(s string) string {
 	if safe(s) {
 		return s
@@ -185,6 +192,8 @@ func Safe(s string) string {
 		case r >= 0x80 && r < 0xa0:
 			b.WriteString("M-^")
 			b.WriteByte(byte(r-0x80) + 0x40)
+		case bidiControl(r):
+			fmt.Fprintf(&b, "<U+%04X>", r)
 		default:
 			b.WriteRune(r)
 		}
@@ -204,6 +213,9 @@ func safe(s string) bool {
 			// is checked rune by rune only when it is not valid UTF-8.
 			if c == 0xc2 && i+1 < len(s) && s[i+1] < 0xa0 {
 				return false
+			}
+			if c == 0xe2 && i+2 < len(s) && (s[i+1] == 0x80 && s[i+2] >= 0xaa && s[i+2] <= 0xae || s[i+1] == 0x81 && s[i+2] >= 0xa6 && s[i+2] <= 0xa9) {
+				return false // a bidi control
 			}
 		}
 	}

@@ -102,6 +102,9 @@ func TestSafe(t *testing.T) {
 		{"\u009b31m csi, \u0085 nel", "M-^[31m csi, M-^E nel"},
 		{"raw \x9b31m byte", "raw \uFFFD31m byte"},
 		{"\u00a0nbsp kept", "\u00a0nbsp kept"},
+		{"access \u202eevil\u202c level", "access <U+202E>evil<U+202C> level"},
+		{"isolate \u2066x\u2069", "isolate <U+2066>x<U+2069>"},
+		{"arrows \u2190\u2192 kept", "arrows \u2190\u2192 kept"},
 	} {
 		if got := Safe(tt.in); got != tt.want {
 			t.Errorf("Safe(%q) = %q, want %q", tt.in, got, tt.want)
