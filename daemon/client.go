@@ -101,6 +101,14 @@ type notFoundError struct{ *APIError }
 func (e *notFoundError) Error() string   { return e.Message }
 func (e *notFoundError) Unwrap() []error { return []error{query.ErrNotFound, e.APIError} }
 
+// indexNotFound reports whether a 404 of the endpoint at path is the
+// index's not found (a conversation, or a hit's message, it does not hold):
+// a search for a hit's id past its conversation's end answers 404 too, and
+// must read as it does without a daemon. Other 404s are the transport's.
+func indexNotFound(path string) bool {
+	return strings.HasPrefix(path, "/api/conversations/") || path == "/api/search" || path == "/api/context"
+}
+
 // Health asks /healthz.
 func (c *Client) Health(ctx context.Context) (*server.Health, error) {
 	var h server.Health
@@ -383,7 +391,7 @@ func (c *Client) do(req *http.Request, out any) error {
 		} else {
 			ae.Message = strings.TrimSpace(string(data))
 		}
-		if resp.StatusCode == http.StatusNotFound && strings.HasPrefix(req.URL.Path, "/api/conversations/") {
+		if resp.StatusCode == http.StatusNotFound && indexNotFound(req.URL.Path) {
 			return &notFoundError{ae}
 		}
 		return ae

@@ -43,6 +43,10 @@ func TestMCPErrorsThroughDaemon(t *testing.T) {
 		{"bad type", engine, "search_conversations", map[string]any{"query": "outbox type:bogus"}, "type:bogus"},
 		{"decisions", engine, "list_decisions", map[string]any{"query": "outbox type:bogus"}, "type:bogus"},
 		{"too long", slow{engine}, "search_conversations", map[string]any{"query": "outbox"}, "took too long"},
+		// A hit's id past its conversation's end: the index's words, as
+		// get_conversation gives them, not the daemon's 404.
+		{"hit past the end", engine, "search_conversations", map[string]any{"conversation_id": "m/20250301-5e1d2a90/999"}, "no message 999"},
+		{"hit past the end, read", engine, "get_conversation", map[string]any{"id": "m/20250301-5e1d2a90/999"}, "no message 999"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ts := httptest.NewServer(server.NewHandler(server.HandlerOptions{Backend: tc.backend}))

@@ -245,7 +245,8 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 	r := query.Request{Query: q, Types: one(in.Type), Projects: one(in.Project), Sources: one(in.Source), Roles: one(in.Role),
 		Since: since, Until: until, Limit: orDefault(in.Limit, mcpSearchDefault), Offset: in.Offset, Sort: in.Sort,
 		ExcludeHidden: !in.IncludeHidden, Group: in.Group == nil || *in.Group}
-	if id := strings.TrimSpace(in.ConversationID); id != "" {
+	id := strings.TrimSpace(in.ConversationID)
+	if id != "" {
 		r.Conversations = []string{id} // a hit's id too: the query names its conversation
 	}
 	if err := r.Validate(); err != nil {
@@ -259,7 +260,9 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 	out.Indexing = t.opts.Indexing(ctx)
 	res, err := t.b.Search(ctx, r)
 	if err != nil {
-		return "", out, backendError(engineError(err, q), "")
+		// The id, for a hit's id past its conversation's end: worded as
+		// get_conversation words it.
+		return "", out, backendError(engineError(err, q), id)
 	}
 	out.Result = *res
 	if res.Total == 0 && r.ExcludeHidden {
