@@ -219,7 +219,7 @@ By default one hit per conversation (its best, with "count" hits in all); group=
 		prop(s, "role").Enum = []any{"user", "assistant", "system", "tool"}
 		prop(s, "sort").Enum = []any{query.SortRelevance, query.SortNewest, query.SortOldest}
 		limits(prop(s, "limit"), 1, mcpSearchMax, mcpSearchDefault)
-		limits(prop(s, "offset"), 0, query.MaxLimit, 0)
+		limits(prop(s, "offset"), 0, query.MaxOffset, 0)
 		prop(s, "group").Default = []byte("true")
 	})
 	addTool(t, s, &sdk.Tool{

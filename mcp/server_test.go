@@ -541,6 +541,26 @@ func TestMCPBadArguments(t *testing.T) {
 	}
 }
 
+// TestMCPOffsetMax: search_conversations pages as deep as the engine and
+// the HTTP API do (query.MaxOffset), no shallower, and says how deep past it.
+func TestMCPOffsetMax(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	for _, tc := range []struct {
+		offset int
+		want   string // in the error text; "" for an answer
+	}{
+		{query.MaxLimit, ""},
+		{query.MaxLimit + 1, ""},
+		{query.MaxOffset, ""},
+		{query.MaxOffset + 1, fmt.Sprintf("0 to %d", query.MaxOffset)},
+	} {
+		res := call(t, cs, "search_conversations", map[string]any{"query": "outbox", "offset": tc.offset})
+		if msg := text(res); res.IsError != (tc.want != "") || !strings.Contains(msg, tc.want) {
+			t.Errorf("offset %d: error %v %.200q, want error %q", tc.offset, res.IsError, msg, tc.want)
+		}
+	}
+}
+
 // failing is a backend whose index fails or times out.
 type failing struct {
 	Backend

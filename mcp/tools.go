@@ -148,8 +148,10 @@ func (in *searchInput) check() error {
 	if err := checkLimit("limit", in.Limit, mcpSearchDefault, mcpSearchMax); err != nil {
 		return err
 	}
-	if in.Offset < 0 || in.Offset > query.MaxLimit {
-		return argError("offset %d out of range: 0 to %d (pass next_offset of the previous answer)", in.Offset, query.MaxLimit)
+	// As deep as the engine pages for the command line and the HTTP API:
+	// an answer's size is bounded by limit, not by how deep it starts.
+	if in.Offset < 0 || in.Offset > query.MaxOffset {
+		return argError("offset %d out of range: 0 to %d (pass next_offset of the previous answer; deeper, narrow the search)", in.Offset, query.MaxOffset)
 	}
 	switch in.Type {
 	case "", "conversation", "message", "topic", "decision":
@@ -281,7 +283,7 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 		out.NextOffset = 0
 		if next := in.Offset + len(out.Hits); more(len(out.Hits)) || len(out.Hits) < len(res.Hits) {
 			out.Truncated = true
-			if next <= query.MaxLimit { // deeper pages: narrow the search instead
+			if next <= query.MaxOffset { // deeper pages: narrow the search instead
 				out.NextOffset = next
 			}
 		}
