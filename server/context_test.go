@@ -48,15 +48,29 @@ func TestContextOnTheEngine(t *testing.T) {
 		status     int
 		context    []int  // the context of the first hit, by message index
 		says       string // in the error
+		kind       string // of the first hit, when set
 	}{
-		{"as search returns it", `{"kind": "message", "id": "m/long-conv-1/5", "conversation_id": "long-conv-1", "message_index": 5}`, 200, []int{4, 5, 6}, ""},
-		{"by its id alone", `{"id": "m/long-conv-1/5"}`, 200, []int{4, 5, 6}, ""},
-		{"the last message", `{"id": "m/long-conv-1/29"}`, 200, []int{28, 29}, ""},
-		{"a conversation hit", `{"kind": "conversation", "id": "c/long-conv-1", "conversation_id": "long-conv-1"}`, 200, nil, ""},
-		{"no such conversation", `{"kind": "message", "conversation_id": "nope", "message_index": 1}`, 404, nil, `hit 0 (conversation "nope"): no such conversation`},
+		{"as search returns it", `{"kind": "message", "id": "m/long-conv-1/5", "conversation_id": "long-conv-1", "message_index": 5}`, 200, []int{4, 5, 6}, "", ""},
+		{"by its id alone", `{"id": "m/long-conv-1/5"}`, 200, []int{4, 5, 6}, "", ""},
+		{"the last message", `{"id": "m/long-conv-1/29"}`, 200, []int{28, 29}, "", ""},
+		{"a conversation hit", `{"kind": "conversation", "id": "c/long-conv-1", "conversation_id": "long-conv-1"}`, 200, nil, "", ""},
+		{"no such conversation", `{"kind": "message", "conversation_id": "nope", "message_index": 1}`, 404, nil, `hit 0 (conversation "nope"): no such conversation`, ""},
 		{"past the end", `{"id": "m/long-conv-1/1"}, {"kind": "message", "conversation_id": "long-conv-1", "message_index": 5000}`, 404, nil,
-			"hit 1: conversation long-conv-1 has 30 messages (0 to 29); no message 5000 (m/long-conv-1/5000); it may be stale"},
-		{"no place", `{"kind": "message"}`, 400, nil, "hit 0: no conversation_id and no id"},
+			"hit 1: conversation long-conv-1 has 30 messages (0 to 29); no message 5000 (m/long-conv-1/5000); it may be stale", ""},
+		{"no place", `{"kind": "message"}`, 400, nil, "hit 0: no conversation_id and no id", ""},
+		// An id that disagrees with the hit's other fields: which to believe
+		// is not the server's guess.
+		{"another conversation", `{"id": "m/long-conv-1/1", "conversation_id": "B", "kind": "message", "message_index": 3}`, 400, nil,
+			`hit 0: id "m/long-conv-1/1" names conversation "long-conv-1", conversation_id "B"`, ""},
+		{"another message", `{"id": "m/long-conv-1/1", "conversation_id": "long-conv-1", "kind": "message", "message_index": 3}`, 400, nil,
+			`hit 0: id "m/long-conv-1/1" names message 1, message_index 3`, ""},
+		{"another kind", `{"id": "c/long-conv-1", "kind": "message", "message_index": 3}`, 400, nil,
+			`hit 0: id "c/long-conv-1" is a conversation hit's, kind "message"`, ""},
+		// Other hits by their id alone: placed, their kind said, no context
+		// (context is for message hits).
+		{"a conversation by its id alone", `{"id": "c/long-conv-1"}`, 200, nil, "", "conversation"},
+		{"a topic by its id alone", `{"id": "t/long-conv-1/wombats"}`, 200, nil, "", "topic"},
+		{"a decision by its id alone", `{"id": "d/long-conv-1/0"}`, 200, nil, "", "decision"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, body := post(t, h, "/api/context", `{"hits": [`+tc.hits+`], "context": 1}`)
@@ -73,6 +87,9 @@ func TestContextOnTheEngine(t *testing.T) {
 			var hits []query.Hit
 			if err := json.Unmarshal([]byte(body), &hits); err != nil {
 				t.Fatal(err)
+			}
+			if tc.kind != "" && (hits[0].Kind != tc.kind || hits[0].ConversationID != "long-conv-1") {
+				t.Errorf("kind %q of conversation %q, want %q of long-conv-1", hits[0].Kind, hits[0].ConversationID, tc.kind)
 			}
 			var got []int
 			for _, m := range hits[0].Context {

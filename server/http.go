@@ -427,26 +427,33 @@ func checkContext(req ContextRequest) error {
 	return nil
 }
 
-// resolveHit fills a hit's conversation_id, and a message hit's kind and
-// message_index, from its id (m/ID/N) when it came without them: a hit
-// given by its id alone would otherwise get no context, in silence.
+// resolveHit fills a hit's conversation_id and kind, and a message hit's
+// message_index, from its id (m/ID/N, c/ID, t/ID/SLUG, d/ID/N) when it came
+// without them: a hit given by its id alone would otherwise get no context,
+// in silence. An id that disagrees with the hit's other fields is refused:
+// the context of one message under another's id misleads.
 func resolveHit(h *query.Hit) error {
 	conv, msg := query.ConversationID(h.ID)
-	hitID := conv != h.ID
-	if h.ConversationID == "" {
-		if !hitID {
+	if conv == h.ID { // no hit's id: the fields alone place the hit
+		if h.ConversationID == "" {
 			if h.ID == "" {
 				return errors.New("no conversation_id and no id: send the hit as search returned it (its id, m/ID/N, is enough)")
 			}
 			return fmt.Errorf("no conversation_id, and id %q is no hit's id (m/ID/N, d/ID/N…): send the hit as search returned it", h.ID)
 		}
-		h.ConversationID = conv
-	}
-	if msg >= 0 && conv == h.ConversationID {
-		if h.Kind == "" {
-			h.Kind = indexer.KindMessage
+	} else {
+		prefix, _, _ := strings.Cut(h.ID, "/")
+		kind := idKinds[prefix]
+		switch {
+		case h.ConversationID != "" && h.ConversationID != conv:
+			return fmt.Errorf("id %q names conversation %q, conversation_id %q: send the hit as search returned it", h.ID, conv, h.ConversationID)
+		case h.Kind != "" && h.Kind != kind:
+			return fmt.Errorf("id %q is a %s hit's, kind %q: send the hit as search returned it", h.ID, kind, h.Kind)
+		case msg >= 0 && h.MessageIndex != nil && *h.MessageIndex != msg:
+			return fmt.Errorf("id %q names message %d, message_index %d: send the hit as search returned it", h.ID, msg, *h.MessageIndex)
 		}
-		if h.MessageIndex == nil && h.Kind == indexer.KindMessage {
+		h.ConversationID, h.Kind = conv, kind
+		if msg >= 0 {
 			h.MessageIndex = &msg
 		}
 	}
@@ -454,6 +461,14 @@ func resolveHit(h *query.Hit) error {
 		return fmt.Errorf("a message hit of conversation %s without message_index (and no id m/ID/N to read it from)", h.ConversationID)
 	}
 	return nil
+}
+
+// idKinds is the kind of hit each prefix of a hit's id names.
+var idKinds = map[string]string{
+	"c": indexer.KindConversation,
+	"m": indexer.KindMessage,
+	"t": indexer.KindTopic,
+	"d": indexer.KindDecision,
 }
 
 // findHits returns an error, a query.ErrNotFound, naming the first of hits
