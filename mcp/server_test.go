@@ -285,9 +285,14 @@ func TestMCPSearch(t *testing.T) {
 	if len(none.Hits) != 0 || !strings.Contains(txt, "projects in the index") || !strings.Contains(txt, "ledger") {
 		t.Errorf("unknown project: %d hits, text %q", len(none.Hits), txt)
 	}
-	// A mistyped source or conversation says so too, not just "No match".
+	// A source the index holds none of, or an unknown conversation, says
+	// so too, not just "No match" (an unknown source is refused).
 	for args, says := range map[string]string{"source": "sources in the index", "conversation_id": "holds no conversation"} {
-		none, txt = ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "outbox", args: "nonexistent"})
+		value := "nonexistent"
+		if args == "source" {
+			value = "kiro-session"
+		}
+		none, txt = ok[searchOutput](t, cs, "search_conversations", map[string]any{"query": "outbox", args: value})
 		if len(none.Hits) != 0 || !strings.Contains(txt, says) {
 			t.Errorf("unknown %s: %d hits, text %q", args, len(none.Hits), txt)
 		}
@@ -493,6 +498,7 @@ func TestMCPBadArguments(t *testing.T) {
 		{"search_conversations", map[string]any{"query": "x", "role": "User"}, "use user"},
 		{"search_conversations", map[string]any{"query": "x", "type": "messages"}, "use conversation"},
 		{"search_conversations", map[string]any{"query": "x", "sort": "random"}, "sort"},
+		{"search_conversations", map[string]any{"query": "x", "source": "bogus"}, `source "bogus" is unknown: use one of`},
 		{"search_conversations", map[string]any{"query": `"unclosed phrase`}, "closing"},
 		{"search_conversations", map[string]any{"query": "a OR"}, "OR needs"},
 		{"search_conversations", map[string]any{"query": "x", "nosuch": 1}, "nosuch"},

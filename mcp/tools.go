@@ -19,6 +19,7 @@ import (
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/query"
+	"github.com/convsearch/convsearch/server"
 )
 
 // The tools' arguments. Descriptions (jsonschema tags) are what an agent
@@ -252,6 +253,10 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 		r.Conversations = []string{id} // a hit's id too: the query names its conversation
 	}
 	if err := r.Validate(); err != nil {
+		return "", out, argError("%v", err)
+	}
+	// As the HTTP API does: a mistyped source is not an empty answer.
+	if err := server.UnknownSource(ctx, t.b.Stats, r.Sources); err != nil {
 		return "", out, argError("%v", err)
 	}
 	if _, err := query.Parse(q); err != nil {

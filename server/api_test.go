@@ -78,7 +78,10 @@ func (apiBackend) Related(context.Context, string, int) (*query.Result, error) {
 	return &query.Result{Hits: []query.Hit{}}, nil
 }
 
-func (apiBackend) Stats(context.Context) (*indexer.Stats, error) { return &indexer.Stats{}, nil }
+// Stats holds a source no parser writes, as a portable file may keep.
+func (apiBackend) Stats(context.Context) (*indexer.Stats, error) {
+	return &indexer.Stats{BySource: map[string]uint64{"my-export": 1}}, nil
+}
 
 func (apiBackend) AddContext(context.Context, []query.Hit, int) error { return nil }
 
@@ -167,6 +170,16 @@ func TestAPIRejectsMistakes(t *testing.T) {
 		{"/api/conversations/empty", 200, ""},
 		{"/api/status?bogus=1", 400, `unknown parameter "bogus"`},
 		{"/api/overview?bogus=1", 400, `unknown parameter "bogus"`},
+		// A source neither a parser writes nor the index holds is refused,
+		// as an unknown role or type is, naming those that are.
+		{"/api/search?q=mutex&source=bogus", 400, `source "bogus" is unknown: use one of aider,`},
+		{"/api/search?q=mutex&source=bogus", 400, "my-export"},
+		{"/api/search?q=mutex&source=codex,bogus", 400, `source "bogus"`},
+		{"/api/search?q=mutex&source=Claude-Code", 200, ""},
+		{"/api/search?q=mutex&source=my-export", 200, ""},
+		{"/api/decisions?source=bogus", 400, `source "bogus" is unknown`},
+		{"/api/decisions?q=x&source=codex", 200, ""},
+		{"/api/topics?source=bogus", 400, `source "bogus" is unknown`},
 	} {
 		code, body := get(t, h, tc.target)
 		if code != tc.status {

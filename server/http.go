@@ -301,6 +301,9 @@ func (h *handler) readyz(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) search(w http.ResponseWriter, r *http.Request) {
 	req, n, err := ParseSearchParams(r.URL.Query(), time.Now())
+	if err == nil {
+		err = UnknownSource(r.Context(), h.o.Backend.Stats, req.Sources)
+	}
 	if err != nil {
 		writeBadRequest(w, err)
 		return
@@ -518,6 +521,9 @@ func (h *handler) findHits(ctx context.Context, hits []query.Hit) error {
 
 func (h *handler) topics(w http.ResponseWriter, r *http.Request) {
 	req, err := ParseTopicsParams(r.URL.Query())
+	if err == nil {
+		err = UnknownSource(r.Context(), h.o.Backend.Stats, req.Sources)
+	}
 	if err != nil {
 		writeBadRequest(w, err)
 		return
@@ -532,6 +538,9 @@ func (h *handler) topics(w http.ResponseWriter, r *http.Request) {
 
 func (h *handler) decisions(w http.ResponseWriter, r *http.Request) {
 	req, err := ParseDecisionsParams(r.URL.Query(), time.Now())
+	if err == nil {
+		err = UnknownSource(r.Context(), h.o.Backend.Stats, req.Sources)
+	}
 	if err != nil {
 		writeBadRequest(w, err)
 		return
