@@ -180,6 +180,10 @@ func TestAPIRejectsMistakes(t *testing.T) {
 		{"/api/decisions?source=bogus", 400, `source "bogus" is unknown`},
 		{"/api/decisions?q=x&source=codex", 200, ""},
 		{"/api/topics?source=bogus", 400, `source "bogus" is unknown`},
+		// A hit's id with a negative number is no conversation's id.
+		{"/api/conversations/m%2Fc1%2F-1", 400, `message number -1 of "m/c1/-1" is negative`},
+		{"/api/conversations/d%2Fc1%2F-2/view", 400, "decision number -2"},
+		{"/api/conversations/m%2Fc1%2F-1/related", 400, "message number -1"},
 	} {
 		code, body := get(t, h, tc.target)
 		if code != tc.status {

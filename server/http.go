@@ -330,6 +330,10 @@ func (h *handler) conversation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("id")
+	if err := negativeHit(id); err != nil {
+		writeBadRequest(w, err)
+		return
+	}
 	c, fromIndex, err := h.o.Backend.Load(r.Context(), id)
 	if err != nil {
 		h.fail(w, r, err)
@@ -349,6 +353,25 @@ func (h *handler) conversation(w http.ResponseWriter, r *http.Request) {
 		l.Focus = &focus
 	}
 	writeJSON(w, http.StatusOK, l)
+}
+
+// negativeHit returns an error for a hit's id whose number is negative
+// (m/ID/-1, d/ID/-1): no hit's id, it would otherwise be looked up as a
+// conversation's and answered "no such conversation", which misleads.
+func negativeHit(id string) error {
+	kind, rest, _ := strings.Cut(id, "/")
+	i := strings.LastIndexByte(rest, '/')
+	if (kind != "m" && kind != "d") || i <= 0 {
+		return nil
+	}
+	if n, err := strconv.Atoi(rest[i+1:]); err == nil && n < 0 {
+		what := "message"
+		if kind == "d" {
+			what = "decision"
+		}
+		return fmt.Errorf("%s number %d of %q is negative: %ss are numbered from 0", what, n, id, what)
+	}
+	return nil
 }
 
 // PageOf returns the page p of conversation c.
@@ -374,6 +397,10 @@ func (h *handler) related(w http.ResponseWriter, r *http.Request) {
 	}
 	limit, err := limitParam(r.URL.Query(), 10, 100)
 	if err != nil {
+		writeBadRequest(w, err)
+		return
+	}
+	if err := negativeHit(r.PathValue("id")); err != nil {
 		writeBadRequest(w, err)
 		return
 	}

@@ -89,6 +89,10 @@ func (h *handler) view(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("id")
+	if err := negativeHit(id); err != nil {
+		writeBadRequest(w, err)
+		return
+	}
 	c, fromIndex, err := h.o.Backend.Load(r.Context(), id)
 	if err != nil {
 		h.fail(w, r, err)
