@@ -18,6 +18,7 @@ import (
 	"github.com/convsearch/convsearch/daemon"
 	"github.com/convsearch/convsearch/internal/term"
 	"github.com/convsearch/convsearch/query"
+	"github.com/convsearch/convsearch/server"
 )
 
 // openBackend opens the index, or asks the daemon that holds it, first
@@ -144,6 +145,11 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer be.Close()
+	// A mistyped --source would find nothing in silence, where a
+	// mistyped --role or --type is refused: the same rule as the API's.
+	if err := server.UnknownSource(ctx, be.Stats, req.Sources); err != nil {
+		return usagef("search: %v", err)
+	}
 	res, err := be.Search(ctx, req)
 	if err != nil {
 		return queryError(env, req.Query, err)

@@ -241,12 +241,19 @@ func TestSearchFilterWithoutQuery(t *testing.T) {
 		{"since, as JSON", []string{"--since", "2020-01-01", "--json"}, 0},
 		{"no filter", nil, 2},
 		{"only a sort", []string{"--sort", "newest"}, 2},
+		{"an unknown source", []string{"--source", "claude-cod", "x"}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"search", "--data-dir", data}, tc.args...)
 			r := cs(t, home, args...)
 			if r.code != tc.code {
 				t.Fatalf("exit %d, want %d: %s", r.code, tc.code, r.stderr)
+			}
+			if tc.code != 0 && strings.Contains(strings.Join(tc.args, " "), "--source") {
+				if !strings.Contains(r.stderr, `source "claude-cod" is unknown`) || !strings.Contains(r.stderr, "claude-code,") {
+					t.Errorf("the refusal does not name the known sources: %q", r.stderr)
+				}
+				return
 			}
 			if tc.code != 0 {
 				if !strings.Contains(r.stderr, "give a query") || !strings.Contains(r.stderr, "filter") {
