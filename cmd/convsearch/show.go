@@ -10,6 +10,7 @@ import (
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/internal/term"
 	"github.com/convsearch/convsearch/query"
+	"github.com/convsearch/convsearch/server"
 )
 
 func runShow(ctx context.Context, env *Env, args []string) error {
@@ -237,6 +238,9 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer be.Close()
+	if err := server.UnknownSource(ctx, be.Stats, ff.Sources); err != nil {
+		return usagef("decisions: %v", err)
+	}
 	res, err := be.Decisions(ctx, query.DecisionsRequest{Query: q, Projects: ff.Projects, Sources: ff.Sources, Since: since, Until: until, Limit: *limit})
 	if err != nil {
 		return queryError(env, q, err)
