@@ -81,3 +81,69 @@ func TestDecisionsOfCommonWordsOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestDecisionsAndTopicsPage: decisions and topics page with offset, each
+// page following the one before, and refuse an offset that is negative or
+// deeper than search's.
+func TestDecisionsAndTopicsPage(t *testing.T) {
+	ctx := context.Background()
+	de, te := decisionsEngine(t), newEngine(t)
+	allTopics, err := te.Topics(ctx, query.TopicsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var topicNames []string
+	for _, tc := range allTopics {
+		topicNames = append(topicNames, tc.Name)
+	}
+	newest := []string{"d/auth/0", "d/queue/0", "d/queue/1", "d/cache/0", "d/logs/0"}
+	for _, c := range []struct {
+		offset int
+		want   []string // decisions of the page of 2; nil: refused
+	}{
+		{0, newest[:2]},
+		{2, newest[2:4]},
+		{4, newest[4:]},
+		{5, []string{}},
+		{query.MaxOffset, []string{}},
+		{-1, nil},
+		{query.MaxOffset + 1, nil},
+	} {
+		res, err := de.Decisions(ctx, query.DecisionsRequest{Limit: 2, Offset: c.offset})
+		if c.want == nil {
+			if err == nil {
+				t.Errorf("decisions at offset %d: no error", c.offset)
+			}
+		} else if err != nil {
+			t.Errorf("decisions at offset %d: %v", c.offset, err)
+		} else {
+			got := []string{}
+			for _, h := range res.Hits {
+				got = append(got, h.ID)
+			}
+			if !slices.Equal(got, c.want) || res.Total != 5 {
+				t.Errorf("decisions at offset %d: %v of %d, want %v of 5", c.offset, got, res.Total, c.want)
+			}
+		}
+
+		topics, err := te.Topics(ctx, query.TopicsRequest{Limit: 2, Offset: c.offset})
+		if c.want == nil {
+			if err == nil {
+				t.Errorf("topics at offset %d: no error", c.offset)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("topics at offset %d: %v", c.offset, err)
+			continue
+		}
+		got := []string{}
+		for _, tc := range topics {
+			got = append(got, tc.Name)
+		}
+		want := topicNames[min(c.offset, len(topicNames)):min(c.offset+2, len(topicNames))]
+		if !slices.Equal(got, want) {
+			t.Errorf("topics at offset %d: %v, want %v", c.offset, got, want)
+		}
+	}
+}

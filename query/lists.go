@@ -28,7 +28,8 @@ type TopicCount struct {
 type TopicsRequest struct {
 	Projects []string `json:"project,omitempty"`
 	Sources  []string `json:"source,omitempty"`
-	Limit    int      `json:"limit,omitempty"` // default 50, at most 1000
+	Limit    int      `json:"limit,omitempty"`  // default 50, at most 1000
+	Offset   int      `json:"offset,omitempty"` // skip this many, 0 to MaxOffset
 }
 
 // Topics returns topics by the number of conversations that have them, most
@@ -40,12 +41,17 @@ func (e *Engine) Topics(ctx context.Context, r TopicsRequest) ([]TopicCount, err
 	if r.Limit < 1 || r.Limit > MaxLimit {
 		return nil, fmt.Errorf("limit %d out of range: 1 to %d", r.Limit, MaxLimit)
 	}
+	if r.Offset < 0 || r.Offset > MaxOffset {
+		return nil, fmt.Errorf("offset %d out of range: 0 to %d", r.Offset, MaxOffset)
+	}
 	req := Request{Types: []string{indexer.KindTopic}, Projects: r.Projects, Sources: r.Sources}
 	q := combine(req.filters(), nil, nil)
 	sr := bleve.NewSearchRequestOptions(q, 0, 0, false)
 	// Ask for more than needed: facet counts of the tail are exact only when
 	// the facet holds every term, and ties must be broken by name.
-	sr.AddFacet("t", bleve.NewFacetRequest(indexer.FieldTopicKey, min(r.Limit*4, 10000)))
+	// A page deep down needs the terms before it: offset and limit are
+	// both bounded, so this is too.
+	sr.AddFacet("t", bleve.NewFacetRequest(indexer.FieldTopicKey, (r.Offset+r.Limit)*4))
 	res, err := e.search(ctx, sr)
 	if err != nil {
 		return nil, fmt.Errorf("topics: %w", err)
@@ -62,6 +68,7 @@ func (e *Engine) Topics(ctx context.Context, r TopicsRequest) ([]TopicCount, err
 		}
 		return out[i].Name < out[j].Name
 	})
+	out = out[min(r.Offset, len(out)):]
 	if len(out) > r.Limit {
 		out = out[:r.Limit]
 	}
@@ -76,6 +83,7 @@ type DecisionsRequest struct {
 	Since    time.Time `json:"since,omitzero"`
 	Until    time.Time `json:"until,omitzero"`
 	Limit    int       `json:"limit,omitempty"`
+	Offset   int       `json:"offset,omitempty"` // skip this many, 0 to MaxOffset
 }
 
 // Decisions returns decisions, newest first, or by relevance when there is
@@ -83,7 +91,7 @@ type DecisionsRequest struct {
 func (e *Engine) Decisions(ctx context.Context, r DecisionsRequest) (*Result, error) {
 	req := Request{
 		Query: r.Query, Types: []string{indexer.KindDecision}, Projects: r.Projects, Sources: r.Sources,
-		Since: r.Since, Until: r.Until, Limit: r.Limit, Sort: SortNewest, kindOfList: true,
+		Since: r.Since, Until: r.Until, Limit: r.Limit, Offset: r.Offset, Sort: SortNewest, kindOfList: true,
 	}
 	if strings.TrimSpace(r.Query) != "" {
 		req.Sort = SortRelevance
