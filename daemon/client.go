@@ -237,6 +237,9 @@ func (c *Client) Topics(ctx context.Context, r query.TopicsRequest) ([]query.Top
 	if r.Limit != 0 {
 		v.Set("limit", strconv.Itoa(r.Limit))
 	}
+	if r.Offset != 0 {
+		v.Set("offset", strconv.Itoa(r.Offset))
+	}
 	var out []query.TopicCount
 	return out, c.get(ctx, "/api/topics", v, &out)
 }

@@ -384,3 +384,80 @@ func (contextBackend) AddContext(_ context.Context, hits []query.Hit, n int) err
 	}
 	return nil
 }
+
+// pagingBackend holds 7 decisions and 7 topics, and pages them.
+type pagingBackend struct{ apiBackend }
+
+func (pagingBackend) Decisions(_ context.Context, r query.DecisionsRequest) (*query.Result, error) {
+	res := &query.Result{Total: 7, Hits: []query.Hit{}}
+	for i := r.Offset; i < min(r.Offset+r.Limit, 7); i++ {
+		res.Hits = append(res.Hits, query.Hit{ID: fmt.Sprintf("d/c%d/0", i), Kind: indexer.KindDecision})
+	}
+	return res, nil
+}
+
+func (pagingBackend) Topics(_ context.Context, r query.TopicsRequest) ([]query.TopicCount, error) {
+	out := []query.TopicCount{}
+	for i := r.Offset; i < min(r.Offset+r.Limit, 7); i++ {
+		out = append(out, query.TopicCount{Name: fmt.Sprintf("t%d", i), Conversations: 1})
+	}
+	return out, nil
+}
+
+// TestAPIPagesDecisionsAndTopics: a page of decisions that others follow
+// says where the next starts (next_offset), a page of topics in the
+// X-Next-Offset header (the answer is a bare list); an offset negative or
+// deeper than search's is a 400.
+func TestAPIPagesDecisionsAndTopics(t *testing.T) {
+	h := NewHandler(HandlerOptions{Backend: pagingBackend{}})
+	for _, tc := range []struct {
+		target string
+		status int
+		next   string // next_offset, or the header; "" for none
+		says   string // in the error, when status is 400
+	}{
+		{"/api/decisions?limit=2", 200, "2", ""},
+		{"/api/decisions?limit=2&offset=4", 200, "6", ""},
+		{"/api/decisions?limit=2&offset=6", 200, "", ""},
+		{"/api/decisions?limit=7", 200, "", ""},
+		{"/api/decisions?offset=9", 200, "", ""},
+		{"/api/decisions?offset=-1", 400, "", "offset -1 out of range: 0 to 10000"},
+		{"/api/decisions?offset=10001", 400, "", "offset 10001 out of range"},
+		{"/api/decisions?offset=x", 400, "", "not a whole number"},
+		{"/api/topics?limit=2", 200, "2", ""},
+		{"/api/topics?limit=2&offset=4", 200, "6", ""},
+		{"/api/topics?limit=2&offset=5", 200, "", ""},
+		{"/api/topics?limit=7", 200, "", ""},
+		{"/api/topics?offset=-1", 400, "", "offset -1 out of range"},
+		{"/api/topics?offset=10001", 400, "", "offset 10001 out of range"},
+	} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodGet, tc.target, nil)
+		req.Host = "127.0.0.1:7788"
+		h.ServeHTTP(rec, req)
+		body := rec.Body.String()
+		if rec.Code != tc.status || !strings.Contains(body, tc.says) {
+			t.Errorf("%s: %d %s, want %d saying %q", tc.target, rec.Code, body, tc.status, tc.says)
+			continue
+		}
+		if rec.Code != 200 {
+			continue
+		}
+		next := rec.Header().Get("X-Next-Offset")
+		if strings.HasPrefix(tc.target, "/api/decisions") {
+			var a struct {
+				NextOffset int `json:"next_offset"`
+			}
+			if err := json.Unmarshal([]byte(body), &a); err != nil {
+				t.Fatal(err)
+			}
+			next = ""
+			if a.NextOffset != 0 {
+				next = fmt.Sprint(a.NextOffset)
+			}
+		}
+		if next != tc.next {
+			t.Errorf("%s: next offset %q, want %q", tc.target, next, tc.next)
+		}
+	}
+}

@@ -560,7 +560,26 @@ func (h *handler) topics(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	// The answer stays a bare list, as clients read it; whether a page
+	// follows is a header. A full page asks for the next topic to know.
+	if next := req.Offset + len(topics); len(topics) == req.Limit && next <= query.MaxOffset {
+		more, err := h.o.Backend.Topics(r.Context(), query.TopicsRequest{Projects: req.Projects, Sources: req.Sources, Limit: 1, Offset: next})
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		if len(more) > 0 {
+			w.Header().Set("X-Next-Offset", strconv.Itoa(next))
+		}
+	}
 	writeJSON(w, http.StatusOK, topics)
+}
+
+// decisionsAnswer is a page of decisions and, when more follow within
+// query.MaxOffset, the offset of the next page.
+type decisionsAnswer struct {
+	*query.Result
+	NextOffset int `json:"next_offset,omitempty"`
 }
 
 func (h *handler) decisions(w http.ResponseWriter, r *http.Request) {
@@ -577,7 +596,11 @@ func (h *handler) decisions(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	a := decisionsAnswer{Result: res}
+	if next := req.Offset + len(res.Hits); len(res.Hits) > 0 && uint64(next) < res.Total && next <= query.MaxOffset {
+		a.NextOffset = next
+	}
+	writeJSON(w, http.StatusOK, a)
 }
 
 func (h *handler) stats(w http.ResponseWriter, r *http.Request) {

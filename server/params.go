@@ -149,9 +149,9 @@ func SearchValues(r query.Request, context int) url.Values {
 }
 
 // ParseDecisionsParams reads a decisions request (q, project, source,
-// since, until, limit) from URL parameters.
+// since, until, limit, offset) from URL parameters.
 func ParseDecisionsParams(v url.Values, now time.Time) (query.DecisionsRequest, error) {
-	if err := known(v, "q", "project", "source", "since", "until", "limit"); err != nil {
+	if err := known(v, "q", "project", "source", "since", "until", "limit", "offset"); err != nil {
 		return query.DecisionsRequest{}, err
 	}
 	r := query.DecisionsRequest{Query: first(v, "q"), Projects: nonEmpty(v["project"]), Sources: list(v, "source")}
@@ -165,11 +165,14 @@ func ParseDecisionsParams(v url.Values, now time.Time) (query.DecisionsRequest, 
 	if r.Limit, err = limitParam(v, 50, query.MaxLimit); err != nil {
 		return r, err
 	}
+	if r.Offset, err = offsetParam(v); err != nil {
+		return r, err
+	}
 	// The engine runs decisions as a search: checked here by the search's
 	// own rules (until before since…), a mistake is the client's 400, not
 	// the engine's 500.
 	s := query.Request{Query: r.Query, Types: []string{indexer.KindDecision}, Projects: r.Projects, Sources: r.Sources,
-		Since: r.Since, Until: r.Until, Limit: r.Limit}
+		Since: r.Since, Until: r.Until, Limit: r.Limit, Offset: r.Offset}
 	if err := s.Validate(); err != nil {
 		return r, err
 	}
@@ -200,19 +203,36 @@ func DecisionsValues(r query.DecisionsRequest) url.Values {
 	if r.Limit != 0 {
 		v.Set("limit", strconv.Itoa(r.Limit))
 	}
+	if r.Offset != 0 {
+		v.Set("offset", strconv.Itoa(r.Offset))
+	}
 	return v
 }
 
-// ParseTopicsParams reads a topics request (project, source, limit) from
-// URL parameters.
+// ParseTopicsParams reads a topics request (project, source, limit,
+// offset) from URL parameters.
 func ParseTopicsParams(v url.Values) (query.TopicsRequest, error) {
-	if err := known(v, "project", "source", "limit"); err != nil {
+	if err := known(v, "project", "source", "limit", "offset"); err != nil {
 		return query.TopicsRequest{}, err
 	}
 	r := query.TopicsRequest{Projects: nonEmpty(v["project"]), Sources: list(v, "source")}
 	var err error
-	r.Limit, err = limitParam(v, 50, query.MaxLimit)
+	if r.Limit, err = limitParam(v, 50, query.MaxLimit); err != nil {
+		return r, err
+	}
+	r.Offset, err = offsetParam(v)
 	return r, err
+}
+
+// offsetParam reads the offset of a listing's page, 0 when absent: as deep
+// as search pages (query.MaxOffset), as the engine collects every hit
+// before the page.
+func offsetParam(v url.Values) (int, error) {
+	n, err := intParam(v, "offset", 0)
+	if err == nil && (n < 0 || n > query.MaxOffset) {
+		err = fmt.Errorf("offset %d out of range: 0 to %d (pass next_offset of the previous answer; deeper, narrow the listing)", n, query.MaxOffset)
+	}
+	return n, err
 }
 
 // Page is a run of a conversation's messages (GET
