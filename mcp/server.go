@@ -238,18 +238,20 @@ By default one hit per conversation (its best, with "count" hits in all); group=
 	addTool(t, s, &sdk.Tool{
 		Name:        "list_decisions",
 		Title:       "List past decisions",
-		Description: `List decisions taken in past conversations, each with its rationale, the conversation it comes from (conversation_id, title, source, date) and the message it was taken in. Newest first; with a query, most relevant first. Use it to check what was already settled (a library, a design, a policy) and why, before proposing something else.`,
+		Description: `List decisions taken in past conversations, each with its rationale, the conversation it comes from (conversation_id, title, source, date) and the message it was taken in. Newest first; with a query, most relevant first. Use it to check what was already settled (a library, a design, a policy) and why, before proposing something else. When next_offset is set, call again with the same arguments and offset=next_offset to read on.`,
 		Annotations: readOnly(),
 	}, t.decisions, func(s *jsonschema.Schema) {
 		limits(prop(s, "limit"), 1, mcpDecisionsMax, mcpDecisionsDefault)
+		limits(prop(s, "offset"), 0, query.MaxOffset, 0)
 	})
 	addTool(t, s, &sdk.Tool{
 		Name:        "list_topics",
 		Title:       "List topics",
-		Description: `List the topics past conversations are about, most frequent first, with the number of conversations on each. Use it to get an overview of what the user has discussed (optionally in one project) and to find words worth searching for.`,
+		Description: `List the topics past conversations are about, most frequent first, with the number of conversations on each. Use it to get an overview of what the user has discussed (optionally in one project) and to find words worth searching for. When next_offset is set, call again with the same arguments and offset=next_offset to read on.`,
 		Annotations: readOnly(),
 	}, t.topics, func(s *jsonschema.Schema) {
 		limits(prop(s, "limit"), 1, mcpTopicsMax, mcpTopicsDefault)
+		limits(prop(s, "offset"), 0, query.MaxOffset, 0)
 	})
 	addTool(t, s, &sdk.Tool{
 		Name:        "related_conversations",

@@ -162,8 +162,8 @@ func TestMCPListsToolsAndTemplate(t *testing.T) {
 	want := map[string][]string{
 		"search_conversations":  {"query", "type", "project", "source", "role", "since", "until", "limit"},
 		"get_conversation":      {"id", "message", "offset", "context", "max_messages", "char_offset"},
-		"list_decisions":        {"query", "project", "since", "limit"},
-		"list_topics":           {"project", "limit"},
+		"list_decisions":        {"query", "project", "since", "limit", "offset"},
+		"list_topics":           {"project", "limit", "offset"},
 		"related_conversations": {"id", "limit"},
 	}
 	if len(tools.Tools) != len(want) {
@@ -394,6 +394,74 @@ func TestMCPGetConversation(t *testing.T) {
 	}
 }
 
+// TestMCPPagesDecisionsAndTopics: list_decisions and list_topics page
+// with offset; a page others follow gives next_offset and, in its text,
+// the exact call that reads on; the pages together are the whole list.
+func TestMCPPagesDecisionsAndTopics(t *testing.T) {
+	cs := connect(t, newTestBackend(t))
+	all, _ := ok[searchOutput](t, cs, "list_decisions", map[string]any{"limit": 50})
+	if len(all.Hits) < 3 || uint64(len(all.Hits)) != all.Total {
+		t.Fatalf("decisions: %d of %d, want all of at least 3", len(all.Hits), all.Total)
+	}
+	var paged []string
+	for offset, pages := 0, 0; ; pages++ {
+		if pages > len(all.Hits) {
+			t.Fatal("decisions: paging does not end")
+		}
+		d, txt := ok[searchOutput](t, cs, "list_decisions", map[string]any{"limit": 4, "offset": offset})
+		for _, h := range d.Hits {
+			paged = append(paged, h.ID)
+		}
+		if d.NextOffset == 0 {
+			if d.Truncated || strings.Contains(txt, "More:") {
+				t.Errorf("last page of decisions at %d: truncated %v\n%s", offset, d.Truncated, txt)
+			}
+			break
+		}
+		call := fmt.Sprintf("More: list_decisions(limit=4, offset=%d)", d.NextOffset)
+		if d.NextOffset != offset+4 || !d.Truncated || !strings.Contains(txt, call) {
+			t.Errorf("decisions at %d: next_offset %d, truncated %v, want %d saying %s:\n%s", offset, d.NextOffset, d.Truncated, offset+4, call, txt)
+		}
+		offset = d.NextOffset
+	}
+	var want []string
+	for _, h := range all.Hits {
+		want = append(want, h.ID)
+	}
+	if !slices.Equal(paged, want) {
+		t.Errorf("decisions paged: %v, want %v", paged, want)
+	}
+
+	allTopics, _ := ok[topicsOutput](t, cs, "list_topics", map[string]any{"limit": 100})
+	if len(allTopics.Topics) < 3 || allTopics.Truncated {
+		t.Fatalf("topics: %d, truncated %v; want all of at least 3", len(allTopics.Topics), allTopics.Truncated)
+	}
+	var pagedTopics, wantTopics []string
+	for offset, pages := 0, 0; ; pages++ {
+		if pages > len(allTopics.Topics) {
+			t.Fatal("topics: paging does not end")
+		}
+		tp, txt := ok[topicsOutput](t, cs, "list_topics", map[string]any{"limit": 2, "offset": offset})
+		for _, tc := range tp.Topics {
+			pagedTopics = append(pagedTopics, tc.Name)
+		}
+		if tp.NextOffset == 0 {
+			break
+		}
+		call := fmt.Sprintf("More: list_topics(limit=2, offset=%d)", tp.NextOffset)
+		if tp.NextOffset != offset+2 || !tp.Truncated || !strings.Contains(txt, call) {
+			t.Errorf("topics at %d: next_offset %d, want %d saying %s:\n%s", offset, tp.NextOffset, offset+2, call, txt)
+		}
+		offset = tp.NextOffset
+	}
+	for _, tc := range allTopics.Topics {
+		wantTopics = append(wantTopics, tc.Name)
+	}
+	if !slices.Equal(pagedTopics, wantTopics) {
+		t.Errorf("topics paged: %v, want %v", pagedTopics, wantTopics)
+	}
+}
+
 func TestMCPDecisionsTopicsRelated(t *testing.T) {
 	cs := connect(t, newTestBackend(t))
 
@@ -518,6 +586,10 @@ func TestMCPBadArguments(t *testing.T) {
 		{"list_decisions", map[string]any{"query": "(unbalanced"}, "query syntax error"},
 		{"list_topics", map[string]any{"limit": 101}, "limit"},
 		{"list_topics", map[string]any{"limit": 0}, "limit"},
+		{"list_decisions", map[string]any{"offset": -1}, "offset -1 out of range: 0 to 10000"},
+		{"list_decisions", map[string]any{"offset": query.MaxOffset + 1}, "offset"},
+		{"list_topics", map[string]any{"offset": -1}, "offset -1 out of range: 0 to 10000"},
+		{"list_topics", map[string]any{"offset": query.MaxOffset + 1}, "offset"},
 		{"related_conversations", map[string]any{"id": "no-such-id"}, "ids come from search_conversations"},
 		{"related_conversations", map[string]any{"id": fixtureID, "limit": 21}, "limit"},
 		{"related_conversations", map[string]any{}, "id"},
@@ -938,5 +1010,23 @@ func TestMCPResourceListPages(t *testing.T) {
 	}
 	if pages != 3 || len(ids) != 120 || ids[50] != "c50" || ids[119] != "c119" {
 		t.Errorf("%d pages, %d resources (%v…), want 3 pages of the 120 in order", pages, len(ids), ids[:min(3, len(ids))])
+	}
+}
+
+// TestListCall: the call an answer gives to read on names only the
+// arguments given, strings quoted as JSON, so it can be sent as it is.
+func TestListCall(t *testing.T) {
+	two := 2
+	for _, c := range []struct {
+		q, project, since string
+		limit             *int
+		want              string
+	}{
+		{"", "", "", nil, "list_decisions(offset=10)"},
+		{`say "hi"`, "ledger", "7d", &two, `list_decisions(query="say \"hi\"", project="ledger", since="7d", limit=2, offset=10)`},
+	} {
+		if got := listCall("list_decisions", c.q, c.project, c.since, "", c.limit, 10); got != c.want {
+			t.Errorf("got %s, want %s", got, c.want)
+		}
 	}
 }

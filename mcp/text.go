@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -172,28 +173,37 @@ func (t *tools) renderSearch(ctx context.Context, out *searchOutput, offset int,
 	return b.String()
 }
 
-func (t *tools) renderDecisions(ctx context.Context, out *searchOutput, project string) string {
+func (t *tools) renderDecisions(ctx context.Context, out *searchOutput, in *decisionsInput) string {
 	var b strings.Builder
 	if len(out.Hits) == 0 {
 		b.WriteString("No decisions found")
 		if out.Query != "" {
 			fmt.Fprintf(&b, " for %q", out.Query)
 		}
+		if in.Offset > 0 && out.Total > 0 {
+			fmt.Fprintf(&b, " at offset %d: there are %d (offsets 0 to %d)", in.Offset, out.Total, out.Total-1)
+		}
 		b.WriteString(".")
-		t.filterHints(ctx, &b, &searchInput{Project: project})
+		t.filterHints(ctx, &b, &searchInput{Project: in.Project})
 		return b.String()
 	}
 	fmt.Fprintf(&b, "%d decisions", out.Total)
 	if out.Query != "" {
 		fmt.Fprintf(&b, " for %q", out.Query)
 	}
-	if uint64(len(out.Hits)) < out.Total {
-		fmt.Fprintf(&b, "; showing %d (raise limit or narrow with query, project, since)", len(out.Hits))
+	if in.Offset > 0 || uint64(len(out.Hits)) < out.Total {
+		fmt.Fprintf(&b, "; showing %d–%d", in.Offset+1, in.Offset+len(out.Hits))
 	}
 	b.WriteString(".\n")
+	if out.NextOffset > 0 {
+		// The exact call: an agent repeats it rather than guess arguments.
+		next := *in
+		next.Offset = out.NextOffset
+		fmt.Fprintf(&b, "More: %s (or narrow with query, project, since).\n", listCall("list_decisions", next.Query, next.Project, next.Since, next.Until, next.Limit, next.Offset))
+	}
 	for i := range out.Hits {
 		h := &out.Hits[i]
-		fmt.Fprintf(&b, "\n%d. %s\n", i+1, conversation.OneLine(h.Text, 400))
+		fmt.Fprintf(&b, "\n%d. %s\n", in.Offset+i+1, conversation.OneLine(h.Text, 400))
 		if h.Rationale != "" {
 			fmt.Fprintf(&b, "   because: %s\n", conversation.OneLine(h.Rationale, 400))
 		}
@@ -206,21 +216,49 @@ func (t *tools) renderDecisions(ctx context.Context, out *searchOutput, project 
 	return b.String()
 }
 
-func (t *tools) renderTopics(ctx context.Context, out *topicsOutput, project string) string {
+func (t *tools) renderTopics(ctx context.Context, out *topicsOutput, in *topicsInput) string {
 	var b strings.Builder
 	if len(out.Topics) == 0 {
+		if in.Offset > 0 {
+			fmt.Fprintf(&b, "No topics at offset %d: fewer topics exist (call with offset=0).", in.Offset)
+			return b.String()
+		}
 		b.WriteString("No topics found.")
-		t.filterHints(ctx, &b, &searchInput{Project: project})
+		t.filterHints(ctx, &b, &searchInput{Project: in.Project})
 		return b.String()
 	}
-	b.WriteString("Topics by number of conversations:\n")
+	b.WriteString("Topics by number of conversations")
+	if in.Offset > 0 {
+		fmt.Fprintf(&b, " (%d–%d)", in.Offset+1, in.Offset+len(out.Topics))
+	}
+	b.WriteString(":\n")
 	for _, tc := range out.Topics {
 		fmt.Fprintf(&b, "%5d  %s\n", tc.Conversations, tc.Name)
 	}
-	if out.Truncated {
-		b.WriteString("(more topics exist: raise limit)\n")
+	switch {
+	case out.NextOffset > 0:
+		fmt.Fprintf(&b, "More: %s\n", listCall("list_topics", "", in.Project, "", "", in.Limit, out.NextOffset))
+	case out.Truncated:
+		b.WriteString("(more topics exist, deeper than offset can reach)\n")
 	}
 	return b.String()
+}
+
+// listCall is the call of a listing tool with these arguments, those
+// given only, strings quoted as JSON.
+func listCall(tool, q, project, since, until string, limit *int, offset int) string {
+	var args []string
+	for _, a := range [][2]string{{"query", q}, {"project", project}, {"since", since}, {"until", until}} {
+		if a[1] != "" {
+			v, _ := json.Marshal(a[1])
+			args = append(args, a[0]+"="+string(v))
+		}
+	}
+	if limit != nil {
+		args = append(args, fmt.Sprintf("limit=%d", *limit))
+	}
+	args = append(args, fmt.Sprintf("offset=%d", offset))
+	return tool + "(" + strings.Join(args, ", ") + ")"
 }
 
 // indexingNote puts first, in an answer read during the first indexing

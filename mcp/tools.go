@@ -56,11 +56,13 @@ type decisionsInput struct {
 	Since   string `json:"since,omitempty" jsonschema:"only decisions from this time on: a year (2025), a month (2025-06), a date (2025-01-31), a minute (2025-07-01T06:30, with a zone or in UTC), RFC 3339, or a duration back from now (7d, 2w, 3mo)"`
 	Until   string `json:"until,omitempty" jsonschema:"only decisions up to this time, inclusive: a year, month, date or minute alone takes in all of it (same forms as since)"`
 	Limit   *int   `json:"limit,omitempty" jsonschema:"at most this many decisions"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"skip this many decisions: pass next_offset of the previous answer to page"`
 }
 
 type topicsInput struct {
 	Project string `json:"project,omitempty" jsonschema:"only topics of this project"`
 	Limit   *int   `json:"limit,omitempty" jsonschema:"at most this many topics"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"skip this many topics: pass next_offset of the previous answer to page"`
 }
 
 type relatedInput struct {
@@ -138,6 +140,8 @@ type cutMessage struct {
 type topicsOutput struct {
 	Topics    []query.TopicCount `json:"topics"`
 	Truncated bool               `json:"truncated"`
+	// NextOffset is the offset of the next page, when there is one.
+	NextOffset int `json:"next_offset,omitempty"`
 	// Indexing: as in searchOutput.
 	Indexing bool `json:"indexing,omitempty" jsonschema:"true while the first indexing pass over the user's files is running: conversations not read yet are missing, ask again shortly"`
 }
@@ -196,11 +200,26 @@ func (in *decisionsInput) check() error {
 	if err := checkLimit("limit", in.Limit, mcpDecisionsDefault, mcpDecisionsMax); err != nil {
 		return err
 	}
+	if err := checkListOffset(in.Offset); err != nil {
+		return err
+	}
 	return checkWhen(in.Since, in.Until)
 }
 
 func (in *topicsInput) check() error {
-	return checkLimit("limit", in.Limit, mcpTopicsDefault, mcpTopicsMax)
+	if err := checkLimit("limit", in.Limit, mcpTopicsDefault, mcpTopicsMax); err != nil {
+		return err
+	}
+	return checkListOffset(in.Offset)
+}
+
+// checkListOffset bounds a listing's offset as search's: the engine
+// collects every entry before the page.
+func checkListOffset(offset int) error {
+	if offset < 0 || offset > query.MaxOffset {
+		return argError("offset %d out of range: 0 to %d (pass next_offset of the previous answer; deeper, narrow the listing)", offset, query.MaxOffset)
+	}
+	return nil
 }
 
 func (in *relatedInput) check() error {
@@ -560,13 +579,21 @@ func (t *tools) decisions(ctx context.Context, in *decisionsInput) (string, sear
 	}
 	out.Indexing = t.opts.Indexing(ctx)
 	res, err := t.b.Decisions(ctx, query.DecisionsRequest{Query: q, Projects: one(in.Project), Since: since, Until: until,
-		Limit: orDefault(in.Limit, mcpDecisionsDefault)})
+		Limit: orDefault(in.Limit, mcpDecisionsDefault), Offset: in.Offset})
 	if err != nil {
 		return "", out, backendError(engineError(err, q), "")
 	}
 	out.Result = *res
-	out.Truncated = trimHits(out.Hits) || uint64(len(out.Hits)) < out.Total
-	text := fitHits(&out, func() string { return indexingNote(out.Indexing, t.renderDecisions(ctx, &out, in.Project)) })
+	out.Truncated = trimHits(out.Hits) || uint64(in.Offset+len(out.Hits)) < out.Total
+	text := fitHits(&out, func() string {
+		// Set again for each fit tried: fewer hits shown, the next page
+		// starts sooner.
+		out.NextOffset = 0
+		if next := in.Offset + len(out.Hits); len(out.Hits) > 0 && uint64(next) < out.Total && next <= query.MaxOffset {
+			out.NextOffset = next
+		}
+		return indexingNote(out.Indexing, t.renderDecisions(ctx, &out, in))
+	})
 	return text, out, nil
 }
 
@@ -575,18 +602,21 @@ func (t *tools) topics(ctx context.Context, in *topicsInput) (string, topicsOutp
 	limit := orDefault(in.Limit, mcpTopicsDefault)
 	out.Indexing = t.opts.Indexing(ctx)
 	// One more than asked tells whether there are more.
-	topics, err := t.b.Topics(ctx, query.TopicsRequest{Projects: one(in.Project), Limit: limit + 1})
+	topics, err := t.b.Topics(ctx, query.TopicsRequest{Projects: one(in.Project), Limit: limit + 1, Offset: in.Offset})
 	if err != nil {
 		return "", out, backendError(engineError(err, ""), "")
 	}
 	if len(topics) > limit {
 		topics, out.Truncated = topics[:limit], true
+		if next := in.Offset + limit; next <= query.MaxOffset {
+			out.NextOffset = next
+		}
 	}
 	if topics == nil {
 		topics = []query.TopicCount{}
 	}
 	out.Topics = topics
-	return indexingNote(out.Indexing, t.renderTopics(ctx, &out, in.Project)), out, nil
+	return indexingNote(out.Indexing, t.renderTopics(ctx, &out, in)), out, nil
 }
 
 func (t *tools) related(ctx context.Context, in *relatedInput) (string, searchOutput, error) {

@@ -174,6 +174,20 @@ try {
   check(d?.kind === "decision" && d.rationale?.includes("reordering") && d.source === "portable" && d.conversation_id === FIXTURE,
     "list_decisions: decision with rationale and source");
 
+  // Paging: a page others follow says next_offset and the call that reads on.
+  const dec1 = await call("list_decisions", { limit: 2 });
+  check(dec1.structuredContent?.truncated === true && dec1.structuredContent?.next_offset === 2 &&
+    text(dec1).includes("More: list_decisions(limit=2, offset=2)"), "list_decisions: next_offset and the call to read on");
+  const dec2 = await call("list_decisions", { limit: 2, offset: 2 });
+  check(dec2.structuredContent?.hits?.length > 0 && dec2.structuredContent.hits[0].id !== dec1.structuredContent.hits[0].id,
+    "list_decisions: the page at offset 2 follows the first");
+  const top1 = await call("list_topics", { limit: 1 });
+  check(top1.structuredContent?.next_offset === 1 && text(top1).includes("More: list_topics(limit=1, offset=1)"),
+    "list_topics: next_offset and the call to read on");
+  const top2 = await call("list_topics", { limit: 1, offset: 1 });
+  check(top2.structuredContent?.topics?.length === 1 && top2.structuredContent.topics[0].name !== top1.structuredContent.topics[0].name,
+    "list_topics: the page at offset 1 follows the first");
+
   const top = await call("list_topics", { project: "ledger", limit: 5 });
   check(top.structuredContent?.topics?.some((t) => t.name === "outbox replay" && t.conversations === 1), "list_topics: the fixture's topic");
 
@@ -197,6 +211,8 @@ try {
     ["search_conversations", { query: "x", limit: 500 }, "limit 500 out of range"],
     ["search_conversations", { query: "x", since: "last tuesday" }, "since"],
     ["list_decisions", { until: "2025-02-30" }, "until"],
+    ["list_decisions", { offset: -1 }, "offset -1 out of range"],
+    ["list_topics", { offset: 10001 }, "offset 10001 out of range"],
     ["get_conversation", { id: FIXTURE, message: 1000 }, "130 messages"],
   ]) {
     const r = await call(name, a);
