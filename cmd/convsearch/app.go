@@ -65,7 +65,7 @@ func commands() []command {
 		{"search", "search the index: words, \"phrases\", -not, OR, prefix*, typo~, field:value; with only filters, list what they keep", "[flags] [QUERY]", runSearch},
 		{"show", "show a conversation, or the messages around one", "ID [--message N --context K] [--json]", runShow},
 		{"topics", "list topics by the number of conversations about them", "[--project P] [--json]", runTopics},
-		{"decisions", "list decisions with their rationale", "[QUERY] [--project P] [--since T] [--json]", runDecisions},
+		{"decisions", "list decisions with their rationale", "[QUERY] [--project P] [--since T] [--offset N] [--json]", runDecisions},
 		{"stats", "show what the index holds", "[--json] [flags]", runStats},
 		{"watch", "keep the index in line with the files, in the foreground", "[--root DIR]… [flags]", runWatch},
 		{"serve", "run the daemon: the watcher, an HTTP API and a search page on localhost", "[--addr 127.0.0.1:PORT] [--root DIR]… [flags]", runServe},

@@ -105,6 +105,8 @@ func TestUsageErrors(t *testing.T) {
 		{"search", "--data-dir", data, "--sort", "newest", "--after", "IAEYQA,not base64!", "x"},
 		{"stats", "--data-dir", data, "extra"},
 		{"decisions", "--data-dir", data, "--since", "2026-01-01", "--until", "2020-01-01"},
+		{"decisions", "--data-dir", data, "--offset", "-1"},
+		{"decisions", "--data-dir", data, "--offset", "10001"},
 		{"bench", "recall", "--questions", "q.jsonl"}, // without --root
 		{"bench", "recall", "--locomo", "locomo10.json", "--questions", "q.jsonl", "--root", "x"},
 	} {

@@ -212,6 +212,7 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 	sf.register(fs, false)
 	ff.register(fs, false)
 	limit := fs.IntP("limit", "n", 50, "at most this many decisions")
+	offset := fs.Int("offset", 0, "skip this many decisions (next_offset of the previous page)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	if err := parseFlags(env, fs, "decisions", args); err != nil {
 		return err
@@ -222,6 +223,9 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 	}
 	if *limit < 1 || *limit > query.MaxLimit {
 		return usagef("decisions: --limit must be between 1 and %d", query.MaxLimit)
+	}
+	if *offset < 0 || *offset > query.MaxOffset {
+		return usagef("decisions: --offset must be between 0 and %d (deeper, narrow with a query, --project or --since)", query.MaxOffset)
 	}
 	q := strings.Join(fs.Args(), " ")
 	// Decisions are a search: its rules (until not before since) apply,
@@ -241,12 +245,20 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 	if err := server.UnknownSource(ctx, be.Stats, ff.Sources); err != nil {
 		return usagef("decisions: %v", err)
 	}
-	res, err := be.Decisions(ctx, query.DecisionsRequest{Query: q, Projects: ff.Projects, Sources: ff.Sources, Since: since, Until: until, Limit: *limit})
+	res, err := be.Decisions(ctx, query.DecisionsRequest{Query: q, Projects: ff.Projects, Sources: ff.Sources, Since: since, Until: until, Limit: *limit, Offset: *offset})
 	if err != nil {
 		return queryError(env, q, err)
 	}
+	// As /api/decisions answers: where the next page starts, if one does.
+	next := 0
+	if n := *offset + len(res.Hits); len(res.Hits) > 0 && uint64(n) < res.Total && n <= query.MaxOffset {
+		next = n
+	}
 	if *asJSON {
-		return writeJSON(env.Stdout, res)
+		return writeJSON(env.Stdout, struct {
+			*query.Result
+			NextOffset int `json:"next_offset,omitempty"`
+		}{res, next})
 	}
 	w := env.Stdout
 	st := style{term.Style{On: term.Color(env.Getenv, w)}}
@@ -266,6 +278,9 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 			ref += fmt.Sprintf(" --message %d", *h.MessageIndex)
 		}
 		fmt.Fprintf(w, "  %s\n", st.Dim(term.Safe(ref)))
+	}
+	if next > 0 {
+		fmt.Fprintln(w, st.Dim(fmt.Sprintf("%d–%d of %d decisions; more with --offset %d", *offset+1, *offset+len(res.Hits), res.Total, next)))
 	}
 	return nil
 }
