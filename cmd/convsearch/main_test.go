@@ -582,3 +582,37 @@ func TestExitCode(t *testing.T) {
 		}
 	}
 }
+
+// A hit's id whose message a rewritten file no longer has (the index is
+// older than the file): show says so and exits 1, as --message does, and
+// does not print the whole conversation as if no message was asked.
+func TestShowStaleHit(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	data := filepath.Join(t.TempDir(), "data")
+	file := filepath.Join(root, "20250101-0000aaaa.json")
+	write := func(n int) {
+		var msgs []string
+		for i := range n {
+			msgs = append(msgs, fmt.Sprintf(`{"role":"user","content":"message %d about retries"}`, i))
+		}
+		conv := fmt.Sprintf(`{"id":"20250101-0000aaaa","date":"2025-01-01T10:00:00","title":"stale","messages":[%s]}`, strings.Join(msgs, ","))
+		if err := os.WriteFile(file, []byte(conv), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(10)
+	if r := cs(t, home, "index", "--data-dir", data, "--no-default-roots", "--root", root); r.code != 0 {
+		t.Fatalf("index: exit %d: %s", r.code, r.stderr)
+	}
+	write(3)
+	for _, args := range [][]string{{"m/20250101-0000aaaa/8"}, {"--message", "8", "20250101-0000aaaa"}} {
+		r := cs(t, home, append([]string{"show", "--data-dir", data}, args...)...)
+		if r.code != 1 || !strings.Contains(r.stderr, "no message 8") || strings.Contains(r.stdout, "message 0 about") {
+			t.Errorf("show %q: exit %d, stderr %q, stdout %q", args, r.code, r.stderr, r.stdout)
+		}
+	}
+	// A message still in the file is shown.
+	if r := cs(t, home, "show", "--data-dir", data, "m/20250101-0000aaaa/2"); r.code != 0 || !strings.Contains(r.stdout, "message 2 about") {
+		t.Errorf("show m/…/2: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
