@@ -123,6 +123,7 @@ func (r *Registry) ParseFileFrom(ctx context.Context, path string, p Parser, tee
 			return p, nil, fmt.Errorf("read %s: %w", path, err)
 		}
 	}
+	cutWarnings(res, path)
 	for _, c := range res.Conversations {
 		if c.Source == "" {
 			c.Source = p.Info().Name

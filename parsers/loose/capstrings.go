@@ -1,6 +1,10 @@
 package loose
 
-import "io"
+import (
+	"io"
+
+	"github.com/convsearch/convsearch/parsers"
+)
 
 // MaxStringBytes is the most of one JSON string a parser is given: longer
 // strings are cut as they are read, before any decoder holds them. A 500 MB
@@ -12,40 +16,55 @@ const MaxStringBytes = 8 << 20
 
 // capStrings passes JSON through, cutting every string literal after max
 // bytes (at a rune boundary, never inside an escape), so that what follows
-// stays valid JSON. No newline is ever dropped, and a raw newline ends a
-// string (it cannot be inside one in valid JSON), so line numbers hold and a
-// broken line does not spill into the next.
+// stays valid JSON. A string cut ends with a parsers.CutNote saying how many
+// bytes were left out, so the cut does not pass for the whole text (and
+// parsers.ParseFile warns of it). No newline is ever dropped, and a raw
+// newline ends a string (it cannot be inside one in valid JSON), so line
+// numbers hold and a broken line does not spill into the next.
 type capStrings struct {
 	r   io.Reader
 	max int
+
+	buf  []byte // read from r
+	obuf []byte // what passed of buf, with any notes
+	out  []byte // the part of obuf not yet returned
+	err  error  // r's error, returned once out is drained
 
 	inStr bool
 	esc   int // -1 just after a backslash; then the hex digits of a \uXXXX still to come
 	n     int // bytes of the current string passed
 	cut   bool
+	left  int64 // bytes of the current string left out
 }
 
 func newCapStrings(r io.Reader, max int) *capStrings { return &capStrings{r: r, max: max} }
 
 func (c *capStrings) Read(p []byte) (int, error) {
-	for {
-		n, err := c.r.Read(p)
-		k := c.filter(p[:n])
-		if k > 0 || err != nil {
-			return k, err
+	for len(c.out) == 0 {
+		if c.err != nil {
+			return 0, c.err
 		}
+		if c.buf == nil {
+			c.buf = make([]byte, 32<<10)
+		}
+		n, err := c.r.Read(c.buf)
+		c.obuf = c.filter(c.obuf[:0], c.buf[:n])
+		c.out, c.err = c.obuf, err
 	}
+	n := copy(p, c.out)
+	c.out = c.out[n:]
+	return n, nil
 }
 
-// filter compacts p in place to what passes and returns its length.
-func (c *capStrings) filter(p []byte) int {
-	k := 0
+// filter appends to dst what of p passes, and the note at the end of each
+// string cut.
+func (c *capStrings) filter(dst, p []byte) []byte {
 	for _, b := range p {
 		keep := true
 		switch {
 		case !c.inStr:
 			if b == '"' {
-				c.inStr, c.n, c.cut, c.esc = true, -1, false, 0 // the quote is not counted
+				c.inStr, c.n, c.cut, c.esc, c.left = true, -1, false, 0, 0 // the quote is not counted
 			}
 		case b == '\n':
 			c.inStr = false
@@ -60,6 +79,9 @@ func (c *capStrings) filter(p []byte) int {
 			keep = !c.cut
 		case b == '"':
 			c.inStr = false
+			if c.cut {
+				dst = append(dst, parsers.CutNote(c.left)...)
+			}
 		default:
 			if !c.cut && c.n >= c.max && b&0xC0 != 0x80 {
 				c.cut = true
@@ -70,12 +92,13 @@ func (c *capStrings) filter(p []byte) int {
 			keep = !c.cut
 		}
 		if keep {
-			p[k] = b
-			k++
+			dst = append(dst, b)
 			if c.inStr {
 				c.n++
 			}
+		} else {
+			c.left++
 		}
 	}
-	return k
+	return dst
 }

@@ -7,7 +7,12 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/convsearch/convsearch/parsers"
 )
+
+// note is the note that ends a string cut, left bytes left out.
+func note(left int64) string { return parsers.CutNote(left) }
 
 func TestCapStrings(t *testing.T) {
 	long := strings.Repeat("é", 10) // 20 bytes
@@ -16,14 +21,14 @@ func TestCapStrings(t *testing.T) {
 		max            int
 	}{
 		{"short strings pass", `{"a":"bc","d":[1,"e"]}`, `{"a":"bc","d":[1,"e"]}`, 8},
-		{"long string cut", `{"k":"abcdefghijkl"}`, `{"k":"abcdefgh"}`, 8},
-		{"keys count too", `{"abcdefghij":1}`, `{"abcdefgh":1}`, 8},
-		{"escaped quote is not the end", `["ab\"cdefghij","x"]`, `["ab\"cdef","x"]`, 8},
-		{"no escape is split", `["abcdef\u00e9zz"]`, `["abcdef\u00e9"]`, 8},
-		{"escape dropped whole", `["abcdefgh\n"]`, `["abcdefgh"]`, 8},
-		{"rune boundary", `["` + long + `"]`, `["` + long[:8] + `"]`, 8},
-		{"newline ends a broken string", "[\"abcdefghijkl\n\"abcdefghijkl\"]\n", "[\"abcdefgh\n\"abcdefgh\"]\n", 8},
-		{"backslash at the end", `["abc\\","defghijklm"]`, `["abc\\","defghijk"]`, 8},
+		{"long string cut", `{"k":"abcdefghijkl"}`, `{"k":"abcdefgh` + note(4) + `"}`, 8},
+		{"keys count too", `{"abcdefghij":1}`, `{"abcdefgh` + note(2) + `":1}`, 8},
+		{"escaped quote is not the end", `["ab\"cdefghij","x"]`, `["ab\"cdef` + note(4) + `","x"]`, 8},
+		{"no escape is split", `["abcdef\u00e9zz"]`, `["abcdef\u00e9` + note(2) + `"]`, 8},
+		{"escape dropped whole", `["abcdefgh\n"]`, `["abcdefgh` + note(2) + `"]`, 8},
+		{"rune boundary", `["` + long + `"]`, `["` + long[:8] + note(12) + `"]`, 8},
+		{"newline ends a broken string", "[\"abcdefghijkl\n\"abcdefghijkl\"]\n", "[\"abcdefgh\n\"abcdefgh" + note(4) + "\"]\n", 8},
+		{"backslash at the end", `["abc\\","defghijklm"]`, `["abc\\","defghijk` + note(2) + `"]`, 8},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,7 +60,8 @@ func TestCapStringsLong(t *testing.T) {
 	if err := json.Unmarshal(got, &v); err != nil {
 		t.Fatalf("%v: %.100s", err, got)
 	}
-	if len(v.Text) != 1000 || v.N != 1 || !bytes.HasPrefix([]byte(in[9:]), []byte(v.Text)) {
+	text, cut := strings.CutSuffix(v.Text, note(int64(5<<20-1000)))
+	if len(text) != 1000 || !cut || v.N != 1 || !bytes.HasPrefix([]byte(in[9:]), []byte(text)) {
 		t.Errorf("got a text of %d bytes and n %d; want 1000 bytes and 1", len(v.Text), v.N)
 	}
 }
