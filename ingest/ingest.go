@@ -212,14 +212,14 @@ func (in *Ingester) Reconcile(ctx context.Context, roots []string) (*Summary, er
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() {
-				return nil
-			}
-			info, err := d.Info()
+			info, err := fileInfo(path, d)
 			if err != nil {
 				if !errors.Is(err, fs.ErrNotExist) {
 					run.fail(path, err)
 				}
+				return nil
+			}
+			if info == nil {
 				return nil
 			}
 			seen[path] = true
@@ -265,6 +265,12 @@ func (in *Ingester) Sync(ctx context.Context, paths []string) (*Summary, error) 
 		}
 		queued[path] = true
 		info, err := os.Stat(path)
+		if err == nil && info.IsDir() && isLink(path) {
+			// A linked folder is not followed, as the full walk does not
+			// follow it: walked here, its files would be indexed under the
+			// target's paths, outside every root, and never removed.
+			return
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			if _, ok := in.ix.File(path); ok {
@@ -323,6 +329,30 @@ func (in *Ingester) Sync(ctx context.Context, paths []string) (*Summary, error) 
 		sum.add(dsum)
 	}
 	return sum, err
+}
+
+// fileInfo is what Reconcile indexes of a walked entry: a regular file, or
+// a link to one (followed, under the link's path, as Sync's stat follows
+// it); nil for anything else. Linked folders are not followed: a link
+// inside a tree may point back up it.
+func fileInfo(path string, d fs.DirEntry) (fs.FileInfo, error) {
+	switch {
+	case d.Type().IsRegular():
+		return d.Info()
+	case d.Type()&fs.ModeSymlink == 0:
+		return nil, nil
+	}
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		// A dangling link is no file: one indexed before is removed.
+		return nil, nil
+	}
+	return info, nil
+}
+
+func isLink(path string) bool {
+	info, err := os.Lstat(path)
+	return err == nil && info.Mode()&fs.ModeSymlink != 0
 }
 
 // companionIndex maps each companion file to the primaries that read it.
