@@ -752,6 +752,32 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 // Generation changes whenever the index changes (in this process).
 func (ix *Index) Generation() uint64 { return ix.gen.Load() }
 
+// Orphaned returns the paths of files that hold a conversation under its
+// ID~hash key while no file holds its plain ID: the file that owned it went.
+// Read again, each takes the plain ID over (first come, first served, as in
+// prepare), so that the conversation answers to its real ID.
+func (ix *Index) Orphaned() []string {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.loadRecords() != nil {
+		return nil
+	}
+	var out []string
+	for _, sh := range ix.shards {
+		for path, f := range sh {
+			suffix := "~" + shortHash(path)
+			for _, c := range f.Conversations {
+				if base, ok := strings.CutSuffix(c.ID, suffix); ok && base != "" && ix.owners[base] == "" {
+					out = append(out, path)
+					break
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 func shortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:3])

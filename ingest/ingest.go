@@ -173,6 +173,7 @@ type job struct {
 	size    int64
 	modTime time.Time
 	prev    *indexer.FileState
+	force   bool // parse even if the bytes are unchanged: its keys change
 }
 
 // Reconcile brings the index exactly in line with the files under roots:
@@ -182,6 +183,9 @@ type job struct {
 func (in *Ingester) Reconcile(ctx context.Context, roots []string) (*Summary, error) {
 	start := time.Now()
 	run := newPass(in, start)
+	// A full pass looks for orphaned copies even with nothing changed, so
+	// that it mends an index an earlier version left without the owner.
+	run.adoptAlways = true
 	var jobs []job
 	seen := map[string]bool{}
 	var absRoots []string
@@ -423,8 +427,51 @@ type result struct {
 }
 
 // process parses jobs on the worker pool and writes the results, and the
-// removals, in batches.
+// removals, in batches; then files left holding a conversation under
+// ID~hash, its owner gone, are read again to take the plain ID over.
 func (in *Ingester) process(ctx context.Context, run *pass, jobs []job, removed []indexer.Change) (*Summary, error) {
+	if err := in.write(ctx, run, jobs, removed); err != nil {
+		return run.summary(), err
+	}
+	// Only a removal or a parse can free an ID.
+	if run.adoptAlways || len(jobs) > 0 || len(removed) > 0 {
+		if adopt := in.orphans(); len(adopt) > 0 {
+			if err := in.write(ctx, run, adopt, nil); err != nil {
+				return run.summary(), err
+			}
+		}
+	}
+	if err := in.writeManifest(); err != nil {
+		return run.summary(), err
+	}
+	return run.summary(), nil
+}
+
+// orphaner is what an Index may offer to name files holding a conversation
+// under ID~hash whose owner went (see indexer.Index.Orphaned).
+type orphaner interface{ Orphaned() []string }
+
+// orphans are the jobs that re-read the files the index names orphaned.
+func (in *Ingester) orphans() []job {
+	o, ok := in.ix.(orphaner)
+	if !ok {
+		return nil
+	}
+	var jobs []job
+	for _, path := range o.Orphaned() {
+		prev, ok := in.ix.File(path)
+		info, err := os.Stat(path)
+		if !ok || err != nil || !info.Mode().IsRegular() {
+			continue // gone since: the next pass sees to it
+		}
+		jobs = append(jobs, job{path: path, size: info.Size(), modTime: info.ModTime().UTC(), prev: &prev, force: true})
+	}
+	return jobs
+}
+
+// write parses jobs on the worker pool and writes the results, and the
+// removals, in batches.
+func (in *Ingester) write(ctx context.Context, run *pass, jobs []job, removed []indexer.Change) error {
 	sort.Slice(jobs, func(i, j int) bool { return jobs[i].path < jobs[j].path })
 	jobCh := make(chan job)
 	resCh := make(chan result, in.opts.Workers*2)
@@ -526,15 +573,9 @@ func (in *Ingester) process(ctx context.Context, run *pass, jobs []job, removed 
 		}
 	}
 	if writeErr != nil {
-		return run.summary(), writeErr
+		return writeErr
 	}
-	if err := ctx.Err(); err != nil {
-		return run.summary(), err
-	}
-	if err := in.writeManifest(); err != nil {
-		return run.summary(), err
-	}
-	return run.summary(), nil
+	return ctx.Err()
 }
 
 // writeManifest writes index.json now, or with ManifestEvery, once that
@@ -657,7 +698,7 @@ func (in *Ingester) read(ctx context.Context, j job) result {
 		r.change.State.Companions = append(r.change.State.Companions, stamp(c))
 	}
 	// A touched file whose bytes did not change need not be parsed again.
-	if prev := j.prev; prev != nil && prev.Error == "" && prev.Hash != "" && prev.Size == j.size &&
+	if prev := j.prev; prev != nil && !j.force && prev.Error == "" && prev.Hash != "" && prev.Size == j.size &&
 		prev.Parser == info.Name && prev.ParserVersion == info.Version && sameStamps(prev.Companions, r.change.State.Companions) {
 		if h, err := hashFile(j.path); err == nil && h == prev.Hash {
 			r.change.State.Hash = h
@@ -803,6 +844,9 @@ type pass struct {
 	errors   []FileError
 	warnings []FileError
 	stale    []FileError
+	// adoptAlways looks for orphaned copies even when the pass changed
+	// nothing (see process).
+	adoptAlways bool
 }
 
 func newPass(in *Ingester, start time.Time) *pass { return &pass{in: in, start: start} }
