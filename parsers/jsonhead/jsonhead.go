@@ -6,6 +6,7 @@ package jsonhead
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 )
 
@@ -195,6 +196,30 @@ func FirstLine(head []byte) []byte {
 		first = bytes.TrimSpace(first[:i])
 	}
 	return first
+}
+
+// FirstObjectLine is FirstLine for a head that may begin with damage: a
+// crash or a disk that preallocated the file can leave NUL bytes or a torn
+// line before the records. It skips NUL bytes, white space and whole lines
+// that are not a JSON object, and returns the first line that is one, or
+// the last line, cut by the end of head, when it begins like one. It
+// returns nil when the head holds nothing else, so there is nothing to
+// judge.
+func FirstObjectLine(head []byte) []byte {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	for len(head) > 0 {
+		line, rest, whole := bytes.Cut(head, []byte("\n"))
+		head = rest
+		line = bytes.TrimSpace(bytes.TrimLeft(line, "\x00 \t\r\f\v"))
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		// A whole line can be checked; a cut one is judged by its keys.
+		if !whole || json.Valid(line) {
+			return line
+		}
+	}
+	return nil
 }
 
 // Has reports whether any of names is a key of the object at path.

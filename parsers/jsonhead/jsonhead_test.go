@@ -120,6 +120,27 @@ func TestFirstLine(t *testing.T) {
 	}
 }
 
+func TestFirstObjectLine(t *testing.T) {
+	tests := []struct{ name, head, want string }{
+		{"clean", "{\"a\":1}\n{\"b\":2}\n", `{"a":1}`},
+		{"bom and blank lines", "\xef\xbb\xbf\n  {\"a\":1}\r\n{", `{"a":1}`},
+		{"cut first line", `{"a": "cut`, `{"a": "cut`},
+		{"NUL line", strings.Repeat("\x00", 100) + "\n{\"a\":1}\n", `{"a":1}`},
+		{"NULs glued to the record", strings.Repeat("\x00", 100) + "{\"a\":1}\n", `{"a":1}`},
+		{"garbage line", "garbage\n{\"a\":1}\n", `{"a":1}`},
+		{"torn record", "{\"a\":\n{\"b\":2}\n", `{"b":2}`},
+		{"array line", "[1,2]\n{\"b\":2}\n", `{"b":2}`},
+		{"only NULs", strings.Repeat("\x00", 4096), ""},
+		{"only garbage", "garbage\nmore garbage", ""},
+		{"empty", "", ""},
+	}
+	for _, tt := range tests {
+		if got := string(FirstObjectLine([]byte(tt.head))); got != tt.want {
+			t.Errorf("%s: FirstObjectLine(%q) = %q, want %q", tt.name, tt.head, got, tt.want)
+		}
+	}
+}
+
 func FuzzScan(f *testing.F) {
 	f.Add([]byte(`{"a": [{"b": "c\"d"}], "e": 1}`))
 	f.Fuzz(func(t *testing.T, head []byte) {
