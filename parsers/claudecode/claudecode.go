@@ -12,9 +12,11 @@
 package claudecode
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/jsonhead"
@@ -39,7 +41,7 @@ func (*Parser) Info() parsers.Info {
 	return parsers.Info{
 		Name:        Name,
 		Description: "Claude Code session logs (one .jsonl per session, under ~/.claude/projects/<project>/)",
-		Detection:   `.jsonl whose first record has Claude Code keys ("sessionId" with "parentUuid"/"uuid") or is a summary, file-history-snapshot, custom-title or queue-operation record`,
+		Detection:   `.jsonl whose first record has Claude Code keys ("sessionId" with "parentUuid"/"uuid") or is a summary, file-history-snapshot, custom-title or queue-operation record; leading NUL bytes and lines that are not JSON objects are skipped, and a head of nothing else is claimed under .claude/projects/<project>/`,
 		Locations:   []string{"$CLAUDE_CONFIG_DIR/projects", "~/.claude/projects"},
 		Version:     3, // 3: JSON arguments and results with their escapes undone
 	}
@@ -55,14 +57,22 @@ func (*Parser) DefaultRoots(home string, getenv func(string) string) []string {
 }
 
 // Detect reports whether path is a Claude Code session log: a .jsonl file
-// whose first record (possibly cut short in head) holds Claude Code's keys.
+// whose first record (possibly cut short in head, possibly after damage)
+// holds Claude Code's keys.
 // Record types that only Claude Code writes come with a key of their own;
 // codex and personalagent records have neither sessionId nor uuid.
 func (*Parser) Detect(path string, head []byte) bool {
 	if !parsers.HasExt(path, ".jsonl") {
 		return false
 	}
-	s := jsonhead.Scan(jsonhead.FirstLine(head))
+	// Skip leading damage (NUL bytes, a torn or garbage line) so a session
+	// hurt by a crash is still read, and warned about, by Parse.
+	first := jsonhead.FirstObjectLine(head)
+	if first == nil {
+		// Nothing but damage to judge: only the place can tell.
+		return len(bytes.TrimSpace(head)) > 0 && inProjects(path)
+	}
+	s := jsonhead.Scan(first)
 	if s.Root != '{' {
 		return false
 	}
@@ -78,6 +88,16 @@ func (*Parser) Detect(path string, head []byte) bool {
 	// the Gemini API's parts (or a systemPayload), which Claude Code never
 	// writes.
 	return s.Has("", "sessionId") && s.Has("", "parentUuid", "uuid") && !s.Anywhere("parts", "systemPayload")
+}
+
+// inProjects reports whether path lies in a project folder of a projects
+// folder under .claude, where Claude Code keeps its session logs and no other
+// family (Qwen Code uses .qwen/projects) writes .jsonl files.
+func inProjects(path string) bool {
+	p := "/" + filepath.ToSlash(path)
+	const dir = "/.claude/projects/"
+	i := strings.LastIndex(p, dir)
+	return i >= 0 && strings.Contains(p[i+len(dir):], "/")
 }
 
 // Parse reads one session log. A log that holds no message at all (only

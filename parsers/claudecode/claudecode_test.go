@@ -389,6 +389,7 @@ func TestDefaultRoots(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
+	const userRec = `{"parentUuid":null,"isSidechain":false,"sessionId":"s","type":"user","uuid":"u"}` + "\n"
 	tests := []struct {
 		name, path, head string
 		want             bool
@@ -413,6 +414,24 @@ func TestDetect(t *testing.T) {
 		{"qwen code user record", "a.jsonl", `{"uuid":"u","parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","parts":[{"text":"hi"}]}}`, false},
 		{"qwen code system record", "a.jsonl", `{"uuid":"u","parentUuid":"p","sessionId":"s","type":"system","subtype":"chat_compression","systemPayload":{}}`, false},
 		{"key in a later line only", "a.jsonl", `{"role":"user"}` + "\n" + `{"sessionId":"s","uuid":"u"}`, false},
+		// Leading damage (a crash, a preallocated file) is skipped and the
+		// first record judged; look-alikes behind it are still refused.
+		{"NUL-prefixed head", "a.jsonl", strings.Repeat("\x00", 1000) + "\n" + userRec, true},
+		{"NULs glued to the record", "a.jsonl", strings.Repeat("\x00", 1000) + userRec, true},
+		{"garbage first line", "a.jsonl", "garbage\n" + userRec, true},
+		{"torn first record", "a.jsonl", `{"parentUuid":null,"sessionId":"s",` + "\n" + userRec, true},
+		{"garbage then codex", "rollout-x.jsonl", "garbage\n" + `{"timestamp":"t","type":"session_meta","payload":{"id":"0199"}}`, false},
+		{"NULs then qwen code", "a.jsonl", strings.Repeat("\x00", 100) + "\n" + `{"uuid":"u","parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","parts":[{"text":"hi"}]}}`, false},
+		{"garbage then personalagent", "1.jsonl", "garbage\n" + `{"role":"user","content":"hi","ts":"t"}`, false},
+		{"garbage then other record", "a.jsonl", "garbage\n" + `{"role":"user"}` + "\n" + userRec, false},
+		// A head of damage only leaves nothing to judge: the place decides.
+		{"all NULs in projects", "/h/.claude/projects/-x/s.jsonl", strings.Repeat("\x00", 4096), true},
+		{"all NULs in a subagent log", "/h/.claude/projects/-x/s/subagents/agent-a.jsonl", strings.Repeat("\x00", 4096), true},
+		{"all garbage in projects", "/h/.claude/projects/-x/s.jsonl", "garbage\n", true},
+		{"all NULs elsewhere", "/h/.qwen/projects/-x/chats/s.jsonl", strings.Repeat("\x00", 4096), false},
+		{"all NULs directly in projects", "/h/.claude/projects/s.jsonl", strings.Repeat("\x00", 4096), false},
+		{"empty in projects", "/h/.claude/projects/-x/s.jsonl", "", false},
+		{"other format in projects", "/h/.claude/projects/-x/s.jsonl", `{"role":"user","content":"hi"}`, false},
 	}
 	p := New()
 	for _, tt := range tests {
