@@ -328,6 +328,39 @@ func TestWarningNamesLine(t *testing.T) {
 	}
 }
 
+// TestLeadingDamage: a session that a crash left with NUL bytes or a garbage
+// line before its records is read, and the damage is a warning naming the
+// line.
+func TestLeadingDamage(t *testing.T) {
+	const records = `{"parentUuid":null,"sessionId":"s","type":"user","uuid":"1","message":{"role":"user","content":"hi"}}
+{"parentUuid":"1","sessionId":"s","type":"assistant","uuid":"2","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"hello"}]}}
+`
+	nuls := strings.Repeat("\x00", 4096)
+	tests := []struct{ name, data, warn string }{
+		{"NUL line", nuls + "\n" + records, "s.jsonl:1: "},
+		{"NULs glued to the first record", nuls + records, "s.jsonl:1: "},
+		{"garbage first line", "garbage\n" + records, "s.jsonl:1: "},
+		{"NULs then garbage", nuls + "\ngarbage\n" + records, "s.jsonl:1: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := parseString(t, "/p/s.jsonl", tt.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Conversations) != 1 {
+				t.Fatalf("%d conversations, want 1", len(res.Conversations))
+			}
+			if got := parsertest.RoleLetters(res.Conversations[0].Messages); got != "ua" {
+				t.Errorf("roles %q, want ua", got)
+			}
+			if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0].Error(), tt.warn) {
+				t.Errorf("warnings %v, want one naming %q", res.Warnings, tt.warn)
+			}
+		})
+	}
+}
+
 func TestErrors(t *testing.T) {
 	tests := []struct {
 		name, data string

@@ -58,16 +58,28 @@ type Lines struct {
 }
 
 // Decode unmarshals line n into v and reports whether it could. A blank
-// line is skipped (false, no warning); a bad one is a warning.
+// line is skipped (false, no warning); a bad one is a warning, and so are
+// NUL bytes skipped before a record that is read.
 func (l *Lines) Decode(n int, line []byte, v any) bool {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return false
 	}
 	l.count++
+	// A crash or a preallocated file can leave NUL bytes glued to the start
+	// of a record: read the record after them, and warn. A line of NUL
+	// bytes alone stays a bad line, so a file of nothing else is unreadable.
+	nuls := 0
+	if rest := bytes.TrimSpace(bytes.TrimLeft(line, "\x00")); len(rest) > 0 {
+		nuls = len(line) - len(bytes.TrimLeft(line, "\x00"))
+		line = rest
+	}
 	if err := json.Unmarshal(line, v); err != nil {
 		l.Bad(n, err)
 		return false
+	}
+	if nuls > 0 {
+		l.Res.Warn(parsers.Errorf(l.Path, n, parsers.ErrSyntax, "skipped %d NUL bytes before the record", nuls))
 	}
 	return true
 }

@@ -56,6 +56,9 @@ func TestLines(t *testing.T) {
 		{"some bad", []string{`{"n":1}`, `{"n":`, `{"n":"x"}`}, 1, 3, []error{parsers.ErrSyntax, parsers.ErrShape}, nil},
 		{"all bad", []string{`nope`, `{"n":"x"}`}, 0, 2, []error{parsers.ErrSyntax, parsers.ErrShape}, parsers.ErrSyntax},
 		{"none", []string{"", "\n"}, 0, 0, nil, nil},
+		{"NULs before a record", []string{"\x00\x00\x00" + `{"n":1}`, `{"n":2}`}, 2, 2, []error{parsers.ErrSyntax}, nil},
+		{"NULs before a bad record", []string{"\x00\x00" + `{"n":`, `{"n":2}`}, 1, 2, []error{parsers.ErrSyntax}, nil},
+		{"only NULs", []string{"\x00\x00\x00\n"}, 0, 1, []error{parsers.ErrSyntax}, parsers.ErrSyntax},
 	} {
 		res := &parsers.Result{}
 		l := Lines{Path: "/s/x.jsonl", Res: res}
