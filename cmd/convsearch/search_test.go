@@ -273,6 +273,36 @@ func TestSearchFilterWithoutQuery(t *testing.T) {
 	}
 }
 
+// TestTopicsPages: topics --offset reads on after a full page, which says
+// so on stderr; the pages do not overlap.
+func TestTopicsPages(t *testing.T) {
+	home := t.TempDir()
+	data := filepath.Join(t.TempDir(), "data")
+	if r := cs(t, home, "index", "--data-dir", data, "--no-default-roots", "--root", examples); r.code != 0 {
+		t.Fatalf("index: %s", r.stderr)
+	}
+	first := cs(t, home, "topics", "--data-dir", data, "-n", "3")
+	second := cs(t, home, "topics", "--data-dir", data, "-n", "3", "--offset", "3")
+	if first.code != 0 || second.code != 0 {
+		t.Fatalf("topics: exit %d, %d\n%s%s", first.code, second.code, first.stderr, second.stderr)
+	}
+	if !strings.Contains(first.stderr, "more with --offset 3") {
+		t.Errorf("a full page does not say how to read on: %q", first.stderr)
+	}
+	a, b := strings.Split(strings.TrimSpace(first.stdout), "\n"), strings.Split(strings.TrimSpace(second.stdout), "\n")
+	if len(a) != 3 || len(b) == 0 {
+		t.Fatalf("pages of %d and %d topics:\n%s\n--\n%s", len(a), len(b), first.stdout, second.stdout)
+	}
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			t.Errorf("%q on both pages", x)
+		}
+	}
+	if r := cs(t, home, "topics", "--data-dir", data, "--offset", "-1"); r.code != 2 {
+		t.Errorf("topics --offset -1: exit %d, want 2", r.code)
+	}
+}
+
 // TestSearchCountsEveryHit: the printed list gives a conversation's hits
 // as --group --json counts them, all of them, not those of the window of
 // hits it fetched to group (limit × perConversationLook, at least 50).

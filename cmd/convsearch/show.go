@@ -183,6 +183,7 @@ func runTopics(ctx context.Context, env *Env, args []string) error {
 	projects := fs.StringSlice("project", nil, "only topics of these projects")
 	sources := fs.StringSlice("source", nil, "only topics of these formats")
 	limit := fs.IntP("limit", "n", 50, "at most this many topics")
+	offset := fs.Int("offset", 0, "skip this many topics (to read on after a full page)")
 	asJSON := fs.Bool("json", false, "print the topics as JSON")
 	if err := parseFlags(env, fs, "topics", args); err != nil {
 		return err
@@ -193,12 +194,18 @@ func runTopics(ctx context.Context, env *Env, args []string) error {
 	if *limit < 1 || *limit > query.MaxLimit {
 		return usagef("topics: --limit must be between 1 and %d", query.MaxLimit)
 	}
+	if *offset < 0 || *offset > query.MaxOffset {
+		return usagef("topics: --offset must be between 0 and %d", query.MaxOffset)
+	}
 	be, err := openBackend(ctx, env, &sf)
 	if err != nil {
 		return err
 	}
 	defer be.Close()
-	topics, err := be.Topics(ctx, query.TopicsRequest{Projects: *projects, Sources: *sources, Limit: *limit})
+	if err := server.UnknownSource(ctx, be.Stats, *sources); err != nil {
+		return usagef("topics: %v", err)
+	}
+	topics, err := be.Topics(ctx, query.TopicsRequest{Projects: *projects, Sources: *sources, Limit: *limit, Offset: *offset})
 	if err != nil {
 		return err
 	}
@@ -207,6 +214,10 @@ func runTopics(ctx context.Context, env *Env, args []string) error {
 	}
 	for _, t := range topics {
 		fmt.Fprintf(env.Stdout, "%5d  %s\n", t.Conversations, term.Safe(t.Name)) // untrusted: conversation text
+	}
+	if len(topics) == *limit && *offset+*limit <= query.MaxOffset {
+		// A full page may have more after it; the hint is no result.
+		fmt.Fprintf(env.Stderr, "convsearch: more with --offset %d\n", *offset+*limit)
 	}
 	return nil
 }
