@@ -369,13 +369,26 @@ func fitHits(out *searchOutput, render func() string) string {
 // frame. Measured encoded, not by the text's length: encoding/json writes
 // <, > and & as \u003c (six bytes for one) and control characters alike,
 // so a text full of them is several times longer on the wire.
+//
+// The two are encoded once each and the result's frame counted, rather
+// than the result encoded whole: fitHits asks this several times an answer,
+// and encoding the result again would copy and re-check the structured
+// content each time (TestAnswerSizeIsTheSDKs pins the frame).
 func answerSize(text string, out any) int {
 	data, err := json.Marshal(out)
 	if err != nil {
 		return len(text) // the handler reports the failure to encode
 	}
-	return wireSize(&sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, StructuredContent: json.RawMessage(data)})
+	t, err := json.Marshal(text)
+	if err != nil {
+		return len(text) + len(data) + toolResultFrame + rpcFrame
+	}
+	return len(t) + len(data) + toolResultFrame + rpcFrame
 }
+
+// toolResultFrame is what a tool's result with one text adds around the
+// text and the structured content, as the SDK encodes it.
+const toolResultFrame = len(`{"content":[{"type":"text","text":}],"structuredContent":}`)
 
 // wireSize is the size of a JSON-RPC answer with result, as the SDK
 // encodes it.
