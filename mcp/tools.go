@@ -379,10 +379,7 @@ func answerSize(text string, out any) int {
 	if err != nil {
 		return len(text) // the handler reports the failure to encode
 	}
-	t, err := json.Marshal(text)
-	if err != nil {
-		return len(text) + len(data) + toolResultFrame + rpcFrame
-	}
+	t, _ := json.Marshal(text) // a string always encodes
 	return len(t) + len(data) + toolResultFrame + rpcFrame
 }
 

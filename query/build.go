@@ -226,16 +226,7 @@ func (b *builder) phrase(p *Phrase) (bq.Query, error) {
 
 // fieldTerm builds field:value.
 func (b *builder) fieldTerm(t *Term) (bq.Query, error) {
-	keyword := func(field, value string) bq.Query {
-		if t.Prefix {
-			q := bleve.NewPrefixQuery(value)
-			q.SetField(field)
-			return q
-		}
-		q := bleve.NewTermQuery(value)
-		q.SetField(field)
-		return q
-	}
+	keyword := func(field, value string) bq.Query { return keywordQuery(field, value, t.Prefix) }
 	switch t.Field {
 	case "role":
 		role := strings.ToLower(t.Text)

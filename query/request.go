@@ -199,6 +199,19 @@ func lower(ss []string) []string {
 	return out
 }
 
+// keywordQuery matches value in keyword field as it is (with prefix, the
+// terms that start so).
+func keywordQuery(field, value string, prefix bool) bq.Query {
+	if prefix {
+		q := bleve.NewPrefixQuery(value)
+		q.SetField(field)
+		return q
+	}
+	q := bleve.NewTermQuery(value)
+	q.SetField(field)
+	return q
+}
+
 // anyCase matches value in keyword field in any case (with prefix, the terms
 // that start so). Projects are indexed as their files name them ("Ledger",
 // "ledger"), and whoever filters by one should not have to know which; the
@@ -207,14 +220,7 @@ func anyCase(field, value string, prefix bool) bq.Query {
 	if !utf8.ValidString(value) || utf8.RuneCountInString(value) > maxAnyCase {
 		// No project is named so: as it is (a long one would make the
 		// regexp's automaton too large).
-		if prefix {
-			q := bleve.NewPrefixQuery(value)
-			q.SetField(field)
-			return q
-		}
-		q := bleve.NewTermQuery(value)
-		q.SetField(field)
-		return q
+		return keywordQuery(field, value, prefix)
 	}
 	var b strings.Builder
 	for _, r := range value {
