@@ -1,8 +1,6 @@
 package query_test
 
 import (
-	"context"
-	"slices"
 	"testing"
 
 	"github.com/convsearch/convsearch/query"
@@ -29,10 +27,7 @@ func cjkEngineSmall(t *testing.T) *query.Engine {
 // a plain query or as one word of a question.
 func TestCJKRunIsOneWord(t *testing.T) {
 	e := cjkEngineSmall(t)
-	tests := []struct {
-		q    string
-		want []string // the messages found, in any order
-	}{
+	tests := []messageCase{
 		{"日本語", []string{"m:ja#0", "m:jatut#0"}},
 		{`"日本語"`, []string{"m:ja#0", "m:jatut#0"}},
 		{"日本語?", []string{"m:ja#0", "m:jatut#0"}},
@@ -51,48 +46,19 @@ func TestCJKRunIsOneWord(t *testing.T) {
 		{"日本語 勉強 tutorial?", []string{"m:ja#0", "m:jatut#0", "m:tut#0", "m:apart#0"}},
 		{"数据库 索引 慢", []string{"m:zh#0", "m:zh#1"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.q, func(t *testing.T) {
-			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Types: []string{"message"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := ids(res)
-			slices.Sort(got)
-			want := slices.Sorted(slices.Values(tt.want))
-			if !slices.Equal(got, want) {
-				t.Errorf("Search(%q) = %v, want %v", tt.q, got, want)
-			}
-		})
-	}
+	checkMessageHits(t, e, tests, true)
 }
 
 // A question with CJK words ranks the message holding them all first, and
 // is relaxed only when none does.
 func TestCJKQuestionRanks(t *testing.T) {
 	e := cjkEngineSmall(t)
-	tests := []struct {
-		q, want string
-		relaxed bool
-	}{
+	tests := []firstCase{
 		{"日本語 tutorial beginners", "jatut", false},
 		{"日本語 tutorial 数据库", "jatut", true},
 		{"서울大學校 데이터베이스 설계", "ko", false},
 		// Latin questions as before.
 		{"which tutorial on generics?", "tut", false},
 	}
-	for _, tt := range tests {
-		t.Run(tt.q, func(t *testing.T) {
-			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Group: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.Hits) == 0 || res.Hits[0].ConversationID != tt.want {
-				t.Fatalf("first conversation of %v, want %s", convOrder(res), tt.want)
-			}
-			if res.Relaxed != tt.relaxed {
-				t.Errorf("Relaxed = %v, want %v", res.Relaxed, tt.relaxed)
-			}
-		})
-	}
+	checkFirstConversation(t, e, tests)
 }

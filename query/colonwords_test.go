@@ -1,8 +1,6 @@
 package query_test
 
 import (
-	"context"
-	"slices"
 	"testing"
 	"time"
 
@@ -26,10 +24,7 @@ func TestColonJoinedWordsSearchable(t *testing.T) {
 	}
 	c.Renumber()
 	e := engineOver(t, query.Options{}, fileChanges(c)...)
-	tests := []struct {
-		q    string
-		want []string
-	}{
+	tests := []messageCase{
 		{"alice", []string{"m:colons#0"}},
 		{"user:alice", []string{"m:colons#0"}},
 		{"monitoring", []string{"m:colons#0"}},
@@ -44,15 +39,5 @@ func TestColonJoinedWordsSearchable(t *testing.T) {
 		{"10:30", []string{"m:colons#2"}},
 		{"alice:user", []string{}}, // the parts in their order
 	}
-	for _, tt := range tests {
-		t.Run(tt.q, func(t *testing.T) {
-			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Types: []string{"message"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := ids(res); !slices.Equal(got, tt.want) {
-				t.Errorf("Search(%q) = %v, want %v", tt.q, got, tt.want)
-			}
-		})
-	}
+	checkMessageHits(t, e, tests, true)
 }

@@ -70,6 +70,61 @@ func newEngine(t testing.TB) *query.Engine {
 }
 
 // ids renders hits as kind:conversation[#index], sorted, for comparison.
+// messageCase is a query and the message hits it finds.
+type messageCase struct {
+	q    string
+	want []string
+}
+
+// checkMessageHits runs each query over messages only and compares the
+// hits' ids with want: in order, or as a set when anyOrder.
+func checkMessageHits(t *testing.T, e *query.Engine, tests []messageCase, anyOrder bool) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Types: []string{"message"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := ids(res), tt.want
+			if anyOrder {
+				slices.Sort(got)
+				want = slices.Sorted(slices.Values(want))
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("Search(%q) = %v, want %v", tt.q, got, want)
+			}
+		})
+	}
+}
+
+// firstCase is a question, the conversation it should find first and
+// whether its result is relaxed (no document holds every content word).
+type firstCase struct {
+	q, want string
+	relaxed bool
+}
+
+// checkFirstConversation runs each query grouped and checks the first
+// conversation and Relaxed.
+func checkFirstConversation(t *testing.T, e *query.Engine, tests []firstCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Group: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) == 0 || res.Hits[0].ConversationID != tt.want {
+				t.Fatalf("first conversation of %v, want %s", ids(res), tt.want)
+			}
+			if res.Relaxed != tt.relaxed {
+				t.Errorf("Relaxed = %v, want %v", res.Relaxed, tt.relaxed)
+			}
+		})
+	}
+}
+
 func ids(res *query.Result) []string {
 	out := make([]string, 0, len(res.Hits))
 	for _, h := range res.Hits {

@@ -17,10 +17,7 @@ import (
 // question; the result is Relaxed only when none does.
 func TestQuestionsRankTheAnsweringConversationFirst(t *testing.T) {
 	e := newEngine(t)
-	tests := []struct {
-		q, want string
-		relaxed bool
-	}{
+	tests := []firstCase{
 		{"why did we pick BCa over the percentile bootstrap?", "boot", true},
 		{"What retry policy did we settle on for the ledger worker?", "retry", true},
 		{"which search library did we choose, Bleve or SQLite?", "index", true},
@@ -32,20 +29,7 @@ func TestQuestionsRankTheAnsweringConversationFirst(t *testing.T) {
 		// Two words without a question mark keep every-word-must-match.
 		{"percentile bootstrap", "boot", false},
 	}
-	for _, tt := range tests {
-		t.Run(tt.q, func(t *testing.T) {
-			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Group: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.Hits) == 0 || res.Hits[0].ConversationID != tt.want {
-				t.Fatalf("first conversation of %v, want %s", ids(res), tt.want)
-			}
-			if res.Relaxed != tt.relaxed {
-				t.Errorf("Relaxed = %v, want %v", res.Relaxed, tt.relaxed)
-			}
-		})
-	}
+	checkFirstConversation(t, e, tests)
 }
 
 // Grouped results are the same from one search to the next, whatever order
@@ -90,10 +74,7 @@ func TestFileNamesSearchableByTheirWords(t *testing.T) {
 	}
 	c.Renumber()
 	e := engineOver(t, query.Options{}, fileChanges(c)...)
-	tests := []struct {
-		q    string
-		want []string
-	}{
+	tests := []messageCase{
 		{"codebook", []string{"m:files#0"}},
 		{"codebook.pdf", []string{"m:files#0"}},
 		{"pdf", []string{"m:files#0"}},
@@ -107,17 +88,7 @@ func TestFileNamesSearchableByTheirWords(t *testing.T) {
 		{`"policy retry"`, []string{}},
 		{"1.8.5", []string{"m:files#1"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.q, func(t *testing.T) {
-			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Types: []string{"message"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := ids(res); !slices.Equal(got, tt.want) {
-				t.Errorf("Search(%q) = %v, want %v", tt.q, got, tt.want)
-			}
-		})
-	}
+	checkMessageHits(t, e, tests, false)
 }
 
 // A question asked in broader words finds the conversation that names the
