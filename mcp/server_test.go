@@ -15,11 +15,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/convsearch/convsearch/conversation"
-	"github.com/convsearch/convsearch/extract"
 	"github.com/convsearch/convsearch/indexer"
-	"github.com/convsearch/convsearch/ingest"
 	"github.com/convsearch/convsearch/internal/calltime"
-	"github.com/convsearch/convsearch/parsers/all"
+	"github.com/convsearch/convsearch/internal/convtest"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -34,23 +32,9 @@ var mcpRoots = []string{"testdata/mcp", "../examples"}
 // fresh index.
 func newTestBackend(tb testing.TB) *query.Engine {
 	tb.Helper()
-	ix, err := indexer.Open(indexer.Options{Dir: tb.TempDir()})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { ix.Close() })
-	reg := all.Registry()
-	ing := ingest.New(reg, ix, extract.New(extract.DefaultBackground(), extract.Options{}), ingest.Options{})
-	sum, err := ing.Reconcile(context.Background(), mcpRoots)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	e, sum := convtest.Engine(tb, mcpRoots...)
 	if sum.Conversations < 10 {
 		tb.Fatalf("indexed %d conversations, want the fixture and the examples (errors %v)", sum.Conversations, sum.Errors)
-	}
-	e, err := query.New(ix, query.Options{Source: reg})
-	if err != nil {
-		tb.Fatal(err)
 	}
 	return e
 }

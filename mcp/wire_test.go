@@ -14,11 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/convsearch/convsearch/extract"
-	"github.com/convsearch/convsearch/indexer"
-	"github.com/convsearch/convsearch/ingest"
 	"github.com/convsearch/convsearch/internal/convtest"
-	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -102,19 +98,9 @@ func escapingBackend(t *testing.T) *query.Engine {
 			t.Fatal(err)
 		}
 	}
-	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	reg := all.Registry()
-	ing := ingest.New(reg, ix, extract.New(extract.DefaultBackground(), extract.Options{}), ingest.Options{})
-	if sum, err := ing.Reconcile(context.Background(), []string{root}); err != nil || sum.Conversations != 60 {
-		t.Fatalf("index: %v (%+v)", err, sum)
-	}
-	e, err := query.New(ix, query.Options{Source: reg})
-	if err != nil {
-		t.Fatal(err)
+	e, sum := convtest.Engine(t, root)
+	if sum.Conversations != 60 {
+		t.Fatalf("index: %+v", sum)
 	}
 	return e
 }

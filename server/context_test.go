@@ -1,18 +1,13 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/convsearch/convsearch/extract"
-	"github.com/convsearch/convsearch/indexer"
-	"github.com/convsearch/convsearch/ingest"
 	"github.com/convsearch/convsearch/internal/convtest"
-	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -28,19 +23,9 @@ func TestContextOnTheEngine(t *testing.T) {
 	if err := convtest.WriteAtomic(filepath.Join(root, "long.json"), convtest.Portable("long-conv-1", "Wombats", msgs...)); err != nil {
 		t.Fatal(err)
 	}
-	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	reg := all.Registry()
-	ing := ingest.New(reg, ix, extract.New(extract.DefaultBackground(), extract.Options{}), ingest.Options{})
-	if sum, err := ing.Reconcile(context.Background(), []string{root}); err != nil || sum.Conversations != 1 {
-		t.Fatalf("index: %v (%+v)", err, sum)
-	}
-	e, err := query.New(ix, query.Options{Source: reg})
-	if err != nil {
-		t.Fatal(err)
+	e, sum := convtest.Engine(t, root)
+	if sum.Conversations != 1 {
+		t.Fatalf("index: %+v", sum)
 	}
 	h := NewHandler(HandlerOptions{Backend: e})
 	for _, tc := range []struct {

@@ -1,13 +1,20 @@
 // Package convtest writes conversation files for the tests of the daemon,
-// the commands and the benchmarks.
+// the commands and the benchmarks, and indexes them for a test's engine.
 package convtest
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"testing"
 
+	"github.com/convsearch/convsearch/extract"
+	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/ingest"
 	"github.com/convsearch/convsearch/internal/atomicfile"
+	"github.com/convsearch/convsearch/parsers/all"
+	"github.com/convsearch/convsearch/query"
 )
 
 // Portable returns a conversation in the portable format: its id, title
@@ -41,4 +48,28 @@ func WriteAtomic(path string, data []byte) error {
 		return err
 	}
 	return atomicfile.WriteFile(path, data, 0o644)
+}
+
+// Engine indexes the conversation files under roots into a fresh index, as
+// the indexer reads them (the default extractor, every parser), and returns
+// a query engine over it with what the pass found. The index is closed at
+// the end of the test.
+func Engine(tb testing.TB, roots ...string) (*query.Engine, *ingest.Summary) {
+	tb.Helper()
+	ix, err := indexer.Open(indexer.Options{Dir: tb.TempDir()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { ix.Close() })
+	reg := all.Registry()
+	ing := ingest.New(reg, ix, extract.New(extract.DefaultBackground(), extract.Options{}), ingest.Options{})
+	sum, err := ing.Reconcile(context.Background(), roots)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e, err := query.New(ix, query.Options{Source: reg})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return e, sum
 }
