@@ -408,11 +408,8 @@ func (t *tools) getConversation(ctx context.Context, in *getInput) (string, conv
 	if err != nil {
 		return "", out, t.idError(ctx, err, id)
 	}
-	if conv, msg := query.ConversationID(id); conv == c.ID && msg >= len(c.Messages) {
-		// The index holds the hit but the file, read again, no longer does
-		// (rewritten since it was indexed): not the whole conversation as if
-		// no message was asked.
-		return "", out, staleHit(c, msg)
+	if err := query.GoneHit(c, id); err != nil {
+		return "", out, argError("%v", err)
 	}
 	if msg := query.HitMessage(c, id); msg >= 0 && in.Message == nil && in.Offset == nil {
 		// A hit's own id instead of its conversation_id: read it as meant,
@@ -709,8 +706,8 @@ func (t *tools) readConversation(ctx context.Context, req *sdk.ReadResourceReque
 	if err != nil {
 		return nil, backendError(err, id)
 	}
-	if conv, msg := query.ConversationID(id); conv == c.ID && msg >= len(c.Messages) {
-		return nil, resourceNotFound(uri, staleHit(c, msg).Error())
+	if err := query.GoneHit(c, id); err != nil {
+		return nil, resourceNotFound(uri, err.Error())
 	}
 	in := &getInput{MaxMessages: new(len(c.Messages) + 1)}
 	if msg := query.HitMessage(c, id); msg >= 0 {
@@ -977,10 +974,4 @@ func one(v string) []string {
 		return nil
 	}
 	return []string{v}
-}
-
-// staleHit is the error for a message hit the index holds but the
-// conversation's file, read again, no longer has.
-func staleHit(c *conversation.Conversation, msg int) error {
-	return argError("no message %d in %s: it is no longer in %s, which has %d messages now (the index is older than the file; it is updated when the file is indexed again)", msg, c.ID, c.File, len(c.Messages))
 }

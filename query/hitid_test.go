@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -63,5 +64,33 @@ func TestHitIDInRange(t *testing.T) {
 	}
 	if len(res.Hits) != 0 {
 		t.Errorf("Search in m/nope/3 = %v, want no hits", ids(res))
+	}
+}
+
+// TestGoneHit: a hit's id past what the file, read again, holds is an
+// error naming the file (a message or a decision), counted as not found;
+// the conversation's own id, another's and a hit it holds are not.
+func TestGoneHit(t *testing.T) {
+	c := &conversation.Conversation{ID: "stale-1", File: "/x/stale.json",
+		Messages:  []conversation.Message{{Content: "a"}, {Content: "b"}, {Content: "c"}},
+		Decisions: []conversation.Decision{{Decision: "use x", MessageIndex: 1}}}
+	for _, tt := range []struct {
+		id   string
+		says string // "" for no error
+	}{
+		{"stale-1", ""},
+		{"m/stale-1/2", ""},
+		{"d/stale-1/0", ""},
+		{"m/other/9", ""},
+		{"m/stale-1/8", "no message 8 in stale-1: it is no longer in /x/stale.json, which has 3 messages (0 to 2) now"},
+		{"d/stale-1/4", "no decision 4 in stale-1: it is no longer in /x/stale.json, which has 1 decision (0) now"},
+	} {
+		err := query.GoneHit(c, tt.id)
+		switch {
+		case tt.says == "" && err != nil:
+			t.Errorf("GoneHit(%s) = %v, want nil", tt.id, err)
+		case tt.says != "" && (err == nil || !strings.Contains(err.Error(), tt.says) || !errors.Is(err, query.ErrNotFound)):
+			t.Errorf("GoneHit(%s) = %v, want a not-found error saying %q", tt.id, err, tt.says)
+		}
 	}
 }

@@ -135,6 +135,9 @@ type NoHitError struct {
 	Kind           string // indexer.KindMessage, KindDecision or KindTopic
 	N              int    // the message or decision asked for
 	Count          int    // the conversation's messages or decisions
+	// File is set when the index holds the hit but the conversation's
+	// file, read again, does not (GoneHit): Count is the file's.
+	File string
 }
 
 func (e *NoHitError) Error() string {
@@ -147,6 +150,9 @@ func (e *NoHitError) Error() string {
 		has = "no " + e.Kind + "s"
 	case 1:
 		has = "1 " + e.Kind + " (0)"
+	}
+	if e.File != "" {
+		return fmt.Sprintf("no %s %d in %s: it is no longer in %s, which has %s now (the index is older than the file; it is updated when the file is indexed again)", e.Kind, e.N, e.ConversationID, e.File, has)
 	}
 	return fmt.Sprintf("conversation %s has %s; no %s %d (%s)", e.ConversationID, has, e.Kind, e.N, e.ID)
 }
@@ -236,6 +242,26 @@ func HitMessage(c *conversation.Conversation, id string) int {
 		return -1
 	}
 	return msg
+}
+
+// GoneHit returns a *NoHitError when a hit's id names a message or
+// decision that conversation c, read again from its file, no longer holds:
+// the file was rewritten shorter since it was indexed, and opening the
+// whole conversation as if nothing was asked would pass for an answer. nil
+// for c's own id, other conversations' ids and hits c holds.
+func GoneHit(c *conversation.Conversation, id string) error {
+	conv, msg := ConversationID(id)
+	if conv != c.ID || id == c.ID {
+		return nil
+	}
+	kind, have := indexer.KindMessage, len(c.Messages)
+	if strings.HasPrefix(id, "d/") {
+		kind, msg, have = indexer.KindDecision, indexer.DecisionNumber(id), len(c.Decisions)
+	}
+	if msg < have {
+		return nil
+	}
+	return &NoHitError{ID: id, ConversationID: c.ID, Kind: kind, N: msg, Count: have, File: c.File}
 }
 
 // StoredMessage is a message as the index holds it: its searchable text,

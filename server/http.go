@@ -343,6 +343,10 @@ func (h *handler) conversation(w http.ResponseWriter, r *http.Request) {
 		writeBadRequest(w, err)
 		return
 	}
+	if err := query.GoneHit(c, id); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	focus := query.HitMessage(c, id)
 	if focus >= 0 && !v.Has("offset") {
 		// A hit's id: the page that holds the hit.

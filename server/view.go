@@ -98,6 +98,10 @@ func (h *handler) view(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	if err := query.GoneHit(c, id); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	focus := query.HitMessage(c, id)
 	if focus >= 0 && !v.Has("around") && !v.Has("offset") {
 		// A hit's id: the page around the hit, as GET

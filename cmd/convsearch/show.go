@@ -44,11 +44,8 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 		// A hit's own id (search --json "id"): its conversation, at the
 		// message of a message or decision hit.
 		*message = query.HitMessage(c, id)
-		if conv, msg := query.ConversationID(id); conv == c.ID && msg >= len(c.Messages) {
-			// The index holds the hit but the file, read again, no longer
-			// does (rewritten since it was indexed): an error, as for
-			// --message, not the whole conversation as if no message was asked.
-			return fmt.Errorf("show: no message %d in %s: it is no longer in %s, which has %d messages now; run convsearch index", msg, c.ID, c.File, len(c.Messages))
+		if err := query.GoneHit(c, id); err != nil {
+			return fmt.Errorf("show: %w", err) // an error, as for --message past the end
 		}
 	}
 	if conv, _ := query.ConversationID(id); conv != id && errors.Is(err, query.ErrNotFound) {
