@@ -74,3 +74,15 @@ func (ix *Index) Stats(ctx context.Context) (_ *Stats, err error) {
 	s.LastSync = ix.LastSync()
 	return s, nil
 }
+
+// SourceCounts gives, from a backend's Stats, the number of documents of
+// each source the index holds (nil when it has none to say).
+func SourceCounts(stats func(context.Context) (*Stats, error)) func(context.Context) (map[string]uint64, error) {
+	return func(ctx context.Context) (map[string]uint64, error) {
+		st, err := stats(ctx)
+		if err != nil || st == nil {
+			return nil, err
+		}
+		return st.BySource, nil
+	}
+}

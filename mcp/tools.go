@@ -18,8 +18,8 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/query"
-	"github.com/convsearch/convsearch/server"
 )
 
 // The tools' arguments. Descriptions (jsonschema tags) are what an agent
@@ -275,7 +275,7 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 		return "", out, argError("%v", err)
 	}
 	// As the HTTP API does: a mistyped source is not an empty answer.
-	if err := server.UnknownSource(ctx, t.b.Stats, r.Sources); err != nil {
+	if err := all.UnknownSource(ctx, indexer.SourceCounts(t.b.Stats), r.Sources); err != nil {
 		return "", out, argError("%v", err)
 	}
 	if _, err := query.Parse(q); err != nil {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/indexer"
+	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -302,7 +303,7 @@ func (h *handler) readyz(w http.ResponseWriter, r *http.Request) {
 func (h *handler) search(w http.ResponseWriter, r *http.Request) {
 	req, n, err := ParseSearchParams(r.URL.Query(), time.Now())
 	if err == nil {
-		err = UnknownSource(r.Context(), h.o.Backend.Stats, req.Sources)
+		err = all.UnknownSource(r.Context(), indexer.SourceCounts(h.o.Backend.Stats), req.Sources)
 	}
 	if err != nil {
 		writeBadRequest(w, err)
@@ -553,7 +554,7 @@ func (h *handler) findHits(ctx context.Context, hits []query.Hit) error {
 func (h *handler) topics(w http.ResponseWriter, r *http.Request) {
 	req, err := ParseTopicsParams(r.URL.Query())
 	if err == nil {
-		err = UnknownSource(r.Context(), h.o.Backend.Stats, req.Sources)
+		err = all.UnknownSource(r.Context(), indexer.SourceCounts(h.o.Backend.Stats), req.Sources)
 	}
 	if err != nil {
 		writeBadRequest(w, err)
@@ -589,7 +590,7 @@ type decisionsAnswer struct {
 func (h *handler) decisions(w http.ResponseWriter, r *http.Request) {
 	req, err := ParseDecisionsParams(r.URL.Query(), time.Now())
 	if err == nil {
-		err = UnknownSource(r.Context(), h.o.Backend.Stats, req.Sources)
+		err = all.UnknownSource(r.Context(), indexer.SourceCounts(h.o.Backend.Stats), req.Sources)
 	}
 	if err != nil {
 		writeBadRequest(w, err)

@@ -16,9 +16,10 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/daemon"
+	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/internal/term"
+	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/query"
-	"github.com/convsearch/convsearch/server"
 )
 
 // openBackend opens the index, or asks the daemon that holds it, first
@@ -147,7 +148,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	defer be.Close()
 	// A mistyped --source would find nothing in silence, where a
 	// mistyped --role or --type is refused: the same rule as the API's.
-	if err := server.UnknownSource(ctx, be.Stats, req.Sources); err != nil {
+	if err := all.UnknownSource(ctx, indexer.SourceCounts(be.Stats), req.Sources); err != nil {
 		return usagef("search: %v", err)
 	}
 	res, err := be.Search(ctx, req)

@@ -8,9 +8,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/internal/term"
+	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/query"
-	"github.com/convsearch/convsearch/server"
 )
 
 func runShow(ctx context.Context, env *Env, args []string) error {
@@ -199,7 +200,7 @@ func runTopics(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer be.Close()
-	if err := server.UnknownSource(ctx, be.Stats, *sources); err != nil {
+	if err := all.UnknownSource(ctx, indexer.SourceCounts(be.Stats), *sources); err != nil {
 		return usagef("topics: %v", err)
 	}
 	topics, err := be.Topics(ctx, query.TopicsRequest{Projects: *projects, Sources: *sources, Limit: *limit, Offset: *offset})
@@ -256,7 +257,7 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer be.Close()
-	if err := server.UnknownSource(ctx, be.Stats, ff.Sources); err != nil {
+	if err := all.UnknownSource(ctx, indexer.SourceCounts(be.Stats), ff.Sources); err != nil {
 		return usagef("decisions: %v", err)
 	}
 	res, err := be.Decisions(ctx, query.DecisionsRequest{Query: q, Projects: ff.Projects, Sources: ff.Sources, Since: since, Until: until, Limit: *limit, Offset: *offset})
