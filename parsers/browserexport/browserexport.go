@@ -136,7 +136,7 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 		if err := loose.Unmarshal(path, data, &top); err != nil {
 			return nil, err
 		}
-		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "want an object with \"threads\", got %s", kindOf(top))
+		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "want an object with \"threads\", got %s", loose.KindOf(top))
 	}
 	var root rawRoot
 	if err := loose.Unmarshal(path, data, &root); err != nil {
@@ -151,7 +151,7 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 			Threads json.RawMessage `json:"threads"`
 		}
 		if root.IndexedDB[0] != '{' || json.Unmarshal(root.IndexedDB, &db) != nil {
-			return nil, parsers.Errorf(path, lineOf(data, "indexedDB"), parsers.ErrShape, "\"indexedDB\" is %s, want an object", kindOf(root.IndexedDB))
+			return nil, parsers.Errorf(path, lineOf(data, "indexedDB"), parsers.ErrShape, "\"indexedDB\" is %s, want an object", loose.KindOf(root.IndexedDB))
 		}
 		if db.Threads != nil {
 			lists = append(lists, db.Threads)
@@ -167,7 +167,7 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 	for _, list := range lists {
 		threads, ok := elements(list)
 		if !ok {
-			return nil, parsers.Errorf(path, lineOf(data, "threads"), parsers.ErrShape, "\"threads\" is %s, want an array", kindOf(list))
+			return nil, parsers.Errorf(path, lineOf(data, "threads"), parsers.ErrShape, "\"threads\" is %s, want an array", loose.KindOf(list))
 		}
 		for _, raw := range threads {
 			if err := ctx.Err(); err != nil {
@@ -195,7 +195,7 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 func readThread(ctx context.Context, path string, n int, raw json.RawMessage, res *parsers.Result) *conversation.Conversation {
 	var rt rawThread
 	if raw = bytes.TrimSpace(raw); len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &rt) != nil {
-		res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "thread %d is %s, not an object: skipped", n, kindOf(raw)))
+		res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "thread %d is %s, not an object: skipped", n, loose.KindOf(raw)))
 		return nil
 	}
 	c := &conversation.Conversation{Source: Name, File: path, Messages: []conversation.Message{}}
@@ -209,7 +209,7 @@ func readThread(ctx context.Context, path string, n int, raw json.RawMessage, re
 	add := func(list json.RawMessage, branch, where string) {
 		msgs, ok := elements(list)
 		if !ok {
-			res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "thread %d %s: messages are %s, not an array: skipped", n, where, kindOf(list)))
+			res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "thread %d %s: messages are %s, not an array: skipped", n, where, loose.KindOf(list)))
 			return
 		}
 		for i, m := range msgs {
@@ -230,7 +230,7 @@ func readThread(ctx context.Context, path string, n int, raw json.RawMessage, re
 	}
 	branches, ok := elements(rt.Branches)
 	if !ok {
-		res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "thread %d: branches are %s, not an array: skipped", n, kindOf(rt.Branches)))
+		res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "thread %d: branches are %s, not an array: skipped", n, loose.KindOf(rt.Branches)))
 	}
 	for i, b := range branches {
 		where := "branch " + strconv.Itoa(i)
@@ -241,7 +241,7 @@ func readThread(ctx context.Context, path string, n int, raw json.RawMessage, re
 		}
 		var rb rawBranch
 		if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &rb) != nil {
-			res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "thread %d %s is %s, not an object: skipped", n, where, kindOf(b)))
+			res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "thread %d %s is %s, not an object: skipped", n, where, loose.KindOf(b)))
 			continue
 		}
 		bt := loose.Time(rb.CreatedAt)
@@ -398,24 +398,4 @@ func lineOf(data []byte, key string) int {
 		return 1
 	}
 	return loose.LineAt(data, int64(i))
-}
-
-func kindOf(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 'n':
-		return "null"
-	case 't', 'f':
-		return "a boolean"
-	}
-	return "a number"
 }

@@ -121,7 +121,7 @@ func parse(ctx context.Context, path string, data []byte) (*parsers.Result, erro
 		if err := loose.Unmarshal(path, data, &top); err != nil {
 			return nil, err
 		}
-		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "want one conversation object, got %s", kindOf(top))
+		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "want one conversation object, got %s", loose.KindOf(top))
 	}
 	var rc rawConversation
 	if err := loose.Unmarshal(path, data, &rc); err != nil {
@@ -134,7 +134,7 @@ func parse(ctx context.Context, path string, data []byte) (*parsers.Result, erro
 		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "no \"messages\": not a portable conversation")
 	}
 	if !loose.IsNull(rc.Messages) && rc.Messages[0] != '[' {
-		return nil, parsers.Errorf(path, loose.LineAt(data, int64(bytes.Index(data, []byte(`"messages"`)))), parsers.ErrShape, "\"messages\" is %s, want an array", kindOf(rc.Messages))
+		return nil, parsers.Errorf(path, loose.LineAt(data, int64(bytes.Index(data, []byte(`"messages"`)))), parsers.ErrShape, "\"messages\" is %s, want an array", loose.KindOf(rc.Messages))
 	}
 	var raws []json.RawMessage
 	if !loose.IsNull(rc.Messages) {
@@ -506,7 +506,7 @@ func readMetadata(path string, raw json.RawMessage, c *conversation.Conversation
 	}
 	fs, ok := fields(raw)
 	if !ok && len(fs) == 0 {
-		res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "metadata is %s, want an object: ignored", kindOf(raw)))
+		res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "metadata is %s, want an object: ignored", loose.KindOf(raw)))
 		return
 	}
 	var source, projectPath string
@@ -723,24 +723,4 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func kindOf(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 'n':
-		return "null"
-	case 't', 'f':
-		return "a boolean"
-	}
-	return "a number"
 }

@@ -77,7 +77,7 @@ func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, erro
 	}
 	if top[0] != '[' {
 		start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
-		return nil, parsers.Errorf(path, loose.LineAt(data, int64(start)), parsers.ErrShape, "want a JSON array of messages, got %s", kindOf(top))
+		return nil, parsers.Errorf(path, loose.LineAt(data, int64(start)), parsers.ErrShape, "want a JSON array of messages, got %s", loose.KindOf(top))
 	}
 	entries, err := readEntries(ctx, path, data, res)
 	if err != nil {
@@ -171,7 +171,7 @@ func readEntries(ctx context.Context, path string, data []byte, res *parsers.Res
 		raw = bytes.TrimSpace(raw)
 		if len(raw) == 0 || raw[0] != '{' {
 			if string(raw) != "null" {
-				res.Warn(parsers.Errorf(path, line, parsers.ErrShape, "log element %d is %s, not a message object: skipped", n+1, kindOf(raw)))
+				res.Warn(parsers.Errorf(path, line, parsers.ErrShape, "log element %d is %s, not a message object: skipped", n+1, loose.KindOf(raw)))
 			}
 			continue
 		}
@@ -526,26 +526,6 @@ func baseName(p string) string {
 		return p[i+1:]
 	}
 	return p
-}
-
-func kindOf(raw json.RawMessage) string {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 {
-		return "nothing"
-	}
-	switch t[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 // titleLen is how long a derived title may be, in runes.

@@ -242,7 +242,7 @@ func (s *side) summaries() {
 	}
 	ms, ok := members(doc.Summaries)
 	if !ok {
-		s.shape(file, "summaries is %s, want an object or array", kindOf(doc.Summaries))
+		s.shape(file, "summaries is %s, want an object or array", loose.KindOf(doc.Summaries))
 		return
 	}
 	type summary struct {
@@ -303,7 +303,7 @@ func (s *side) fileChanges() {
 	}
 	ms, ok := members(doc.Changes)
 	if !ok {
-		s.shape(file, "changes is %s, want an array", kindOf(doc.Changes))
+		s.shape(file, "changes is %s, want an array", loose.KindOf(doc.Changes))
 		return
 	}
 	for _, m := range ms {
@@ -372,7 +372,7 @@ func (s *side) diffs() {
 	}{{"diffs_by_msg_id", doc.ByMsgID}, {"diffs", doc.Diffs}} {
 		ms, ok := members(f.raw)
 		if !ok {
-			s.shape(file, "%s is %s, want an object", f.key, kindOf(f.raw))
+			s.shape(file, "%s is %s, want an object", f.key, loose.KindOf(f.raw))
 			continue
 		}
 		for _, m := range ms {
