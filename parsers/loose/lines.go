@@ -61,6 +61,13 @@ type Lines struct {
 // line is skipped (false, no warning); a bad one is a warning, and so are
 // NUL bytes skipped before a record that is read.
 func (l *Lines) Decode(n int, line []byte, v any) bool {
+	return l.DecodeWith(n, line, func(rec []byte) error { return json.Unmarshal(rec, v) })
+}
+
+// DecodeWith is Decode for a parser that decodes a record its own way
+// (numbers kept as written, or into two values): decode gets the record,
+// trimmed and past any NUL bytes, and its error makes the line a bad one.
+func (l *Lines) DecodeWith(n int, line []byte, decode func(rec []byte) error) bool {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return false
@@ -74,7 +81,7 @@ func (l *Lines) Decode(n int, line []byte, v any) bool {
 		nuls = len(line) - len(bytes.TrimLeft(line, "\x00"))
 		line = rest
 	}
-	if err := json.Unmarshal(line, v); err != nil {
+	if err := decode(line); err != nil {
 		l.Bad(n, err)
 		return false
 	}

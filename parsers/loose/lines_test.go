@@ -83,3 +83,33 @@ func TestLines(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeWith: the decoder gets the record past blanks and NUL bytes, and
+// its error makes the line a bad one, as Decode's does.
+func TestDecodeWith(t *testing.T) {
+	errBad := errors.New("bad record")
+	for _, tc := range []struct {
+		name, line, rec string
+		fail, ok        bool
+		warnings        int
+	}{
+		{"record", " {\"n\":1}\r\n", `{"n":1}`, false, true, 0},
+		{"NULs glued", "\x00\x00{\"n\":1}\n", `{"n":1}`, false, true, 1},
+		{"decoder fails", "{\"n\":1}\n", `{"n":1}`, true, false, 1},
+		{"blank", " \n", "", false, false, 0},
+	} {
+		res := &parsers.Result{}
+		l := Lines{Path: "/s/x.jsonl", Res: res}
+		var got string
+		ok := l.DecodeWith(1, []byte(tc.line), func(rec []byte) error {
+			got = string(rec)
+			if tc.fail {
+				return errBad
+			}
+			return nil
+		})
+		if ok != tc.ok || got != tc.rec || len(res.Warnings) != tc.warnings {
+			t.Errorf("%s: ok %v, record %q, warnings %v; want %v, %q, %d", tc.name, ok, got, res.Warnings, tc.ok, tc.rec, tc.warnings)
+		}
+	}
+}
