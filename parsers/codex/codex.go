@@ -41,9 +41,9 @@ func (*Parser) Info() parsers.Info {
 	return parsers.Info{
 		Name:        Name,
 		Description: "OpenAI Codex CLI session rollouts (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl)",
-		Detection:   `.jsonl whose first record is {"timestamp","type","payload"} with type session_meta, response_item, event_msg, turn_context or compacted; or a rollout-*.jsonl opening with the older bare session header {"id","timestamp",…}`,
+		Detection:   `.jsonl whose first record is {"timestamp","type","payload"} with type session_meta, response_item, event_msg, turn_context or compacted; or a rollout-*.jsonl opening with the older bare session header {"id","timestamp",…}; leading NUL bytes and lines that are not JSON objects are skipped`,
 		Locations:   []string{"$CODEX_HOME/sessions", "~/.codex/sessions", "~/.codex/archived_sessions"},
-		Version:     3, // 3: JSON arguments and results with their escapes undone
+		Version:     4, // 4: an older rollout's bare record read past NUL bytes glued to it
 	}
 }
 
@@ -57,12 +57,14 @@ func (*Parser) DefaultRoots(home string, getenv func(string) string) []string {
 	return []string{filepath.Join(dir, "sessions"), filepath.Join(dir, "archived_sessions")}
 }
 
-// Detect reports whether path is a Codex rollout, from its first line.
+// Detect reports whether path is a Codex rollout, from its first record:
+// leading damage (NUL bytes, a torn or garbage line) is skipped, so a
+// rollout hurt by a crash is still read, and warned about, by Parse.
 func (*Parser) Detect(path string, head []byte) bool {
 	if !parsers.HasExt(path, ".jsonl") {
 		return false
 	}
-	s := jsonhead.Scan(jsonhead.FirstLine(head))
+	s := jsonhead.Scan(jsonhead.FirstObjectLine(head))
 	if s.Root != '{' {
 		return false
 	}

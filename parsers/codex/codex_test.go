@@ -387,6 +387,7 @@ func TestDefaultRoots(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
+	const meta = `{"timestamp":"2025-09-25T14:02:05.435Z","type":"session_meta","payload":{"id":"0199"}}` + "\n"
 	tests := []struct {
 		name, path, head string
 		want             bool
@@ -405,12 +406,34 @@ func TestDetect(t *testing.T) {
 		{"no payload", "x.jsonl", `{"timestamp":"t","type":"event_msg"}`, false},
 		{"other type", "x.jsonl", `{"timestamp":"t","type":"message","payload":{}}`, false},
 		{"empty", "x.jsonl", ``, false},
+		// Leading damage (a crash, a preallocated file) is skipped and the
+		// first record judged; look-alikes behind it are still refused.
+		{"NUL-prefixed head", "rollout-x.jsonl", strings.Repeat("\x00", 1000) + "\n" + meta, true},
+		{"NULs glued to the record", "x.jsonl", strings.Repeat("\x00", 1000) + meta, true},
+		{"garbage first line", "x.jsonl", "garbage\n" + meta, true},
+		{"torn first record", "x.jsonl", `{"timestamp":"t","type":` + "\n" + meta, true},
+		{"garbage then legacy header", "rollout-2025-05-07T17-24-21-5973b6c0.jsonl", "garbage\n" + `{"id":"5973b6c0","timestamp":"t","instructions":null}`, true},
+		{"garbage then claude code", "x.jsonl", "garbage\n" + `{"parentUuid":null,"sessionId":"s","type":"user","uuid":"u","timestamp":"t"}`, false},
+		{"NULs then personalagent", "x.jsonl", strings.Repeat("\x00", 100) + "\n" + `{"role":"user","content":"hi","ts":"t"}`, false},
+		{"only NULs", "rollout-x.jsonl", strings.Repeat("\x00", 4096), false},
+		{"only garbage", "rollout-x.jsonl", "garbage\n", false},
 	}
 	p := New()
 	for _, tt := range tests {
 		if got := p.Detect(tt.path, []byte(tt.head)); got != tt.want {
 			t.Errorf("%s: Detect(%s) = %v, want %v", tt.name, tt.path, got, tt.want)
 		}
+	}
+}
+
+// TestLeadingDamage: a rollout that a crash left with NUL bytes, a torn or
+// a garbage line before its records is claimed and read whole, and the
+// damage is a warning naming the line.
+func TestLeadingDamage(t *testing.T) {
+	for _, file := range []string{quirks, legacy, noMeta} {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			parsertest.CheckLeadingDamage(t, New(), "/s/"+filepath.Base(file), parsertest.ReadFile(t, file))
+		})
 	}
 }
 

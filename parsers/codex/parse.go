@@ -125,8 +125,13 @@ var responseTypes = map[string]bool{
 }
 
 func (b *builder) line(n int, data []byte) {
+	// Older rollouts' bare records are read again as a payload: from the
+	// record past any damage, not from the line.
 	var l line
-	if !b.lines.Decode(n, data, &l) {
+	if !b.lines.DecodeWith(n, data, func(rec []byte) error {
+		data = rec
+		return json.Unmarshal(rec, &l)
+	}) {
 		return
 	}
 	typ := loose.String(l.Type)
