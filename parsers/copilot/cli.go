@@ -37,7 +37,7 @@ func (*CLI) Info() parsers.Info {
 	return parsers.Info{
 		Name:        CLIName,
 		Description: "GitHub Copilot CLI sessions (session-state/<id>/events.jsonl, and the older history-session-state/<id>.json)",
-		Detection:   `.jsonl whose first record has a dotted Copilot event type ("session.start", "user.message", …) and "data", named events.jsonl or under session-state/ or naming copilot-agent; .json whose root has "sessionId" with "chatMessages" or "timeline"`,
+		Detection:   `.jsonl whose first record (past leading NUL bytes and lines that are not JSON objects) has a dotted Copilot event type ("session.start", "user.message", …) and "data", named events.jsonl or under session-state/ or naming copilot-agent; .json whose root has "sessionId" with "chatMessages" or "timeline"`,
 		Locations: []string{
 			"$COPILOT_HOME/session-state, $COPILOT_HOME/history-session-state",
 			"~/.copilot/session-state, ~/.copilot/history-session-state",
@@ -106,7 +106,9 @@ func fromCopilot(s jsonhead.Shape) bool {
 func (*CLI) Detect(path string, head []byte) bool {
 	switch {
 	case parsers.HasExt(path, ".jsonl"):
-		s := jsonhead.Scan(jsonhead.FirstLine(head))
+		// Past leading damage (NUL bytes, a torn or garbage line): Parse
+		// reads the log after it, and warns.
+		s := jsonhead.Scan(jsonhead.FirstObjectLine(head))
 		typ, _ := s.Value("", "type")
 		if data, _ := s.Kind("", "data"); s.Root != '{' || !isEventType(typ) || data != '{' {
 			return false

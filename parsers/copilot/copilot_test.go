@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/parsertest"
 )
 
@@ -315,6 +316,63 @@ func TestDefaultRoots(t *testing.T) {
 		if strings.Join(tt.got, "|") != filepath.FromSlash(strings.Join(tt.want, "|")) {
 			t.Errorf("%s: %q, want %q", tt.name, tt.got, tt.want)
 		}
+	}
+}
+
+func TestDetect(t *testing.T) {
+	const (
+		cliRec = `{"type":"session.start","data":{"sessionId":"s"},"id":"1","timestamp":"t"}` + "\n"
+		vsRec  = `{"kind":0,"v":{"version":3,"sessionId":"s","requests":[]}}` + "\n"
+	)
+	nuls := strings.Repeat("\x00", 1000)
+	tests := []struct {
+		name, path, head string
+		cli, vscode      bool
+	}{
+		{"cli events", "/x/events.jsonl", cliRec, true, false},
+		{"vscode log", "/x/chatSessions/a.jsonl", vsRec, false, true},
+		// Leading damage (a crash, a preallocated file) is skipped and the
+		// first record judged; look-alikes behind it are still refused.
+		{"NULs then cli events", "/x/events.jsonl", nuls + "\n" + cliRec, true, false},
+		{"NULs glued to cli events", "/x/session-state/s/events.jsonl", nuls + cliRec, true, false},
+		{"garbage then cli events", "/x/events.jsonl", "garbage\n" + cliRec, true, false},
+		{"torn then cli events", "/x/events.jsonl", `{"type":"session.start",` + "\n" + cliRec, true, false},
+		{"NULs then vscode log", "/x/chatSessions/a.jsonl", nuls + "\n" + vsRec, false, true},
+		{"NULs glued to vscode log", "/x/chatSessions/a.jsonl", nuls + vsRec, false, true},
+		{"garbage then vscode log", "/x/chatSessions/a.jsonl", "garbage\n" + vsRec, false, true},
+		{"garbage then claude code", "/x/events.jsonl", "garbage\n" + `{"type":"user","sessionId":"a","uuid":"b"}`, false, false},
+		{"garbage then dotted elsewhere", "/x/notes.jsonl", "garbage\n" + `{"type":"session.start","data":{}}`, false, false},
+		{"garbage then a later entry", "/x/chatSessions/a.jsonl", "garbage\n" + `{"kind":1,"k":["requests"],"v":[]}`, false, false},
+		{"only NULs", "/x/events.jsonl", strings.Repeat("\x00", 4096), false, false},
+	}
+	for _, tt := range tests {
+		if got := NewCLI().Detect(tt.path, []byte(tt.head)); got != tt.cli {
+			t.Errorf("%s: CLI Detect(%s) = %v, want %v", tt.name, tt.path, got, tt.cli)
+		}
+		if got := NewVSCode().Detect(tt.path, []byte(tt.head)); got != tt.vscode {
+			t.Errorf("%s: VSCode Detect(%s) = %v, want %v", tt.name, tt.path, got, tt.vscode)
+		}
+	}
+}
+
+// TestLeadingDamage: a session log that a crash left with NUL bytes, a torn
+// or a garbage line before its records is claimed and read whole, and the
+// damage is a warning naming the line.
+func TestLeadingDamage(t *testing.T) {
+	tests := []struct {
+		name string
+		p    parsers.Parser
+		path string
+		file string
+	}{
+		{"cli", NewCLI(), "/s/session-state/s/events.jsonl", cliCases[1].File},
+		{"vscode", NewVSCode(), "/s/chatSessions/5a6b7c8d.jsonl", vscodeCases[2].File},
+		{"vscode corpus", NewVSCode(), "/s/chatSessions/test.jsonl", vscodeCases[0].File},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parsertest.CheckLeadingDamage(t, tt.p, tt.path, parsertest.ReadFile(t, tt.file))
+		})
 	}
 }
 

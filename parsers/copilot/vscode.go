@@ -50,14 +50,14 @@ func (*VSCode) Info() parsers.Info {
 	return parsers.Info{
 		Name:        VSCodeName,
 		Description: "VS Code Copilot Chat sessions (workspaceStorage/*/chatSessions/*.json and *.jsonl, globalStorage/emptyWindowChatSessions)",
-		Detection:   `.json whose root has "requests" with "sessionId", "creationDate" or "responderUsername"; .jsonl whose first line is {"kind":0,"v":{…}} with those keys in v`,
+		Detection:   `.json whose root has "requests" with "sessionId", "creationDate" or "responderUsername"; .jsonl whose first record is {"kind":0,"v":{…}} with those keys in v, past leading NUL bytes and lines that are not JSON objects`,
 		Locations: []string{
 			"~/.config/Code/User/workspaceStorage/*/chatSessions ($XDG_CONFIG_HOME; also Code - Insiders, VSCodium, Code - OSS)",
 			"~/.config/Code/User/globalStorage/emptyWindowChatSessions",
 			"~/Library/Application Support/Code/User/workspaceStorage/*/chatSessions (macOS)",
 			`%APPDATA%\Code\User\workspaceStorage\*\chatSessions (Windows)`,
 		},
-		Version: 2, // 2: JSON arguments and results with their escapes undone
+		Version: 3, // 3: a mutation log's entry read past NUL bytes glued to it
 	}
 }
 
@@ -100,7 +100,9 @@ func (*VSCode) Detect(path string, head []byte) bool {
 		s := jsonhead.Scan(head)
 		return s.Root == '{' && s.Has("", "requests") && s.Has("", sessionKeys...)
 	case parsers.HasExt(path, ".jsonl"):
-		first := jsonhead.FirstLine(head)
+		// Past leading damage (NUL bytes, a torn or garbage line): Parse
+		// reads the log after it, and warns.
+		first := jsonhead.FirstObjectLine(head)
 		s := jsonhead.Scan(first)
 		if s.Root != '{' {
 			return false
@@ -168,16 +170,14 @@ type entry struct {
 func replay(ctx context.Context, path string, r io.Reader, res *parsers.Result) (any, error) {
 	var state any
 	have := false
+	lines := loose.Lines{Path: path, Res: res}
 	err := loose.EachLine(ctx, path, r, func(n int, line []byte) {
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			return
-		}
 		var e entry
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.UseNumber()
-		if err := dec.Decode(&e); err != nil {
-			res.Warn(parsers.Errorf(path, n, parsers.ErrSyntax, "%v", err))
+		if !lines.DecodeWith(n, line, func(rec []byte) error {
+			dec := json.NewDecoder(bytes.NewReader(rec))
+			dec.UseNumber()
+			return dec.Decode(&e)
+		}) {
 			return
 		}
 		kind, ok := loose.Int(e.Kind)
