@@ -205,7 +205,7 @@ func (*AgentParser) Info() parsers.Info {
 	return parsers.Info{
 		Name:        AgentName,
 		Description: "Cursor agent sessions: agent-transcripts (.jsonl, .txt) and the cursor-agent CLI's store.db",
-		Detection: `a .jsonl under agent-transcripts/ whose first line has "role" and "message" (or is a turn_ended/metadata record); ` +
+		Detection: `a .jsonl under agent-transcripts/ whose first record, past leading NUL bytes and lines that are not JSON objects, has "role" and "message" (or is a turn_ended/metadata record); ` +
 			`a .txt under agent-transcripts/ starting with "user:"; a store.db in chats/<hash>/<id>/ starting with the SQLite magic`,
 		Locations: []string{
 			"~/.cursor/projects/<workspace>/agent-transcripts",
@@ -252,7 +252,9 @@ func (*AgentParser) Detect(path string, head []byte) bool {
 	case !inTranscripts(path):
 		return false
 	case parsers.HasExt(path, ".jsonl"):
-		first := jsonhead.FirstLine(head)
+		// Past leading damage (NUL bytes, a torn or garbage line): Parse
+		// reads the transcript after it, and warns.
+		first := jsonhead.FirstObjectLine(head)
 		if len(first) == 0 || first[0] != '{' {
 			return false
 		}

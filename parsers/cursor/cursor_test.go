@@ -485,6 +485,7 @@ func TestFixturesUnchanged(t *testing.T) {
 func TestDetect(t *testing.T) {
 	db := []byte(sqlitedb.Magic + "\x10\x00")
 	line := []byte(`{"role":"user","message":{"content":[]}}`)
+	nuls := strings.Repeat("\x00", 1000)
 	tests := []struct {
 		p    parsers.Parser
 		path string
@@ -495,6 +496,15 @@ func TestDetect(t *testing.T) {
 		{NewAgent(), "/h/.cursor/projects/p/agent-transcripts/a.jsonl", []byte(`{"type":"metadata","metadata":{}}`), true},
 		{NewAgent(), "/h/elsewhere/a.jsonl", line, false},
 		{NewAgent(), "/h/.cursor/projects/p/agent-transcripts/a.jsonl", []byte(`{"sessionId":"x","uuid":"y"}`), false},
+		// Leading damage (a crash, a preallocated file) is skipped and the
+		// first record judged; look-alikes behind it are still refused.
+		{NewAgent(), "/h/.cursor/projects/p/agent-transcripts/a/a.jsonl", append([]byte(nuls+"\n"), line...), true},
+		{NewAgent(), "/h/.cursor/projects/p/agent-transcripts/a/a.jsonl", append([]byte(nuls), line...), true},
+		{NewAgent(), "/h/.cursor/projects/p/agent-transcripts/a/a.jsonl", append([]byte("garbage\n"), line...), true},
+		{NewAgent(), "/h/.cursor/projects/p/agent-transcripts/a.jsonl", []byte("garbage\n" + `{"type":"turn_ended"}`), true},
+		{NewAgent(), "/h/elsewhere/a.jsonl", append([]byte("garbage\n"), line...), false},
+		{NewAgent(), "/h/.cursor/projects/p/agent-transcripts/a.jsonl", []byte(nuls + "\n" + `{"sessionId":"x","uuid":"y"}`), false},
+		{NewAgent(), "/h/.cursor/projects/p/agent-transcripts/a.jsonl", []byte(strings.Repeat("\x00", 4096)), false},
 		{NewAgent(), "/h/.cursor/projects/p/agent-transcripts/a.txt", []byte("user:\n<user_query>\nhi"), true},
 		{NewAgent(), "/h/.cursor/projects/p/agent-transcripts/notes.txt", []byte("remember the milk"), false},
 		{NewAgent(), "/h/.cursor/chats/abc/123/store.db", db, true},
@@ -512,6 +522,17 @@ func TestDetect(t *testing.T) {
 	// No other family's file, real or example, is claimed.
 	for _, p := range []parsers.Parser{New(), NewAgent()} {
 		parsertest.DetectTree(t, p, func(string) bool { return false }, "../../testdata/corpus", "../../examples")
+	}
+}
+
+// TestLeadingDamage: a transcript that a crash left with NUL bytes, a torn
+// or a garbage line before its records is claimed and read whole, and the
+// damage is a warning naming the line.
+func TestLeadingDamage(t *testing.T) {
+	for _, file := range []string{transcripts + session + "/" + session + ".jsonl", transcripts + "9e8d7c6b-5a49-4b3c-8d2e-1f0a9b8c7d6e.jsonl"} {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			parsertest.CheckLeadingDamage(t, NewAgent(), "/h/.cursor/projects/p/agent-transcripts/"+filepath.Base(file), parsertest.ReadFile(t, file))
+		})
 	}
 }
 
