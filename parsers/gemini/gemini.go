@@ -73,18 +73,18 @@ func (p *Parser) Info() parsers.Info {
 		return parsers.Info{
 			Name:        QwenName,
 			Description: "Qwen Code sessions: projects/<cwd>/chats/<id>.jsonl records, and the Gemini-shaped tmp/<hash>/chats/session-*.json and logs.json of older versions",
-			Detection:   `.jsonl whose first record has "uuid" and "sessionId" with Gemini "parts" or a "systemPayload"; or, under a .qwen folder, the Gemini CLI shapes (session-*.json, session .jsonl, logs.json)`,
+			Detection:   `.jsonl whose first record (past leading NUL bytes and lines that are not JSON objects) has "uuid" and "sessionId" with Gemini "parts" or a "systemPayload"; or, under a .qwen folder, the Gemini CLI shapes (session-*.json, session .jsonl, logs.json)`,
 			Locations: []string{
 				"$QWEN_RUNTIME_DIR/projects, $QWEN_HOME/projects (~/.qwen/projects)",
 				"$QWEN_HOME/tmp (~/.qwen/tmp), older versions",
 			},
-			Version: 2, // 2: JSON arguments and results with their escapes undone
+			Version: 3, // 3: records past leading damage read as Qwen's, not as a Gemini log
 		}
 	}
 	return parsers.Info{
 		Name:        Name,
 		Description: "Gemini CLI chat recordings: tmp/<project>/chats/session-*.json or .jsonl, and the prompts of tmp/<project>/logs.json whose session has no chats file",
-		Detection:   `session-*.json holding "sessionId" with "projectHash" or "messages"; .jsonl whose first line holds "sessionId" and "projectHash" and no "uuid"; logs.json holding a JSON array of {"sessionId", "messageId"}; not under a .qwen folder`,
+		Detection:   `session-*.json holding "sessionId" with "projectHash" or "messages"; .jsonl whose first record (past leading NUL bytes and lines that are not JSON objects) holds "sessionId" and "projectHash" and no "uuid"; logs.json holding a JSON array of {"sessionId", "messageId"}; not under a .qwen folder`,
 		Locations:   []string{"$GEMINI_CLI_HOME/.gemini/tmp", "~/.gemini/tmp"},
 		Version:     2, // 2: JSON arguments and results with their escapes undone
 	}
@@ -180,9 +180,11 @@ func shape(path string, head []byte) kind {
 			return kindSession
 		}
 	case kindLog:
-		h = jsonhead.FirstLine(h)
+		// Past leading damage (NUL bytes, a torn or garbage line): Parse
+		// reads the log after it, and warns.
+		h = jsonhead.FirstObjectLine(h)
 		keys := jsonhead.Scan(h)
-		if h[0] != '{' || !keys.Anywhere("sessionId") {
+		if len(h) == 0 || !keys.Anywhere("sessionId") {
 			return kindNone
 		}
 		if keys.Anywhere("uuid", "parentUuid") {
@@ -241,9 +243,9 @@ func (p *Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.
 	return parseSessionJSON(ctx, path, r, source)
 }
 
-// isQwenLog peeks at the first line: Qwen's records carry a uuid, Gemini's
-// metadata line does not.
+// isQwenLog peeks at the first record, past leading damage as shape does:
+// Qwen's records carry a uuid, Gemini's metadata line does not.
 func isQwenLog(br *bufio.Reader) bool {
 	head, _ := br.Peek(parsers.HeadSize)
-	return jsonhead.Scan(jsonhead.FirstLine(head)).Anywhere("uuid", "parentUuid")
+	return jsonhead.Scan(jsonhead.FirstObjectLine(head)).Anywhere("uuid", "parentUuid")
 }

@@ -178,6 +178,11 @@ func TestQwenCorpus(t *testing.T) {
 // TestDetect: each parser claims its own files and not the other's, and
 // neither claims Claude Code logs or other JSON.
 func TestDetect(t *testing.T) {
+	const (
+		geminiMeta = `{"sessionId":"a","projectHash":"b","startTime":"t"}` + "\n"
+		qwenRec    = `{"uuid":"u","parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","parts":[{"text":"hi"}]}}` + "\n"
+	)
+	nuls := strings.Repeat("\x00", 1000)
 	tests := []struct {
 		path, head   string
 		gemini, qwen bool
@@ -194,6 +199,19 @@ func TestDetect(t *testing.T) {
 		{"/x/logs.json", `{"sessionId":"a"}`, false, false},
 		{"/x/session-x.json", `{"conversation_id":"a","history":[]}`, false, false},
 		{"/x/session-x.jsonl", "", false, false},
+		// Leading damage (a crash, a preallocated file) is skipped and the
+		// first record judged; look-alikes behind it are still refused.
+		{"/h/.gemini/tmp/p/chats/session-x.jsonl", nuls + "\n" + geminiMeta, true, false},
+		{"/h/.gemini/tmp/p/chats/session-x.jsonl", nuls + geminiMeta, true, false},
+		{"/h/.gemini/tmp/p/chats/session-x.jsonl", "garbage\n" + geminiMeta, true, false},
+		{"/h/.qwen/tmp/p/chats/session-x.jsonl", "garbage\n" + geminiMeta, false, true},
+		{"/x/a.jsonl", nuls + "\n" + qwenRec, false, true},
+		{"/x/a.jsonl", nuls + qwenRec, false, true},
+		{"/x/a.jsonl", "garbage\n" + qwenRec, false, true},
+		{"/x/a.jsonl", `{"uuid":"u",` + "\n" + qwenRec, false, true},
+		{"/x/a.jsonl", "garbage\n" + `{"parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","content":"hi"},"uuid":"u"}`, false, false},
+		{"/h/.gemini/tmp/p/chats/session-x.jsonl", strings.Repeat("\x00", 4096), false, false},
+		{"/h/.qwen/projects/p/chats/x.jsonl", "garbage\n", false, false},
 	}
 	for _, tt := range tests {
 		if got := New().Detect(tt.path, []byte(tt.head)); got != tt.gemini {
@@ -335,6 +353,26 @@ func TestDefaultRoots(t *testing.T) {
 	env["QWEN_RUNTIME_DIR"] = "/rt"
 	check(New(), "/g/.gemini/tmp")
 	check(NewQwen(), "/rt/projects", "/q/projects", "/q/tmp")
+}
+
+// TestLeadingDamage: a session log or Qwen's records that a crash left with
+// NUL bytes, a torn or a garbage line before them are claimed and read
+// whole, and the damage is a warning naming the line.
+func TestLeadingDamage(t *testing.T) {
+	tests := []struct {
+		name string
+		p    *Parser
+		path string
+		file string
+	}{
+		{"gemini session log", New(), "/h/.gemini/tmp/p/chats/session-2026-03-02T09-15-7c1e2a90.jsonl", chats + "session-2026-03-02T09-15-7c1e2a90.jsonl"},
+		{"qwen records", NewQwen(), "/h/.qwen/projects/p/chats/6a1f0e2d.jsonl", qwenFile},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parsertest.CheckLeadingDamage(t, tt.p, tt.path, parsertest.ReadFile(t, tt.file))
+		})
+	}
 }
 
 func TestCancel(t *testing.T) {
