@@ -53,14 +53,14 @@ func (*Parser) Info() parsers.Info {
 		Name:        Name,
 		Description: "goose (Block) sessions: the SQLite store sessions.db (goose 1.10 and later) and the older one-.jsonl-per-session files",
 		Detection: `sessions.db starting with the SQLite magic, in a folder named goose or with goose's content_json column in its head; ` +
-			`or .jsonl whose first line is goose session metadata ("description" and "message_count") or a goose message ("role", "created", "content") in a goose folder`,
+			`or .jsonl whose first record (past leading NUL bytes and lines that are not JSON objects) is goose session metadata ("description" and "message_count") or a goose message ("role", "created", "content") in a goose folder`,
 		Locations: []string{
 			"$GOOSE_PATH_ROOT/data/sessions",
 			"$XDG_DATA_HOME/goose/sessions (~/.local/share/goose/sessions)",
 			"~/Library/Application Support/Block/goose/sessions (macOS)",
 			`%APPDATA%\Block\goose\data\sessions (Windows)`,
 		},
-		Version: 2, // 2: JSON arguments and results with their escapes undone
+		Version: 3, // 3: a session file's metadata read past leading damage
 	}
 }
 
@@ -116,7 +116,9 @@ func (*Parser) Detect(path string, head []byte) bool {
 	if !parsers.HasExt(path, ".jsonl") {
 		return false
 	}
-	first := jsonhead.FirstLine(head)
+	// Past leading damage (NUL bytes, a torn or garbage line): Parse reads
+	// the session after it, and warns.
+	first := jsonhead.FirstObjectLine(head)
 	if len(first) == 0 || first[0] != '{' {
 		return false
 	}

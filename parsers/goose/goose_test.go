@@ -418,6 +418,7 @@ func TestDetect(t *testing.T) {
 	db := []byte(sqlitedb.Magic + "\x10\x00")
 	meta := []byte(`{"working_dir":"/x","description":"d","schedule_id":null,"message_count":2}` + "\n")
 	msg := []byte(`{"role":"user","created":1,"content":[]}` + "\n")
+	nuls := strings.Repeat("\x00", 1000)
 	tests := []struct {
 		path string
 		head []byte
@@ -434,6 +435,15 @@ func TestDetect(t *testing.T) {
 		{"/home/u/.local/share/goose/sessions/x.jsonl", msg, true},
 		{"/a/x.jsonl", []byte(`{"description":"a"}`), false},
 		{"/a/x.jsonl", nil, false},
+		// Leading damage (a crash, a preallocated file) is skipped and the
+		// first record judged; look-alikes behind it are still refused.
+		{"/a/20250101_000000.jsonl", append([]byte(nuls+"\n"), meta...), true},
+		{"/a/20250101_000000.jsonl", append([]byte(nuls), meta...), true},
+		{"/a/20250101_000000.jsonl", append([]byte("garbage\n"), meta...), true},
+		{"/a/20250101_000000.jsonl", append([]byte(`{"description":`+"\n"), meta...), true},
+		{"/home/u/.local/share/goose/sessions/x.jsonl", append([]byte("garbage\n"), msg...), true},
+		{"/a/x.jsonl", append([]byte("garbage\n"), msg...), false},
+		{"/home/u/.local/share/goose/sessions/x.jsonl", []byte(strings.Repeat("\x00", 4096)), false},
 	}
 	for _, tt := range tests {
 		if got := p.Detect(tt.path, tt.head); got != tt.want {
@@ -441,6 +451,17 @@ func TestDetect(t *testing.T) {
 		}
 	}
 	parsertest.DetectTree(t, p, func(string) bool { return false }, "../../testdata/corpus", "../../examples")
+}
+
+// TestLeadingDamage: a session file that a crash left with NUL bytes, a
+// torn or a garbage line before its records is claimed and read whole, its
+// metadata with it, and the damage is a warning naming the line.
+func TestLeadingDamage(t *testing.T) {
+	for _, file := range []string{"testdata/20250612_143015.jsonl", "testdata/quirks.jsonl"} {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			parsertest.CheckLeadingDamage(t, New(), "/a/"+filepath.Base(file), parsertest.ReadFile(t, file))
+		})
+	}
 }
 
 func TestRoots(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"github.com/convsearch/convsearch/parsers/loose"
 )
 
-// metadata is the first line of a session file (SessionMetadata).
+// metadata is the first record of a session file (SessionMetadata).
 type metadata struct {
 	WorkingDir   json.RawMessage `json:"working_dir"`
 	Description  json.RawMessage `json:"description"`
@@ -35,13 +35,18 @@ func parseJSONL(ctx context.Context, path string, r io.Reader) (*parsers.Result,
 	var meta metadata
 	cv := newConverter()
 	lines := &loose.Lines{Path: path, Res: res}
+	read := 0 // records read: the metadata is the first, past any damage
 	err := loose.EachLine(ctx, path, r, func(n int, line []byte) {
 		var msg gooseMessage
-		if !lines.Decode(n, line, &msg) {
+		if !lines.DecodeWith(n, line, func(rec []byte) error {
+			line = rec // the record past any NUL bytes, for the metadata
+			return json.Unmarshal(rec, &msg)
+		}) {
 			return
 		}
+		read++
 		if len(msg.Role) == 0 {
-			if lines.Count() == 1 && json.Unmarshal(line, &meta) == nil && (len(meta.Description) > 0 || len(meta.MessageCount) > 0 || len(meta.WorkingDir) > 0) {
+			if read == 1 && json.Unmarshal(line, &meta) == nil && (len(meta.Description) > 0 || len(meta.MessageCount) > 0 || len(meta.WorkingDir) > 0) {
 				return
 			}
 			res.Warn(parsers.Errorf(path, n, parsers.ErrShape, "line skipped: neither session metadata nor a message"))
