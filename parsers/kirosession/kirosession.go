@@ -47,7 +47,7 @@ func (*Parser) Info() parsers.Info {
 	return parsers.Info{
 		Name:        Name,
 		Description: "Kiro CLI sessions: sessions/cli/<id>.jsonl events (Prompt, AssistantMessage, ToolResults) with a <id>.json companion (title, cwd, times, model)",
-		Detection:   `.jsonl whose first line is {"version": "v…", "kind": "Prompt" | "AssistantMessage" | "ToolResults" | "Clear" …}, or an empty .jsonl under sessions/cli; the .json is read as a companion, never on its own`,
+		Detection:   `.jsonl whose first record (past leading NUL bytes and lines that are not JSON objects) is {"version": "v…", "kind": "Prompt" | "AssistantMessage" | "ToolResults" | "Clear" …}, or an empty .jsonl, or one of nothing but such damage, under sessions/cli; the .json is read as a companion, never on its own`,
 		Locations:   []string{"$KIRO_HOME/sessions/cli", "~/.kiro/sessions/cli"},
 		Version:     2, // 2: JSON arguments and results with their escapes undone
 	}
@@ -76,16 +76,19 @@ func metaPath(path string) string { return strings.TrimSuffix(path, ".jsonl") + 
 // eventKinds are the kinds of Kiro's session events.
 var eventKinds = map[string]bool{"Prompt": true, "AssistantMessage": true, "ToolResults": true, "Clear": true, "Compaction": true, "Summary": true}
 
-// Detect claims .jsonl files whose first line is a Kiro event. The kind
+// Detect claims .jsonl files whose first record is a Kiro event. The kind
 // and version keys come first on the line, so a long prompt does not push
 // them out of the head.
 func (*Parser) Detect(path string, head []byte) bool {
 	if !parsers.HasExt(path, ".jsonl") {
 		return false
 	}
-	h := jsonhead.FirstLine(head)
+	// Past leading damage (NUL bytes, a torn or garbage line): Parse reads
+	// the session after it, and warns.
+	h := jsonhead.FirstObjectLine(head)
 	if len(h) == 0 {
-		// A session created and not yet written to.
+		// A session created and not yet written to, or one of nothing but
+		// damage: only the place can tell.
 		return strings.Contains(filepath.ToSlash(path), "/sessions/cli/")
 	}
 	s := jsonhead.Scan(h)

@@ -1,6 +1,7 @@
 package kirosession
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,6 +108,8 @@ func TestBadCompanion(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
+	const prompt = `{"version":"v1","kind":"Prompt","data":{"message_id":"m"}}` + "\n"
+	nuls := strings.Repeat("\x00", 1000)
 	tests := []struct {
 		path, head string
 		want       bool
@@ -119,10 +122,37 @@ func TestDetect(t *testing.T) {
 		{"/x/a.json", `{"version":"v1","kind":"Prompt","data":{}}`, false},
 		{"/x/a.jsonl", `{"type":"user","sessionId":"s","uuid":"u"}`, false},
 		{"/x/a.jsonl", `{"kind":"Prompt"}`, false},
+		// Leading damage (a crash, a preallocated file) is skipped and the
+		// first record judged; look-alikes behind it are still refused.
+		{"/x/a.jsonl", nuls + "\n" + prompt, true},
+		{"/x/a.jsonl", nuls + prompt, true},
+		{"/x/a.jsonl", "garbage\n" + prompt, true},
+		{"/x/a.jsonl", `{"version":"v1",` + "\n" + prompt, true},
+		{"/x/a.jsonl", "garbage\n" + `{"type":"user","sessionId":"s","uuid":"u"}`, false},
+		{"/h/.kiro/sessions/cli/a.jsonl", "garbage\n" + `{"type":"user","sessionId":"s","uuid":"u"}`, false},
+		// A head of damage only leaves nothing to judge: the place decides.
+		{"/h/.kiro/sessions/cli/a.jsonl", strings.Repeat("\x00", 4096), true},
+		{"/h/.kiro/sessions/cli/a.jsonl", "garbage\n", true},
+		{"/x/a.jsonl", strings.Repeat("\x00", 4096), false},
+		{"/x/a.jsonl", "garbage\n", false},
 	}
 	for _, tt := range tests {
 		if got := New().Detect(tt.path, []byte(tt.head)); got != tt.want {
 			t.Errorf("Detect(%s, %.40s) = %v, want %v", tt.path, tt.head, got, tt.want)
+		}
+	}
+}
+
+// TestLeadingDamage: a session that a crash left with NUL bytes, a torn or a
+// garbage line before its events is claimed and read whole, and the damage
+// is a warning naming the line.
+func TestLeadingDamage(t *testing.T) {
+	parsertest.CheckLeadingDamage(t, New(), main, parsertest.ReadFile(t, main))
+	// A session of nothing but damage, claimed by its place, is an error
+	// naming the file, not an empty session.
+	for _, data := range []string{strings.Repeat("\x00", 4096), "garbage\n"} {
+		if _, err := New().Parse(context.Background(), "/h/.kiro/sessions/cli/a.jsonl", strings.NewReader(data)); err == nil || !strings.Contains(err.Error(), "a.jsonl:1:") {
+			t.Errorf("Parse(%.20q): error %v, want one naming the file and line 1", data, err)
 		}
 	}
 }
