@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/jsonhead"
 	"github.com/convsearch/convsearch/parsers/loose"
 )
 
@@ -64,13 +64,13 @@ func (*Parser) Info() parsers.Info {
 	return parsers.Info{
 		Name:        Name,
 		Description: "PersonalAgent conversations: YYYYMMDDHHMMSS###.jsonl messages with a .meta.json companion (title, dates, context summary)",
-		Detection:   "file named YYYYMMDDHHMMSS###.jsonl whose first line is a JSON object with a \"role\" (or opening with \"content\"), or an empty file, as a new conversation is; the .meta.json is read as a companion, never on its own",
+		Detection:   "file named YYYYMMDDHHMMSS###.jsonl whose first JSON object line, past leading NUL bytes and lines that are not JSON objects, has a \"role\" (or opens with \"content\"), or an empty file, as a new conversation is; the .meta.json is read as a companion, never on its own",
 		Locations: []string{
 			"~/Library/Application Support/PersonalAgent/conversations",
 			"$XDG_DATA_HOME/PersonalAgent/conversations (~/.local/share/PersonalAgent/conversations)",
 			"%LOCALAPPDATA%\\PersonalAgent\\conversations",
 		},
-		Version: 2, // 2: JSON arguments and results with their escapes undone
+		Version: 3, // 3: a message read past NUL bytes glued to it
 	}
 }
 
@@ -99,21 +99,19 @@ func (*Parser) Companions(path string) []string {
 
 func metaPath(path string) string { return strings.TrimSuffix(path, msgExt) + metaExt }
 
-// Detect claims YYYYMMDDHHMMSS###.jsonl files whose first line is a message.
-// The .meta.json never matches: the name must end in .jsonl.
+// Detect claims YYYYMMDDHHMMSS###.jsonl files whose first record is a
+// message, past leading damage (NUL bytes, a torn or garbage line) that
+// Parse then skips with a warning. The .meta.json never matches: the name
+// must end in .jsonl.
 func (*Parser) Detect(path string, head []byte) bool {
 	if !fileName.MatchString(filepath.Base(path)) {
 		return false
 	}
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	if len(bytes.TrimSpace(head)) == 0 {
+	if len(bytes.TrimSpace(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")))) == 0 {
 		return true // a conversation created and not yet written to
 	}
-	line := bytes.TrimLeft(head, " \t\r\n")
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	}
-	return len(line) > 0 && line[0] == '{' && (roleKey.Match(line) || contentFirst.Match(line))
+	line := jsonhead.FirstObjectLine(head)
+	return len(line) > 0 && (roleKey.Match(line) || contentFirst.Match(line))
 }
 
 // meta is the .meta.json companion.
@@ -172,17 +170,16 @@ func (p *Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.
 		}
 	}
 
-	var (
-		nonBlank int
-		firstErr error
-	)
+	// Lines skips NUL bytes a crash left before a record, with a warning,
+	// and warns of the lines that are not JSON objects.
+	lines := loose.Lines{Path: path, Res: res}
+	var firstErr error
 	err := loose.EachLine(ctx, path, r, func(lineNo int, raw []byte) {
-		text := bytes.TrimSpace(raw)
-		if len(text) == 0 {
+		var l line
+		if !lines.Decode(lineNo, raw, &l) {
 			return
 		}
-		nonBlank++
-		msg, err := readLine(path, lineNo, text)
+		msg, err := readLine(path, lineNo, &l)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -196,7 +193,10 @@ func (p *Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.
 		return nil, err
 	}
 	// A file with lines, none of which is a message, is not this format.
-	if nonBlank > 0 && len(c.Messages) == 0 {
+	if lines.Count() > 0 && len(c.Messages) == 0 {
+		if err := lines.Unreadable(); err != nil {
+			return nil, err
+		}
 		return nil, firstErr
 	}
 
@@ -232,22 +232,8 @@ func (p *Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.
 	return res, nil
 }
 
-// readLine turns one non-blank line into a message.
-func readLine(path string, n int, text []byte) (conversation.Message, error) {
-	if text[0] != '{' {
-		if json.Valid(text) {
-			return conversation.Message{}, parsers.Errorf(path, n, parsers.ErrShape, "line is not a JSON object, skipped")
-		}
-		return conversation.Message{}, parsers.Errorf(path, n, parsers.ErrSyntax, "malformed line skipped")
-	}
-	var l line
-	if err := json.Unmarshal(text, &l); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return conversation.Message{}, parsers.Errorf(path, n, parsers.ErrShape, "line skipped: %v", err)
-		}
-		return conversation.Message{}, parsers.Errorf(path, n, parsers.ErrSyntax, "malformed line skipped: %v", err)
-	}
+// readLine turns line n, read as a JSON object, into a message.
+func readLine(path string, n int, l *line) (conversation.Message, error) {
 	if l.Role == nil && l.Content == nil && l.ToolCalls == nil && l.ToolResults == nil {
 		return conversation.Message{}, parsers.Errorf(path, n, parsers.ErrShape, "line has no role, content or tool fields, skipped")
 	}

@@ -2,6 +2,7 @@ package personalagent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -81,6 +82,8 @@ func FuzzParse(f *testing.F) {
 }
 
 func TestDetect(t *testing.T) {
+	const msg = `{"role":"user","content":"hi","ts":"2025-01-21T19:30:00Z"}` + "\n"
+	nuls := strings.Repeat("\x00", 1000)
 	long := `{"role":"user","content":"` + strings.Repeat("x", 5000) + `","ts":"2025-01-01T00:00:00Z"}`
 	tests := []struct {
 		name string
@@ -104,6 +107,15 @@ func TestDetect(t *testing.T) {
 		{"right name, array", "20250121193000001.jsonl", `[{"role":"user","content":"hi"}]`, false},
 		{"right name, text", "20250121193000001.jsonl", "role: user\n", false},
 		{"claude-code line", "20250121193000001.json", `{"type":"user","message":{"role":"user","content":"hi"}}`, false},
+		// Leading damage (a crash, a preallocated file) is skipped and the
+		// first record judged; look-alikes behind it are still refused.
+		{"NUL line first", "20250121193000001.jsonl", nuls + "\n" + msg, true},
+		{"NULs glued to the record", "20250121193000001.jsonl", nuls + msg, true},
+		{"garbage line first", "20250121193000001.jsonl", "garbage\n" + msg, true},
+		{"torn record first", "20250121193000001.jsonl", `{"role":"user","content":"cut` + "\n" + msg, true},
+		{"garbage then meta content", "20250121193000001.jsonl", "garbage\n" + `{"id":"a1b2","title":"t"}`, false},
+		{"garbage then message, other name", "0199812e-64f0-7f73-91fc-095dda01c36e.jsonl", "garbage\n" + msg, false},
+		{"only NULs", "20250121193000001.jsonl", strings.Repeat("\x00", 4096), false},
 	}
 	p := New()
 	for _, tt := range tests {
@@ -111,6 +123,14 @@ func TestDetect(t *testing.T) {
 			t.Errorf("%s: Detect(%s) = %v, want %v", tt.name, tt.path, got, tt.want)
 		}
 	}
+}
+
+// TestLeadingDamage: a conversation that a crash left with NUL bytes, a torn
+// or a garbage line before its messages is claimed and read whole, and the
+// damage is a warning naming the line.
+func TestLeadingDamage(t *testing.T) {
+	const file = "../../examples/personalagent/conversations/20250314092211042.jsonl"
+	parsertest.CheckLeadingDamage(t, New(), file, parsertest.ReadFile(t, file))
 }
 
 // TestDetectOthers runs Detect over every corpus and example file: only our
@@ -315,7 +335,11 @@ func TestRoles(t *testing.T) {
 		{`{"tool_calls":[{"id":"1","name":"n"}]}`, conversation.RoleAssistant},
 	}
 	for _, tt := range tests {
-		m, err := readLine("f.jsonl", 1, []byte(tt.line))
+		var l line
+		if err := json.Unmarshal([]byte(tt.line), &l); err != nil {
+			t.Fatal(err)
+		}
+		m, err := readLine("f.jsonl", 1, &l)
 		if err != nil || m.Role != tt.want {
 			t.Errorf("%s: role %q (err %v), want %q", tt.line, m.Role, err, tt.want)
 		}
