@@ -2,11 +2,13 @@ package all
 
 import (
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/parsertest"
 )
 
 // familyOf says which family must claim a file, from where it sits; ""
@@ -104,6 +106,50 @@ func TestEveryFileHasOneFamily(t *testing.T) {
 		}
 	}
 	if n < 30 {
+		t.Errorf("only %d files looked at", n)
+	}
+}
+
+// TestDamagedFileHasOneFamily: a JSON Lines file of the corpus or the
+// examples that a crash left with NUL bytes, a garbage or a torn line before
+// its records is still claimed by its own family and by no other.
+func TestDamagedFileHasOneFamily(t *testing.T) {
+	reg := Registry()
+	n := 0
+	for _, root := range []string{"../../testdata/corpus", "../../examples"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !parsers.HasExt(path, ".jsonl") {
+				return err
+			}
+			want := familyOf(path)
+			if want == "" || want == "?" {
+				return nil
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, dmg := range parsertest.Damage {
+				damaged := append([]byte(dmg.Prefix), data...)
+				head := damaged[:min(len(damaged), parsers.HeadSize)]
+				var claimed []string
+				for _, p := range reg.Parsers() {
+					if p.Detect(path, head) {
+						claimed = append(claimed, p.Info().Name)
+					}
+				}
+				if len(claimed) != 1 || claimed[0] != want {
+					t.Errorf("%s after a %s: claimed by %v, want only %s", path, dmg.Name, claimed, want)
+				}
+			}
+			n++
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n < 10 {
 		t.Errorf("only %d files looked at", n)
 	}
 }
