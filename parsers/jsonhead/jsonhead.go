@@ -1,7 +1,8 @@
 // Package jsonhead lists the object keys in the first bytes of a JSON
 // document, for Detect methods: the head may be cut anywhere and must not be
 // decoded. It is the one way families recognise a JSON format from its head;
-// a JSON Lines format scans its first line (FirstLine).
+// a JSON Lines format scans its first record (FirstObjectLine, which skips
+// the NUL bytes and torn or garbage lines a crash can leave before it).
 package jsonhead
 
 import (
