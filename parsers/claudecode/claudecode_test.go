@@ -361,6 +361,16 @@ func TestLeadingDamage(t *testing.T) {
 	}
 }
 
+// TestLeadingDamageFiles: real sessions behind the same damage are read as
+// the clean files are, as every JSON Lines family checks.
+func TestLeadingDamageFiles(t *testing.T) {
+	for _, file := range []string{corpus + "short-conversation.jsonl", example} {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			parsertest.CheckLeadingDamage(t, New(), "/p/"+filepath.Base(file), parsertest.ReadFile(t, file))
+		})
+	}
+}
+
 func TestErrors(t *testing.T) {
 	tests := []struct {
 		name, data string
