@@ -39,7 +39,10 @@ type FileState struct {
 	Path string `json:"path"`
 	// Parser is the family that reads the file; "" for a file under a root
 	// that is no conversation (remembered so it is not sniffed again).
-	Parser        string    `json:"parser,omitempty"`
+	Parser string `json:"parser,omitempty"`
+	// ParserVersion is the family's Version; for a file no family claimed,
+	// the registry's Generation then, so that it is sniffed again when the
+	// families change.
 	ParserVersion int       `json:"parser_version,omitempty"`
 	Size          int64     `json:"size"`
 	ModTime       time.Time `json:"mtime"`

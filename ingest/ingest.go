@@ -111,6 +111,7 @@ func (o *Options) SetDefaults() {
 // once; the daemon serialises them.
 type Ingester struct {
 	reg  *parsers.Registry
+	gen  int // reg.Generation(), recorded with the files no family claims
 	ix   Index
 	ex   Extractor
 	opts Options
@@ -124,7 +125,7 @@ type Ingester struct {
 // and writes to ix.
 func New(reg *parsers.Registry, ix Index, ex Extractor, opts Options) *Ingester {
 	opts.SetDefaults()
-	return &Ingester{reg: reg, ix: ix, ex: ex, opts: opts}
+	return &Ingester{reg: reg, gen: reg.Generation(), ix: ix, ex: ex, opts: opts}
 }
 
 // Progress is the running count of a pass.
@@ -381,6 +382,11 @@ func (in *Ingester) check(path string, info fs.FileInfo) (job, bool) {
 	if prev.Size != j.size || !prev.ModTime.Equal(j.modTime) || prev.Error != "" {
 		// A failed file is tried again: a chmod moves only its ctime, and
 		// a read stopped by cancellation or a full disk left no trace in it.
+		return j, true
+	}
+	if prev.Parser == "" && prev.ParserVersion != in.gen {
+		// No family claimed it when the families were others: one of
+		// them may now.
 		return j, true
 	}
 	if prev.Parser != "" {
@@ -687,6 +693,7 @@ func (in *Ingester) read(ctx context.Context, j job) result {
 		// Not a conversation file (a README, an image, an unknown
 		// format): remember it, index nothing, say so under -v.
 		in.opts.Logger.Debug("not a known conversation format; skipped", "path", j.path)
+		r.change.State.ParserVersion = in.gen
 		return r
 	}
 	if err != nil {

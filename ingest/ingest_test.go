@@ -361,3 +361,60 @@ func TestSizedPass(t *testing.T) {
 		})
 	}
 }
+
+// laterParser claims what lineParser does not: files starting "LATER ",
+// unless blind, as its version 1 was.
+type laterParser struct{ blind bool }
+
+func (p laterParser) Info() parsers.Info {
+	v := 2
+	if p.blind {
+		v = 1
+	}
+	return parsers.Info{Name: "later", Version: v, Description: "test", Detection: "LATER header"}
+}
+
+func (p laterParser) Detect(path string, head []byte) bool {
+	return !p.blind && bytes.HasPrefix(head, []byte("LATER "))
+}
+
+func (laterParser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
+	c := &conversation.Conversation{ID: "later", Title: "later", Date: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC),
+		Messages: []conversation.Message{{Role: conversation.RoleUser, Content: "found at last"}}}
+	c.Renumber()
+	return &parsers.Result{Conversations: []*conversation.Conversation{c}}, nil
+}
+
+// A file no family claimed is sniffed again when the families change (an
+// upgrade that reads what it could not), without the file being touched; with
+// the same families it is not.
+func TestUnclaimedFileSniffedAgainAfterUpgrade(t *testing.T) {
+	e := newEnv(t)
+	e.write("a.conv", "TESTCONV A\nhello\n")
+	e.write("x.later", "LATER one\n")
+	if s := e.reconcile(); s.Parsed != 1 || s.Conversations != 1 {
+		t.Fatalf("first pass: %+v, want the one file lineParser reads", s.Progress)
+	}
+	for _, tt := range []struct {
+		name          string
+		reg           *parsers.Registry
+		wantUnchanged int
+		wantLater     bool
+	}{
+		{"same families", parsers.NewRegistry(e.p), 2, false},
+		// Another family, still blind to it: looked at again, not claimed.
+		{"a family more", parsers.NewRegistry(e.p, laterParser{blind: true}), 1, false},
+		{"the same again", parsers.NewRegistry(e.p, laterParser{blind: true}), 2, false},
+		{"a family that reads it", parsers.NewRegistry(e.p, laterParser{}), 1, true},
+		{"read, unchanged", parsers.NewRegistry(e.p, laterParser{}), 2, true},
+	} {
+		e.in = New(tt.reg, e.ix, nil, Options{})
+		s := e.reconcile()
+		if s.Unchanged != tt.wantUnchanged {
+			t.Errorf("%s: %d files unchanged, want %d", tt.name, s.Unchanged, tt.wantUnchanged)
+		}
+		if _, got := e.messages()["later"]; got != tt.wantLater {
+			t.Errorf("%s: later conversation indexed = %v, want %v", tt.name, got, tt.wantLater)
+		}
+	}
+}

@@ -30,8 +30,9 @@ type Info struct {
 	// ("~/.claude/projects", "$CODEX_HOME/sessions"). See Locator for the
 	// machine-readable form.
 	Locations []string
-	// Version changes whenever the parser's output for the same input changes;
-	// the indexer re-parses files read by an older version.
+	// Version changes whenever the parser's output for the same input changes,
+	// or the files it detects do: the indexer re-parses files read by an older
+	// version, and sniffs again files no family claimed (Registry.Generation).
 	Version int
 }
 

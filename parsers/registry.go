@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -28,6 +29,20 @@ func NewRegistry(ps ...Parser) *Registry {
 
 // Parsers returns the registered parsers in detection order.
 func (r *Registry) Parsers() []Parser { return append([]Parser(nil), r.parsers...) }
+
+// Generation fingerprints the registry's families, their versions and their
+// order, never 0. A file no family claimed is recorded with it, and sniffed
+// again when it changes: a family that now detects what it missed (a damaged
+// head, a new format) finds the files it was blind to without their being
+// touched. Sniffing reads only a head, so redoing it after an upgrade is cheap.
+func (r *Registry) Generation() int {
+	h := fnv.New32a()
+	for _, p := range r.parsers {
+		info := p.Info()
+		fmt.Fprintf(h, "%s:%d;", info.Name, info.Version)
+	}
+	return int(h.Sum32()>>1) | 1
+}
 
 // Lookup returns the parser named name, or nil.
 func (r *Registry) Lookup(name string) Parser {
