@@ -65,7 +65,15 @@ func (r *Registry) Detect(path string, head []byte) (Parser, error) {
 	return nil, ErrFormat
 }
 
-// ReadHead returns the first HeadSize bytes of the file at path.
+// MaxLeadingNULs is how many NUL bytes ReadHead reads past at the start of a
+// file to find its head.
+const MaxLeadingNULs = 1 << 20
+
+// ReadHead returns the first HeadSize bytes of the file at path. A file that
+// starts with NUL bytes (a crash can leave whole blocks of them before the
+// first record) is shown from its first other byte, if one comes within
+// MaxLeadingNULs: parsers skip the NULs when they read, so detection must
+// see past them too.
 func ReadHead(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -77,7 +85,31 @@ func ReadHead(path string) ([]byte, error) {
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	return head[:n], nil
+	head = head[:n]
+	skipped := 0
+	for len(head) > 0 && head[0] == 0 && skipped < MaxLeadingNULs {
+		i := 0
+		for i < len(head) && head[i] == 0 {
+			i++
+		}
+		skipped += i
+		if i < len(head) {
+			// The rest of the head, topped up to HeadSize.
+			rest := make([]byte, HeadSize)
+			m := copy(rest, head[i:])
+			k, err := io.ReadFull(f, rest[m:])
+			if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+				return nil, fmt.Errorf("read %s: %w", path, err)
+			}
+			return rest[:m+k], nil
+		}
+		n, err := io.ReadFull(f, head[:cap(head)])
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		head = head[:n]
+	}
+	return head, nil
 }
 
 // DetectFile detects the parser of the file at path. It returns ErrFormat
@@ -122,6 +154,12 @@ func (r *Registry) ParseFileFrom(ctx context.Context, path string, p Parser, tee
 	head, err := br.Peek(HeadSize)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if p == nil && len(head) > 0 && head[0] == 0 {
+		// Leading NULs: ReadHead looks past them.
+		if p, err = r.DetectFile(path); err != nil {
+			return nil, nil, err
+		}
 	}
 	if p == nil {
 		if p, err = r.Detect(path, head); err != nil {

@@ -128,3 +128,46 @@ func TestAddUnique(t *testing.T) {
 		t.Errorf("warnings %v: want two naming export.json:7", res.Warnings)
 	}
 }
+
+// A crash can leave whole blocks of NULs before a file's first record, more
+// than the head Detect is shown: the registry looks past them, up to
+// MaxLeadingNULs.
+func TestDetectPastLeadingNULs(t *testing.T) {
+	dir := t.TempDir()
+	reg := parsers.NewRegistry(stopEarly{})
+	for _, tt := range []struct {
+		name string
+		data []byte
+		want bool
+	}{
+		{"no damage", []byte("EARLY rest"), true},
+		{"a block of NULs", append(make([]byte, 4096), "EARLY rest"...), true},
+		{"NULs past three heads", append(make([]byte, 3*parsers.HeadSize+17), "EARLY rest"...), true},
+		{"NULs then the record cut by the head", append(make([]byte, parsers.HeadSize-2), "EARLY rest"...), true},
+		{"only NULs", make([]byte, 10000), false},
+		{"NULs past the limit", append(make([]byte, parsers.MaxLeadingNULs+parsers.HeadSize), "EARLY rest"...), false},
+		{"empty", nil, false},
+	} {
+		path := filepath.Join(dir, fmt.Sprintf("%d.txt", len(tt.data)))
+		if err := os.WriteFile(path, tt.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := reg.DetectFile(path)
+		if got := err == nil && p != nil; got != tt.want {
+			t.Errorf("%s: DetectFile = %v, %v; want detected %v", tt.name, p, err, tt.want)
+		}
+		if tt.want {
+			head, err := parsers.ReadHead(path)
+			if err != nil || !bytes.HasPrefix(head, []byte("EARLY rest")) {
+				t.Errorf("%s: ReadHead = %q, %v; want it to start at the record", tt.name, head[:min(len(head), 20)], err)
+			}
+		}
+		_, _, err = reg.ParseFile(context.Background(), path, nil)
+		if tt.want && err != nil {
+			t.Errorf("%s: ParseFile: %v", tt.name, err)
+		}
+		if !tt.want && !errors.Is(err, parsers.ErrFormat) {
+			t.Errorf("%s: ParseFile: %v, want ErrFormat", tt.name, err)
+		}
+	}
+}
