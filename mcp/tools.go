@@ -77,8 +77,6 @@ type searchOutput struct {
 	// Truncated is true when more hits match than are shown or a text was
 	// cut.
 	Truncated bool `json:"truncated"`
-	// NextOffset is the offset of the next page, when there is one.
-	NextOffset int `json:"next_offset,omitempty"`
 	// HiddenMatches counts, when nothing matched, the hidden messages that
 	// would with include_hidden.
 	HiddenMatches uint64 `json:"hidden_matches,omitempty" jsonschema:"when nothing matched: how many hidden (injected or procedural) messages match; pass include_hidden:true to see them"`
@@ -295,22 +293,13 @@ func (t *tools) search(ctx context.Context, in *searchInput) (string, searchOutp
 		out.HiddenMatches = t.hiddenMatches(ctx, r)
 	}
 	out.Truncated = trimHits(out.Hits)
-	// Grouped, Total counts documents, not conversations: the search says
-	// whether more conversations follow.
-	more := func(shown int) bool {
-		if r.Group {
-			return res.More
-		}
-		return uint64(in.Offset+shown) < out.Total
-	}
 	text := fitHits(&out, func() string {
-		out.NextOffset = 0
-		if next := in.Offset + len(out.Hits); more(len(out.Hits)) || len(out.Hits) < len(res.Hits) {
-			out.Truncated = true
-			if next <= query.MaxOffset { // deeper pages: narrow the search instead
-				out.NextOffset = next
-			}
-		}
+		// As the engine pages for the HTTP API and the command line, from
+		// the hits this answer shows: deeper than query.MaxOffset, more
+		// hits but no next_offset (narrow the search instead).
+		var more bool
+		out.NextOffset, more = query.NextOffset(r, res, len(out.Hits))
+		out.Truncated = out.Truncated || more
 		return indexingNote(out.Indexing, t.renderSearch(ctx, &out, in.Offset, in, r.Group))
 	})
 	return text, out, nil

@@ -70,6 +70,38 @@ type Result struct {
 	Relaxed bool `json:"relaxed,omitempty"`
 	// More is true, with Group, when more conversations follow this page.
 	More bool `json:"more,omitempty"`
+	// NextOffset is the Offset of the next page, when one follows within
+	// MaxOffset (see NextOffset).
+	NextOffset int `json:"next_offset,omitempty"`
+}
+
+// NextOffset returns where the page after the first shown hits of res, the
+// answer to r, starts: next is the Offset that reads on, and more says
+// whether hits follow at all. Grouped, Total counts documents, not
+// conversations, so res.More says whether more conversations follow;
+// single hits follow while the page ends before Total. A page cut short
+// (shown below len(res.Hits)) has more after it. next is 0 when none
+// follows, when it would start past MaxOffset (deeper, a search is
+// narrowed or paged with After), and with After, whose pages go on from
+// their last hit's Sort (more then says only whether the page was cut).
+func NextOffset(r Request, res *Result, shown int) (next int, more bool) {
+	if shown <= 0 {
+		return 0, false
+	}
+	more = shown < len(res.Hits)
+	if len(r.After) > 0 {
+		return 0, more
+	}
+	next = r.Offset + shown
+	if r.Group {
+		more = more || res.More
+	} else {
+		more = more || uint64(next) < res.Total
+	}
+	if !more || next > MaxOffset {
+		return 0, more
+	}
+	return next, true
 }
 
 func hitOf(dm *bsearch.DocumentMatch) Hit {

@@ -109,6 +109,7 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	res.Query = r.Query
+	res.NextOffset, _ = NextOffset(r, res, len(res.Hits))
 	res.TookMS = float64(time.Since(start).Microseconds()) / 1000
 	return res, nil
 }
