@@ -89,7 +89,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the result as JSON (the query Result)")
 	asJSONL := fs.Bool("jsonl", false, "print one hit per line as JSON")
 	limit := fs.IntP("limit", "n", query.DefaultLimit, "at most this many hits")
-	offset := fs.Int("offset", 0, "skip this many hits")
+	offset := fs.Int("offset", 0, "skip this many hits (conversations in the printed list): next_offset of the previous --json page, or the offset its list says")
 	after := fs.StringSlice("after", nil, "with --sort newest or oldest: start after this hit (its \"sort\" values from --json, comma-separated)")
 	sortBy := fs.String("sort", query.SortRelevance, "relevance, newest or oldest")
 	groupBy := fs.BoolP("group", "g", false, "with --json or --jsonl: one hit per conversation (its best), with the number of hits in it (the printed list is grouped so by default)")
@@ -157,8 +157,18 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	}
 	var convs []convHits
 	if byConversation {
-		convs = groupHits(res.Hits, page.Offset, page.Limit, req.Sort == query.SortRelevance)
-		if len(res.Hits) == req.Limit && uint64(len(res.Hits)) < res.Total {
+		var more bool
+		convs, more = groupHits(res.Hits, page.Offset, page.Limit, req.Sort == query.SortRelevance)
+		full := len(res.Hits) == req.Limit && uint64(len(res.Hits)) < res.Total
+		// The engine's next page was the window's: the printed page's is
+		// the next conversation's, when one follows within the window or
+		// the page is full and the window left hits unread (as a grouped
+		// search says More when its scan stops short).
+		res.NextOffset = 0
+		if next := page.Offset + len(convs); (more || full && len(convs) == page.Limit) && next <= query.MaxOffset {
+			res.NextOffset = next
+		}
+		if full {
 			// A full window counted only the hits it held: one long
 			// conversation would read "50 hits" of its 1201.
 			if err := countConversations(ctx, be, req, convs); err != nil {
@@ -194,7 +204,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		printConversations(env, res, regroup(res.Hits, convs), page.Offset, true, *facets)
 		return nil
 	}
-	printResult(env, res, *facets)
+	printResult(env, res, req.Offset, *facets)
 	return nil
 }
 
@@ -225,10 +235,10 @@ type convHits struct {
 
 // groupHits groups ranked hits by conversation, in the rank of each
 // conversation's best hit, keeping hitsShown hits each, and returns the
-// conversations offset to offset+limit. byScore ranks them as a grouped
-// search does (query.GroupScore), so that the list's best hits are the
-// ones --group, the API and MCP give.
-func groupHits(hits []query.Hit, offset, limit int, byScore bool) []convHits {
+// conversations offset to offset+limit, and whether more follow them.
+// byScore ranks them as a grouped search does (query.GroupScore), so that
+// the list's best hits are the ones --group, the API and MCP give.
+func groupHits(hits []query.Hit, offset, limit int, byScore bool) ([]convHits, bool) {
 	if byScore {
 		hits = slices.Clone(hits)
 		slices.SortStableFunc(hits, func(a, b query.Hit) int { return cmp.Compare(query.GroupScore(&b), query.GroupScore(&a)) })
@@ -249,10 +259,10 @@ func groupHits(hits []query.Hit, offset, limit int, byScore bool) []convHits {
 		}
 	}
 	if offset >= len(out) {
-		return nil
+		return nil, false
 	}
 	out = out[offset:]
-	return out[:min(limit, len(out))]
+	return out[:min(limit, len(out))], len(out) > limit
 }
 
 // searcher is what countConversations asks.
@@ -342,6 +352,10 @@ func printConversations(env *Env, res *query.Result, convs []convHits, offset in
 		}
 		fmt.Fprintf(w, "   %s\n", st.Dim(term.Safe(showRef(&best)))) // the id is the file's
 	}
+	if res.NextOffset > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, st.Dim(fmt.Sprintf("%d–%d shown; more with --offset %d", offset+1, offset+len(convs), res.NextOffset)))
+	}
 	if facets {
 		printFacets(w, st, res)
 	}
@@ -402,13 +416,14 @@ func (s style) mark(frag string) string {
 	return b.String()
 }
 
-// printResult prints a search's hits one by one (--all-hits, --after).
-func printResult(env *Env, res *query.Result, facets bool) {
+// printResult prints a search's hits one by one (--all-hits, --after),
+// numbered from offset on.
+func printResult(env *Env, res *query.Result, offset int, facets bool) {
 	convs := make([]convHits, len(res.Hits))
 	for i := range res.Hits {
 		convs[i] = convHits{hits: res.Hits[i : i+1], count: 1}
 	}
-	printConversations(env, res, convs, 0, false, facets)
+	printConversations(env, res, convs, offset, false, facets)
 }
 
 // decisionParts returns what to print of a hit with fragment frag: the

@@ -132,7 +132,8 @@ func TestGroupHitsWeighsKinds(t *testing.T) {
 		{false, "m/b/1 | m/a/12 d/a/0"}, // by date: as they came
 	} {
 		var got []string
-		for _, c := range groupHits(hits, 0, 10, tt.byScore) {
+		convs, _ := groupHits(hits, 0, 10, tt.byScore)
+		for _, c := range convs {
 			var ids []string
 			for _, h := range c.hits {
 				ids = append(ids, h.ID)
@@ -147,7 +148,8 @@ func TestGroupHitsWeighsKinds(t *testing.T) {
 
 // TestGroupHits: ranked hits grouped by conversation, in the rank of each
 // conversation's best hit, hitsShown kept each with the count of all, a
-// page of conversations by offset and limit; regroup hands the hits back.
+// page of conversations by offset and limit, and whether more follow it;
+// regroup hands the hits back.
 func TestGroupHits(t *testing.T) {
 	var hits []query.Hit
 	for i, c := range strings.Fields("a b a c a a b d") {
@@ -160,14 +162,21 @@ func TestGroupHits(t *testing.T) {
 	tests := []struct {
 		offset, limit int
 		want          []group
+		more          bool // conversations follow the page
 	}{
-		{0, 10, []group{{"0 2 4", 4}, {"1 6", 2}, {"3", 1}, {"7", 1}}},
-		{1, 2, []group{{"1 6", 2}, {"3", 1}}},
-		{3, 5, []group{{"7", 1}}},
-		{4, 5, nil},
+		{0, 10, []group{{"0 2 4", 4}, {"1 6", 2}, {"3", 1}, {"7", 1}}, false},
+		{0, 4, []group{{"0 2 4", 4}, {"1 6", 2}, {"3", 1}, {"7", 1}}, false},
+		{0, 3, []group{{"0 2 4", 4}, {"1 6", 2}, {"3", 1}}, true},
+		{1, 2, []group{{"1 6", 2}, {"3", 1}}, true},
+		{2, 2, []group{{"3", 1}, {"7", 1}}, false},
+		{3, 5, []group{{"7", 1}}, false},
+		{4, 5, nil, false},
 	}
 	for _, tt := range tests {
-		convs := groupHits(hits, tt.offset, tt.limit, true)
+		convs, more := groupHits(hits, tt.offset, tt.limit, true)
+		if more != tt.more {
+			t.Errorf("groupHits(offset %d, limit %d) says more %v, want %v", tt.offset, tt.limit, more, tt.more)
+		}
 		var got []group
 		var flat []query.Hit
 		for _, c := range convs {
