@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/convsearch/convsearch/internal/convtest"
@@ -20,7 +21,10 @@ func TestAPISearchNextOffset(t *testing.T) {
 	for c := range 5 {
 		msgs := make([]string, 3)
 		for i := range msgs {
-			msgs[i] = fmt.Sprintf("wombat burrow %d of %d", i, c)
+			// Each says wombat a different number of times: no two
+			// scores tie, and ties have no order that holds from one
+			// page to the next.
+			msgs[i] = strings.Repeat("wombat ", c*3+i+1) + "burrow"
 		}
 		id := fmt.Sprintf("wombats-%d", c)
 		if err := convtest.WriteAtomic(filepath.Join(root, id+".json"), convtest.Portable(id, "Burrows", msgs...)); err != nil {

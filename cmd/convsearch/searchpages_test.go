@@ -10,13 +10,17 @@ import (
 )
 
 // writeWombats writes five conversations of three messages each, every
-// message about wombats: 15 message hits in 5 conversations.
+// message about wombats: 15 message hits in 5 conversations, each scoring
+// its own.
 func writeWombats(t *testing.T, root string) {
 	t.Helper()
 	for c := range 5 {
 		msgs := make([]string, 3)
 		for i := range msgs {
-			msgs[i] = fmt.Sprintf("wombat burrow %d of %d", i, c)
+			// Each says wombat a different number of times: no two
+			// scores tie, and ties have no order that holds from one
+			// page to the next.
+			msgs[i] = strings.Repeat("wombat ", c*3+i+1) + "burrow"
 		}
 		id := fmt.Sprintf("wombats-%d", c)
 		writeConv(t, filepath.Join(root, id+".json"), conversationJSON(id, "Burrows", msgs...))
