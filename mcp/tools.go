@@ -589,11 +589,9 @@ func (t *tools) decisions(ctx context.Context, in *decisionsInput) (string, sear
 	out.Truncated = trimHits(out.Hits) || uint64(in.Offset+len(out.Hits)) < out.Total
 	text := fitHits(&out, func() string {
 		// Set again for each fit tried: fewer hits shown, the next page
-		// starts sooner.
-		out.NextOffset = 0
-		if next := in.Offset + len(out.Hits); len(out.Hits) > 0 && uint64(next) < out.Total && next <= query.MaxOffset {
-			out.NextOffset = next
-		}
+		// starts sooner. Decisions are a search of single hits at
+		// in.Offset.
+		out.NextOffset, _ = query.NextOffset(query.Request{Offset: in.Offset}, res, len(out.Hits))
 		return indexingNote(out.Indexing, t.renderDecisions(ctx, &out, in))
 	})
 	return text, out, nil

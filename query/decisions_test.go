@@ -83,8 +83,8 @@ func TestDecisionsOfCommonWordsOnly(t *testing.T) {
 }
 
 // TestDecisionsAndTopicsPage: decisions and topics page with offset, each
-// page following the one before, and refuse an offset that is negative or
-// deeper than search's.
+// page following the one before (the decisions' next_offset), and refuse
+// an offset that is negative or deeper than search's.
 func TestDecisionsAndTopicsPage(t *testing.T) {
 	ctx := context.Background()
 	de, te := decisionsEngine(t), newEngine(t)
@@ -100,14 +100,15 @@ func TestDecisionsAndTopicsPage(t *testing.T) {
 	for _, c := range []struct {
 		offset int
 		want   []string // decisions of the page of 2; nil: refused
+		next   int      // the decisions' next_offset
 	}{
-		{0, newest[:2]},
-		{2, newest[2:4]},
-		{4, newest[4:]},
-		{5, []string{}},
-		{query.MaxOffset, []string{}},
-		{-1, nil},
-		{query.MaxOffset + 1, nil},
+		{0, newest[:2], 2},
+		{2, newest[2:4], 4},
+		{4, newest[4:], 0},
+		{5, []string{}, 0},
+		{query.MaxOffset, []string{}, 0},
+		{-1, nil, 0},
+		{query.MaxOffset + 1, nil, 0},
 	} {
 		res, err := de.Decisions(ctx, query.DecisionsRequest{Limit: 2, Offset: c.offset})
 		if c.want == nil {
@@ -121,8 +122,8 @@ func TestDecisionsAndTopicsPage(t *testing.T) {
 			for _, h := range res.Hits {
 				got = append(got, h.ID)
 			}
-			if !slices.Equal(got, c.want) || res.Total != 5 {
-				t.Errorf("decisions at offset %d: %v of %d, want %v of 5", c.offset, got, res.Total, c.want)
+			if !slices.Equal(got, c.want) || res.Total != 5 || res.NextOffset != c.next {
+				t.Errorf("decisions at offset %d: %v of %d, next_offset %d; want %v of 5, next_offset %d", c.offset, got, res.Total, res.NextOffset, c.want, c.next)
 			}
 		}
 

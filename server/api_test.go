@@ -385,7 +385,8 @@ func (contextBackend) AddContext(_ context.Context, hits []query.Hit, n int) err
 	return nil
 }
 
-// pagingBackend holds 7 decisions and 7 topics, and pages them.
+// pagingBackend holds 7 decisions and 7 topics, and pages them: decisions
+// say their next_offset, as the engine's search does.
 type pagingBackend struct{ apiBackend }
 
 func (pagingBackend) Decisions(_ context.Context, r query.DecisionsRequest) (*query.Result, error) {
@@ -393,6 +394,7 @@ func (pagingBackend) Decisions(_ context.Context, r query.DecisionsRequest) (*qu
 	for i := r.Offset; i < min(r.Offset+r.Limit, 7); i++ {
 		res.Hits = append(res.Hits, query.Hit{ID: fmt.Sprintf("d/c%d/0", i), Kind: indexer.KindDecision})
 	}
+	res.NextOffset, _ = query.NextOffset(query.Request{Offset: r.Offset, Limit: r.Limit}, res, len(res.Hits))
 	return res, nil
 }
 

@@ -580,13 +580,6 @@ func (h *handler) topics(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, topics)
 }
 
-// decisionsAnswer is a page of decisions and, when more follow within
-// query.MaxOffset, the offset of the next page.
-type decisionsAnswer struct {
-	*query.Result
-	NextOffset int `json:"next_offset,omitempty"`
-}
-
 func (h *handler) decisions(w http.ResponseWriter, r *http.Request) {
 	req, err := ParseDecisionsParams(r.URL.Query(), time.Now())
 	if err == nil {
@@ -601,11 +594,8 @@ func (h *handler) decisions(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	a := decisionsAnswer{Result: res}
-	if next := req.Offset + len(res.Hits); len(res.Hits) > 0 && uint64(next) < res.Total && next <= query.MaxOffset {
-		a.NextOffset = next
-	}
-	writeJSON(w, http.StatusOK, a)
+	// The Result says next_offset, as a search's does.
+	writeJSON(w, http.StatusOK, res)
 }
 
 func (h *handler) stats(w http.ResponseWriter, r *http.Request) {

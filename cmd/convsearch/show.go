@@ -264,16 +264,11 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return queryError(env, q, err)
 	}
-	// As /api/decisions answers: where the next page starts, if one does.
-	next := 0
-	if n := *offset + len(res.Hits); len(res.Hits) > 0 && uint64(n) < res.Total && n <= query.MaxOffset {
-		next = n
-	}
+	// Where the next page starts, if one does: the Result says it, as a
+	// search's does.
+	next := res.NextOffset
 	if *asJSON {
-		return writeJSON(env.Stdout, struct {
-			*query.Result
-			NextOffset int `json:"next_offset,omitempty"`
-		}{res, next})
+		return writeJSON(env.Stdout, res)
 	}
 	w := env.Stdout
 	st := style{term.Style{On: term.Color(env.Getenv, w)}}
