@@ -293,6 +293,22 @@ func TestBrowserPageFeatures(t *testing.T) {
 		b.screenshot("search")
 	})
 
+	t.Run("more results to the last page, a full one", func(t *testing.T) {
+		b.t = t
+		// The long conversation's 240 messages about wombats: 12 full
+		// pages, the last with none after it (the answer's next_offset).
+		b.open("/?q=wombats&type=message")
+		b.wait("the first page", `document.querySelectorAll("#hits li").length === 20 && !$("more").hidden`)
+		for n := 40; n <= 240; n += 20 {
+			b.do("more results", chromedp.Click(chromedp.ID("more")))
+			b.wait(fmt.Sprintf("%d results", n), `document.querySelectorAll("#hits li").length === `+strconv.Itoa(n))
+		}
+		b.wait("no more after the last page", `$("more").hidden`)
+		if summary := js[string](b, `$("summary").textContent`); strings.Contains(summary, "+") {
+			t.Errorf("the last page's summary says more follow: %q", summary)
+		}
+	})
+
 	t.Run("filters and sort change results", func(t *testing.T) {
 		b.t = t
 		b.open("/")

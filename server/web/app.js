@@ -323,8 +323,10 @@ async function search(more = false, quiet = false) {
   state.hits = more ? state.hits.concat(hits) : hits;
   const shown = state.hits.length;
   state.next = null;
-  // Offsets, not search-after: relevance order has no sort value to resume from.
-  if (hits.length === PAGE) state.next = { offset: shown };
+  // Offsets, not search-after: relevance order has no sort value to resume
+  // from. The answer says where the next page starts, if one does: a full
+  // page may be the last, and none follows past the offset cap.
+  if (res.next_offset) state.next = { offset: res.next_offset };
   renderSummary(res);
   renderHits(state.hits, more ? shown - hits.length : 0);
   $("more").hidden = !state.next;
