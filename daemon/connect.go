@@ -88,7 +88,13 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 	}
 	conn := &Conn{store: st}
 	if len(o.Roots) > 0 {
-		if conn.Synced, err = st.Ingester.Reconcile(ctx, o.Roots); err != nil {
+		if conn.Synced, err = st.Ingester.Reconcile(ctx, o.Roots); err == nil {
+			// A rebuild the open started (the redaction rules changed, an
+			// older format) read every file the old index held: it takes
+			// the old one's place.
+			err = st.Commit()
+		}
+		if err != nil {
 			st.Close()
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"sync"
@@ -33,6 +34,10 @@ type KeeperOptions struct {
 	// completed (the index does), so that answers on a complete index do
 	// not say it is still being built.
 	Record passRecord
+	// Commit, if set, is called after every pass over all the roots that
+	// succeeded (the first, a retry): it ends a rebuild of the index, which
+	// takes the old one's place only once whole (see Store.Commit).
+	Commit func() error
 }
 
 // passRecord remembers the roots whose first pass completed.
@@ -188,6 +193,11 @@ func (k *Keeper) run(ctx context.Context, reason string, n int, f func() (*inges
 		return nil, err
 	}
 	sum, err := f()
+	if err == nil && (reason == "initial" || reason == "retry") && k.opts.Commit != nil {
+		if err = k.opts.Commit(); err != nil {
+			err = fmt.Errorf("put the rebuilt index in place: %w", err)
+		}
+	}
 	repeated := k.afterPass(ctx, err)
 	p := Pass{Reason: reason, Paths: n, At: time.Now()}
 	if sum != nil {

@@ -102,8 +102,12 @@ func (s *Store) Engine() (*query.Engine, error) {
 }
 
 // Commit ends a rebuild: the new index takes the old one's place (see
-// indexer.Index.Commit). The manifest is written for it.
+// indexer.Index.Commit). The manifest is written for it. Without a rebuild
+// under way it does nothing.
 func (s *Store) Commit() error {
+	if s.Index.Rebuilding() == "" {
+		return nil
+	}
 	if err := s.Index.Commit(); err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func Watch(ctx context.Context, st *Store, o WatchOptions) *Watching {
 	wg := &Watching{
 		Store:  st,
 		Roots:  o.Roots,
-		Keeper: NewKeeper(st.Ingester, KeeperOptions{Roots: o.Roots, Logger: o.Logger.With("component", "sync"), Record: st.Index}),
+		Keeper: NewKeeper(st.Ingester, KeeperOptions{Roots: o.Roots, Logger: o.Logger.With("component", "sync"), Record: st.Index, Commit: st.Commit}),
 		log:    o.Logger,
 		cancel: cancel,
 	}

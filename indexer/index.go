@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -78,6 +79,11 @@ type Index struct {
 	// building is true from a rebuild's Open until Commit: idx is the new
 	// index, beside the old one at path.
 	building bool
+	// why says why the index is being rebuilt (while building), and
+	// carried are the source files the index being replaced recorded:
+	// the rebuild reads them again, whatever roots its pass was given.
+	why     string
+	carried []string
 
 	mu     sync.RWMutex // guards the fields below
 	shards [numShards]map[string]*FileState
@@ -195,14 +201,9 @@ func (ix *Index) openWriter(path string) error {
 		return fmt.Errorf("open index: %w", err)
 	}
 	if ix.opts.Rebuild && exists(path) {
-		// Build beside the old index: it stays whole, and readable, until
-		// Commit; a rebuild killed half-way leaves it as it was.
-		aside := rebuildPath(path)
-		if err := ix.create(aside); err != nil {
-			return err
-		}
-		ix.building = true
-		return ix.openNew(aside)
+		ix.carried = ix.recordedPaths(path)
+		ix.opts.Logger.Warn("rebuilding the whole index, as asked", "path", path, "files", len(ix.carried))
+		return ix.buildBeside(path, "asked for (--rebuild)")
 	}
 	if ix.opts.Rebuild {
 		return ix.createAndOpen(path)
@@ -214,10 +215,131 @@ func (ix *Index) openWriter(path string) error {
 	case errors.Is(err, ErrNoIndex), errors.Is(err, errHalfMade):
 		return ix.createAndOpen(path)
 	case errors.Is(err, errOldFormat), errors.Is(err, errRedactionChanged):
-		ix.opts.Logger.Info("rebuilding the index", "path", path, "why", err, "format", FormatVersion, "redaction", redaction(ix.opts.Redaction))
-		return ix.createAndOpen(path)
+		// open kept the old index's files in ix.carried.
+		why := errOldFormat.Error()
+		if errors.Is(err, errRedactionChanged) {
+			why = errRedactionChanged.Error()
+		}
+		ix.opts.Logger.Warn("rebuilding the whole index: every file it holds is read again", "path", path, "why", err,
+			"files", len(ix.carried), "format", FormatVersion, "redaction", redaction(ix.opts.Redaction))
+		return ix.buildBeside(path, why)
 	}
 	return err
+}
+
+// buildBeside starts a rebuild beside the index at path: it stays whole,
+// and readable, until Commit; a rebuild killed half-way, or closed without
+// Commit, leaves it as it was (and the next writer starts again).
+func (ix *Index) buildBeside(path, why string) error {
+	aside := rebuildPath(path)
+	if err := ix.create(aside); err != nil {
+		return err
+	}
+	ix.meta = meta{}
+	ix.building, ix.why = true, why
+	return ix.openNew(aside)
+}
+
+// recordedPaths returns the source files the index at path records, for a
+// rebuild to read again: from its records if it opens, else from its
+// index.json (a damaged index). Nil if neither can be read.
+func (ix *Index) recordedPaths(path string) []string {
+	config := ix.bleveConfig()
+	config["read_only"] = true // read, never written: it may be damaged
+	idx, err := openChecked(path, config, ix.opts.Logger)
+	if err == nil {
+		paths, rerr := readPaths(idx)
+		if cerr := closeWithin(idx, closeTimeout); rerr == nil {
+			rerr = cerr
+		}
+		if rerr == nil && len(paths) > 0 {
+			return paths
+		}
+		err = rerr
+	}
+	paths, merr := manifestPaths(ManifestPath(ix.opts.Dir))
+	if merr != nil {
+		ix.opts.Logger.Warn("cannot tell which files the old index held: the rebuild reads only the roots it is given",
+			"path", path, "err", errors.Join(err, merr))
+	}
+	return paths
+}
+
+// readPaths returns the paths of the file records in idx, sorted. Only the
+// paths are decoded: an index of an older format is read as well.
+func readPaths(idx bleve.Index) ([]string, error) {
+	var paths []string
+	for n := range numShards {
+		b, err := idx.GetInternal(shardKey(n))
+		if err != nil {
+			return nil, fmt.Errorf("read file records: %w", err)
+		}
+		if b == nil {
+			continue
+		}
+		var list []struct {
+			Path string `json:"path"`
+		}
+		if err := json.Unmarshal(b, &list); err != nil {
+			return nil, fmt.Errorf("read file records %s: %w", shardKey(n), err)
+		}
+		for _, f := range list {
+			if f.Path != "" {
+				paths = append(paths, f.Path)
+			}
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// manifestPaths returns the files index.json at path lists.
+func manifestPaths(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m struct {
+		Files []struct {
+			Path string `json:"path"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	var paths []string
+	for _, f := range m.Files {
+		if f.Path != "" {
+			paths = append(paths, f.Path)
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// Rebuilding says why the index is being rebuilt beside the old one (the
+// redaction rules changed, it was written by another version, --rebuild),
+// from Open until Commit; "" when it is not.
+func (ix *Index) Rebuilding() string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if !ix.building {
+		return ""
+	}
+	return ix.why
+}
+
+// Carried returns, while the index is being rebuilt, the source files the
+// index it replaces recorded, sorted: a rebuild reads them all again, not
+// only those under the roots of its pass, so that Commit loses none of
+// what the old index held. Nil when no rebuild is under way.
+func (ix *Index) Carried() []string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if !ix.building {
+		return nil
+	}
+	return slices.Clone(ix.carried)
 }
 
 func (ix *Index) createAndOpen(path string) error {
@@ -272,10 +394,14 @@ func (ix *Index) open(path string) error {
 			return fmt.Errorf("open index %s: %w (the index is damaged: run `convsearch index --rebuild`)", path, err)
 		}
 		if !ix.opts.ReadOnly && redaction(ix.meta.Redaction) != redaction(ix.opts.Redaction) {
+			ix.carryFrom(idx)
 			idx.Close()
 			return fmt.Errorf("open index %s: %w", path, errRedactionChanged)
 		}
 		if ix.meta.FormatVersion != FormatVersion {
+			if !ix.opts.ReadOnly {
+				ix.carryFrom(idx)
+			}
 			idx.Close()
 			return fmt.Errorf("open index %s: %w (format %d; this one reads %d): run `convsearch index` to build it again",
 				path, errOldFormat, ix.meta.FormatVersion, FormatVersion)
@@ -296,6 +422,22 @@ func (ix *Index) open(path string) error {
 	// that an index that fails to open for a reason we did not foresee is
 	// not lost.
 	return fmt.Errorf("open index %s: the index is damaged (%w): run `convsearch index --rebuild`", path, err)
+}
+
+// carryFrom keeps the files idx records, for the rebuild that replaces it
+// to read again (see Carried); from index.json if the records cannot be read.
+func (ix *Index) carryFrom(idx bleve.Index) {
+	paths, err := readPaths(idx)
+	if err == nil && len(paths) > 0 {
+		ix.carried = paths
+		return
+	}
+	mpaths, merr := manifestPaths(ManifestPath(ix.opts.Dir))
+	if merr != nil && err != nil {
+		ix.opts.Logger.Warn("cannot tell which files the old index held: the rebuild reads only the roots it is given",
+			"path", ix.path, "err", errors.Join(err, merr))
+	}
+	ix.carried = mpaths
 }
 
 // create makes a new, empty index at path. A marker file beside it stands
@@ -356,7 +498,7 @@ func (ix *Index) Commit() error {
 	if err := swapIn(aside, ix.path); err != nil {
 		return err
 	}
-	ix.building = false
+	ix.building, ix.why, ix.carried = false, "", nil
 	// Scorch writes where it was opened: open it again in its place.
 	idx, err := bleve.OpenUsing(ix.path, ix.bleveConfig())
 	if err != nil {

@@ -141,6 +141,9 @@ func TestRebuildBesideTheOld(t *testing.T) {
 	// A rebuild that ends without Commit (killed, cancelled, failed)
 	// leaves the old index whole.
 	rb := rebuilding(t, dir)
+	if got := fmt.Sprint(rb.Carried()); got != "[/old.json]" || rb.Rebuilding() == "" {
+		t.Errorf("--rebuild: carried %s (want [/old.json]), rebuilding %q", got, rb.Rebuilding())
+	}
 	// Readers open the old index meanwhile.
 	r, err := Open(Options{Dir: dir, ReadOnly: true})
 	if err != nil {
@@ -376,5 +379,103 @@ func TestCloseWithinGivesUp(t *testing.T) {
 	}
 	if err := closeWithin(io.NopCloser(nil), time.Minute); err != nil {
 		t.Errorf("closing a closer that returns at once: %v", err)
+	}
+}
+
+// TestAutomaticRebuildBeside: a writer that finds the index made under other
+// redaction rules, or by another format version, rebuilds it beside the old
+// one, as --rebuild does: the old index stays whole and readable until
+// Commit, survives a rebuild abandoned half-way, and names the files it held
+// so that the rebuild reads them all again.
+func TestAutomaticRebuildBeside(t *testing.T) {
+	dir := t.TempDir()
+	ix, err := Open(Options{Dir: dir, Redaction: "rules-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply(t, ix, "/old.json", conv("old", "one", "two", "three"))
+	apply(t, ix, "/elsewhere/other.json", conv("other", "four"))
+	ix.Close()
+
+	rb, err := Open(Options{Dir: dir, Redaction: "rules-2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why := rb.Rebuilding(); !strings.Contains(why, "redaction") {
+		t.Errorf("Rebuilding() = %q, want why (the redaction rules changed)", why)
+	}
+	if got, want := fmt.Sprint(rb.Carried()), "[/elsewhere/other.json /old.json]"; got != want {
+		t.Errorf("Carried() = %s, want %s", got, want)
+	}
+	apply(t, rb, "/new.json", conv("new", "five"))
+	// The old index is readable, whole, while the rebuild goes on.
+	r, err := Open(Options{Dir: dir, ReadOnly: true})
+	if err != nil {
+		t.Fatalf("reader during the rebuild: %v", err)
+	}
+	if got := messages(t, r); got != 4 {
+		t.Errorf("reader during the rebuild sees %d messages, want the old 4", got)
+	}
+	r.Close()
+	// Abandoned (killed, cancelled): closed without Commit.
+	if err := rb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	old, err := Open(Options{Dir: dir, Redaction: "rules-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old.Rebuilding() != "" || messages(t, old) != 4 {
+		t.Errorf("after an abandoned rebuild: rebuilding %q, %d messages; want the old index, 4", old.Rebuilding(), messages(t, old))
+	}
+	old.Close()
+
+	// The next writer under the new rules starts the rebuild again, and its
+	// Commit puts the new index in place.
+	rb, err = Open(Options{Dir: dir, Redaction: "rules-2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rb.Rebuilding() == "" || len(rb.Carried()) != 2 {
+		t.Fatalf("the rebuild did not start again: %q, %v", rb.Rebuilding(), rb.Carried())
+	}
+	apply(t, rb, "/new.json", conv("new", "five"))
+	if err := rb.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if rb.Rebuilding() != "" || rb.Carried() != nil {
+		t.Errorf("after Commit: rebuilding %q, carried %v", rb.Rebuilding(), rb.Carried())
+	}
+	rb.Close()
+	ix, err = Open(Options{Dir: dir, Redaction: "rules-2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if ix.Rebuilding() != "" || messages(t, ix) != 1 {
+		t.Errorf("after the committed rebuild: rebuilding %q, %d messages; want the new index, 1", ix.Rebuilding(), messages(t, ix))
+	}
+}
+
+func TestOldFormatRebuildBeside(t *testing.T) {
+	dir := t.TempDir()
+	ix := open(t, dir)
+	apply(t, ix, "/old.json", conv("old", "one", "two"))
+	ix.idx.SetInternal(metaKey, []byte(`{"format_version":0}`))
+	ix.Close()
+	for range 2 {
+		// Closed without Commit each time: the old index is kept, and the
+		// next writer finds it old again.
+		rb := open(t, dir)
+		if why := rb.Rebuilding(); !strings.Contains(why, "version") {
+			t.Errorf("Rebuilding() = %q, want another version", why)
+		}
+		if got := fmt.Sprint(rb.Carried()); got != "[/old.json]" {
+			t.Errorf("Carried() = %s, want [/old.json]", got)
+		}
+		rb.Close()
+		if _, err := os.Stat(filepath.Join(IndexPath(dir), "index_meta.json")); err != nil {
+			t.Fatalf("the old index is gone: %v", err)
+		}
 	}
 }

@@ -52,6 +52,9 @@ func recoverSwap(path string) error {
 	if err := os.RemoveAll(rebuildPath(path)); err != nil {
 		return fmt.Errorf("remove an unfinished rebuild: %w", err)
 	}
+	if err := os.Remove(rebuildPath(path) + ".creating"); err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("remove an unfinished rebuild: %w", err)
+	}
 	return nil
 }
 
