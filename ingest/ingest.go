@@ -6,6 +6,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -166,6 +167,12 @@ type Summary struct {
 	// again on every pass, as what stopped them (permissions, a parser bug)
 	// may have been fixed without their size or mtime changing.
 	StillFailing []FileError `json:"still_failing,omitempty"`
+	// Rebuild says why the pass rebuilt the whole index (the redaction
+	// rules changed, an older format, --rebuild); "" for a pass that did
+	// not. A rebuild reads again every file the old index held.
+	Rebuild string `json:"rebuild,omitempty"`
+	// Carried is how many of those files lay outside the pass's roots.
+	Carried int `json:"files_carried,omitempty"`
 }
 
 // job is a file to look at closely: detect, hash, parse.
@@ -180,7 +187,10 @@ type job struct {
 // Reconcile brings the index exactly in line with the files under roots:
 // new and changed files are parsed, files gone from disk lose their
 // documents, unchanged files (same size and mtime, companions included) are
-// not read at all. Files indexed from other roots are left alone.
+// not read at all. Files indexed from other roots are left alone, but for
+// a rebuild (see indexer.Index.Rebuilding): the new index starts empty, and
+// every file the old one held that still exists is read into it again,
+// wherever it lies.
 func (in *Ingester) Reconcile(ctx context.Context, roots []string) (*Summary, error) {
 	start := time.Now()
 	run := newPass(in, start)
@@ -243,6 +253,11 @@ func (in *Ingester) Reconcile(ctx context.Context, roots []string) (*Summary, er
 			run.fail(abs, fmt.Errorf("walk: %w", err))
 		}
 	}
+	if rb, ok := in.ix.(rebuilder); ok {
+		if run.rebuild = rb.Rebuilding(); run.rebuild != "" {
+			jobs = append(jobs, in.carry(run, rb.Carried(), seen, absRoots)...)
+		}
+	}
 	var removed []indexer.Change
 	for _, f := range in.ix.Files() {
 		if !seen[f.Path] && underAny(f.Path, absRoots) {
@@ -250,6 +265,40 @@ func (in *Ingester) Reconcile(ctx context.Context, roots []string) (*Summary, er
 		}
 	}
 	return in.process(ctx, run, jobs, removed)
+}
+
+// rebuilder is what an Index being rebuilt beside the old one offers (see
+// indexer.Index.Rebuilding and Carried).
+type rebuilder interface {
+	Rebuilding() string
+	Carried() []string
+}
+
+// carry returns the jobs that read again, into the index being rebuilt, the
+// files the old index held outside roots (those under them were walked):
+// a rebuild must not lose what was indexed from other roots. A file gone
+// since is not carried over, as a pass under its root would drop it; one
+// already read into the new index (an earlier pass of this rebuild) is left.
+func (in *Ingester) carry(run *pass, paths []string, seen map[string]bool, roots []string) []job {
+	var jobs []job
+	for _, path := range paths {
+		if seen[path] || underAny(path, roots) {
+			continue
+		}
+		if _, ok := in.ix.File(path); ok {
+			continue
+		}
+		info, err := os.Stat(path)
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		seen[path] = true
+		run.p.Seen++
+		run.carried++
+		j, _ := in.check(path, info)
+		jobs = append(jobs, j)
+	}
+	return jobs
 }
 
 // Sync brings the index in line with the given paths, which changed on disk
@@ -854,6 +903,9 @@ type pass struct {
 	// adoptAlways looks for orphaned copies even when the pass changed
 	// nothing (see process).
 	adoptAlways bool
+	// rebuild and carried: see Summary.
+	rebuild string
+	carried int
 }
 
 func newPass(in *Ingester, start time.Time) *pass { return &pass{in: in, start: start} }
@@ -873,7 +925,7 @@ func (r *pass) progress() {
 
 func (r *pass) summary() *Summary {
 	r.p.Elapsed = time.Since(r.start)
-	return &Summary{Progress: r.p, Errors: r.errors, Warnings: r.warnings, StillFailing: r.stale}
+	return &Summary{Progress: r.p, Errors: r.errors, Warnings: r.warnings, StillFailing: r.stale, Rebuild: r.rebuild, Carried: r.carried}
 }
 
 func (s *Summary) add(o *Summary) {
@@ -889,4 +941,6 @@ func (s *Summary) add(o *Summary) {
 	s.Errors = append(s.Errors, o.Errors...)
 	s.Warnings = append(s.Warnings, o.Warnings...)
 	s.StillFailing = append(s.StillFailing, o.StillFailing...)
+	s.Rebuild = cmp.Or(s.Rebuild, o.Rebuild)
+	s.Carried += o.Carried
 }

@@ -418,3 +418,69 @@ func TestUnclaimedFileSniffedAgainAfterUpgrade(t *testing.T) {
 		}
 	}
 }
+
+// TestRebuildCarriesOtherRoots: a rebuild (here the redaction rules
+// changed) over one root reads again every file the old index held under
+// other roots, so that nothing indexed from them is lost; a file gone since
+// is not carried over. Explicit --rebuild does the same.
+func TestRebuildCarriesOtherRoots(t *testing.T) {
+	for _, explicit := range []bool{false, true} {
+		t.Run(fmt.Sprintf("explicit=%v", explicit), func(t *testing.T) {
+			dir := t.TempDir()
+			p := &lineParser{}
+			reg := parsers.NewRegistry(p)
+			rootA, rootB := t.TempDir(), t.TempDir()
+			os.WriteFile(filepath.Join(rootA, "a.conv"), []byte("TESTCONV A\nx\ny\n"), 0o644)
+			os.WriteFile(filepath.Join(rootA, "gone.conv"), []byte("TESTCONV G\nx\n"), 0o644)
+			os.WriteFile(filepath.Join(rootB, "b.conv"), []byte("TESTCONV B\nz\n"), 0o644)
+
+			ix, err := indexer.Open(indexer.Options{Dir: dir, Redaction: "rules-1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := New(reg, ix, nil, Options{}).Reconcile(context.Background(), []string{rootA}); err != nil {
+				t.Fatal(err)
+			}
+			ix.Close()
+			os.Remove(filepath.Join(rootA, "gone.conv"))
+
+			opts := indexer.Options{Dir: dir, Redaction: "rules-2"}
+			if explicit {
+				opts = indexer.Options{Dir: dir, Redaction: "rules-1", Rebuild: true}
+			}
+			ix, err = indexer.Open(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := New(reg, ix, nil, Options{})
+			s, err := in.Reconcile(context.Background(), []string{rootB})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Rebuild == "" || s.Carried != 1 || s.Parsed != 2 {
+				t.Errorf("rebuild pass: rebuild %q, carried %d, parsed %d; want a reason, 1 carried, 2 parsed", s.Rebuild, s.Carried, s.Parsed)
+			}
+			if err := ix.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]int{}
+			for _, f := range ix.Files() {
+				for _, c := range f.Conversations {
+					got[c.ID] = c.Messages
+				}
+			}
+			if fmt.Sprint(got) != "map[A:2 B:1]" {
+				t.Errorf("after the rebuild the index holds %v, want map[A:2 B:1] (A from the other root kept, G gone)", got)
+			}
+			// The next pass is no rebuild: it neither says so nor carries.
+			s, err = in.Reconcile(context.Background(), []string{rootB})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Rebuild != "" || s.Carried != 0 || s.Parsed != 0 {
+				t.Errorf("pass after the rebuild: %+v", s)
+			}
+			ix.Close()
+		})
+	}
+}
