@@ -3,7 +3,9 @@ package daemon
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/watcher"
@@ -72,5 +74,62 @@ func TestIndexCommandRemembersItsPass(t *testing.T) {
 			t.Errorf("indexing after `index` over %s (recorded %v)", given, st.Index.Reconciled())
 		}
 		st.Close()
+	}
+}
+
+// TestWatchCommitsRebuild: a long-running writer (serve, watch, mcp) that
+// opens an index made under other redaction rules rebuilds it beside the
+// old one, over every file the old one held (not only its roots), and puts
+// it in place once its first pass is done.
+func TestWatchCommitsRebuild(t *testing.T) {
+	examples, err := filepath.Abs("../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, rootB := t.TempDir(), t.TempDir()
+	if _, _, err := Index(context.Background(), ConnectOptions{Store: StoreOptions{Dir: dir}, Roots: []string{examples}}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := OpenStore(StoreOptions{Dir: dir, NoRedaction: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Index.Rebuilding() == "" {
+		t.Fatal("changed redaction rules started no rebuild")
+	}
+	w := Watch(context.Background(), st, WatchOptions{Roots: []string{rootB}})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := w.Keeper.WaitReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if why := st.Index.Rebuilding(); why != "" {
+		t.Errorf("after the first pass the rebuild is still under way (%s): not committed", why)
+	}
+	if err := w.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := OpenStore(StoreOptions{Dir: dir, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range ro.Index.Files() {
+		if strings.HasPrefix(f.Path, examples+string(filepath.Separator)) {
+			n += len(f.Conversations)
+		}
+	}
+	if n == 0 {
+		t.Error("the rebuilt index lost the conversations indexed from the examples")
+	}
+	// Committed: the next writer under the same rules does not rebuild.
+	ro.Close()
+	again, err := OpenStore(StoreOptions{Dir: dir, NoRedaction: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if why := again.Index.Rebuilding(); why != "" {
+		t.Errorf("the rebuild was not put in place: the next writer rebuilds again (%s)", why)
 	}
 }
