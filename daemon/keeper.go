@@ -200,12 +200,17 @@ func (k *Keeper) run(ctx context.Context, reason string, n int, f func() (*inges
 	}
 	repeated := k.afterPass(ctx, err)
 	p := Pass{Reason: reason, Paths: n, At: time.Now()}
+	rebuild := ""
 	if sum != nil {
 		p.Summary, p.Errors = sum.Progress, len(sum.Errors)
+		rebuild = sum.Rebuild
 	}
 	s := p.Summary
 	attrs := []any{"reason", reason, "paths", n, "files", s.Parsed, "unchanged", s.Unchanged, "removed", s.Removed,
 		"failed", s.Failed, "conversations", s.Conversations, "messages", s.Messages, "took", s.Elapsed.Round(time.Millisecond)}
+	if rebuild != "" {
+		attrs = append(attrs, "full_rebuild", rebuild, "carried", sum.Carried)
+	}
 	switch {
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 		k.log.Info("sync interrupted", attrs...)

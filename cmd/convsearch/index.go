@@ -112,6 +112,7 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		// the index: the error says what happened instead.
 		return err
 	}
+	reportRebuild(env, sum, err)
 	if *asJSON {
 		writeJSON(env.Stdout, sum)
 	} else {
@@ -121,6 +122,20 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		err = ferr
 	}
 	return err
+}
+
+// reportRebuild says on stderr that the pass rebuilt the whole index, and
+// why: every file the old index held was read again, from whatever root.
+// A pass that failed did not put the new index in place.
+func reportRebuild(env *Env, sum *ingest.Summary, err error) {
+	if sum.Rebuild == "" {
+		return
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "convsearch: the full rebuild (%s) did not finish: the index is as it was, and the next `convsearch index` starts the rebuild again\n", sum.Rebuild)
+		return
+	}
+	fmt.Fprintf(env.Stderr, "convsearch: full rebuild (%s): every file the index held was read again, %d of them from outside the roots given\n", sum.Rebuild, sum.Carried)
 }
 
 // verifyBeforeIndex runs the full check of `convsearch check` on an index
