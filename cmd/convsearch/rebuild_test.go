@@ -64,12 +64,21 @@ func TestRebuildKeepsOtherRoots(t *testing.T) {
 	}
 	found("after --rebuild")
 
+	// A search over a root that rebuilds the index says so, and keeps the
+	// rest too.
+	os.Remove(config)
+	r = cs(t, home, "search", "--data-dir", data, "--no-default-roots", "--root", rootB, "bootstrap")
+	if r.code != 0 || !strings.Contains(r.stderr, "full rebuild (the redaction rules changed)") {
+		t.Errorf("search --root that rebuilt: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	found("after a search --root that rebuilt")
+
 	// A file gone since is not carried over.
 	if err := os.Remove(filepath.Join(rootB, "secrets.json")); err != nil {
 		t.Fatal(err)
 	}
-	os.Remove(config)
+	writeConv(t, config, `{"redact": false}`)
 	index("--root", exA)
 	want--
-	found("after the root B file went and the rules changed back")
+	found("after the root B file went and the rules changed again")
 }

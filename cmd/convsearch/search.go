@@ -38,6 +38,7 @@ func openBackend(ctx context.Context, env *Env, sf *storeFlags) (*daemon.Conn, e
 		fmt.Fprintf(env.Stderr, "convsearch: asking the daemon at %s\n", conn.Daemon.URL())
 	}
 	if sum := conn.Synced; sum != nil {
+		reportRebuild(env, sum, nil) // Connect returns once the rebuild is in place
 		if sum.Parsed > 0 || sum.Removed > 0 {
 			fmt.Fprintf(env.Stderr, "convsearch: indexed %d changed files (%d conversations, %d messages) in %s\n",
 				sum.Parsed, sum.Conversations, sum.Messages, sum.Elapsed.Round(time.Millisecond))
