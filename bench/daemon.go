@@ -10,10 +10,10 @@ import (
 	"github.com/convsearch/convsearch/daemon"
 )
 
-// timeSync times one Sync of changed paths on the index in dataDir, the
+// timeSync times one Sync of changed paths on the index store opens, the
 // way the daemon applies a file change.
-func timeSync(ctx context.Context, dataDir string, paths []string) (time.Duration, error) {
-	st, err := daemon.OpenStore(daemon.StoreOptions{Dir: dataDir})
+func timeSync(ctx context.Context, store daemon.StoreOptions, paths []string) (time.Duration, error) {
+	st, err := daemon.OpenStore(store)
 	if err != nil {
 		return 0, err
 	}
@@ -25,16 +25,16 @@ func timeSync(ctx context.Context, dataDir string, paths []string) (time.Duratio
 	return time.Since(start), nil
 }
 
-// timeWatch runs the daemon in process on the index in dataDir, watching a
+// timeWatch runs the daemon in process on the index store opens, watching a
 // fresh folder beside the corpus: it times 100 writes to searchable through
 // the HTTP API, then 50 clients searching for 30 s while a file changes
 // every 50 ms.
-func timeWatch(ctx context.Context, dataDir, corpus string) (*WatchFigures, error) {
+func timeWatch(ctx context.Context, store daemon.StoreOptions, corpus string) (*WatchFigures, error) {
 	root := filepath.Join(corpus, "live")
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, err
 	}
-	d, err := daemon.Start(ctx, daemon.Options{Store: daemon.StoreOptions{Dir: dataDir}, Roots: []string{root}, Addr: "127.0.0.1:0"})
+	d, err := daemon.Start(ctx, daemon.Options{Store: store, Roots: []string{root}, Addr: "127.0.0.1:0"})
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/convsearch/convsearch/daemon"
 	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/query"
 )
@@ -33,7 +34,12 @@ type Options struct {
 	// are timed on, and process then also searches that index.
 	Phases     []string
 	Iterations int // per query class (default 200)
-	Logger     *slog.Logger
+	// NoRedaction says the index is built without redaction (the config
+	// file's "redact": false, which the child `convsearch index` reads):
+	// the phases that write to it in process (sync, watch) open it under
+	// the same rules, or they would start it again, empty.
+	NoRedaction bool
+	Logger      *slog.Logger
 }
 
 // WatchFigures are the daemon's figures: a file written to its content
@@ -215,7 +221,7 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		d, err := timeSync(ctx, data, []string{path})
+		d, err := timeSync(ctx, daemon.StoreOptions{Dir: data, NoRedaction: o.NoRedaction}, []string{path})
 		if err != nil {
 			return nil, fmt.Errorf("sync: %w", err)
 		}
@@ -235,7 +241,7 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 	}
 	if o.has("watch") {
 		log.Info("daemon: write to searchable, load", "size", size)
-		if rep.Watch, err = timeWatch(ctx, data, corpus); err != nil {
+		if rep.Watch, err = timeWatch(ctx, daemon.StoreOptions{Dir: data, NoRedaction: o.NoRedaction}, corpus); err != nil {
 			return nil, fmt.Errorf("watch: %w", err)
 		}
 	}
@@ -414,8 +420,15 @@ func percentiles(ds []time.Duration) (p50, p95, p99 float64) {
 	return ms(t.Percentile(50)), ms(t.Percentile(95)), ms(t.Percentile(99))
 }
 
+// openReader opens the index in data to search it, as search does beside a
+// writer: read-only. A writer must be told the redaction rules the index
+// was built with, or it starts the index again, empty.
+func openReader(data string) (*indexer.Index, error) {
+	return indexer.Open(indexer.Options{Dir: data, ReadOnly: true})
+}
+
 func timeQueries(ctx context.Context, data string, n int) ([]QueryFigures, error) {
-	ix, err := indexer.Open(indexer.Options{Dir: data})
+	ix, err := openReader(data)
 	if err != nil {
 		return nil, err
 	}
@@ -506,7 +519,7 @@ func timeBareQueries(ctx context.Context, path string, n int) ([]QueryFigures, e
 
 // timeQuery returns the warm p50 of one request run in process, in ms.
 func timeQuery(ctx context.Context, data string, req query.Request, n int) (float64, error) {
-	ix, err := indexer.Open(indexer.Options{Dir: data})
+	ix, err := openReader(data)
 	if err != nil {
 		return 0, err
 	}

@@ -65,10 +65,14 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	cfg, err := loadConfig(env) // the child `convsearch index` reads it too
+	if err != nil {
+		return err
+	}
 	rep := benchReport{Started: time.Now().UTC(), Reports: []*bench.Report{}}
 	rep.Machine.CPUs, rep.Machine.OS, rep.Machine.Go = runtime.NumCPU(), runtime.GOOS+"/"+runtime.GOARCH, runtime.Version()
 	opts := bench.Options{
-		Dir: *dir, Exe: exe, Phases: *phases, Iterations: *iterations,
+		Dir: *dir, Exe: exe, Phases: *phases, Iterations: *iterations, NoRedaction: !cfg.redacts(),
 		Logger: newLogger(env, true).With("component", "bench"),
 	}
 	if !*verbose && !term.IsTerminal(env.Stderr) {

@@ -1,0 +1,68 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"testing"
+
+	"github.com/convsearch/convsearch/indexer"
+)
+
+// TestQueryPhaseKeepsTheIndex runs the query phase on an index built as
+// `convsearch index` builds it (redaction on): the queries find what the
+// corpus holds, and the index still holds its documents after. The phase
+// opened the index as a writer without the redaction rules, which rebuilt
+// it empty and timed queries that found nothing.
+func TestQueryPhaseKeepsTheIndex(t *testing.T) {
+	ctx := context.Background()
+	const size = 1000
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, fmt.Sprintf("corpus-%d", size))
+	data := filepath.Join(dir, fmt.Sprintf("data-%d", size))
+	if _, err := ensureCorpus(corpus, filepath.Join(dir, fmt.Sprintf("claude-code-%d", size)), size, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	_, done, err := indexRoots(ctx, data, []string{corpus})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done()
+	before := documents(t, data)
+	if before == 0 {
+		t.Fatal("the corpus indexed to nothing")
+	}
+	rep, err := Run(ctx, size, Options{Dir: dir, Phases: []string{"query"}, Iterations: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Queries) == 0 {
+		t.Fatal("no query figures")
+	}
+	for _, q := range rep.Queries {
+		if q.Class == "rare term" {
+			continue // 1 message in 100k: none in this corpus
+		}
+		if q.Hits == 0 {
+			t.Errorf("%s %q (highlight %v): no hits", q.Class, q.Query, q.Highlight)
+		}
+	}
+	if after := documents(t, data); after != before {
+		t.Errorf("the index held %d documents before the query phase, %d after", before, after)
+	}
+}
+
+func documents(t *testing.T, data string) uint64 {
+	t.Helper()
+	ix, err := indexer.Open(indexer.Options{Dir: data, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	s, err := ix.Stats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Documents
+}
