@@ -47,8 +47,11 @@ type Options struct {
 	// ReadOnly opens an existing index to read it, beside other readers.
 	ReadOnly bool
 	// Redaction names the rule set that keeps secrets out of what is
-	// written ("" or "off": none). A writer that finds the index made under
-	// another starts it again: it may hold what the new rules hide.
+	// written ("off": none). A writer that names other rules than the
+	// index was made under starts it again: it may hold what the new rules
+	// hide. "" is none for a new index or one made without rules, but a
+	// writer that names no rules never starts again an index made under
+	// some: Open fails and leaves it whole (a reader needs no rules).
 	Redaction string
 	// Logger receives the indexer's logs (default: discarded).
 	Logger *slog.Logger
@@ -396,6 +399,12 @@ func (ix *Index) open(path string) error {
 		if !ix.opts.ReadOnly && redaction(ix.meta.Redaction) != redaction(ix.opts.Redaction) {
 			ix.carryFrom(idx)
 			idx.Close()
+			if ix.opts.Redaction == "" {
+				// Not a choice of other rules, an open that forgot them:
+				// starting again would throw the index away for nothing.
+				return fmt.Errorf("open index %s: it was made under redaction rules %q and this writer names none: left as it is (open it read-only to search it)",
+					path, ix.meta.Redaction)
+			}
 			return fmt.Errorf("open index %s: %w", path, errRedactionChanged)
 		}
 		if ix.meta.FormatVersion != FormatVersion {

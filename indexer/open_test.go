@@ -479,3 +479,50 @@ func TestOldFormatRebuildBeside(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactionRulesOnOpen: a writer that names other rules than the index
+// was made under starts it again; one that names none (an open that forgot
+// them) is refused and the index left whole; a reader needs none.
+func TestRedactionRulesOnOpen(t *testing.T) {
+	cases := []struct {
+		name     string
+		opts     Options // Dir filled in
+		wantErr  string  // "" for no error
+		wantMsgs uint64  // messages the index holds once opened
+	}{
+		{"writer, same rules", Options{Redaction: "r1"}, "", 1},
+		{"writer, other rules", Options{Redaction: "r2"}, "", 0},
+		{"writer, rules off", Options{Redaction: "off"}, "", 0},
+		{"writer, no rules named", Options{}, `redaction rules "r1"`, 1},
+		{"reader, no rules named", Options{ReadOnly: true}, "", 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			ix, err := Open(Options{Dir: dir, Redaction: "r1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			apply(t, ix, "/a.json", conv("c1", "hello"))
+			if err := ix.Close(); err != nil {
+				t.Fatal(err)
+			}
+			o := tc.opts
+			o.Dir = dir
+			ix, err = Open(o)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("Open: %v, want an error saying %q", err, tc.wantErr)
+				}
+				ix, err = Open(Options{Dir: dir, ReadOnly: true})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ix.Close()
+			if n := messages(t, ix); n != tc.wantMsgs {
+				t.Errorf("%d messages, want %d", n, tc.wantMsgs)
+			}
+		})
+	}
+}
