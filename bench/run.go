@@ -60,6 +60,20 @@ type WatchFigures struct {
 	WritesDuringRun int     `json:"writes_during_load"`
 }
 
+// Phases are the phases a run can be limited to (Options.Phases), in the
+// order they run.
+var Phases = []string{"gen", "index", "cc", "bare", "reconcile", "sync", "query", "watch", "mcp", "process", "grep"}
+
+// CheckPhases says which of phases is not one of Phases, naming those.
+func CheckPhases(phases []string) error {
+	for _, p := range phases {
+		if !slices.Contains(Phases, p) {
+			return fmt.Errorf("unknown phase %q: the phases are %s", p, strings.Join(Phases, ", "))
+		}
+	}
+	return nil
+}
+
 func (o *Options) has(phase string) bool {
 	return len(o.Phases) == 0 || slices.Contains(o.Phases, phase)
 }
@@ -147,6 +161,9 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if err := CheckPhases(o.Phases); err != nil {
+		return nil, err // a phase misspelt would measure nothing, and say nothing
 	}
 	if o.Iterations <= 0 {
 		o.Iterations = 200

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/convsearch/convsearch/indexer"
@@ -65,4 +67,22 @@ func documents(t *testing.T, data string) uint64 {
 		t.Fatal(err)
 	}
 	return s.Documents
+}
+
+// TestRunRefusesUnknownPhases: a misspelt phase measured nothing and said
+// nothing; Run names it, before generating anything.
+func TestRunRefusesUnknownPhases(t *testing.T) {
+	for _, phases := range [][]string{{"foo"}, {"index", "qeury"}, {""}} {
+		dir := t.TempDir()
+		_, err := Run(context.Background(), 100, Options{Dir: dir, Phases: phases})
+		if err == nil || !strings.Contains(err.Error(), "unknown phase") || !strings.Contains(err.Error(), strings.Join(Phases, ", ")) {
+			t.Errorf("phases %q: %v, want an error naming the phases", phases, err)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+			t.Errorf("phases %q: %d entries written to the work folder, want none", phases, len(entries))
+		}
+	}
+	if err := CheckPhases(Phases); err != nil {
+		t.Errorf("CheckPhases(Phases): %v", err)
+	}
 }

@@ -91,6 +91,8 @@ func lookupCommand(name string) (command, bool) {
 // bench): listed for their usage, not in the help's list.
 func subcommands() []command {
 	return []command{
+		{name: "bench index", summary: "measure indexing on a generated corpus: bench --phases index", usage: "[flags]"},
+		{name: "bench query", summary: "measure queries on a generated corpus, indexed first if it is not yet: bench --phases query", usage: "[flags]"},
 		{name: "bench recall", summary: "measure how well plain questions find their conversation: R@1, R@5 and MRR over the project's question sets, or your own (docs/RECALL.md)", usage: "[flags]"},
 	}
 }

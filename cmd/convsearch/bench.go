@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,23 +24,51 @@ type benchReport struct {
 	Reports []*bench.Report `json:"reports"`
 }
 
+// benchSubcommands are what may follow `bench`, in its usage's order ("bare",
+// the child process that indexes with bare Bleve, is not for users).
+var benchSubcommands = []string{"index", "query", "recall", "all"}
+
 func runBench(ctx context.Context, env *Env, args []string) error {
-	if len(args) > 0 && args[0] == "bare" {
-		return runBenchBare(ctx, env, args[1:])
+	name, sub := "bench", ""
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		sub, args = args[0], args[1:]
+		switch sub {
+		case "bare":
+			return runBenchBare(ctx, env, args)
+		case "recall":
+			return runBenchRecall(ctx, env, args)
+		case "index", "query":
+			name += " " + sub
+		case "all":
+		default:
+			return usagef("bench: unknown subcommand %q: give %s, or none for all", sub, strings.Join(benchSubcommands, ", "))
+		}
 	}
-	if len(args) > 0 && args[0] == "recall" {
-		return runBenchRecall(ctx, env, args[1:])
-	}
-	fs := newFlags(env, "bench")
+	fs := newFlags(env, name)
 	sizes := fs.String("sizes", "10k,100k", "corpus sizes in messages (10k, 100k, 1m)")
 	dir := fs.String("dir", "", "work folder; corpora and indexes are kept there between runs (default $XDG_CACHE_HOME/convsearch-bench)")
-	phases := fs.StringSlice("phases", nil, "only these phases: gen, index, cc (the Claude Code copy), bare, reconcile, sync, query, watch, mcp, process, grep (default: all)")
+	phases := fs.StringSlice("phases", nil, "only these phases: gen, index, cc (the Claude Code copy), bare, reconcile, sync, query, watch, mcp, process, grep (default: all; bench index and bench query add theirs)")
 	iterations := fs.Int("iterations", 200, "runs per query class")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	verbose := fs.BoolP("verbose", "v", false, "log progress on stderr")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the in-process phases (sync, query) to this file")
-	if err := parseFlags(env, fs, "bench", args); err != nil {
+	if err := parseFlags(env, fs, name, args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q: a subcommand (%s) comes first, before the flags", name, fs.Arg(0), strings.Join(benchSubcommands, ", "))
+	}
+	if err := bench.CheckPhases(*phases); err != nil {
+		return usagef("%s: --phases: %v", name, err)
+	}
+	switch {
+	case sub == "all" && fs.Changed("phases"):
+		return usagef("bench all runs every phase: leave out --phases, or leave out all")
+	case sub == "index" || sub == "query":
+		// `bench index` is `bench --phases index`; other phases given add to it.
+		if !slices.Contains(*phases, sub) {
+			*phases = append(*phases, sub)
+		}
 	}
 	stopProfile, err := bench.StartCPUProfile(*cpuProfile)
 	if err != nil {
