@@ -71,6 +71,12 @@ func runRecall(ctx context.Context, env *Env, args []string) error {
 		}
 		return err
 	}
+	if fs.NArg() > 0 {
+		if *hook {
+			return nil // as for a bad flag: a session starts whatever is given
+		}
+		return usagef("recall takes no arguments: give the project with --project")
+	}
 	log := newLogger(env, sf.Verbose)
 	ctx, cancel := context.WithTimeout(ctx, *budget)
 	defer cancel()

@@ -167,3 +167,31 @@ func TestProjectNames(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallTakesNoArguments: an argument recall would ignore is a usage
+// error, as for the other commands, but a hook still never fails.
+func TestRecallTakesNoArguments(t *testing.T) {
+	home := t.TempDir()
+	data := filepath.Join(t.TempDir(), "data")
+	if r := cs(t, home, "index", "--data-dir", data, "--no-default-roots", "--root", examples); r.code != 0 {
+		t.Fatalf("index: exit %d: %s", r.code, r.stderr)
+	}
+	cases := []struct {
+		args     []string
+		wantCode int
+		want     string // in stderr
+	}{
+		{[]string{"recall", "--data-dir", data, "extra"}, 2, "recall takes no arguments"},
+		{[]string{"recall", "--data-dir", data, "--project", "p", "two", "words"}, 2, "recall takes no arguments"},
+		{[]string{"recall", "--hook", "--data-dir", data, "extra"}, 0, ""},
+	}
+	for _, tc := range cases {
+		r := cs(t, home, tc.args...)
+		if r.code != tc.wantCode || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("convsearch %q: exit %d, stderr %q; want exit %d and %q", tc.args, r.code, r.stderr, tc.wantCode, tc.want)
+		}
+		if tc.wantCode == 0 && r.stdout != "" {
+			t.Errorf("convsearch %q: %q on stdout, want nothing", tc.args, r.stdout)
+		}
+	}
+}
