@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -346,8 +347,10 @@ func openChecked(path string, config map[string]any, log *slog.Logger) (idx blev
 	return idx, err
 }
 
-// loadedAll reports whether the snapshot idx opened is made of exactly the
-// segment files newest lists (true when it cannot tell).
+// loadedAll reports whether the snapshot idx opened is the one newest lists
+// (true when it cannot tell). Bleve's merger starts with the index and may
+// already have merged some of newest's segments, or dropped one whose
+// documents were all deleted, before this looks: see sameSnapshot.
 func loadedAll(idx bleve.Index, newest []string) bool {
 	adv, err := idx.Advanced()
 	if err != nil {
@@ -364,23 +367,82 @@ func loadedAll(idx bleve.Index, newest []string) bool {
 	if !ok {
 		return true
 	}
-	loaded := map[string]bool{}
+	var loaded []string
 	for _, seg := range s.Segments() {
 		ps, ok := seg.Segment().(segment.PersistedSegment)
 		if !ok {
 			return true // a segment not on disk yet: nothing to compare
 		}
-		loaded[filepath.Base(ps.Path())] = true
+		loaded = append(loaded, filepath.Base(ps.Path()))
 	}
-	if len(loaded) != len(newest) {
-		return false
+	return sameSnapshot(newest, loaded, segmentLoads)
+}
+
+// sameSnapshot reports whether the segment files loaded (base names) are
+// newest's (paths), or what Bleve's merger made of them since. A merger's
+// segment is numbered past every one newest lists; a segment of newest it
+// merged away or dropped is gone from disk or still loads. Bleve falls
+// back to an older snapshot when one of newest's does not load: then a
+// segment numbered within newest's is not newest's, or one of newest's is
+// missing, on disk, and does not load.
+func sameSnapshot(newest, loaded []string, loads func(path string) bool) bool {
+	want := map[string]bool{}
+	var last uint64
+	for _, p := range newest {
+		b := filepath.Base(p)
+		want[b] = true
+		if id, ok := segmentID(b); ok {
+			last = max(last, id)
+		}
+	}
+	have := map[string]bool{}
+	for _, b := range loaded {
+		have[b] = true
+		if want[b] {
+			continue
+		}
+		if id, ok := segmentID(b); !ok || id <= last {
+			return false
+		}
 	}
 	for _, p := range newest {
-		if !loaded[filepath.Base(p)] {
+		if have[filepath.Base(p)] {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil && !loads(p) {
 			return false
 		}
 	}
 	return true
+}
+
+// segmentLoads reports whether the segment file at path loads as Bleve
+// loads it.
+func segmentLoads(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || info.Size() < minSegmentSize {
+		return false
+	}
+	var tail [8]byte
+	if _, err := f.ReadAt(tail[:], info.Size()-8); err != nil {
+		return false
+	}
+	return loadSegment(path, binary.BigEndian.Uint32(tail[:4])) == nil
+}
+
+// segmentID is the number a zap file is named by ("00000000000a.zap").
+func segmentID(base string) (uint64, bool) {
+	hex, ok := strings.CutSuffix(base, ".zap")
+	if !ok {
+		return 0, false
+	}
+	id, err := strconv.ParseUint(hex, 16, 64)
+	return id, err == nil
 }
 
 // damagedByPanic turns a panic inside Bleve into the error a user can act

@@ -243,3 +243,55 @@ func segmentFiles(t *testing.T, dir string) []string {
 	}
 	return segs
 }
+
+// The merger may merge segments of the snapshot just loaded, or drop one
+// whose documents were all deleted, before the check reads it back: that is
+// the newest snapshot still, not damage, where a segment of an older
+// snapshot, or one of the newest's that does not load, is.
+func TestSameSnapshot(t *testing.T) {
+	dir := t.TempDir()
+	seg := func(id int) string { return filepath.Join(dir, fmt.Sprintf("%012x.zap", id)) }
+	newest := []string{seg(2), seg(3), seg(4)}
+	for _, p := range newest {
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := func(ids ...int) []string {
+		var out []string
+		for _, id := range ids {
+			out = append(out, filepath.Base(seg(id)))
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name   string
+		loaded []string
+		gone   []int // newest's files removed since (merged away and cleaned up)
+		broken int   // newest's file that does not load
+		want   bool
+	}{
+		{name: "the same", loaded: base(4, 2, 3), want: true},
+		{name: "all merged since, files still there", loaded: base(5), want: true},
+		{name: "all merged since, files cleaned up", loaded: base(5), gone: []int{2, 3, 4}, want: true},
+		{name: "some merged since", loaded: base(4, 6), want: true},
+		{name: "an emptied segment dropped", loaded: base(2, 3), want: true},
+		{name: "an older snapshot's segment", loaded: base(1, 2), want: false},
+		{name: "an older snapshot, without the newest's broken segment", loaded: base(2, 3), broken: 4, want: false},
+		{name: "not a zap name", loaded: []string{"segment.bin"}, want: false},
+	} {
+		for _, id := range tt.gone {
+			os.Remove(seg(id))
+		}
+		loads := func(p string) bool { return p != seg(tt.broken) }
+		if got := sameSnapshot(newest, tt.loaded, loads); got != tt.want {
+			t.Errorf("%s: sameSnapshot = %v, want %v", tt.name, got, tt.want)
+		}
+		for _, p := range newest {
+			os.WriteFile(p, []byte("x"), 0o600)
+		}
+	}
+	if !sameSnapshot(nil, nil, nil) {
+		t.Error("an index never written to: nothing to compare")
+	}
+}
