@@ -166,6 +166,9 @@ func parseFlags(env *Env, fs *pflag.FlagSet, name string, args []string) error {
 		printUsage(env.Stderr, fs, name)
 		return usagef("%s: %v", name, err)
 	}
+	if err := expandPathFlags(env, fs); err != nil {
+		return usagef("%s: %v", name, err)
+	}
 	return nil
 }
 

@@ -89,11 +89,17 @@ func loadConfig(env *Env) (*config, error) {
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("read config %s: %w", path, err)
 	}
-	home := env.Getenv("HOME")
+	// A root starts with ~ or is absolute; a relative one is under the
+	// config file's folder, not under whatever folder a command (or a
+	// service, in $HOME or /) runs in.
 	for i, r := range c.Roots {
-		if len(r) > 1 && r[:2] == "~/" && home != "" {
-			c.Roots[i] = filepath.Join(home, r[2:])
+		if r, err = expandHome(env, r); err != nil {
+			return nil, fmt.Errorf("config %s: root %w", path, err)
 		}
+		if !filepath.IsAbs(r) {
+			r = filepath.Join(filepath.Dir(path), r)
+		}
+		c.Roots[i] = r
 	}
 	return &c, nil
 }
@@ -113,6 +119,11 @@ func (s *storeFlags) roots(env *Env, reg *parsers.Registry) ([]string, error) {
 		roots = append(roots, abs)
 	}
 	for _, r := range s.Roots {
+		// `convsearch index '~/x'` too: --root was expanded with the flags.
+		r, err := expandHome(env, r)
+		if err != nil {
+			return nil, err
+		}
 		add(r)
 	}
 	if s.NoDefaults {

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestExpandHome(t *testing.T) {
+	env := &Env{Getenv: func(k string) string {
+		if k == "HOME" {
+			return "/home/u"
+		}
+		return ""
+	}}
+	for _, tc := range []struct{ in, want string }{
+		{"~", "/home/u"},
+		{"~/", "/home/u"},
+		{"~/notes", "/home/u/notes"},
+		{"~/a/../b", "/home/u/b"},
+		{"~user/x", "~user/x"},
+		{"/abs/~/x", "/abs/~/x"},
+		{"rel/x", "rel/x"},
+		{"", ""},
+	} {
+		got, err := expandHome(env, tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("expandHome(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+	noHome := &Env{Getenv: func(string) string { return "" }}
+	if _, err := expandHome(noHome, "~/x"); err == nil {
+		t.Error("~/x without a home: no error")
+	}
+}
+
+// A path flag starting with ~ names a folder in the home folder, as the
+// config file's roots do, whatever the working folder and however it is
+// given: an agent's MCP config passes it without a shell.
+func TestTildeInPathFlags(t *testing.T) {
+	home := t.TempDir()
+	notes := filepath.Join(home, "notes")
+	if err := os.CopyFS(notes, os.DirFS(filepath.Join(examples, "codex"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		data string // the data folder the index must be in
+	}{
+		{"--root ~/notes", []string{"--root", "~/notes", "--data-dir", "~/d1"}, "d1"},
+		{"--root=~/notes", []string{"--root=~/notes", "--data-dir=~/d2"}, "d2"},
+		{"positional ~/notes", []string{"--data-dir", "~/d3", "~/notes"}, "d3"},
+		{"--root ~", []string{"--root", "~", "--data-dir", "~/d4"}, "d4"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := cs(t, home, append([]string{"index", "--no-default-roots", "--json"}, tc.args...)...)
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stdout, `"files_parsed": `) || strings.Contains(r.stdout, `"files_parsed": 0`) {
+				t.Errorf("nothing parsed: %s", r.stdout)
+			}
+			if _, err := os.Stat(filepath.Join(home, tc.data, "index.json")); err != nil {
+				t.Errorf("the index is not in ~/%s: %v", tc.data, err)
+			}
+			if _, err := os.Stat("~"); err == nil {
+				os.RemoveAll("~")
+				t.Errorf("a folder named ~ was made in the working folder")
+			}
+		})
+	}
+	// export --to and --cpuprofile are paths too.
+	r := cs(t, home, "export", "--to", "~/out", filepath.Join(examples, "codex"))
+	if r.code != 0 {
+		t.Fatalf("export: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(home, "out", "index.json")); err != nil {
+		t.Errorf("export --to ~/out: %v", err)
+	}
+}
+
+// The config file's roots: ~ is the home folder, and a relative root is
+// under the config file's folder, not the working folder.
+func TestConfigRoots(t *testing.T) {
+	home := t.TempDir()
+	cfgDir := filepath.Join(home, "config", "convsearch")
+	if err := os.MkdirAll(cfgDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfgDir, "config.json"), []byte(`{"roots": ["~/a", "~", "rel/b", "/abs/c"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := &Env{Getenv: func(k string) string { return testEnv(home)[k] }}
+	c, err := loadConfig(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(home, "a"), home, filepath.Join(cfgDir, "rel", "b"), "/abs/c"}
+	if strings.Join(c.Roots, "|") != strings.Join(want, "|") {
+		t.Errorf("roots %q, want %q", c.Roots, want)
+	}
+}
