@@ -25,6 +25,7 @@ import (
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/indexer"
+	rootset "github.com/convsearch/convsearch/internal/roots"
 	"github.com/convsearch/convsearch/parsers"
 )
 
@@ -200,7 +201,8 @@ func (in *Ingester) Reconcile(ctx context.Context, roots []string) (*Summary, er
 	var jobs []job
 	seen := map[string]bool{}
 	var absRoots []string
-	for _, root := range roots {
+	// A root inside another is walked with it, not once more.
+	for _, root := range rootset.Normalize(roots, parsers.SkipDir) {
 		abs, err := filepath.Abs(root)
 		if err != nil {
 			run.fail(root, err)
@@ -234,7 +236,7 @@ func (in *Ingester) Reconcile(ctx context.Context, roots []string) (*Summary, er
 				}
 				return nil
 			}
-			if info == nil {
+			if info == nil || seen[path] {
 				return nil
 			}
 			seen[path] = true

@@ -484,3 +484,49 @@ func TestRebuildCarriesOtherRoots(t *testing.T) {
 		})
 	}
 }
+
+// Roots inside another, however given, are walked once: each file is seen,
+// parsed and counted once.
+func TestReconcileNestedRoots(t *testing.T) {
+	e := newEnv(t)
+	e.write("a.conv", "TESTCONV A\nhello\n")
+	b := e.write("sub/b.conv", "TESTCONV B\none\n")
+	e.write("notes.txt", "not a conversation")
+	sub := filepath.Join(e.root, "sub")
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(e.root, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		roots []string
+	}{
+		{"inner after outer", []string{e.root, sub}},
+		{"inner first, with slashes", []string{sub + "/", b, e.root + "/"}},
+		{"outer through a link", []string{link, sub}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.in = New(parsers.NewRegistry(e.p), e.ix, nil, Options{}) // same index
+			if err := e.ix.Apply(context.Background(), removeAll(e.ix)); err != nil {
+				t.Fatal(err)
+			}
+			before := e.p.parses.Load()
+			s, err := e.in.Reconcile(context.Background(), tc.roots)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Seen != 3 || s.Parsed != 2 || s.Conversations != 2 || e.p.parses.Load()-before != 2 {
+				t.Errorf("%+v, %d parses; want 3 seen, 2 parsed, 2 conversations", s.Progress, e.p.parses.Load()-before)
+			}
+		})
+	}
+}
+
+// removeAll is the change that empties ix.
+func removeAll(ix *indexer.Index) []indexer.Change {
+	var out []indexer.Change
+	for _, f := range ix.Files() {
+		out = append(out, indexer.Change{State: indexer.FileState{Path: f.Path}, Remove: true})
+	}
+	return out
+}

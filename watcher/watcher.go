@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	rootset "github.com/convsearch/convsearch/internal/roots"
 )
 
 // Options configure a Watcher.
@@ -162,17 +164,9 @@ func New(roots []string, opts Options) (*Watcher, error) {
 		ready:   newReady(0),
 		q:       newQueue(1 << 16),
 	}
-	seen := map[string]bool{}
-	for _, r := range roots {
-		abs, err := filepath.Abs(r)
-		if err != nil {
-			fsw.Close()
-			return nil, fmt.Errorf("watch %s: %w", r, err)
-		}
-		if !seen[abs] {
-			seen[abs] = true
-			w.roots = append(w.roots, &root{given: abs, path: abs})
-		}
+	// A root inside another is watched with it, not once more.
+	for _, abs := range rootset.Normalize(roots, opts.SkipDir) {
+		w.roots = append(w.roots, &root{given: abs, path: abs})
 	}
 	return w, nil
 }

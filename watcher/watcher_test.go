@@ -425,3 +425,21 @@ func TestWatchLimit(t *testing.T) {
 		t.Errorf("log does not tell the watch limit was reached:\n%s", h.logs.String())
 	}
 }
+
+// A root inside another, however given, is not watched once more: the
+// initial batch rescans the outer one alone, and a change under both is
+// reported once.
+func TestNestedRoots(t *testing.T) {
+	root := tempRoot(t)
+	sub := filepath.Join(root, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := start(t, []string{sub + "/", root, filepath.Join(root, "sub", "..", "sub")}, Options{}, nil)
+	if b := h.got[0]; !slices.Equal(b.Rescan, []string{root}) {
+		t.Errorf("initial batch rescans %v, want [%s]", b.Rescan, root)
+	}
+	if n := h.w.Folders(); n != 2 {
+		t.Errorf("%d folders watched, want 2", n)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/convsearch/convsearch/daemon"
+	rootset "github.com/convsearch/convsearch/internal/roots"
 	"github.com/convsearch/convsearch/parsers"
 )
 
@@ -127,7 +128,7 @@ func (s *storeFlags) roots(env *Env, reg *parsers.Registry) ([]string, error) {
 		add(r)
 	}
 	if s.NoDefaults {
-		return roots, nil
+		return rootset.Normalize(roots, parsers.SkipDir), nil
 	}
 	cfg, err := loadConfig(env)
 	if err != nil {
@@ -139,7 +140,9 @@ func (s *storeFlags) roots(env *Env, reg *parsers.Registry) ([]string, error) {
 	for _, r := range defaultRoots(env, reg) {
 		add(r)
 	}
-	return roots, nil
+	// A root inside another (a default location under a --root) is
+	// walked and watched with it, not once more.
+	return rootset.Normalize(roots, parsers.SkipDir), nil
 }
 
 // store says how to open the index: its folder, and the command's logger

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,5 +101,44 @@ func TestConfigRoots(t *testing.T) {
 	want := []string{filepath.Join(home, "a"), home, filepath.Join(cfgDir, "rel", "b"), "/abs/c"}
 	if strings.Join(c.Roots, "|") != strings.Join(want, "|") {
 		t.Errorf("roots %q, want %q", c.Roots, want)
+	}
+}
+
+// Roots inside another are walked once: the summary counts what one root
+// over them all counts, and what the index holds.
+func TestNestedRootsCountedOnce(t *testing.T) {
+	home := t.TempDir()
+	abs, err := filepath.Abs(examples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := func(roots ...string) map[string]any {
+		t.Helper()
+		args := []string{"index", "--no-default-roots", "--json", "--data-dir", filepath.Join(t.TempDir(), "data")}
+		for _, r := range roots {
+			args = append(args, "--root", r)
+		}
+		r := cs(t, home, args...)
+		if r.code != 0 {
+			t.Fatalf("%v: exit %d\n%s", roots, r.code, r.stderr)
+		}
+		var s map[string]any
+		if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	want := summary(abs)
+	for _, roots := range [][]string{
+		{abs, filepath.Join(abs, "claude-code")},
+		{filepath.Join(abs, "claude-code") + "/", abs + "/"},
+		{examples, filepath.Join(abs, "codex", ".."), filepath.Join(examples, "claude-code")},
+	} {
+		got := summary(roots...)
+		for _, k := range []string{"files_seen", "files_parsed", "conversations", "messages"} {
+			if got[k] != want[k] {
+				t.Errorf("%q: %s %v, want %v as for one root", roots, k, got[k], want[k])
+			}
+		}
 	}
 }
