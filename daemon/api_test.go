@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -354,7 +355,6 @@ func TestSyncEndpoint(t *testing.T) {
 	}{
 		{[]string{""}, "empty root"},
 		{[]string{"relative/dir"}, "not an absolute path"},
-		{[]string{filepath.Join(dir, "nope")}, "no such file"},
 		{[]string{"/"}, "whole filesystem"},
 		{[]string{"/proc/self"}, "virtual"},
 		{many, "at most"},
@@ -369,6 +369,16 @@ func TestSyncEndpoint(t *testing.T) {
 	sum, err = d.client.Sync(context.Background(), []string{dir, dir + "/", dir})
 	if err != nil || sum.Seen != 0 {
 		t.Errorf("sync of one empty root given three times: %v %+v", err, sum)
+	}
+	// A root that does not exist fails as a file does, as without a
+	// daemon; the others are indexed.
+	nope := filepath.Join(dir, "nope")
+	if err := os.WriteFile(filepath.Join(dir, "c.json"), []byte(`{"id": "conv-sync", "messages": [{"role": "user", "content": "okapis are shy"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, err = d.client.Sync(context.Background(), []string{nope, dir})
+	if err != nil || sum.Failed != 1 || len(sum.Errors) != 1 || !strings.Contains(sum.Errors[0].String(), nope) || sum.Parsed != 1 {
+		t.Errorf("sync of a missing root and a valid one: %v %+v", err, sum)
 	}
 }
 

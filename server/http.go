@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -661,9 +660,11 @@ func (h *handler) sync(w http.ResponseWriter, r *http.Request) {
 const MaxSyncRoots = 100
 
 // checkRoots vets the roots of a sync request, which the daemon walks with
-// the user's rights: each an absolute path to a file or folder that exists,
-// not the whole filesystem nor a virtual one; repeats are dropped. None
-// means every root the daemon watches.
+// the user's rights: each an absolute path to a file or folder, not the
+// whole filesystem nor a virtual one; repeats are dropped. None means every
+// root the daemon watches. A root that does not exist (or cannot be read)
+// is no mistake in the request: the pass reports it as a failed file and
+// indexes the others, as `convsearch index` does without a daemon.
 func checkRoots(roots []string) ([]string, error) {
 	if len(roots) > MaxSyncRoots {
 		return nil, fmt.Errorf("%d roots: at most %d in one request", len(roots), MaxSyncRoots)
@@ -680,9 +681,6 @@ func checkRoots(roots []string) ([]string, error) {
 		c := filepath.Clean(r)
 		if c == string(filepath.Separator) || underAny(c, "/proc", "/sys", "/dev") {
 			return nil, fmt.Errorf("root %q: refusing to walk the whole filesystem or a virtual one", r)
-		}
-		if _, err := os.Stat(c); err != nil {
-			return nil, fmt.Errorf("root %q: %w", r, err)
 		}
 		if !seen[c] {
 			seen[c] = true

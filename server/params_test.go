@@ -53,7 +53,7 @@ func TestCheckRoots(t *testing.T) {
 		{[]string{"/"}, nil, true},
 		{[]string{"/proc"}, nil, true},
 		{[]string{"/sys/kernel"}, nil, true},
-		{[]string{filepath.Join(dir, "nope")}, nil, true},
+		{[]string{filepath.Join(dir, "nope"), dir}, []string{filepath.Join(dir, "nope"), dir}, false}, // the pass reports it
 		{make([]string, MaxSyncRoots+1), nil, true},
 	} {
 		got, err := checkRoots(tc.roots)

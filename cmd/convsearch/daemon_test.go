@@ -386,3 +386,34 @@ func TestWatch(t *testing.T) {
 		t.Errorf("search after watch: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestIndexMissingRootThroughDaemon: with a daemon running, `index` over a
+// missing root and a valid one does what it does without one: indexes the
+// valid one, names the missing one as a failure, exits 1.
+func TestIndexMissingRootThroughDaemon(t *testing.T) {
+	home := t.TempDir()
+	empty := t.TempDir()
+	nope := filepath.Join(t.TempDir(), "nonexist")
+	codex, err := filepath.Abs(filepath.Join(examples, "codex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, withDaemon := range []bool{false, true} {
+		t.Run(fmt.Sprintf("daemon=%v", withDaemon), func(t *testing.T) {
+			home := filepath.Join(home, fmt.Sprint(withDaemon))
+			if withDaemon {
+				startServe(t, home, empty)
+			}
+			r := cs(t, home, "index", "--no-default-roots", "--root", nope, "--root", codex)
+			if r.code != 1 || !strings.Contains(r.stderr, nope) || !strings.Contains(r.stderr, "could not be read") {
+				t.Errorf("exit %d, want 1 naming %s\nstdout %s\nstderr %s", r.code, nope, r.stdout, r.stderr)
+			}
+			if withDaemon && !strings.Contains(r.stderr, "asking it to index") {
+				t.Errorf("not through the daemon: %s", r.stderr)
+			}
+			if got := stats(t, home, filepath.Join(home, "data", "convsearch"))["conversation"]; got == 0 {
+				t.Errorf("the valid root is not indexed")
+			}
+		})
+	}
+}
