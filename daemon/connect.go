@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"github.com/convsearch/convsearch/indexer"
 	"github.com/convsearch/convsearch/ingest"
 	"github.com/convsearch/convsearch/server"
 )
@@ -53,18 +54,46 @@ func (c *Conn) Close() error {
 // choose is the one place that decides between a running daemon and the
 // local index: the daemon when one answers for dir (it holds the index:
 // Bleve allows one writer), else nil, and the caller opens the index.
-func choose(ctx context.Context, dir string) *Client {
-	c, _, err := Dial(ctx, dir)
+// silent is the daemon file's daemon when it did not answer.
+func choose(ctx context.Context, dir string) (c *Client, silent *Info) {
+	c, info, err := Dial(ctx, dir)
 	if err != nil {
-		return nil
+		return nil, info
 	}
-	return c
+	return c, nil
+}
+
+// SilentDaemonError is the index held by a daemon that did not answer in
+// time: the command could neither ask it nor open the index itself.
+type SilentDaemonError struct {
+	Dir  string
+	Info Info
+	Err  error // opening the index: indexer.ErrLocked
+}
+
+func (e *SilentDaemonError) Error() string {
+	pid := e.Info.PID
+	return fmt.Sprintf("the daemon of %s (pid %d, %s) did not answer within %s, and it holds the index: "+
+		"if it is stopped, resume it (`kill -CONT %d`); if it is hung, restart it (`kill %d`, then `convsearch serve`); if it is only busy, try again",
+		e.Dir, pid, e.Info.URL(), DialTimeout, pid, pid)
+}
+
+func (e *SilentDaemonError) Unwrap() error { return e.Err }
+
+// silentDaemon explains err, an index that could not be opened, by the
+// daemon that did not answer, when that is what happened.
+func silentDaemon(dir string, silent *Info, err error) error {
+	if silent == nil || !errors.Is(err, indexer.ErrLocked) {
+		return err
+	}
+	return &SilentDaemonError{Dir: dir, Info: *silent, Err: err}
 }
 
 // Connect returns a backend for o.Store.Dir: through the daemon when one
 // serves it, else on the index opened here.
 func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
-	if c := choose(ctx, o.Store.Dir); c != nil {
+	c, silent := choose(ctx, o.Store.Dir)
+	if c != nil {
 		conn := &Conn{Backend: c, Daemon: c}
 		if len(o.Roots) > 0 {
 			sum, err := c.Sync(ctx, absAll(o.Roots))
@@ -84,7 +113,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 	o.Store.ReadOnly = len(o.Roots) == 0
 	st, err := OpenStore(o.Store)
 	if err != nil {
-		return nil, err
+		return nil, silentDaemon(o.Store.Dir, silent, err)
 	}
 	conn := &Conn{store: st}
 	if len(o.Roots) > 0 {
@@ -115,7 +144,8 @@ func Index(ctx context.Context, o ConnectOptions) (sum *ingest.Summary, via stri
 	if len(o.Roots) == 0 {
 		return nil, "", errors.New("nothing to index: no roots")
 	}
-	if c := choose(ctx, o.Store.Dir); c != nil {
+	c, silent := choose(ctx, o.Store.Dir)
+	if c != nil {
 		defer c.Close()
 		if o.Rebuild {
 			return nil, "", fmt.Errorf("the daemon at %s holds the index in %s: stop it, run `convsearch index --rebuild`, then start it again", c.URL(), o.Store.Dir)
@@ -126,7 +156,7 @@ func Index(ctx context.Context, o ConnectOptions) (sum *ingest.Summary, via stri
 	o.Store.Rebuild = o.Rebuild
 	st, err := OpenStore(o.Store)
 	if err != nil {
-		return nil, "", err
+		return nil, "", silentDaemon(o.Store.Dir, silent, err)
 	}
 	sum, err = st.Ingester.Reconcile(ctx, o.Roots)
 	if err == nil {

@@ -157,7 +157,8 @@ const DialTimeout = 500 * time.Millisecond
 // Dial returns a client of the daemon serving data folder dir, after
 // checking that it answers and is the one the daemon file names (a stale
 // file may point at a port some other process took since). It fails with
-// ErrNoDaemon when none answers.
+// ErrNoDaemon when none answers; the daemon file's Info comes with it then,
+// when there was one, to say which daemon did not answer.
 func Dial(ctx context.Context, dir string) (*Client, *Info, error) {
 	info, err := ReadInfo(dir)
 	if err != nil {
@@ -168,12 +169,12 @@ func Dial(ctx context.Context, dir string) (*Client, *Info, error) {
 	defer cancel()
 	if err := c.Verify(hctx); err != nil {
 		c.Close()
-		return nil, nil, fmt.Errorf("%w: %v", ErrNoDaemon, err)
+		return nil, info, fmt.Errorf("%w: %v", ErrNoDaemon, err)
 	}
 	h, err := c.Health(hctx)
 	if err != nil {
 		c.Close()
-		return nil, nil, fmt.Errorf("%w: %s: %v", ErrNoDaemon, info.URL(), err)
+		return nil, info, fmt.Errorf("%w: %s: %v", ErrNoDaemon, info.URL(), err)
 	}
 	if h.PID != info.PID || !sameDir(h.DataDir, dir) {
 		c.Close()

@@ -74,7 +74,8 @@ func NewLive(o LiveOptions) *Live {
 // process opened it, is closed before Run returns.
 func (l *Live) Run(ctx context.Context) {
 	for ctx.Err() == nil {
-		if c := choose(ctx, l.o.Store.Dir); c != nil {
+		c, silent := choose(ctx, l.o.Store.Dir)
+		if c != nil {
 			l.throughDaemon(ctx, c)
 			continue // the daemon went away: find the index again
 		}
@@ -88,8 +89,13 @@ func (l *Live) Run(ctx context.Context) {
 			l.set(nil, fmt.Errorf("the index cannot be opened: %v", err))
 			return
 		}
-		l.log.Info("the index is in use by another process; trying again", "dir", l.o.Store.Dir, "every", l.o.Retry)
-		l.set(nil, fmt.Errorf("the index is in use by another convsearch process (trying again every %s); run `convsearch serve` so that every agent and command shares it", l.o.Retry))
+		if silent != nil {
+			l.log.Info("the daemon holds the index but did not answer; trying again", "dir", l.o.Store.Dir, "pid", silent.PID, "url", silent.URL(), "every", l.o.Retry)
+			l.set(nil, fmt.Errorf("%v (trying again every %s)", silentDaemon(l.o.Store.Dir, silent, err), l.o.Retry))
+		} else {
+			l.log.Info("the index is in use by another process; trying again", "dir", l.o.Store.Dir, "every", l.o.Retry)
+			l.set(nil, fmt.Errorf("the index is in use by another convsearch process (trying again every %s); run `convsearch serve` so that every agent and command shares it", l.o.Retry))
+		}
 		select {
 		case <-ctx.Done():
 			return

@@ -417,3 +417,31 @@ func TestIndexMissingRootThroughDaemon(t *testing.T) {
 		})
 	}
 }
+
+// TestSilentDaemon: a daemon that holds the index but does not answer
+// (stopped) is named, with what to do, where a command would have said
+// another process holds the index and to run the daemon it is.
+func TestSilentDaemon(t *testing.T) {
+	home := t.TempDir()
+	d := startServe(t, home, examples)
+	pid := d.cmd.Process.Pid
+	if err := d.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.cmd.Process.Signal(syscall.SIGCONT) })
+	for _, args := range [][]string{
+		{"stats"},
+		{"search", "wombat"},
+		{"index", "--no-default-roots", "--root", examples},
+	} {
+		r := cs(t, home, args...)
+		for _, want := range []string{"daemon", "did not answer", fmt.Sprintf("pid %d", pid), d.url, "kill -CONT"} {
+			if r.code != 1 || !strings.Contains(r.stderr, want) {
+				t.Errorf("%v: exit %d, stderr lacks %q:\n%s", args, r.code, want, r.stderr)
+			}
+		}
+		if strings.Contains(r.stderr, "let it answer: `convsearch serve`") {
+			t.Errorf("%v: asks to run the daemon that runs:\n%s", args, r.stderr)
+		}
+	}
+}
