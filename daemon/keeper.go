@@ -207,7 +207,7 @@ func (k *Keeper) run(ctx context.Context, reason string, n int, f func() (*inges
 	}
 	s := p.Summary
 	attrs := []any{"reason", reason, "paths", n, "files", s.Parsed, "unchanged", s.Unchanged, "removed", s.Removed,
-		"failed", s.Failed, "conversations", s.Conversations, "messages", s.Messages, "took", s.Elapsed.Round(time.Millisecond)}
+		"failed", s.Failed, "skipped", s.Skipped, "conversations", s.Conversations, "messages", s.Messages, "took", s.Elapsed.Round(time.Millisecond)}
 	if rebuild != "" {
 		attrs = append(attrs, "full_rebuild", rebuild, "carried", sum.Carried)
 	}

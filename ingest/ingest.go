@@ -130,12 +130,16 @@ func New(reg *parsers.Registry, ix Index, ex Extractor, opts Options) *Ingester 
 	return &Ingester{reg: reg, gen: reg.Generation(), ix: ix, ex: ex, opts: opts}
 }
 
-// Progress is the running count of a pass.
+// Progress is the running count of a pass. Every file seen is parsed,
+// unchanged, failed or skipped: Seen is their sum.
 type Progress struct {
-	Seen          int           `json:"files_seen"`      // files looked at
-	Unchanged     int           `json:"files_unchanged"` // skipped: same size and mtime
-	Parsed        int           `json:"files_parsed"`
-	Failed        int           `json:"files_failed"`
+	Seen      int `json:"files_seen"`      // files looked at
+	Unchanged int `json:"files_unchanged"` // not read again: same size and mtime, or same bytes
+	Parsed    int `json:"files_parsed"`
+	Failed    int `json:"files_failed"`
+	// Skipped are files that hold no conversation of a known format (a
+	// README, a CSV, a manifest).
+	Skipped       int           `json:"files_skipped"`
 	Removed       int           `json:"files_removed"`
 	Conversations int           `json:"conversations"`
 	Messages      int           `json:"messages"`
@@ -240,11 +244,8 @@ func (in *Ingester) Reconcile(ctx context.Context, roots []string) (*Summary, er
 				return nil
 			}
 			seen[path] = true
-			run.p.Seen++
-			if j, changed := in.check(path, info); changed {
+			if j, changed := run.check(path, info); changed {
 				jobs = append(jobs, j)
-			} else {
-				run.p.Unchanged++
 			}
 			return nil
 		})
@@ -337,11 +338,8 @@ func (in *Ingester) Sync(ctx context.Context, paths []string) (*Summary, error) 
 		case info.IsDir():
 			dirs = append(dirs, path)
 		case info.Mode().IsRegular():
-			run.p.Seen++
-			if j, changed := in.check(path, info); changed {
+			if j, changed := run.check(path, info); changed {
 				jobs = append(jobs, j)
-			} else {
-				run.p.Unchanged++
 			}
 		}
 	}
@@ -420,6 +418,22 @@ func (in *Ingester) companionIndex() map[string][]string {
 		}
 	}
 	return idx
+}
+
+// check counts a file seen, and decides with the Ingester's check whether
+// it needs a closer look: if not, it is unchanged, or skipped again as no
+// conversation.
+func (r *pass) check(path string, info fs.FileInfo) (job, bool) {
+	r.p.Seen++
+	j, changed := r.in.check(path, info)
+	switch {
+	case changed:
+	case j.prev.Parser == "":
+		r.p.Skipped++
+	default:
+		r.p.Unchanged++
+	}
+	return j, changed
 }
 
 // check decides from a stat alone whether path needs a closer look.
@@ -604,7 +618,11 @@ func (in *Ingester) write(ctx context.Context, run *pass, jobs []job, removed []
 			run.p.Failed++
 			run.errors = append(run.errors, FileError{Path: path, Err: r.err.Error()})
 			in.opts.Logger.Warn("cannot read file", "path", path, "err", r.err)
-		case r.change.State.Parser != "" && !r.change.KeepDocs:
+		case r.change.State.Parser == "":
+			run.p.Skipped++ // no conversation in it
+		case r.change.KeepDocs:
+			run.p.Unchanged++ // touched, the same bytes
+		default:
 			run.p.Parsed++
 			run.p.Conversations += len(r.change.Conversations)
 			for _, c := range r.change.Conversations {
@@ -912,7 +930,10 @@ type pass struct {
 
 func newPass(in *Ingester, start time.Time) *pass { return &pass{in: in, start: start} }
 
+// fail counts a path the walk could not look at (a missing root, a folder
+// it may not read) as a file seen that failed.
 func (r *pass) fail(path string, err error) {
+	r.p.Seen++
 	r.p.Failed++
 	r.errors = append(r.errors, FileError{Path: path, Err: err.Error()})
 	r.in.opts.Logger.Warn("cannot read file", "path", path, "err", err)
@@ -935,6 +956,7 @@ func (s *Summary) add(o *Summary) {
 	s.Unchanged += o.Unchanged
 	s.Parsed += o.Parsed
 	s.Failed += o.Failed
+	s.Skipped += o.Skipped
 	s.Removed += o.Removed
 	s.Conversations += o.Conversations
 	s.Messages += o.Messages

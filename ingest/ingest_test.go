@@ -134,7 +134,7 @@ func TestReconcile(t *testing.T) {
 	// Nothing changed: nothing is parsed.
 	before := e.p.parses.Load()
 	s = e.reconcile()
-	if e.p.parses.Load() != before || s.Parsed != 0 || s.Unchanged != 3 {
+	if e.p.parses.Load() != before || s.Parsed != 0 || s.Unchanged != 2 || s.Skipped != 1 {
 		t.Errorf("no-change pass parsed %d files (summary %+v)", e.p.parses.Load()-before, s.Progress)
 	}
 
@@ -399,19 +399,20 @@ func TestUnclaimedFileSniffedAgainAfterUpgrade(t *testing.T) {
 		name          string
 		reg           *parsers.Registry
 		wantUnchanged int
+		wantSkipped   int
 		wantLater     bool
 	}{
-		{"same families", parsers.NewRegistry(e.p), 2, false},
+		{"same families", parsers.NewRegistry(e.p), 1, 1, false},
 		// Another family, still blind to it: looked at again, not claimed.
-		{"a family more", parsers.NewRegistry(e.p, laterParser{blind: true}), 1, false},
-		{"the same again", parsers.NewRegistry(e.p, laterParser{blind: true}), 2, false},
-		{"a family that reads it", parsers.NewRegistry(e.p, laterParser{}), 1, true},
-		{"read, unchanged", parsers.NewRegistry(e.p, laterParser{}), 2, true},
+		{"a family more", parsers.NewRegistry(e.p, laterParser{blind: true}), 1, 1, false},
+		{"the same again", parsers.NewRegistry(e.p, laterParser{blind: true}), 1, 1, false},
+		{"a family that reads it", parsers.NewRegistry(e.p, laterParser{}), 1, 0, true},
+		{"read, unchanged", parsers.NewRegistry(e.p, laterParser{}), 2, 0, true},
 	} {
 		e.in = New(tt.reg, e.ix, nil, Options{})
 		s := e.reconcile()
-		if s.Unchanged != tt.wantUnchanged {
-			t.Errorf("%s: %d files unchanged, want %d", tt.name, s.Unchanged, tt.wantUnchanged)
+		if s.Unchanged != tt.wantUnchanged || s.Skipped != tt.wantSkipped {
+			t.Errorf("%s: %d files unchanged, %d skipped; want %d, %d", tt.name, s.Unchanged, s.Skipped, tt.wantUnchanged, tt.wantSkipped)
 		}
 		if _, got := e.messages()["later"]; got != tt.wantLater {
 			t.Errorf("%s: later conversation indexed = %v, want %v", tt.name, got, tt.wantLater)
@@ -529,4 +530,48 @@ func removeAll(ix *indexer.Index) []indexer.Change {
 		out = append(out, indexer.Change{State: indexer.FileState{Path: f.Path}, Remove: true})
 	}
 	return out
+}
+
+// Every file a pass sees is parsed, unchanged, failed or skipped (no
+// conversation in it), on the first pass and every one after, whatever
+// happened to the files in between.
+func TestSummaryAddsUp(t *testing.T) {
+	e := newEnv(t)
+	a := e.write("a.conv", "TESTCONV A\nhello\n")
+	e.write("sub/b.conv", "TESTCONV B\none\n")
+	e.write("notes.txt", "not a conversation")
+	e.write("data.csv", "a,b\n1,2\n")
+	e.write("bad.conv", "TESTCONV C\nBROKEN\n")
+	for _, tc := range []struct {
+		name   string
+		before func()
+		want   Progress // the counts that matter; Seen is checked as the sum
+	}{
+		{"first", nil, Progress{Parsed: 3 - 1, Failed: 1, Skipped: 2}},
+		{"again", nil, Progress{Unchanged: 3, Skipped: 2}}, // bad.conv: unchanged since it failed
+		{"touched", func() { e.touch(a) }, Progress{Unchanged: 3, Skipped: 2}},
+		{"changed", func() { e.write("a.conv", "TESTCONV A\nbye\n") }, Progress{Parsed: 1, Unchanged: 2, Skipped: 2}},
+		{"a file more", func() { e.write("more.txt", "prose") }, Progress{Unchanged: 3, Skipped: 3}},
+	} {
+		if tc.before != nil {
+			tc.before()
+		}
+		s := e.reconcile()
+		p := s.Progress
+		if sum := p.Parsed + p.Unchanged + p.Failed + p.Skipped; sum != p.Seen {
+			t.Errorf("%s: %d seen, but %d parsed + %d unchanged + %d failed + %d skipped = %d", tc.name, p.Seen, p.Parsed, p.Unchanged, p.Failed, p.Skipped, sum)
+		}
+		if p.Parsed != tc.want.Parsed || p.Unchanged != tc.want.Unchanged || p.Failed != tc.want.Failed || p.Skipped != tc.want.Skipped {
+			t.Errorf("%s: %+v, want parsed %d, unchanged %d, failed %d, skipped %d", tc.name, p, tc.want.Parsed, tc.want.Unchanged, tc.want.Failed, tc.want.Skipped)
+		}
+	}
+	// Sync counts the same way.
+	e.write("other.txt", "prose")
+	s, err := e.in.Sync(context.Background(), []string{filepath.Join(e.root, "other.txt"), a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := s.Progress; p.Seen != 2 || p.Skipped != 1 || p.Unchanged != 1 {
+		t.Errorf("sync: %+v, want 2 seen, 1 skipped, 1 unchanged", p)
+	}
 }

@@ -168,8 +168,8 @@ func printSummary(w io.Writer, s *ingest.Summary) {
 	if s.Elapsed > 0 {
 		rate = float64(s.Messages) / s.Elapsed.Seconds()
 	}
-	fmt.Fprintf(w, "indexed %d files (%d unchanged, %d removed, %d failed): %d conversations, %d messages in %s (%.0f msg/s)\n",
-		s.Parsed, s.Unchanged, s.Removed, s.Failed, s.Conversations, s.Messages, s.Elapsed.Round(time.Millisecond), rate)
+	fmt.Fprintf(w, "indexed %d files (%d unchanged, %d removed, %d failed, %d not conversations): %d conversations, %d messages in %s (%.0f msg/s)\n",
+		s.Parsed, s.Unchanged, s.Removed, s.Failed, s.Skipped, s.Conversations, s.Messages, s.Elapsed.Round(time.Millisecond), rate)
 }
 
 // progress draws the pass's progress on stderr when it is a terminal.
@@ -180,8 +180,8 @@ func progress(bar *term.Status) func(ingest.Progress) {
 			if p.Elapsed > 0 {
 				rate = float64(p.Messages) / p.Elapsed.Seconds()
 			}
-			return fmt.Sprintf("%d files (%d unchanged, %d failed) · %d conversations · %d messages · %.0f msg/s",
-				p.Seen, p.Unchanged, p.Failed, p.Conversations, p.Messages, rate)
+			return fmt.Sprintf("%d files (%d unchanged, %d failed, %d not conversations) · %d conversations · %d messages · %.0f msg/s",
+				p.Seen, p.Unchanged, p.Failed, p.Skipped, p.Conversations, p.Messages, rate)
 		})
 	}
 }

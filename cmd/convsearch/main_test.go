@@ -616,3 +616,40 @@ func TestShowStaleHit(t *testing.T) {
 		t.Errorf("show m/…/2: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestIndexSummaryAddsUp: every file seen is parsed, unchanged, failed or
+// skipped as no conversation (examples/ has CSVs, .meta.json companions and
+// an index.json), on the first run and the next, in --json and in words.
+func TestIndexSummaryAddsUp(t *testing.T) {
+	home := t.TempDir()
+	data := filepath.Join(t.TempDir(), "data")
+	for _, run := range []string{"first", "second"} {
+		r := cs(t, home, "index", "--data-dir", data, "--no-default-roots", "--root", examples, "--json")
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d\n%s", run, r.code, r.stderr)
+		}
+		var s struct {
+			Seen      int  `json:"files_seen"`
+			Parsed    int  `json:"files_parsed"`
+			Unchanged int  `json:"files_unchanged"`
+			Failed    int  `json:"files_failed"`
+			Skipped   *int `json:"files_skipped"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Skipped == nil || *s.Skipped == 0 {
+			t.Fatalf("%s: no files_skipped: %s", run, r.stdout)
+		}
+		if sum := s.Parsed + s.Unchanged + s.Failed + *s.Skipped; sum != s.Seen {
+			t.Errorf("%s: files_seen %d, the rest add up to %d: %s", run, s.Seen, sum, r.stdout)
+		}
+		if run == "second" && (s.Parsed != 0 || s.Unchanged == 0) {
+			t.Errorf("second run: %d parsed, %d unchanged", s.Parsed, s.Unchanged)
+		}
+	}
+	r := cs(t, home, "index", "--data-dir", data, "--no-default-roots", "--root", examples)
+	if !strings.Contains(r.stdout, " not conversations)") {
+		t.Errorf("the summary does not count the files that hold no conversation: %q", r.stdout)
+	}
+}
