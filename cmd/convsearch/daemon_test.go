@@ -429,6 +429,17 @@ func TestSilentDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.cmd.Process.Signal(syscall.SIGCONT) })
+	// The signal is delivered when the kernel gets to it: a command that
+	// found the daemon answering would wait on it forever.
+	d.waitUntil("the daemon stopped", func() bool {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return true // no /proc: the signal has long been delivered
+		}
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		return len(f) > 0 && f[0] == "T"
+	})
+	time.Sleep(100 * time.Millisecond)
 	for _, args := range [][]string{
 		{"stats"},
 		{"search", "wombat"},
