@@ -30,7 +30,16 @@ type Client struct {
 	base  string // http://host:port, no trailing slash
 	token string
 	hc    *http.Client
+	// wait bounds a request other than a sync when its context has no
+	// deadline: a daemon stopped (SIGSTOP) or stuck after it answered once
+	// still accepts connections, and a command would wait for ever.
+	wait time.Duration
 }
+
+// AnswerTimeout is how long a command waits for the daemon's answer to a
+// request other than a sync: past the daemon's own search limit (a 504
+// after 10 s), with room to spare.
+const AnswerTimeout = 30 * time.Second
 
 var (
 	_ server.Backend = (*Client)(nil)
@@ -46,7 +55,7 @@ func NewClient(baseURL, token string) *Client {
 		MaxIdleConnsPerHost: 64,
 		IdleConnTimeout:     90 * time.Second,
 	}
-	return &Client{base: strings.TrimRight(baseURL, "/"), token: token, hc: &http.Client{Transport: tr}}
+	return &Client{base: strings.TrimRight(baseURL, "/"), token: token, hc: &http.Client{Transport: tr}, wait: AnswerTimeout}
 }
 
 // URL returns the daemon's base URL.
@@ -335,8 +344,18 @@ func (c *Client) Verify(ctx context.Context) error {
 		return err
 	}
 	req.Header.Set("Accept", "application/json")
+	bounded := false
+	if _, ok := req.Context().Deadline(); !ok && req.URL.Path != "/api/sync" && c.wait > 0 {
+		// A sync takes as long as the pass it waits for.
+		ctx, cancel := context.WithTimeout(req.Context(), c.wait)
+		defer cancel()
+		req, bounded = req.WithContext(ctx), true
+	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
+		if bounded && errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("daemon at %s did not answer %s within %s (stopped or stuck? its pid is in daemon.json; restart it with `convsearch serve`): %w", c.base, req.URL.Path, c.wait, err)
+		}
 		return fmt.Errorf("daemon at %s: %w", c.base, err)
 	}
 	defer resp.Body.Close()
@@ -380,8 +399,18 @@ func (c *Client) do(req *http.Request, out any) error {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
 	req.Header.Set("Accept", "application/json")
+	bounded := false
+	if _, ok := req.Context().Deadline(); !ok && req.URL.Path != "/api/sync" && c.wait > 0 {
+		// A sync takes as long as the pass it waits for.
+		ctx, cancel := context.WithTimeout(req.Context(), c.wait)
+		defer cancel()
+		req, bounded = req.WithContext(ctx), true
+	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
+		if bounded && errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("daemon at %s did not answer %s within %s (stopped or stuck? its pid is in daemon.json; restart it with `convsearch serve`): %w", c.base, req.URL.Path, c.wait, err)
+		}
 		return fmt.Errorf("daemon at %s: %w", c.base, err)
 	}
 	defer resp.Body.Close()

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/server"
@@ -116,4 +118,49 @@ func TestClientLoadPages(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestClientGivesUpOnASilentDaemon: a daemon that accepts a request and never
+// answers (stopped with SIGSTOP after it was found) gets a bounded wait and an
+// error that says so; a sync, which waits for a whole pass, is not bounded,
+// and neither is a request whose context has its own deadline.
+func TestClientGivesUpOnASilentDaemon(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"ready":true,"indexing":false}`))
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := NewClient(srv.URL, "")
+	defer c.Close()
+	c.wait = 50 * time.Millisecond
+	_, err := c.Ready(context.Background())
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "did not answer /readyz within 50ms") {
+		t.Errorf("Ready of a silent daemon: %v, want a bounded wait naming it", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = c.Ready(ctx)
+	if err == nil || time.Since(start) < 250*time.Millisecond {
+		t.Errorf("a caller's own deadline: %v after %s, want it to run to that deadline", err, time.Since(start))
+	}
+	syncCtx, syncCancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Sync(syncCtx, nil)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Errorf("a sync gave up on its own: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	syncCancel()
+	<-done
 }
