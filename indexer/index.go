@@ -172,7 +172,7 @@ func Open(opts Options) (*Index, error) {
 	}
 	lock, err := lockDir(opts.Dir, opts.LockTimeout)
 	if err != nil {
-		return nil, fmt.Errorf("open index %s: %w (stop the other process or let it answer: `convsearch serve`)", path, err)
+		return nil, fmt.Errorf("open index %s: %w (%s)", path, err, lockedAdvice)
 	}
 	ix.lock = lock
 	if err := ix.openWriter(path); err != nil {
@@ -419,7 +419,7 @@ func (ix *Index) open(path string) error {
 	}
 	switch {
 	case isLockTimeout(err):
-		return fmt.Errorf("open index %s: %w (stop the other process or let it answer: `convsearch serve`)", path, ErrLocked)
+		return fmt.Errorf("open index %s: %w (%s)", path, ErrLocked, lockedAdvice)
 	case exists(path + ".creating"):
 		// Being made by a writer now, or left half-made by one that was
 		// killed: the writer that holds the lock makes it again.
@@ -524,6 +524,11 @@ func (ix *Index) Commit() error {
 // then gives up on the index (the OS releases its files and lock) instead
 // of hanging.
 const closeTimeout = 20 * time.Second
+
+// lockedAdvice is what a process refused the index can do: the holder may be
+// an index run (wait for it) or a daemon, which other commands go through
+// while it answers, and which a second serve or watch must not replace.
+const lockedAdvice = "wait for it to finish, or stop it; while a `convsearch serve` or `watch` holds the index, other commands go through it"
 
 // errCloseTimeout is what Close says when Bleve did not close in time.
 var errCloseTimeout = errors.New("Bleve did not close in time, most likely stuck merging a damaged segment (run `convsearch index --rebuild`)")
