@@ -351,13 +351,172 @@ func isValueEnd(c byte) bool {
 	return false
 }
 
-// placeholderWords are values, or parts of values, that stand for a secret
-// without being one. Matched case-insensitively.
-var placeholderWords = []string{
-	"changeme", "change_me", "change-me", "changeit", "example", "placeholder", "your_", "your-", "yourpass",
-	"yourtoken", "yourkey", "yoursecret", "<", ">", "{{", "${", "$(", "xxx", "***", "...", "…", "redacted", "dummy",
-	"sample", "replace", "insert", "here", "todo", "fixme", "none", "null", "undefined", "secret", "password",
-	"token", "hunter2", "foobar", "123456", "qwerty", "letmein", "%s", "%d", "%v", "%(",
+// placeholderMarks are parts of a value that make it a template, a
+// variable or a mask rather than a secret (<your-password>, ${DB_PASS},
+// {{ .Token }}, %s, sk-xxxx, ****, abc...xyz). Matched anywhere; xxx in
+// any case.
+var placeholderMarks = []string{"<", ">", "{{", "${", "$(", "xxx", "***", "...", "…", "%s", "%d", "%v", "%("}
+
+// Words that stand for a secret without being one. They are matched as
+// whole words of a value, split at punctuation, digits and camelCase humps,
+// never inside a longer word: "here" is no word of Sphere#2024, nor
+// "secret" of MySecret2024!, nor "token" of tokenize99X. A value is a
+// placeholder when every word of it is one of these (see isPlaceholder).
+var (
+	// placeholderWords say a value is a placeholder even followed by a
+	// number: changeme123, your-key-here-1, example_token_2.
+	placeholderWords = []string{
+		"your", "yours", "yourpass", "yourpassword", "yourtoken", "yourkey", "yoursecret", "example", "examples",
+		"placeholder", "redacted", "dummy", "sample", "replace", "replaceme", "insert", "here", "todo", "fixme",
+		"changeme", "changeit", "letmein", "qwerty", "foobar",
+	}
+	// placeholderWeakWords are placeholders alone or beside the words
+	// above (your-secret-here, none), but a number added to them may make a
+	// real password: secret123 and Token2024 are redacted.
+	placeholderWeakWords = []string{
+		"secret", "password", "token", "none", "null", "nil", "undefined", "empty",
+		"me", "my", "the", "a", "an", "to", "goes", "put", "change", "api", "apikey", "access", "key", "pass", "pwd",
+		"passwd", "passphrase",
+	}
+	// placeholderValues are placeholders as the whole value only.
+	placeholderValues = []string{"hunter2"}
+	// placeholderSuffixes end published example keys, in capitals:
+	// AWS documentation's AKIAIOSFODNN7EXAMPLE and …bPxRfiCYEXAMPLEKEY.
+	placeholderSuffixes = []string{"EXAMPLE", "EXAMPLEKEY"}
+)
+
+// isPlaceholder reports whether v stands for a secret without being one:
+// it holds a mark of placeholderMarks, is a value of placeholderValues,
+// ends with a suffix of placeholderSuffixes, or it is words of placeholderWords
+// and placeholderWeakWords only, joined by - _ . or spaces, and maybe
+// ended by a number when one of its words (or all of them run together:
+// change_me_1) is of placeholderWords.
+func isPlaceholder(v string) bool {
+	for _, m := range placeholderMarks {
+		if strings.Contains(v, m) || m == "xxx" && containsFold(v, m) {
+			return true
+		}
+	}
+	for _, w := range placeholderValues {
+		if strings.EqualFold(v, w) {
+			return true
+		}
+	}
+	for _, w := range placeholderSuffixes {
+		if strings.HasSuffix(v, w) {
+			return true
+		}
+	}
+	var joined [32]byte
+	nj := 0
+	words, strong, number := 0, false, false
+	for i := 0; i < len(v); {
+		c := v[i]
+		switch {
+		case isLetter(c):
+			j := i + 1
+			for j < len(v) && isLetter(v[j]) && !(isUpper(v[j]) && !isUpper(v[j-1])) {
+				j++
+			}
+			w := v[i:j]
+			switch {
+			case number:
+				return false // a word after the number: your2key
+			case inFold(placeholderWords, w):
+				strong = true
+			case !inFold(placeholderWeakWords, w):
+				return false
+			}
+			for k := 0; k < len(w) && nj < len(joined); k++ {
+				joined[nj] = lowerByte(w[k])
+				nj++
+			}
+			words++
+			i = j
+		case c >= '0' && c <= '9':
+			if number {
+				return false // digits, then a separator, then digits
+			}
+			for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+				i++
+			}
+			number = true
+		case c == '-' || c == '_' || c == '.' || c == ' ':
+			if number && i+1 < len(v) {
+				return false // more after the number
+			}
+			i++
+		default:
+			return false // other punctuation: Sample#2024
+		}
+	}
+	if words == 0 {
+		return false
+	}
+	return !number || strong || inFold(placeholderWords, string(joined[:nj]))
+}
+
+// identWords are words that name a secret: a value of a secret-named key
+// that is an identifier with one of them for a word (_bm25_stats_key,
+// ns_tsig_key1, myApiToken) is a name, not a value.
+var identWords = []string{"key", "keys", "token", "tokens", "secret", "secrets", "pass", "password", "passwd", "pwd", "auth", "apikey", "credential", "credentials", "creds"}
+
+// isSecretName reports whether v, made of letters, digits, _ - and . only,
+// is an identifier with a word of identWords. A word is found whole,
+// between - _ . and camelCase humps, in a part of letters maybe ended by
+// digits: a random key that holds "key" or "auth" by chance (aB3keyXz9,
+// q7Auth2x) has digits inside its parts and is no name.
+func isSecretName(v string) bool {
+	for len(v) > 0 {
+		e := strings.IndexAny(v, "-_.")
+		if e < 0 {
+			e = len(v)
+		}
+		part := v[:e]
+		v = v[min(e+1, len(v)):]
+		for len(part) > 0 && part[len(part)-1] >= '0' && part[len(part)-1] <= '9' {
+			part = part[:len(part)-1]
+		}
+		letters := true
+		for i := 0; i < len(part); i++ {
+			letters = letters && isLetter(part[i])
+		}
+		if !letters {
+			continue
+		}
+		for i := 0; i < len(part); {
+			j := i + 1
+			for j < len(part) && !(isUpper(part[j]) && !isUpper(part[j-1])) {
+				j++
+			}
+			if inFold(identWords, part[i:j]) {
+				return true
+			}
+			i = j
+		}
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+func lowerByte(c byte) byte {
+	if isUpper(c) {
+		c += 'a' - 'A'
+	}
+	return c
+}
+
+// inFold reports whether w is one of the lower-case words, in any case.
+func inFold(words []string, w string) bool {
+	for _, x := range words {
+		if len(x) == len(w) && containsFold(w, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // plausibleValue reports whether v can be a secret rather than code, a
@@ -409,10 +568,8 @@ func plausibleValue(v string, password bool) bool {
 	if wordy || same || digitsOnly || dottedIdent(v) {
 		return false // identifiers, type names, prose, repeated characters, numbers, pkg.Name
 	}
-	for _, w := range placeholderWords {
-		if containsFold(v, w) {
-			return false
-		}
+	if isPlaceholder(v) {
+		return false
 	}
 	classes := min(lower, 1) + min(upper, 1) + min(digits, 1) + min(symbols, 1)
 	if password {
@@ -421,13 +578,8 @@ func plausibleValue(v string, password bool) bool {
 	if strings.IndexByte(v, ',') >= 0 {
 		return false // a list or a struct tag (protobuf_key:"varint,1,opt")
 	}
-	if ident {
-		// a name such as _bm25_stats_key or ns_tsig_key1, not a value
-		for _, w := range []string{"key", "token", "secret", "pass", "auth"} {
-			if containsFold(v, w) {
-				return false
-			}
-		}
+	if ident && isSecretName(v) {
+		return false // a name such as _bm25_stats_key or ns_tsig_key1, not a value
 	}
 	// Keys are random: mixed case and digits, or many digits (hex); a word
 	// with a digit in it (fts5yyminor) is a name.
@@ -550,12 +702,7 @@ func plausibleURLPassword(v string) bool {
 	if same {
 		return false
 	}
-	for _, w := range []string{"pass", "pwd", "secret", "xxx", "changeme", "your", "example", "placeholder", "redacted"} {
-		if containsFold(v, w) && len(v) <= len(w)+8 {
-			return false
-		}
-	}
-	return true
+	return !isPlaceholder(v)
 }
 
 // dottedIdent reports whether v is a qualified name such as

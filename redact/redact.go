@@ -20,7 +20,8 @@
 //     credentials, …) in KEY=value, KEY: value and "key": "value" forms.
 //
 // What is kept: code, identifiers and type annotations (token: string),
-// placeholders (<your-password>, ${PASSWORD}, xxx, changeme, your-key-here),
+// placeholders (<your-password>, ${PASSWORD}, xxx, changeme, your-key-here:
+// placeholder words only as whole words, so MySecret2024! is a secret),
 // hex hashes, UUIDs and ids (unless a key name says they are a secret),
 // paths, and base64 payloads (an image is not a secret; parsers drop them).
 // Every other occurrence of a secret found once in a text is replaced too.
@@ -73,7 +74,7 @@ func (r *Redactor) hash() string {
 	for _, ru := range r.rules {
 		fmt.Fprintf(h, "%s\x00%q\x00%d\x00%g\x00%q\n", ru.id, ru.keywords, ru.group, ru.entropy, ru.re)
 	}
-	fmt.Fprintf(h, "%q %q %q %q\n", placeholderWords, secretWords, passwordWords, []string{idPassword, idSecret, idURLPassword})
+	fmt.Fprintf(h, "%q %q %q %q %q %q %q %q %q\n", placeholderMarks, placeholderWords, placeholderWeakWords, placeholderValues, placeholderSuffixes, identWords, secretWords, passwordWords, []string{idPassword, idSecret, idURLPassword})
 	for _, m := range []map[string]bool{passwordParts, lastKeyParts, excludeLast, excludeAny} {
 		keys := make([]string, 0, len(m))
 		for k := range m {
