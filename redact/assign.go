@@ -461,41 +461,51 @@ func isPlaceholder(v string) bool {
 // ns_tsig_key1, myApiToken) is a name, not a value.
 var identWords = []string{"key", "keys", "token", "tokens", "secret", "secrets", "pass", "password", "passwd", "pwd", "auth", "apikey", "credential", "credentials", "creds"}
 
-// isSecretName reports whether v, made of letters, digits, _ - and . only,
-// is an identifier with a word of identWords. A word is found whole,
-// between - _ . and camelCase humps, in a part of letters maybe ended by
-// digits: a random key that holds "key" or "auth" by chance (aB3keyXz9,
-// q7Auth2x) has digits inside its parts and is no name.
-func isSecretName(v string) bool {
-	for len(v) > 0 {
-		e := strings.IndexAny(v, "-_.")
-		if e < 0 {
-			e = len(v)
+// prose reports whether v reads as words: spaces between at least two words
+// of three lower-case letters or more. Hex groups ("2B7E1516 28AED2A6") are
+// no prose.
+func prose(v string) bool {
+	if strings.Count(v, " ") < 2 {
+		return false
+	}
+	words := 0
+	for _, f := range strings.Fields(v) {
+		f = strings.TrimRight(f, ".,;:!?")
+		lowerWord := len(f) >= 3
+		for i := 0; i < len(f) && lowerWord; i++ {
+			lowerWord = f[i] >= 'a' && f[i] <= 'z'
 		}
-		part := v[:e]
-		v = v[min(e+1, len(v)):]
-		for len(part) > 0 && part[len(part)-1] >= '0' && part[len(part)-1] <= '9' {
-			part = part[:len(part)-1]
-		}
-		letters := true
-		for i := 0; i < len(part); i++ {
-			letters = letters && isLetter(part[i])
-		}
-		if !letters {
-			continue
-		}
-		for i := 0; i < len(part); {
-			j := i + 1
-			for j < len(part) && !(isUpper(part[j]) && !isUpper(part[j-1])) {
-				j++
-			}
-			if inFold(identWords, part[i:j]) {
-				return true
-			}
-			i = j
+		if lowerWord {
+			words++
 		}
 	}
-	return false
+	return words >= 2
+}
+
+// isSecretName reports whether v, made of letters, digits, _ - and . only,
+// is an identifier with a word of identWords. Words are split at - _ . and
+// digits and where the case rises (testRSA2048PrivateKey: test, RSA,
+// Private, Key). A random key that holds "Key" or "Auth" by chance
+// (Q7xAuthZ9mKeyP3vL2) splits into one-letter words around it; a name has
+// at most one (aKey).
+func isSecretName(v string) bool {
+	found, single := false, 0
+	for i := 0; i < len(v); {
+		if !isLetter(v[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(v) && isLetter(v[j]) && !(isUpper(v[j]) && !isUpper(v[j-1])) {
+			j++
+		}
+		if j-i == 1 {
+			single++
+		}
+		found = found || inFold(identWords, v[i:j])
+		i = j
+	}
+	return found && single <= 1
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -533,7 +543,7 @@ func plausibleValue(v string, password bool) bool {
 	case '$', '%', '{', '[', '(', '@', '#', '&', '*', '/', '~', '<', '.', '+':
 		return false // variables, templates, references, paths
 	}
-	if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "file:") {
+	if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "file:") || strings.HasPrefix(v, "urn:") {
 		return false
 	}
 	if strings.IndexByte(v, '(') >= 0 || strings.IndexByte(v, '\n') >= 0 {
@@ -577,6 +587,9 @@ func plausibleValue(v string, password bool) bool {
 	}
 	if strings.IndexByte(v, ',') >= 0 {
 		return false // a list or a struct tag (protobuf_key:"varint,1,opt")
+	}
+	if prose(v) {
+		return false // an error message, not a key
 	}
 	if ident && isSecretName(v) {
 		return false // a name such as _bm25_stats_key or ns_tsig_key1, not a value

@@ -253,6 +253,12 @@ func ruleCases() []redactCase {
 		miss("struct tag", "`protobuf:\"bytes,1,opt,name=key\" protobuf_key:\"varint,1,opt,name=key2\"`"),
 		miss("string concatenation", `cmd.Env = append(cmd.Env, "PWD="+i.WorkingDir2)`),
 		miss("path", "token_file=/var/run/secrets/token2 and key: ./certs/server2.key"),
+		// Go source read after placeholders became whole words: names with
+		// digits inside and prose are no keys.
+		miss("name with digits inside", "Certificates: []Certificate{{PrivateKey: testRSA2048PrivateKey}}"),
+		miss("prose with a symbol", `errInvalidTokenPanic = "invalid jsontext.Token; it has been voided by a subsequent json.Decoder call"`),
+		miss("a name ending in one letter", "signingKey = rsaPrivateKeyA"),
+		miss("a URN", `TokenTypeSAML2 = "urn:ietf:params:oauth:token-type:saml2"`),
 	}
 }
 
