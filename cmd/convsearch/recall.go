@@ -117,9 +117,7 @@ func recall(ctx context.Context, env *Env, sf *storeFlags, project string, hook 
 	event := "SessionStart"
 	cwd := ""
 	if hook && env.Stdin != nil {
-		var in hookInput
-		data, err := io.ReadAll(io.LimitReader(env.Stdin, 1<<20))
-		if err == nil && json.Unmarshal(data, &in) == nil {
+		if in, ok := readHookInput(ctx, env.Stdin); ok {
 			cwd = in.Cwd
 			if in.HookEventName != "" {
 				event = in.HookEventName
@@ -149,6 +147,27 @@ func recall(ctx context.Context, env *Env, sf *storeFlags, project string, hook 
 		return gather(ctx, so, projects)
 	})
 	return sum, event, err
+}
+
+// readHookInput reads the hook's JSON from stdin within half of what is
+// left of ctx's budget, leaving the rest for the answer. The input is only
+// context (the project's folder): a host that is slow to write it, or keeps
+// stdin open, or a terminal, gets an answer without it, not a stalled
+// session. The first JSON value is enough; stdin need not be closed. The
+// reader left behind ends with the process.
+func readHookInput(ctx context.Context, stdin io.Reader) (hookInput, bool) {
+	wait := recallBudget / 2
+	if d, ok := ctx.Deadline(); ok {
+		wait = time.Until(d) / 2
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	in, err := withDeadline(ctx, func() (hookInput, error) {
+		var in hookInput
+		err := json.NewDecoder(io.LimitReader(stdin, 1<<20)).Decode(&in)
+		return in, err
+	})
+	return in, err == nil
 }
 
 // withDeadline returns f's answer, or ctx's error as soon as ctx is done:

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runHook runs the built binary as an agent runs its SessionStart hook:
@@ -193,5 +194,67 @@ func TestRecallTakesNoArguments(t *testing.T) {
 		if tc.wantCode == 0 && r.stdout != "" {
 			t.Errorf("convsearch %q: %q on stdout, want nothing", tc.args, r.stdout)
 		}
+	}
+}
+
+// TestRecallHookStdinLeftOpen: a host that keeps the hook's stdin open, with
+// or without having written its JSON, still gets recall's answer within the
+// budget (`sleep 3 | convsearch recall --hook` waited 3 s): stdin is read
+// within the deadline, the first JSON value is enough, and without it recall
+// goes on from its own folder, exit 0.
+func TestRecallHookStdinLeftOpen(t *testing.T) {
+	home := t.TempDir()
+	root, err := filepath.Abs(filepath.Join("..", "..", "examples", "fnord"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := cs(t, home, "index", "--no-default-roots", "--root", root); r.code != 0 {
+		t.Fatalf("index: exit %d: %s", r.code, r.stderr)
+	}
+	project := filepath.Join(t.TempDir(), "telemetry-hub")
+	hookJSON, _ := json.Marshal(map[string]string{"cwd": project, "hook_event_name": "SessionStart"})
+	tests := []struct {
+		name    string
+		stdin   []byte // written, and stdin kept open
+		timeout time.Duration
+		want    string // in stdout
+	}{
+		{"nothing written", nil, 300 * time.Millisecond, ""},
+		{"JSON written, not closed", hookJSON, 20 * time.Second, `project \"telemetry-hub\"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(binary, "recall", "--hook", "--timeout", tt.timeout.String())
+			cmd.Env = daemonEnv(home)
+			cmd.Dir = t.TempDir()
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdin.Close()
+			var so, se bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &so, &se
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := stdin.Write(tt.stdin); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("exit: %v (stderr %q)", err, se.String())
+				}
+			case <-time.After(tt.timeout + 5*time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("recall --hook still running %v after its %v budget, stdin open", 5*time.Second, tt.timeout)
+			}
+			if !strings.Contains(so.String(), tt.want) || (tt.want == "" && so.String() != "") {
+				t.Errorf("stdout %q, want %q", so.String(), tt.want)
+			}
+		})
 	}
 }
