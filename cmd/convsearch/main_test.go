@@ -653,3 +653,102 @@ func TestIndexSummaryAddsUp(t *testing.T) {
 		t.Errorf("the summary does not count the files that hold no conversation: %q", r.stdout)
 	}
 }
+
+// TestExportIntoEarlierExport: the manifest of a folder exported to before
+// lists every conversation file in it, not only the last run's; a source
+// that is not there stops export before it creates anything.
+func TestExportIntoEarlierExport(t *testing.T) {
+	home := t.TempDir()
+	out := filepath.Join(t.TempDir(), "out")
+	type manifest struct {
+		Conversations []struct{ ID, File string } `json:"conversations"`
+	}
+	read := func(t *testing.T) (m manifest) {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(out, "index.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	if r := cs(t, home, "export", "-q", "--to", out, examples); r.code != 0 {
+		t.Fatalf("export: exit %d: %s", r.code, r.stderr)
+	}
+	first := read(t)
+	// A conversation of examples/portable, removed from the export.
+	var gone string
+	for _, c := range first.Conversations {
+		if strings.HasPrefix(c.ID, "20251211-") {
+			gone = c.ID
+			if err := os.Remove(c.File); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if gone == "" {
+		t.Fatal("no conversation 20251211-… in examples/portable")
+	}
+	steps := []struct {
+		name   string
+		args   []string
+		stdout string
+	}{
+		{"part of it again", []string{"export", "-q", "--to", out, filepath.Join(examples, "portable")}, "its index.json lists"},
+		{"another part", []string{"export", "-q", "--to", out, filepath.Join(examples, "codex")}, "its index.json lists"},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			r := cs(t, home, st.args...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stdout, st.stdout) {
+				t.Errorf("stdout %q, want %q", r.stdout, st.stdout)
+			}
+			m := read(t)
+			files, _ := filepath.Glob(filepath.Join(out, "*.json"))
+			if len(m.Conversations) != len(files)-1 {
+				t.Errorf("index.json lists %d conversations, the folder holds %d files besides it", len(m.Conversations), len(files)-1)
+			}
+			ids := map[string]bool{}
+			for _, c := range m.Conversations {
+				if ids[c.ID] {
+					t.Errorf("%s listed twice", c.ID)
+				}
+				ids[c.ID] = true
+				if _, err := os.Stat(c.File); err != nil {
+					t.Errorf("listed: %v", err)
+				}
+			}
+			for _, c := range first.Conversations {
+				if !ids[c.ID] && c.ID != gone {
+					t.Errorf("%s, exported first, no longer listed", c.ID)
+				}
+			}
+		})
+	}
+
+	t.Run("a source that is not there", func(t *testing.T) {
+		to := filepath.Join(t.TempDir(), "x")
+		r := cs(t, home, "export", "--to", to, filepath.Join(t.TempDir(), "nonexistent"))
+		if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "nonexistent") {
+			t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing written, the path named", r.code, r.stdout, r.stderr)
+		}
+		if _, err := os.Stat(to); !os.IsNotExist(err) {
+			t.Errorf("export made %s: %v", to, err)
+		}
+	})
+
+	t.Run("an index.json that is not a manifest", func(t *testing.T) {
+		to := t.TempDir()
+		bad := []byte("not json\n")
+		os.WriteFile(filepath.Join(to, "index.json"), bad, 0o600)
+		r := cs(t, home, "export", "-q", "--to", to, filepath.Join(examples, "codex"))
+		if b, _ := os.ReadFile(filepath.Join(to, "index.json")); r.code != 1 || string(b) != string(bad) || !strings.Contains(r.stderr, "index.json") {
+			t.Errorf("exit %d, stderr %q, index.json now %q; want 1 and it left alone", r.code, r.stderr, b)
+		}
+	})
+}

@@ -1,7 +1,10 @@
 package portable
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -11,20 +14,51 @@ import (
 
 // Export writes conversations into a folder as portable-format files, one
 // per conversation, with an index.json manifest of them (Close writes it).
+// Into a folder that has an index.json already, from an earlier export,
+// the manifest lists the earlier conversations too: a conversation written
+// again replaces its entry, and an entry whose file is gone is dropped.
 type Export struct {
-	Dir      string
+	Dir string
+	// Manifest is what Close writes: the earlier export's entries, then
+	// the conversations Add wrote.
 	Manifest Manifest
-	from     map[string]string // file name -> the source file it came from
+	// Written is how many conversations Add wrote.
+	Written int
+	from    map[string]string // file name -> the source file it came from
+	entry   map[string]int    // conversation id -> its entry in Manifest
+	earlier int               // Manifest's first entries, from index.json
 }
 
 // NewExport returns an Export into dir, creating it if needed. What it
 // writes is readable by its owner only, like the data folder: exported
-// conversations are as private as the index.
+// conversations are as private as the index. An index.json in dir that is
+// not a manifest is an error, not overwritten.
 func NewExport(dir string) (*Export, error) {
+	e := &Export{Dir: dir, Manifest: Manifest{Conversations: []ManifestEntry{}}, from: map[string]string{}, entry: map[string]int{}}
+	index := filepath.Join(dir, "index.json")
+	data, err := os.ReadFile(index)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("export: %w", err)
+	default:
+		var m Manifest
+		if err := json.Unmarshal(data, &m); err != nil {
+			return nil, fmt.Errorf("export: %s is not an index.json manifest (%v): export into another folder, or remove it", index, err)
+		}
+		for _, en := range m.Conversations {
+			if _, dup := e.entry[en.ID]; dup || en.ID == "" {
+				continue
+			}
+			e.entry[en.ID] = len(e.Manifest.Conversations)
+			e.Manifest.Conversations = append(e.Manifest.Conversations, en)
+		}
+		e.earlier = len(e.Manifest.Conversations)
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
-	return &Export{Dir: dir, Manifest: Manifest{Conversations: []ManifestEntry{}}, from: map[string]string{}}, nil
+	return e, nil
 }
 
 // Add writes c, read from source. When a conversation with the same id was
@@ -44,11 +78,32 @@ func (e *Export) Add(c *conversation.Conversation, source string) (keptFrom stri
 		return "", fmt.Errorf("export: %w", err)
 	}
 	e.from[name] = source
-	e.Manifest.Conversations = append(e.Manifest.Conversations, NewManifestEntry(c, out))
+	e.Written++
+	en := NewManifestEntry(c, out)
+	if i, ok := e.entry[c.ID]; ok {
+		e.Manifest.Conversations[i] = en // exported again: its new entry, in its place
+		return "", nil
+	}
+	e.entry[c.ID] = len(e.Manifest.Conversations)
+	e.Manifest.Conversations = append(e.Manifest.Conversations, en)
 	return "", nil
 }
 
-// Close writes the manifest, index.json, atomically.
+// Close writes the manifest, index.json, atomically. An earlier entry is
+// kept while its file is still in the folder, under the name it has now.
 func (e *Export) Close() error {
+	kept := e.Manifest.Conversations[:0]
+	for i, en := range e.Manifest.Conversations {
+		if i < e.earlier && e.from[filepath.Base(en.File)] == "" {
+			file := filepath.Join(e.Dir, filepath.Base(en.File))
+			if _, err := os.Stat(file); err != nil {
+				continue // removed since, or not written there
+			}
+			en.File = file
+		}
+		kept = append(kept, en)
+	}
+	e.Manifest.Conversations = kept
+	e.entry = nil // positions are stale
 	return atomicfile.WriteJSON(filepath.Join(e.Dir, "index.json"), e.Manifest, 0o600)
 }
