@@ -363,3 +363,16 @@ func copyFile(from, to string, perm os.FileMode) error {
 	}
 	return out.Close()
 }
+
+// TestReadInfoErrorNamesTheFileOnce: "read X: read X: is a directory" was
+// the error of a daemon.json that cannot be read.
+func TestReadInfoErrorNamesTheFileOnce(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(InfoFile(dir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadInfo(dir)
+	if err == nil || strings.Count(err.Error(), InfoFile(dir)) != 1 {
+		t.Errorf("ReadInfo = %v, want an error naming %s once", err, InfoFile(dir))
+	}
+}

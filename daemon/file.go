@@ -95,12 +95,12 @@ func ReadInfo(dir string) (*Info, error) {
 		return nil, ErrNoDaemon
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err // an *fs.PathError: it names the file
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
 	if uid, ok := fileOwner(fi); ok && uid != os.Geteuid() {
 		return nil, fmt.Errorf("read %s: %w", path, &ForeignFileError{Path: path, Owner: uid})
@@ -112,7 +112,7 @@ func ReadInfo(dir string) (*Info, error) {
 	}
 	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
 	var info Info
 	if err := json.Unmarshal(b, &info); err != nil {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strconv"
 
 	"github.com/convsearch/convsearch/conversation"
@@ -131,6 +132,16 @@ func (e *Error) Unwrap() error { return e.Err }
 // kind (ErrSyntax, ErrShape, …) with a formatted reason.
 func Errorf(path string, line int, kind error, format string, args ...any) error {
 	return &Error{Path: path, Line: line, Err: fmt.Errorf("%w: %s", kind, fmt.Sprintf(format, args...))}
+}
+
+// ReadError is err, met reading path, as "read PATH: err", or err itself
+// when it is an *fs.PathError that names path already (what reading an
+// *os.File gives), which would say the path twice.
+func ReadError(path string, err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == path {
+		return err
+	}
+	return fmt.Errorf("read %s: %w", path, err)
 }
 
 // Wrap returns err as an *Error for path and line, keeping it for errors.Is.

@@ -83,7 +83,7 @@ func ReadHead(path string) ([]byte, error) {
 	head := make([]byte, HeadSize)
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, ReadError(path, err)
 	}
 	head = head[:n]
 	skipped := 0
@@ -99,13 +99,13 @@ func ReadHead(path string) ([]byte, error) {
 			m := copy(rest, head[i:])
 			k, err := io.ReadFull(f, rest[m:])
 			if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-				return nil, fmt.Errorf("read %s: %w", path, err)
+				return nil, ReadError(path, err)
 			}
 			return rest[:m+k], nil
 		}
 		n, err := io.ReadFull(f, head[:cap(head)])
 		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("read %s: %w", path, err)
+			return nil, ReadError(path, err)
 		}
 		head = head[:n]
 	}
@@ -153,7 +153,7 @@ func (r *Registry) ParseFileFrom(ctx context.Context, path string, p Parser, tee
 	br := bufio.NewReaderSize(src, 64<<10)
 	head, err := br.Peek(HeadSize)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, nil, ReadError(path, err)
 	}
 	if p == nil && len(head) > 0 && head[0] == 0 {
 		// Leading NULs: ReadHead looks past them.
@@ -173,7 +173,7 @@ func (r *Registry) ParseFileFrom(ctx context.Context, path string, p Parser, tee
 	if tee != nil {
 		// Parsers may stop before EOF; the hash must cover the whole file.
 		if _, err := io.Copy(io.Discard, br); err != nil {
-			return p, nil, fmt.Errorf("read %s: %w", path, err)
+			return p, nil, ReadError(path, err)
 		}
 	}
 	cutWarnings(res, path)

@@ -171,3 +171,33 @@ func TestDetectPastLeadingNULs(t *testing.T) {
 		}
 	}
 }
+
+// TestReadErrorNamesThePathOnce: an error met reading a file names it once,
+// though reading an *os.File gives an error that names it already ("read
+// X: read X: is a directory" before).
+func TestReadErrorNamesThePathOnce(t *testing.T) {
+	other := &os.PathError{Op: "read", Path: "/elsewhere", Err: errors.New("boom")}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"names the path", &os.PathError{Op: "read", Path: "/f", Err: errors.New("is a directory")}, "read /f: is a directory"},
+		{"names another path", other, "read /f: read /elsewhere: boom"},
+		{"names none", io.ErrUnexpectedEOF, "read /f: unexpected EOF"},
+	} {
+		err := parsers.ReadError("/f", tc.err)
+		if err.Error() != tc.want || !errors.Is(err, tc.err) {
+			t.Errorf("%s: ReadError = %q, want %q wrapping the error", tc.name, err, tc.want)
+		}
+	}
+	// A file that opens but cannot be read: the registry's own wrapping.
+	const mem = "/proc/self/mem" // reading it at 0 is an I/O error
+	if _, err := os.Stat(mem); err != nil {
+		t.Skipf("no %s here", mem)
+	}
+	_, _, err := parsers.NewRegistry(stopEarly{}).ParseFile(context.Background(), mem, nil)
+	if err == nil || bytes.Count([]byte(err.Error()), []byte(mem)) != 1 {
+		t.Errorf("ParseFile(%s) = %v, want an error naming it once", mem, err)
+	}
+}

@@ -84,7 +84,7 @@ func loadConfig(env *Env) (*config, error) {
 		return &config{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read config %s: %w", path, err)
+		return nil, fmt.Errorf("config: %w", err) // an *fs.PathError: it names the file
 	}
 	var c config
 	if err := json.Unmarshal(data, &c); err != nil {

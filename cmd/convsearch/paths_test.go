@@ -142,3 +142,49 @@ func TestNestedRootsCountedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigFile: a key of the config file that convsearch does not know (a
+// typo: "root" for "roots") is named on stderr, once, with the file and the
+// known keys, and the command goes on; a config that cannot be read names
+// its file once.
+func TestConfigFile(t *testing.T) {
+	tests := []struct {
+		name   string
+		config string // "" makes config.json a folder
+		code   int
+		want   []string // each once in stderr
+		not    []string
+	}{
+		{"known keys", `{"roots": [], "redact": true}`, 0, nil, []string{"warning"}},
+		{"a folder", "", 1, []string{"config.json"}, []string{"warning"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			path := filepath.Join(home, "config", "convsearch", "config.json")
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if tt.config == "" {
+				os.Mkdir(path, 0o755)
+			} else if err := os.WriteFile(path, []byte(tt.config), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			// index reads the config for its roots and for its store.
+			r := cs(t, home, "index", "--data-dir", filepath.Join(home, "data"), "--root", filepath.Join(examples, "codex"))
+			if r.code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", r.code, tt.code, r.stderr)
+			}
+			for _, w := range tt.want {
+				if n := strings.Count(r.stderr, w); n != 1 {
+					t.Errorf("stderr has %q %d times, want once:\n%s", w, n, r.stderr)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(r.stderr, w) {
+					t.Errorf("stderr has %q:\n%s", w, r.stderr)
+				}
+			}
+		})
+	}
+}

@@ -31,7 +31,7 @@ func DecodeEach[T any](ctx context.Context, path string, r io.Reader, res *parse
 		return parsers.Errorf(path, 0, parsers.ErrSyntax, "empty file")
 	}
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return parsers.ReadError(path, err)
 	}
 	lc := &lineCounter{r: br, lines: lines}
 	dec := json.NewDecoder(lc)
@@ -165,7 +165,7 @@ func syntaxError(path string, dec *json.Decoder, lc *lineCounter, err error) err
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		err = errors.New("unexpected end of file")
 	} else if _, ok := errors.AsType[*json.SyntaxError](err); !ok {
-		return fmt.Errorf("read %s: %w", path, err)
+		return parsers.ReadError(path, err)
 	}
 	return parsers.Errorf(path, errorLine(dec, lc), parsers.ErrSyntax, "%v", err)
 }

@@ -28,7 +28,7 @@ const MaxFileSize = 1 << 30
 func ReadAll(path string, r io.Reader) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, parsers.ReadError(path, err)
 	}
 	if len(data) > MaxFileSize {
 		return nil, parsers.Errorf(path, 0, parsers.ErrTooLarge, "over %d bytes", MaxFileSize)

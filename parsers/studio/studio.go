@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -130,7 +129,7 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(512)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, parsers.ReadError(path, err)
 	}
 	if bytes.HasPrefix(head, bom) {
 		_, _ = br.Discard(len(bom))

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
@@ -110,7 +109,7 @@ func parseText(ctx context.Context, path string, r io.Reader, res *parsers.Resul
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
+			return nil, parsers.ReadError(path, err)
 		}
 	}
 	p.finish()
