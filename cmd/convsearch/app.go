@@ -21,6 +21,8 @@ type Env struct {
 	// UserHomeDir finds the home folder when $HOME is unset (os.UserHomeDir
 	// in main; nil: no home beyond $HOME).
 	UserHomeDir func() (string, error)
+
+	configWarned bool // the config file's unknown keys were warned of
 }
 
 // home returns the user's home folder: $HOME, else what UserHomeDir finds.

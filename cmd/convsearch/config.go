@@ -7,11 +7,17 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/convsearch/convsearch/daemon"
 	rootset "github.com/convsearch/convsearch/internal/roots"
+	"github.com/convsearch/convsearch/internal/term"
 	"github.com/convsearch/convsearch/parsers"
 )
 
@@ -90,6 +96,11 @@ func loadConfig(env *Env) (*config, error) {
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("read config %s: %w", path, err)
 	}
+	if !env.configWarned {
+		// Once per command, though the config is read more than once.
+		env.configWarned = true
+		warnUnknownKeys(env, path, data)
+	}
 	// A root starts with ~ or is absolute; a relative one is under the
 	// config file's folder, not under whatever folder a command (or a
 	// service, in $HOME or /) runs in.
@@ -103,6 +114,48 @@ func loadConfig(env *Env) (*config, error) {
 		c.Roots[i] = r
 	}
 	return &c, nil
+}
+
+// warnUnknownKeys says on stderr which keys of the config file (data, at
+// path) convsearch does not know, a typo such as "root" for "roots" that
+// would quietly change nothing. Only a warning: a config written for a
+// newer convsearch still works with this one.
+func warnUnknownKeys(env *Env, path string, data []byte) {
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(data, &keys) != nil {
+		return
+	}
+	known := configKeys()
+	var unknown []string
+	for k := range keys {
+		if !slices.ContainsFunc(known, func(n string) bool { return strings.EqualFold(n, k) }) {
+			unknown = append(unknown, strconv.Quote(k))
+		}
+	}
+	if len(unknown) == 0 {
+		return
+	}
+	sort.Strings(unknown)
+	what := "key"
+	if len(unknown) > 1 {
+		what = "keys"
+	}
+	fmt.Fprintf(env.Stderr, "convsearch: warning: config %s: unknown %s %s ignored (known keys: %s)\n",
+		term.Safe(path), what, term.Safe(strings.Join(unknown, ", ")), strings.Join(known, ", "))
+}
+
+// configKeys are the keys of the config file, as config's JSON tags name
+// them.
+func configKeys() []string {
+	var keys []string
+	t := reflect.TypeFor[config]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			keys = append(keys, name)
+		}
+	}
+	return keys
 }
 
 // roots resolves what to index: --root, plus (unless --no-default-roots or

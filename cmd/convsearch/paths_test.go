@@ -156,6 +156,9 @@ func TestConfigFile(t *testing.T) {
 		not    []string
 	}{
 		{"known keys", `{"roots": [], "redact": true}`, 0, nil, []string{"warning"}},
+		{"any case, as json reads it", `{"Roots": []}`, 0, nil, []string{"warning"}},
+		{"a typo", `{"root": ["/x"]}`, 0, []string{`unknown key "root" ignored`, "config.json", "known keys: roots, redact"}, nil},
+		{"a newer config", `{"roots": [], "colour": "blue", "future": 1}`, 0, []string{`unknown keys "colour", "future" ignored`}, nil},
 		{"a folder", "", 1, []string{"config.json"}, []string{"warning"}},
 	}
 	for _, tt := range tests {
@@ -184,6 +187,10 @@ func TestConfigFile(t *testing.T) {
 				if strings.Contains(r.stderr, w) {
 					t.Errorf("stderr has %q:\n%s", w, r.stderr)
 				}
+			}
+			// A session-start hook says nothing, whatever the config.
+			if r := cs(t, home, "recall", "--hook", "--data-dir", filepath.Join(home, "data")); r.code != 0 || r.stderr != "" {
+				t.Errorf("recall --hook: exit %d, stderr %q; want 0 and nothing", r.code, r.stderr)
 			}
 		})
 	}

@@ -78,6 +78,9 @@ func runRecall(ctx context.Context, env *Env, args []string) error {
 		return usagef("recall takes no arguments: give the project with --project")
 	}
 	log := newLogger(env, sf.Verbose)
+	if *hook && !sf.Verbose {
+		env.configWarned = true // a hook says nothing on stderr but with -v
+	}
 	ctx, cancel := context.WithTimeout(ctx, *budget)
 	defer cancel()
 	sum, event, err := recall(ctx, env, &sf, *project, *hook)
