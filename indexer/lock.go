@@ -26,7 +26,7 @@ func lockDir(dir string, timeout time.Duration) (*dirLock, error) {
 	path := LockPath(dir)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
+		return nil, fmt.Errorf("take the writer lock: %w", err) // an *fs.PathError: it names the file
 	}
 	deadline := time.Now().Add(timeout)
 	for {
