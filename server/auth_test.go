@@ -49,6 +49,14 @@ func TestTokenRequired(t *testing.T) {
 		{"api, wrong bearer", "GET", "/api/stats", "", "Authorization: Bearer tok-3f9b", false, 401},
 		{"api, empty bearer", "GET", "/api/stats", "", "Authorization: Bearer ", false, 401},
 		{"api, bearer", "GET", "/api/stats", "", "Authorization: Bearer " + testToken, false, 200},
+		// RFC 7235: the scheme is case-insensitive.
+		{"api, bearer lower case", "GET", "/api/stats", "", "Authorization: bearer " + testToken, false, 200},
+		{"api, bearer upper case", "GET", "/api/stats", "", "Authorization: BEARER " + testToken, false, 200},
+		{"api, bearer spaces", "GET", "/api/stats", "", "Authorization:   Bearer \t " + testToken + "  ", false, 200},
+		{"api, bearer tab", "GET", "/api/stats", "", "Authorization: Bearer\t" + testToken, false, 200},
+		{"api, bearer glued", "GET", "/api/stats", "", "Authorization: Bearer" + testToken, false, 401},
+		{"api, basic", "GET", "/api/stats", "", "Authorization: Basic " + testToken, false, 401},
+		{"api, token alone", "GET", "/api/stats", "", "Authorization: " + testToken, false, 401},
 		// No cookie opens anything: browsers send cookies to every port of
 		// the host, so one holding the token would reach other accounts'
 		// servers on this machine's loopback.
@@ -63,6 +71,7 @@ func TestTokenRequired(t *testing.T) {
 		{"mcp, nothing", "POST", "/mcp", `{}`, "", false, 401},
 		{"mcp, cookie", "POST", "/mcp", `{}`, "Cookie: " + cookie, false, 401},
 		{"mcp, bearer", "POST", "/mcp", `{}`, "Authorization: Bearer " + testToken, false, 202},
+		{"mcp, bearer lower case", "POST", "/mcp", `{}`, "Authorization: bearer " + testToken, false, 202},
 		{"other host, bearer", "GET", "/api/stats", "", "Authorization: Bearer " + testToken + "\nHost: evil.example:7788", false, 403},
 		{"other host, bearer, any host", "GET", "/api/stats", "", "Authorization: Bearer " + testToken + "\nHost: box.example:7788", true, 200},
 		{"page shell", "GET", "/", "", "", false, 200},

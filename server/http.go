@@ -235,9 +235,13 @@ func (h *handler) authorized(f http.HandlerFunc) http.Handler {
 const unauthorized = "missing or wrong token: open the link `convsearch serve` printed, or run `convsearch open` for a new one " +
 	"(clients: send Authorization: Bearer <the token in daemon.json>)"
 
+// bearerOK reads Authorization: Bearer <token>. The scheme is
+// case-insensitive (RFC 7235: bearer, BEARER), and spaces around the
+// scheme and the token are allowed.
 func (h *handler) bearerOK(r *http.Request) bool {
-	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && h.tokenIs(strings.TrimSpace(tok))
+	v := strings.TrimSpace(r.Header.Get("Authorization"))
+	i := strings.IndexAny(v, " \t")
+	return i > 0 && strings.EqualFold(v[:i], "Bearer") && h.tokenIs(strings.TrimSpace(v[i:]))
 }
 
 // tokenIs compares in constant time: how long a wrong guess took must
