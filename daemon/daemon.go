@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"time"
+	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/mcp"
 	"github.com/convsearch/convsearch/server"
@@ -34,8 +35,9 @@ type Options struct {
 	// the real address goes to daemon.json).
 	Addr string
 	// Token is required on the API and /mcp. Without one the daemon makes
-	// a random one (NewToken) and listens on loopback only; either way it
-	// goes to daemon.json, which only the owner can read.
+	// a random one (NewToken) and listens on loopback only; beyond loopback
+	// it must have MinNetworkToken characters. Either way it goes to
+	// daemon.json, which only the owner can read.
 	Token string
 	// Version is reported by /healthz and to MCP clients.
 	Version string
@@ -53,15 +55,38 @@ func (e *AddrError) Error() string { return e.Reason }
 // ErrRunning means a daemon already keeps the index of a data folder.
 var ErrRunning = errors.New("a daemon already keeps the index")
 
+// MinNetworkToken is the fewest characters a token must have when the
+// daemon listens beyond loopback, where anyone on the network may guess.
+// On loopback any token is taken: only this machine's accounts reach it.
+const MinNetworkToken = 16
+
 // CheckAddr refuses an address that is not host:port, or not loopback
-// while no token guards the API.
+// while no token, or a short one, guards the API.
 func CheckAddr(addr, token string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return &AddrError{fmt.Sprintf("--addr %q: %v (want HOST:PORT, e.g. %s)", addr, err, DefaultAddr)}
 	}
-	if token == "" && !server.IsLoopback(host) {
-		return &AddrError{fmt.Sprintf("--addr %s is not a loopback address: give --token (or set $CONVSEARCH_TOKEN) so that only those who have it can read your conversations", addr)}
+	if !server.IsLoopback(host) {
+		return networkToken(fmt.Sprintf("--addr %s is not a loopback address", addr), token)
+	}
+	return nil
+}
+
+// networkToken refuses to listen beyond loopback without a token of
+// MinNetworkToken characters; why says where the daemon would listen.
+// The error never holds the token.
+func networkToken(why, token string) error {
+	const howTo = "(make one with `openssl rand -hex 32`, and give it as --token or $CONVSEARCH_TOKEN)"
+	if token == "" {
+		return &AddrError{fmt.Sprintf("%s: it needs a token of at least %d characters, so that only those who have it can read your conversations %s", why, MinNetworkToken, howTo)}
+	}
+	if n := utf8.RuneCountInString(token); n < MinNetworkToken {
+		chars := "characters"
+		if n == 1 {
+			chars = "character"
+		}
+		return &AddrError{fmt.Sprintf("%s: a token of %d %s is one anyone who reaches the port may guess; beyond loopback it must have at least %d characters %s", why, n, chars, MinNetworkToken, howTo)}
 	}
 	return nil
 }
@@ -113,9 +138,9 @@ func Start(ctx context.Context, o Options) (*Daemon, error) {
 	loopback := true
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
 		loopback = false
-		if o.Token == "" {
+		if err := networkToken(fmt.Sprintf("--addr %s resolved to %s, which is not loopback", o.Addr, tcp.IP), o.Token); err != nil {
 			ln.Close()
-			return nil, &AddrError{fmt.Sprintf("--addr %s resolved to %s, which is not loopback: give --token", o.Addr, tcp.IP)}
+			return nil, err
 		}
 	}
 	// Every account on the machine reaches a loopback port: the API is

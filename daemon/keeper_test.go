@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -205,6 +206,36 @@ func TestDaemonFile(t *testing.T) {
 	for addr, want := range map[string]string{"0.0.0.0:80": "http://127.0.0.1:80", "[::]:81": "http://[::1]:81", ":82": "http://127.0.0.1:82", "127.0.0.1:83": "http://127.0.0.1:83"} {
 		if got := (&Info{Addr: addr}).URL(); got != want {
 			t.Errorf("URL of %s: %s, want %s", addr, got, want)
+		}
+	}
+}
+
+func TestCheckAddrToken(t *testing.T) {
+	strong := "0123456789abcdef" // 16 characters
+	for _, tc := range []struct {
+		addr, token string
+		ok          bool
+	}{
+		{"127.0.0.1:0", "", true},
+		{"127.0.0.1:0", "a", true}, // loopback: any token
+		{"localhost:0", "a", true},
+		{"[::1]:0", "a", true},
+		{"0.0.0.0:0", "", false},
+		{"0.0.0.0:0", "a", false},
+		{"0.0.0.0:0", strong[:15], false},
+		{"0.0.0.0:0", "ÄÖÜäöüßÄÖÜäöüß", false}, // 14 characters, 28 bytes
+		{"0.0.0.0:0", strong, true},
+		{"192.0.2.1:7788", "short", false},
+		{":7788", "short", false},
+		{"box.example:7788", strong, true},
+		{"127.0.0.1", strong, false}, // no port
+	} {
+		err := CheckAddr(tc.addr, tc.token)
+		if (err == nil) != tc.ok {
+			t.Errorf("CheckAddr(%q, %q): %v, want ok %v", tc.addr, tc.token, err, tc.ok)
+		}
+		if err != nil && len(tc.token) > 4 && strings.Contains(err.Error(), tc.token) {
+			t.Errorf("CheckAddr(%q, %q) tells the token: %v", tc.addr, tc.token, err)
 		}
 	}
 }

@@ -322,6 +322,26 @@ func TestServeAddressAndToken(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, "--token") {
 		t.Errorf("serve on 0.0.0.0 without a token: exit %d, stderr %s", r.code, r.stderr)
 	}
+	// Nor behind a token one can guess: at least 16 characters beyond
+	// loopback, and the error says how to make one.
+	for _, args := range [][]string{
+		{"--token", "a"},
+		{"--token", "fifteen-chars-x"},
+		{"--token", "日本語のトークンです"}, // 10 characters, 30 bytes
+	} {
+		r := cs(t, home, append([]string{"serve", "--addr", "0.0.0.0:0", "--no-default-roots", "--root", root}, args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "at least 16 characters") || !strings.Contains(r.stderr, "openssl rand -hex 32") {
+			t.Errorf("serve on 0.0.0.0 %q: exit %d, stderr %s", args, r.code, r.stderr)
+		}
+		if len(args[1]) > 4 && strings.Contains(r.stderr, args[1]) {
+			t.Errorf("the weak token went to stderr: %s", r.stderr)
+		}
+	}
+	t.Setenv("CONVSEARCH_TOKEN", "abc")
+	if r := cs(t, home, "serve", "--addr", "[::]:0", "--no-default-roots", "--root", root); r.code != 2 || !strings.Contains(r.stderr, "at least 16 characters") {
+		t.Errorf("serve on [::] with a short $CONVSEARCH_TOKEN: exit %d, stderr %s", r.code, r.stderr)
+	}
+	os.Unsetenv("CONVSEARCH_TOKEN")
 
 	if r := cs(t, home, "open"); r.code != 1 || !strings.Contains(r.stderr, "convsearch serve") {
 		t.Errorf("open with no daemon: exit %d, stderr %s", r.code, r.stderr)

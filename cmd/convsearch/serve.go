@@ -15,7 +15,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	var sf storeFlags
 	sf.register(fs, true)
 	addr := fs.String("addr", daemon.DefaultAddr, "listen on this address (port 0: any free port; the real address goes to the data folder's daemon.json)")
-	token := fs.String("token", "", "the token the API and /mcp require (default $CONVSEARCH_TOKEN, else a random one; needed for a non-loopback --addr); it goes to daemon.json, readable by you only")
+	token := fs.String("token", "", "the token the API and /mcp require (default $CONVSEARCH_TOKEN, else a random one; needed, of at least 16 characters, for a non-loopback --addr, e.g. from: openssl rand -hex 32); it goes to daemon.json, readable by you only")
 	if err := parseFlags(env, fs, "serve", args); err != nil {
 		return err
 	}
