@@ -425,16 +425,52 @@ func TestBrowserPageFeatures(t *testing.T) {
 		}
 		b.do("export", chromedp.Click(chromedp.ID("export")))
 		var md []byte
+		var name string
 		deadline := time.Now().Add(20 * time.Second)
 		for time.Now().Before(deadline) && md == nil {
 			if m, _ := filepath.Glob(filepath.Join(dl, "*.md")); len(m) == 1 {
 				md, _ = os.ReadFile(m[0])
+				name = filepath.Base(m[0])
 			}
 			time.Sleep(100 * time.Millisecond)
+		}
+		if name != "A-very-long-conversation.md" {
+			t.Errorf("the export is named %q, want A-very-long-conversation.md", name)
 		}
 		for _, want := range []string{"# A very long conversation\n", "## user #0", "## assistant #239", "with the needle in it"} {
 			if !bytes.Contains(md, []byte(want)) {
 				t.Errorf("the export lacks %q (%d bytes)", want, len(md))
+			}
+		}
+	})
+
+	t.Run("export file names keep every script", func(t *testing.T) {
+		b.t = t
+		for _, tc := range []struct{ title, id, want string }{
+			{"A very long conversation", "conv-long", "A-very-long-conversation.md"},
+			{"日本語の会話について", "c1", "日本語の会話について.md"},
+			{"Über café", "c1", "Über-café.md"},
+			{"Über cafe\u0301", "c1", "Über-café.md"}, // decomposed: one name all the same
+			{"हिन्दी में बातचीत", "c1", "हिन्दी-में-बातचीत.md"},
+			{"Привет, мир! 2024", "c1", "Привет-мир-2024.md"},
+			{"  --Hello,   world!!  ", "c1", "Hello-world.md"},
+			{"../../etc/passwd", "c1", "etc-passwd.md"},
+			{"a_b.c-d", "c1", "a_b.c-d.md"},
+			{"!!! ???", "conv-42", "conv-42.md"},
+			{"", "conv-42", "conv-42.md"},
+			{"🙂🙂", "🙂", "conversation.md"},
+		} {
+			got := js[string](b, "exportName("+strconv.Quote(tc.title)+", "+strconv.Quote(tc.id)+")")
+			if got != tc.want {
+				t.Errorf("exportName(%q, %q) = %q, want %q", tc.title, tc.id, got, tc.want)
+			}
+		}
+		// Capped, in characters, below the 255 bytes a file name may have,
+		// whatever the script, and never ending in a dash.
+		for _, title := range []string{strings.Repeat("a", 300), strings.Repeat("語", 300), strings.Repeat("𝐀", 300), strings.Repeat("ab ", 100)} {
+			got := js[string](b, "exportName("+strconv.Quote(title)+", \"c1\")")
+			if len(got) > 255 || len([]rune(got)) > 70 || !strings.HasSuffix(got, ".md") || strings.HasSuffix(got, "-.md") || len(got) < 20 {
+				t.Errorf("exportName of a %d-character title: %q (%d bytes)", len([]rune(title)), got, len(got))
 			}
 		}
 	})

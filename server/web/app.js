@@ -1037,7 +1037,25 @@ async function exportMarkdown(id) {
     const body = messageMarkdown(m);
     if (body) out.push(body, "");
   }
-  return { name: (c.title || c.id).replace(/[^\w.-]+/g, "-").slice(0, 80) + ".md", text: out.join("\n") };
+  return { name: exportName(c.title, c.id), text: out.join("\n") };
+}
+
+// EXPORT_NAME is the most characters of an export's file name before
+// ".md": 60 characters of 4 bytes each stay below the 255 bytes a file
+// name may have.
+const EXPORT_NAME = 60;
+
+// exportName is the file name of a conversation's export: its title's
+// letters, marks and digits of any script, with ".", "_" and "-", each run
+// of anything else one dash, no dash or dot at either end (no hidden
+// file, no "../"), capped; the id when the title leaves nothing.
+function exportName(title, id) {
+  const clean = (s) => {
+    const trim = (t) => t.replace(/^[-.]+|[-.]+$/g, "");
+    const name = trim(String(s || "").normalize("NFC").replace(/[^\p{L}\p{M}\p{N}._-]+/gu, "-").replace(/-{2,}/g, "-"));
+    return trim(Array.from(name).slice(0, EXPORT_NAME).join(""));
+  };
+  return (clean(title) || clean(id) || "conversation") + ".md";
 }
 
 async function exportConversation() {
