@@ -295,46 +295,82 @@ func (d *jsonDoc) arrayAt(path []string) (*hujson.Array, []*hujson.Object, error
 	return nil, chain, nil
 }
 
-// setElement makes the list at path hold val as the one element ours
-// recognises, appending it when there is none, and reports whether anything
-// changed.
-func (d *jsonDoc) setElement(path []string, val any, ours func(hujson.Value) bool) (bool, error) {
+// groupHooks is the "hooks" list of a hook group, nil when it has none.
+func groupHooks(v hujson.Value) *hujson.Array {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return nil
+	}
+	j := memberIndex(obj, "hooks")
+	if j < 0 {
+		return nil
+	}
+	arr, _ := obj.Members[j].Value.Value.(*hujson.Array)
+	return arr
+}
+
+// setHook makes the hook groups of the list at path hold entry as the one
+// hook entry ours recognises: one of ours is updated where it is, in
+// whatever group, and the user's hooks beside it in that group are kept;
+// when there is none, group (holding entry) is appended. A second one of
+// ours is dropped, with its group if that leaves the group empty. It
+// reports whether anything changed.
+func (d *jsonDoc) setHook(path []string, group, entry any, ours func(hujson.Value) bool) (bool, error) {
 	arr, _, err := d.arrayAt(path)
 	if err != nil {
 		return false, err
 	}
 	if arr == nil {
-		return d.set(path, []any{val})
+		return d.set(path, []any{group})
 	}
-	found, changed := -1, false
-	for i := 0; i < len(arr.Elements); i++ {
-		if !ours(arr.Elements[i]) {
+	found, changed := false, false
+	for g := 0; g < len(arr.Elements); g++ {
+		hs := groupHooks(arr.Elements[g])
+		if hs == nil {
 			continue
 		}
-		if found >= 0 { // a second one of ours: drop it
-			deleteElement(arr, i)
-			i--
+		dropped := false
+		for i := 0; i < len(hs.Elements); i++ {
+			if !ours(hs.Elements[i]) {
+				continue
+			}
+			if found { // a second one of ours: drop it
+				deleteElement(hs, i)
+				i--
+				changed, dropped = true, true
+				continue
+			}
+			found = true
+			if sameJSON(hs.Elements[i], entry) {
+				continue
+			}
+			// One line stays one line.
+			ind, ok := lineIndent(hs.Elements[i].BeforeExtra)
+			oneLine := !bytes.Contains(hujson.Value{Value: hs.Elements[i].Value}.Pack(), []byte("\n"))
+			v, err := d.render(entry, ind, !ok || oneLine)
+			if err != nil {
+				return false, err
+			}
+			hs.Elements[i].Value = v
 			changed = true
-			continue
 		}
-		found = i
-		if sameJSON(arr.Elements[i], val) {
-			continue
+		if dropped && len(hs.Elements) == 0 {
+			deleteElement(arr, g)
+			g--
 		}
-		ind, ok := lineIndent(arr.Elements[i].BeforeExtra)
-		v, err := d.render(val, ind, !ok)
-		if err != nil {
-			return false, err
-		}
-		arr.Elements[i].Value = v
-		changed = true
 	}
-	if found >= 0 {
+	if found {
 		return changed, nil
 	}
+	return true, d.appendElement(path, arr, group)
+}
+
+// appendElement adds val at the end of arr, the list at path, laid out
+// like its last element.
+func (d *jsonDoc) appendElement(path []string, arr *hujson.Array, val any) error {
 	parent, ind, _, err := d.descend(path[:len(path)-1])
 	if err != nil {
-		return false, err
+		return err
 	}
 	if li, ok := lineIndent(parent.Members[memberIndex(parent, path[len(path)-1])].Name.BeforeExtra); ok {
 		ind = li
@@ -348,30 +384,43 @@ func (d *jsonDoc) setElement(path []string, val any, ours func(hujson.Value) boo
 	before, mind, inline := d.placement(sib, ind, &arr.AfterExtra)
 	v, err := d.render(val, mind, inline)
 	if err != nil {
-		return false, err
+		return err
 	}
 	e := hujson.Value{BeforeExtra: before, Value: v}
 	if sib != nil && sib.AfterExtra != nil {
 		e.AfterExtra = hujson.Extra{}
 	}
 	arr.Elements = append(arr.Elements, e)
-	return true, nil
+	return nil
 }
 
-// removeElements deletes the elements of the list at path that ours
-// recognises, then the list and its objects if this left them empty.
-func (d *jsonDoc) removeElements(path []string, ours func(hujson.Value) bool) bool {
+// removeHooks deletes the hook entries ours recognises from the hook
+// groups of the list at path, and only them: a group goes only when this
+// left it empty, the list and its objects only when that left them empty.
+func (d *jsonDoc) removeHooks(path []string, ours func(hujson.Value) bool) bool {
 	arr, chain, err := d.arrayAt(path)
 	if err != nil || arr == nil {
 		return false
 	}
 	changed := false
-	for i := 0; i < len(arr.Elements); i++ {
-		if ours(arr.Elements[i]) {
-			deleteElement(arr, i)
-			i--
-			changed = true
+	for g := 0; g < len(arr.Elements); g++ {
+		hs := groupHooks(arr.Elements[g])
+		if hs == nil {
+			continue
 		}
+		dropped := false
+		for i := 0; i < len(hs.Elements); i++ {
+			if ours(hs.Elements[i]) {
+				deleteElement(hs, i)
+				i--
+				dropped = true
+			}
+		}
+		if dropped && len(hs.Elements) == 0 && len(bytes.TrimSpace(hs.AfterExtra)) == 0 {
+			deleteElement(arr, g)
+			g--
+		}
+		changed = changed || dropped
 	}
 	if changed && len(arr.Elements) == 0 && len(bytes.TrimSpace(arr.AfterExtra)) == 0 {
 		parent := chain[len(chain)-1]

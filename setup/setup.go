@@ -310,37 +310,21 @@ type hook struct {
 // HookCommand is the command a session-start hook runs.
 func HookCommand(binary string) string { return term.ShellQuote(binary) + " recall --hook" }
 
-// isOurHook recognises a hook group that runs convsearch recall.
+// isOurHook recognises a hook entry that runs convsearch recall; the
+// user's hooks in the same group are not ours.
 func isOurHook(v hujson.Value) bool {
-	obj, ok := v.Value.(*hujson.Object)
+	h, ok := v.Value.(*hujson.Object)
 	if !ok {
 		return false
 	}
-	j := memberIndex(obj, "hooks")
-	if j < 0 {
+	k := memberIndex(h, "command")
+	if k < 0 {
 		return false
 	}
-	arr, ok := obj.Members[j].Value.Value.(*hujson.Array)
-	if !ok {
-		return false
-	}
-	for _, e := range arr.Elements {
-		h, ok := e.Value.(*hujson.Object)
-		if !ok {
-			continue
-		}
-		if k := memberIndex(h, "command"); k >= 0 {
-			if lit, ok := h.Members[k].Value.Value.(hujson.Literal); ok {
-				c := lit.String()
-				// Whatever the binary is called (--command, a renamed copy):
-				// `recall --hook` is convsearch's alone.
-				if strings.HasSuffix(c, " recall --hook") {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	lit, ok := h.Members[k].Value.Value.(hujson.Literal)
+	// Whatever the binary is called (--command, a renamed copy):
+	// `recall --hook` is convsearch's alone.
+	return ok && strings.HasSuffix(lit.String(), " recall --hook")
 }
 
 func hooks(o Options) []hook {
@@ -351,11 +335,13 @@ func hooks(o Options) []hook {
 	cmd := HookCommand(o.Command)
 	// Claude Code: timeout in seconds; stdout of a SessionStart hook (or
 	// hookSpecificOutput.additionalContext) goes into the context.
-	claude := object{{"matcher", ""}, {"hooks", []any{object{{"type", "command"}, {"command", cmd}, {"timeout", 5}}}}}
+	claudeEntry := object{{"type", "command"}, {"command", cmd}, {"timeout", 5}}
+	claude := object{{"matcher", ""}, {"hooks", []any{claudeEntry}}}
 	// Gemini CLI: the same shape, timeout in milliseconds, a name; its
 	// lifecycle matchers are exact ("startup").
-	gemini := object{{"matcher", "startup"}, {"hooks", []any{object{{"name", "convsearch-recall"}, {"type", "command"}, {"command", cmd}, {"timeout", 5000}}}}}
-	mk := func(agent, marker, file string, val any) hook {
+	geminiEntry := object{{"name", "convsearch-recall"}, {"type", "command"}, {"command", cmd}, {"timeout", 5000}}
+	gemini := object{{"matcher", "startup"}, {"hooks", []any{geminiEntry}}}
+	mk := func(agent, marker, file string, group, entry any) hook {
 		path := []string{"hooks", "SessionStart"}
 		return hook{agent: agent, marker: marker, file: file, edit: func(remove bool) editFunc {
 			return func(data []byte, _ bool) ([]byte, error) {
@@ -364,8 +350,8 @@ func hooks(o Options) []hook {
 					return nil, err
 				}
 				if remove {
-					d.removeElements(path, isOurHook)
-				} else if _, err := d.setElement(path, val, isOurHook); err != nil {
+					d.removeHooks(path, isOurHook)
+				} else if _, err := d.setHook(path, group, entry, isOurHook); err != nil {
 					return nil, err
 				}
 				return d.bytes(), nil
@@ -373,7 +359,7 @@ func hooks(o Options) []hook {
 		}}
 	}
 	return []hook{
-		mk("claude-code", claudeDir, filepath.Join(claudeDir, "settings.json"), claude),
-		mk("gemini", filepath.Join(o.Home, ".gemini"), filepath.Join(o.Home, ".gemini", "settings.json"), gemini),
+		mk("claude-code", claudeDir, filepath.Join(claudeDir, "settings.json"), claude, claudeEntry),
+		mk("gemini", filepath.Join(o.Home, ".gemini"), filepath.Join(o.Home, ".gemini", "settings.json"), gemini, geminiEntry),
 	}
 }

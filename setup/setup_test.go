@@ -371,3 +371,60 @@ func TestVSCodeFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestHookKeepsTheUserHooksInItsGroup: Claude Code's /hooks menu puts hooks
+// with the same matcher in one group; setup updates or removes its own
+// hook entry there and never the user's beside it.
+func TestHookKeepsTheUserHooksInItsGroup(t *testing.T) {
+	const bin = "/opt/convsearch/bin/convsearch"
+	user := `{"type": "command", "command": "~/bin/load-env.sh"}`
+	tests := []struct {
+		name, before string
+		remove       bool
+		want         []string // in the file after
+		wantNot      []string
+		action       Action
+	}{
+		{"update in a shared group", `{"hooks": {"SessionStart": [{"matcher": "", "hooks": [` + user + `, {"type": "command", "command": "/old/convsearch recall --hook", "timeout": 10}]}]}}`,
+			false, []string{"load-env.sh", bin + " recall --hook"}, []string{"/old/convsearch", `"timeout": 10`}, Updated},
+		{"add beside a user group", `{"hooks": {"SessionStart": [{"matcher": "", "hooks": [` + user + `]}]}}`,
+			false, []string{"load-env.sh", bin + " recall --hook"}, nil, Added},
+		{"remove from a shared group", `{"hooks": {"SessionStart": [{"matcher": "", "hooks": [` + user + `, {"type": "command", "command": "/x/convsearch recall --hook", "timeout": 10}]}]}}`,
+			true, []string{"load-env.sh", `"SessionStart"`, `"matcher"`}, []string{"recall --hook"}, Removed},
+		{"remove our group only", `{"hooks": {"SessionStart": [{"matcher": "", "hooks": [` + user + `]}, {"matcher": "", "hooks": [{"type": "command", "command": "/x/convsearch recall --hook"}]}]}}`,
+			true, []string{"load-env.sh"}, []string{"recall --hook"}, Removed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			settings := filepath.Join(home, ".claude", "settings.json")
+			if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(settings, []byte(tt.before), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rs, err := Run(Options{Home: home, GOOS: "linux", Command: bin, Hook: true, Remove: tt.remove})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := actions(rs)["claude-code/hook"]; got != tt.action {
+				t.Errorf("hook %s, want %s", got, tt.action)
+			}
+			b, _ := os.ReadFile(settings)
+			for _, w := range tt.want {
+				if !strings.Contains(string(b), w) {
+					t.Errorf("%q is gone:\n%s", w, b)
+				}
+			}
+			for _, w := range tt.wantNot {
+				if strings.Contains(string(b), w) {
+					t.Errorf("%q is still there:\n%s", w, b)
+				}
+			}
+			if n := strings.Count(string(b), "recall --hook"); !tt.remove && n != 1 {
+				t.Errorf("%d hooks of ours:\n%s", n, b)
+			}
+		})
+	}
+}
