@@ -159,12 +159,103 @@ func (d *jsonDoc) set(path []string, val any) (changed bool, err error) {
 	if !ok {
 		mind = ind + d.unit
 	}
+	if cur, isObj := m.Value.Value.(*hujson.Object); isObj {
+		if entry, isEntry := val.(object); isEntry {
+			before := string(m.Value.Pack())
+			if err := d.mergeEntry(cur, mind, entry); err != nil {
+				return false, err
+			}
+			return string(m.Value.Pack()) != before, nil
+		}
+	}
 	v, err := d.render(val, mind, !ok)
 	if err != nil {
 		return false, err
 	}
 	m.Value.Value = v
 	return true, nil
+}
+
+// mergeEntry brings an entry of ours that is there already (obj, its key
+// line at indentation ind) up to date with entry, changing only what setup
+// owns: the command, and "mcp" as the first argument. What the user added
+// (more args, env, trust, ...) stays; a member of entry that obj lacks is
+// added.
+func (d *jsonDoc) mergeEntry(obj *hujson.Object, ind string, entry object) error {
+	for _, f := range entry {
+		j := memberIndex(obj, f.Key)
+		if j < 0 {
+			if err := d.appendMember(obj, ind, f.Key, f.Value); err != nil {
+				return err
+			}
+			continue
+		}
+		v := &obj.Members[j].Value
+		switch want := f.Value.(type) {
+		case string: // "command": the binary
+			if f.Key == "command" {
+				v.Value = hujson.String(want)
+			}
+		case []string: // "args": ["mcp"], or opencode's "command": [binary, "mcp"]
+			if f.Key != "command" && f.Key != "args" {
+				continue
+			}
+			arr, ok := v.Value.(*hujson.Array)
+			if !ok {
+				rv, err := d.render(want, ind+d.unit, true)
+				if err != nil {
+					return err
+				}
+				v.Value = rv
+				continue
+			}
+			k := 0
+			if f.Key == "command" {
+				if len(arr.Elements) == 0 {
+					insertString(arr, 0, want[0])
+				} else {
+					arr.Elements[0].Value = hujson.String(want[0])
+				}
+				k = 1
+			}
+			if lit, ok := elementAt(arr, k).(hujson.Literal); !ok || lit.String() != "mcp" {
+				insertString(arr, k, "mcp")
+			}
+		}
+	}
+	return nil
+}
+
+func elementAt(arr *hujson.Array, k int) hujson.ValueTrimmed {
+	if k < len(arr.Elements) {
+		return arr.Elements[k].Value
+	}
+	return nil
+}
+
+// insertString puts the string s at index k of arr, laid out like the
+// element that was there (or the one before it).
+func insertString(arr *hujson.Array, k int, s string) {
+	e := hujson.Value{Value: hujson.String(s)}
+	n := len(arr.Elements)
+	switch {
+	case k < n:
+		e.BeforeExtra = arr.Elements[k].BeforeExtra
+		if k+1 < n {
+			arr.Elements[k].BeforeExtra = arr.Elements[k+1].BeforeExtra
+		} else if !bytes.Contains(e.BeforeExtra, []byte("\n")) {
+			arr.Elements[k].BeforeExtra = hujson.Extra(" ")
+		}
+	case n > 0:
+		e.BeforeExtra = arr.Elements[n-1].BeforeExtra
+		if !bytes.Contains(e.BeforeExtra, []byte("\n")) {
+			e.BeforeExtra = hujson.Extra(" ")
+		}
+		if arr.Elements[n-1].AfterExtra != nil {
+			e.AfterExtra = hujson.Extra{}
+		}
+	}
+	arr.Elements = append(arr.Elements[:k], append([]hujson.Value{e}, arr.Elements[k:]...)...)
 }
 
 // appendMember adds name: val at the end of obj, whose key line is at

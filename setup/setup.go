@@ -279,12 +279,11 @@ func Agents(o Options) []Agent {
 // remove it.
 func (a Agent) edit(o Options, remove bool) editFunc {
 	if a.Table != nil {
-		body := "command = " + tomlString(o.Command) + "\nargs = [\"mcp\"]\n"
 		return func(data []byte, _ bool) ([]byte, error) {
 			if remove {
 				return removeTOML(data, a.Table)
 			}
-			return setTOML(data, a.Table, body)
+			return setTOML(data, a.Table, o.Command)
 		}
 	}
 	return func(data []byte, _ bool) ([]byte, error) {

@@ -428,3 +428,72 @@ func TestHookKeepsTheUserHooksInItsGroup(t *testing.T) {
 		})
 	}
 }
+
+// TestRerunKeepsTheUserSettings: an entry of ours that is there already
+// gets the new command (and "mcp" first in its args) and keeps what the
+// user added: more args (the README's --root), env, trust, extra TOML keys
+// and subtables.
+func TestRerunKeepsTheUserSettings(t *testing.T) {
+	const bin = "/opt/convsearch/bin/convsearch"
+	tests := []struct {
+		name, rel, before, want string
+	}{
+		{"claude args env trust", ".claude.json",
+			`{"mcpServers": {"convsearch": {"type": "stdio", "command": "/old/convsearch", "args": ["mcp", "--root", "/p"], "env": {"A": "1"}, "trust": true}}}`,
+			`{"mcpServers": {"convsearch": {"type": "stdio", "command": "/opt/convsearch/bin/convsearch", "args": ["mcp", "--root", "/p"], "env": {"A": "1"}, "trust": true}}}`},
+		{"args without mcp", ".cursor/mcp.json",
+			`{"mcpServers": {"convsearch": {"command": "/old/convsearch", "args": ["--root", "/p"]}}}`,
+			`{"mcpServers": {"convsearch": {"command": "/opt/convsearch/bin/convsearch", "args": ["mcp", "--root", "/p"]}}}`},
+		{"no args", ".cursor/mcp.json",
+			"{\n  \"mcpServers\": {\n    \"convsearch\": {\n      \"command\": \"/old/convsearch\"\n    }\n  }\n}\n",
+			"{\n  \"mcpServers\": {\n    \"convsearch\": {\n      \"command\": \"/opt/convsearch/bin/convsearch\",\n      \"args\": [\n        \"mcp\"\n      ]\n    }\n  }\n}\n"},
+		{"opencode command list", ".config/opencode/opencode.json",
+			`{"mcp": {"convsearch": {"type": "local", "command": ["/old/convsearch", "mcp", "--root", "/p"], "enabled": false}}}`,
+			`{"mcp": {"convsearch": {"type": "local", "command": ["/opt/convsearch/bin/convsearch", "mcp", "--root", "/p"], "enabled": false}}}`},
+		{"codex keys and env", ".codex/config.toml",
+			"[mcp_servers.convsearch]\ncommand = \"/old/convsearch\"\nargs = [\"mcp\", \"--root\", \"/p\"]\nstartup_timeout_sec = 30\n\n[mcp_servers.convsearch.env]\nA = \"1\"\n",
+			"[mcp_servers.convsearch]\ncommand = '/opt/convsearch/bin/convsearch'\nargs = [\"mcp\", \"--root\", \"/p\"]\nstartup_timeout_sec = 30\n\n[mcp_servers.convsearch.env]\nA = \"1\"\n"},
+		{"codex args without mcp", ".codex/config.toml",
+			"[mcp_servers.convsearch]\ncommand = \"/old/convsearch\"\nargs = [\"--root\", \"/p\"]\n",
+			"[mcp_servers.convsearch]\ncommand = '/opt/convsearch/bin/convsearch'\nargs = [\"mcp\", \"--root\", \"/p\"]\n"},
+		{"codex no args", ".codex/config.toml",
+			"[mcp_servers.convsearch]\ncommand = \"/old/convsearch\"\nenabled = true\n",
+			"[mcp_servers.convsearch]\ncommand = '/opt/convsearch/bin/convsearch'\nargs = [\"mcp\"]\nenabled = true\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			p := filepath.Join(home, tt.rel)
+			for _, d := range []string{".claude", filepath.Dir(p)} {
+				if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(p, []byte(tt.before), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rs, err := Run(Options{Home: home, GOOS: "linux", Command: bin})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rs {
+				if r.File == p && r.Action != Updated {
+					t.Errorf("%s: %s, want updated", r.Agent, r.Action)
+				}
+			}
+			if b, _ := os.ReadFile(p); string(b) != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", b, tt.want)
+			}
+			// A second run leaves it.
+			rs, _ = Run(Options{Home: home, GOOS: "linux", Command: bin})
+			for _, r := range rs {
+				if r.File == p && r.Action != Unchanged {
+					t.Errorf("second run: %s: %s", r.Agent, r.Action)
+				}
+			}
+		})
+	}
+}

@@ -107,14 +107,15 @@ func tomlDefined(data []byte, t tomlTable) (bool, error) {
 	return true, nil
 }
 
-// setTOML makes table t hold exactly body (key lines, each ending in a
-// newline), appended at the end of the file when it is not there.
-func setTOML(data []byte, t tomlTable, body string) ([]byte, error) {
+// setTOML makes table t run command with "mcp" as its first argument,
+// appending the table at the end of the file when it is not there. Only
+// what setup owns changes in a table that is there: the command line, and
+// "mcp" put first in args; the user's other keys and subtables stay.
+func setTOML(data []byte, t tomlTable, command string) ([]byte, error) {
 	if _, err := tomlDefined(data, t); err != nil {
 		return nil, err
 	}
 	lines := splitLines(string(data))
-	block := t.header() + "\n" + body
 	start, end := tomlBlock(lines, t)
 	var out string
 	if start < 0 {
@@ -128,21 +129,85 @@ func setTOML(data []byte, t tomlTable, body string) ([]byte, error) {
 			}
 			out += "\n"
 		}
-		out += block
+		out += t.header() + "\n" + "command = " + tomlString(command) + "\nargs = [\"mcp\"]\n"
 	} else {
-		cur := strings.Join(lines[start:end], "")
-		if strings.TrimRight(cur, "\n") == strings.TrimRight(block, "\n") {
+		var doc map[string]any
+		_ = toml.Unmarshal(data, &doc)
+		var tbl any = doc
+		for _, k := range t {
+			if m, ok := tbl.(map[string]any); ok {
+				tbl = m[k]
+			}
+		}
+		m, _ := tbl.(map[string]any)
+		curCommand := m["command"]
+		curArgs, _ := m["args"].([]any)
+		_, hasArgs := m["args"]
+		if curCommand == command && len(curArgs) > 0 && curArgs[0] == "mcp" {
 			return data, nil
 		}
-		if !strings.HasSuffix(cur, "\n") && end == len(lines) {
-			block = strings.TrimSuffix(block, "\n")
+		// The table's own lines: up to its first subtable.
+		own := end
+		for i := start + 1; i < end; i++ {
+			if isTableLine(lines[i]) {
+				own = i
+				break
+			}
 		}
-		out = strings.Join(lines[:start], "") + block + strings.Join(lines[end:], "")
+		nl := "\n"
+		if strings.HasSuffix(lines[start], "\r\n") {
+			nl = "\r\n"
+		}
+		cmdLine := "command = " + tomlString(command) + nl
+		ci := tomlKeyLine(lines, start+1, own, "command")
+		if ci >= 0 && curCommand != command {
+			lines[ci] = cmdLine
+		}
+		ai := tomlKeyLine(lines, start+1, own, "args")
+		switch {
+		case !hasArgs:
+			at := start + 1
+			if ci >= 0 {
+				at = ci + 1
+			}
+			lines = slices.Insert(lines, at, "args = [\"mcp\"]"+nl)
+		case ai >= 0 && (len(curArgs) == 0 || curArgs[0] != "mcp"):
+			l := lines[ai]
+			eq := strings.Index(l, "=")
+			br := strings.Index(l[eq+1:], "[")
+			if eq < 0 || br < 0 {
+				return nil, fmt.Errorf("%s.args is in a form setup does not edit: put \"mcp\" first by hand", strings.Join(t, "."))
+			}
+			p := eq + 1 + br + 1
+			ins := `"mcp", `
+			if len(curArgs) == 0 {
+				ins = `"mcp"`
+			}
+			lines[ai] = l[:p] + ins + l[p:]
+		}
+		if ci < 0 {
+			lines = slices.Insert(lines, start+1, cmdLine)
+		}
+		out = strings.Join(lines, "")
 	}
 	if err := toml.Unmarshal([]byte(out), new(map[string]any)); err != nil {
 		return nil, fmt.Errorf("the edited file would not parse: %w", err)
 	}
 	return []byte(out), nil
+}
+
+// tomlKeyLine is the index of the line among lines[from:to] that sets key,
+// -1 when none does.
+func tomlKeyLine(lines []string, from, to int, key string) int {
+	for i := from; i < to; i++ {
+		s := strings.TrimSpace(lines[i])
+		for _, k := range []string{key, `"` + key + `"`, "'" + key + "'"} {
+			if rest, ok := strings.CutPrefix(s, k); ok && strings.HasPrefix(strings.TrimSpace(rest), "=") {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // removeTOML takes table t (and its subtables) out, with the blank line
