@@ -179,7 +179,13 @@ func failed(r Result, err error) Result {
 
 // write replaces file with out atomically, keeping its mode, after copying
 // its old content to file+BackupSuffix when backup is set.
+// A symbolic link (a dotfiles repository, stow) stays one: its target is
+// written, and backed up beside the target.
 func write(file string, old []byte, backup bool, out []byte) error {
+	file, err := linkTarget(file)
+	if err != nil {
+		return err
+	}
 	mode := fs.FileMode(0o600)
 	st, err := os.Stat(file)
 	if err == nil {
@@ -193,6 +199,27 @@ func write(file string, old []byte, backup bool, out []byte) error {
 		return fmt.Errorf("create %s: %w", filepath.Dir(file), err)
 	}
 	return atomicfile.WriteFile(file, out, mode)
+}
+
+// linkTarget is the file a symbolic link at file points to, followed to
+// the end (even when that file is not there yet); file itself when it is
+// not a link.
+func linkTarget(file string) (string, error) {
+	for range 40 {
+		st, err := os.Lstat(file)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return file, nil
+		}
+		dest, err := os.Readlink(file)
+		if err != nil {
+			return "", fmt.Errorf("read the link %s: %w", file, err)
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(file), dest)
+		}
+		file = dest
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", file)
 }
 
 // Agent is one agent setup knows: where its MCP configuration is and how

@@ -497,3 +497,61 @@ func TestRerunKeepsTheUserSettings(t *testing.T) {
 		})
 	}
 }
+
+// TestSymlinkedConfigStaysALink: a config file kept in a dotfiles folder
+// and linked into place (stow) stays a link; its target gets the change
+// and the backup.
+func TestSymlinkedConfigStaysALink(t *testing.T) {
+	const before = "{\n  \"mcpServers\": {}\n}\n"
+	tests := []struct {
+		name string
+		link func(dots, cursor string) string // makes the link(s), returns the target
+	}{
+		{"absolute", func(dots, cursor string) string {
+			target := filepath.Join(dots, "mcp.json")
+			must(t, os.Symlink(target, filepath.Join(cursor, "mcp.json")))
+			return target
+		}},
+		{"relative", func(dots, cursor string) string {
+			rel, _ := filepath.Rel(cursor, filepath.Join(dots, "mcp.json"))
+			must(t, os.Symlink(rel, filepath.Join(cursor, "mcp.json")))
+			return filepath.Join(dots, "mcp.json")
+		}},
+		{"link to a link", func(dots, cursor string) string {
+			target := filepath.Join(dots, "mcp.json")
+			must(t, os.Symlink(target, filepath.Join(dots, "link.json")))
+			must(t, os.Symlink(filepath.Join(dots, "link.json"), filepath.Join(cursor, "mcp.json")))
+			return target
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			dots, cursor := filepath.Join(home, "dotfiles"), filepath.Join(home, ".cursor")
+			must(t, os.MkdirAll(dots, 0o755))
+			must(t, os.MkdirAll(cursor, 0o755))
+			must(t, os.WriteFile(filepath.Join(dots, "mcp.json"), []byte(before), 0o644))
+			target := tt.link(dots, cursor)
+			if _, err := Run(Options{Home: home, GOOS: "linux", Command: "/bin/cs"}); err != nil {
+				t.Fatal(err)
+			}
+			link := filepath.Join(cursor, "mcp.json")
+			if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+				t.Fatalf("%s is no longer a link: %v", link, err)
+			}
+			if b, _ := os.ReadFile(target); !strings.Contains(string(b), "/bin/cs") {
+				t.Errorf("the target was not written:\n%s", b)
+			}
+			if b, _ := os.ReadFile(target + BackupSuffix); string(b) != before {
+				t.Errorf("backup beside the target: %q", b)
+			}
+		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
