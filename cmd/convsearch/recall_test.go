@@ -94,7 +94,10 @@ func TestSetupCommand(t *testing.T) {
 	if err := os.WriteFile(claude, []byte(orig), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	bin := "/opt/bin/convsearch"
+	bin := filepath.Join(t.TempDir(), "convsearch")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		args    []string
 		code    int
@@ -106,6 +109,8 @@ func TestSetupCommand(t *testing.T) {
 		{[]string{"setup", "--hook", "--command", bin}, 0, nil, "nothing to change"},
 		{[]string{"setup", "--remove", "--json"}, 0, map[string]string{"claude-code/mcp": "removed", "codex/mcp": "removed", "claude-code/hook": "removed"}, ""},
 		{[]string{"setup", "extra"}, 2, nil, ""},
+		{[]string{"setup", "--command", "/no/such/file"}, 2, nil, ""},
+		{[]string{"setup", "--command", claude}, 2, nil, ""}, // not executable
 	}
 	for _, tt := range tests {
 		r := cs(t, home, tt.args...)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -30,17 +31,11 @@ func runSetup(_ context.Context, env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("setup: %w", err)
 	}
-	bin := *command
-	if bin == "" {
-		if bin, err = os.Executable(); err != nil {
-			return fmt.Errorf("setup: find this binary: %w (give --command PATH)", err)
+	var bin string
+	if *command != "" || !*remove { // --remove needs no binary
+		if bin, err = setupCommand(*command, os.Executable, exec.LookPath, os.TempDir()); err != nil {
+			return err
 		}
-	}
-	if bin, err = filepath.Abs(bin); err != nil {
-		return fmt.Errorf("setup: %w", err)
-	}
-	if resolved, err := filepath.EvalSymlinks(bin); err == nil {
-		bin = resolved
 	}
 	o := setup.Options{
 		Home: home, ConfigHome: env.Getenv("XDG_CONFIG_HOME"), GOOS: runtime.GOOS, Getenv: env.Getenv,
@@ -61,6 +56,79 @@ func runSetup(_ context.Context, env *Env, args []string) error {
 		return errReported
 	}
 	return nil
+}
+
+// setupCommand is the binary setup registers. An explicit --command is
+// taken as given (made absolute, links not resolved: a versioned path a
+// package manager links to would break at its next upgrade), and must be an
+// executable file. Without it, this binary: the path $PATH finds it by when
+// that is the same file, a stable name, else its own path; never a
+// temporary one of `go run`, which Go deletes.
+func setupCommand(explicit string, executable func() (string, error), lookPath func(string) (string, error), tmp string) (string, error) {
+	if explicit != "" {
+		bin, err := filepath.Abs(explicit)
+		if err != nil {
+			return "", usagef("setup: --command %s: %v", explicit, err)
+		}
+		st, err := os.Stat(bin)
+		switch {
+		case err != nil:
+			return "", usagef("setup: --command %s: no such file", explicit)
+		case st.IsDir() || (runtime.GOOS != "windows" && st.Mode().Perm()&0o111 == 0):
+			return "", usagef("setup: --command %s is not an executable file", explicit)
+		}
+		return bin, nil
+	}
+	exe, err := executable()
+	if err != nil {
+		return "", fmt.Errorf("setup: find this binary: %w (give --command PATH)", err)
+	}
+	if exe, err = filepath.Abs(exe); err != nil {
+		return "", fmt.Errorf("setup: %w", err)
+	}
+	resolved := exe
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		resolved = r
+	}
+	if goBuildTemp(resolved, tmp) || goBuildTemp(exe, tmp) {
+		return "", usagef("setup: %s is a temporary binary of `go run`, which Go deletes when it ends: install it (go install ./cmd/convsearch, then convsearch setup), or give the binary to register with --command PATH", exe)
+	}
+	if p, err := lookPath("convsearch"); err == nil {
+		if p, err = filepath.Abs(p); err == nil {
+			if r, err := filepath.EvalSymlinks(p); err == nil && sameFile(r, resolved) {
+				return p, nil
+			}
+		}
+	}
+	return resolved, nil
+}
+
+// goBuildTemp reports whether bin is under a go-build folder of tmp, where
+// go run builds.
+func goBuildTemp(bin, tmp string) bool {
+	for _, t := range []string{tmp, evalOr(tmp)} {
+		rel, err := filepath.Rel(t, bin)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if strings.HasPrefix(rel, "go-build") {
+			return true
+		}
+	}
+	return false
+}
+
+func evalOr(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+func sameFile(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
 func printSetup(env *Env, o setup.Options, results []setup.Result) {
