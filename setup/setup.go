@@ -63,6 +63,8 @@ type Options struct {
 	// (an agent's MCP entry and hook in one settings file) keeps the copy
 	// from before the first edit.
 	backedUp map[string]bool
+	// dryRun is each file as the edits of this dry run left it so far.
+	dryRun map[string][]byte
 }
 
 // Result is what happened to one file.
@@ -96,7 +98,7 @@ func Run(o Options) ([]Result, error) {
 	if !o.Remove && !filepath.IsAbs(o.Command) {
 		return nil, fmt.Errorf("setup: the command to register must be an absolute path, not %q", o.Command)
 	}
-	o.backedUp = map[string]bool{}
+	o.backedUp, o.dryRun = map[string]bool{}, map[string][]byte{}
 	var results []Result
 	for _, a := range Agents(o) {
 		results = append(results, o.apply(a.Name, "mcp", a.Marker, a.File, a.edit(o, o.Remove), a.edit(o, true)))
@@ -108,6 +110,13 @@ func Run(o Options) ([]Result, error) {
 	}
 	if o.Service || o.Remove {
 		results = append(results, o.service())
+	}
+	for i := range results { // one diff per file: its last result's
+		for j := i + 1; j < len(results); j++ {
+			if results[j].File == results[i].File && results[j].Diff != "" {
+				results[i].Diff = ""
+			}
+		}
 	}
 	for _, r := range results {
 		if r.Action == Failed {
@@ -134,6 +143,10 @@ func (o Options) apply(agent, kind, marker, file string, edit, undo editFunc) Re
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return failed(r, fmt.Errorf("read %s: %w", file, err))
 	}
+	original := data
+	if p, ok := o.dryRun[file]; ok { // edited already in this dry run
+		data, exists = p, true
+	}
 	if !exists && o.Remove {
 		r.Action = Unchanged
 		return r
@@ -155,7 +168,10 @@ func (o Options) apply(agent, kind, marker, file string, edit, undo editFunc) Re
 		r.Action = Added
 	}
 	if o.DryRun {
-		r.Diff = unifiedDiff(file, data, out)
+		// One diff per file, of all its edits: the last result for the
+		// file carries it (Run clears it from the earlier ones).
+		o.dryRun[file] = out
+		r.Diff = unifiedDiff(file, original, out)
 		return r
 	}
 	if err := write(file, data, exists && !o.backedUp[file], out); err != nil {

@@ -155,9 +155,15 @@ func TestSetupGolden(t *testing.T) {
 	if got := snapshot(t, home); !equalMaps(got, before) {
 		t.Fatalf("dry run changed files")
 	}
+	// One diff per file, exactly the change the run makes to it (a file
+	// with two edits, Gemini's entry and hook, included).
+	diffs := map[string]string{}
 	for _, r := range rs {
-		if (r.Action == Added || r.Action == Updated) && !strings.HasPrefix(r.Diff, "--- "+r.File+"\n") {
-			t.Errorf("dry run %s: no diff for %s: %q", r.Agent, r.Action, r.Diff)
+		if r.Diff != "" {
+			if _, dup := diffs[r.File]; dup {
+				t.Errorf("dry run: two diffs for %s", r.File)
+			}
+			diffs[r.File] = r.Diff
 		}
 	}
 
@@ -181,6 +187,12 @@ func TestSetupGolden(t *testing.T) {
 		golden.Check(t, filepath.Join("testdata", r.Agent+"-"+r.Kind+".golden"), []byte(after[rel]))
 		if old, ok := before[rel]; ok && after[rel+BackupSuffix] != old {
 			t.Errorf("%s: backup does not hold the old content", rel)
+		}
+	}
+	for _, r := range rs {
+		rel, _ := filepath.Rel(home, r.File)
+		if want := unifiedDiff(r.File, []byte(before[filepath.ToSlash(rel)]), []byte(after[filepath.ToSlash(rel)])); diffs[r.File] != want {
+			t.Errorf("dry run diff of %s:\n%s\nwant\n%s", r.File, diffs[r.File], want)
 		}
 	}
 	st, err := os.Stat(filepath.Join(home, ".cursor/mcp.json"))
