@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/tailscale/hujson"
@@ -17,6 +18,101 @@ import (
 type jsonDoc struct {
 	root hujson.Value
 	unit string // one level of indentation, as the file has it
+	// marks are what setup did to the file's containers, so that remove
+	// undoes exactly that: set adds to them, remove and removeHooks use
+	// them up.
+	marks []mark
+}
+
+// mark records a container (object or list) at Path that setup created,
+// or, for one that was there and empty, the layout inside its brackets
+// (Closing) before setup put its entry there: remove takes out a container
+// only when setup created it and it is empty again, and gives an empty one
+// back its layout. A container without a mark is never removed.
+type mark struct {
+	Path    []string `json:"path"`
+	Created bool     `json:"created,omitempty"`
+	Closing *string  `json:"closing,omitempty"`
+}
+
+// created records the containers at path[:k] for k from..to as made by setup.
+func (d *jsonDoc) created(path []string, from, to int) {
+	for k := from; k <= to; k++ {
+		d.marks = append(d.marks, mark{Path: append([]string(nil), path[:k]...), Created: true})
+	}
+}
+
+// noteClosing records the layout inside an empty container at path before
+// setup adds to it.
+func (d *jsonDoc) noteClosing(path []string, empty bool, closing hujson.Extra) {
+	if !empty {
+		return
+	}
+	for _, m := range d.marks {
+		if m.Closing != nil && slices.Equal(m.Path, path) {
+			return
+		}
+	}
+	c := string(closing)
+	d.marks = append(d.marks, mark{Path: append([]string(nil), path...), Closing: &c})
+}
+
+// at is the value at path (the root for none), nil when there is none.
+func (d *jsonDoc) at(path []string) *hujson.Value {
+	v := &d.root
+	for _, name := range path {
+		obj, ok := v.Value.(*hujson.Object)
+		if !ok {
+			return nil
+		}
+		j := memberIndex(obj, name)
+		if j < 0 {
+			return nil
+		}
+		v = &obj.Members[j].Value
+	}
+	return v
+}
+
+// emptyContainer reports whether v is an object or list with nothing in
+// it, comments included, and where the layout inside its brackets is.
+func emptyContainer(v *hujson.Value) (*hujson.Extra, bool) {
+	switch c := v.Value.(type) {
+	case *hujson.Object:
+		return &c.AfterExtra, len(c.Members) == 0 && len(bytes.TrimSpace(c.AfterExtra)) == 0
+	case *hujson.Array:
+		return &c.AfterExtra, len(c.Elements) == 0 && len(bytes.TrimSpace(c.AfterExtra)) == 0
+	}
+	return nil, false
+}
+
+// tidy undoes, after an entry of setup's was taken out, the marks that
+// apply: a container setup created that is empty again goes, an empty
+// one gets back the layout it had. The other marks are kept.
+func (d *jsonDoc) tidy() {
+	marks := slices.Clone(d.marks)
+	slices.SortStableFunc(marks, func(a, b mark) int { return len(b.Path) - len(a.Path) })
+	var keep []mark
+	for _, m := range marks {
+		v := d.at(m.Path)
+		if v == nil {
+			continue // gone: nothing to undo
+		}
+		closing, empty := emptyContainer(v)
+		switch {
+		case !empty:
+			keep = append(keep, m)
+		case m.Created && len(m.Path) > 0:
+			if parent, ok := d.at(m.Path[:len(m.Path)-1]).Value.(*hujson.Object); ok {
+				deleteMember(parent, memberIndex(parent, m.Path[len(m.Path)-1]))
+			}
+		case m.Closing != nil:
+			*closing = hujson.Extra(*m.Closing)
+		default:
+			keep = append(keep, m)
+		}
+	}
+	d.marks = keep
 }
 
 func parseJSON(data []byte) (*jsonDoc, error) {
@@ -144,11 +240,14 @@ func (d *jsonDoc) set(path []string, val any) (changed bool, err error) {
 		return false, err
 	}
 	if n < len(path)-1 {
+		d.noteClosing(path[:n], len(parent.Members) == 0, parent.AfterExtra)
+		d.created(path, n+1, len(path)-1)
 		return true, d.appendMember(parent, ind, path[n], nest(path[n+1:], val))
 	}
 	name := path[len(path)-1]
 	j := memberIndex(parent, name)
 	if j < 0 {
+		d.noteClosing(path[:len(path)-1], len(parent.Members) == 0, parent.AfterExtra)
 		return true, d.appendMember(parent, ind, name, val)
 	}
 	m := &parent.Members[j]
@@ -302,46 +401,29 @@ func (d *jsonDoc) placement(sibling *hujson.Value, ind string, closing *hujson.E
 	return hujson.Extra("\n" + mind), mind, false
 }
 
-// remove deletes the member at path, then each object on the way that this
-// left empty, and reports whether anything changed.
+// remove deletes the member at path, and then what tidy undoes, and
+// reports whether anything changed.
 func (d *jsonDoc) remove(path []string) bool {
-	chain := []*hujson.Object{d.root.Value.(*hujson.Object)}
-	for _, name := range path[:len(path)-1] {
-		obj := chain[len(chain)-1]
-		j := memberIndex(obj, name)
-		if j < 0 {
-			return false
-		}
-		child, ok := obj.Members[j].Value.Value.(*hujson.Object)
-		if !ok {
-			return false
-		}
-		chain = append(chain, child)
+	parent, ok := d.objectAt(path[:len(path)-1])
+	if !ok {
+		return false
 	}
-	obj := chain[len(chain)-1]
-	j := memberIndex(obj, path[len(path)-1])
+	j := memberIndex(parent, path[len(path)-1])
 	if j < 0 {
 		return false
 	}
-	deleteMember(obj, j)
-	d.prune(chain, path)
+	deleteMember(parent, j)
+	d.tidy()
 	return true
 }
 
-// prune removes the objects of chain (chain[k+1] is member path[k] of
-// chain[k]) that are empty and hold no comment.
-// An empty object the file had before setup went in is so taken out too:
-// nothing tells it from one setup made.
-func (d *jsonDoc) prune(chain []*hujson.Object, path []string) {
-	for k := len(chain) - 1; k > 0; k-- {
-		if len(chain[k].Members) > 0 || len(bytes.TrimSpace(chain[k].AfterExtra)) > 0 {
-			return
-		}
-		deleteMember(chain[k-1], memberIndex(chain[k-1], path[k-1]))
+func (d *jsonDoc) objectAt(path []string) (*hujson.Object, bool) {
+	v := d.at(path)
+	if v == nil {
+		return nil, false
 	}
-	if root := chain[0]; len(root.Members) == 0 && len(bytes.TrimSpace(root.AfterExtra)) == 0 {
-		root.AfterExtra = nil // "{}", as a new file would have been
-	}
+	obj, ok := v.Value.(*hujson.Object)
+	return obj, ok
 }
 
 func deleteMember(obj *hujson.Object, j int) {
@@ -412,7 +494,11 @@ func (d *jsonDoc) setHook(path []string, group, entry any, ours func(hujson.Valu
 		return false, err
 	}
 	if arr == nil {
-		return d.set(path, []any{group})
+		changed, err := d.set(path, []any{group})
+		if err == nil {
+			d.created(path, len(path), len(path)) // the list itself
+		}
+		return changed, err
 	}
 	found, changed := false, false
 	for g := 0; g < len(arr.Elements); g++ {
@@ -472,6 +558,7 @@ func (d *jsonDoc) appendElement(path []string, arr *hujson.Array, val any) error
 	if n := len(arr.Elements); n > 0 {
 		sib = &arr.Elements[n-1]
 	}
+	d.noteClosing(path, sib == nil, arr.AfterExtra)
 	before, mind, inline := d.placement(sib, ind, &arr.AfterExtra)
 	v, err := d.render(val, mind, inline)
 	if err != nil {
@@ -487,9 +574,9 @@ func (d *jsonDoc) appendElement(path []string, arr *hujson.Array, val any) error
 
 // removeHooks deletes the hook entries ours recognises from the hook
 // groups of the list at path, and only them: a group goes only when this
-// left it empty, the list and its objects only when that left them empty.
+// left it empty, the list and its objects as tidy says.
 func (d *jsonDoc) removeHooks(path []string, ours func(hujson.Value) bool) bool {
-	arr, chain, err := d.arrayAt(path)
+	arr, _, err := d.arrayAt(path)
 	if err != nil || arr == nil {
 		return false
 	}
@@ -513,10 +600,8 @@ func (d *jsonDoc) removeHooks(path []string, ours func(hujson.Value) bool) bool 
 		}
 		changed = changed || dropped
 	}
-	if changed && len(arr.Elements) == 0 && len(bytes.TrimSpace(arr.AfterExtra)) == 0 {
-		parent := chain[len(chain)-1]
-		deleteMember(parent, memberIndex(parent, path[len(path)-1]))
-		d.prune(chain, path)
+	if changed {
+		d.tidy()
 	}
 	return changed
 }

@@ -6,11 +6,13 @@
 package setup
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tailscale/hujson"
@@ -58,6 +60,10 @@ type Options struct {
 	Remove bool
 	// DryRun changes nothing; each result carries its diff.
 	DryRun bool
+	// StateFile keeps what setup did to the containers of each file (the
+	// objects it created, the layout of empty ones it added to), so that
+	// Remove undoes exactly that; default ConfigHome/convsearch/setup-state.json.
+	StateFile string
 
 	// backedUp are the files backed up in this run: a file edited twice
 	// (an agent's MCP entry and hook in one settings file) keeps the copy
@@ -65,6 +71,10 @@ type Options struct {
 	backedUp map[string]bool
 	// dryRun is each file as the edits of this dry run left it so far.
 	dryRun map[string][]byte
+	// marks are, per file, what setup did to its containers (see mark),
+	// kept in StateFile between runs.
+	marks      map[string][]mark
+	marksDirty *bool
 }
 
 // Result is what happened to one file.
@@ -99,6 +109,15 @@ func Run(o Options) ([]Result, error) {
 		return nil, fmt.Errorf("setup: the command to register must be an absolute path, not %q", o.Command)
 	}
 	o.backedUp, o.dryRun = map[string]bool{}, map[string][]byte{}
+	if o.StateFile == "" {
+		o.StateFile = filepath.Join(o.ConfigHome, "convsearch", "setup-state.json")
+	}
+	o.marks, o.marksDirty = map[string][]mark{}, new(bool)
+	if b, err := os.ReadFile(o.StateFile); err == nil {
+		if err := json.Unmarshal(b, &o.marks); err != nil {
+			return nil, fmt.Errorf("setup: %s: %w", o.StateFile, err)
+		}
+	}
 	var results []Result
 	for _, a := range Agents(o) {
 		results = append(results, o.apply(a.Name, "mcp", a.Marker, a.File, a.edit(o, o.Remove), a.edit(o, true)))
@@ -110,6 +129,11 @@ func Run(o Options) ([]Result, error) {
 	}
 	if o.Service || o.Remove {
 		results = append(results, o.service())
+	}
+	if *o.marksDirty {
+		if err := o.saveMarks(); err != nil {
+			results = append(results, Result{Agent: "convsearch", Kind: "state", File: o.StateFile, Action: Failed, Error: err.Error()})
+		}
 	}
 	for i := range results { // one diff per file: its last result's
 		for j := i + 1; j < len(results); j++ {
@@ -126,9 +150,9 @@ func Run(o Options) ([]Result, error) {
 	return results, nil
 }
 
-// editFunc turns a file's content into what it should be; exists is false
-// for a file not there yet (data is then empty).
-type editFunc func(data []byte, exists bool) ([]byte, error)
+// editFunc turns a file's content into what it should be, given the marks
+// of what setup did to it before (JSON files), and returns the marks now.
+type editFunc func(data []byte, marks []mark) ([]byte, []mark, error)
 
 // apply runs edit on file when the agent's marker folder exists, and
 // writes the result atomically (a backup of the old content beside it).
@@ -151,7 +175,7 @@ func (o Options) apply(agent, kind, marker, file string, edit, undo editFunc) Re
 		r.Action = Unchanged
 		return r
 	}
-	out, err := edit(data, exists)
+	out, marks, err := edit(data, slices.Clone(o.marks[file]))
 	if err != nil {
 		return failed(r, fmt.Errorf("%s: %w", file, err))
 	}
@@ -162,7 +186,7 @@ func (o Options) apply(agent, kind, marker, file string, edit, undo editFunc) Re
 	switch {
 	case o.Remove:
 		r.Action = Removed
-	case exists && hasEntry(data, undo):
+	case exists && hasEntry(data, o.marks[file], undo):
 		r.Action = Updated
 	default:
 		r.Action = Added
@@ -178,13 +202,47 @@ func (o Options) apply(agent, kind, marker, file string, edit, undo editFunc) Re
 		return failed(r, err)
 	}
 	o.backedUp[file] = true
+	o.setMarks(file, marks)
 	return r
+}
+
+// setMarks records file's marks after a write.
+func (o Options) setMarks(file string, marks []mark) {
+	if slices.EqualFunc(marks, o.marks[file], func(a, b mark) bool {
+		return slices.Equal(a.Path, b.Path) && a.Created == b.Created && (a.Closing == nil) == (b.Closing == nil) && (a.Closing == nil || *a.Closing == *b.Closing)
+	}) {
+		return
+	}
+	if len(marks) == 0 {
+		delete(o.marks, file)
+	} else {
+		o.marks[file] = marks
+	}
+	*o.marksDirty = true
+}
+
+// saveMarks writes the marks to StateFile, or removes it when none are left.
+func (o Options) saveMarks() error {
+	if len(o.marks) == 0 {
+		if err := os.Remove(o.StateFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	b, err := json.MarshalIndent(o.marks, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(o.StateFile), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(o.StateFile, append(b, '\n'), 0o600)
 }
 
 // hasEntry tells an update from an addition: undoing changes the old
 // content only when an entry of ours was in it.
-func hasEntry(data []byte, undo editFunc) bool {
-	out, err := undo(data, true)
+func hasEntry(data []byte, marks []mark, undo editFunc) bool {
+	out, _, err := undo(data, slices.Clone(marks))
 	return err == nil && string(out) != string(data)
 }
 
@@ -322,24 +380,29 @@ func Agents(o Options) []Agent {
 // remove it.
 func (a Agent) edit(o Options, remove bool) editFunc {
 	if a.Table != nil {
-		return func(data []byte, _ bool) ([]byte, error) {
+		return func(data []byte, marks []mark) ([]byte, []mark, error) {
+			var out []byte
+			var err error
 			if remove {
-				return removeTOML(data, a.Table)
+				out, err = removeTOML(data, a.Table)
+			} else {
+				out, err = setTOML(data, a.Table, o.Command)
 			}
-			return setTOML(data, a.Table, o.Command)
+			return out, marks, err
 		}
 	}
-	return func(data []byte, _ bool) ([]byte, error) {
+	return func(data []byte, marks []mark) ([]byte, []mark, error) {
 		d, err := parseJSON(data)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		d.marks = marks
 		if remove {
 			d.remove(a.Path)
 		} else if _, err := d.set(a.Path, a.entry(o.Command)); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return d.bytes(), nil
+		return d.bytes(), d.marks, nil
 	}
 }
 
@@ -386,17 +449,18 @@ func hooks(o Options) []hook {
 	mk := func(agent, marker, file string, group, entry any) hook {
 		path := []string{"hooks", "SessionStart"}
 		return hook{agent: agent, marker: marker, file: file, edit: func(remove bool) editFunc {
-			return func(data []byte, _ bool) ([]byte, error) {
+			return func(data []byte, marks []mark) ([]byte, []mark, error) {
 				d, err := parseJSON(data)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
+				d.marks = marks
 				if remove {
 					d.removeHooks(path, isOurHook)
 				} else if _, err := d.setHook(path, group, entry, isOurHook); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
-				return d.bytes(), nil
+				return d.bytes(), d.marks, nil
 			}
 		}}
 	}

@@ -77,16 +77,6 @@ model = "o4-mini"
 	".config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json": "{\n  \"mcpServers\": {}\n}",
 }
 
-// afterRemove is what remove leaves where it cannot give the original bytes
-// back: an empty object that held only our entry goes with it, as nothing
-// tells it from one setup made.
-var afterRemove = map[string]string{
-	".gemini/settings.json":    "{\n  \"theme\": \"Dracula\"\n}\n",
-	".copilot/mcp-config.json": "{}\n",
-	".aws/amazonq/mcp.json":    "{}\n",
-	".config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json": "{}",
-}
-
 // installedOnly are agents installed without a config file yet.
 var installedOnly = []string{".config/Code/User/globalStorage/rooveterinaryinc.roo-cline"}
 
@@ -214,7 +204,8 @@ func TestSetupGolden(t *testing.T) {
 		t.Errorf("second run changed files")
 	}
 
-	// Remove restores each file that existed to its bytes.
+	// Remove restores each file that existed to its bytes, empty objects
+	// that were there before setup included.
 	rm := o
 	rm.Remove = true
 	if _, err := Run(rm); err != nil {
@@ -222,9 +213,6 @@ func TestSetupGolden(t *testing.T) {
 	}
 	got := snapshot(t, home)
 	for rel, content := range before {
-		if w, ok := afterRemove[rel]; ok {
-			content = w
-		}
 		if got[rel] != content {
 			t.Errorf("remove: %s:\ngot\n%s\nwant\n%s", rel, got[rel], content)
 		}
@@ -565,5 +553,55 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRemoveGivesTheFileBack: setup then --remove gives each file back
+// byte for byte: the objects setup created go, the empty ones that were
+// there stay, as they were laid out. Without the record of what setup did
+// (a state file lost), remove takes out its entry and no container.
+func TestRemoveGivesTheFileBack(t *testing.T) {
+	tests := []struct {
+		name, rel, before string
+		lost              bool   // the state file is gone before remove
+		want              string // after remove, when not before
+	}{
+		{"vscode empty servers", ".config/Code/User/mcp.json", "{\"servers\": {}, \"inputs\": []}\n", false, ""},
+		{"empty object on two lines", ".cursor/mcp.json", "{\n  \"mcpServers\": {\n  }\n}\n", false, ""},
+		{"empty file object", ".cursor/mcp.json", "{}\n", false, ""},
+		{"no mcpServers", ".cursor/mcp.json", "{\n  \"x\": 1\n}\n", false, ""},
+		{"hooks there, no SessionStart", ".claude/settings.json", "{\n  \"hooks\": {}\n}\n", false, ""},
+		{"empty SessionStart", ".claude/settings.json", "{\"hooks\": {\"SessionStart\": []}}", false, ""},
+		{"state lost: containers stay", ".cursor/mcp.json", "{\n  \"x\": 1\n}\n", true, "{\n  \"x\": 1,\n  \"mcpServers\": {\n  }\n}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			p := filepath.Join(home, tt.rel)
+			must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			must(t, os.MkdirAll(filepath.Join(home, ".claude"), 0o755))
+			must(t, os.WriteFile(p, []byte(tt.before), 0o644))
+			o := Options{Home: home, GOOS: "linux", Command: "/bin/cs", Hook: true}
+			if _, err := Run(o); err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := os.ReadFile(p); !strings.Contains(string(b), "/bin/cs") {
+				t.Fatalf("not set up:\n%s", b)
+			}
+			if tt.lost {
+				must(t, os.Remove(filepath.Join(home, ".config", "convsearch", "setup-state.json")))
+			}
+			o.Remove = true
+			if _, err := Run(o); err != nil {
+				t.Fatal(err)
+			}
+			want := tt.want
+			if want == "" {
+				want = tt.before
+			}
+			if b, _ := os.ReadFile(p); string(b) != want {
+				t.Errorf("got\n%s\nwant\n%s", b, want)
+			}
+		})
 	}
 }
