@@ -130,7 +130,7 @@ func Run(o Options) ([]Result, error) {
 	if o.Service || o.Remove {
 		results = append(results, o.service())
 	}
-	if *o.marksDirty {
+	if *o.marksDirty && !o.DryRun {
 		if err := o.saveMarks(); err != nil {
 			results = append(results, Result{Agent: "convsearch", Kind: "state", File: o.StateFile, Action: Failed, Error: err.Error()})
 		}
@@ -195,6 +195,7 @@ func (o Options) apply(agent, kind, marker, file string, edit, undo editFunc) Re
 		// One diff per file, of all its edits: the last result for the
 		// file carries it (Run clears it from the earlier ones).
 		o.dryRun[file] = out
+		o.setMarks(file, marks) // for the next edit; a dry run saves none
 		r.Diff = unifiedDiff(file, original, out)
 		return r
 	}
