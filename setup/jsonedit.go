@@ -126,7 +126,47 @@ func parseJSON(data []byte) (*jsonDoc, error) {
 	if _, ok := v.Value.(*hujson.Object); !ok {
 		return nil, errors.New("the top level is not a JSON object")
 	}
+	if err := noDuplicateKeys(v.Value, nil); err != nil {
+		return nil, err
+	}
 	return &jsonDoc{root: v, unit: indentUnit(data)}, nil
+}
+
+// noDuplicateKeys refuses an object with a key twice: setup would edit
+// the first while the agents' JSON readers take the last.
+func noDuplicateKeys(v hujson.ValueTrimmed, path []string) error {
+	switch c := v.(type) {
+	case *hujson.Object:
+		seen := map[string]bool{}
+		for _, m := range c.Members {
+			lit, ok := m.Name.Value.(hujson.Literal)
+			if !ok {
+				continue
+			}
+			name := lit.String()
+			if seen[name] {
+				return fmt.Errorf("the key %q is there twice%s, and JSON readers take the last one: keep one, then run setup again", name, where(path))
+			}
+			seen[name] = true
+			if err := noDuplicateKeys(m.Value.Value, append(path, name)); err != nil {
+				return err
+			}
+		}
+	case *hujson.Array:
+		for i, e := range c.Elements {
+			if err := noDuplicateKeys(e.Value, append(path, fmt.Sprint(i))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func where(path []string) string {
+	if len(path) == 0 {
+		return ""
+	}
+	return " (in " + strings.Join(path, ".") + ")"
 }
 
 func (d *jsonDoc) bytes() []byte { return d.root.Pack() }

@@ -234,6 +234,8 @@ func TestSetupUnparsableFile(t *testing.T) {
 		{"broken TOML", ".codex/config.toml", "[mcp_servers\ncommand = 1\n"},
 		{"inline TOML table", ".codex/config.toml", "mcp_servers.convsearch = { command = \"x\" }\n"},
 		{"servers not an object", ".config/Code/User/mcp.json", "{\"servers\": []}\n"},
+		{"duplicate key", ".cursor/mcp.json", "{\"mcpServers\": {\"a\": {}}, \"mcpServers\": {}}\n"},
+		{"duplicate nested key", ".cursor/mcp.json", "{\"mcpServers\": {\"convsearch\": {}, \"convsearch\": {}}}\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
