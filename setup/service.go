@@ -96,8 +96,10 @@ func (o Options) service() Result {
 	return r
 }
 
-// systemdQuote quotes an ExecStart path that holds spaces.
+// systemdQuote writes a path for ExecStart: % and $ doubled (systemd
+// expands %-specifiers and $VARIABLES there), quoted when it holds spaces.
 func systemdQuote(s string) string {
+	s = strings.NewReplacer("%", "%%", "$", "$$").Replace(s)
 	if strings.ContainsAny(s, " \t\"'\\") {
 		return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 	}

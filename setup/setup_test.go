@@ -607,3 +607,20 @@ func TestRemoveGivesTheFileBack(t *testing.T) {
 		})
 	}
 }
+
+// TestSystemdQuote: the binary's path in ExecStart, where systemd expands
+// %-specifiers and $VARIABLES and splits at spaces.
+func TestSystemdQuote(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"/usr/bin/convsearch", "/usr/bin/convsearch"},
+		{"/home/a/100%/convsearch", "/home/a/100%%/convsearch"},
+		{"/home/a/$HOME/convsearch", "/home/a/$$HOME/convsearch"},
+		{"/home/a b/%h/convsearch", `"/home/a b/%%h/convsearch"`},
+		{`/home/a"b\c/convsearch`, `"/home/a\"b\\c/convsearch"`},
+	}
+	for _, tt := range tests {
+		if got := systemdQuote(tt.in); got != tt.want {
+			t.Errorf("systemdQuote(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
