@@ -2,7 +2,6 @@ package setup
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -53,7 +52,7 @@ func (o Options) service() Result {
 	old, err := os.ReadFile(path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return failed(r, fmt.Errorf("read %s: %w", path, err))
+		return failed(r, err) // names the file
 	}
 	if o.Remove {
 		if !exists {
@@ -70,7 +69,7 @@ func (o Options) service() Result {
 			return r
 		}
 		if err := os.Remove(path); err != nil {
-			return failed(r, fmt.Errorf("remove %s: %w", path, err))
+			return failed(r, err)
 		}
 		return r
 	}
@@ -88,11 +87,13 @@ func (o Options) service() Result {
 		return r
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return failed(r, fmt.Errorf("create %s: %w", filepath.Dir(path), err))
-	}
-	if err := write(path, old, exists, []byte(content)); err != nil {
 		return failed(r, err)
 	}
+	backup, err := write(path, old, exists, []byte(content))
+	if err != nil {
+		return failed(r, err)
+	}
+	r.Backup = backup
 	return r
 }
 

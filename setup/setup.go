@@ -6,6 +6,7 @@
 package setup
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -86,6 +87,8 @@ type Result struct {
 	Error  string `json:"error,omitempty"`
 	// Diff is the unified diff of the change, with DryRun.
 	Diff string `json:"diff,omitempty"`
+	// Backup is the copy of the file as it was, when this change made one.
+	Backup string `json:"backup,omitempty"`
 }
 
 // ErrFailed is returned by Run when some file could not be set up (its
@@ -165,7 +168,7 @@ func (o Options) apply(agent, kind, marker, file string, edit, undo editFunc) Re
 	data, err := os.ReadFile(file)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return failed(r, fmt.Errorf("read %s: %w", file, err))
+		return failed(r, err) // names the file
 	}
 	original := data
 	if p, ok := o.dryRun[file]; ok { // edited already in this dry run
@@ -179,6 +182,7 @@ func (o Options) apply(agent, kind, marker, file string, edit, undo editFunc) Re
 	if err != nil {
 		return failed(r, fmt.Errorf("%s: %w", file, err))
 	}
+	out = sameLineEnds(data, out)
 	if exists && string(out) == string(data) {
 		r.Action = Unchanged
 		return r
@@ -199,9 +203,11 @@ func (o Options) apply(agent, kind, marker, file string, edit, undo editFunc) Re
 		r.Diff = unifiedDiff(file, original, out)
 		return r
 	}
-	if err := write(file, data, exists && !o.backedUp[file], out); err != nil {
+	backup, err := write(file, data, exists && !o.backedUp[file], out)
+	if err != nil {
 		return failed(r, err)
 	}
+	r.Backup = backup
 	o.backedUp[file] = true
 	o.setMarks(file, marks)
 	return r
@@ -240,6 +246,17 @@ func (o Options) saveMarks() error {
 	return atomicfile.WriteFile(o.StateFile, append(b, '\n'), 0o600)
 }
 
+// sameLineEnds gives the lines setup wrote into out the line ends of old
+// when all of old's lines end in CRLF.
+func sameLineEnds(old, out []byte) []byte {
+	n := bytes.Count(old, []byte("\n"))
+	if n == 0 || bytes.Count(old, []byte("\r\n")) != n {
+		return out
+	}
+	out = bytes.ReplaceAll(out, []byte("\r\n"), []byte("\n"))
+	return bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
+}
+
 // hasEntry tells an update from an addition: undoing changes the old
 // content only when an entry of ours was in it.
 func hasEntry(data []byte, marks []mark, undo editFunc) bool {
@@ -256,24 +273,24 @@ func failed(r Result, err error) Result {
 // its old content to file+BackupSuffix when backup is set.
 // A symbolic link (a dotfiles repository, stow) stays one: its target is
 // written, and backed up beside the target.
-func write(file string, old []byte, backup bool, out []byte) error {
-	file, err := linkTarget(file)
-	if err != nil {
-		return err
+func write(file string, old []byte, backup bool, out []byte) (backupFile string, err error) {
+	if file, err = linkTarget(file); err != nil {
+		return "", err
 	}
 	mode := fs.FileMode(0o600)
 	st, err := os.Stat(file)
 	if err == nil {
 		mode = st.Mode().Perm()
 		if backup {
-			if err := atomicfile.WriteFile(file+BackupSuffix, old, mode); err != nil {
-				return fmt.Errorf("back up %s: %w", file, err)
+			backupFile = file + BackupSuffix
+			if err := atomicfile.WriteFile(backupFile, old, mode); err != nil {
+				return "", fmt.Errorf("back up: %w", err)
 			}
 		}
 	} else if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(file), err)
+		return "", err
 	}
-	return atomicfile.WriteFile(file, out, mode)
+	return backupFile, atomicfile.WriteFile(file, out, mode)
 }
 
 // linkTarget is the file a symbolic link at file points to, followed to
@@ -287,7 +304,7 @@ func linkTarget(file string) (string, error) {
 		}
 		dest, err := os.Readlink(file)
 		if err != nil {
-			return "", fmt.Errorf("read the link %s: %w", file, err)
+			return "", err
 		}
 		if !filepath.IsAbs(dest) {
 			dest = filepath.Join(filepath.Dir(file), dest)

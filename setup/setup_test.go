@@ -624,3 +624,52 @@ func TestSystemdQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestSetupDetails: lines written into a CRLF file end in CRLF; a backup
+// is reported only when one was made; an error names its file once.
+func TestSetupDetails(t *testing.T) {
+	tests := []struct {
+		name, rel, before string
+		dir               bool // the file is a folder: setup fails on it
+		crlf, backup      bool
+	}{
+		{"CRLF JSON", ".cursor/mcp.json", "{\r\n  \"mcpServers\": {}\r\n}\r\n", false, true, true},
+		{"CRLF TOML", ".codex/config.toml", "model = \"o3\"\r\n", false, true, true},
+		{"LF JSON", ".cursor/mcp.json", "{\n  \"x\": 1\n}\n", false, false, true},
+		{"new file", ".cursor/mcp.json", "", false, false, false},
+		{"a folder", ".cursor/mcp.json", "", true, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			p := filepath.Join(home, tt.rel)
+			must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			switch {
+			case tt.dir:
+				must(t, os.Mkdir(p, 0o755))
+			case tt.before != "":
+				must(t, os.WriteFile(p, []byte(tt.before), 0o644))
+			}
+			rs, _ := Run(Options{Home: home, GOOS: "linux", Command: "/bin/cs"})
+			var r Result
+			for _, x := range rs {
+				if x.File == p {
+					r = x
+				}
+			}
+			if tt.dir {
+				if r.Action != Failed || strings.Count(r.Error, p) != 1 {
+					t.Errorf("%s %q: want failed, naming %s once", r.Action, r.Error, p)
+				}
+				return
+			}
+			b, _ := os.ReadFile(p)
+			if lf, crlf := strings.Count(string(b), "\n"), strings.Count(string(b), "\r\n"); tt.crlf && lf != crlf {
+				t.Errorf("%d lines, %d ending in CRLF:\n%q", lf, crlf, b)
+			}
+			if got := r.Backup != ""; got != tt.backup {
+				t.Errorf("backup %q, want one: %v", r.Backup, tt.backup)
+			}
+		})
+	}
+}

@@ -20,7 +20,7 @@ func runSetup(_ context.Context, env *Env, args []string) error {
 	hook := fs.Bool("hook", false, "also install recall at session start (Claude Code's and Gemini CLI's SessionStart hook)")
 	service := fs.Bool("service", false, "also install the daemon as a user service (systemd user unit, launchd agent); prints how to start it, never starts it")
 	command := fs.String("command", "", "the convsearch binary to register (default: this one)")
-	asJSON := fs.Bool("json", false, "print the results as JSON: a list of {agent, kind, file, action, error}")
+	asJSON := fs.Bool("json", false, "print the results as JSON: a list of {agent, kind, file, action, error, backup}")
 	if err := parseFlags(env, fs, "setup", args); err != nil {
 		return err
 	}
@@ -133,7 +133,8 @@ func sameFile(a, b string) bool {
 
 func printSetup(env *Env, o setup.Options, results []setup.Result) {
 	w := env.Stdout
-	changed := 0
+	changed, failures := 0, 0
+	backups := false
 	var skipped []string
 	for _, r := range results {
 		if r.Diff != "" {
@@ -150,8 +151,10 @@ func printSetup(env *Env, o setup.Options, results []setup.Result) {
 		case setup.Added, setup.Updated, setup.Removed:
 			changed++
 		case setup.Failed:
+			failures++
 			fmt.Fprintf(env.Stderr, "convsearch: setup %s: %s\n", r.Agent, r.Error)
 		}
+		backups = backups || r.Backup != ""
 		verb := string(r.Action)
 		if o.DryRun && r.Action != setup.Unchanged && r.Action != setup.Skipped && r.Action != setup.Failed {
 			verb = "would be " + verb
@@ -175,10 +178,14 @@ func printSetup(env *Env, o setup.Options, results []setup.Result) {
 	switch {
 	case o.DryRun:
 		fmt.Fprintln(w, "dry run: nothing was changed")
-	case changed == 0:
+	case changed == 0 && failures == 0:
 		fmt.Fprintln(w, "nothing to change: already set up this way")
-	case !o.Remove:
-		fmt.Fprintf(w, "backups of changed files are beside them, named FILE%s; restart the agents to pick the changes up\n", setup.BackupSuffix)
+	case changed == 0:
+	case backups:
+		fmt.Fprintf(w, "backups of changed files are beside them, named FILE%s\n", setup.BackupSuffix)
+	}
+	if changed > 0 && !o.DryRun && !o.Remove {
+		fmt.Fprintln(w, "restart the agents to pick the changes up")
 	}
 }
 

@@ -77,3 +77,44 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestSetupSaysBackupsOnlyWhenMade: the line about backups comes only when
+// setup made one; a failure is not "nothing to change".
+func TestSetupSaysBackupsOnlyWhenMade(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "convsearch")
+	must(t, os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755))
+	tests := []struct {
+		name    string
+		files   map[string]string // "" : a folder
+		want    []string
+		wantNot []string
+	}{
+		{"new files only", map[string]string{".codex": ""}, []string{"restart the agents"}, []string{"backups"}},
+		{"a file changed", map[string]string{".cursor": "", ".cursor/mcp.json": "{}\n"}, []string{"backups of changed files"}, nil},
+		{"a failure", map[string]string{".cursor": "", ".cursor/mcp.json": "[]\n"}, nil, []string{"nothing to change", "backups"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			for rel, content := range tt.files {
+				p := filepath.Join(home, rel)
+				if content == "" {
+					must(t, os.MkdirAll(p, 0o755))
+				} else {
+					must(t, os.WriteFile(p, []byte(content), 0o644))
+				}
+			}
+			r := cs(t, home, "setup", "--command", bin)
+			for _, w := range tt.want {
+				if !strings.Contains(r.stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, r.stdout)
+				}
+			}
+			for _, w := range tt.wantNot {
+				if strings.Contains(r.stdout, w) {
+					t.Errorf("stdout says %q:\n%s", w, r.stdout)
+				}
+			}
+		})
+	}
+}
