@@ -101,6 +101,7 @@ func TestSetupSaysBackupsOnlyWhenMade(t *testing.T) {
 				if content == "" {
 					must(t, os.MkdirAll(p, 0o755))
 				} else {
+					must(t, os.MkdirAll(filepath.Dir(p), 0o755))
 					must(t, os.WriteFile(p, []byte(content), 0o644))
 				}
 			}
