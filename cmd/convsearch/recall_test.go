@@ -111,6 +111,7 @@ func TestSetupCommand(t *testing.T) {
 		{[]string{"setup", "extra"}, 2, nil, ""},
 		{[]string{"setup", "--command", "/no/such/file"}, 2, nil, ""},
 		{[]string{"setup", "--command", claude}, 2, nil, ""}, // not executable
+		{[]string{"setup", "--remove", "--command", "/no/such/file"}, 0, nil, ""}, // remove needs no binary
 	}
 	for _, tt := range tests {
 		r := cs(t, home, tt.args...)

@@ -32,7 +32,7 @@ func runSetup(_ context.Context, env *Env, args []string) error {
 		return fmt.Errorf("setup: %w", err)
 	}
 	var bin string
-	if *command != "" || !*remove { // --remove needs no binary
+	if !*remove { // --remove needs no binary (an old --command may be gone)
 		if bin, err = setupCommand(*command, os.Executable, exec.LookPath, os.TempDir()); err != nil {
 			return err
 		}
