@@ -110,7 +110,7 @@ func TestSetupCommand(t *testing.T) {
 		{[]string{"setup", "--remove", "--json"}, 0, map[string]string{"claude-code/mcp": "removed", "codex/mcp": "removed", "claude-code/hook": "removed"}, ""},
 		{[]string{"setup", "extra"}, 2, nil, ""},
 		{[]string{"setup", "--command", "/no/such/file"}, 2, nil, ""},
-		{[]string{"setup", "--command", claude}, 2, nil, ""}, // not executable
+		{[]string{"setup", "--command", claude}, 2, nil, ""},                      // not executable
 		{[]string{"setup", "--remove", "--command", "/no/such/file"}, 0, nil, ""}, // remove needs no binary
 	}
 	for _, tt := range tests {
