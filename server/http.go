@@ -333,25 +333,14 @@ func (h *handler) conversation(w http.ResponseWriter, r *http.Request) {
 		writeBadRequest(w, err)
 		return
 	}
-	id := r.PathValue("id")
-	if err := negativeHit(id); err != nil {
-		writeBadRequest(w, err)
-		return
-	}
-	c, fromIndex, err := h.o.Backend.Load(r.Context(), id)
-	if err != nil {
-		h.fail(w, r, err)
+	c, fromIndex, focus, ok := h.loadHit(w, r)
+	if !ok {
 		return
 	}
 	if err := pastLast("offset", p.Offset, c); err != nil {
 		writeBadRequest(w, err)
 		return
 	}
-	if err := query.GoneHit(c, id); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	focus := query.HitMessage(c, id)
 	if focus >= 0 && !v.Has("offset") {
 		// A hit's id: the page that holds the hit.
 		p.Offset = max(0, focus-focusContext)
@@ -361,6 +350,27 @@ func (h *handler) conversation(w http.ResponseWriter, r *http.Request) {
 		l.Focus = &focus
 	}
 	writeJSON(w, http.StatusOK, l)
+}
+
+// loadHit loads the conversation the request's {id} names, a conversation's
+// id or a hit's: a negative hit number is refused, and so is a hit past what
+// the file holds now. focus is the hit's message, -1 for none. When ok is
+// false it has answered.
+func (h *handler) loadHit(w http.ResponseWriter, r *http.Request) (c *conversation.Conversation, fromIndex bool, focus int, ok bool) {
+	id := r.PathValue("id")
+	if err := negativeHit(id); err != nil {
+		writeBadRequest(w, err)
+		return nil, false, -1, false
+	}
+	c, fromIndex, err := h.o.Backend.Load(r.Context(), id)
+	if err == nil {
+		err = query.GoneHit(c, id)
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return nil, false, -1, false
+	}
+	return c, fromIndex, query.HitMessage(c, id), true
 }
 
 // negativeHit returns an error for a hit's id whose number is negative

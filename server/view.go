@@ -21,7 +21,6 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/convsearch/convsearch/conversation"
-	"github.com/convsearch/convsearch/query"
 )
 
 // View is a page of a conversation as the search page shows it
@@ -88,21 +87,10 @@ func (h *handler) view(w http.ResponseWriter, r *http.Request) {
 		writeBadRequest(w, errors.New("give offset or around, not both"))
 		return
 	}
-	id := r.PathValue("id")
-	if err := negativeHit(id); err != nil {
-		writeBadRequest(w, err)
+	c, fromIndex, focus, ok := h.loadHit(w, r)
+	if !ok {
 		return
 	}
-	c, fromIndex, err := h.o.Backend.Load(r.Context(), id)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	if err := query.GoneHit(c, id); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	focus := query.HitMessage(c, id)
 	if focus >= 0 && !v.Has("around") && !v.Has("offset") {
 		// A hit's id: the page around the hit, as GET
 		// /api/conversations/{hit id} opens at it.
