@@ -62,27 +62,10 @@ func TestAPISearchNextOffset(t *testing.T) {
 			if all.NextOffset != 0 {
 				t.Errorf("every hit in one page, next_offset %d", all.NextOffset)
 			}
-			var paged []string
-			seen := map[string]bool{}
-			offset, pages := 0, 0
-			for pages <= len(all.Hits) {
+			paged, pages := convtest.FollowPages(t, len(all.Hits)+1, func(offset int) ([]string, int) {
 				res := search(fmt.Sprintf("%s&limit=%d&offset=%d", tc.params, tc.limit, offset))
-				pages++
-				for _, hit := range res.Hits {
-					if seen[hit.ID] {
-						t.Errorf("page at %d repeats %s", offset, hit.ID)
-					}
-					seen[hit.ID] = true
-					paged = append(paged, hit.ID)
-				}
-				if res.NextOffset == 0 {
-					break
-				}
-				if res.NextOffset != offset+len(res.Hits) {
-					t.Fatalf("next_offset %d after %d hits at %d", res.NextOffset, len(res.Hits), offset)
-				}
-				offset = res.NextOffset
-			}
+				return hitIDs(res.Hits), res.NextOffset
+			})
 			if pages != tc.pages {
 				t.Errorf("%d pages, want %d", pages, tc.pages)
 			}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/convsearch/convsearch/internal/convtest"
 )
 
 // writeWombats writes five conversations of three messages each, every
@@ -58,28 +60,18 @@ func checkSearchPages(t *testing.T, home string, args []string, limit, pages int
 	if all.NextOffset != 0 || len(all.Hits) == 0 {
 		t.Fatalf("one page of %d hits says next_offset %d", len(all.Hits), all.NextOffset)
 	}
-	var want, got []string
+	var want []string
 	for _, h := range all.Hits {
 		want = append(want, h.ID)
 	}
-	offset, n := 0, 0
-	for n <= len(all.Hits) {
+	got, n := convtest.FollowPages(t, len(all.Hits)+1, func(offset int) ([]string, int) {
 		p := search("--limit", fmt.Sprint(limit), "--offset", fmt.Sprint(offset))
-		n++
+		var ids []string
 		for _, h := range p.Hits {
-			if slices.Contains(got, h.ID) {
-				t.Errorf("the page at %d repeats %s", offset, h.ID)
-			}
-			got = append(got, h.ID)
+			ids = append(ids, h.ID)
 		}
-		if p.NextOffset == 0 {
-			break
-		}
-		if p.NextOffset != offset+len(p.Hits) {
-			t.Fatalf("next_offset %d after %d hits at %d", p.NextOffset, len(p.Hits), offset)
-		}
-		offset = p.NextOffset
-	}
+		return ids, p.NextOffset
+	})
 	if n != pages {
 		t.Errorf("%v, %d at a time: %d pages, want %d", args, limit, n, pages)
 	}
