@@ -387,26 +387,26 @@ func TestMCPPagesDecisionsAndTopics(t *testing.T) {
 	if len(all.Hits) < 3 || uint64(len(all.Hits)) != all.Total {
 		t.Fatalf("decisions: %d of %d, want all of at least 3", len(all.Hits), all.Total)
 	}
-	var paged []string
-	for offset, pages := 0, 0; ; pages++ {
-		if pages > len(all.Hits) {
-			t.Fatal("decisions: paging does not end")
-		}
+	paged, pages := convtest.FollowPages(t, len(all.Hits)+2, func(offset int) ([]string, int) {
 		d, txt := ok[searchOutput](t, cs, "list_decisions", map[string]any{"limit": 4, "offset": offset})
+		var ids []string
 		for _, h := range d.Hits {
-			paged = append(paged, h.ID)
+			ids = append(ids, h.ID)
 		}
 		if d.NextOffset == 0 {
 			if d.Truncated || strings.Contains(txt, "More:") {
 				t.Errorf("last page of decisions at %d: truncated %v\n%s", offset, d.Truncated, txt)
 			}
-			break
+			return ids, 0
 		}
 		call := fmt.Sprintf("More: list_decisions(limit=4, offset=%d)", d.NextOffset)
 		if d.NextOffset != offset+4 || !d.Truncated || !strings.Contains(txt, call) {
 			t.Errorf("decisions at %d: next_offset %d, truncated %v, want %d saying %s:\n%s", offset, d.NextOffset, d.Truncated, offset+4, call, txt)
 		}
-		offset = d.NextOffset
+		return ids, d.NextOffset
+	})
+	if pages > len(all.Hits)+1 {
+		t.Fatal("decisions: paging does not end")
 	}
 	var want []string
 	for _, h := range all.Hits {
@@ -420,23 +420,24 @@ func TestMCPPagesDecisionsAndTopics(t *testing.T) {
 	if len(allTopics.Topics) < 3 || allTopics.Truncated {
 		t.Fatalf("topics: %d, truncated %v; want all of at least 3", len(allTopics.Topics), allTopics.Truncated)
 	}
-	var pagedTopics, wantTopics []string
-	for offset, pages := 0, 0; ; pages++ {
-		if pages > len(allTopics.Topics) {
-			t.Fatal("topics: paging does not end")
-		}
+	var wantTopics []string
+	pagedTopics, pages := convtest.FollowPages(t, len(allTopics.Topics)+2, func(offset int) ([]string, int) {
 		tp, txt := ok[topicsOutput](t, cs, "list_topics", map[string]any{"limit": 2, "offset": offset})
+		var names []string
 		for _, tc := range tp.Topics {
-			pagedTopics = append(pagedTopics, tc.Name)
+			names = append(names, tc.Name)
 		}
 		if tp.NextOffset == 0 {
-			break
+			return names, 0
 		}
 		call := fmt.Sprintf("More: list_topics(limit=2, offset=%d)", tp.NextOffset)
 		if tp.NextOffset != offset+2 || !tp.Truncated || !strings.Contains(txt, call) {
 			t.Errorf("topics at %d: next_offset %d, want %d saying %s:\n%s", offset, tp.NextOffset, offset+2, call, txt)
 		}
-		offset = tp.NextOffset
+		return names, tp.NextOffset
+	})
+	if pages > len(allTopics.Topics)+1 {
+		t.Fatal("topics: paging does not end")
 	}
 	for _, tc := range allTopics.Topics {
 		wantTopics = append(wantTopics, tc.Name)
