@@ -417,22 +417,11 @@ func sameSnapshot(newest, loaded []string, loads func(path string) bool) bool {
 }
 
 // segmentLoads reports whether the segment file at path loads as Bleve
-// loads it.
+// loads it: checkSegment's size, footer and load checks, without the CRC.
 func segmentLoads(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil || info.Size() < minSegmentSize {
-		return false
-	}
-	var tail [8]byte
-	if _, err := f.ReadAt(tail[:], info.Size()-8); err != nil {
-		return false
-	}
-	return loadSegment(path, binary.BigEndian.Uint32(tail[:4])) == nil
+	var r Report
+	checkSegment(path, true, false, &r)
+	return r.OK()
 }
 
 // segmentID is the number a zap file is named by ("00000000000a.zap").
