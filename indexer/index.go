@@ -250,22 +250,36 @@ func (ix *Index) recordedPaths(path string) []string {
 	config := ix.bleveConfig()
 	config["read_only"] = true // read, never written: it may be damaged
 	idx, err := openChecked(path, config, ix.opts.Logger)
-	if err == nil {
-		paths, rerr := readPaths(idx)
-		if cerr := closeWithin(idx, closeTimeout); rerr == nil {
-			rerr = cerr
-		}
-		if rerr == nil && len(paths) > 0 {
-			return paths
-		}
-		err = rerr
+	if err != nil {
+		return ix.pathsOr(path, nil, err)
 	}
-	paths, merr := manifestPaths(ManifestPath(ix.opts.Dir))
-	if merr != nil {
+	paths, err := readPaths(idx)
+	if cerr := closeWithin(idx, closeTimeout); err == nil {
+		err = cerr
+	}
+	return ix.pathsOr(path, paths, err)
+}
+
+// carryFrom keeps the files idx records, for the rebuild that replaces it
+// to read again (see Carried); from index.json if the records cannot be read.
+func (ix *Index) carryFrom(idx bleve.Index) {
+	paths, err := readPaths(idx)
+	ix.carried = ix.pathsOr(ix.path, paths, err)
+}
+
+// pathsOr returns paths, the files the records of the index at path list,
+// unless reading them failed (err) or found none: then those index.json
+// lists.
+func (ix *Index) pathsOr(path string, paths []string, err error) []string {
+	if err == nil && len(paths) > 0 {
+		return paths
+	}
+	mpaths, merr := manifestPaths(ManifestPath(ix.opts.Dir))
+	if merr != nil && err != nil {
 		ix.opts.Logger.Warn("cannot tell which files the old index held: the rebuild reads only the roots it is given",
 			"path", path, "err", errors.Join(err, merr))
 	}
-	return paths
+	return mpaths
 }
 
 // readPaths returns the paths of the file records in idx, sorted. Only the
@@ -397,14 +411,15 @@ func (ix *Index) open(path string) error {
 			return fmt.Errorf("open index %s: %w (the index is damaged: run `convsearch index --rebuild`)", path, err)
 		}
 		if !ix.opts.ReadOnly && redaction(ix.meta.Redaction) != redaction(ix.opts.Redaction) {
-			ix.carryFrom(idx)
-			idx.Close()
 			if ix.opts.Redaction == "" {
 				// Not a choice of other rules, an open that forgot them:
 				// starting again would throw the index away for nothing.
+				idx.Close()
 				return fmt.Errorf("open index %s: it was made under redaction rules %q and this writer names none: left as it is (open it read-only to search it)",
 					path, ix.meta.Redaction)
 			}
+			ix.carryFrom(idx)
+			idx.Close()
 			return fmt.Errorf("open index %s: %w", path, errRedactionChanged)
 		}
 		if ix.meta.FormatVersion != FormatVersion {
@@ -431,22 +446,6 @@ func (ix *Index) open(path string) error {
 	// that an index that fails to open for a reason we did not foresee is
 	// not lost.
 	return fmt.Errorf("open index %s: the index is damaged (%w): run `convsearch index --rebuild`", path, err)
-}
-
-// carryFrom keeps the files idx records, for the rebuild that replaces it
-// to read again (see Carried); from index.json if the records cannot be read.
-func (ix *Index) carryFrom(idx bleve.Index) {
-	paths, err := readPaths(idx)
-	if err == nil && len(paths) > 0 {
-		ix.carried = paths
-		return
-	}
-	mpaths, merr := manifestPaths(ManifestPath(ix.opts.Dir))
-	if merr != nil && err != nil {
-		ix.opts.Logger.Warn("cannot tell which files the old index held: the rebuild reads only the roots it is given",
-			"path", ix.path, "err", errors.Join(err, merr))
-	}
-	ix.carried = mpaths
 }
 
 // create makes a new, empty index at path. A marker file beside it stands
