@@ -286,28 +286,40 @@ func (ix *Index) pathsOr(path string, paths []string, err error) []string {
 // paths are decoded: an index of an older format is read as well.
 func readPaths(idx bleve.Index) ([]string, error) {
 	var paths []string
-	for n := range numShards {
-		b, err := idx.GetInternal(shardKey(n))
-		if err != nil {
-			return nil, fmt.Errorf("read file records: %w", err)
-		}
-		if b == nil {
-			continue
-		}
-		var list []struct {
-			Path string `json:"path"`
-		}
-		if err := json.Unmarshal(b, &list); err != nil {
-			return nil, fmt.Errorf("read file records %s: %w", shardKey(n), err)
-		}
+	err := eachShard(idx, func(_ int, list []struct {
+		Path string `json:"path"`
+	}) {
 		for _, f := range list {
 			if f.Path != "" {
 				paths = append(paths, f.Path)
 			}
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.Strings(paths)
 	return paths, nil
+}
+
+// eachShard decodes each shard of file records idx holds into a list of T
+// and gives it to fn with its number; a shard not written is passed over.
+func eachShard[T any](idx bleve.Index, fn func(n int, list []T)) error {
+	for n := range numShards {
+		b, err := idx.GetInternal(shardKey(n))
+		if err != nil {
+			return fmt.Errorf("read file records: %w", err)
+		}
+		if b == nil {
+			continue
+		}
+		var list []T
+		if err := json.Unmarshal(b, &list); err != nil {
+			return fmt.Errorf("read file records %s: %w", shardKey(n), err)
+		}
+		fn(n, list)
+	}
+	return nil
 }
 
 // manifestPaths returns the files index.json at path lists.
@@ -587,26 +599,14 @@ func (ix *Index) loadRecords() error {
 }
 
 func (ix *Index) readRecords() error {
-	for n := range ix.shards {
-		b, err := ix.idx.GetInternal(shardKey(n))
-		if err != nil {
-			return fmt.Errorf("read file records: %w", err)
-		}
-		if b == nil {
-			continue
-		}
-		var list []*FileState
-		if err := json.Unmarshal(b, &list); err != nil {
-			return fmt.Errorf("read file records %s: %w", shardKey(n), err)
-		}
+	return eachShard(ix.idx, func(n int, list []*FileState) {
 		for _, f := range list {
 			ix.shards[n][f.Path] = f
 			for _, c := range f.Conversations {
 				ix.owners[c.ID] = f.Path
 			}
 		}
-	}
-	return nil
+	})
 }
 
 // Rebuilt reports whether Open started a new, empty index.
