@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -81,35 +82,21 @@ func ReadHead(path string) ([]byte, error) {
 	}
 	defer f.Close()
 	head := make([]byte, HeadSize)
-	n, err := io.ReadFull(f, head)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, ReadError(path, err)
-	}
-	head = head[:n]
-	skipped := 0
-	for len(head) > 0 && head[0] == 0 && skipped < MaxLeadingNULs {
-		i := 0
-		for i < len(head) && head[i] == 0 {
-			i++
-		}
-		skipped += i
-		if i < len(head) {
-			// The rest of the head, topped up to HeadSize.
-			rest := make([]byte, HeadSize)
-			m := copy(rest, head[i:])
-			k, err := io.ReadFull(f, rest[m:])
-			if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-				return nil, ReadError(path, err)
-			}
-			return rest[:m+k], nil
-		}
-		n, err := io.ReadFull(f, head[:cap(head)])
+	// Each round drops the leading NULs and tops the head up from the file.
+	n, skipped := 0, 0
+	for {
+		k, err := io.ReadFull(f, head[n:])
 		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 			return nil, ReadError(path, err)
 		}
-		head = head[:n]
+		n += k
+		i := n - len(bytes.TrimLeft(head[:n], "\x00"))
+		if i == 0 || skipped >= MaxLeadingNULs {
+			return head[:n], nil
+		}
+		skipped += i
+		n = copy(head, head[i:n])
 	}
-	return head, nil
 }
 
 // DetectFile detects the parser of the file at path. It returns ErrFormat
