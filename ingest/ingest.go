@@ -298,8 +298,8 @@ func (in *Ingester) carry(run *pass, paths []string, seen map[string]bool, roots
 		seen[path] = true
 		run.p.Seen++
 		run.carried++
-		j, _ := in.check(path, info)
-		jobs = append(jobs, j)
+		// Not in the new index (above): new to it, as check would find.
+		jobs = append(jobs, job{path: path, size: info.Size(), modTime: info.ModTime().UTC()})
 	}
 	return jobs
 }
