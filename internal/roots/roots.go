@@ -4,6 +4,7 @@ package roots
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -39,17 +40,9 @@ func Normalize(roots []string, skip func(name string) bool) []string {
 		es = append(es, entry{abs, real, exists})
 	}
 	out := make([]string, 0, len(es))
-	for i, e := range es {
-		covered := false
-		for j, o := range es {
-			if !e.exists {
-				break
-			}
-			if i != j && reaches(o.real, e.real, skip) {
-				covered = true
-				break
-			}
-		}
+	for _, e := range es {
+		// reaches is false for e itself: no two entries share a real path.
+		covered := e.exists && slices.ContainsFunc(es, func(o entry) bool { return reaches(o.real, e.real, skip) })
 		if !covered {
 			out = append(out, e.abs)
 		}
