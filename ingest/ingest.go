@@ -117,6 +117,9 @@ type Ingester struct {
 	ix   Index
 	ex   Extractor
 	opts Options
+	// versions is each family's Version by name, for check: asked of every
+	// file a pass sees, where Lookup would build every family's Info.
+	versions map[string]int
 
 	mu            sync.Mutex
 	manifestTimer *time.Timer // a pending index.json write, with ManifestEvery
@@ -127,7 +130,14 @@ type Ingester struct {
 // and writes to ix.
 func New(reg *parsers.Registry, ix Index, ex Extractor, opts Options) *Ingester {
 	opts.SetDefaults()
-	return &Ingester{reg: reg, gen: reg.Generation(), ix: ix, ex: ex, opts: opts}
+	versions := map[string]int{}
+	for _, p := range reg.Parsers() {
+		info := p.Info()
+		if _, dup := versions[info.Name]; !dup { // Lookup finds the first
+			versions[info.Name] = info.Version
+		}
+	}
+	return &Ingester{reg: reg, gen: reg.Generation(), versions: versions, ix: ix, ex: ex, opts: opts}
 }
 
 // Progress is the running count of a pass. Every file seen is parsed,
@@ -455,8 +465,7 @@ func (in *Ingester) check(path string, info fs.FileInfo) (job, bool) {
 		return j, true
 	}
 	if prev.Parser != "" {
-		p := in.reg.Lookup(prev.Parser)
-		if p == nil || p.Info().Version != prev.ParserVersion {
+		if v, ok := in.versions[prev.Parser]; !ok || v != prev.ParserVersion {
 			return j, true
 		}
 	}
