@@ -61,17 +61,25 @@ func (d *jsonDoc) noteClosing(path []string, empty bool, closing hujson.Extra) {
 func (d *jsonDoc) at(path []string) *hujson.Value {
 	v := &d.root
 	for _, name := range path {
-		obj, ok := v.Value.(*hujson.Object)
-		if !ok {
+		if v = member(v, name); v == nil {
 			return nil
 		}
-		j := memberIndex(obj, name)
-		if j < 0 {
-			return nil
-		}
-		v = &obj.Members[j].Value
 	}
 	return v
+}
+
+// member is the value of v's member name, nil when v is not an object or
+// has no such member.
+func member(v *hujson.Value, name string) *hujson.Value {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return nil
+	}
+	j := memberIndex(obj, name)
+	if j < 0 {
+		return nil
+	}
+	return &obj.Members[j].Value
 }
 
 // emptyContainer reports whether v is an object or list with nothing in
@@ -103,7 +111,7 @@ func (d *jsonDoc) tidy() {
 		case !empty:
 			keep = append(keep, m)
 		case m.Created && len(m.Path) > 0:
-			if parent, ok := d.at(m.Path[:len(m.Path)-1]).Value.(*hujson.Object); ok {
+			if parent, ok := d.objectAt(m.Path[:len(m.Path)-1]); ok {
 				deleteMember(parent, memberIndex(parent, m.Path[len(m.Path)-1]))
 			}
 		case m.Closing != nil:
@@ -509,16 +517,12 @@ func (d *jsonDoc) arrayAt(path []string) (*hujson.Array, []*hujson.Object, error
 }
 
 // groupHooks is the "hooks" list of a hook group, nil when it has none.
-func groupHooks(v hujson.Value) *hujson.Array {
-	obj, ok := v.Value.(*hujson.Object)
-	if !ok {
+func groupHooks(v *hujson.Value) *hujson.Array {
+	hs := member(v, "hooks")
+	if hs == nil {
 		return nil
 	}
-	j := memberIndex(obj, "hooks")
-	if j < 0 {
-		return nil
-	}
-	arr, _ := obj.Members[j].Value.Value.(*hujson.Array)
+	arr, _ := hs.Value.(*hujson.Array)
 	return arr
 }
 
@@ -542,7 +546,7 @@ func (d *jsonDoc) setHook(path []string, group, entry any, ours func(hujson.Valu
 	}
 	found, changed := false, false
 	for g := 0; g < len(arr.Elements); g++ {
-		hs := groupHooks(arr.Elements[g])
+		hs := groupHooks(&arr.Elements[g])
 		if hs == nil {
 			continue
 		}
@@ -622,7 +626,7 @@ func (d *jsonDoc) removeHooks(path []string, ours func(hujson.Value) bool) bool 
 	}
 	changed := false
 	for g := 0; g < len(arr.Elements); g++ {
-		hs := groupHooks(arr.Elements[g])
+		hs := groupHooks(&arr.Elements[g])
 		if hs == nil {
 			continue
 		}

@@ -436,15 +436,11 @@ func HookCommand(binary string) string { return term.ShellQuote(binary) + " reca
 // isOurHook recognises a hook entry that runs convsearch recall; the
 // user's hooks in the same group are not ours.
 func isOurHook(v hujson.Value) bool {
-	h, ok := v.Value.(*hujson.Object)
-	if !ok {
+	c := member(&v, "command")
+	if c == nil {
 		return false
 	}
-	k := memberIndex(h, "command")
-	if k < 0 {
-		return false
-	}
-	lit, ok := h.Members[k].Value.Value.(hujson.Literal)
+	lit, ok := c.Value.(hujson.Literal)
 	// Whatever the binary is called (--command, a renamed copy):
 	// `recall --hook` is convsearch's alone.
 	return ok && strings.HasSuffix(lit.String(), " recall --hook")
