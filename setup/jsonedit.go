@@ -544,44 +544,30 @@ func (d *jsonDoc) setHook(path []string, group, entry any, ours func(hujson.Valu
 		}
 		return changed, err
 	}
-	found, changed := false, false
-	for g := 0; g < len(arr.Elements); g++ {
-		hs := groupHooks(&arr.Elements[g])
-		if hs == nil {
-			continue
+	found, updated := false, false
+	dropped := eachHook(arr, ours, func(hs *hujson.Array, i int) bool {
+		if found { // a second one of ours: drop it
+			return true
 		}
-		dropped := false
-		for i := 0; i < len(hs.Elements); i++ {
-			if !ours(hs.Elements[i]) {
-				continue
-			}
-			if found { // a second one of ours: drop it
-				deleteElement(hs, i)
-				i--
-				changed, dropped = true, true
-				continue
-			}
-			found = true
-			if sameJSON(hs.Elements[i], entry) {
-				continue
-			}
-			// One line stays one line.
-			ind, ok := lineIndent(hs.Elements[i].BeforeExtra)
-			oneLine := !bytes.Contains(hujson.Value{Value: hs.Elements[i].Value}.Pack(), []byte("\n"))
-			v, err := d.render(entry, ind, !ok || oneLine)
-			if err != nil {
-				return false, err
-			}
+		found = true
+		if sameJSON(hs.Elements[i], entry) {
+			return false
+		}
+		// One line stays one line.
+		ind, ok := lineIndent(hs.Elements[i].BeforeExtra)
+		oneLine := !bytes.Contains(hujson.Value{Value: hs.Elements[i].Value}.Pack(), []byte("\n"))
+		var v hujson.ValueTrimmed
+		if v, err = d.render(entry, ind, !ok || oneLine); err == nil {
 			hs.Elements[i].Value = v
-			changed = true
+			updated = true
 		}
-		if dropped && len(hs.Elements) == 0 {
-			deleteElement(arr, g)
-			g--
-		}
+		return false
+	})
+	if err != nil {
+		return false, err
 	}
 	if found {
-		return changed, nil
+		return updated || dropped, nil
 	}
 	return true, d.appendElement(path, arr, group)
 }
@@ -624,6 +610,18 @@ func (d *jsonDoc) removeHooks(path []string, ours func(hujson.Value) bool) bool 
 	if err != nil || arr == nil {
 		return false
 	}
+	changed := eachHook(arr, ours, func(*hujson.Array, int) bool { return true })
+	if changed {
+		d.tidy()
+	}
+	return changed
+}
+
+// eachHook calls f on each hook entry ours recognises in the hook groups
+// of arr, in order; f reports whether to drop the entry. A group whose
+// hooks list dropping left empty (no comment in it either) goes. It
+// reports whether anything was dropped.
+func eachHook(arr *hujson.Array, ours func(hujson.Value) bool, f func(hs *hujson.Array, i int) (drop bool)) bool {
 	changed := false
 	for g := 0; g < len(arr.Elements); g++ {
 		hs := groupHooks(&arr.Elements[g])
@@ -632,7 +630,7 @@ func (d *jsonDoc) removeHooks(path []string, ours func(hujson.Value) bool) bool 
 		}
 		dropped := false
 		for i := 0; i < len(hs.Elements); i++ {
-			if ours(hs.Elements[i]) {
+			if ours(hs.Elements[i]) && f(hs, i) {
 				deleteElement(hs, i)
 				i--
 				dropped = true
@@ -643,9 +641,6 @@ func (d *jsonDoc) removeHooks(path []string, ours func(hujson.Value) bool) bool 
 			g--
 		}
 		changed = changed || dropped
-	}
-	if changed {
-		d.tidy()
 	}
 	return changed
 }

@@ -393,6 +393,8 @@ func TestHookKeepsTheUserHooksInItsGroup(t *testing.T) {
 			false, []string{"load-env.sh", bin + " recall --hook"}, nil, Added},
 		{"remove from a shared group", `{"hooks": {"SessionStart": [{"matcher": "", "hooks": [` + user + `, {"type": "command", "command": "/x/convsearch recall --hook", "timeout": 10}]}]}}`,
 			true, []string{"load-env.sh", `"SessionStart"`, `"matcher"`}, []string{"recall --hook"}, Removed},
+		{"a second of ours dropped, its group's comment kept", "{\"hooks\": {\"SessionStart\": [{\"matcher\": \"\", \"hooks\": [{\"type\": \"command\", \"command\": \"/x/convsearch recall --hook\"}]}, {\"matcher\": \"\", \"hooks\": [{\"type\": \"command\", \"command\": \"/y/convsearch recall --hook\"} // keep me\n]}]}}",
+			false, []string{"// keep me", bin + " recall --hook"}, []string{"/x/convsearch", "/y/convsearch"}, Updated},
 		{"remove our group only", `{"hooks": {"SessionStart": [{"matcher": "", "hooks": [` + user + `]}, {"matcher": "", "hooks": [{"type": "command", "command": "/x/convsearch recall --hook"}]}]}}`,
 			true, []string{"load-env.sh"}, []string{"recall --hook"}, Removed},
 	}
