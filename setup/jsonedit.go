@@ -489,31 +489,22 @@ func deleteMember(obj *hujson.Object, j int) {
 	}
 }
 
-// arrayAt returns the array at path, nil when there is none; an error when
+// arrayAt returns the list at path, nil when there is none; an error when
 // something else is there.
-func (d *jsonDoc) arrayAt(path []string) (*hujson.Array, []*hujson.Object, error) {
-	chain := []*hujson.Object{d.root.Value.(*hujson.Object)}
-	for i, name := range path {
-		obj := chain[len(chain)-1]
-		j := memberIndex(obj, name)
-		if j < 0 {
-			return nil, chain, nil
-		}
-		v := obj.Members[j].Value.Value
-		if i == len(path)-1 {
-			arr, ok := v.(*hujson.Array)
-			if !ok {
-				return nil, nil, fmt.Errorf("%s is not a list", strings.Join(path, "."))
-			}
-			return arr, chain, nil
-		}
-		child, ok := v.(*hujson.Object)
-		if !ok {
-			return nil, nil, fmt.Errorf("%s is not an object", strings.Join(path[:i+1], "."))
-		}
-		chain = append(chain, child)
+func (d *jsonDoc) arrayAt(path []string) (*hujson.Array, error) {
+	parent, _, n, err := d.descend(path[:len(path)-1])
+	if err != nil || n < len(path)-1 {
+		return nil, err
 	}
-	return nil, chain, nil
+	j := memberIndex(parent, path[len(path)-1])
+	if j < 0 {
+		return nil, nil
+	}
+	arr, ok := parent.Members[j].Value.Value.(*hujson.Array)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a list", strings.Join(path, "."))
+	}
+	return arr, nil
 }
 
 // groupHooks is the "hooks" list of a hook group, nil when it has none.
@@ -533,7 +524,7 @@ func groupHooks(v *hujson.Value) *hujson.Array {
 // ours is dropped, with its group if that leaves the group empty. It
 // reports whether anything changed.
 func (d *jsonDoc) setHook(path []string, group, entry any, ours func(hujson.Value) bool) (bool, error) {
-	arr, _, err := d.arrayAt(path)
+	arr, err := d.arrayAt(path)
 	if err != nil {
 		return false, err
 	}
@@ -606,7 +597,7 @@ func (d *jsonDoc) appendElement(path []string, arr *hujson.Array, val any) error
 // groups of the list at path, and only them: a group goes only when this
 // left it empty, the list and its objects as tidy says.
 func (d *jsonDoc) removeHooks(path []string, ours func(hujson.Value) bool) bool {
-	arr, _, err := d.arrayAt(path)
+	arr, err := d.arrayAt(path)
 	if err != nil || arr == nil {
 		return false
 	}
