@@ -88,23 +88,24 @@ func tomlBlock(lines []string, t tomlTable) (start, end int) {
 // newline (and is empty when data ends with one).
 func splitLines(data string) []string { return strings.SplitAfter(data, "\n") }
 
-// tomlDefined reports whether the parsed file defines the table t at all.
-func tomlDefined(data []byte, t tomlTable) (bool, error) {
+// tomlValue is the value the parsed file gives the table t, and whether
+// it defines t at all.
+func tomlValue(data []byte, t tomlTable) (any, bool, error) {
 	var doc map[string]any
 	if err := toml.Unmarshal(data, &doc); err != nil {
-		return false, err
+		return nil, false, err
 	}
 	var cur any = doc
 	for _, k := range t {
 		m, ok := cur.(map[string]any)
 		if !ok {
-			return false, nil
+			return nil, false, nil
 		}
 		if cur, ok = m[k]; !ok {
-			return false, nil
+			return nil, false, nil
 		}
 	}
-	return true, nil
+	return cur, true, nil
 }
 
 // setTOML makes table t run command with "mcp" as its first argument,
@@ -112,14 +113,15 @@ func tomlDefined(data []byte, t tomlTable) (bool, error) {
 // what setup owns changes in a table that is there: the command line, and
 // "mcp" put first in args; the user's other keys and subtables stay.
 func setTOML(data []byte, t tomlTable, command string) ([]byte, error) {
-	if _, err := tomlDefined(data, t); err != nil {
+	tbl, defined, err := tomlValue(data, t)
+	if err != nil {
 		return nil, err
 	}
 	lines := splitLines(string(data))
 	start, end := tomlBlock(lines, t)
 	var out string
 	if start < 0 {
-		if def, _ := tomlDefined(data, t); def {
+		if defined {
 			return nil, fmt.Errorf("%s is defined in a form setup does not edit (dotted keys or an inline table): change it by hand", strings.Join(t, "."))
 		}
 		out = string(data)
@@ -131,14 +133,6 @@ func setTOML(data []byte, t tomlTable, command string) ([]byte, error) {
 		}
 		out += t.header() + "\n" + "command = " + tomlString(command) + "\nargs = [\"mcp\"]\n"
 	} else {
-		var doc map[string]any
-		_ = toml.Unmarshal(data, &doc)
-		var tbl any = doc
-		for _, k := range t {
-			if m, ok := tbl.(map[string]any); ok {
-				tbl = m[k]
-			}
-		}
 		m, _ := tbl.(map[string]any)
 		curCommand := m["command"]
 		curArgs, _ := m["args"].([]any)
@@ -213,13 +207,14 @@ func tomlKeyLine(lines []string, from, to int, key string) int {
 // removeTOML takes table t (and its subtables) out, with the blank line
 // setTOML put before it at the end of the file.
 func removeTOML(data []byte, t tomlTable) ([]byte, error) {
-	if _, err := tomlDefined(data, t); err != nil {
+	_, defined, err := tomlValue(data, t)
+	if err != nil {
 		return nil, err
 	}
 	lines := splitLines(string(data))
 	start, end := tomlBlock(lines, t)
 	if start < 0 {
-		if def, _ := tomlDefined(data, t); def {
+		if defined {
 			return nil, errors.New(strings.Join(t, ".") + " is defined in a form setup does not edit (dotted keys or an inline table): remove it by hand")
 		}
 		return data, nil
