@@ -468,36 +468,40 @@ func TestRerunKeepsTheUserSettings(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			home := t.TempDir()
 			p := filepath.Join(home, tt.rel)
-			for _, d := range []string{".claude", filepath.Dir(p)} {
-				if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
-					t.Fatal(err)
+			must(t, os.MkdirAll(filepath.Join(home, ".claude"), 0o755))
+			must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			must(t, os.WriteFile(p, []byte(tt.before), 0o644))
+			// checkFile fails unless the run has a result for p, each with
+			// the action want.
+			checkFile := func(run string, rs []Result, want Action) {
+				t.Helper()
+				seen := false
+				for _, r := range rs {
+					if r.File == p {
+						seen = true
+						if r.Action != want {
+							t.Errorf("%s: %s: %s, want %s", run, r.Agent, r.Action, want)
+						}
+					}
 				}
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
+				if !seen {
+					t.Errorf("%s: no result for %s", run, p)
 				}
-			}
-			if err := os.WriteFile(p, []byte(tt.before), 0o644); err != nil {
-				t.Fatal(err)
 			}
 			rs, err := Run(Options{Home: home, GOOS: "linux", Command: bin})
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, r := range rs {
-				if r.File == p && r.Action != Updated {
-					t.Errorf("%s: %s, want updated", r.Agent, r.Action)
-				}
-			}
+			checkFile("first run", rs, Updated)
 			if b, _ := os.ReadFile(p); string(b) != tt.want {
 				t.Errorf("got\n%s\nwant\n%s", b, tt.want)
 			}
 			// A second run leaves it.
-			rs, _ = Run(Options{Home: home, GOOS: "linux", Command: bin})
-			for _, r := range rs {
-				if r.File == p && r.Action != Unchanged {
-					t.Errorf("second run: %s: %s", r.Agent, r.Action)
-				}
+			rs, err = Run(Options{Home: home, GOOS: "linux", Command: bin})
+			if err != nil {
+				t.Fatal(err)
 			}
+			checkFile("second run", rs, Unchanged)
 		})
 	}
 }
@@ -659,6 +663,9 @@ func TestSetupDetails(t *testing.T) {
 					r = x
 				}
 			}
+			if r.File != p {
+				t.Fatalf("no result for %s", p)
+			}
 			if tt.dir {
 				if r.Action != Failed || strings.Count(r.Error, p) != 1 {
 					t.Errorf("%s %q: want failed, naming %s once", r.Action, r.Error, p)
@@ -668,6 +675,9 @@ func TestSetupDetails(t *testing.T) {
 			b, _ := os.ReadFile(p)
 			if lf, crlf := strings.Count(string(b), "\n"), strings.Count(string(b), "\r\n"); tt.crlf && lf != crlf {
 				t.Errorf("%d lines, %d ending in CRLF:\n%q", lf, crlf, b)
+			}
+			if !tt.crlf && strings.Contains(string(b), "\r") {
+				t.Errorf("a CR in an LF file:\n%q", b)
 			}
 			if got := r.Backup != ""; got != tt.backup {
 				t.Errorf("backup %q, want one: %v", r.Backup, tt.backup)
