@@ -86,18 +86,14 @@ func setupCommand(explicit string, executable func() (string, error), lookPath f
 	if exe, err = filepath.Abs(exe); err != nil {
 		return "", fmt.Errorf("setup: %w", err)
 	}
-	resolved := exe
-	if r, err := filepath.EvalSymlinks(exe); err == nil {
-		resolved = r
-	}
+	resolved := evalOr(exe)
 	if goBuildTemp(resolved, tmp) || goBuildTemp(exe, tmp) {
 		return "", usagef("setup: %s is a temporary binary of `go run`, which Go deletes when it ends: install it (go install ./cmd/convsearch, then convsearch setup), or give the binary to register with --command PATH", exe)
 	}
 	if p, err := lookPath("convsearch"); err == nil {
-		if p, err = filepath.Abs(p); err == nil {
-			if r, err := filepath.EvalSymlinks(p); err == nil && sameFile(r, resolved) {
-				return p, nil
-			}
+		// sameFile follows the links on the way.
+		if p, err = filepath.Abs(p); err == nil && sameFile(p, resolved) {
+			return p, nil
 		}
 	}
 	return resolved, nil
@@ -118,6 +114,7 @@ func goBuildTemp(bin, tmp string) bool {
 	return false
 }
 
+// evalOr is p with its links resolved, p itself when that fails.
 func evalOr(p string) string {
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		return r
