@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/convsearch/convsearch/mcp"
@@ -61,8 +62,12 @@ var ErrRunning = errors.New("a daemon already keeps the index")
 const MinNetworkToken = 16
 
 // CheckAddr refuses an address that is not host:port, or not loopback
-// while no token, or a short one, guards the API.
+// while no token, or a short one, guards the API; and a token no client can
+// send (HTTP trims a header's spaces, and refuses control characters).
 func CheckAddr(addr, token string) error {
+	if err := checkTokenChars(token); err != nil {
+		return err
+	}
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return &AddrError{fmt.Sprintf("--addr %q: %v (want HOST:PORT, e.g. %s)", addr, err, DefaultAddr)}
@@ -87,6 +92,18 @@ func networkToken(why, token string) error {
 			chars = "character"
 		}
 		return &AddrError{fmt.Sprintf("%s: a token of %d %s is one anyone who reaches the port may guess; beyond loopback it must have at least %d characters %s", why, n, chars, MinNetworkToken, howTo)}
+	}
+	return nil
+}
+
+// checkTokenChars refuses a token that could never match: one with spaces
+// at its ends, or with a space or control character, which an
+// Authorization header cannot carry as one token. The error never holds it.
+func checkTokenChars(token string) error {
+	for _, r := range token {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			return &AddrError{"the token (--token or $CONVSEARCH_TOKEN) may not hold spaces or control characters, so no client could send it (make one with `openssl rand -hex 32`)"}
+		}
 	}
 	return nil
 }

@@ -229,6 +229,12 @@ func TestCheckAddrToken(t *testing.T) {
 		{":7788", "short", false},
 		{"box.example:7788", strong, true},
 		{"127.0.0.1", strong, false}, // no port
+		// Tokens no Authorization header can carry, on any address.
+		{"127.0.0.1:0", " " + strong, false},
+		{"127.0.0.1:0", strong + " ", false},
+		{"127.0.0.1:0", "abc def", false},
+		{"127.0.0.1:0", "abc\tdef", false},
+		{"0.0.0.0:0", strong + "\n", false},
 	} {
 		err := CheckAddr(tc.addr, tc.token)
 		if (err == nil) != tc.ok {
