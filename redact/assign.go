@@ -368,15 +368,15 @@ var (
 	placeholderWords = []string{
 		"your", "yours", "yourpass", "yourpassword", "yourtoken", "yourkey", "yoursecret", "example", "examples",
 		"placeholder", "redacted", "dummy", "sample", "replace", "replaceme", "insert", "here", "todo", "fixme",
-		"changeme", "changeit", "letmein", "qwerty", "foobar",
+		"changeme", "changeit", "foobar",
 	}
 	// placeholderWeakWords are placeholders alone or beside the words
 	// above (your-secret-here, none), but a number added to them may make a
-	// real password: secret123 and Token2024 are redacted.
+	// real password: secret123, Token2024 and qwerty123 are redacted.
 	placeholderWeakWords = []string{
 		"secret", "password", "token", "none", "null", "nil", "undefined", "empty",
 		"me", "my", "the", "a", "an", "to", "goes", "put", "change", "api", "apikey", "access", "key", "pass", "pwd",
-		"passwd", "passphrase",
+		"passwd", "passphrase", "letmein", "qwerty",
 	}
 	// placeholderValues are placeholders as the whole value only.
 	placeholderValues = []string{"hunter2"}

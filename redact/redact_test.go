@@ -232,7 +232,13 @@ func ruleCases() []redactCase {
 		miss("placeholder REPLACE_ME", "DB_PASSWORD=REPLACE_ME and DB_PASSWORD=REPLACE_ME_1"),
 		miss("placeholder example", "password=example and password=example_token_2 and password=Example123"),
 		miss("placeholder none", "password=none and password: null"),
-		miss("placeholder with a number", "password = your-password-123 and password = change_me_123 and password=qwerty123"),
+		miss("placeholder with a number", "password = your-password-123 and password = change_me_123"),
+		// Common passwords are real ones when a number makes them a user's
+		// own; alone they read as the example of docs.
+		hit("password", "password=", "qwerty123", "\n"),
+		hit("password", "password=", "Qwerty2024", "\n"),
+		hit("password", "password=", "letmein2024", "\n"),
+		miss("placeholder qwerty alone", "password=qwerty and password=letmein"),
 		miss("placeholder here", "password=PASSWORD_HERE_1 and token = insert-token-here-42"),
 		miss("placeholder hunter2", "password=hunter2"),
 		miss("placeholder mask", "secret: sk-xxxxxxxxxxxx and password: '********' and token=abc...xyz9"),
