@@ -48,7 +48,7 @@ func run(dir, out string) error {
 			path := filepath.Join(dir, fmt.Sprintf("%s-words.%d", sp, l))
 			b, err := os.ReadFile(path)
 			if err != nil {
-				return fmt.Errorf("read %s: %w", path, err)
+				return err // a PathError: it names the file
 			}
 			for w := range strings.FieldsSeq(string(b)) {
 				if w == "" || w[0] < 'a' || w[0] > 'z' || strings.ContainsAny(w, "'’") {

@@ -38,7 +38,7 @@ func writeIrregular(dir, out string) error {
 		path := filepath.Join(dir, pos+".exc")
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return fmt.Errorf("read %s: %w", path, err)
+			return err // a PathError: it names the file
 		}
 		for line := range strings.SplitSeq(string(b), "\n") {
 			fs := strings.Fields(line)

@@ -227,7 +227,7 @@ func stem(w string) string {
 func readCounts(path string) (noun, other map[string]int, err error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, nil, err // a PathError: it names the file
 	}
 	noun, other = map[string]int{}, map[string]int{}
 	for line := range strings.SplitSeq(string(b), "\n") {
@@ -256,7 +256,7 @@ func readCounts(path string) (noun, other map[string]int, err error) {
 func readExceptions(path string) (map[string]string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err // a PathError: it names the file
 	}
 	exc := map[string]string{}
 	for line := range strings.SplitSeq(string(b), "\n") {
@@ -312,7 +312,7 @@ func depth(syn map[int]*synset, off int) int {
 func readData(path string) (map[int]*synset, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err // a PathError: it names the file
 	}
 	defer f.Close()
 	syn := map[int]*synset{}
@@ -407,7 +407,7 @@ func readIndex(path string) (map[string][]int, error) {
 func eachIndexEntry(path string, fn func(lemma string, tagged int, offsets []string) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return err // a PathError: it names the file
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
