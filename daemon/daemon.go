@@ -110,13 +110,15 @@ func checkTokenChars(token string) error {
 
 // CheckNoDaemon fails with ErrRunning when a daemon already keeps the
 // index of dir: Bleve has one writer, and the daemon watches already.
-func CheckNoDaemon(ctx context.Context, dir string) error {
+// silent is the daemon file's daemon when it did not answer (stopped,
+// hung): if the index then proves locked, silentDaemon names it.
+func CheckNoDaemon(ctx context.Context, dir string) (silent *Info, err error) {
 	c, info, err := Dial(ctx, dir)
 	if err != nil {
-		return nil
+		return info, nil
 	}
 	c.Close()
-	return fmt.Errorf("%w of %s up to date (%s, pid %d): stop it first", ErrRunning, dir, info.URL(), info.PID)
+	return nil, fmt.Errorf("%w of %s up to date (%s, pid %d): stop it first", ErrRunning, dir, info.URL(), info.PID)
 }
 
 // Daemon is a running daemon: the index kept in line with the files, the
@@ -140,7 +142,8 @@ func Start(ctx context.Context, o Options) (*Daemon, error) {
 	if err := CheckAddr(o.Addr, o.Token); err != nil {
 		return nil, err
 	}
-	if err := CheckNoDaemon(ctx, o.Store.Dir); err != nil {
+	silent, err := CheckNoDaemon(ctx, o.Store.Dir)
+	if err != nil {
 		return nil, err
 	}
 	if len(o.Roots) == 0 {
@@ -177,7 +180,7 @@ func Start(ctx context.Context, o Options) (*Daemon, error) {
 	st, err := OpenStore(o.Store)
 	if err != nil {
 		ln.Close()
-		return nil, err
+		return nil, silentDaemon(o.Store.Dir, silent, err)
 	}
 	engine, err := st.Engine()
 	if err != nil {

@@ -85,7 +85,8 @@ func Watch(ctx context.Context, st *Store, o WatchOptions) *Watching {
 // index already (Bleve has one writer, and the daemon watches), opens it
 // as a long-running writer does, and watches.
 func StartWatch(ctx context.Context, so StoreOptions, o WatchOptions) (*Watching, error) {
-	if err := CheckNoDaemon(ctx, so.Dir); err != nil {
+	silent, err := CheckNoDaemon(ctx, so.Dir)
+	if err != nil {
 		return nil, err
 	}
 	if so.ManifestEvery == 0 {
@@ -93,7 +94,7 @@ func StartWatch(ctx context.Context, so StoreOptions, o WatchOptions) (*Watching
 	}
 	st, err := OpenStore(so)
 	if err != nil {
-		return nil, err
+		return nil, silentDaemon(so.Dir, silent, err)
 	}
 	return Watch(ctx, st, o), nil
 }

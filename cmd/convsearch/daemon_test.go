@@ -464,6 +464,9 @@ func TestSilentDaemon(t *testing.T) {
 		{"stats"},
 		{"search", "wombat"},
 		{"index", "--no-default-roots", "--root", examples},
+		// The two that would hold the index themselves.
+		{"serve", "--no-default-roots", "--root", examples, "--addr", "127.0.0.1:0"},
+		{"watch", "--no-default-roots", "--root", examples},
 	} {
 		r := cs(t, home, args...)
 		for _, want := range []string{"daemon", "did not answer", fmt.Sprintf("pid %d", pid), d.url, "kill -CONT"} {
