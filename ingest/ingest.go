@@ -186,7 +186,8 @@ type Summary struct {
 	// rules changed, an older format, --rebuild); "" for a pass that did
 	// not. A rebuild reads again every file the old index held.
 	Rebuild string `json:"rebuild,omitempty"`
-	// Carried is how many of those files lay outside the pass's roots.
+	// Carried is how many of those files lay outside the pass's roots and
+	// hold conversations.
 	Carried int `json:"files_carried,omitempty"`
 }
 
@@ -307,7 +308,10 @@ func (in *Ingester) carry(run *pass, paths []string, seen map[string]bool, roots
 		}
 		seen[path] = true
 		run.p.Seen++
-		run.carried++
+		if run.carrying == nil {
+			run.carrying = map[string]bool{}
+		}
+		run.carrying[path] = true
 		// Not in the new index (above): new to it, as check would find.
 		jobs = append(jobs, job{path: path, size: info.Size(), modTime: info.ModTime().UTC()})
 	}
@@ -633,6 +637,9 @@ func (in *Ingester) write(ctx context.Context, run *pass, jobs []job, removed []
 			run.p.Unchanged++ // touched, the same bytes
 		default:
 			run.p.Parsed++
+			if run.carrying[path] {
+				run.carried++
+			}
 			run.p.Conversations += len(r.change.Conversations)
 			for _, c := range r.change.Conversations {
 				run.p.Messages += len(c.Messages)
@@ -932,9 +939,12 @@ type pass struct {
 	// adoptAlways looks for orphaned copies even when the pass changed
 	// nothing (see process).
 	adoptAlways bool
-	// rebuild and carried: see Summary.
-	rebuild string
-	carried int
+	// rebuild and carried: see Summary. carrying holds the files a rebuild
+	// reads from outside the roots: carried counts those that hold
+	// conversations, not the other files the old index recorded.
+	rebuild  string
+	carried  int
+	carrying map[string]bool
 }
 
 func newPass(in *Ingester, start time.Time) *pass { return &pass{in: in, start: start} }

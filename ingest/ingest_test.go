@@ -433,6 +433,8 @@ func TestRebuildCarriesOtherRoots(t *testing.T) {
 			rootA, rootB := t.TempDir(), t.TempDir()
 			os.WriteFile(filepath.Join(rootA, "a.conv"), []byte("TESTCONV A\nx\ny\n"), 0o644)
 			os.WriteFile(filepath.Join(rootA, "gone.conv"), []byte("TESTCONV G\nx\n"), 0o644)
+			// Read again too, but no conversation: not counted as carried.
+			os.WriteFile(filepath.Join(rootA, "notes.txt"), []byte("just notes\n"), 0o644)
 			os.WriteFile(filepath.Join(rootB, "b.conv"), []byte("TESTCONV B\nz\n"), 0o644)
 
 			ix, err := indexer.Open(indexer.Options{Dir: dir, Redaction: "rules-1"})

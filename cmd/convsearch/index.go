@@ -135,7 +135,7 @@ func reportRebuild(env *Env, sum *ingest.Summary, err error) {
 		fmt.Fprintf(env.Stderr, "convsearch: the full rebuild (%s) did not finish: the index is as it was, and the next `convsearch index` starts the rebuild again\n", sum.Rebuild)
 		return
 	}
-	fmt.Fprintf(env.Stderr, "convsearch: full rebuild (%s): every file the index held was read again, %d of them from outside the roots given\n", sum.Rebuild, sum.Carried)
+	fmt.Fprintf(env.Stderr, "convsearch: full rebuild (%s): every file the index held was read again, %d with conversations from outside the roots given\n", sum.Rebuild, sum.Carried)
 }
 
 // verifyBeforeIndex runs the full check of `convsearch check` on an index
