@@ -537,9 +537,10 @@ func (ix *Index) Commit() error {
 const closeTimeout = 20 * time.Second
 
 // lockedAdvice is what a process refused the index can do: the holder may be
-// an index run (wait for it) or a daemon, which other commands go through
-// while it answers, and which a second serve or watch must not replace.
-const lockedAdvice = "wait for it to finish, or stop it; while a `convsearch serve` or `watch` holds the index, other commands go through it"
+// an index run (wait for it), a watch (it keeps the index to itself), or a
+// daemon, which other commands go through while it answers, and which a
+// second serve or watch must not replace.
+const lockedAdvice = "wait for it to finish, or stop it; a `convsearch watch` keeps the index to itself, while a `convsearch serve` lets other commands go through it"
 
 // errCloseTimeout is what Close says when Bleve did not close in time.
 var errCloseTimeout = errors.New("Bleve did not close in time, most likely stuck merging a damaged segment (run `convsearch index --rebuild`)")

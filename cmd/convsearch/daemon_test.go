@@ -394,6 +394,12 @@ func TestWatch(t *testing.T) {
 	d.waitUntil("a sync of the new root", func() bool {
 		return strings.Contains(d.stderr.String(), "msg=sync") && strings.Contains(d.stderr.String(), "conversations=1")
 	})
+	// watch keeps the index to itself: a search is refused, and told so,
+	// not told that commands go through it.
+	r := cs(t, home, "search", "wombat")
+	if r.code != 1 || !strings.Contains(r.stderr, "`convsearch watch` keeps the index to itself") || strings.Contains(r.stderr, "`watch` holds the index, other commands go through it") {
+		t.Errorf("search while watch runs: exit %d\n%s", r.code, r.stderr)
+	}
 	if code := d.stop(os.Interrupt); code != 0 {
 		t.Fatalf("SIGINT: exit %d\n%s", code, d.stderr.String())
 	}
@@ -401,7 +407,7 @@ func TestWatch(t *testing.T) {
 	if err != nil || !strings.Contains(string(manifest), "conv-w") {
 		t.Errorf("index.json after stop: %v\n%s", err, manifest)
 	}
-	r := cs(t, home, "search", "wombat")
+	r = cs(t, home, "search", "wombat")
 	if r.code != 0 || !strings.Contains(r.stdout, "Wombats") {
 		t.Errorf("search after watch: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
