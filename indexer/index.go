@@ -165,6 +165,10 @@ func Open(opts Options) (*Index, error) {
 		if err := ix.open(path); err != nil {
 			return nil, err
 		}
+		// Best effort: the folder may be another account's, shared to read.
+		if err := tighten(opts.Dir); err != nil {
+			opts.Logger.Debug("cannot make the data folder private", "dir", opts.Dir, "err", err)
+		}
 		return ix, nil
 	}
 	if err := MakePrivate(opts.Dir); err != nil {

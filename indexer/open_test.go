@@ -274,6 +274,16 @@ func TestDataFolderPrivate(t *testing.T) {
 	ix.Close()
 	os.Remove(other)
 	check()
+	// A reader, which creates nothing, fixes them too.
+	os.Chmod(dir, 0o755)
+	os.Chmod(ManifestPath(dir), 0o644)
+	os.Chmod(filepath.Join(IndexPath(dir), "index_meta.json"), 0o666)
+	ro, err := Open(Options{Dir: dir, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro.Close()
+	check()
 }
 
 // TestCommitWhileSearching: searches, stats and reads of the record of

@@ -22,6 +22,12 @@ func MakePrivate(dir string) error {
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return fmt.Errorf("create data folder %s: %w", dir, err)
 	}
+	return tighten(dir)
+}
+
+// tighten is MakePrivate on a folder that exists: a reader, which creates
+// nothing, still makes the folder it reads private again.
+func tighten(dir string) error {
 	if err := private(dir, dirMode); err != nil {
 		return err
 	}
