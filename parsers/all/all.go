@@ -34,8 +34,8 @@ func Registry() *parsers.Registry {
 	return parsers.NewRegistry(
 		qclistore.New(),
 		goose.New(), zed.New(), // sessions.db, goose .jsonl metadata, threads.db: by name and head
+		personalagent.New(),             // YYYYMMDDHHMMSS###.jsonl: by name, wherever it sits
 		cursor.New(), cursor.NewAgent(), // state.vscdb, store.db and agent-transcripts/: by place and name
-		personalagent.New(),
 		fnord.New(),
 		rao.New(),
 		cline.New(), opencode.New(), aider.New(), // by file name and place

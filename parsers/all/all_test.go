@@ -189,3 +189,80 @@ func TestDefaultRootsHonourEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// realFile is a conversation file of the corpus, the examples or a
+// family's testdata, with the family that claims it where it lies.
+type realFile struct {
+	path, family string
+	data         []byte
+}
+
+// realFiles lists every file some family claims in the corpus, the examples,
+// the families' testdata and the shared corpus when it is there.
+func realFiles(t *testing.T) []realFile {
+	t.Helper()
+	reg := Registry()
+	roots := []string{"../../testdata/corpus", "../../examples", "/work/shared/corpus"}
+	more, _ := filepath.Glob("../*/testdata")
+	var files []realFile
+	for _, root := range append(roots, more...) {
+		if _, err := os.Stat(root); err != nil {
+			continue
+		}
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			head, err := parsers.ReadHead(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := reg.Detect(path, head)
+			if err != nil {
+				return nil
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, realFile{path: path, family: p.Info().Name, data: data})
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d files found", len(files))
+	}
+	return files
+}
+
+// claimers lists every family whose Detect claims path with head.
+func claimers(reg *parsers.Registry, path string, head []byte) []string {
+	var claimed []string
+	for _, p := range reg.Parsers() {
+		if p.Detect(path, head) {
+			claimed = append(claimed, p.Info().Name)
+		}
+	}
+	return claimed
+}
+
+// TestTranscriptFolderDoesNotClaimOthers: a file of another family moved
+// into a folder named agent-transcripts/ (where cursor-agent keeps its
+// transcripts) keeps its family: the folder's name does not outweigh the
+// content.
+func TestTranscriptFolderDoesNotClaimOthers(t *testing.T) {
+	reg := Registry()
+	for _, f := range realFiles(t) {
+		if f.family == "cursor-agent" || f.family == "cursor" || !parsers.HasExt(f.path, ".jsonl", ".txt") {
+			continue // cursor-agent reads only these under the folder
+		}
+		path := filepath.Join(filepath.Dir(f.path), "agent-transcripts", filepath.Base(f.path))
+		head := f.data[:min(len(f.data), parsers.HeadSize)]
+		if claimed := claimers(reg, path, head); len(claimed) != 1 || claimed[0] != f.family {
+			t.Errorf("%s (%s) in agent-transcripts/: claimed by %v", f.path, f.family, claimed)
+		}
+	}
+}

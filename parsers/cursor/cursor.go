@@ -38,6 +38,7 @@ import (
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/jsonhead"
 	"github.com/convsearch/convsearch/parsers/loose"
+	"github.com/convsearch/convsearch/parsers/personalagent"
 	"github.com/convsearch/convsearch/parsers/sqlitedb"
 )
 
@@ -205,7 +206,7 @@ func (*AgentParser) Info() parsers.Info {
 	return parsers.Info{
 		Name:        AgentName,
 		Description: "Cursor agent sessions: agent-transcripts (.jsonl, .txt) and the cursor-agent CLI's store.db",
-		Detection: `a .jsonl under agent-transcripts/ whose first record, past leading NUL bytes and lines that are not JSON objects, has "role" and "message" (or is a turn_ended/metadata record); ` +
+		Detection: `a .jsonl under agent-transcripts/ whose first record, past leading NUL bytes and lines that are not JSON objects, has "role" and "message" (or "content") at its top and none of Claude Code's or Qwen Code's session keys (sessionId, uuid, parentUuid), or is a turn_ended/metadata record, and not named as PersonalAgent names its files; ` +
 			`a .txt under agent-transcripts/ starting with "user:"; a store.db in chats/<hash>/<id>/ starting with the SQLite magic`,
 		Locations: []string{
 			"~/.cursor/projects/<workspace>/agent-transcripts",
@@ -258,7 +259,17 @@ func (*AgentParser) Detect(path string, head []byte) bool {
 		if len(first) == 0 || first[0] != '{' {
 			return false
 		}
-		if keys := jsonhead.Scan(first); keys.Anywhere("role") && keys.Anywhere("message", "content") {
+		// Cursor's message records carry role and message (or content) at
+		// the top. Claude Code's and Qwen Code's records nest role inside
+		// message and carry their session keys at the top: a session of
+		// theirs in a folder named agent-transcripts is not Cursor's.
+		// PersonalAgent's {role, content} lines are Cursor's shape too; its
+		// names (YYYYMMDDHHMMSS###.jsonl) are not Cursor's (a uuid).
+		keys := jsonhead.Scan(first)
+		if keys.Has("", "sessionId", "uuid", "parentUuid") || personalagent.IsFileName(filepath.Base(path)) {
+			return false
+		}
+		if keys.Has("", "role") && keys.Has("", "message", "content") {
 			return true
 		}
 		return reMarkerType.Match(first)

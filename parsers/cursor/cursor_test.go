@@ -642,3 +642,35 @@ func TestWorkspaceProject(t *testing.T) {
 		t.Errorf("missing workspace.json: %q, want \"\"", got)
 	}
 }
+
+// TestTranscriptsFolderLeavesOtherFamilies: sessions of Claude Code, Qwen
+// Code and PersonalAgent in a folder named agent-transcripts are not
+// claimed by cursor-agent, which would read no message from them; and if
+// it is asked to read one all the same, it says so.
+func TestTranscriptsFolderLeavesOtherFamilies(t *testing.T) {
+	tests := []struct {
+		file string
+		warn bool // Parse warns that it read no message
+	}{
+		{"../claudecode/testdata/renamed.jsonl", true},
+		{"../claudecode/testdata/agent-a1b2c3d4.jsonl", true},
+		{"../claudecode/testdata/sidechain-first.jsonl", true},
+		{"../gemini/testdata/qwen/projects/-home-lin-src-kvstore/chats/6a1f0e2d-3c4b-4a59-8e7d-6c5b4a3f2e1d.jsonl", true},
+		{"../personalagent/testdata/20250121193000001.jsonl", false},
+		{"../personalagent/testdata/20250302141503417.jsonl", false},
+	}
+	for _, tt := range tests {
+		data := parsertest.ReadFile(t, tt.file)
+		path := "/h/.cursor/projects/p/agent-transcripts/" + filepath.Base(tt.file)
+		if NewAgent().Detect(path, data[:min(len(data), parsers.HeadSize)]) {
+			t.Errorf("%s: claimed under agent-transcripts/", tt.file)
+		}
+		res, err := NewAgent().Parse(context.Background(), path, strings.NewReader(string(data)))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		if got := len(res.Conversations) == 0 && len(res.Warnings) > 0; got != tt.warn {
+			t.Errorf("%s: %d conversations, warnings %v", tt.file, len(res.Conversations), res.Warnings)
+		}
+	}
+}

@@ -36,6 +36,9 @@ type tbuilder struct {
 	res      parsers.Result
 	msgs     []conversation.Message
 	overview string
+	// foreign counts records of a type Cursor does not write, with no
+	// role: a file of them and no message is another tool's, and says so.
+	foreign int
 }
 
 // transcriptConversation names and dates the conversation of a transcript:
@@ -43,6 +46,9 @@ type tbuilder struct {
 // session's uuid) with /transcript appended.
 func (b *tbuilder) finish() *parsers.Result {
 	if len(b.msgs) == 0 {
+		if b.foreign > 0 {
+			b.res.Warn(parsers.Errorf(b.path, 0, parsers.ErrShape, "no message in %d records of types Cursor does not write: another tool's file?", b.foreign))
+		}
 		return &b.res
 	}
 	stem := strings.TrimSuffix(filepath.Base(b.path), filepath.Ext(b.path))
@@ -121,6 +127,8 @@ func (b *tbuilder) line(n int, l *tline) {
 			}
 		case "":
 			b.res.Warn(parsers.Errorf(b.path, n, parsers.ErrShape, "line has neither a role nor a type: skipped"))
+		default:
+			b.foreign++
 		}
 		// Other record types carry no message.
 		return

@@ -99,6 +99,11 @@ func (*Parser) Companions(path string) []string {
 
 func metaPath(path string) string { return strings.TrimSuffix(path, msgExt) + metaExt }
 
+// IsFileName reports whether name (a base name) is one PersonalAgent gives
+// its conversations, YYYYMMDDHHMMSS###.jsonl, for families whose records
+// look like its own to leave such files to it.
+func IsFileName(name string) bool { return fileName.MatchString(name) }
+
 // Detect claims YYYYMMDDHHMMSS###.jsonl files whose first record is a
 // message, past leading damage (NUL bytes, a torn or garbage line) that
 // Parse then skips with a warning. The .meta.json never matches: the name
