@@ -74,7 +74,9 @@ func (*Parser) Detect(path string, head []byte) bool {
 	}
 	keys := jsonhead.Scan(t)
 	if named {
-		return keys.Anywhere("memory", "tasks", "version")
+		// Copilot's VS Code sessions are <uuid>.json too, with a version:
+		// their requests and sessionId at the root are not fnord's.
+		return keys.Anywhere("memory", "tasks", "version") && !keys.Has("", "requests", "sessionId")
 	}
 	return keys.Anywhere("messages") && keys.Anywhere("memory") && keys.Anywhere("tasks")
 }

@@ -118,6 +118,21 @@ func TestDetect(t *testing.T) {
 
 // TestDetectOthers runs Detect over every corpus and example file: only
 // fnord's own may be claimed.
+// TestDetectLeavesCopilotSessions: Copilot's VS Code sessions are
+// <uuid>.json too, with a version key; they are not fnord's.
+func TestDetectLeavesCopilotSessions(t *testing.T) {
+	files, _ := filepath.Glob("../copilot/testdata/vscode/*/chatSessions/*.json")
+	if len(files) == 0 {
+		t.Fatal("no Copilot session to look at")
+	}
+	for _, file := range files {
+		data := parsertest.ReadFile(t, file)
+		if New().Detect(file, data[:min(len(data), parsers.HeadSize)]) {
+			t.Errorf("%s: claimed", file)
+		}
+	}
+}
+
 func TestDetectOthers(t *testing.T) {
 	if parsertest.DetectTree(t, New(), func(path string) bool {
 		return strings.Contains(filepath.ToSlash(path), "examples/fnord/")
