@@ -41,7 +41,7 @@ func (*Parser) Info() parsers.Info {
 	return parsers.Info{
 		Name:        Name,
 		Description: "Claude Code session logs (one .jsonl per session, under ~/.claude/projects/<project>/)",
-		Detection:   `.jsonl whose first record has Claude Code keys ("sessionId" with "parentUuid"/"uuid") or is a summary, file-history-snapshot, custom-title or queue-operation record; leading NUL bytes and lines that are not JSON objects are skipped, and a head of nothing else is claimed under .claude/projects/<project>/`,
+		Detection:   `a file (of any name; past damage only in a .jsonl) whose first record has Claude Code keys ("sessionId" with "parentUuid"/"uuid") or is a summary, file-history-snapshot, custom-title or queue-operation record; leading NUL bytes and lines that are not JSON objects are skipped, and a head of nothing else is claimed under .claude/projects/<project>/`,
 		Locations:   []string{"$CLAUDE_CONFIG_DIR/projects", "~/.claude/projects"},
 		Version:     3, // 3: JSON arguments and results with their escapes undone
 	}
@@ -61,16 +61,23 @@ func (*Parser) DefaultRoots(home string, getenv func(string) string) []string {
 // holds Claude Code's keys.
 // Record types that only Claude Code writes come with a key of their own;
 // codex and personalagent records have neither sessionId nor uuid.
+//
+// Under another name than .jsonl (a session saved or downloaded as .json or
+// .txt) the content alone decides, from the file's first line: damage is
+// looked past only in a .jsonl, so that notes quoting a record are not
+// taken for a session.
 func (*Parser) Detect(path string, head []byte) bool {
-	if !parsers.HasExt(path, ".jsonl") {
+	var first []byte
+	if parsers.HasExt(path, ".jsonl") {
+		// Skip leading damage (NUL bytes, a torn or garbage line) so a
+		// session hurt by a crash is still read, and warned about, by Parse.
+		first = jsonhead.FirstObjectLine(head)
+		if first == nil {
+			// Nothing but damage to judge: only the place can tell.
+			return len(bytes.TrimSpace(head)) > 0 && inProjects(path)
+		}
+	} else if first = jsonhead.LeadingObjectLine(head); first == nil {
 		return false
-	}
-	// Skip leading damage (NUL bytes, a torn or garbage line) so a session
-	// hurt by a crash is still read, and warned about, by Parse.
-	first := jsonhead.FirstObjectLine(head)
-	if first == nil {
-		// Nothing but damage to judge: only the place can tell.
-		return len(bytes.TrimSpace(head)) > 0 && inProjects(path)
 	}
 	s := jsonhead.Scan(first)
 	if s.Root != '{' {

@@ -445,8 +445,11 @@ func TestDetect(t *testing.T) {
 		{"queue operation", "a.jsonl", `{"type":"queue-operation","operation":"enqueue","timestamp":"t","sessionId":"s"}`, true},
 		{"pretty spacing", "a.jsonl", `{"type": "summary", "summary": "x", "leafUuid": "u"}`, true},
 		{"leading blank line", "a.jsonl", "\n" + `{"type":"summary","summary":"x","leafUuid":"u"}`, true},
-		{"wrong extension", "a.json", `{"type":"summary","summary":"x","leafUuid":"u"}`, false},
-		{"no extension", "a", `{"parentUuid":null,"sessionId":"s","type":"user","uuid":"u"}`, false},
+		// Under another name the content decides, from the first line only.
+		{"saved as .json", "a.json", `{"type":"summary","summary":"x","leafUuid":"u"}`, true},
+		{"no extension", "a", `{"parentUuid":null,"sessionId":"s","type":"user","uuid":"u"}`, true},
+		{"quoted in notes", "notes.md", "# notes\n" + `{"parentUuid":null,"sessionId":"s","type":"user","uuid":"u"}`, false},
+		{"damage under another name", "a.txt", "garbage\n" + `{"parentUuid":null,"sessionId":"s","type":"user","uuid":"u"}`, false},
 		{"codex", "rollout-x.jsonl", `{"timestamp":"2025-09-25T14:02:05.435Z","type":"session_meta","payload":{"id":"0199","cwd":"/x"}}`, false},
 		{"codex event", "rollout-x.jsonl", `{"timestamp":"2025-09-25T14:02:05.435Z","type":"event_msg","payload":{"type":"user_message","message":"hi"}}`, false},
 		{"personalagent", "20250121193000001.jsonl", `{"role":"user","content":"What is Rust?","ts":"2025-01-21T19:30:00Z"}`, false},

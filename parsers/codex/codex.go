@@ -41,7 +41,7 @@ func (*Parser) Info() parsers.Info {
 	return parsers.Info{
 		Name:        Name,
 		Description: "OpenAI Codex CLI session rollouts (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl)",
-		Detection:   `.jsonl whose first record is {"timestamp","type","payload"} with type session_meta, response_item, event_msg, turn_context or compacted; or a rollout-*.jsonl opening with the older bare session header {"id","timestamp",…}; leading NUL bytes and lines that are not JSON objects are skipped`,
+		Detection:   `a file (of any name; past damage only in a .jsonl) whose first record is {"timestamp","type","payload"} with type session_meta, response_item, event_msg, turn_context or compacted; or a rollout-*.jsonl opening with the older bare session header {"id","timestamp",…}; leading NUL bytes and lines that are not JSON objects are skipped`,
 		Locations:   []string{"$CODEX_HOME/sessions", "~/.codex/sessions", "~/.codex/archived_sessions"},
 		Version:     4, // 4: an older rollout's bare record read past NUL bytes glued to it
 	}
@@ -60,11 +60,18 @@ func (*Parser) DefaultRoots(home string, getenv func(string) string) []string {
 // Detect reports whether path is a Codex rollout, from its first record:
 // leading damage (NUL bytes, a torn or garbage line) is skipped, so a
 // rollout hurt by a crash is still read, and warned about, by Parse.
+//
+// Under another name than .jsonl (a rollout saved as .json or .txt) the
+// content alone decides, from the file's first line: damage is looked past
+// only in a .jsonl, so that notes quoting a record are not taken for a
+// rollout.
 func (*Parser) Detect(path string, head []byte) bool {
-	if !parsers.HasExt(path, ".jsonl") {
-		return false
+	jsonl := parsers.HasExt(path, ".jsonl")
+	first := jsonhead.LeadingObjectLine(head)
+	if jsonl {
+		first = jsonhead.FirstObjectLine(head)
 	}
-	s := jsonhead.Scan(jsonhead.FirstObjectLine(head))
+	s := jsonhead.Scan(first)
 	if s.Root != '{' {
 		return false
 	}
@@ -79,8 +86,8 @@ func (*Parser) Detect(path string, head []byte) bool {
 	}
 	// Older rollouts open with the bare session header {"id", "timestamp",
 	// …}: only trusted under Codex's own file name.
-	first, _ := s.First("")
-	return strings.HasPrefix(filepath.Base(path), "rollout-") && first == "id" && s.Has("", "timestamp")
+	key, _ := s.First("")
+	return jsonl && strings.HasPrefix(filepath.Base(path), "rollout-") && key == "id" && s.Has("", "timestamp")
 }
 
 // Parse reads one rollout. A rollout that holds no message yields no

@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"path/filepath"
@@ -37,7 +38,7 @@ func (*CLI) Info() parsers.Info {
 	return parsers.Info{
 		Name:        CLIName,
 		Description: "GitHub Copilot CLI sessions (session-state/<id>/events.jsonl, and the older history-session-state/<id>.json)",
-		Detection:   `.jsonl whose first record (past leading NUL bytes and lines that are not JSON objects) has a dotted Copilot event type ("session.start", "user.message", …) and "data", named events.jsonl or under session-state/ or naming copilot-agent; .json whose root has "sessionId" with "chatMessages" or "timeline"`,
+		Detection:   `.jsonl whose first record (past leading NUL bytes and lines that are not JSON objects) has a dotted Copilot event type ("session.start", "user.message", …) and "data", named events.jsonl or under session-state/ or naming copilot-agent; a legacy session object whose root has "sessionId" with "chatMessages" or "timeline"; under any other name, a first line that is such an event naming copilot-agent, or a legacy session object`,
 		Locations: []string{
 			"$COPILOT_HOME/session-state, $COPILOT_HOME/history-session-state",
 			"~/.copilot/session-state, ~/.copilot/history-session-state",
@@ -102,29 +103,46 @@ func fromCopilot(s jsonhead.Shape) bool {
 }
 
 // Detect reports whether path is a Copilot CLI session: an event log whose
-// first record is a Copilot event, or a legacy session object.
+// first record is a Copilot event, or a legacy session object. Under
+// another name than events.jsonl or .json (a session saved as .txt, say),
+// the content decides: an event log whose first line is an event naming
+// Copilot as its writer, or a legacy session object.
 func (*CLI) Detect(path string, head []byte) bool {
-	switch {
-	case parsers.HasExt(path, ".jsonl"):
+	if parsers.HasExt(path, ".jsonl") {
 		// Past leading damage (NUL bytes, a torn or garbage line): Parse
 		// reads the log after it, and warns.
-		s := jsonhead.Scan(jsonhead.FirstObjectLine(head))
-		typ, _ := s.Value("", "type")
-		if data, _ := s.Kind("", "data"); s.Root != '{' || !isEventType(typ) || data != '{' {
-			return false
-		}
-		return filepath.Base(path) == eventsFile || strings.Contains(filepath.ToSlash(path), "/session-state/") || fromCopilot(s)
-	case parsers.HasExt(path, ".json"):
-		s := jsonhead.Scan(head)
-		return s.Root == '{' && s.Has("", "sessionId") && s.Has("", "chatMessages", "timeline")
+		s, ok := eventRecord(jsonhead.FirstObjectLine(head))
+		return ok && (filepath.Base(path) == eventsFile || strings.Contains(filepath.ToSlash(path), "/session-state/") || fromCopilot(s)) || isLegacy(head)
 	}
-	return false
+	if s, ok := eventRecord(jsonhead.LeadingObjectLine(head)); ok {
+		return fromCopilot(s)
+	}
+	return isLegacy(head)
 }
 
-// Parse reads one session.
+// eventRecord scans line and reports whether it is a Copilot CLI event record:
+// a dotted event type and a data object.
+func eventRecord(line []byte) (jsonhead.Shape, bool) {
+	s := jsonhead.Scan(line)
+	typ, _ := s.Value("", "type")
+	data, _ := s.Kind("", "data")
+	return s, s.Root == '{' && isEventType(typ) && data == '{'
+}
+
+// isLegacy reports whether head starts a legacy session object.
+func isLegacy(head []byte) bool {
+	s := jsonhead.Scan(head)
+	return s.Root == '{' && s.Has("", "sessionId") && s.Has("", "chatMessages", "timeline")
+}
+
+// Parse reads one session, whatever its name: a legacy session object, or
+// else an event log. An event log never starts like a legacy session: its
+// root keys are type, data, id…
 func (*CLI) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
-	if parsers.HasExt(path, ".json") {
-		return parseLegacy(ctx, path, r)
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(parsers.HeadSize)
+	if isLegacy(head) {
+		return parseLegacy(ctx, path, br)
 	}
-	return parseEvents(ctx, path, r)
+	return parseEvents(ctx, path, br)
 }

@@ -380,14 +380,15 @@ func TestDetectRejects(t *testing.T) {
 	tests := []struct {
 		path, head string
 	}{
-		{"/x/events.jsonl", `{"type":"user","sessionId":"a","uuid":"b"}`},        // claude code
-		{"/x/rollout.jsonl", `{"type":"session_meta","payload":{"id":"x"}}`},     // codex
-		{"/x/notes.jsonl", `{"type":"session.start","data":{}}`},                 // dotted, but not a Copilot path or producer
-		{"/x/a.json", `{"sessionId":"a","messages":[]}`},                         // no chatMessages or timeline
-		{"/x/chatSessions/a.jsonl", `{"kind":1,"k":["requests"],"v":[]}`},        // not an initial entry
-		{"/x/chatSessions/a.json", `{"requests":[],"title":"not a session"}`},    // no session key
-		{"/x/chatSessions/a.txt", `{"version":3,"sessionId":"a","requests":[]}`}, // not .json
-		{"/x/chatSessions/a.jsonl", `{"kind":0,"v":[1,2,3],"sessionId":"a"}`},    // v not a session
+		{"/x/events.jsonl", `{"type":"user","sessionId":"a","uuid":"b"}`},     // claude code
+		{"/x/rollout.jsonl", `{"type":"session_meta","payload":{"id":"x"}}`},  // codex
+		{"/x/notes.jsonl", `{"type":"session.start","data":{}}`},              // dotted, but not a Copilot path or producer
+		{"/x/a.json", `{"sessionId":"a","messages":[]}`},                      // no chatMessages or timeline
+		{"/x/chatSessions/a.jsonl", `{"kind":1,"k":["requests"],"v":[]}`},     // not an initial entry
+		{"/x/chatSessions/a.json", `{"requests":[],"title":"not a session"}`}, // no session key
+		{"/x/chatSessions/a.txt", `{"version":3,"requests":[]}`},              // no session key under any name
+		{"/x/notes.md", "# notes\n" + `{"kind":0,"v":{"sessionId":"a"}}`},     // a record quoted after text
+		{"/x/chatSessions/a.jsonl", `{"kind":0,"v":[1,2,3],"sessionId":"a"}`}, // v not a session
 	}
 	for _, tt := range tests {
 		if NewCLI().Detect(tt.path, []byte(tt.head)) || NewVSCode().Detect(tt.path, []byte(tt.head)) {

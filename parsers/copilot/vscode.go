@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -50,7 +51,7 @@ func (*VSCode) Info() parsers.Info {
 	return parsers.Info{
 		Name:        VSCodeName,
 		Description: "VS Code Copilot Chat sessions (workspaceStorage/*/chatSessions/*.json and *.jsonl, globalStorage/emptyWindowChatSessions)",
-		Detection:   `.json whose root has "requests" with "sessionId", "creationDate" or "responderUsername"; .jsonl whose first record is {"kind":0,"v":{…}} with those keys in v, past leading NUL bytes and lines that are not JSON objects`,
+		Detection:   `a file (of any name) whose root has "requests" with "sessionId", "creationDate" or "responderUsername", or whose first record is {"kind":0,"v":{…}} with those keys in v (past leading NUL bytes and lines that are not JSON objects in a .jsonl)`,
 		Locations: []string{
 			"~/.config/Code/User/workspaceStorage/*/chatSessions ($XDG_CONFIG_HOME; also Code - Insiders, VSCodium, Code - OSS)",
 			"~/.config/Code/User/globalStorage/emptyWindowChatSessions",
@@ -93,37 +94,52 @@ func workspaceJSON(path string) string {
 // sessionKeys are keys only a serialized chat session has beside requests.
 var sessionKeys = []string{"sessionId", "creationDate", "responderUsername", "requesterUsername"}
 
-// Detect reports whether path is a chat session, from its head alone.
+// Detect reports whether path is a chat session, from its head alone: a
+// mutation log whose first record is the initial state {"kind":0,"v":{…}},
+// or a whole session object. The extension says which to look for first;
+// under any name the content decides.
 func (*VSCode) Detect(path string, head []byte) bool {
-	switch {
-	case parsers.HasExt(path, ".json"):
-		s := jsonhead.Scan(head)
-		return s.Root == '{' && s.Has("", "requests") && s.Has("", sessionKeys...)
-	case parsers.HasExt(path, ".jsonl"):
+	if parsers.HasExt(path, ".jsonl") {
 		// Past leading damage (NUL bytes, a torn or garbage line): Parse
 		// reads the log after it, and warns.
-		first := jsonhead.FirstObjectLine(head)
-		s := jsonhead.Scan(first)
-		if s.Root != '{' {
-			return false
-		}
-		kind, ok := s.Kind("", "kind")
-		if !ok || kind != '0' || !bytes.Contains(first, []byte(`"kind"`)) {
-			return false
-		}
-		if v, ok := s.Kind("", "v"); !ok || v != '{' {
-			return false
-		}
-		return s.Has("v", "requests") || s.Has("v", sessionKeys...)
+		return initialRecord(jsonhead.FirstObjectLine(head)) || wholeSession(head)
 	}
-	return false
+	return initialRecord(jsonhead.LeadingObjectLine(head)) || wholeSession(head)
 }
 
-// Parse reads one session file.
+// wholeSession reports whether head starts a whole session object. A
+// mutation log never does: its first record's root keys are kind and v.
+func wholeSession(head []byte) bool {
+	s := jsonhead.Scan(head)
+	return s.Root == '{' && s.Has("", "requests") && s.Has("", sessionKeys...)
+}
+
+// initialRecord reports whether line is a mutation log's first record:
+// {"kind":0,"v":{…}} with a session's keys in v.
+func initialRecord(line []byte) bool {
+	s := jsonhead.Scan(line)
+	if s.Root != '{' {
+		return false
+	}
+	kind, ok := s.Kind("", "kind")
+	if !ok || kind != '0' || !bytes.Contains(line, []byte(`"kind"`)) {
+		return false
+	}
+	if v, ok := s.Kind("", "v"); !ok || v != '{' {
+		return false
+	}
+	return s.Has("v", "requests") || s.Has("v", sessionKeys...)
+}
+
+// Parse reads one session file: a whole session, or else a mutation log (a
+// .jsonl, or a file of another name whose first line is the initial record).
 func (*VSCode) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
 	res := &parsers.Result{}
 	var raw []byte
-	if parsers.HasExt(path, ".jsonl") {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(parsers.HeadSize)
+	r = br
+	if !wholeSession(head) && (parsers.HasExt(path, ".jsonl") || initialRecord(jsonhead.LeadingObjectLine(head))) {
 		state, err := replay(ctx, path, r, res)
 		if err != nil {
 			return nil, err

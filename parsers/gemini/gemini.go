@@ -84,7 +84,7 @@ func (p *Parser) Info() parsers.Info {
 	return parsers.Info{
 		Name:        Name,
 		Description: "Gemini CLI chat recordings: tmp/<project>/chats/session-*.json or .jsonl, and the prompts of tmp/<project>/logs.json whose session has no chats file",
-		Detection:   `session-*.json holding "sessionId" with "projectHash" or "messages"; .jsonl whose first record (past leading NUL bytes and lines that are not JSON objects) holds "sessionId" and "projectHash" and no "uuid"; logs.json holding a JSON array of {"sessionId", "messageId"}; not under a .qwen folder`,
+		Detection:   `session-*.json holding "sessionId" with "projectHash" or "messages", or a file of any other name (not .jsonl) whose root holds "sessionId" and a "messages" array; .jsonl whose first record (past leading NUL bytes and lines that are not JSON objects) holds "sessionId" and "projectHash" and no "uuid"; logs.json holding a JSON array of {"sessionId", "messageId"}; not under a .qwen folder`,
 		Locations:   []string{"$GEMINI_CLI_HOME/.gemini/tmp", "~/.gemini/tmp"},
 		Version:     2, // 2: JSON arguments and results with their escapes undone
 	}
@@ -157,14 +157,20 @@ func isQwenPath(path string) bool {
 // shape says what head holds, given what the name allows.
 func shape(path string, head []byte) kind {
 	k := fileKind(path)
-	if k == kindNone {
-		return kindNone
-	}
 	h := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(h) == 0 {
 		return kindNone
 	}
 	switch k {
+	case kindNone:
+		// A whole session saved under another name (Parse reads a file
+		// of no kind as one): its root holds sessionId and a messages
+		// array, which no other family's root holds together. The first
+		// line of a session log holds sessionId but no messages.
+		keys := jsonhead.Scan(h)
+		if msgs, _ := keys.Kind("", "messages"); h[0] == '{' && keys.Has("", "sessionId") && msgs == '[' {
+			return kindSession
+		}
 	case kindLogs:
 		if h[0] != '[' {
 			return kindNone

@@ -195,7 +195,10 @@ func TestDetect(t *testing.T) {
 		{"/x/a.jsonl", `{"uuid":"u","parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","parts":[{"text":"hi"}]}}`, false, true},
 		// Claude Code's record: role + content, no parts.
 		{"/x/a.jsonl", `{"parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","content":"hi"},"uuid":"u"}`, false, false},
-		{"/x/notes.json", `{"sessionId":"a","projectHash":"b","messages":[]}`, false, false},
+		{"/x/notes.json", `{"sessionId":"a","projectHash":"b","messages":[]}`, true, false},           // a session under another name
+		{"/x/notes.json", `{"meta":{"sessionId":"a","messages":[]}}`, false, false},                   // not at the root
+		{"/x/notes.json", `{"sessionId":"a","projectHash":"b","startTime":"t"}` + "\n", false, false}, // a session log's first line
+		{"/x/notes.jsonl", `{"sessionId":"a","messages":[]}`, false, false},                           // a .jsonl is read line by line
 		{"/x/logs.json", `{"sessionId":"a"}`, false, false},
 		{"/x/session-x.json", `{"conversation_id":"a","history":[]}`, false, false},
 		{"/x/session-x.jsonl", "", false, false},

@@ -223,6 +223,23 @@ func FirstObjectLine(head []byte) []byte {
 	return nil
 }
 
+// LeadingObjectLine is FirstObjectLine for a file that does not bear its
+// family's name: only the first line of head that is not blank (past NUL
+// bytes and a BOM) is judged, and only when it begins like a JSON object.
+// Skipping lines to find a record is left to files named as the family
+// names them: under any name, a text that quotes a record after its own
+// lines (notes, a Markdown page) must not be taken for a log.
+func LeadingObjectLine(head []byte) []byte {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	head = bytes.TrimLeft(head, "\x00 \t\r\n\f\v")
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || line[0] != '{' {
+		return nil
+	}
+	return line
+}
+
 // Has reports whether any of names is a key of the object at path.
 func (s Shape) Has(path string, names ...string) bool {
 	for _, k := range s.Keys {

@@ -141,6 +141,23 @@ func TestFirstObjectLine(t *testing.T) {
 	}
 }
 
+func TestLeadingObjectLine(t *testing.T) {
+	tests := []struct{ name, head, want string }{
+		{"clean", "{\"a\":1}\n{\"b\":2}\n", `{"a":1}`},
+		{"bom and blank lines", "\xef\xbb\xbf\n  {\"a\":1}\r\n{", `{"a":1}`},
+		{"cut first line", `{"a": "cut`, `{"a": "cut`},
+		{"NULs glued to the record", strings.Repeat("\x00", 100) + "{\"a\":1}\n", `{"a":1}`},
+		{"text before a record", "# notes\n{\"a\":1}\n", ""},
+		{"array", "[1,2]\n{\"b\":2}\n", ""},
+		{"empty", "", ""},
+	}
+	for _, tt := range tests {
+		if got := string(LeadingObjectLine([]byte(tt.head))); got != tt.want {
+			t.Errorf("%s: LeadingObjectLine(%q) = %q, want %q", tt.name, tt.head, got, tt.want)
+		}
+	}
+}
+
 func FuzzScan(f *testing.F) {
 	f.Add([]byte(`{"a": [{"b": "c\"d"}], "e": 1}`))
 	f.Fuzz(func(t *testing.T, head []byte) {
