@@ -1,9 +1,16 @@
 // Package aider reads aider's chat log, .aider.chat.history.md, which aider
-// appends to in the root of each project it runs in. Every launch writes a
-// "# aider chat started at YYYY-MM-DD HH:MM:SS" header; after it, aider's
-// InputOutput (aider/io.py) writes the user's input with every line
-// prefixed "#### ", its own notices and command output prefixed "> ", and
-// the model's replies as plain Markdown. Each header starts one conversation.
+// appends to in the root of each project it runs in. Every launch writes a "# aider chat started at
+// YYYY-MM-DD HH:MM:SS" header; after it, aider's InputOutput (aider/io.py)
+// writes the user's input with every line prefixed "#### ", its own notices
+// and command output prefixed "> ", both ending in two spaces (a Markdown
+// line break), and the model's replies as plain Markdown, as they came.
+// Each header starts one conversation.
+//
+// A reply's own "####" headings and "> " quotes are told from the user's
+// input and aider's output by those two spaces: inside a reply, a prefixed
+// line without them is the reply's. A log with no such line at all (an
+// editor stripped trailing spaces, or an aider that never wrote them) is
+// read by the prefixes alone, as aider reads it back.
 package aider
 
 import (
@@ -46,7 +53,7 @@ func (*Parser) Info() parsers.Info {
 		// aider keeps no central folder: its logs sit in the projects, found
 		// under the configured roots.
 		Locations: []string{"<project>/.aider.chat.history.md"},
-		Version:   1,
+		Version:   2, // 2: "####" headings and "> " quotes inside a reply stay in the reply
 	}
 }
 
@@ -91,6 +98,11 @@ type reader struct {
 	cur  *session
 	kind kind
 	buf  []string
+	// marked is set once a prefixed line ends in aider's two spaces: from
+	// then on, the log is known to carry them.
+	marked bool
+	// last is the kind of the launch's last line that was not blank.
+	last kind
 }
 
 // Parse reads every launch of the log. Text before the first header (a log
@@ -103,6 +115,7 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 			rd.flush()
 			rd.finish()
 			rd.cur = &session{stamp: m[1], line: n}
+			rd.last = kindNone
 			if t, ok := loose.ParseTime(m[1]); ok {
 				rd.cur.start = t
 			} else {
@@ -111,6 +124,19 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 			return
 		}
 		k, text := classify(line)
+		if k == kindUser || k == kindTool {
+			switch {
+			case strings.HasSuffix(line, "  "):
+				rd.marked = true
+			case rd.marked && rd.last == kindText:
+				// A heading or a quote of the reply: aider writes the
+				// reply as it came, without the two spaces.
+				k, text = kindText, line
+			}
+		}
+		if strings.TrimSpace(line) != "" {
+			rd.last = k
+		}
 		if k != rd.kind {
 			rd.flush()
 			rd.kind = k
@@ -128,7 +154,8 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 // classify sorts a line as aider's own code does when it reads the log
 // back (aider/utils.py split_chat_history_markdown): "#### " is the user's
 // input, "> " aider's output, anything else the reply. The two spaces aider
-// ends its prefixed lines with (a Markdown line break) are dropped.
+// ends its prefixed lines with (a Markdown line break) are dropped; Parse
+// uses them first to keep a reply's own headings and quotes in the reply.
 func classify(line string) (kind, string) {
 	switch {
 	case strings.HasPrefix(line, "#### "):

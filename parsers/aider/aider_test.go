@@ -86,6 +86,17 @@ var cases = []parsertest.Case{
 		Warnings: 1,
 	},
 	{
+		// The model's reply holds "####" headings and a "> " quote. aider
+		// ends each line of the user's input and of its own output with
+		// two spaces (a Markdown line break) and writes the reply as it
+		// is: lines without them, inside a reply, are the reply's.
+		File:   "testdata/reply-markdown/" + FileName,
+		Golden: "reply-markdown.json",
+		Want: []parsertest.Want{
+			{Title: "how should I structure the release? keep it short", Messages: 3, Roles: "tua"},
+		},
+	},
+	{
 		// A launch that wrote its header and nothing else.
 		File:   "testdata/empty/" + FileName,
 		Golden: "empty.json",
@@ -138,6 +149,28 @@ func TestQuirks(t *testing.T) {
 	}
 	if !res.Conversations[0].Date.IsZero() {
 		t.Errorf("headless text dated %v", res.Conversations[0].Date)
+	}
+}
+
+// TestUnmarkedLog: a log with no line ending in aider's two spaces (an
+// editor stripped them) is read by the prefixes alone, as before: a
+// "####" line is the user's wherever it is.
+func TestUnmarkedLog(t *testing.T) {
+	data := string(parsertest.ReadFile(t, "testdata/reply-markdown/"+FileName))
+	tests := []struct {
+		name, data, roles string
+	}{
+		{"as aider wrote it", data, "tua"},
+		{"trailing spaces stripped", strings.ReplaceAll(data, "  \n", "\n"), "tuauatua"},
+	}
+	for _, tt := range tests {
+		res, err := New().Parse(context.Background(), FileName, strings.NewReader(tt.data))
+		if err != nil || len(res.Conversations) != 1 {
+			t.Fatalf("%s: %v %+v", tt.name, err, res)
+		}
+		if got := parsertest.RoleLetters(res.Conversations[0].Messages); got != tt.roles {
+			t.Errorf("%s: roles %q, want %q", tt.name, got, tt.roles)
+		}
 	}
 }
 
