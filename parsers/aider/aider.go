@@ -1,5 +1,6 @@
-// Package aider reads aider's chat log, .aider.chat.history.md, which aider
-// appends to in the root of each project it runs in. Every launch writes a "# aider chat started at
+// Package aider reads aider's chat log, .aider.chat.history.md (or the name
+// given with --chat-history-file), which aider appends to in the root of
+// each project it runs in. Every launch writes a "# aider chat started at
 // YYYY-MM-DD HH:MM:SS" header; after it, aider's InputOutput (aider/io.py)
 // writes the user's input with every line prefixed "#### ", its own notices
 // and command output prefixed "> ", both ending in two spaces (a Markdown
@@ -48,8 +49,8 @@ func New() *Parser { return &Parser{} }
 func (*Parser) Info() parsers.Info {
 	return parsers.Info{
 		Name:        Name,
-		Description: "aider chat logs (.aider.chat.history.md in each project, one conversation per launch)",
-		Detection:   `a file named .aider.chat.history.md whose head holds a "# aider chat started at" header`,
+		Description: "aider chat logs (.aider.chat.history.md in each project, or any --chat-history-file name; one conversation per launch)",
+		Detection:   `a file named .aider.chat.history.md whose head holds a "# aider chat started at" header; under any other name, a file whose first line is that header with a YYYY-MM-DD HH:MM:SS time`,
 		// aider keeps no central folder: its logs sit in the projects, found
 		// under the configured roots.
 		Locations: []string{"<project>/.aider.chat.history.md"},
@@ -61,14 +62,20 @@ func (*Parser) Info() parsers.Info {
 // started at %s\n\n" with time.strftime("%Y-%m-%d %H:%M:%S"), local time).
 var header = regexp.MustCompile(`^# aider chat started at (.*?)\s*$`)
 
+// firstHeader is a launch header with aider's time, as the first line of a
+// log under another name than aider's default.
+var firstHeader = regexp.MustCompile(`^# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s*(?:\n|$)`)
+
 // Detect reports whether path is an aider chat log: its name, and a launch
-// header among the first lines. .aider.input.history (the prompt history,
-// "+"-prefixed lines) is not a chat log and is never claimed.
+// header among the first lines; or, under any other name (aider's
+// --chat-history-file), a launch header as its first line.
+// .aider.input.history (the prompt history, "+"-prefixed lines) is not a
+// chat log and is never claimed.
 func (*Parser) Detect(path string, head []byte) bool {
-	if filepath.Base(path) != FileName {
-		return false
-	}
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	if filepath.Base(path) != FileName {
+		return firstHeader.Match(bytes.TrimLeft(head, " \t\r\n"))
+	}
 	return bytes.HasPrefix(head, []byte("# aider chat started at ")) ||
 		bytes.Contains(head, []byte("\n# aider chat started at "))
 }

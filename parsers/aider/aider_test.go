@@ -97,6 +97,14 @@ var cases = []parsertest.Case{
 		},
 	},
 	{
+		// A log written under another name (--chat-history-file).
+		File:   "testdata/named/chat-history.md",
+		Golden: "named.json",
+		Want: []parsertest.Want{
+			{Title: "add a --verbose flag", Messages: 2, Roles: "ua"},
+		},
+	},
+	{
 		// A launch that wrote its header and nothing else.
 		File:   "testdata/empty/" + FileName,
 		Golden: "empty.json",
@@ -197,8 +205,13 @@ func TestDetect(t *testing.T) {
 		{"header after text", FileName, "-*- mode: fundamental -*-\n> x  \n\n# aider chat started at 2025-01-01 10:00:00\n", true},
 		{"no header in head", FileName, "#### hi\n\nhello\n", false},
 		{"input history", "/p/.aider.input.history", "\n# 2025-01-01 10:00:00.123456\n+hi\n", false},
-		{"other name", "/p/chat.md", "\n# aider chat started at 2025-01-01 10:00:00\n", false},
-		{"renamed log", "/p/aider.chat.history.md", "\n# aider chat started at 2025-01-01 10:00:00\n", false},
+		// --chat-history-file names the log as the user likes: under
+		// another name, the log must start with a launch header.
+		{"other name", "/p/chat.md", "\n# aider chat started at 2025-01-01 10:00:00\n", true},
+		{"renamed log", "/p/aider.chat.history.md", "\n# aider chat started at 2025-01-01 10:00:00\n", true},
+		{"other name, no extension", "/p/history", "# aider chat started at 2025-01-01 10:00:00\n\n> Aider v0.82.2  \n", true},
+		{"other name, header after text", "/p/notes.md", "# Notes\n\n# aider chat started at 2025-01-01 10:00:00\n", false},
+		{"other name, header without a time", "/p/notes.md", "# aider chat started at some point\n", false},
 		{"header text in a quote", FileName, "> # aider chat started at 2025-01-01\n", false},
 		{"empty", FileName, "", false},
 	}
@@ -214,7 +227,7 @@ func TestDetect(t *testing.T) {
 // family: only aider's own logs may be claimed.
 func TestDetectTree(t *testing.T) {
 	claimed := parsertest.DetectTree(t, New(), func(path string) bool {
-		return filepath.Base(path) == FileName
+		return filepath.Base(path) == FileName || path == "testdata/named/chat-history.md"
 	}, "../../testdata/corpus", "../../examples", "testdata")
 	if claimed < len(cases) {
 		t.Errorf("claimed %d files, want at least %d", claimed, len(cases))

@@ -14,7 +14,7 @@ import (
 // contentFamilies are recognised by their content under any name.
 var contentFamilies = map[string]bool{
 	"claude-code": true, "codex": true, "copilot-cli": true, "copilot-vscode": true, "gemini-cli": true,
-	"claude-ai": true, "chatgpt": true, "qcli": true, "studio": true,
+	"claude-ai": true, "chatgpt": true, "qcli": true, "studio": true, "aider": true,
 }
 
 // byContent reports whether f must be recognised under any name. A few
@@ -27,6 +27,8 @@ func byContent(f realFile) bool {
 		return false
 	case f.family == "codex":
 		return !strings.HasPrefix(string(f.data), `{"id"`)
+	case f.family == "aider":
+		return strings.HasPrefix(strings.TrimLeft(string(f.data), "\n"), "# aider chat started at ")
 	case f.family == "gemini-cli":
 		return strings.HasSuffix(f.path, ".json") && filepath.Base(f.path) != "logs.json"
 	}
