@@ -48,7 +48,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "fnord conversations (v1 JSON and legacy v0 <unix_seconds>:<json>) with their memories and task lists",
 		Detection:   "v0: content starting with <digits>:{ and a fnord key (memory, messages, metadata, tasks) or a <uuid>.json name; v1: a JSON object named <uuid>.json with a memory, tasks or version key in the first bytes, or any JSON object whose first bytes hold messages, memory and tasks",
 		Locations:   []string{"~/.fnord/projects/<project>/conversations"},
-		Version:     2, // 2: JSON arguments and results with their escapes undone
+		Version:     3, // 3: Copilot Chat sessions named <uuid>.json left to copilot-vscode, so they are detected again
 	}
 }
 
