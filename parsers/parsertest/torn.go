@@ -1,0 +1,173 @@
+package parsertest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/convsearch/convsearch/parsers"
+)
+
+// Array is a JSON array of a document: the offsets of its brackets and the
+// offset just past each of its elements.
+type Array struct {
+	Open, Close int
+	Ends        []int
+}
+
+// Keep returns data with a holding only its first k elements, and what
+// follows a up to end (the end of the document when end < 0).
+func (a Array) Keep(data []byte, k, end int) []byte {
+	cut := a.Open + 1
+	if k > 0 {
+		cut = a.Ends[k-1]
+	}
+	if end < 0 {
+		end = len(data)
+	}
+	return append(append([]byte{}, data[:cut]...), data[a.Close:end]...)
+}
+
+// Within returns how many elements of a end at or before cut, and whether
+// cut falls inside a (past its '[', before its ']').
+func (a Array) Within(cut int) (int, bool) {
+	k := 0
+	for _, e := range a.Ends {
+		if e <= cut {
+			k++
+		}
+	}
+	return k, cut > a.Open && cut <= a.Close
+}
+
+// Arrays returns every array of data held under key ("" for the root
+// array), at any depth, in the order they open.
+func Arrays(t testing.TB, data []byte, key string) []Array {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
+	skip := len(data) - len(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	var out []Array
+	var walk func(k string) error
+	walk = func(k string) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('['):
+			i := -1
+			if k == key {
+				i = len(out)
+				out = append(out, Array{Open: int(dec.InputOffset()) - 1 + skip})
+			}
+			for dec.More() {
+				if err := walk("*"); err != nil {
+					return err
+				}
+				if i >= 0 {
+					out[i].Ends = append(out[i].Ends, int(dec.InputOffset())+skip)
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return err
+			}
+			if i >= 0 {
+				out[i].Close = int(dec.InputOffset()) - 1 + skip
+			}
+		case json.Delim('{'):
+			for dec.More() {
+				name, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				s, _ := name.(string)
+				if err := walk(s); err != nil {
+					return err
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(""); err != nil {
+		t.Fatalf("Arrays: %v", err)
+	}
+	return out
+}
+
+// Cuts returns offsets to cut data at: around the end of some elements of
+// each array (inside the last bytes of one, just past it, past its comma)
+// and at fixed fractions of the file, each once, in order.
+func Cuts(data []byte, arrays ...Array) []int {
+	var cuts []int
+	for _, a := range arrays {
+		for i, e := range a.Ends {
+			if i < 2 || i == len(a.Ends)/2 || i >= len(a.Ends)-2 {
+				cuts = append(cuts, e-1, e, e+1, e+2)
+			}
+		}
+		cuts = append(cuts, a.Open+1, a.Close)
+	}
+	for _, f := range []int{1, 3, 5, 7, 9} {
+		cuts = append(cuts, len(data)*f/10)
+	}
+	slices.Sort(cuts)
+	cuts = slices.Compact(cuts)
+	return slices.DeleteFunc(cuts, func(c int) bool { return c <= 0 || c >= len(bytes.TrimRight(data, " \t\r\n")) })
+}
+
+// CheckTorn cuts data, a whole document of p read as path, at each of cuts
+// and parses what is left: it must give the messages of the document
+// expect(cut) returns, a whole one holding only what was complete before
+// the tear, with a syntax warning naming path; when expect returns nil,
+// the parse must fail with a syntax error instead.
+func CheckTorn(t *testing.T, p parsers.Parser, path string, data []byte, cuts []int, expect func(cut int) []byte) {
+	t.Helper()
+	if len(cuts) == 0 {
+		t.Fatalf("%s: no cuts", path)
+	}
+	for _, cut := range cuts {
+		got, err := p.Parse(context.Background(), path, bytes.NewReader(data[:cut]))
+		want := expect(cut)
+		if want == nil {
+			if !errors.Is(err, parsers.ErrSyntax) {
+				t.Errorf("%s cut at %d: got %v, want a syntax error", path, cut, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s cut at %d: %v, want what was complete kept", path, cut, err)
+			continue
+		}
+		whole, err := p.Parse(context.Background(), path, bytes.NewReader(want))
+		if err != nil {
+			t.Fatalf("%s cut at %d: the expected document: %v", path, cut, err)
+		}
+		warned := false
+		for _, w := range got.Warnings {
+			var pe *parsers.Error
+			if errors.As(w, &pe) && pe.Path == path && errors.Is(w, parsers.ErrSyntax) {
+				warned = true
+			}
+		}
+		if !warned {
+			t.Errorf("%s cut at %d: no syntax warning naming the file in %v", path, cut, got.Warnings)
+		}
+		if len(got.Conversations) != len(whole.Conversations) {
+			t.Errorf("%s cut at %d: %d conversations, want %d", path, cut, len(got.Conversations), len(whole.Conversations))
+			continue
+		}
+		for i, c := range got.Conversations {
+			w := whole.Conversations[i]
+			if c.ID != w.ID || !reflect.DeepEqual(c.Messages, w.Messages) {
+				t.Errorf("%s cut at %d: conversation %s has %d messages, want %s with %d:\n got %+v\nwant %+v", path, cut, c.ID, len(c.Messages), w.ID, len(w.Messages), c.Messages, w.Messages)
+			}
+		}
+	}
+}
