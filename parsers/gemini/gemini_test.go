@@ -410,3 +410,37 @@ func FuzzParse(f *testing.F) {
 		chats+"session-2026-03-02T09-15-7c1e2a90.jsonl", subagent, qwenFile,
 		corpus+"session-2025-10-29T10-40-359abdd0.json")
 }
+
+// TestTorn cuts real session files and logs.json at many offsets, as a crash
+// while the tool rewrote them would: the messages written whole before the
+// tear are kept, the one it cut is dropped, with a warning.
+func TestTorn(t *testing.T) {
+	tests := []struct {
+		file, key string
+	}{
+		{corpus + "session-2025-10-29T10-36-9c9a14e1.json", "messages"},
+		{corpus + "session-2025-10-29T10-39-a63242d9.json", "messages"},
+		{corpus + "session-2025-10-29T10-40-359abdd0.json", "messages"},
+		{chats + "session-2025-11-20T08-00-3d4e5f60.json", "messages"},
+		{"testdata/logs/logs.json", ""},
+	}
+	for _, tt := range tests {
+		t.Run(filepath.Base(tt.file), func(t *testing.T) {
+			data := parsertest.ReadFile(t, tt.file)
+			arrays := parsertest.Arrays(t, data, tt.key)
+			if len(arrays) != 1 {
+				t.Fatalf("%d arrays under %q", len(arrays), tt.key)
+			}
+			a := arrays[0]
+			// A path of its own: no .jsonl beside it, no chats folder.
+			path := filepath.Join(t.TempDir(), filepath.Base(tt.file))
+			parsertest.CheckTorn(t, New(), path, data, parsertest.Cuts(data, a), func(cut int) []byte {
+				k, _ := a.Within(cut)
+				if k == 0 {
+					return nil
+				}
+				return a.Keep(data, k, -1)
+			})
+		})
+	}
+}

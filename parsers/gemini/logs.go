@@ -3,6 +3,7 @@ package gemini
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -39,11 +40,18 @@ func parseLogs(ctx context.Context, path string, r io.Reader, source string) (*p
 		return nil, err
 	}
 	var list []json.RawMessage
-	if err := loose.Unmarshal(path, data, &list); err != nil {
+	torn, err := loose.UnmarshalMended(path, data, &list, loose.KeyIs(""))
+	if err != nil {
 		return nil, err
 	}
-	recorded := recordedSessions(filepath.Join(filepath.Dir(path), "chats"))
 	res := &parsers.Result{}
+	if torn != nil {
+		if len(list) == 0 {
+			return nil, torn
+		}
+		res.Warn(loose.TornWarning(torn, fmt.Sprintf("the %d complete entries", len(list))))
+	}
+	recorded := recordedSessions(filepath.Join(filepath.Dir(path), "chats"))
 	bySession := map[string]*conversation.Conversation{}
 	var order []*conversation.Conversation
 	for i, raw := range list {

@@ -3,6 +3,7 @@ package gemini
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -171,10 +172,20 @@ func parseSessionJSON(ctx context.Context, path string, r io.Reader, source stri
 		return nil, err
 	}
 	var rec record
-	if err := loose.Unmarshal(path, data, &rec); err != nil {
+	// A file torn by a crash while the tool rewrote it keeps the messages
+	// written whole before the tear; the one it cut is dropped.
+	torn, err := loose.UnmarshalMended(path, data, &rec, loose.KeyIs("messages"))
+	if err != nil {
 		return nil, err
 	}
 	s := newSession(path, source)
+	if torn != nil {
+		var list []json.RawMessage
+		if json.Unmarshal(rec.Messages, &list) != nil || len(list) == 0 {
+			return nil, torn // nothing whole to keep
+		}
+		s.res.Warn(loose.TornWarning(torn, fmt.Sprintf("the %d complete messages", len(list))))
+	}
 	s.meta(&rec)
 	if s.id == "" && loose.IsNull(rec.Messages) {
 		return nil, parsers.Errorf(path, 0, parsers.ErrShape, "no sessionId and no messages")
