@@ -49,7 +49,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "Amazon Q Developer CLI / Kiro CLI conversation state (the JSON of /save, the value column of data.sqlite3)",
 		Detection:   `a JSON object whose first bytes hold the keys "conversation_id" and "history" (or "next_message")`,
 		Locations:   []string{"wherever `/save <file>` wrote it in `q chat` or `kiro-cli chat`"},
-		Version:     3, // 3: JSON arguments and results with their escapes undone
+		Version:     4, // 4: a torn document keeps its complete history entries
 	}
 }
 
@@ -149,7 +149,10 @@ func (d *decoder) warn(format string, args ...any) {
 // has none: the caller knows what else identifies it.
 func Decode(ctx context.Context, path string, data []byte) (*conversation.Conversation, []error, error) {
 	var raw map[string]json.RawMessage
-	if err := loose.Unmarshal(path, data, &raw); err != nil {
+	// A document torn by a crash while it was saved keeps the history
+	// entries written whole before the tear; the one it cut is dropped.
+	torn, err := loose.UnmarshalMended(path, data, &raw, loose.KeyIs("history"))
+	if err != nil {
 		return nil, nil, err
 	}
 	_, hasID := raw["conversation_id"]
@@ -248,6 +251,12 @@ func Decode(ctx context.Context, path string, data []byte) (*conversation.Conver
 		}
 	}
 	c.Notes = append(c.Notes, fileChanges(st.FileLineTracker)...)
+	if torn != nil {
+		if len(c.Messages) == 0 {
+			return nil, nil, torn // nothing whole to keep
+		}
+		d.warnings = append(d.warnings, loose.TornWarning(torn, fmt.Sprintf("the %d complete history entries (%d messages)", len(entries), len(c.Messages))))
+	}
 	return c, d.warnings, nil
 }
 

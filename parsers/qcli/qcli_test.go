@@ -451,3 +451,26 @@ func TestDecodeLeavesMissingIDEmpty(t *testing.T) {
 		t.Errorf("Decode: id %q, err %v; want no id, no error", c.ID, err)
 	}
 }
+
+// TestTorn cuts real conversation documents at many offsets, as a crash
+// while the tool saved them would: the history entries written whole before
+// the tear are kept, the one it cut is dropped, with a warning.
+func TestTorn(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/corpus/kiro-cli/*.json")
+	more, _ := filepath.Glob("/work/shared/corpus/kiro-cli/*.json")
+	files = append(append(files, more...), "testdata/legacy-pairs.json", "testdata/compacted.json")
+	for _, file := range files {
+		t.Run(file, func(t *testing.T) {
+			data := parsertest.ReadFile(t, file)
+			arrays := parsertest.Arrays(t, data, "history")
+			if len(arrays) == 0 {
+				t.Fatal("no history")
+			}
+			a := arrays[0]
+			parsertest.CheckTorn(t, New(), file, data, parsertest.Cuts(data, a), func(cut int) []byte {
+				k, _ := a.Within(cut)
+				return a.Keep(data, k, -1)
+			})
+		})
+	}
+}

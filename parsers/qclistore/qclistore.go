@@ -63,7 +63,7 @@ func (*Parser) Info() parsers.Info {
 			"~/Library/Application Support/kiro-cli/data.sqlite3 (macOS)",
 			`%LOCALAPPDATA%\amazon-q\data.sqlite3, %LOCALAPPDATA%\kiro-cli\data.sqlite3 (Windows)`,
 		},
-		Version: 3, // 3: JSON arguments and results with their escapes undone
+		Version: 4, // 4: a torn conversation value keeps its complete history entries
 	}
 }
 
