@@ -25,6 +25,29 @@ import (
 // export still yields what it holds. Errors and warnings name path and the
 // line.
 func DecodeEach[T any](ctx context.Context, path string, r io.Reader, res *parsers.Result, fn func(i, line int, v *T)) error {
+	return decodeEach(ctx, path, r, res, fn, nil)
+}
+
+// Mended says how DecodeEachMended reads the element a tear went through.
+type Mended[T any] struct {
+	// Unit is the unit Mend cuts the torn element back in: the array of
+	// its messages, so that the message the tear cut is dropped.
+	Unit func(path []string) bool
+	// Keep is given the mended element, with its index and line; it reads
+	// it and says what it kept ("its 3 complete messages"), or "" when it
+	// kept nothing.
+	Keep func(i, line int, v *T) string
+}
+
+// DecodeEachMended is DecodeEach for an export cut short inside an element
+// (a partial copy or download): that element is mended (see Mend) and given
+// to m.Keep, so the complete messages of the conversation the tear went
+// through are kept too, with a warning that says so.
+func DecodeEachMended[T any](ctx context.Context, path string, r io.Reader, res *parsers.Result, fn func(i, line int, v *T), m Mended[T]) error {
+	return decodeEach(ctx, path, r, res, fn, &m)
+}
+
+func decodeEach[T any](ctx context.Context, path string, r io.Reader, res *parsers.Result, fn func(i, line int, v *T), m *Mended[T]) error {
 	br := bufio.NewReaderSize(newCapStrings(r, MaxStringBytes), maxRead)
 	first, lines, err := firstByte(br)
 	if errors.Is(err, io.EOF) {
@@ -40,6 +63,9 @@ func DecodeEach[T any](ctx context.Context, path string, r io.Reader, res *parse
 		var v T
 		if err := dec.Decode(&v); err != nil {
 			if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
+				if mendTorn(path, dec, lc, err, 0, lines+1, res, m) {
+					return nil
+				}
 				return syntaxError(path, dec, lc, err)
 			}
 			res.Warn(parsers.Errorf(path, lines+1, parsers.ErrShape, "%v", err))
@@ -63,6 +89,9 @@ func DecodeEach[T any](ctx context.Context, path string, r io.Reader, res *parse
 		if err := dec.Decode(&v); err != nil {
 			te, ok := errors.AsType[*json.UnmarshalTypeError](err)
 			if !ok {
+				if mendTorn(path, dec, lc, err, n, line, res, m) {
+					return nil
+				}
 				return stopAt(path, dec, lc, err, n, res)
 			}
 			if te.Field == "" {
@@ -145,6 +174,39 @@ func errorLine(dec *json.Decoder, lc *lineCounter) int {
 	}
 	off = min(max(off, 0), int64(len(rest)))
 	return start + bytes.Count(rest[:off], []byte{'\n'})
+}
+
+// mendTorn reads element n, which the end of the file cut (err is the
+// decoder's), by mending it and giving it to m.Keep. It reports whether
+// anything of it was kept, with a warning after the n elements before it.
+func mendTorn[T any](path string, dec *json.Decoder, lc *lineCounter, err error, n, line int, res *parsers.Result, m *Mended[T]) bool {
+	if m == nil || !errors.Is(err, io.ErrUnexpectedEOF) {
+		return false
+	}
+	rest, rerr := io.ReadAll(dec.Buffered())
+	if rerr != nil {
+		return false
+	}
+	mended, ok := Mend(rest, m.Unit)
+	if !ok {
+		return false
+	}
+	var v T
+	if uerr := json.Unmarshal(mended, &v); uerr != nil {
+		if _, ok := errors.AsType[*json.UnmarshalTypeError](uerr); !ok {
+			return false
+		}
+	}
+	kept := m.Keep(n, line, &v)
+	if kept == "" {
+		return false
+	}
+	serr := syntaxError(path, dec, lc, err)
+	if n > 0 {
+		kept = fmt.Sprintf("the %d conversations before the tear and %s", n, kept)
+	}
+	res.Warn(fmt.Errorf("%w (the file was cut short: kept %s; the part the tear went through was dropped)", serr, kept))
+	return true
 }
 
 // stopAt ends a read at a syntax error: an error if nothing was read, a

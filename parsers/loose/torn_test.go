@@ -1,8 +1,10 @@
 package loose
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -131,4 +133,52 @@ func FuzzMend(f *testing.F) {
 			t.Fatalf("Mend(%q) = %q: not a prefix of the input plus closers", data, got)
 		}
 	})
+}
+
+func TestDecodeEachMended(t *testing.T) {
+	type conv struct {
+		ID string `json:"id"`
+		M  []int  `json:"m"`
+	}
+	tests := []struct {
+		name, in, seen, warning string
+		err                     bool
+	}{
+		{"whole", `[{"id":"a","m":[1]}]`, "a:1", "", false},
+		{"torn in the second", "[{\"id\":\"a\",\"m\":[1]},\n{\"id\":\"b\",\"m\":[1,2,3", "a:1 b:2",
+			"/x/e.json:2: syntax error: unexpected end of file (the file was cut short: kept the 1 conversations before the tear and 2 of b", false},
+		{"torn in the first", `[{"id":"a","m":[1,"x`, "a:1", "kept 1 of a;", false},
+		{"object alone", `{"id":"a","m":[1,2,{`, "a:2", "kept 2 of a;", false},
+		{"nothing whole in the torn one", `[{"id":"a","m":[1]},{"id":"b","m":[`, "a:1", "(kept the 1 conversations before it)", false},
+		{"nothing at all", `[{"id":"a","m":[`, "", "", true},
+		{"broken, not torn", `[{"id":"a","m":[1]},{"id":"b","m":[1,x]}]`, "a:1", "(kept the 1 conversations before it)", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := &parsers.Result{}
+			var seen []string
+			keep := func(i, line int, v *conv) string {
+				if len(v.M) == 0 {
+					return ""
+				}
+				seen = append(seen, v.ID+":"+strconv.Itoa(len(v.M)))
+				return strconv.Itoa(len(v.M)) + " of " + v.ID
+			}
+			err := DecodeEachMended(context.Background(), "/x/e.json", strings.NewReader(tt.in), res, func(i, line int, v *conv) {
+				seen = append(seen, v.ID+":"+strconv.Itoa(len(v.M)))
+			}, Mended[conv]{Unit: KeyIs("m"), Keep: keep})
+			if (err != nil) != tt.err {
+				t.Fatalf("err %v", err)
+			}
+			if got := strings.Join(seen, " "); got != tt.seen {
+				t.Errorf("seen %q, want %q", got, tt.seen)
+			}
+			switch {
+			case tt.warning == "" && len(res.Warnings) > 0:
+				t.Errorf("warnings %v", res.Warnings)
+			case tt.warning != "" && (len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Error(), tt.warning)):
+				t.Errorf("warnings %v, want one holding %q", res.Warnings, tt.warning)
+			}
+		})
+	}
 }
