@@ -17,6 +17,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"sort"
@@ -52,7 +53,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "claude.ai data export (conversations.json): conversations with their chat_messages, artifacts, thinking, tool use and attachments",
 		Detection:   `a JSON array or object whose first bytes hold a "chat_messages" key, or "uuid" with "sender" (a message), with "account" and "created_at", or first in an array's object before "name" (a conversation cut before its messages); never a ChatGPT "mapping"`,
 		Locations:   []string{"conversations.json in the zip claude.ai mails from Settings → Privacy → Export data"},
-		Version:     2, // 2: JSON arguments and results with their escapes undone
+		Version:     3, // 3: a torn export keeps the complete messages of the conversation the tear went through
 	}
 }
 
@@ -85,14 +86,27 @@ func (*Parser) Detect(path string, head []byte) bool {
 func (p *Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
 	res := &parsers.Result{}
 	base := filepath.Base(path)
-	err := loose.DecodeEach(ctx, path, r, res, func(i, line int, rc *rawConversation) {
+	// An export cut short keeps, of the conversation the tear went
+	// through, the messages written whole before it.
+	torn := loose.Mended[rawConversation]{
+		Unit: loose.KeyIs("chat_messages"),
+		Keep: func(i, line int, rc *rawConversation) string {
+			c := rc.convert(path, base, i)
+			if c == nil || len(c.Messages) == 0 {
+				return ""
+			}
+			res.AddUnique(c, path, line)
+			return fmt.Sprintf("the %d complete messages of conversation %s", len(c.Messages), c.ID)
+		},
+	}
+	err := loose.DecodeEachMended(ctx, path, r, res, func(i, line int, rc *rawConversation) {
 		c := rc.convert(path, base, i)
 		if c == nil {
 			res.Warn(parsers.Errorf(path, line, parsers.ErrShape, "element %d is not a claude.ai conversation (no uuid, name or chat_messages): skipped", i))
 			return
 		}
 		res.AddUnique(c, path, line)
-	})
+	}, torn)
 	if err != nil {
 		return nil, err
 	}

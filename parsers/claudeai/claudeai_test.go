@@ -420,3 +420,58 @@ func TestToolArtifactArgumentsReadAsText(t *testing.T) {
 		t.Errorf("arguments %s, %v; want %s", args, ok, want)
 	}
 }
+
+// TestTorn cuts real exports at many offsets, as a partial copy or download
+// would: the conversations before the tear are kept whole, and of the one
+// it went through, the messages written whole before it; the message it
+// cut is dropped, with a warning.
+func TestTorn(t *testing.T) {
+	files := []string{"../../testdata/corpus/claude-ai/artifacts.json", "../../testdata/corpus/claude-ai/example.json",
+		"testdata/newer.json", "testdata/single.json"}
+	more, _ := filepath.Glob("/work/shared/corpus/claude-ai/*.json")
+	for _, file := range append(files, more...) {
+		t.Run(file, func(t *testing.T) {
+			data := parsertest.ReadFile(t, file)
+			chats := parsertest.Arrays(t, data, "chat_messages")
+			roots := parsertest.Arrays(t, data, "")
+			var convs parsertest.Array // the root array, if the export is one
+			if len(roots) > 0 {
+				convs = roots[0]
+			}
+			parsertest.CheckTorn(t, New(), file, data, parsertest.Cuts(data, append(chats, roots...)...), func(cut int) []byte {
+				// The conversation torn, j, spans data[start:end].
+				j, start, end := 0, 0, -1
+				if len(roots) > 0 {
+					j, _ = convs.Within(cut)
+					start = convs.Open
+					if j > 0 {
+						start = convs.Ends[j-1]
+					}
+					if j == len(convs.Ends) {
+						return append(append([]byte{}, data[:start]...), ']') // all whole
+					}
+					end = convs.Ends[j]
+				}
+				var want []byte
+				for _, a := range chats {
+					if a.Open > start && a.Open < cut {
+						// Its messages whole before the tear.
+						k, _ := a.Within(cut)
+						want = a.Keep(data, k, end)
+						break
+					}
+				}
+				if want == nil {
+					if j == 0 {
+						return nil
+					}
+					want = append([]byte{}, data[:start]...)
+				}
+				if len(roots) > 0 {
+					want = append(want, ']')
+				}
+				return want
+			})
+		})
+	}
+}
