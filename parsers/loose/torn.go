@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/convsearch/convsearch/parsers"
@@ -21,10 +22,10 @@ import (
 // last complete element (array) or member (object) of the unit, dropping the
 // element the tear went through, a dangling comma and any half-written key,
 // and closes the unit and every container around it. The path of a
-// container is the keys that lead to it from the root, "*" standing for an
-// array index: ["messages"] for {"messages":[…]}, ["*","children"] for
-// [{"children":[…]}]. A nil unit picks the innermost container that holds a
-// complete element.
+// container is the keys that lead to it from the root, an array index given
+// as its decimal text: ["messages"] for {"messages":[…]}, ["2","children"]
+// for the children of the third object of a root array. A nil unit picks the
+// innermost container that holds a complete element.
 //
 // Choosing the unit is how a caller keeps a message whose own fields were
 // torn from being read as if whole: with the array of messages as the unit,
@@ -35,9 +36,15 @@ import (
 // The mended document is data's prefix plus closing brackets, found in one
 // linear pass that tracks strings, their escapes, and the containers open.
 func Mend(data []byte, unit func(path []string) bool) ([]byte, bool) {
+	out, _, ok := MendUnit(data, unit)
+	return out, ok
+}
+
+// MendUnit is Mend that also returns the path of the unit it cut back in.
+func MendUnit(data []byte, unit func(path []string) bool) ([]byte, []string, bool) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if !Torn(data) {
-		return nil, false
+		return nil, nil, false
 	}
 	type frame struct {
 		open    byte
@@ -45,6 +52,7 @@ func Mend(data []byte, unit func(path []string) bool) ([]byte, bool) {
 		path    []string
 		last    int  // end of the last complete element, or just past the bracket
 		wantKey bool // an object expecting a key next
+		index   int  // an array's element being read
 		key     string
 	}
 	var (
@@ -101,7 +109,7 @@ func Mend(data []byte, unit func(path []string) bool) ([]byte, bool) {
 			var path []string
 			if n := len(stack); n > 0 {
 				parent := stack[n-1]
-				key := "*"
+				key := strconv.Itoa(parent.index)
 				if parent.open == '{' {
 					key = parent.key
 				}
@@ -110,13 +118,14 @@ func Mend(data []byte, unit func(path []string) bool) ([]byte, bool) {
 			stack = append(stack, frame{open: c, start: i, path: path, last: i + 1, wantKey: c == '{'})
 		case '}', ']':
 			if len(stack) == 0 {
-				return nil, false
+				return nil, nil, false
 			}
 			stack = stack[:len(stack)-1]
 			complete(i + 1)
 		case ',':
-			if n := len(stack); n > 0 && stack[n-1].open == '{' {
-				stack[n-1].wantKey = true
+			if n := len(stack); n > 0 {
+				stack[n-1].wantKey = stack[n-1].open == '{'
+				stack[n-1].index++
 			}
 		case ':', ' ', '\t', '\r', '\n':
 		default:
@@ -124,7 +133,7 @@ func Mend(data []byte, unit func(path []string) bool) ([]byte, bool) {
 		}
 	}
 	if len(stack) == 0 {
-		return nil, false // a torn scalar at the top: nothing to keep
+		return nil, nil, false // a torn scalar at the top: nothing to keep
 	}
 	u := 0
 	for j := len(stack) - 1; j >= 0; j-- {
@@ -143,9 +152,9 @@ func Mend(data []byte, unit func(path []string) bool) ([]byte, bool) {
 		}
 	}
 	if !json.Valid(out) {
-		return nil, false
+		return nil, nil, false
 	}
-	return out, true
+	return out, stack[u].path, true
 }
 
 // Torn reports whether data is a JSON value cut short: every byte of it

@@ -48,6 +48,7 @@ func TestMend(t *testing.T) {
 		{"innermost unit", `[{"c":"1","children":[{"c":"2","children":[{"c":"3","children":[{"c":"4`, KeyIs("", "children"),
 			`[{"c":"1","children":[{"c":"2","children":[{"c":"3","children":[]}]}]}]`},
 		{"unit by path", `{"h":[[{"u":1},{"a":"x`, func(p []string) bool { return len(p) == 2 && p[0] == "h" }, `{"h":[[{"u":1}]]}`},
+		{"array index in the path", `{"h":[[1],[2],[{"u":1},{"a":"x`, func(p []string) bool { return len(p) == 2 && p[1] == "2" }, `{"h":[[1],[2],[{"u":1}]]}`},
 		{"byte order mark", "\xef\xbb\xbf[1,", nil, `[1]`},
 		{"white space kept", "{\n \"a\": [\n  1,\n  2\n", nil, "{\n \"a\": [\n  1,\n  2]}"},
 	}
