@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/parsers"
@@ -21,8 +23,17 @@ func parseJSON(ctx context.Context, path string, r io.Reader, res *parsers.Resul
 		return nil, err
 	}
 	// A first pass for errors that name the line.
+	var torn error
+	var unit []string
 	if err := loose.Unmarshal(path, data, new(json.RawMessage)); err != nil {
-		return nil, err
+		// An export cut short (a partial download) keeps the comments
+		// whose own fields were written whole before the tear.
+		mended, at, ok := loose.MendUnit(data, commentUnit)
+		if !ok {
+			return nil, err
+		}
+		torn = parsers.Errorf(path, loose.LineAt(data, int64(len(data))), parsers.ErrSyntax, "unexpected end of JSON input")
+		data, unit = mended, at
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber() // ids and timestamps keep their exact text
@@ -33,6 +44,14 @@ func parseJSON(ctx context.Context, path string, r io.Reader, res *parsers.Resul
 	list, ok := top.([]any)
 	if !ok {
 		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "not a Conversation Studio export: want an array of comments, got %.20s", bytes.TrimSpace(data))
+	}
+	if torn != nil {
+		list = dropTorn(list, unit)
+		n := countComments(list)
+		if n == 0 {
+			return nil, torn
+		}
+		res.Warn(loose.TornWarning(torn, fmt.Sprintf("the %d comments whose text was complete", n)))
 	}
 
 	var roots []*node
@@ -157,4 +176,71 @@ func jsonArtifacts(v any) []conversation.Artifact {
 		}
 	}
 	return out
+}
+
+// commentUnit is where a torn export is cut back: in the comment the tear
+// went through, keeping its fields written whole, or else in the list of
+// comments (the root array, a children array) that holds it.
+func commentUnit(path []string) bool {
+	n := len(path)
+	switch {
+	case n == 0:
+		return true
+	case path[n-1] == "children":
+		return true
+	}
+	_, err := strconv.Atoi(path[n-1])
+	return err == nil && (n == 1 || path[n-2] == "children")
+}
+
+// dropTorn removes from a mended export the comments the tear went through
+// whose content was not written whole: at is the path MendUnit cut back in,
+// which passes through them. The first such comment is dropped with what
+// it holds.
+func dropTorn(list []any, at []string) []any {
+	set := func(l []any) { list = l }
+	arr := list
+	for i := 0; i < len(at); i += 2 {
+		j, err := strconv.Atoi(at[i])
+		if err != nil || j < 0 || j >= len(arr) {
+			return list
+		}
+		c, ok := arr[j].(map[string]any)
+		if !ok {
+			return list
+		}
+		if _, has := c["content"]; !has {
+			set(arr[:j])
+			return list
+		}
+		if i+1 >= len(at) || at[i+1] != "children" {
+			return list
+		}
+		kids, ok := c["children"].([]any)
+		if !ok {
+			return list
+		}
+		set = func(l []any) { c["children"] = l }
+		arr = kids
+	}
+	return list
+}
+
+// countComments counts the comments of list and of their children.
+func countComments(list []any) int {
+	n := 0
+	todo := [][]any{list}
+	for len(todo) > 0 {
+		l := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		for _, v := range l {
+			if c, ok := v.(map[string]any); ok && looksLikeComment(c) {
+				n++
+				if kids, ok := c["children"].([]any); ok {
+					todo = append(todo, kids)
+				}
+			}
+		}
+	}
+	return n
 }

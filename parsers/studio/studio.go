@@ -43,7 +43,7 @@ func (*Parser) Info() parsers.Info {
 			"XML: a <comments> root whose head holds <userId> or <contentHash>; " +
 			"Text: a multipart/mixed preamble with User-Id, Hash or E-Tag headers, or the early export starting with User-Id, Hash and Timestamp lines",
 		Locations: []string{"browser downloads: comments.json, comments.text, comments.xml (the app keeps its tree in localStorage and writes files only on export)"},
-		Version:   1,
+		Version:   2, // 2: a torn JSON or XML export keeps the comments whose text was complete
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -649,4 +650,175 @@ func FuzzParse(f *testing.F) {
 		corpus+"920de45/comments2.json",
 		"testdata/spec.json", "testdata/odd.json", "testdata/nested.text", "testdata/legacy.text", "testdata/spec.xml",
 		"../../examples/studio/comments.text")
+}
+
+// contentEnds returns, for each comment of a JSON export in document order,
+// its id and the offset just past its content value (-1 when it has none).
+func contentEnds(t *testing.T, data []byte) (ids []string, ends []int) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var walk func(comment bool) error
+	walk = func(comment bool) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('['):
+			for dec.More() {
+				if err := walk(comment); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+		case json.Delim('{'):
+			me := -1
+			if comment {
+				me = len(ids)
+				ids, ends = append(ids, ""), append(ends, -1)
+			}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				switch {
+				case me >= 0 && (k == "id" || k == "content"):
+					var v any
+					if err := dec.Decode(&v); err != nil {
+						return err
+					}
+					if k == "id" {
+						ids[me] = fmt.Sprint(v)
+					} else {
+						ends[me] = int(dec.InputOffset())
+					}
+				case me >= 0 && k == "children":
+					err = walk(true)
+				default:
+					err = walk(false)
+				}
+				if err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+		}
+		return err
+	}
+	if err := walk(true); err != nil {
+		t.Fatal(err)
+	}
+	return ids, ends
+}
+
+// TestTornJSON cuts real JSON exports at many offsets, as a partial
+// download would: every comment whose content was written whole before the
+// tear is kept, with the text of the whole file; the comment whose text the
+// tear cut is dropped, with a warning.
+func TestTornJSON(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/corpus/studio/*/*.json")
+	more, _ := filepath.Glob("/work/shared/corpus/studio/*/*.json")
+	files = append(append(files, more...), "testdata/deep-fork.json", "testdata/spec.json")
+	for _, file := range files {
+		t.Run(file, func(t *testing.T) {
+			data := parsertest.ReadFile(t, file)
+			_, ends := contentEnds(t, data)
+			checkTorn(t, file, data, ends)
+		})
+	}
+}
+
+// TestTornXML is TestTornJSON for the XML exports.
+func TestTornXML(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/corpus/studio/*/*.xml")
+	more, _ := filepath.Glob("/work/shared/corpus/studio/*/*.xml")
+	for _, file := range append(append(files, more...), "testdata/spec.xml") {
+		t.Run(file, func(t *testing.T) {
+			data := parsertest.ReadFile(t, file)
+			// Where each comment's </content> ends, in document order.
+			var ends, open []int
+			var elems []string
+			d := xml.NewDecoder(bytes.NewReader(data))
+			d.Strict = false
+			for {
+				tok, err := d.Token()
+				if err != nil {
+					break
+				}
+				switch tok := tok.(type) {
+				case xml.StartElement:
+					elems = append(elems, tok.Name.Local)
+					if tok.Name.Local == "comment" {
+						open = append(open, len(ends))
+						ends = append(ends, -1)
+					}
+				case xml.EndElement:
+					elems = elems[:len(elems)-1]
+					switch {
+					case tok.Name.Local == "comment":
+						open = open[:len(open)-1]
+					case tok.Name.Local == "content" && len(elems) > 0 && elems[len(elems)-1] == "comment":
+						ends[open[len(open)-1]] = int(d.InputOffset())
+					}
+				}
+			}
+			checkTorn(t, file, data, ends)
+		})
+	}
+}
+
+// checkTorn cuts data around the offsets where its comments' content ends
+// (-1: none) and checks that what is read of each cut is the whole file's
+// first comments, those whose content ends before the cut.
+func checkTorn(t *testing.T, file string, data []byte, ends []int) {
+	whole := parsertest.ParseOne(t, New(), file)
+	var cuts []int
+	for i, e := range ends {
+		if i < 3 || i%7 == 0 || i >= len(ends)-3 {
+			cuts = append(cuts, e-1, e, e+1)
+		}
+	}
+	for _, f := range []int{1, 3, 5, 7, 9} {
+		cuts = append(cuts, len(data)*f/10)
+	}
+	for _, cut := range cuts {
+		if cut <= 0 || cut >= len(bytes.TrimRight(data, " \t\r\n")) {
+			continue
+		}
+		want := 0
+		for _, e := range ends {
+			if e >= 0 && e <= cut {
+				want++
+			}
+		}
+		res, err := New().Parse(context.Background(), file, bytes.NewReader(data[:cut]))
+		if want == 0 {
+			if !errors.Is(err, parsers.ErrSyntax) {
+				t.Errorf("cut at %d: got %v, want a syntax error", cut, err)
+			}
+			continue
+		}
+		if err != nil || len(res.Conversations) != 1 {
+			t.Errorf("cut at %d: %v, want the %d comments whose text is whole", cut, err, want)
+			continue
+		}
+		if len(res.Warnings) == 0 || !errors.Is(res.Warnings[len(res.Warnings)-1], parsers.ErrSyntax) {
+			t.Errorf("cut at %d: warnings %v, want one for the tear", cut, res.Warnings)
+		}
+		got := res.Conversations[0].Messages
+		if len(got) != want {
+			t.Errorf("cut at %d: %d messages, want %d", cut, len(got), want)
+		}
+		// Document order is reading order: the kept comments are the
+		// whole file's first ones.
+		for i, m := range got {
+			// The torn comment keeps its fields written whole: an id
+			// after its content may be missing.
+			if w := whole.Messages[min(i, len(whole.Messages)-1)]; m.ID != w.ID && (m.ID != "" || i < len(got)-1) || m.Content != w.Content {
+				t.Errorf("cut at %d: message %d is %s %.40q, want %s %.40q", cut, i, m.ID, m.Content, w.ID, w.Content)
+			}
+		}
+	}
 }

@@ -31,6 +31,8 @@ func parseXML(ctx context.Context, path string, r io.Reader, res *parsers.Result
 		art      *xmlFields // open <artifact>
 		sawRoot  bool
 		tokens   int
+		// comments whose content was read whole (open ones may not be)
+		hasContent = map[*node]bool{}
 	)
 	for {
 		tokens++
@@ -45,7 +47,24 @@ func parseXML(ctx context.Context, path string, r io.Reader, res *parsers.Result
 		}
 		if err != nil {
 			line, _ := d.InputPos()
-			return nil, parsers.Errorf(path, line, parsers.ErrSyntax, "%v", xmlReason(err))
+			serr := parsers.Errorf(path, line, parsers.ErrSyntax, "%v", xmlReason(err))
+			if !cutShort(err) {
+				return nil, serr
+			}
+			// An export cut short (a partial download) keeps the comments
+			// whose content was written whole; the first open one whose
+			// content was not is dropped, with what it holds.
+			for i, c := range comments {
+				if !hasContent[c] {
+					dropLast(&roots, comments[:i+1])
+					break
+				}
+			}
+			if n := countNodes(roots); n > 0 {
+				res.Warn(fmt.Errorf("%w (the file was cut short: kept the %d comments whose text was complete before the tear; the part the tear went through was dropped)", serr, n))
+				return roots, nil
+			}
+			return nil, serr
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -60,6 +79,9 @@ func parseXML(ctx context.Context, path string, r io.Reader, res *parsers.Result
 				n := &node{}
 				for _, a := range t.Attr {
 					setCommentField(n, a.Name.Local, a.Value)
+					if a.Name.Local == "content" {
+						hasContent[n] = true
+					}
 				}
 				var parent *node
 				if len(comments) > 0 {
@@ -106,6 +128,9 @@ func parseXML(ctx context.Context, path string, r io.Reader, res *parsers.Result
 				// A field directly under <comment>: not one nested in an
 				// element we do not know.
 				setCommentField(comments[len(comments)-1], name, value)
+				if name == "content" {
+					hasContent[comments[len(comments)-1]] = true
+				}
 			}
 		}
 	}
@@ -159,4 +184,36 @@ func xmlReason(err error) string {
 		return se.Msg
 	}
 	return fmt.Sprint(err)
+}
+
+// cutShort reports whether err is the XML decoder meeting the end of the
+// file inside the document.
+func cutShort(err error) bool {
+	var se *xml.SyntaxError
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &se) && se.Msg == "unexpected EOF"
+}
+
+// dropLast removes open[len(open)-1], an open comment, which was the last
+// added to its parent: from its parent's children, or from roots.
+func dropLast(roots *[]*node, open []*node) {
+	list := roots
+	if len(open) > 1 {
+		list = &open[len(open)-2].children
+	}
+	if n := len(*list); n > 0 && (*list)[n-1] == open[len(open)-1] {
+		*list = (*list)[:n-1]
+	}
+}
+
+// countNodes counts the comments of a tree.
+func countNodes(roots []*node) int {
+	n := 0
+	todo := append([]*node(nil), roots...)
+	for len(todo) > 0 {
+		c := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		n++
+		todo = append(todo, c.children...)
+	}
+	return n
 }
