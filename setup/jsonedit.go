@@ -29,10 +29,36 @@ type jsonDoc struct {
 // (Closing) before setup put its entry there: remove takes out a container
 // only when setup created it and it is empty again, and gives an empty one
 // back its layout. A container without a mark is never removed.
+//
+// A mark with an empty Path is about the file itself (JSON or TOML): Created
+// says setup created it, Blank holds its bytes when it was there but held
+// nothing (whitespace only) before setup's first edit. Remove deletes a file
+// setup created, or gives an empty one back its bytes, once nothing but
+// setup's own content was in it (see fileMark).
 type mark struct {
 	Path    []string `json:"path"`
 	Created bool     `json:"created,omitempty"`
 	Closing *string  `json:"closing,omitempty"`
+	Blank   *string  `json:"blank,omitempty"`
+}
+
+// isFile reports whether m is about the file itself rather than one of its
+// containers.
+func (m mark) isFile() bool { return len(m.Path) == 0 && (m.Created || m.Blank != nil) }
+
+// fileMark is the index of the mark about the file itself, -1 when none.
+func fileMark(marks []mark) int {
+	return slices.IndexFunc(marks, mark.isFile)
+}
+
+// blank reports whether data holds nothing: only whitespace, or a JSON
+// object with nothing but whitespace in it.
+func blank(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	if len(t) >= 2 && t[0] == '{' && t[len(t)-1] == '}' {
+		t = bytes.TrimSpace(t[1 : len(t)-1])
+	}
+	return len(t) == 0
 }
 
 // created records the containers at path[:k] for k from..to as made by setup.

@@ -38,7 +38,8 @@ const (
 
 // BackupSuffix is added to a file's name for the copy of it kept before
 // setup changes it; each change replaces the copy, which so holds the file
-// as it was just before convsearch last wrote it.
+// as it was just before convsearch last wrote it. A file setup created, or
+// found empty, gets none: there was nothing in it to keep.
 const BackupSuffix = ".convsearch-backup"
 
 // Options say what to set up and where.
@@ -133,6 +134,20 @@ func Run(o Options) ([]Result, error) {
 	if o.Service || o.Remove {
 		results = append(results, o.service())
 	}
+	if o.Remove && !o.DryRun {
+		// Each file undone is back to what the user made of it: no mark of
+		// setup's is left to undo (the others' wait for a run that can).
+		done := map[string]bool{}
+		for _, r := range results {
+			prev, seen := done[r.File]
+			done[r.File] = (!seen || prev) && (r.Action == Removed || r.Action == Unchanged)
+		}
+		for file, ok := range done {
+			if _, marked := o.marks[file]; ok && marked {
+				o.setMarks(file, nil)
+			}
+		}
+	}
 	if *o.marksDirty && !o.DryRun {
 		if err := o.saveMarks(); err != nil {
 			results = append(results, Result{Agent: "convsearch", Kind: "state", File: o.StateFile, Action: Failed, Error: err.Error()})
@@ -171,29 +186,64 @@ func (o Options) apply(agent, kind, marker, file string, edit, undo editFunc) Re
 		return failed(r, err) // names the file
 	}
 	original := data
-	if p, ok := o.dryRun[file]; ok { // edited already in this dry run
-		data, exists = p, true
+	if p, ok := o.dryRun[file]; ok { // edited (or deleted: nil) already in this dry run
+		data, exists = p, p != nil
 	}
 	if !exists && o.Remove {
 		r.Action = Unchanged
 		return r
 	}
-	out, marks, err := edit(data, slices.Clone(o.marks[file]))
-	if err != nil {
-		return failed(r, fmt.Errorf("%s: %w", file, err))
+	// A file setup created, or found empty ({} included), has no backup:
+	// there was nothing in it to keep.
+	backup := exists && !o.backedUp[file] && fileMark(o.marks[file]) < 0 && !blank(data)
+	marks := slices.Clone(o.marks[file])
+	if !o.Remove && fileMark(marks) < 0 {
+		// Record that setup created the file, or found it empty, so that
+		// Remove can give it back as it was.
+		switch {
+		case !exists:
+			marks = append(marks, mark{Path: []string{}, Created: true})
+		case blank(data):
+			b := string(data)
+			marks = append(marks, mark{Path: []string{}, Blank: &b})
+		}
 	}
-	out = sameLineEnds(data, out)
-	if exists && string(out) == string(data) {
+	out := data // an empty file holds nothing to remove (nor is it made {})
+	if !o.Remove || len(bytes.TrimSpace(data)) > 0 {
+		if out, marks, err = edit(data, marks); err != nil {
+			return failed(r, fmt.Errorf("%s: %w", file, err))
+		}
+		out = sameLineEnds(data, out)
+	}
+	del := false
+	if i := fileMark(marks); o.Remove && i >= 0 {
+		switch fm := marks[i]; {
+		case blank(out) && fm.Created:
+			// Nothing but setup's content was in the file it created: the
+			// file goes (a link the user put there stays, emptied).
+			if st, err := os.Lstat(file); err == nil && st.Mode()&fs.ModeSymlink == 0 {
+				del = true
+			}
+			marks = nil
+		case blank(out) && fm.Blank != nil:
+			out, marks = []byte(*fm.Blank), nil
+		}
+	}
+	if exists && !del && string(out) == string(data) {
+		o.setMarks(file, marks)
 		r.Action = Unchanged
 		return r
 	}
 	switch {
 	case o.Remove:
 		r.Action = Removed
-	case exists && hasEntry(data, o.marks[file], undo):
+	case exists && !blank(data) && hasEntry(data, o.marks[file], undo):
 		r.Action = Updated
 	default:
 		r.Action = Added
+	}
+	if del {
+		out = nil
 	}
 	if o.DryRun {
 		// One diff per file, of all its edits: the last result for the
@@ -203,11 +253,18 @@ func (o Options) apply(agent, kind, marker, file string, edit, undo editFunc) Re
 		r.Diff = unifiedDiff(file, original, out)
 		return r
 	}
-	backup, err := write(file, data, exists && !o.backedUp[file], out)
+	if del {
+		if err := os.Remove(file); err != nil {
+			return failed(r, err)
+		}
+		o.setMarks(file, nil)
+		return r
+	}
+	backupFile, err := write(file, data, backup, out)
 	if err != nil {
 		return failed(r, err)
 	}
-	r.Backup = backup
+	r.Backup = backupFile
 	o.backedUp[file] = true
 	o.setMarks(file, marks)
 	return r
@@ -216,7 +273,7 @@ func (o Options) apply(agent, kind, marker, file string, edit, undo editFunc) Re
 // setMarks records file's marks after a write.
 func (o Options) setMarks(file string, marks []mark) {
 	if slices.EqualFunc(marks, o.marks[file], func(a, b mark) bool {
-		return slices.Equal(a.Path, b.Path) && a.Created == b.Created && (a.Closing == nil) == (b.Closing == nil) && (a.Closing == nil || *a.Closing == *b.Closing)
+		return slices.Equal(a.Path, b.Path) && a.Created == b.Created && sameString(a.Closing, b.Closing) && sameString(a.Blank, b.Blank)
 	}) {
 		return
 	}
@@ -227,6 +284,8 @@ func (o Options) setMarks(file string, marks []mark) {
 	}
 	*o.marksDirty = true
 }
+
+func sameString(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
 // saveMarks writes the marks to StateFile, or removes it when none are left.
 func (o Options) saveMarks() error {

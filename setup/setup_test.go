@@ -1,6 +1,7 @@
 package setup
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -175,8 +176,12 @@ func TestSetupGolden(t *testing.T) {
 		rel, _ := filepath.Rel(home, r.File)
 		rel = filepath.ToSlash(rel)
 		golden.Check(t, filepath.Join("testdata", r.Agent+"-"+r.Kind+".golden"), []byte(after[rel]))
-		if old, ok := before[rel]; ok && after[rel+BackupSuffix] != old {
+		backup, made := after[rel+BackupSuffix]
+		switch old, ok := before[rel]; {
+		case ok && !blank([]byte(old)) && backup != old:
 			t.Errorf("%s: backup does not hold the old content", rel)
+		case (!ok || blank([]byte(old))) && made: // nothing in it to keep
+			t.Errorf("%s: a backup of a file that was not there or empty", rel)
 		}
 	}
 	for _, r := range rs {
@@ -684,4 +689,174 @@ func TestSetupDetails(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRemoveGivesBackFilesItCreated: setup then --remove, with --hook and
+// --service, in a home where the agents are installed but their files are
+// not there (or are empty), gives the home back as it was: the files setup
+// created go, with no backup of them and no state file left; an empty file
+// that was there gets back its bytes. A file setup created that the user
+// has since added to stays, with only what they put in.
+func TestRemoveGivesBackFilesItCreated(t *testing.T) {
+	const bin = "/opt/convsearch/bin/convsearch"
+	markers := func(home string) []string {
+		o := Options{Home: home, ConfigHome: filepath.Join(home, ".config"), GOOS: "linux", Getenv: func(string) string { return "" }}
+		var ds []string
+		for _, a := range Agents(o) {
+			rel, _ := filepath.Rel(home, a.Marker)
+			ds = append(ds, rel)
+		}
+		return ds
+	}
+	type tc struct {
+		name      string
+		installed []string          // marker folders, relative to home; nil: every agent's
+		before    map[string]string // files there before setup
+		user      map[string]string // what the user writes between setup and remove
+		want      map[string]string // files after remove; nil: before
+	}
+	tests := []tc{
+		{name: "every agent, no files"},
+		{name: "claude-code, gemini, codex, no files", installed: []string{".claude", ".gemini", ".codex"}},
+		{name: "empty files", installed: []string{".claude", ".gemini", ".codex", ".cursor"}, before: map[string]string{
+			".claude.json": "", ".claude/settings.json": "\n", ".gemini/settings.json": "  \n\n", ".codex/config.toml": "", ".cursor/mcp.json": "\r\n",
+		}},
+		{name: "empty objects", installed: []string{".claude", ".gemini", ".cursor"}, before: map[string]string{
+			".claude.json": "{}", ".claude/settings.json": "{}\n", ".gemini/settings.json": "{\n}\n", ".cursor/mcp.json": "{ }\n",
+		}},
+		{name: "the user added to the files setup created", installed: []string{".claude", ".gemini", ".codex"},
+			user: map[string]string{
+				".claude/settings.json": "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"SessionStart\": [\n      {\n        \"matcher\": \"\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"'" + bin + "' recall --hook\",\n            \"timeout\": 5\n          }\n        ]\n      }\n    ]\n  }\n}\n",
+				".codex/config.toml":    "model = \"o3\"\n\n[mcp_servers.convsearch]\ncommand = '" + bin + "'\nargs = [\"mcp\"]\n",
+			},
+			want: map[string]string{
+				".claude/settings.json": "{\n  \"model\": \"opus\"\n}\n",
+				".codex/config.toml":    "model = \"o3\"\n",
+			}},
+		{name: "the user added a server beside ours", installed: []string{".gemini"},
+			user: map[string]string{
+				".gemini/settings.json": "{\n  \"mcpServers\": {\n    \"convsearch\": {\n      \"command\": \"" + bin + "\",\n      \"args\": [\n        \"mcp\"\n      ]\n    },\n    \"a\": {\"command\": \"a\"}\n  }\n}\n",
+			},
+			want: map[string]string{
+				".gemini/settings.json": "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"a\"}\n  }\n}\n",
+			}},
+	}
+	for _, a := range Agents(Options{Home: "/h", ConfigHome: "/h/.config", GOOS: "linux", Getenv: func(string) string { return "" }}) {
+		rel, _ := filepath.Rel("/h", a.Marker)
+		tests = append(tests, tc{name: a.Name + ", no file", installed: []string{rel}})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			installed := tt.installed
+			if installed == nil {
+				installed = markers(home)
+			}
+			for _, d := range installed {
+				must(t, os.MkdirAll(filepath.Join(home, d), 0o755))
+			}
+			for rel, content := range tt.before {
+				must(t, os.MkdirAll(filepath.Dir(filepath.Join(home, rel)), 0o755))
+				must(t, os.WriteFile(filepath.Join(home, rel), []byte(content), 0o644))
+			}
+			before := snapshot(t, home)
+			o := Options{Home: home, GOOS: "linux", Command: bin, Hook: true, Service: true}
+			rs, err := Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rs {
+				if r.Action != Added && r.Action != Skipped {
+					t.Errorf("setup: %s %s: %s %s", r.Agent, r.Kind, r.Action, r.Error)
+				}
+				if r.Backup != "" {
+					t.Errorf("setup: %s %s: a backup of a file that was not there or empty: %s", r.Agent, r.Kind, r.Backup)
+				}
+			}
+			// A second run, then a dry run of remove, change nothing.
+			mid := snapshot(t, home)
+			if _, err := Run(o); err != nil {
+				t.Fatal(err)
+			}
+			dry := o
+			dry.Remove, dry.DryRun = true, true
+			if _, err := Run(dry); err != nil {
+				t.Fatal(err)
+			}
+			if got := snapshot(t, home); !equalMaps(got, mid) {
+				t.Errorf("a second run or a dry run changed files")
+			}
+			for rel, content := range tt.user {
+				if _, ok := mid[rel]; !ok {
+					t.Fatalf("setup did not write %s", rel)
+				}
+				must(t, os.WriteFile(filepath.Join(home, rel), []byte(content), 0o644))
+			}
+			o.Remove = true
+			rs, err = Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rs {
+				if r.Backup != "" {
+					t.Errorf("remove: %s %s: a backup of a file setup created or found empty: %s", r.Agent, r.Kind, r.Backup)
+				}
+			}
+			want := tt.want
+			if want == nil {
+				want = before
+			}
+			if got := snapshot(t, home); !equalMaps(got, want) {
+				t.Errorf("after remove:\ngot  %q\nwant %q", got, want)
+			}
+			// And again: setup and remove know nothing of the files now.
+			if _, err := Run(o); err != nil {
+				t.Fatal(err)
+			}
+			if got := snapshot(t, home); !equalMaps(got, want) {
+				t.Errorf("after a second remove:\ngot  %q\nwant %q", got, want)
+			}
+		})
+	}
+}
+
+// TestRemoveWithAnOlderStateFile: a state file written before setup
+// recorded the files it created still reads; remove then takes out its
+// entry and the containers it recorded, and leaves the file.
+func TestRemoveWithAnOlderStateFile(t *testing.T) {
+	home := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(home, ".cursor"), 0o755))
+	p := filepath.Join(home, ".cursor", "mcp.json")
+	state := filepath.Join(home, ".config", "convsearch", "setup-state.json")
+	o := Options{Home: home, GOOS: "linux", Command: "/bin/cs"}
+	if _, err := Run(o); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(state)
+	must(t, err)
+	if !strings.Contains(string(b), `"created": true`) {
+		t.Fatalf("the state file does not say setup created %s:\n%s", p, b)
+	}
+	// As an older convsearch wrote it: the containers only.
+	old := "{\n  " + jsonString(p) + ": [\n    {\"path\": [\"mcpServers\"], \"created\": true},\n    {\"path\": null, \"closing\": \"\"}\n  ]\n}\n"
+	must(t, os.WriteFile(state, []byte(old), 0o600))
+	o.Remove = true
+	rs, err := Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(rs)["cursor/mcp"]; got != Removed {
+		t.Errorf("cursor: %s, want removed", got)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "{}\n" {
+		t.Errorf("got %q, want {}", b)
+	}
+	if _, err := os.Stat(state); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the state file is left after remove: %v", err)
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

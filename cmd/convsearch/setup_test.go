@@ -90,7 +90,8 @@ func TestSetupSaysBackupsOnlyWhenMade(t *testing.T) {
 		wantNot []string
 	}{
 		{"new files only", map[string]string{".codex": ""}, []string{"restart the agents"}, []string{"backups"}},
-		{"a file changed", map[string]string{".cursor": "", ".cursor/mcp.json": "{}\n"}, []string{"backups of changed files"}, nil},
+		{"a file changed", map[string]string{".cursor": "", ".cursor/mcp.json": "{\"x\": 1}\n"}, []string{"backups of changed files"}, nil},
+		{"an empty file changed", map[string]string{".cursor": "", ".cursor/mcp.json": "{}\n"}, []string{"restart the agents"}, []string{"backups"}},
 		{"a failure", map[string]string{".cursor": "", ".cursor/mcp.json": "[]\n"}, nil, []string{"nothing to change", "backups"}},
 	}
 	for _, tt := range tests {
