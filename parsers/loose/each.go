@@ -203,7 +203,7 @@ func mendTorn[T any](path string, dec *json.Decoder, lc *lineCounter, err error,
 	}
 	serr := syntaxError(path, dec, lc, err)
 	if n > 0 {
-		kept = fmt.Sprintf("the %d conversations before the tear and %s", n, kept)
+		kept = fmt.Sprintf("the %s before the tear and %s", countOf(n, "conversation"), kept)
 	}
 	res.Warn(fmt.Errorf("%w (the file was cut short: kept %s; the part the tear went through was dropped)", serr, kept))
 	return true
@@ -216,8 +216,16 @@ func stopAt(path string, dec *json.Decoder, lc *lineCounter, err error, n int, r
 	if n == 0 {
 		return serr
 	}
-	res.Warn(fmt.Errorf("%w (kept the %d conversations before it)", serr, n))
+	res.Warn(fmt.Errorf("%w (kept the %s before it)", serr, countOf(n, "conversation")))
 	return nil
+}
+
+// countOf is "1 conversation", "2 conversations".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func syntaxError(path string, dec *json.Decoder, lc *lineCounter, err error) error {

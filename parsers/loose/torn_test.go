@@ -147,12 +147,12 @@ func TestDecodeEachMended(t *testing.T) {
 	}{
 		{"whole", `[{"id":"a","m":[1]}]`, "a:1", "", false},
 		{"torn in the second", "[{\"id\":\"a\",\"m\":[1]},\n{\"id\":\"b\",\"m\":[1,2,3", "a:1 b:2",
-			"/x/e.json:2: syntax error: unexpected end of file (the file was cut short: kept the 1 conversations before the tear and 2 of b", false},
+			"/x/e.json:2: syntax error: unexpected end of file (the file was cut short: kept the 1 conversation before the tear and 2 of b", false},
 		{"torn in the first", `[{"id":"a","m":[1,"x`, "a:1", "kept 1 of a;", false},
 		{"object alone", `{"id":"a","m":[1,2,{`, "a:2", "kept 2 of a;", false},
-		{"nothing whole in the torn one", `[{"id":"a","m":[1]},{"id":"b","m":[`, "a:1", "(kept the 1 conversations before it)", false},
+		{"nothing whole in the torn one", `[{"id":"a","m":[1]},{"id":"b","m":[`, "a:1", "(kept the 1 conversation before it)", false},
 		{"nothing at all", `[{"id":"a","m":[`, "", "", true},
-		{"broken, not torn", `[{"id":"a","m":[1]},{"id":"b","m":[1,x]}]`, "a:1", "(kept the 1 conversations before it)", false},
+		{"broken, not torn", `[{"id":"a","m":[1]},{"id":"b","m":[1,x]}]`, "a:1", "(kept the 1 conversation before it)", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
