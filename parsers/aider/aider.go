@@ -116,7 +116,7 @@ type reader struct {
 // cut at its start) is read as a launch of its own with no date.
 func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, error) {
 	rd := &reader{path: path, res: &parsers.Result{}, cur: &session{}}
-	err := loose.EachLine(ctx, path, r, func(n int, raw []byte) {
+	err := loose.EachTextLine(ctx, path, r, func(n int, raw []byte) {
 		line := strings.TrimRight(string(raw), "\r\n")
 		if m := header.FindStringSubmatch(line); m != nil {
 			rd.flush()

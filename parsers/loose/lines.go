@@ -18,7 +18,24 @@ import (
 // long tool output), but a JSON string in a line is cut after
 // MaxStringBytes. It checks ctx before the first line and every 256 after;
 // errors name path and the line.
+//
+// A line that starts like a JSON record but is not one object is looked
+// into for complete records (see splitRecords): a record a crash tore, with
+// the next record appended to it on the same line, or records glued
+// together (`}{`). Then fn is called with each record found, and with each
+// piece between them that is not one (a torn record, to be reported bad),
+// all with the same n; the pieces have no newline.
 func EachLine(ctx context.Context, path string, r io.Reader, fn func(n int, line []byte)) error {
+	return eachLine(ctx, path, r, true, fn)
+}
+
+// EachTextLine is EachLine for a file of text lines, not of JSON records:
+// every line is given whole.
+func EachTextLine(ctx context.Context, path string, r io.Reader, fn func(n int, line []byte)) error {
+	return eachLine(ctx, path, r, false, fn)
+}
+
+func eachLine(ctx context.Context, path string, r io.Reader, split bool, fn func(n int, line []byte)) error {
 	br := bufio.NewReaderSize(newCapStrings(r, MaxStringBytes), 64<<10)
 	for n := 0; ; {
 		if n%256 == 0 {
@@ -32,7 +49,16 @@ func EachLine(ctx context.Context, path string, r io.Reader, fn func(n int, line
 			if n == 1 {
 				line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 			}
-			fn(n, line)
+			var parts [][]byte
+			if split {
+				parts = splitRecords(line)
+			}
+			if parts == nil {
+				fn(n, line)
+			}
+			for _, part := range parts {
+				fn(n, part)
+			}
 		}
 		if errors.Is(err, io.EOF) {
 			return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -59,4 +60,111 @@ func CheckLeadingDamage(t *testing.T, p parsers.Parser, path string, data []byte
 			}
 		})
 	}
+}
+
+// CheckGluedLines damages data, a JSON Lines file of p's that it reads to
+// at least one message, as a crash and a resumed writer do: the first half
+// of line n, a record, is left torn, and line n+1 is written right after
+// it, on the same line. p must read what it reads from data without line n, and warn
+// of the torn part, naming path and line n. It does so for lines (each
+// below the file's count of lines, all of them when nil), and also joins
+// lines n and n+1 with no torn part (`}{`), where no record may be lost.
+func CheckGluedLines(t *testing.T, p parsers.Parser, path string, data []byte, lines []int) {
+	t.Helper()
+	canonicalMessages(t, p, path, data)
+	rows := bytes.SplitAfter(data, []byte("\n"))
+	if len(rows) > 0 && len(rows[len(rows)-1]) == 0 {
+		rows = rows[:len(rows)-1]
+	}
+	if lines == nil {
+		for n := 1; n < len(rows); n++ {
+			lines = append(lines, n)
+		}
+	}
+	for _, n := range lines {
+		if n < 1 || n >= len(rows) || !bytes.HasPrefix(bytes.TrimSpace(rows[n-1]), []byte(`{"`)) || len(bytes.TrimSpace(rows[n])) == 0 {
+			continue
+		}
+		join := func(mid ...[]byte) []byte {
+			var b []byte
+			for _, r := range rows[:n-1] {
+				b = append(b, r...)
+			}
+			for _, m := range mid {
+				b = append(b, m...)
+			}
+			for _, r := range rows[n+1:] {
+				b = append(b, r...)
+			}
+			return b
+		}
+		t.Run(fmt.Sprintf("line %d torn", n), func(t *testing.T) {
+			rec := bytes.TrimSpace(rows[n-1])
+			without := join(rows[n])
+			ref, err := p.Parse(context.Background(), path, bytes.NewReader(without))
+			if err != nil {
+				t.Skipf("without line %d: %v", n, err)
+			}
+			want, _ := Canonical(ref.Conversations)
+			res, err := p.Parse(context.Background(), path, bytes.NewReader(join(rec[:len(rec)/2], rows[n])))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if got, _ := Canonical(res.Conversations); !bytes.Equal(got, want) {
+				t.Errorf("conversations differ from the file's without line %d:\n%s\nwant\n%s", n, got, want)
+			}
+			if !warnedOf(res, path, n) {
+				t.Errorf("warnings %v: none names %s, line %d", res.Warnings, path, n)
+			}
+		})
+		t.Run(fmt.Sprintf("lines %d and %d glued", n, n+1), func(t *testing.T) {
+			clean, err := p.Parse(context.Background(), path, bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := p.Parse(context.Background(), path, bytes.NewReader(join(bytes.TrimRight(rows[n-1], "\r\n"), rows[n])))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if got, want := messageTexts(res), messageTexts(clean); got != want {
+				t.Errorf("messages differ from the clean file's:\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+// canonicalMessages parses data and returns its conversations as Canonical
+// does, failing the test unless there is a message.
+func canonicalMessages(t *testing.T, p parsers.Parser, path string, data []byte) []byte {
+	t.Helper()
+	clean := parse(t, p, path, data)
+	want, err := Canonical(clean.Conversations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(clean.Conversations) == 0 || len(clean.Conversations[0].Messages) == 0 {
+		t.Fatalf("Parse(%s): no message to keep", path)
+	}
+	return want
+}
+
+// messageTexts lists the role and text of every message of res, one a line.
+func messageTexts(res *parsers.Result) string {
+	var b strings.Builder
+	for _, c := range res.Conversations {
+		for _, m := range c.Messages {
+			fmt.Fprintf(&b, "%s %q\n", m.Role, m.Content)
+		}
+	}
+	return b.String()
+}
+
+// warnedOf reports whether a warning of res names path and line.
+func warnedOf(res *parsers.Result, path string, line int) bool {
+	for _, w := range res.Warnings {
+		if pe, ok := errors.AsType[*parsers.Error](w); ok && pe.Path == path && pe.Line == line {
+			return true
+		}
+	}
+	return false
 }
