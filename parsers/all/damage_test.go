@@ -63,6 +63,13 @@ func eachReadFile(t *testing.T, fn func(t *testing.T, p parsers.Parser, path str
 	}
 }
 
+// TestByteOrderMark: every JSON file any family reads, whole documents and
+// JSON Lines alike, is claimed and read the same with a byte-order mark
+// before it.
+func TestByteOrderMark(t *testing.T) {
+	eachReadFile(t, parsertest.CheckBOM)
+}
+
 // TestGluedLines: in every JSON Lines file any family reads, a record torn
 // by a crash with the next record appended on its line loses only the torn
 // record, and two records glued on one line lose neither.

@@ -24,7 +24,12 @@ import (
 // parsers.ErrTooLarge rather than risk the machine.
 const MaxFileSize = 1 << 30
 
-// ReadAll reads r whole, up to MaxFileSize.
+// bom is the UTF-8 byte-order mark some editors and tools write first.
+var bom = []byte("\xef\xbb\xbf")
+
+// ReadAll reads r whole, up to MaxFileSize, without a byte-order mark at
+// its start: a document read whole is read as JSON (or as text), which has
+// no place for one, and an editor that saved the file may have added it.
 func ReadAll(path string, r io.Reader) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
 	if err != nil {
@@ -33,13 +38,15 @@ func ReadAll(path string, r io.Reader) ([]byte, error) {
 	if len(data) > MaxFileSize {
 		return nil, parsers.Errorf(path, 0, parsers.ErrTooLarge, "over %d bytes", MaxFileSize)
 	}
-	return data, nil
+	return bytes.TrimPrefix(data, bom), nil
 }
 
 // Unmarshal decodes data into v. A syntax or type error comes back as a
 // *parsers.Error naming path and the line, wrapping parsers.ErrSyntax or
-// parsers.ErrShape. An empty file is a syntax error too.
+// parsers.ErrShape. An empty file is a syntax error too. A byte-order mark
+// at the start of data is skipped, as ReadAll skips it.
 func Unmarshal(path string, data []byte, v any) error {
+	data = bytes.TrimPrefix(data, bom)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return parsers.Errorf(path, 0, parsers.ErrSyntax, "empty file")
 	}

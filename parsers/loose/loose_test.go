@@ -137,3 +137,26 @@ func TestUnmarshalErrorsNameFileAndLine(t *testing.T) {
 		t.Errorf("empty: %v", err)
 	}
 }
+
+// TestByteOrderMark: a document read whole is read past a byte-order mark,
+// by ReadAll and by Unmarshal alike; only the first bytes are looked at.
+func TestByteOrderMark(t *testing.T) {
+	for _, tc := range []struct{ name, in, read string }{
+		{"mark", "\xef\xbb\xbf{\"a\":1}", `{"a":1}`},
+		{"none", `{"a":1}`, `{"a":1}`},
+		{"two marks", "\xef\xbb\xbf\xef\xbb\xbf{}", "\xef\xbb\xbf{}"},
+		{"mark inside", "{\"a\":\"\xef\xbb\xbf\"}", "{\"a\":\"\xef\xbb\xbf\"}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := ReadAll("f.json", strings.NewReader(tc.in))
+			if err != nil || string(data) != tc.read {
+				t.Errorf("ReadAll = %q, %v; want %q", data, err, tc.read)
+			}
+			var v any
+			err = Unmarshal("f.json", []byte(tc.in), &v)
+			if wantErr := tc.name == "two marks"; (err != nil) != wantErr {
+				t.Errorf("Unmarshal: %v", err)
+			}
+		})
+	}
+}

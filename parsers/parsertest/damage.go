@@ -62,6 +62,28 @@ func CheckLeadingDamage(t *testing.T, p parsers.Parser, path string, data []byte
 	}
 }
 
+// BOM is the UTF-8 byte-order mark some editors and tools write first.
+const BOM = "\xef\xbb\xbf"
+
+// CheckBOM puts a byte-order mark before data, a file of p's that it reads
+// to at least one message, and checks that p still claims it as path and
+// reads the same conversations as from data.
+func CheckBOM(t *testing.T, p parsers.Parser, path string, data []byte) {
+	t.Helper()
+	want := canonicalMessages(t, p, path, data)
+	marked := append([]byte(BOM), data...)
+	if !p.Detect(path, marked[:min(len(marked), parsers.HeadSize)]) {
+		t.Errorf("Detect(%s) = false after a byte-order mark", path)
+	}
+	res, err := p.Parse(context.Background(), path, bytes.NewReader(marked))
+	if err != nil {
+		t.Fatalf("Parse(%s) after a byte-order mark: %v", path, err)
+	}
+	if got, _ := Canonical(res.Conversations); !bytes.Equal(got, want) {
+		t.Errorf("Parse(%s) after a byte-order mark: conversations differ from the clean file's:\n%s\nwant\n%s", path, got, want)
+	}
+}
+
 // CheckGluedLines damages data, a JSON Lines file of p's that it reads to
 // at least one message, as a crash and a resumed writer do: the first half
 // of line n, a record, is left torn, and line n+1 is written right after
