@@ -43,7 +43,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "Claude Code session logs (one .jsonl per session, under ~/.claude/projects/<project>/)",
 		Detection:   `a file (of any name; past damage only in a .jsonl) whose first record has Claude Code keys ("sessionId" with "parentUuid"/"uuid") or is a summary, file-history-snapshot, custom-title or queue-operation record; leading NUL bytes and lines that are not JSON objects are skipped, and a head of nothing else is claimed under .claude/projects/<project>/`,
 		Locations:   []string{"$CLAUDE_CONFIG_DIR/projects", "~/.claude/projects"},
-		Version:     3, // 3: JSON arguments and results with their escapes undone
+		Version:     4, // 4: records after a torn record on its line read
 	}
 }
 

@@ -43,7 +43,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "OpenAI Codex CLI session rollouts (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl)",
 		Detection:   `a file (of any name; past damage only in a .jsonl) whose first record is {"timestamp","type","payload"} with type session_meta, response_item, event_msg, turn_context or compacted; or a rollout-*.jsonl opening with the older bare session header {"id","timestamp",…}; leading NUL bytes and lines that are not JSON objects are skipped`,
 		Locations:   []string{"$CODEX_HOME/sessions", "~/.codex/sessions", "~/.codex/archived_sessions"},
-		Version:     4, // 4: an older rollout's bare record read past NUL bytes glued to it
+		Version:     5, // 5: records after a torn record on its line read
 	}
 }
 

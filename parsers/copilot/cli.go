@@ -44,7 +44,7 @@ func (*CLI) Info() parsers.Info {
 			"~/.copilot/session-state, ~/.copilot/history-session-state",
 			"$XDG_CONFIG_HOME/.copilot/session-state (versions up to 0.0.421)",
 		},
-		Version: 2, // 2: JSON arguments and results with their escapes undone
+		Version: 3, // 3: records after a torn record on its line read; a history-session-state file read past a byte-order mark
 	}
 }
 

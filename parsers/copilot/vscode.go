@@ -58,7 +58,7 @@ func (*VSCode) Info() parsers.Info {
 			"~/Library/Application Support/Code/User/workspaceStorage/*/chatSessions (macOS)",
 			`%APPDATA%\Code\User\workspaceStorage\*\chatSessions (Windows)`,
 		},
-		Version: 3, // 3: a mutation log's entry read past NUL bytes glued to it
+		Version: 4, // 4: records after a torn record on its line read; a .json session read past a byte-order mark
 	}
 }
 

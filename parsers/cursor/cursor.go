@@ -213,7 +213,7 @@ func (*AgentParser) Info() parsers.Info {
 			"~/.cursor/chats/<workspace hash>/<session>/store.db",
 			"$CURSOR_CONFIG_DIR/projects, $CURSOR_CONFIG_DIR/chats",
 		},
-		Version: 3, // 3: other tools' sessions under agent-transcripts/ left to them, so they are detected again
+		Version: 3, // 3: other tools' sessions under agent-transcripts/ left to them, so they are detected again; records after a torn record on its line read
 	}
 }
 

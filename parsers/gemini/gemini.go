@@ -78,7 +78,7 @@ func (p *Parser) Info() parsers.Info {
 				"$QWEN_RUNTIME_DIR/projects, $QWEN_HOME/projects (~/.qwen/projects)",
 				"$QWEN_HOME/tmp (~/.qwen/tmp), older versions",
 			},
-			Version: 4, // 4: a torn session-*.json or logs.json keeps what was written whole
+			Version: 4, // 4: a torn session-*.json or logs.json keeps what was written whole; records after a torn record on its line read; a session-*.json or logs.json read past a byte-order mark
 		}
 	}
 	return parsers.Info{
@@ -86,7 +86,7 @@ func (p *Parser) Info() parsers.Info {
 		Description: "Gemini CLI chat recordings: tmp/<project>/chats/session-*.json or .jsonl, and the prompts of tmp/<project>/logs.json whose session has no chats file",
 		Detection:   `session-*.json holding "sessionId" with "projectHash" or "messages", or a file of any other name (not .jsonl) whose root holds "sessionId" and a "messages" array; .jsonl whose first record (past leading NUL bytes and lines that are not JSON objects) holds "sessionId" and "projectHash" and no "uuid"; logs.json holding a JSON array of {"sessionId", "messageId"}; not under a .qwen folder`,
 		Locations:   []string{"$GEMINI_CLI_HOME/.gemini/tmp", "~/.gemini/tmp"},
-		Version:     3, // 3: a torn session-*.json or logs.json keeps what was written whole
+		Version:     3, // 3: a torn session-*.json or logs.json keeps what was written whole; records after a torn record on its line read; a session-*.json or logs.json read past a byte-order mark
 	}
 }
 

@@ -60,7 +60,7 @@ func (*Parser) Info() parsers.Info {
 			"~/Library/Application Support/Block/goose/sessions (macOS)",
 			`%APPDATA%\Block\goose\data\sessions (Windows)`,
 		},
-		Version: 3, // 3: a session file's metadata read past leading damage
+		Version: 4, // 4: records after a torn record on its line read
 	}
 }
 

@@ -49,7 +49,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "Kiro CLI sessions: sessions/cli/<id>.jsonl events (Prompt, AssistantMessage, ToolResults) with a <id>.json companion (title, cwd, times, model)",
 		Detection:   `.jsonl whose first record (past leading NUL bytes and lines that are not JSON objects) is {"version": "v…", "kind": "Prompt" | "AssistantMessage" | "ToolResults" | "Clear" …}, or an empty .jsonl, or one of nothing but such damage, under sessions/cli; the .json is read as a companion, never on its own`,
 		Locations:   []string{"$KIRO_HOME/sessions/cli", "~/.kiro/sessions/cli"},
-		Version:     2, // 2: JSON arguments and results with their escapes undone
+		Version:     3, // 3: records after a torn record on its line read
 	}
 }
 

@@ -58,7 +58,7 @@ func (*Parser) Info() parsers.Info {
 			"$XDG_DATA_HOME/opencode/storage/session/<projectID>/<sessionID>.json (~/.local/share/opencode/…, on macOS too)",
 			"$XDG_DATA_HOME/opencode/opencode.db (OpenCode 1.2 and later)",
 		},
-		Version: 2, // 2: JSON arguments and results with their escapes undone
+		Version: 3, // 3: a session read past a byte-order mark
 	}
 }
 

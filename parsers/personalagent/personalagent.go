@@ -70,7 +70,7 @@ func (*Parser) Info() parsers.Info {
 			"$XDG_DATA_HOME/PersonalAgent/conversations (~/.local/share/PersonalAgent/conversations)",
 			"%LOCALAPPDATA%\\PersonalAgent\\conversations",
 		},
-		Version: 3, // 3: a message read past NUL bytes glued to it
+		Version: 4, // 4: records after a torn record on its line read
 	}
 }
 

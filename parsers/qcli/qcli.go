@@ -49,7 +49,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "Amazon Q Developer CLI / Kiro CLI conversation state (the JSON of /save, the value column of data.sqlite3)",
 		Detection:   `a JSON object whose first bytes hold the keys "conversation_id" and "history" (or "next_message")`,
 		Locations:   []string{"wherever `/save <file>` wrote it in `q chat` or `kiro-cli chat`"},
-		Version:     4, // 4: a torn document keeps its complete history entries
+		Version:     4, // 4: a torn document keeps its complete history entries; a conversation read past a byte-order mark
 	}
 }
 
