@@ -126,6 +126,8 @@ func TestEachLineResync(t *testing.T) {
 		a    = `{"type":"user","n":1,"message":{"content":"a {\"x\":1} b"}}`
 		b    = `{"type":"user","n":2}`
 	)
+	deep := `{"type":"user","list":[` + strings.Repeat(`{"a":{"b":1}},`, 1000) + `{}]}`
+	long := `{"type":"user","text":"` + strings.Repeat("x", 1<<20) + `","more":{"a":[{"b":1}]}}`
 	for _, tc := range []struct {
 		name, line string
 		want       []string // nil: the line whole
@@ -143,6 +145,11 @@ func TestEachLineResync(t *testing.T) {
 		{"torn in an array", `{"type":"x","content":[` + a, []string{`{"type":"x","content":[`, a}},
 		{"torn after an object", `{"type":"x","usage":{"in":1}` + a, []string{`{"type":"x","usage":{"in":1}`, a}},
 		{"torn, then two records", torn + a + b, []string{torn, a, b}},
+		{"torn after a key, then two records", `{"type":"x","m":` + a + b, []string{`{"type":"x","m":` + a, b}},
+		{"torn after a key, then a deep record", `{"type":"x","m":` + deep, []string{`{"type":"x","m":`, deep}},
+		{"torn in a string, then a deep record", `{"type":"x","m":"ab` + deep, []string{`{"type":"x","m":"ab`, deep}},
+		{"torn after a key, then a long record", `{"type":"x","m":` + long, []string{`{"type":"x","m":`, long}},
+		{"long torn record, then a record", `{"type":"x","m":"` + long[:len(long)/2] + a, []string{`{"type":"x","m":"` + long[:len(long)/2], a}},
 		{"two records", a + b + "\n", []string{a, b}},
 		{"two records and a space", a + " " + b + "\n", []string{a, b}},
 		{"three records", a + b + a, []string{a, b, a}},
@@ -211,6 +218,7 @@ func TestResyncBounded(t *testing.T) {
 		{"never closed", strings.Repeat(`{"a":[`, 1<<20)},
 		{"valid to the end from every key", strings.Repeat(`{"a":[`, 300) + strings.Repeat("1,", 4<<20)},
 		{"strings", `{"s":"` + strings.Repeat(`{"a":"`, 1<<20)},
+		{"deep", `{"a":` + strings.Repeat(`[{"b":`, 1<<20) + "1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 )
 
 // A crash can tear a JSON Lines record in the middle of its line, and the
@@ -40,7 +41,8 @@ func splitRecords(line []byte) [][]byte {
 		return nil
 	}
 	end := len(bytes.TrimRight(line, " \t\r\n"))
-	if n := valueEnd(line[p:end]); n == end-p {
+	first := valueEnd(line[p:end])
+	if first == end-p {
 		return nil // one object, or one that cannot be told apart
 	}
 	budget := resyncBudget*len(line) + 64<<10
@@ -48,7 +50,13 @@ func splitRecords(line []byte) [][]byte {
 	complete := 0
 	start := 0 // the current part begins here (leading NULs included)
 	for p = skipSpace(line, p, false); p < end; p = skipSpace(line, p, false) {
-		if n, ok := object(line[p:end]); ok {
+		n := first
+		if first != -2 {
+			first = -2 // known for the first object only
+		} else {
+			n = valueEnd(line[p:end])
+		}
+		if n > 0 && json.Valid(line[p:p+n]) {
 			parts = append(parts, line[start:p+n])
 			complete++
 			p = skipSpace(line, p+n, false)
@@ -73,13 +81,19 @@ func splitRecords(line []byte) [][]byte {
 
 // resync returns where in line, after p, the next complete object starts
 // (one followed by the end of the line or by another `{`), or -1. The bytes
-// from p are not a complete object. It tries first the `{"` at or before
-// the place where reading from p fails, the latest first: a record torn
-// inside a string fails just after the quote that begins the next record,
-// one torn elsewhere where the next record begins, or (torn after a key)
-// at the end of the record read as its value. Then the `{"` after that
-// place, the earliest first (a record after bytes that are not JSON, such
-// as NULs a crash left).
+// from p are not a complete object. It tries, in turn:
+//   - the last `{"` at or before the place where reading from p fails: a
+//     record torn inside a string fails just after the quote that begins
+//     the next record, one torn elsewhere where it begins;
+//   - the objects that, read from p, close where the line ends or another
+//     `{` begins: a record torn after a key or inside an array takes the
+//     next record for a value, and fails only at the end;
+//   - the other `{"` before the place reading fails, the latest first;
+//   - the `{"` after that place, the earliest first: a record after bytes
+//     that are not JSON (NULs a crash left).
+//
+// When two records follow a record torn after a key, the first is taken
+// for the torn record's value and lost with it.
 func resync(line []byte, p int, budget *int) int {
 	if *budget <= 0 {
 		return -1
@@ -96,14 +110,20 @@ func resync(line []byte, p int, budget *int) int {
 			return false
 		}
 		tries++
-		n, ok := objectWithin(line[q:], budget)
-		if !ok {
+		lim := line[q:min(len(line), q+*budget)]
+		n := valueEnd(lim)
+		if n < 0 {
+			*budget -= len(lim)
 			return false
 		}
-		next := skipSpace(line, q+n, false)
-		return next == len(line) || line[next] == '{'
+		*budget -= n
+		if next := skipSpace(line, q+n, false); next < len(line) && line[next] != '{' {
+			return false
+		}
+		*budget -= n
+		return json.Valid(line[q : q+n])
 	}
-	for hi := fail + 2; tries < maxResync && *budget > 0; {
+	for hi, first := fail+2, true; tries < maxResync && *budget > 0; first = false {
 		i := bytes.LastIndex(line[p+1:min(hi, len(line))], []byte(`{"`))
 		if i < 0 {
 			break
@@ -113,6 +133,13 @@ func resync(line []byte, p int, budget *int) int {
 			return q
 		}
 		hi = q + 1
+		if first {
+			for _, q := range closers(line, p, budget) {
+				if try(q) {
+					return q
+				}
+			}
+		}
 	}
 	for lo := min(fail+2, len(line)); tries < maxResync && *budget > 0; {
 		i := bytes.Index(line[lo:], []byte(`{"`))
@@ -128,26 +155,56 @@ func resync(line []byte, p int, budget *int) int {
 	return -1
 }
 
-// object returns the length of the complete JSON object data begins with.
-func object(data []byte) (int, bool) {
-	budget := len(data) + 1
-	return objectWithin(data, &budget)
-}
+// maxClosers is how many of the objects closers finds it keeps, and
+// maxDepth how deep it follows brackets.
+const (
+	maxClosers = 8
+	maxDepth   = 4096
+)
 
-// objectWithin is object scanning at most *budget bytes, which it takes
-// from the budget.
-func objectWithin(data []byte, budget *int) (int, bool) {
-	if len(data) == 0 || data[0] != '{' {
-		return 0, false
+// closers reads line from p by its brackets, as valueEnd does, and returns
+// where the last objects (up to maxClosers, after p) begin that close where
+// the line ends or a `{` follows, the latest first. It reads at most
+// *budget bytes, which it takes from the budget.
+func closers(line []byte, p int, budget *int) []int {
+	var open []int // where each bracket still open began
+	var found []int
+	lim := line[:min(len(line), p+max(*budget, 0))]
+	*budget -= len(lim) - p
+	for i := p; i < len(lim); i++ {
+		switch lim[i] {
+		case '"':
+			j := stringEnd(lim, i)
+			if j < 0 {
+				i = len(lim)
+				continue
+			}
+			i = j
+		case '{', '[':
+			if len(open) == maxDepth {
+				i = len(lim) // deeper than any record
+				continue
+			}
+			open = append(open, i)
+		case '}', ']':
+			if len(open) == 0 {
+				i = len(lim)
+				continue
+			}
+			q := open[len(open)-1]
+			open = open[:len(open)-1]
+			if q > p && lim[i] == '}' && line[q] == '{' {
+				if next := skipSpace(line, i+1, false); next == len(line) || line[next] == '{' {
+					found = append(found, q)
+					if len(found) > maxClosers {
+						found = found[1:]
+					}
+				}
+			}
+		}
 	}
-	lim := data[:min(len(data), max(*budget, 0))]
-	n := valueEnd(lim)
-	if n < 0 {
-		*budget -= len(lim)
-		return 0, false
-	}
-	*budget -= 2 * n
-	return n, json.Valid(data[:n])
+	slices.Reverse(found)
+	return found
 }
 
 // valueEnd returns the length of the object or array data begins with,
@@ -158,22 +215,11 @@ func valueEnd(data []byte) int {
 	for i := 0; i < len(data); i++ {
 		switch data[i] {
 		case '"':
-			// Jump to the closing quote: one not escaped by an odd run
-			// of backslashes.
-			for {
-				j := bytes.IndexByte(data[i+1:], '"')
-				if j < 0 {
-					return -1
-				}
-				i += 1 + j
-				k := i - 1
-				for k >= 0 && data[k] == '\\' {
-					k--
-				}
-				if (i-1-k)%2 == 0 {
-					break
-				}
+			j := stringEnd(data, i)
+			if j < 0 {
+				return -1
 			}
+			i = j
 		case '{', '[':
 			depth++
 		case '}', ']':
@@ -184,6 +230,26 @@ func valueEnd(data []byte) int {
 		}
 	}
 	return -1
+}
+
+// stringEnd returns the index of the quote that closes the string opening
+// at data[i]: the next one not escaped by an odd run of backslashes. It
+// returns -1 when data ends first.
+func stringEnd(data []byte, i int) int {
+	for {
+		j := bytes.IndexByte(data[i+1:], '"')
+		if j < 0 {
+			return -1
+		}
+		i += 1 + j
+		k := i - 1
+		for data[k] == '\\' {
+			k--
+		}
+		if (i-1-k)%2 == 0 {
+			return i
+		}
+	}
 }
 
 // skipSpace returns the first index from i of line that is not JSON white
