@@ -8,6 +8,7 @@ package jsonhead
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 )
 
@@ -203,7 +204,9 @@ func FirstLine(head []byte) []byte {
 // crash or a disk that preallocated the file can leave NUL bytes or a torn
 // line before the records. It skips NUL bytes, white space and whole lines
 // that are not a JSON object, and returns the first line that is one, or
-// the last line, cut by the end of head, when it begins like one. It
+// the last line, cut by the end of head, when it begins like one. A line
+// whose record was torn, with the next record written after it on the same
+// line, gives that next record. It
 // returns nil when the head holds nothing else, so there is nothing to
 // judge.
 func FirstObjectLine(head []byte) []byte {
@@ -216,7 +219,15 @@ func FirstObjectLine(head []byte) []byte {
 			continue
 		}
 		// A whole line can be checked; a cut one is judged by its keys.
-		if !whole || json.Valid(line) {
+		if whole && json.Valid(line) {
+			return line
+		}
+		// A record torn by a crash, with the next one appended to its
+		// line: judge the next one.
+		if rec := afterTorn(line, whole); rec != nil {
+			return rec
+		}
+		if !whole {
 			return line
 		}
 	}
@@ -238,6 +249,33 @@ func LeadingObjectLine(head []byte) []byte {
 		return nil
 	}
 	return line
+}
+
+// afterTorn returns the record that begins inside line, a line that is not
+// one JSON object (cut by the end of the head unless whole), after a torn
+// one: from the last `{"` at or before the place where reading line fails.
+// The record must be valid (whole) or read without an error up to the end
+// of the head (cut). It returns nil when there is none.
+func afterTorn(line []byte, whole bool) []byte {
+	var se *json.SyntaxError
+	if err := json.Unmarshal(line, new(json.RawMessage)); !errors.As(err, &se) || se.Offset >= int64(len(line)) {
+		return nil // a record cut by the end of the head, or not torn
+	}
+	i := bytes.LastIndex(line[1:min(len(line), int(se.Offset)+2)], []byte(`{"`))
+	if i < 0 {
+		return nil
+	}
+	rec := line[1+i:]
+	if whole {
+		if json.Valid(rec) {
+			return rec
+		}
+		return nil
+	}
+	if err := json.Unmarshal(rec, new(json.RawMessage)); errors.As(err, &se) && se.Offset < int64(len(rec)) {
+		return nil
+	}
+	return rec
 }
 
 // Has reports whether any of names is a key of the object at path.

@@ -19,6 +19,7 @@ var Damage = []struct{ Name, Prefix string }{
 	{"garbage line", "garbage\n"},
 	{"NULs then garbage", strings.Repeat("\x00", 1000) + "\ngarbage\n"},
 	{"torn record", `{"torn":` + "\n"},
+	{"torn record glued to the first", `{"type":"torn","text":"cut sh`},
 }
 
 // CheckLeadingDamage puts each of Damage before data, a JSON Lines file of
