@@ -41,19 +41,18 @@ func splitRecords(line []byte) [][]byte {
 		return nil
 	}
 	end := len(bytes.TrimRight(line, " \t\r\n"))
-	first := valueEnd(line[p:end])
-	if first == end-p {
+	n := valueEnd(line[p:end]) // the first object's length, known here
+	if n == end-p {
 		return nil // one object, or one that cannot be told apart
 	}
 	budget := resyncBudget*len(line) + 64<<10
 	var parts [][]byte
 	complete := 0
 	start := 0 // the current part begins here (leading NULs included)
-	for p = skipSpace(line, p, false); p < end; p = skipSpace(line, p, false) {
-		n := first
-		if first != -2 {
-			first = -2 // known for the first object only
-		} else {
+	for first := true; p < end; first = false {
+		if line[p] != '{' {
+			n = -1
+		} else if !first {
 			n = valueEnd(line[p:end])
 		}
 		if n > 0 && json.Valid(line[p:p+n]) {
@@ -123,22 +122,26 @@ func resync(line []byte, p int, budget *int) int {
 		*budget -= n
 		return json.Valid(line[q : q+n])
 	}
-	for hi, first := fail+2, true; tries < maxResync && *budget > 0; first = false {
+	// lastKey returns the last `{"` after p and before hi, or -1.
+	lastKey := func(hi int) int {
 		i := bytes.LastIndex(line[p+1:min(hi, len(line))], []byte(`{"`))
 		if i < 0 {
-			break
+			return -1
 		}
-		q := p + 1 + i
+		return p + 1 + i
+	}
+	last := lastKey(fail + 2)
+	if last >= 0 && try(last) {
+		return last
+	}
+	for _, q := range closers(line, p, budget) {
 		if try(q) {
 			return q
 		}
-		hi = q + 1
-		if first {
-			for _, q := range closers(line, p, budget) {
-				if try(q) {
-					return q
-				}
-			}
+	}
+	for q := last; q >= 0 && tries < maxResync && *budget > 0; {
+		if q = lastKey(q + 1); q >= 0 && try(q) {
+			return q
 		}
 	}
 	for lo := min(fail+2, len(line)); tries < maxResync && *budget > 0; {
