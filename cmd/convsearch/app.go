@@ -153,8 +153,14 @@ func newFlags(env *Env, name string) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("convsearch "+name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
+	if flagSetMade != nil {
+		flagSetMade(fs)
+	}
 	return fs
 }
+
+// flagSetMade, when set (by tests), is given every flag set newFlags makes.
+var flagSetMade func(*pflag.FlagSet)
 
 // parseFlags parses args into fs. --help prints the command's usage to
 // stdout and returns errHelp; a bad flag is a usage error.

@@ -59,7 +59,7 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	sf.register(fs, true)
 	rebuild := fs.Bool("rebuild", false, "discard the index and read every file again")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
-	verify := fs.Bool("verify", false, "first check the index for damage, as `convsearch check` does, and stop if there is any")
+	verify := fs.Bool("verify", false, "first check the index for damage, as convsearch check does, and stop if there is any")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for go tool pprof)")
 	if err := parseFlags(env, fs, "index", args); err != nil {
 		return err
