@@ -41,6 +41,33 @@ func (s *storeFlags) register(fs *pflag.FlagSet, withRoots bool) {
 	fs.BoolVarP(&s.Verbose, "verbose", "v", false, "log more on stderr")
 }
 
+// positionalRoots adds the arguments after the flags to the roots of
+// index, serve or watch (`convsearch index DIR` means --root DIR). Each
+// must exist: a word that is not a file or folder here is more likely a
+// flag without its dashes (`index rebuild`) than a root, so it is a usage
+// error, not a walk that fails or a daemon that waits for it.
+func (s *storeFlags) positionalRoots(env *Env, flags *pflag.FlagSet, name string) error {
+	for _, a := range flags.Args() {
+		p, err := expandHome(env, a)
+		if err != nil {
+			return usagef("%s: %v", name, err)
+		}
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			s.Roots = append(s.Roots, a)
+			continue
+		}
+		flag := strings.TrimLeft(a, "-")
+		if f := flags.Lookup(flag); f != nil && flag != "" {
+			return usagef("%s: no file or folder %q here: did you mean --%s?", name, a, f.Name)
+		}
+		if name == "index" {
+			return usagef("%s: no file or folder %q here: give the folders or files to index, as arguments or with --root DIR", name, a)
+		}
+		return usagef("%s: no file or folder %q here: a root that does not exist yet is given with --root %s, and waited for", name, a, a)
+	}
+	return nil
+}
+
 // dataDir resolves the data folder: --data-dir, $CONVSEARCH_DATA,
 // $XDG_DATA_HOME/convsearch, ~/.local/share/convsearch.
 func (s *storeFlags) dataDir(env *Env) (string, error) {

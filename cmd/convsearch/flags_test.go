@@ -1,8 +1,10 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 )
@@ -38,5 +40,34 @@ func TestBoolFlagUsageHasNoValueName(t *testing.T) {
 				t.Errorf("%s --%s: a boolean, but its usage names a value %q (back-quotes in %q)", fs.Name(), f.Name, v, f.Usage)
 			}
 		})
+	}
+}
+
+// index, serve and watch take the arguments after their flags as roots,
+// which must exist: a word that does not is a usage error naming it (and
+// the flag it is when it is one without its dashes), not a walk that
+// fails or a daemon that waits for a folder of that name.
+func TestPositionalRoots(t *testing.T) {
+	home := t.TempDir()
+	data := filepath.Join(home, "d")
+	r := cs(t, home, "index", "--no-default-roots", "--data-dir", data, "--json", filepath.Join(examples, "codex"))
+	if r.code != 0 || !strings.Contains(r.stdout, `"files_parsed": `) || strings.Contains(r.stdout, `"files_parsed": 0`) {
+		t.Fatalf("index DIR: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"index", "--no-default-roots", "--data-dir", data, "rebuild"}, "did you mean --rebuild?"},
+		{[]string{"index", "--no-default-roots", "--data-dir", data, "--json", "verify"}, "did you mean --verify?"},
+		{[]string{"index", "--no-default-roots", "--data-dir", data, "no-such-folder"}, `"no-such-folder"`},
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--no-default-roots", "--data-dir", data, "extra"}, "--root extra"},
+		{[]string{"watch", "--no-default-roots", "--data-dir", data, filepath.Join(examples, "codex"), "extra"}, "--root extra"},
+	} {
+		// The real binary: a serve or watch that took the word would not stop.
+		r := runBinary(t, home, 20*time.Second, tc.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d, want 2 and %q on stderr:\n%s%s", tc.args, r.code, tc.want, r.stdout, r.stderr)
+		}
 	}
 }

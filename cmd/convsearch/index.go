@@ -69,7 +69,9 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer stopProfile()
-	sf.Roots = append(sf.Roots, fs.Args()...) // `convsearch index DIR` means --root DIR
+	if err := sf.positionalRoots(env, fs, "index"); err != nil {
+		return err
+	}
 	so, err := sf.store(env)
 	if err != nil {
 		return err

@@ -19,7 +19,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(env, fs, "serve", args); err != nil {
 		return err
 	}
-	sf.Roots = append(sf.Roots, fs.Args()...) // `convsearch serve DIR` means --root DIR
+	if err := sf.positionalRoots(env, fs, "serve"); err != nil {
+		return err
+	}
 	if *token == "" {
 		*token = env.Getenv("CONVSEARCH_TOKEN")
 	}
@@ -58,7 +60,9 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(env, fs, "watch", args); err != nil {
 		return err
 	}
-	sf.Roots = append(sf.Roots, fs.Args()...) // `convsearch watch DIR` means --root DIR
+	if err := sf.positionalRoots(env, fs, "watch"); err != nil {
+		return err
+	}
 	so, roots, err := sf.keep(env, "watch")
 	if err != nil {
 		return err
