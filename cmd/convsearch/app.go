@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -77,6 +78,7 @@ func commands() []command {
 		{"recall", "print a short summary of this project's recent decisions and conversations (for session-start hooks)", "[--hook] [--project P] [--json]", runRecall},
 		{"check", "check the index for damage: its metadata, and each segment's footer and CRC", "[--quick] [--json] [flags]", runCheck},
 		{"bench", "measure indexing and query speed on a generated corpus, and search recall on question sets", "[index|query|recall|all] [flags]", runBench},
+		{"version", "print convsearch's version (also convsearch --version)", "[--json]", runVersion},
 	}
 }
 
@@ -118,9 +120,8 @@ func run(ctx context.Context, args []string, env *Env) error {
 		}
 		printHelp(env.Stdout)
 		return nil
-	case "version", "--version":
-		fmt.Fprintln(env.Stdout, "convsearch", version)
-		return nil
+	case "--version":
+		name = "version"
 	}
 	c, ok := lookupCommand(name)
 	if !ok {
@@ -136,6 +137,30 @@ func run(ctx context.Context, args []string, env *Env) error {
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
+
+// versionInfo is what `convsearch version --json` prints.
+type versionInfo struct {
+	Version string `json:"version"`
+	Go      string `json:"go"`   // the Go release the binary was built with
+	OS      string `json:"os"`   // GOOS
+	Arch    string `json:"arch"` // GOARCH
+}
+
+func runVersion(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "version")
+	asJSON := fs.Bool("json", false, "print the version as JSON")
+	if err := parseFlags(env, fs, "version", args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("version takes no arguments")
+	}
+	if *asJSON {
+		return writeJSON(env.Stdout, versionInfo{Version: version, Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH})
+	}
+	_, err := fmt.Fprintln(env.Stdout, "convsearch", version)
+	return err
+}
 
 func printHelp(w io.Writer) {
 	fmt.Fprintf(w, "convsearch makes the AI conversations kept by many tools searchable from one place.\n\n")
