@@ -32,6 +32,18 @@ func TestWriteTextGolden(t *testing.T) {
 				{Term: "quorumlease", ConvsearchS: 31, CPUMS: 42, PeakRSSMB: 61}, // no rg here
 			},
 		}},
+		// Bare Bleve timed for one class only: the others' bare columns
+		// were not measured, and must not read as 0 ms.
+		{"queries", Report{
+			Size:   10000,
+			Corpus: &GenStats{Files: 92, Conversations: 92, Messages: 10000, Bytes: 13700000, TextBytes: 12900000},
+			Queries: []QueryFigures{
+				{Class: "common term", Hits: 2331, P50MS: 0.33, P95MS: 1.24, P99MS: 2.39},
+				{Class: "common term", Highlight: true, Hits: 2331, P50MS: 0.9, P95MS: 1.8, P99MS: 3.1},
+				{Class: "rare term", Hits: 1, P50MS: 0.03, P95MS: 0.04, P99MS: 0.04},
+			},
+			BareQueries: []QueryFigures{{Class: "common term", Hits: 2331, P50MS: 0.21, P95MS: 0.8, P99MS: 1.5}},
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
