@@ -33,7 +33,7 @@ type Options struct {
 	// cc indexes the Claude Code copy of the corpus, the one other tools
 	// are timed on, and process then also searches that index.
 	Phases     []string
-	Iterations int // per query class (default 200)
+	Iterations int // per query class (0: 200; negative is refused)
 	// NoRedaction says the index is built without redaction (the config
 	// file's "redact": false, which the child `convsearch index` reads):
 	// the phases that write to it in process (sync, watch) open it under
@@ -165,7 +165,10 @@ func Run(ctx context.Context, size int, o Options) (*Report, error) {
 	if err := CheckPhases(o.Phases); err != nil {
 		return nil, err // a phase misspelt would measure nothing, and say nothing
 	}
-	if o.Iterations <= 0 {
+	switch {
+	case o.Iterations < 0:
+		return nil, fmt.Errorf("%d iterations: give 1 or more runs per query class (0 for the default)", o.Iterations)
+	case o.Iterations == 0:
 		o.Iterations = 200
 	}
 	rep := &Report{Size: size}

@@ -48,7 +48,7 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	sizes := fs.String("sizes", "10k,100k", "corpus sizes in messages (10k, 100k, 1m)")
 	dir := fs.String("dir", "", "work folder; corpora and indexes are kept there between runs (default $XDG_CACHE_HOME/convsearch-bench)")
 	phases := fs.StringSlice("phases", nil, "only these phases: gen, index, cc (the Claude Code copy), bare, reconcile, sync, query, watch, mcp, process, grep (default: all; bench index and bench query add theirs)")
-	iterations := fs.Int("iterations", 200, "runs per query class")
+	iterations := fs.Int("iterations", 200, "runs per query class, 1 or more")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	verbose := fs.BoolP("verbose", "v", false, "log progress on stderr")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the in-process phases (sync, query) to this file")
@@ -60,6 +60,9 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	}
 	if err := bench.CheckPhases(*phases); err != nil {
 		return usagef("%s: --phases: %v", name, err)
+	}
+	if *iterations < 1 {
+		return usagef("%s: --iterations %d: give 1 or more runs per query class", name, *iterations)
 	}
 	switch {
 	case sub == "all" && fs.Changed("phases"):

@@ -28,6 +28,8 @@ func TestBenchArgumentsChecked(t *testing.T) {
 		{[]string{"bench", "--sizes", "100", "--dir", dir, "--phases", "gen,foo"}, `unknown phase "foo": the phases are gen, index, cc,`},
 		{[]string{"bench", "query", "--sizes", "100", "--dir", dir, "--phases", "qeury"}, `unknown phase "qeury"`},
 		{append([]string{"bench", "all"}, quick...), "leave out --phases"},
+		{append([]string{"bench", "--iterations", "0"}, quick...), "--iterations 0: give 1 or more"},
+		{append([]string{"bench", "--iterations", "-1"}, quick...), "--iterations -1: give 1 or more"},
 	}
 	for _, tc := range cases {
 		r := cs(t, home, tc.args...)
