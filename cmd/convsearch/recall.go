@@ -63,7 +63,7 @@ func runRecall(ctx context.Context, env *Env, args []string) error {
 	sf.register(fs, false)
 	hook := fs.Bool("hook", false, "run as an agent's session-start hook: read the hook's JSON on stdin, print the hook's JSON answer, and never fail (any error: no output, exit 0)")
 	project := fs.String("project", "", "the project to recall (default: the working folder's name, or the hook's cwd)")
-	budget := fs.Duration("timeout", recallBudget, "give up silently after this long")
+	budget := fs.Duration("timeout", recallBudget, "give up after this long: silently with --hook, else with an error (exit 1)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	if err := parseFlags(env, fs, "recall", args); err != nil {
 		if *hook && !errors.Is(err, errHelp) {
@@ -77,6 +77,12 @@ func runRecall(ctx context.Context, env *Env, args []string) error {
 		}
 		return usagef("recall takes no arguments: give the project with --project")
 	}
+	if *budget <= 0 {
+		if *hook {
+			return nil // as for a bad flag
+		}
+		return usagef("recall: --timeout %v: give a duration above 0, such as 100ms or 2s", *budget)
+	}
 	log := newLogger(env, sf.Verbose)
 	if *hook && !sf.Verbose {
 		env.configWarned = true // a hook says nothing on stderr but with -v
@@ -89,6 +95,9 @@ func runRecall(ctx context.Context, env *Env, args []string) error {
 			// A session must start whatever happens here.
 			log.Debug("recall: nothing printed", "err", err)
 			return nil
+		}
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+			return fmt.Errorf("recall: no answer within %v (raise --timeout)", *budget)
 		}
 		return err
 	}

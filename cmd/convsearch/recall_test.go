@@ -175,8 +175,9 @@ func TestProjectNames(t *testing.T) {
 	}
 }
 
-// TestRecallTakesNoArguments: an argument recall would ignore is a usage
-// error, as for the other commands, but a hook still never fails.
+// TestRecallTakesNoArguments: an argument recall would ignore, or a
+// --timeout not above 0, is a usage error, as for the other commands, and
+// a timeout reached says so (exit 1); but a hook still never fails.
 func TestRecallTakesNoArguments(t *testing.T) {
 	home := t.TempDir()
 	data := filepath.Join(t.TempDir(), "data")
@@ -191,6 +192,13 @@ func TestRecallTakesNoArguments(t *testing.T) {
 		{[]string{"recall", "--data-dir", data, "extra"}, 2, "recall takes no arguments"},
 		{[]string{"recall", "--data-dir", data, "--project", "p", "two", "words"}, 2, "recall takes no arguments"},
 		{[]string{"recall", "--hook", "--data-dir", data, "extra"}, 0, ""},
+		// --timeout: above 0, and reaching it is an error that says so
+		// (silent with --hook, as everything is).
+		{[]string{"recall", "--data-dir", data, "--project", "telemetry-hub", "--timeout", "0"}, 2, "--timeout 0s: give a duration above 0"},
+		{[]string{"recall", "--data-dir", data, "--project", "telemetry-hub", "--timeout", "-1s"}, 2, "--timeout -1s: give a duration above 0"},
+		{[]string{"recall", "--data-dir", data, "--project", "telemetry-hub", "--timeout", "1ns"}, 1, "recall: no answer within 1ns (raise --timeout)"},
+		{[]string{"recall", "--hook", "--data-dir", data, "--timeout", "0"}, 0, ""},
+		{[]string{"recall", "--hook", "--data-dir", data, "--timeout", "1ns"}, 0, ""},
 	}
 	for _, tc := range cases {
 		r := cs(t, home, tc.args...)
