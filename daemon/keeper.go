@@ -200,9 +200,12 @@ func (k *Keeper) run(ctx context.Context, reason string, n int, f func() (*inges
 	}
 	repeated := k.afterPass(ctx, err)
 	p := Pass{Reason: reason, Paths: n, At: time.Now()}
-	rebuild := ""
+	rebuild, still := "", 0
 	if sum != nil {
-		p.Summary, p.Errors = sum.Progress, len(sum.Errors)
+		// Errors counts what Summary.Failed does: the files that failed
+		// now and those that failed again, unchanged.
+		still = len(sum.StillFailing)
+		p.Summary, p.Errors = sum.Progress, len(sum.Errors)+still
 		rebuild = sum.Rebuild
 	}
 	s := p.Summary
@@ -221,7 +224,8 @@ func (k *Keeper) run(ctx context.Context, reason string, n int, f func() (*inges
 	case err != nil:
 		p.Err = err.Error()
 		k.log.Error("sync failed", append(attrs, "err", err)...)
-	case reason == "initial" || s.Parsed > 0 || s.Removed > 0 || s.Failed > 0:
+	case reason == "initial" || s.Parsed > 0 || s.Removed > 0 || s.Failed > still:
+		// A file that fails again, unchanged, was logged when it failed.
 		k.log.Info("sync", attrs...)
 	default:
 		k.log.Debug("sync", attrs...)

@@ -146,7 +146,9 @@ type Progress struct {
 	Seen      int `json:"files_seen"`      // files looked at
 	Unchanged int `json:"files_unchanged"` // not read again: same size and mtime, or same bytes
 	Parsed    int `json:"files_parsed"`
-	Failed    int `json:"files_failed"`
+	// Failed are files that could not be read: those in the Summary's
+	// Errors and StillFailing.
+	Failed int `json:"files_failed"`
 	// Skipped are files that hold no conversation of a known format (a
 	// README, a CSV, a manifest).
 	Skipped       int           `json:"files_skipped"`
@@ -178,9 +180,10 @@ type Summary struct {
 	Errors   []FileError `json:"errors,omitempty"`
 	Warnings []FileError `json:"warnings,omitempty"`
 	// StillFailing are files that failed again, unchanged (same size and
-	// mtime) since the pass that failed on them. Failed files are read
-	// again on every pass, as what stopped them (permissions, a parser bug)
-	// may have been fixed without their size or mtime changing.
+	// mtime) since the pass that failed on them; Failed counts them with
+	// Errors. Failed files are read again on every pass, as what stopped
+	// them (permissions, a parser bug) may have been fixed without their
+	// size or mtime changing.
 	StillFailing []FileError `json:"still_failing,omitempty"`
 	// Rebuild says why the pass rebuilt the whole index (the redaction
 	// rules changed, an older format, --rebuild); "" for a pass that did
@@ -623,7 +626,9 @@ func (in *Ingester) write(ctx context.Context, run *pass, jobs []job, removed []
 		switch {
 		case r.again:
 			// Failed as before, and unchanged: its record stays as it is.
-			run.p.Unchanged++
+			// It was read again, and failed: counted as failed, not
+			// unchanged (skipped without being read).
+			run.p.Failed++
 			run.stale = append(run.stale, FileError{Path: path, Err: r.err.Error()})
 			run.progress()
 			continue

@@ -52,12 +52,12 @@ func TestFailedFileRetried(t *testing.T) {
 		name     string
 		before   func()
 		skip     bool
-		failed   int // failed this pass, for the first time
+		failed   int // failed this pass: for the first time, or again
 		still    int // failed again, unchanged
 		messages int // of conversation A, -1 for not indexed
 	}{
 		{"first pass fails", nil, false, 1, 0, -1},
-		{"unchanged: tried again, still failing", nil, false, 0, 1, -1},
+		{"unchanged: tried again, still failing", nil, false, 1, 1, -1},
 		{"fixed, same size and mtime", sameStamp("TESTCONV A\nFIXED!\n"), false, 0, 0, 1},
 		{"unreadable", chmod(0), root, 1, 0, 1},
 		{"readable again: only the ctime moved", chmod(0o644), root, 0, 0, 1},
@@ -71,8 +71,11 @@ func TestFailedFileRetried(t *testing.T) {
 			tt.before()
 		}
 		s := e.reconcile()
-		if s.Failed != tt.failed || len(s.StillFailing) != tt.still {
-			t.Errorf("%s: %d failed, %d still failing; want %d and %d (errors %v, still %v)", tt.name, s.Failed, len(s.StillFailing), tt.failed, tt.still, s.Errors, s.StillFailing)
+		if s.Failed != tt.failed || len(s.StillFailing) != tt.still || s.Failed != len(s.Errors)+len(s.StillFailing) || s.Unchanged != 0 {
+			t.Errorf("%s: %d failed, %d still failing, %d unchanged; want %d and %d, none unchanged (errors %v, still %v)", tt.name, s.Failed, len(s.StillFailing), s.Unchanged, tt.failed, tt.still, s.Errors, s.StillFailing)
+		}
+		if s.Seen != s.Parsed+s.Unchanged+s.Failed+s.Skipped {
+			t.Errorf("%s: %d seen, but %d parsed + %d unchanged + %d failed + %d skipped", tt.name, s.Seen, s.Parsed, s.Unchanged, s.Failed, s.Skipped)
 		}
 		got, ok := e.messages()["A"]
 		if !ok {
