@@ -182,7 +182,7 @@ func Start(ctx context.Context, o Options) (*Daemon, error) {
 		ln.Close()
 		return nil, silentDaemon(o.Store.Dir, silent, err)
 	}
-	engine, err := st.Engine()
+	engine, err := st.CachingEngine()
 	if err != nil {
 		ln.Close()
 		st.Close()

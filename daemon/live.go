@@ -141,7 +141,7 @@ func (l *Live) throughDaemon(ctx context.Context, c *Client) {
 // own serves from the index this process opened, kept in line with the
 // roots until ctx is done, then closes it.
 func (l *Live) own(ctx context.Context, st *Store) {
-	e, err := st.Engine()
+	e, err := st.CachingEngine()
 	if err != nil {
 		st.Close()
 		l.set(nil, err)

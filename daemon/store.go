@@ -101,6 +101,17 @@ func (s *Store) Engine() (*query.Engine, error) {
 	return query.New(s.Index, s.query)
 }
 
+// CachingEngine returns the engine of Engine whose Load keeps the last
+// conversations it read until their file or the index changes (see
+// Engine): the daemon's and the MCP server's.
+func (s *Store) CachingEngine() (*Engine, error) {
+	e, err := s.Engine()
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{Engine: e, loads: newLoadCache(e, s.Index.Generation)}, nil
+}
+
 // Commit ends a rebuild: the new index takes the old one's place (see
 // indexer.Index.Commit). The manifest is written for it. Without a rebuild
 // under way it does nothing.

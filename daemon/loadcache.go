@@ -1,0 +1,190 @@
+package daemon
+
+import (
+	"context"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/convsearch/convsearch/conversation"
+	"github.com/convsearch/convsearch/query"
+	"github.com/convsearch/convsearch/server"
+)
+
+// Engine is the query engine the daemon and the MCP server answer with:
+// its Load keeps the last conversations it read, so that reading a long
+// conversation a page at a time (the API's pages, MCP's get_conversation
+// and resources/read, the search page, `show` through the daemon) parses
+// its file once, not once a page.
+//
+// A kept conversation is served only while its file is the one it was
+// read from (same path, size and modification time, same file) and the
+// index has not been written since: anything else reads it again. What is
+// kept is what Load returned, after redaction, never the file's raw text.
+type Engine struct {
+	*query.Engine
+	loads *loadCache
+}
+
+var (
+	_ server.Backend    = (*Engine)(nil)
+	_ server.Overviewer = (*Engine)(nil)
+)
+
+// conversationLoader is what the cache needs of the engine under it; a
+// test puts a fake in.
+type conversationLoader interface {
+	Conversation(ctx context.Context, id string) (*query.ConversationInfo, error)
+	Load(ctx context.Context, id string) (*conversation.Conversation, bool, error)
+}
+
+// Load returns conversation id whole (see query.Engine.Load), from the
+// cache while its file and the index are unchanged. The conversation
+// returned shares its messages with the cache: callers must not change
+// them.
+func (e *Engine) Load(ctx context.Context, id string) (*conversation.Conversation, bool, error) {
+	return e.loads.load(ctx, id)
+}
+
+// Load cache bounds: a few conversations, and at most this much text in
+// all. A conversation larger than the budget alone is not kept.
+const (
+	loadCacheEntries = 4
+	loadCacheBytes   = 128 << 20
+	// loadCacheIdle drops what is kept after this long unused, so an idle
+	// daemon does not hold a long conversation for ever.
+	loadCacheIdle = 5 * time.Minute
+)
+
+type loadCache struct {
+	under   conversationLoader
+	gen     func() uint64 // the index's generation: it changes whenever the index is written
+	stat    func(string) (os.FileInfo, error)
+	maxSize int
+
+	mu      sync.Mutex
+	entries []*loadEntry // most recently used last
+	size    int
+	idle    *time.Timer
+}
+
+type loadEntry struct {
+	id        string // the conversation's id (never a hit's)
+	file      string
+	fi        os.FileInfo
+	gen       uint64
+	c         *conversation.Conversation
+	fromIndex bool
+	size      int
+}
+
+func newLoadCache(under conversationLoader, gen func() uint64) *loadCache {
+	return &loadCache{under: under, gen: gen, stat: os.Stat, maxSize: loadCacheBytes}
+}
+
+func (lc *loadCache) load(ctx context.Context, id string) (*conversation.Conversation, bool, error) {
+	// The index's generation is read first, the file's state next, the
+	// conversation last: what is kept is never older than its key.
+	gen := lc.gen()
+	info, err := lc.under.Conversation(ctx, id)
+	if err != nil {
+		return nil, false, err // as Load, whose first step this is, says
+	}
+	fi, serr := lc.stat(info.File)
+	if serr == nil {
+		if c, fromIndex, ok := lc.get(info.ID, info.File, fi, gen); ok {
+			return c, fromIndex, nil
+		}
+	}
+	c, fromIndex, err := lc.under.Load(ctx, id)
+	if err != nil || serr != nil || c == nil || c.ID != info.ID {
+		// A file that cannot be looked at is not kept: nothing says when
+		// it changes.
+		return c, fromIndex, err
+	}
+	lc.put(&loadEntry{id: info.ID, file: info.File, fi: fi, gen: gen, c: c, fromIndex: fromIndex, size: conversationSize(c)})
+	return share(c), fromIndex, nil
+}
+
+func (lc *loadCache) get(id, file string, fi os.FileInfo, gen uint64) (*conversation.Conversation, bool, bool) {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	for i, e := range lc.entries {
+		if e.id != id {
+			continue
+		}
+		if e.gen != gen || e.file != file || !sameFile(e.fi, fi) {
+			lc.drop(i) // stale: never served again
+			return nil, false, false
+		}
+		lc.entries = append(slices.Delete(lc.entries, i, i+1), e)
+		return share(e.c), e.fromIndex, true
+	}
+	return nil, false, false
+}
+
+func (lc *loadCache) put(e *loadEntry) {
+	if e.size > lc.maxSize {
+		return
+	}
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	if i := slices.IndexFunc(lc.entries, func(o *loadEntry) bool { return o.id == e.id }); i >= 0 {
+		lc.drop(i)
+	}
+	for len(lc.entries) > 0 && (len(lc.entries) >= loadCacheEntries || lc.size+e.size > lc.maxSize) {
+		lc.drop(0)
+	}
+	lc.entries = append(lc.entries, e)
+	lc.size += e.size
+	if lc.idle == nil {
+		lc.idle = time.AfterFunc(loadCacheIdle, lc.clear)
+	} else {
+		lc.idle.Reset(loadCacheIdle)
+	}
+}
+
+// drop removes entry i; lc.mu is held.
+func (lc *loadCache) drop(i int) {
+	lc.size -= lc.entries[i].size
+	lc.entries = slices.Delete(lc.entries, i, i+1)
+}
+
+func (lc *loadCache) clear() {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	lc.entries, lc.size = nil, 0
+}
+
+// sameFile reports whether b is the file a was: the same file, of the
+// same size and modification time.
+func sameFile(a, b os.FileInfo) bool {
+	return a.Size() == b.Size() && a.ModTime().Equal(b.ModTime()) && os.SameFile(a, b)
+}
+
+// share returns a copy of c's head over c's messages, so a caller that
+// changes the conversation's fields or appends to its messages does not
+// change what is kept.
+func share(c *conversation.Conversation) *conversation.Conversation {
+	cp := *c
+	cp.Messages = slices.Clip(c.Messages)
+	return &cp
+}
+
+// conversationSize estimates the bytes c holds: its texts, and a little
+// for each message.
+func conversationSize(c *conversation.Conversation) int {
+	n := 0
+	for i := range c.Messages {
+		m := &c.Messages[i]
+		n += 256 + len(m.Content) + len(m.Thinking)
+		for _, tc := range m.ToolCalls {
+			n += 64 + len(tc.Name) + len(tc.Arguments)
+		}
+		for _, tr := range m.ToolResults {
+			n += 64 + len(tr.Name) + len(tr.Content)
+		}
+	}
+	return n
+}
