@@ -235,6 +235,32 @@ func (c *Client) loadPages(ctx context.Context, id string) (*conversation.Conver
 	return whole, first.FromIndex, nil
 }
 
+// Window returns conversation id with only its messages offset to
+// offset+limit-1 (fewer at its end), in one request of at most
+// server.MaxPage messages: what `show --message N --context K` prints,
+// without the rest of a long conversation. count is how many messages the
+// conversation has. An offset past the end is the daemon's 400 (an
+// *APIError).
+func (c *Client) Window(ctx context.Context, id string, offset, limit int) (conv *conversation.Conversation, count int, fromIndex bool, err error) {
+	if offset < 0 || limit < 1 || limit > server.MaxPage {
+		return nil, 0, false, fmt.Errorf("daemon: window of %d messages at %d: from 0, 1 to %d messages", limit, offset, server.MaxPage)
+	}
+	// The offset is always given: for a hit's id the daemon would
+	// otherwise start at the page that holds the hit.
+	v := url.Values{"offset": {strconv.Itoa(offset)}, "limit": {strconv.Itoa(limit)}}
+	var l server.Loaded
+	if err := c.get(ctx, "/api/conversations/"+url.PathEscape(id), v, &l); err != nil {
+		return nil, 0, false, err
+	}
+	if l.Conversation == nil {
+		return nil, 0, false, fmt.Errorf("daemon: no conversation in the answer for %s", id)
+	}
+	if l.Offset != offset {
+		return nil, 0, false, fmt.Errorf("daemon: %s: page at %d asked, at %d sent", id, offset, l.Offset)
+	}
+	return l.Conversation, l.MessageCount, l.FromIndex, nil
+}
+
 func (c *Client) Topics(ctx context.Context, r query.TopicsRequest) ([]query.TopicCount, error) {
 	v := url.Values{}
 	if len(r.Projects) > 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/convsearch/convsearch/internal/term"
 	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/query"
+	"github.com/convsearch/convsearch/server"
 )
 
 func runShow(ctx context.Context, env *Env, args []string) error {
@@ -40,6 +41,27 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer be.Close()
+	if *message >= 0 && be.Daemon != nil {
+		// Only the window is asked for: the daemon keeps a long
+		// conversation once read, but sending all of it, a page at a
+		// time, for a few messages costs what the whole does.
+		lo := max(*message-*contextN, 0)
+		if n := *message + *contextN - lo + 1; n > 0 && n <= server.MaxPage {
+			c, count, fromIndex, err := be.Daemon.Window(ctx, id, lo, n)
+			if err == nil && *message >= count {
+				return fmt.Errorf("show: conversation %s has %d messages (0 to %d); no message %d", id, count, count-1, *message)
+			}
+			if err == nil {
+				return printShown(env, c, fromIndex, *message, *asJSON, *showAll)
+			}
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return err
+			}
+			// Anything else (no such conversation, a message past the
+			// end): the whole conversation is loaded below, which says
+			// what went wrong as it always has.
+		}
+	}
 	c, fromIndex, err := be.Load(ctx, id)
 	if err == nil && *message < 0 {
 		// A hit's own id (search --json "id"): its conversation, at the
@@ -58,9 +80,6 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if fromIndex {
-		fmt.Fprintf(env.Stderr, "convsearch: %s could not be read again; showing the text the index keeps\n", c.File)
-	}
 	if *message >= 0 {
 		if *message >= len(c.Messages) {
 			// Like an unknown id: the thing asked for does not exist (exit 1).
@@ -69,10 +88,19 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 		lo, hi := max(*message-*contextN, 0), min(*message+*contextN, len(c.Messages)-1)
 		c.Messages = c.Messages[lo : hi+1]
 	}
-	if *asJSON {
+	return printShown(env, c, fromIndex, *message, *asJSON, *showAll)
+}
+
+// printShown prints what show shows of c: its messages (all, or the window
+// around focus), as text or as JSON.
+func printShown(env *Env, c *conversation.Conversation, fromIndex bool, focus int, asJSON, all bool) error {
+	if fromIndex {
+		fmt.Fprintf(env.Stderr, "convsearch: %s could not be read again; showing the text the index keeps\n", c.File)
+	}
+	if asJSON {
 		return writeJSON(env.Stdout, c)
 	}
-	printConversation(env, c, *message, *showAll)
+	printConversation(env, c, focus, all)
 	return nil
 }
 
