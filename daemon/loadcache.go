@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"os"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -19,9 +20,13 @@ import (
 // its file once, not once a page.
 //
 // A kept conversation is served only while its file is the one it was
-// read from (same path, size and modification time, same file) and the
-// index has not been written since: anything else reads it again. What is
-// kept is what Load returned, after redaction, never the file's raw text.
+// read from (same path, size and modification time, same file), the
+// index's record of the conversation is the same, and no rebuilt index has
+// taken the old one's place since: anything else reads it again. Writes
+// of other conversations to the index do not drop it, so an agent paging
+// a long conversation while its own session is being indexed keeps it.
+// What is kept is what Load returned, after redaction, never the file's
+// raw text.
 type Engine struct {
 	*query.Engine
 	loads *loadCache
@@ -59,7 +64,7 @@ const (
 
 type loadCache struct {
 	under   conversationLoader
-	gen     func() uint64 // the index's generation: it changes whenever the index is written
+	epoch   func() uint64 // changes when a rebuilt index takes the old one's place
 	stat    func(string) (os.FileInfo, error)
 	maxSize int
 
@@ -70,30 +75,30 @@ type loadCache struct {
 }
 
 type loadEntry struct {
-	id        string // the conversation's id (never a hit's)
-	file      string
+	id        string                 // the conversation's id (never a hit's)
+	info      query.ConversationInfo // the index's record of it
 	fi        os.FileInfo
-	gen       uint64
+	epoch     uint64
 	c         *conversation.Conversation
 	fromIndex bool
 	size      int
 }
 
-func newLoadCache(under conversationLoader, gen func() uint64) *loadCache {
-	return &loadCache{under: under, gen: gen, stat: os.Stat, maxSize: loadCacheBytes}
+func newLoadCache(under conversationLoader, epoch func() uint64) *loadCache {
+	return &loadCache{under: under, epoch: epoch, stat: os.Stat, maxSize: loadCacheBytes}
 }
 
 func (lc *loadCache) load(ctx context.Context, id string) (*conversation.Conversation, bool, error) {
-	// The index's generation is read first, the file's state next, the
-	// conversation last: what is kept is never older than its key.
-	gen := lc.gen()
+	// The index's state is read first, the file's next, the conversation
+	// last: what is kept is never older than its key.
+	epoch := lc.epoch()
 	info, err := lc.under.Conversation(ctx, id)
 	if err != nil {
 		return nil, false, err // as Load, whose first step this is, says
 	}
 	fi, serr := lc.stat(info.File)
 	if serr == nil {
-		if c, fromIndex, ok := lc.get(info.ID, info.File, fi, gen); ok {
+		if c, fromIndex, ok := lc.get(info, fi, epoch); ok {
 			return c, fromIndex, nil
 		}
 	}
@@ -103,18 +108,18 @@ func (lc *loadCache) load(ctx context.Context, id string) (*conversation.Convers
 		// it changes.
 		return c, fromIndex, err
 	}
-	lc.put(&loadEntry{id: info.ID, file: info.File, fi: fi, gen: gen, c: c, fromIndex: fromIndex, size: conversationSize(c)})
+	lc.put(&loadEntry{id: info.ID, info: *info, fi: fi, epoch: epoch, c: c, fromIndex: fromIndex, size: conversationSize(c)})
 	return share(c), fromIndex, nil
 }
 
-func (lc *loadCache) get(id, file string, fi os.FileInfo, gen uint64) (*conversation.Conversation, bool, bool) {
+func (lc *loadCache) get(info *query.ConversationInfo, fi os.FileInfo, epoch uint64) (*conversation.Conversation, bool, bool) {
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
 	for i, e := range lc.entries {
-		if e.id != id {
+		if e.id != info.ID {
 			continue
 		}
-		if e.gen != gen || e.file != file || !sameFile(e.fi, fi) {
+		if e.epoch != epoch || !reflect.DeepEqual(&e.info, info) || !sameFile(e.fi, fi) {
 			lc.drop(i) // stale: never served again
 			return nil, false, false
 		}

@@ -112,7 +112,19 @@ func TestLoadCachePages(t *testing.T) {
 			}
 			return texts
 		}},
-		{name: "index written", wantLoads: 1, between: func(t *testing.T, st *Store, file string) []string {
+		{name: "file rewritten and indexed", wantLoads: 1, between: func(t *testing.T, st *Store, file string) []string {
+			texts := longTexts(n+10, "third")
+			if err := convtest.WriteAtomic(file, convtest.Portable("long", "Quokkas", texts...)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Ingester.Reconcile(context.Background(), []string{filepath.Dir(file)}); err != nil {
+				t.Fatal(err)
+			}
+			return texts
+		}},
+		// Writes of other conversations do not drop it: an agent paging a
+		// conversation while its own session is indexed keeps it.
+		{name: "another file indexed", wantLoads: 0, between: func(t *testing.T, st *Store, file string) []string {
 			other := filepath.Join(filepath.Dir(file), "other.json")
 			if err := convtest.WriteAtomic(other, convtest.Portable("other", "Other", "hello")); err != nil {
 				t.Fatal(err)
@@ -160,6 +172,7 @@ func TestLoadCachePages(t *testing.T) {
 			if got := loads.loads.Load() - 1; got != tt.wantLoads {
 				t.Errorf("%d loads for the pages after the first, want %d", got, tt.wantLoads)
 			}
+			n := len(texts)
 			if len(all) != n {
 				t.Fatalf("%d messages, want %d", len(all), n)
 			}
@@ -236,5 +249,158 @@ func TestLoadCacheMCP(t *testing.T) {
 		if got := loads.loads.Load(); got != 1 {
 			t.Errorf("after %s (call %d): %d loads, want 1", c.name, i+1, got)
 		}
+	}
+}
+
+// fakeLoader serves conversations of a few messages each, one a file, and
+// counts its loads.
+type fakeLoader struct {
+	infos map[string]query.ConversationInfo
+	loads map[string]int
+}
+
+func (f *fakeLoader) Conversation(_ context.Context, id string) (*query.ConversationInfo, error) {
+	info, ok := f.infos[id]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", query.ErrNotFound, id)
+	}
+	return &info, nil
+}
+
+func (f *fakeLoader) Load(_ context.Context, id string) (*conversation.Conversation, bool, error) {
+	info, ok := f.infos[id]
+	if !ok {
+		return nil, false, fmt.Errorf("%w: %s", query.ErrNotFound, id)
+	}
+	f.loads[id]++
+	data, err := os.ReadFile(info.File)
+	if err != nil {
+		return nil, false, err
+	}
+	c := &conversation.Conversation{ID: id, File: info.File}
+	for i := range info.Messages {
+		c.Messages = append(c.Messages, conversation.Message{Index: i, Content: string(data)})
+	}
+	return c, false, nil
+}
+
+// TestLoadCacheKey: what drops a kept conversation, and what keeps it.
+func TestLoadCacheKey(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		// change runs between two loads of "a".
+		change    func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64)
+		wantLoads int    // of "a", both loads
+		wantText  string // of the second load
+	}{
+		{name: "nothing changed", wantLoads: 1, wantText: "one"},
+		{name: "file rewritten in place, same size", wantLoads: 2, wantText: "two", change: func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64) {
+			writeLater(t, f.infos["a"].File, "two")
+		}},
+		{name: "file replaced", wantLoads: 2, wantText: "three!", change: func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64) {
+			if err := convtest.WriteAtomic(f.infos["a"].File, []byte("three!")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "index's record changed", wantLoads: 2, wantText: "one", change: func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64) {
+			info := f.infos["a"]
+			info.Topics = []string{"new topic"}
+			f.infos["a"] = info
+		}},
+		{name: "rebuilt index put in place", wantLoads: 2, wantText: "one", change: func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64) {
+			*epoch++
+		}},
+		{name: "another conversation loaded", wantLoads: 1, wantText: "one", change: func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64) {
+			if _, _, err := lc.load(ctx, "b"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "pushed out by others", wantLoads: 2, wantText: "one", change: func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64) {
+			for _, id := range []string{"b", "c", "d", "e"} {
+				if _, _, err := lc.load(ctx, id); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}},
+		{name: "pushed out by size", wantLoads: 2, wantText: "one", change: func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64) {
+			lc.maxSize = 3 * 260 // a and b do not fit together
+			if _, _, err := lc.load(ctx, "b"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "too large to keep", wantLoads: 2, wantText: "one", change: func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64) {
+			lc.clear()
+			lc.maxSize = 100
+			if _, _, err := lc.load(ctx, "a"); err != nil {
+				t.Fatal(err)
+			}
+			f.loads["a"]-- // that load is not the one counted
+		}},
+		{name: "idle", wantLoads: 2, wantText: "one", change: func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64) {
+			lc.clear() // what the idle timer does
+		}},
+		{name: "file gone", wantLoads: 2, change: func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64) {
+			if err := os.Remove(f.infos["a"].File); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			f := &fakeLoader{infos: map[string]query.ConversationInfo{}, loads: map[string]int{}}
+			for _, id := range []string{"a", "b", "c", "d", "e"} {
+				file := filepath.Join(dir, id)
+				if err := os.WriteFile(file, []byte("one"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				f.infos[id] = query.ConversationInfo{ID: id, File: file, Messages: 3}
+			}
+			var epoch uint64
+			lc := newLoadCache(f, func() uint64 { return epoch })
+			c, _, err := lc.load(ctx, "a")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Messages = append(c.Messages, conversation.Message{Content: "a caller's"}) // not what is kept
+			c.Title = "changed by a caller"
+			if tt.change != nil {
+				tt.change(t, f, lc, &epoch)
+			}
+			c, _, err = lc.load(ctx, "a")
+			if f.loads["a"] != tt.wantLoads {
+				t.Errorf("%d loads, want %d", f.loads["a"], tt.wantLoads)
+			}
+			if tt.wantText == "" {
+				if err == nil {
+					t.Errorf("loaded a gone file: %+v", c)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(c.Messages) != 3 || c.Messages[0].Content != tt.wantText || c.Title != "" {
+				t.Errorf("loaded %d messages, %q, title %q; want 3, %q, no title", len(c.Messages), c.Messages[0].Content, c.Title, tt.wantText)
+			}
+		})
+	}
+}
+
+// writeLater writes text to file in place (the same file, the same size
+// when text is as long) with a later modification time.
+func writeLater(t *testing.T, file, text string) {
+	t.Helper()
+	fi, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := fi.ModTime().Add(time.Second)
+	if err := os.Chtimes(file, later, later); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -9,6 +9,7 @@ package daemon
 
 import (
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/convsearch/convsearch/conversation"
@@ -60,6 +61,9 @@ type Store struct {
 	Ingester *ingest.Ingester
 
 	query query.Options // how the query engine reads conversations again
+	// swaps counts the rebuilt indexes put in place by Commit: what was
+	// read from the old one is not kept past it.
+	swaps atomic.Uint64
 }
 
 // OpenStore opens the index in o.Dir, creating it unless o.ReadOnly.
@@ -109,7 +113,7 @@ func (s *Store) CachingEngine() (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{Engine: e, loads: newLoadCache(e, s.Index.Generation)}, nil
+	return &Engine{Engine: e, loads: newLoadCache(e, s.swaps.Load)}, nil
 }
 
 // Commit ends a rebuild: the new index takes the old one's place (see
@@ -119,7 +123,9 @@ func (s *Store) Commit() error {
 	if s.Index.Rebuilding() == "" {
 		return nil
 	}
-	if err := s.Index.Commit(); err != nil {
+	err := s.Index.Commit()
+	s.swaps.Add(1) // even on an error: the index may have changed
+	if err != nil {
 		return err
 	}
 	return s.Index.WriteManifest()
