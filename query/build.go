@@ -51,6 +51,9 @@ type builder struct {
 	dated []period // the times src names, when they can weigh (grouped, by relevance)
 	match bq.Query // set by question: the documents its query finds, without what only ranks them
 	every bq.Query // set by question: the documents that hold every one of its content words
+
+	expanded  map[string]bool // the fields and prefixes counted in expansion
+	expansion expansion       // what the query's prefixes expand to so far (see expanding)
 }
 
 // build returns nil for a node that matches everything (a clause made only
@@ -165,6 +168,9 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 	case t.Prefix:
 		prefix := strings.ToLower(t.Text)
 		for _, f := range textFields {
+			if err := b.expanding(t, f.name, prefix); err != nil {
+				return nil, err
+			}
 			q := bleve.NewPrefixQuery(prefix)
 			q.SetField(f.name)
 			q.SetBoost(f.boost)
@@ -252,14 +258,18 @@ func (b *builder) fieldTerm(t *Term) (bq.Query, error) {
 		}
 		return keyword(indexer.FieldType, k), nil
 	case "decision":
-		return b.textIn(t, indexer.FieldDecision, indexer.FieldRationale), nil
+		return b.textIn(t, indexer.FieldDecision, indexer.FieldRationale)
 	case "title", "topic":
 		// A join: what is in the conversations whose title (topic) matches.
 		var q bq.Query
+		var err error
 		if t.Field == "title" {
-			q = b.textIn(t, indexer.FieldTitle)
+			q, err = b.textIn(t, indexer.FieldTitle)
 		} else {
-			q = b.textIn(t, indexer.FieldTopics, indexer.FieldName)
+			q, err = b.textIn(t, indexer.FieldTopics, indexer.FieldName)
+		}
+		if err != nil {
+			return nil, err
 		}
 		ids, err := b.e.conversationIDs(b.ctx, q)
 		if err != nil {
@@ -281,12 +291,16 @@ func (b *builder) fieldTerm(t *Term) (bq.Query, error) {
 
 // textIn matches t's text (a word, prefix, fuzzy word or phrase) in the
 // given text fields.
-func (b *builder) textIn(t *Term, fields ...string) bq.Query {
+func (b *builder) textIn(t *Term, fields ...string) (bq.Query, error) {
 	var qs []bq.Query
 	for _, f := range fields {
 		switch {
 		case t.Prefix:
-			q := bleve.NewPrefixQuery(strings.ToLower(t.Text))
+			prefix := strings.ToLower(t.Text)
+			if err := b.expanding(t, f, prefix); err != nil {
+				return nil, err
+			}
+			q := bleve.NewPrefixQuery(prefix)
 			q.SetField(f)
 			qs = append(qs, q)
 		case t.Fuzziness > 0:
@@ -298,5 +312,5 @@ func (b *builder) textIn(t *Term, fields ...string) bq.Query {
 			qs = append(qs, b.matchPhrase(t.Text, f, 1))
 		}
 	}
-	return disjunction(qs)
+	return disjunction(qs), nil
 }

@@ -390,6 +390,9 @@ func queryError(env *Env, q string, err error) error {
 		fmt.Fprintln(env.Stderr, se.Caret())
 		return usagef("%v", se)
 	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("search: stopped: it took longer than its limit of %v; narrow it: rarer words, prefixes (*) with more letters, fewer fuzzy (~) words, a filter (--project, --since, --type), or no phrase", query.DefaultTimeout)
+	}
 	return err
 }
 

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convsearch/convsearch/daemon"
 	"github.com/convsearch/convsearch/query"
 )
 
@@ -390,6 +395,26 @@ func TestEmptyIndexNote(t *testing.T) {
 		got := emptyIndexNote("/d", tt.indexing)
 		if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
 			t.Errorf("indexing %v: %q, want it to say %q and not %q", tt.indexing, got, tt.want, tt.not)
+		}
+	}
+}
+
+// TestQueryErrorTimeout: a search stopped at its time limit, by the index
+// or by the daemon (HTTP 504), says so and what to do, not Go's "context
+// deadline exceeded" alone.
+func TestQueryErrorTimeout(t *testing.T) {
+	env := &Env{Stderr: io.Discard}
+	for _, err := range []error{
+		fmt.Errorf("search: stopped at its time limit: %w", context.DeadlineExceeded),
+		&daemon.APIError{Status: http.StatusGatewayTimeout, Message: "search: stopped at its time limit: context deadline exceeded"},
+	} {
+		got := queryError(env, "k*", err)
+		if got == nil || !strings.Contains(got.Error(), "took longer than its limit of 10s") || !strings.Contains(got.Error(), "narrow it") {
+			t.Errorf("queryError(%v) = %v; want it to say the search took longer than its limit, and what to do", err, got)
+		}
+		var ue *usageError
+		if errors.As(got, &ue) {
+			t.Errorf("queryError(%v) is a usage error; a timeout is not one", err)
 		}
 	}
 }
