@@ -152,36 +152,48 @@ func (r *Request) filteredByCaller() bool {
 
 // filters returns the request's non-text restrictions.
 func (r *Request) filters() []bq.Query {
+	fs := r.fieldFilters()
+	if q := r.conversationFilter(); q != nil {
+		fs = append(fs, q)
+	}
+	return fs
+}
+
+// terms is a disjunction of field's values; nil without values.
+func terms(field string, values []string) bq.Query {
+	if len(values) == 0 {
+		return nil
+	}
+	qs := make([]bq.Query, 0, len(values))
+	for _, v := range values {
+		if field == indexer.FieldProject {
+			qs = append(qs, anyCase(field, v, false))
+			continue
+		}
+		q := bleve.NewTermQuery(v)
+		q.SetField(field)
+		qs = append(qs, q)
+	}
+	return disjunction(qs)
+}
+
+// fieldFilters returns the request's non-text restrictions but its
+// conversations.
+func (r *Request) fieldFilters() []bq.Query {
 	var fs []bq.Query
-	terms := func(field string, values []string) {
-		if len(values) == 0 {
-			return
-		}
-		qs := make([]bq.Query, 0, len(values))
-		for _, v := range values {
-			if field == indexer.FieldProject {
-				qs = append(qs, anyCase(field, v, false))
-				continue
-			}
-			q := bleve.NewTermQuery(v)
-			q.SetField(field)
-			qs = append(qs, q)
-		}
-		fs = append(fs, disjunction(qs))
-	}
-	terms(indexer.FieldType, r.Types)
-	terms(indexer.FieldProject, r.Projects)
-	terms(indexer.FieldSource, lower(r.Sources))
-	terms(indexer.FieldRole, lower(r.Roles))
-	// A hit's id names its conversation ("m/ID/12" is ID); the id as given
-	// stays too, for a conversation whose own id looks like a hit's.
-	convs := slices.Clone(r.Conversations)
-	for _, v := range r.Conversations {
-		if c, _ := ConversationID(v); c != v {
-			convs = append(convs, c)
+	for _, f := range []struct {
+		field  string
+		values []string
+	}{
+		{indexer.FieldType, r.Types},
+		{indexer.FieldProject, r.Projects},
+		{indexer.FieldSource, lower(r.Sources)},
+		{indexer.FieldRole, lower(r.Roles)},
+	} {
+		if q := terms(f.field, f.values); q != nil {
+			fs = append(fs, q)
 		}
 	}
-	terms(indexer.FieldConversationID, convs)
 	if !r.Since.IsZero() || !r.Until.IsZero() {
 		inclusive := true
 		q := bleve.NewDateRangeInclusiveQuery(r.Since, r.Until, &inclusive, &inclusive)
@@ -189,6 +201,26 @@ func (r *Request) filters() []bq.Query {
 		fs = append(fs, q)
 	}
 	return fs
+}
+
+// conversationIDs returns the conversations r.Conversations names: a
+// hit's id names its conversation ("m/ID/12" is ID); the id as given stays
+// too, for a conversation whose own id looks like a hit's.
+func (r *Request) conversationIDs() []string {
+	convs := slices.Clone(r.Conversations)
+	for _, v := range r.Conversations {
+		if c, _ := ConversationID(v); c != v {
+			convs = append(convs, c)
+		}
+	}
+	slices.Sort(convs)
+	return slices.Compact(convs)
+}
+
+// conversationFilter matches the documents of r.Conversations; nil
+// without.
+func (r *Request) conversationFilter() bq.Query {
+	return terms(indexer.FieldConversationID, r.conversationIDs())
 }
 
 func lower(ss []string) []string {

@@ -279,12 +279,21 @@ func (e *Engine) run(ctx context.Context, r Request, main, match bq.Query, dated
 func (r *Request) scope(main bq.Query, extra []bq.Query) bq.Query {
 	// Filters restrict without scoring: Bleve checks them only for the
 	// documents the main query finds, and scores nothing twice.
-	filters := append(r.filters(), extra...)
+	filters := append(r.fieldFilters(), extra...)
 	q := main
+	if ids := r.conversationFilter(); ids != nil {
+		// A few conversations hold few of the documents a broad query
+		// finds: the search goes from one of theirs to the next (within),
+		// where a filter would read every match.
+		if q == nil {
+			q = bleve.NewMatchAllQuery()
+		}
+		q = within{q, ids}
+	}
 	if len(filters) > 0 || r.ExcludeHidden {
 		fq := bleve.NewBooleanQuery()
-		if main != nil {
-			fq.AddMust(main)
+		if q != nil {
+			fq.AddMust(q)
 		}
 		if len(filters) > 0 {
 			fq.AddFilter(combine(filters, nil, nil))
@@ -330,6 +339,11 @@ const maxGroupScan = 4 * MaxLimit
 // documents more cheaply.
 func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request, res *Result, q bq.Query, read int, seen map[string]bool, dated []period) error {
 	want := r.Offset + r.Limit + 1
+	if ids := r.conversationIDs(); len(ids) > 0 {
+		// No more conversations can come than those asked for: reading on
+		// to find one more would read every hit of theirs, page by page.
+		want = min(want, len(ids))
+	}
 	// Only req's own pages say when enough conversations were read: one
 	// that addDated found may rank below others req has not reached yet.
 	convs := make(map[string]bool, want)
@@ -359,8 +373,9 @@ func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request,
 		}
 	}
 	all := uint64(len(res.Hits)) >= res.Total
+	short := len(convs) < want // the scan stopped before it found them all
 	res.Hits, res.More = groupRanked(res.Hits, r.Offset, r.Limit, r.Sort == SortRelevance)
-	if !res.More && !all && len(res.Hits) == r.Limit {
+	if !res.More && !all && short && len(res.Hits) == r.Limit {
 		res.More = true // the scan stopped at maxGroupScan
 	}
 	if all || len(res.Hits) == 0 {
@@ -407,10 +422,8 @@ func (e *Engine) countHits(ctx context.Context, q bq.Query, hits []Hit) error {
 		tq.SetField(indexer.FieldConversationID)
 		ids = append(ids, tq)
 	}
-	cq := bleve.NewBooleanQuery()
-	cq.AddMust(q)
-	cq.AddFilter(bleve.NewDisjunctionQuery(ids...))
-	req := bleve.NewSearchRequestOptions(cq, 0, 0, false)
+	// within, not a filter: a filter would read every match of q.
+	req := bleve.NewSearchRequestOptions(within{q, bleve.NewDisjunctionQuery(ids...)}, 0, 0, false)
 	req.Score = "none" // counted, not ranked
 	req.AddFacet("c", bleve.NewFacetRequest(indexer.FieldConversationID, len(hits)))
 	sr, err := e.search(ctx, req)

@@ -152,7 +152,13 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	if err := all.UnknownSource(ctx, indexer.SourceCounts(be.Stats), req.Sources); err != nil {
 		return usagef("search: %v", err)
 	}
-	res, err := be.Search(ctx, req)
+	// One time limit for the whole search, the count of the printed
+	// list's hits included: each search of the engine's own would restart
+	// it.
+	start := time.Now()
+	sctx, cancel := context.WithTimeout(ctx, query.DefaultTimeout)
+	defer cancel()
+	res, err := be.Search(sctx, req)
 	if err != nil {
 		return queryError(env, req.Query, err)
 	}
@@ -172,10 +178,12 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		if full {
 			// A full window counted only the hits it held: one long
 			// conversation would read "50 hits" of its 1201.
-			if err := countConversations(ctx, be, req, convs); err != nil {
+			if err := countConversations(sctx, be, req, convs); err != nil {
 				return queryError(env, req.Query, err)
 			}
 		}
+		// The time printed is the whole search's, the count's included.
+		res.TookMS = float64(time.Since(start).Microseconds()) / 1000
 		res.Hits = res.Hits[:0]
 		for _, c := range convs {
 			res.Hits = append(res.Hits, c.hits...)
@@ -273,8 +281,9 @@ type searcher interface {
 
 // countConversations sets each conversation's count to its number of hits
 // for req, as a grouped search counts them (the Count --group, the API and
-// MCP give): one grouped search within these conversations, which costs
-// little next to the search that found them.
+// MCP give): one grouped search within these conversations, which reads
+// only their documents (the engine steps from one of theirs to the next),
+// so that it costs little next to the search that found them.
 func countConversations(ctx context.Context, be searcher, req query.Request, convs []convHits) error {
 	if len(convs) == 0 {
 		return nil
