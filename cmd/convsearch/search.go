@@ -163,10 +163,13 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		return queryError(env, req.Query, err)
 	}
 	var convs []convHits
+	var listed, looked int // the hits looked at, and their conversations
+	var full bool          // the hits looked at are fewer than the matches
 	if byConversation {
 		var more bool
 		convs, more = groupHits(res.Hits, page.Offset, page.Limit, req.Sort == query.SortRelevance)
-		full := len(res.Hits) == req.Limit && uint64(len(res.Hits)) < res.Total
+		listed, looked = conversationsOf(res.Hits), len(res.Hits)
+		full = len(res.Hits) == req.Limit && uint64(len(res.Hits)) < res.Total
 		// The engine's next page was the window's: the printed page's is
 		// the next conversation's, when one follows within the window or
 		// the page is full and the window left hits unread (as a grouped
@@ -210,6 +213,12 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	if byConversation {
+		if len(convs) == 0 && res.Total > 0 {
+			// Paged past the last conversation: the query matches, the
+			// page is empty.
+			fmt.Fprintln(env.Stdout, pastLastConversation(res, page.Offset, listed, looked, full))
+			return nil
+		}
 		printConversations(env, res, regroup(res.Hits, convs), page.Offset, true, *facets)
 		return nil
 	}
@@ -274,6 +283,27 @@ func groupHits(hits []query.Hit, offset, limit int, byScore bool) ([]convHits, b
 	return out[:min(limit, len(out))], len(out) > limit
 }
 
+// conversationsOf returns how many conversations hits are in.
+func conversationsOf(hits []query.Hit) int {
+	seen := map[string]bool{}
+	for _, h := range hits {
+		seen[h.ConversationID] = true
+	}
+	return len(seen)
+}
+
+// pastLastConversation says that the printed list of res, paged to offset,
+// has no conversation there although the query matches: listed
+// conversations hold the looked hits looked at, which are the best of more
+// when full.
+func pastLastConversation(res *query.Result, offset, listed, looked int, full bool) string {
+	if full {
+		return fmt.Sprintf("no more conversations after %d: the list goes through the best %d of the %d matches of %q, in %d conversations (--all-hits pages through every match)",
+			offset, looked, res.Total, res.Query, listed)
+	}
+	return fmt.Sprintf("no more conversations after %d: the %d matches of %q are in %d conversations", offset, res.Total, res.Query, listed)
+}
+
 // searcher is what countConversations asks.
 type searcher interface {
 	Search(ctx context.Context, r query.Request) (*query.Result, error)
@@ -330,6 +360,10 @@ func printConversations(env *Env, res *query.Result, convs []convHits, offset in
 	w := env.Stdout
 	st := style{term.Style{On: term.Color(env.Getenv, w)}}
 	if len(convs) == 0 {
+		if res.Total > 0 && offset > 0 {
+			fmt.Fprintf(w, "no more matches after %d: %q has %d\n", offset, res.Query, res.Total)
+			return
+		}
 		fmt.Fprintf(w, "no match for %q\n", res.Query)
 		return
 	}

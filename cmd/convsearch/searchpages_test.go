@@ -156,3 +156,31 @@ func TestSearchPagesThroughTheDaemon(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchPastTheEnd: a page past the last conversation (or hit) of a
+// query that matches says there are no more after that offset, not "no
+// match", and exits 0; a query that matches nothing still says no match.
+func TestSearchPastTheEnd(t *testing.T) {
+	home := t.TempDir()
+	root := filepath.Join(home, "convs")
+	writeWombats(t, root)
+	data := filepath.Join(t.TempDir(), "data")
+	if r := cs(t, home, "index", "--data-dir", data, "--no-default-roots", "--root", root); r.code != 0 {
+		t.Fatalf("index: %s", r.stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--offset", "5", "wombat"}, "no more conversations after 5: the "},
+		{[]string{"--offset", "40", "wombat"}, "matches of \"wombat\" are in 5 conversations"},
+		{[]string{"--all-hits", "--offset", "40", "wombat"}, "no more matches after 40: \"wombat\" has "},
+		{[]string{"--offset", "5", "platypus"}, "no match for \"platypus\""},
+		{[]string{"platypus"}, "no match for \"platypus\""},
+	} {
+		r := cs(t, home, append([]string{"search", "--data-dir", data}, tc.args...)...)
+		if r.code != 0 || !strings.Contains(r.stdout, tc.want) {
+			t.Errorf("search %v: exit %d, %q; want exit 0 and %q\n%s", tc.args, r.code, r.stdout, tc.want, r.stderr)
+		}
+	}
+}
