@@ -159,6 +159,19 @@ func analyze(an analysis.Analyzer, text string) []string {
 	return out
 }
 
+// prefixStem is the index's term for a prefix typed as a whole word, when
+// stemming changes its end: the index holds "retri" for retry, retries and
+// retrying, and "manag" for manage and managed, which the prefixes "retry"
+// and "manage" do not begin. "" when the stem is the prefix itself (then
+// the prefix query finds it) or the prefix is no word (a stop word).
+func (b *builder) prefixStem(prefix string) string {
+	toks := analyze(b.e.analyzer, prefix)
+	if len(toks) != 1 || toks[0] == prefix || strings.HasPrefix(toks[0], prefix) {
+		return ""
+	}
+	return toks[0]
+}
+
 func (b *builder) term(t *Term) (bq.Query, error) {
 	if t.Field != "" {
 		return b.fieldTerm(t)
@@ -175,6 +188,12 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 			q.SetField(f.name)
 			q.SetBoost(f.boost)
 			qs = append(qs, q)
+			if st := b.prefixStem(prefix); st != "" {
+				sq := bleve.NewTermQuery(st)
+				sq.SetField(f.name)
+				sq.SetBoost(f.boost)
+				qs = append(qs, sq)
+			}
 		}
 	case t.Fuzziness > 0:
 		toks := analyze(b.e.analyzer, t.Text)
@@ -303,6 +322,11 @@ func (b *builder) textIn(t *Term, fields ...string) (bq.Query, error) {
 			q := bleve.NewPrefixQuery(prefix)
 			q.SetField(f)
 			qs = append(qs, q)
+			if st := b.prefixStem(prefix); st != "" {
+				sq := bleve.NewTermQuery(st)
+				sq.SetField(f)
+				qs = append(qs, sq)
+			}
 		case t.Fuzziness > 0:
 			q := bleve.NewMatchQuery(t.Text)
 			q.SetFuzziness(t.Fuzziness)
