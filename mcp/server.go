@@ -454,7 +454,7 @@ func hitID(id string) bool { conv, _ := query.ConversationID(id); return conv !=
 func (t *tools) idError(ctx context.Context, err error, id string) error {
 	e := backendError(engineError(err, ""), id)
 	if errors.Is(err, query.ErrNotFound) && t.opts.Indexing(ctx) {
-		return fmt.Errorf("%w (convsearch is still indexing for the first time: it may not be read yet; ask again shortly)", e)
+		return fmt.Errorf("%w (convsearch is still indexing, a first pass or a full rebuild: it may not be read yet; ask again shortly)", e)
 	}
 	return e
 }

@@ -268,7 +268,7 @@ func indexingNote(indexing bool, text string) string {
 	if !indexing {
 		return text
 	}
-	return "Note: convsearch is still indexing the user's conversations for the first time; this answer may miss some. Ask again shortly for a complete one.\n\n" + text
+	return "Note: convsearch is still indexing the user's conversations (a first pass, or a full rebuild); this answer may miss some. Ask again shortly for a complete one.\n\n" + text
 }
 
 func renderRelated(id string, out *searchOutput) string {

@@ -295,7 +295,7 @@ func (h *handler) readyz(w http.ResponseWriter, r *http.Request) {
 		indexing := h.o.Indexing == nil || h.o.Indexing()
 		status := "checking the roots against an index a pass completed before"
 		if indexing {
-			status = "indexing the roots for the first time"
+			status = "indexing: a first pass, or a full rebuild, is under way"
 		}
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ready": false, "indexing": indexing, "status": status})
 		return

@@ -48,7 +48,7 @@ func openBackend(ctx context.Context, env *Env, sf *storeFlags) (*daemon.Conn, e
 		}
 	}
 	if conn.Indexing {
-		fmt.Fprintln(env.Stderr, "convsearch: the daemon is still indexing for the first time; results may be incomplete")
+		fmt.Fprintln(env.Stderr, "convsearch: the daemon is still indexing (a first pass, or a full rebuild); results may be incomplete")
 	}
 	return conn, nil
 }
@@ -231,7 +231,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 // daemon's lock: the answer is to wait.
 func emptyIndexNote(dir string, indexing bool) string {
 	if indexing {
-		return "convsearch: the daemon is still indexing " + dir + " for the first time and nothing is searchable yet; try again shortly"
+		return "convsearch: the daemon is still indexing " + dir + " (a first pass, or a full rebuild) and nothing is searchable yet; try again shortly"
 	}
 	return "convsearch: the index in " + dir + " is empty: run `convsearch index` or give --root DIR"
 }

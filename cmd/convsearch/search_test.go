@@ -390,7 +390,7 @@ func TestEmptyIndexNote(t *testing.T) {
 		want, not string
 	}{
 		{false, "run `convsearch index`", "still indexing"},
-		{true, "still indexing /d for the first time", "convsearch index`"},
+		{true, "still indexing /d (a first pass, or a full rebuild)", "convsearch index`"},
 	} {
 		got := emptyIndexNote("/d", tt.indexing)
 		if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
