@@ -87,7 +87,21 @@ type doc struct {
 // documents returns the Bleve documents of conversation c, indexed under
 // key (c.ID, or c.ID with a suffix when another file already holds that id).
 func documents(c *conversation.Conversation, key, file string) []doc {
-	docs := make([]doc, 0, 1+len(c.Messages)+len(c.Topics)+len(c.Decisions))
+	return piece(c, key, file, Range{})
+}
+
+// piece returns the documents of r's part of conversation c (see Range):
+// the messages in r, with the conversation's own, topic and decision
+// documents in the piece that starts at message 0. A message's context
+// field reads its neighbours in c, whatever piece they fall in.
+func piece(c *conversation.Conversation, key, file string, r Range) []doc {
+	from, to := r.bounds(len(c.Messages))
+	head := from == 0
+	n := to - from
+	if head {
+		n += 1 + len(c.Topics) + len(c.Decisions)
+	}
+	docs := make([]doc, 0, n)
 	base := func(kind string, date time.Time) map[string]any {
 		m := make(map[string]any, 12)
 		m[FieldType] = kind
@@ -105,6 +119,9 @@ func documents(c *conversation.Conversation, key, file string) []doc {
 		return m
 	}
 
+	if !head {
+		return messageDocs(docs, c, key, from, to, base)
+	}
 	cm := base(KindConversation, c.Date)
 	cm[FieldFile] = file
 	cm[FieldTitle] = c.Title
@@ -120,8 +137,40 @@ func documents(c *conversation.Conversation, key, file string) []doc {
 	}
 	cm[FieldMessages] = float64(len(c.Messages))
 	docs = append(docs, doc{ConversationDocID(key), cm})
+	docs = messageDocs(docs, c, key, from, to, base)
 
-	for i := range c.Messages {
+	seen := map[string]bool{}
+	for _, t := range c.Topics {
+		slug := conversation.Slug(t.Name)
+		if slug == "" || seen[slug] {
+			continue
+		}
+		seen[slug] = true
+		tm := base(KindTopic, time.Time{})
+		tm[FieldName] = t.Name
+		tm[FieldContent] = t.Name
+		tm[FieldTopicKey] = strings.ToLower(strings.Join(strings.Fields(t.Name), " "))
+		tm[FieldOrigin] = string(t.Origin)
+		docs = append(docs, doc{TopicDocID(key, slug), tm})
+	}
+	for n, d := range c.Decisions {
+		dm := base(KindDecision, d.Timestamp)
+		dm[FieldDecision] = d.Decision
+		dm[FieldContent] = d.Decision
+		if d.Rationale != "" {
+			dm[FieldRationale] = d.Rationale
+			dm[FieldContent] = d.Decision + "\n" + d.Rationale
+		}
+		dm[FieldMessageIndex] = float64(d.MessageIndex)
+		dm[FieldOrigin] = string(d.Origin)
+		docs = append(docs, doc{DecisionDocID(key, n), dm})
+	}
+	return docs
+}
+
+// messageDocs appends to docs the documents of messages [from, to) of c.
+func messageDocs(docs []doc, c *conversation.Conversation, key string, from, to int, base func(string, time.Time) map[string]any) []doc {
+	for i := from; i < to; i++ {
 		m := &c.Messages[i]
 		mm := base(KindMessage, m.Timestamp)
 		mm[FieldRole] = string(m.Role)
@@ -151,34 +200,22 @@ func documents(c *conversation.Conversation, key, file string) []doc {
 		}
 		docs = append(docs, doc{MessageDocID(key, m.Index), mm})
 	}
-
-	seen := map[string]bool{}
-	for _, t := range c.Topics {
-		slug := conversation.Slug(t.Name)
-		if slug == "" || seen[slug] {
-			continue
-		}
-		seen[slug] = true
-		tm := base(KindTopic, time.Time{})
-		tm[FieldName] = t.Name
-		tm[FieldContent] = t.Name
-		tm[FieldTopicKey] = strings.ToLower(strings.Join(strings.Fields(t.Name), " "))
-		tm[FieldOrigin] = string(t.Origin)
-		docs = append(docs, doc{TopicDocID(key, slug), tm})
-	}
-	for n, d := range c.Decisions {
-		dm := base(KindDecision, d.Timestamp)
-		dm[FieldDecision] = d.Decision
-		dm[FieldContent] = d.Decision
-		if d.Rationale != "" {
-			dm[FieldRationale] = d.Rationale
-			dm[FieldContent] = d.Decision + "\n" + d.Rationale
-		}
-		dm[FieldMessageIndex] = float64(d.MessageIndex)
-		dm[FieldOrigin] = string(d.Origin)
-		docs = append(docs, doc{DecisionDocID(key, n), dm})
-	}
 	return docs
+}
+
+// Range is the part of a conversation's messages a Change writes: messages
+// From to To-1. The zero Range is the whole conversation.
+type Range struct{ From, To int }
+
+// Whole reports whether r is the whole conversation.
+func (r Range) Whole() bool { return r.To <= 0 }
+
+// bounds returns the messages r covers of n, clamped to [0, n].
+func (r Range) bounds(n int) (from, to int) {
+	if r.Whole() {
+		return 0, n
+	}
+	return min(max(r.From, 0), n), min(r.To, n)
 }
 
 // maxConceptBytes is how much of a message's text gives concepts: what a

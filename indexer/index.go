@@ -698,6 +698,15 @@ type Change struct {
 	Append bool
 	// Conversations replace the file's documents, unless Remove or KeepDocs.
 	Conversations []*conversation.Conversation
+	// Messages, unless whole (the zero Range), limits the Change to those
+	// messages of its one conversation: a conversation too long for one
+	// batch is written in pieces (see ingest). The piece from message 0
+	// writes the conversation's own, topic and decision documents and its
+	// entry in the record, which names every document the conversation
+	// will have, so that a pass stopped before its last piece removes all
+	// of them when it reads the file again; the later pieces (Append) add
+	// their messages' documents only.
+	Messages Range
 }
 
 // ShardOf returns which of the index's record shards holds path's record
@@ -873,6 +882,33 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 		case old != nil:
 			release(old, path)
 		}
+		if !ch.Messages.Whole() && ch.Messages.From > 0 {
+			// A later piece of a conversation whose first piece, in an
+			// earlier Change, made its entry and took its key.
+			if len(ch.Conversations) != 1 || !ch.Append || old == nil {
+				return p, fmt.Errorf("index %s: messages %d to %d of a conversation without its first piece", path, ch.Messages.From, ch.Messages.To)
+			}
+			c := ch.Conversations[0]
+			key := ""
+			for _, e := range st.Conversations {
+				if e.ID == c.ID || e.ID == c.ID+"~"+shortHash(path) {
+					key = e.ID
+				}
+			}
+			if key == "" {
+				return p, fmt.Errorf("index %s: messages %d to %d of conversation %s, not recorded", path, ch.Messages.From, ch.Messages.To, c.ID)
+			}
+			for _, d := range piece(c, key, path, ch.Messages) {
+				if err := p.batch.Index(d.id, d.fields); err != nil {
+					return p, fmt.Errorf("index %s: %w", path, err)
+				}
+			}
+			sh[path] = &st
+			continue
+		}
+		if !ch.Messages.Whole() && len(ch.Conversations) != 1 {
+			return p, fmt.Errorf("index %s: a message range over %d conversations", path, len(ch.Conversations))
+		}
 		for _, c := range ch.Conversations {
 			key := c.ID
 			if owner, ok := ix.owners[key]; ok && owner != path {
@@ -882,7 +918,7 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 				key = c.ID + "~" + shortHash(path)
 			}
 			setOwner(key, path)
-			for _, d := range documents(c, key, path) {
+			for _, d := range piece(c, key, path, ch.Messages) {
 				if err := p.batch.Index(d.id, d.fields); err != nil {
 					return p, fmt.Errorf("index %s: %w", path, err)
 				}

@@ -844,35 +844,72 @@ type part struct {
 }
 
 // split cuts the change of a file whose documents would overrun one batch
-// (BatchDocs, BatchBytes) into parts, between conversations: the first
-// replaces the file's documents, the later ones append. All but the last
-// record the file as unread (size -1, no hash), so that a pass stopped
-// between them reads it again rather than keep half of it.
+// (BatchDocs, BatchBytes) into parts: between conversations, and a
+// conversation that overruns a batch on its own between its messages (see
+// indexer.Change.Messages). The first part replaces the file's documents,
+// the later ones append. All but the last record the file as unread (size
+// -1, no hash), so that a pass stopped between them reads it again rather
+// than keep half of it.
 func (in *Ingester) split(r result) []part {
 	ch := r.change
-	if len(ch.Conversations) < 2 || (r.docs < in.opts.BatchDocs && r.text <= in.opts.BatchBytes) {
+	if r.docs < in.opts.BatchDocs && r.text <= in.opts.BatchBytes {
 		return []part{{change: ch, docs: r.docs + 1, text: r.text}}
 	}
 	var parts []part
 	cur := part{change: ch}
 	cur.change.Conversations = nil
-	for _, c := range ch.Conversations {
-		d, t := docsOf(c), textOf(c)
-		if len(cur.change.Conversations) > 0 && (cur.docs+d > in.opts.BatchDocs || cur.text+t > in.opts.BatchBytes) {
+	next := func() {
+		if len(cur.change.Conversations) > 0 {
 			parts = append(parts, cur)
 			cur = part{change: indexer.Change{State: ch.State, Append: true}}
+		}
+	}
+	for _, c := range ch.Conversations {
+		d, t := docsOf(c), textOf(c)
+		if (d > in.opts.BatchDocs || t > in.opts.BatchBytes) && len(c.Messages) > 1 {
+			next()
+			for _, p := range in.pieces(c) {
+				p.change.State, p.change.Append = ch.State, len(parts) > 0
+				parts = append(parts, p)
+			}
+			cur = part{change: indexer.Change{State: ch.State, Append: true}}
+			continue
+		}
+		if cur.docs+d > in.opts.BatchDocs || cur.text+t > in.opts.BatchBytes {
+			next()
 		}
 		cur.change.Conversations = append(cur.change.Conversations, c)
 		cur.docs += d
 		cur.text += t
 	}
-	parts = append(parts, cur)
+	next()
 	for i := range parts[:len(parts)-1] {
 		st := &parts[i].change.State
 		st.Size, st.Hash = -1, ""
 	}
 	parts[len(parts)-1].docs++ // the file's record
 	return parts
+}
+
+// pieces cuts conversation c, too long for one batch, between its messages
+// into parts of at most BatchDocs documents and BatchBytes of text (or one
+// message, if that alone is more). The first piece holds the
+// conversation's own, topic and decision documents as well.
+func (in *Ingester) pieces(c *conversation.Conversation) []part {
+	var out []part
+	docs, text := 1+len(c.Topics)+len(c.Decisions), headTextOf(c)
+	from := 0
+	for i := range c.Messages {
+		t := messageTextOf(&c.Messages[i])
+		if i > from && (docs+1 > in.opts.BatchDocs || text+t > in.opts.BatchBytes) {
+			out = append(out, part{change: indexer.Change{Conversations: []*conversation.Conversation{c}, Messages: indexer.Range{From: from, To: i}}, docs: docs, text: text})
+			from, docs, text = i, 0, 0
+		}
+		docs++
+		text += t
+	}
+	out = append(out, part{change: indexer.Change{Conversations: []*conversation.Conversation{c}, Messages: indexer.Range{From: from, To: len(c.Messages)}}, docs: docs, text: text})
+	return out
 }
 
 // docsOf is how many documents c makes.
@@ -882,6 +919,16 @@ func docsOf(c *conversation.Conversation) int {
 
 // textOf is roughly how many bytes of text c's documents index.
 func textOf(c *conversation.Conversation) int {
+	n := headTextOf(c)
+	for i := range c.Messages {
+		n += messageTextOf(&c.Messages[i])
+	}
+	return n
+}
+
+// headTextOf is roughly how many bytes of text c's own, topic and decision
+// documents index.
+func headTextOf(c *conversation.Conversation) int {
 	n := len(c.Title)
 	for _, s := range c.Summaries {
 		n += len(s)
@@ -892,18 +939,21 @@ func textOf(c *conversation.Conversation) int {
 	for _, nt := range c.Notes {
 		n += len(nt.Text)
 	}
-	for i := range c.Messages {
-		m := &c.Messages[i]
-		n += len(m.Content) + len(m.Thinking) + indexer.ContextBytes(m)
-		for _, tc := range m.ToolCalls {
-			n += len(tc.Arguments)
-		}
-		for _, tr := range m.ToolResults {
-			n += len(tr.Content)
-		}
-	}
 	for _, d := range c.Decisions {
 		n += len(d.Decision) + len(d.Rationale)
+	}
+	return n
+}
+
+// messageTextOf is roughly how many bytes of text m's document indexes,
+// with its share of its neighbours' context fields.
+func messageTextOf(m *conversation.Message) int {
+	n := len(m.Content) + len(m.Thinking) + indexer.ContextBytes(m)
+	for _, tc := range m.ToolCalls {
+		n += len(tc.Arguments)
+	}
+	for _, tr := range m.ToolResults {
+		n += len(tr.Content)
 	}
 	return n
 }
