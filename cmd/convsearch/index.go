@@ -33,8 +33,9 @@ const (
 // smallPass sizes a pass's memory to its work. Bulk settings buy speed with
 // headroom (a 10k-message pass peaked at 700 MB for 130 to 200 MB live);
 // a pass that reads at most smallPassBytes (about 35k Claude Code messages)
-// takes one writer lane and a tighter collector instead: 10k messages then
-// peak near 250 MB for about a tenth more CPU, seconds in all. A larger pass
+// takes one writer lane and a tighter collector instead (a soft limit of
+// smallPassLimit plus the bytes read): 10k messages then peak near 250 MB
+// for about a tenth more CPU, seconds in all. A larger pass
 // keeps the bulk settings: there the same trade costs more time than the
 // build can spare (docs/PERFORMANCE.md). GOGC and GOMEMLIMIT in the
 // environment still win.
@@ -47,7 +48,11 @@ func smallPass(getenv func(string) string) func(bytes int64) int {
 			debug.SetGCPercent(smallPassGCPercent)
 		}
 		if getenv("GOMEMLIMIT") == "" {
-			debug.SetMemoryLimit(smallPassLimit)
+			// The batches' analysis is bounded by BatchBytes, but a file
+			// is held parsed until its last batch is written: a long
+			// session (29 MB) left the collector no headroom under the
+			// bare limit, and it ran without pause, half the CPU.
+			debug.SetMemoryLimit(smallPassLimit + bytes)
 		}
 		return 1
 	}

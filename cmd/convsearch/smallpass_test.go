@@ -19,10 +19,10 @@ func TestSmallPass(t *testing.T) {
 		wantGC    int
 		wantLimit int64
 	}{
-		{"small", 13 << 20, nil, 1, smallPassGCPercent, smallPassLimit},
-		{"at the bound", smallPassBytes, nil, 1, smallPassGCPercent, smallPassLimit},
+		{"small", 13 << 20, nil, 1, smallPassGCPercent, smallPassLimit + 13<<20},
+		{"at the bound", smallPassBytes, nil, 1, smallPassGCPercent, smallPassLimit + smallPassBytes},
 		{"large", smallPassBytes + 1, nil, 0, bulkGCPercent, bulkMemoryLimit},
-		{"GOGC set", 1 << 20, map[string]string{"GOGC": "50"}, 1, bulkGCPercent, smallPassLimit},
+		{"GOGC set", 1 << 20, map[string]string{"GOGC": "50"}, 1, bulkGCPercent, smallPassLimit + 1<<20},
 		{"GOMEMLIMIT set", 1 << 20, map[string]string{"GOMEMLIMIT": "1GiB"}, 1, smallPassGCPercent, bulkMemoryLimit},
 	}
 	for _, tt := range tests {
