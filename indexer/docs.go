@@ -1,6 +1,10 @@
 package indexer
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -87,37 +91,21 @@ type doc struct {
 // documents returns the Bleve documents of conversation c, indexed under
 // key (c.ID, or c.ID with a suffix when another file already holds that id).
 func documents(c *conversation.Conversation, key, file string) []doc {
-	return piece(c, key, file, Range{})
+	return piece(c, key, file, 0, len(c.Messages), true)
 }
 
-// piece returns the documents of r's part of conversation c (see Range):
-// the messages in r, with the conversation's own, topic and decision
-// documents in the piece that starts at message 0. A message's context
-// field reads its neighbours in c, whatever piece they fall in.
-func piece(c *conversation.Conversation, key, file string, r Range) []doc {
-	from, to := r.bounds(len(c.Messages))
-	head := from == 0
-	n := to - from
+// piece returns the documents of messages [from, to) of conversation c,
+// with, if head, the conversation's own, topic and decision documents. A
+// message's context field reads its neighbours in c, whatever piece they
+// fall in.
+func piece(c *conversation.Conversation, key, file string, from, to int, head bool) []doc {
+	from, to = min(max(from, 0), len(c.Messages)), min(max(to, 0), len(c.Messages))
+	n := max(to-from, 0)
 	if head {
 		n += 1 + len(c.Topics) + len(c.Decisions)
 	}
 	docs := make([]doc, 0, n)
-	base := func(kind string, date time.Time) map[string]any {
-		m := make(map[string]any, 12)
-		m[FieldType] = kind
-		m[FieldConversationID] = key
-		m[FieldSource] = c.Source
-		if c.Project != "" {
-			m[FieldProject] = c.Project
-		}
-		if date.IsZero() {
-			date = c.Date
-		}
-		if !date.IsZero() {
-			m[FieldDate] = date.UTC()
-		}
-		return m
-	}
+	base := baseFields(c, key)
 
 	if !head {
 		return messageDocs(docs, c, key, from, to, base)
@@ -168,6 +156,26 @@ func piece(c *conversation.Conversation, key, file string, r Range) []doc {
 	return docs
 }
 
+// baseFields returns the maker of the fields every document of c has.
+func baseFields(c *conversation.Conversation, key string) func(kind string, date time.Time) map[string]any {
+	return func(kind string, date time.Time) map[string]any {
+		m := make(map[string]any, 12)
+		m[FieldType] = kind
+		m[FieldConversationID] = key
+		m[FieldSource] = c.Source
+		if c.Project != "" {
+			m[FieldProject] = c.Project
+		}
+		if date.IsZero() {
+			date = c.Date
+		}
+		if !date.IsZero() {
+			m[FieldDate] = date.UTC()
+		}
+		return m
+	}
+}
+
 // messageDocs appends to docs the documents of messages [from, to) of c.
 func messageDocs(docs []doc, c *conversation.Conversation, key string, from, to int, base func(string, time.Time) map[string]any) []doc {
 	for i := from; i < to; i++ {
@@ -209,14 +217,6 @@ type Range struct{ From, To int }
 
 // Whole reports whether r is the whole conversation.
 func (r Range) Whole() bool { return r.To <= 0 }
-
-// bounds returns the messages r covers of n, clamped to [0, n].
-func (r Range) bounds(n int) (from, to int) {
-	if r.Whole() {
-		return 0, n
-	}
-	return min(max(r.From, 0), n), min(r.To, n)
-}
 
 // maxConceptBytes is how much of a message's text gives concepts: what a
 // person says of their life and work is in the first few kilobytes, and
@@ -397,4 +397,83 @@ func (b *budget) take(s *string, cut *int) {
 	*s = strings.Clone(prefix(*s, b.left))
 	b.left = 0
 	*cut++
+}
+
+// Prefix is what a conversation's record keeps of its leading messages'
+// documents, for a later read of a file that only grew (see Change.Kept):
+// how many (all but the last contextReach, whose context fields a message
+// appended after them changes), and a hash of their documents.
+type Prefix struct {
+	N    int
+	Hash string
+}
+
+// PrefixOf returns the Prefix of conversation c, and the hash of the
+// documents of its first at messages ("" unless at is from 1 to its
+// length), to compare with the Prefix an earlier read recorded: a file
+// whose last messages went (rewritten, cut short) may keep the others. The
+// hash is of every field a message's document indexes or stores but the
+// conversation's key, which the index may change.
+func PrefixOf(c *conversation.Conversation, at int) (p Prefix, atHash string) {
+	p.N = max(len(c.Messages)-contextReach, 0)
+	if at > len(c.Messages) {
+		at = 0
+	}
+	h := sha256.New()
+	base := baseFields(c, "")
+	var buf []byte
+	var keys []string
+	docs := make([]doc, 0, 1)
+	for i := range max(p.N, at) {
+		if i == p.N {
+			p.Hash = hex.EncodeToString(h.Sum(nil)[:16])
+		}
+		docs = messageDocs(docs[:0], c, "", i, i+1, base)
+		d := docs[0]
+		keys = keys[:0]
+		for k := range d.fields {
+			if k != FieldConversationID {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		buf = buf[:0]
+		for _, k := range keys {
+			buf = append(buf, k...)
+			buf = append(buf, 0)
+			switch v := d.fields[k].(type) {
+			case string:
+				buf = strconv.AppendInt(buf, int64(len(v)), 10)
+				buf = append(buf, ':')
+				buf = append(buf, v...)
+			case float64:
+				buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
+			case time.Time:
+				buf = v.UTC().AppendFormat(buf, time.RFC3339Nano)
+			case []string:
+				buf = strconv.AppendInt(buf, int64(len(v)), 10)
+				for _, s := range v {
+					buf = append(buf, 0)
+					buf = strconv.AppendInt(buf, int64(len(s)), 10)
+					buf = append(buf, ':')
+					buf = append(buf, s...)
+				}
+			default:
+				buf = fmt.Appendf(buf, "%T:%#v", v, v)
+			}
+			buf = append(buf, 0)
+		}
+		buf = append(buf, '\n')
+		h.Write(buf)
+		if i+1 == at {
+			atHash = hex.EncodeToString(h.Sum(nil)[:16])
+		}
+	}
+	if p.N == 0 {
+		return Prefix{}, atHash
+	}
+	if at <= p.N {
+		p.Hash = hex.EncodeToString(h.Sum(nil)[:16])
+	}
+	return p, atHash
 }

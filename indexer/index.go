@@ -698,14 +698,27 @@ type Change struct {
 	Append bool
 	// Conversations replace the file's documents, unless Remove or KeepDocs.
 	Conversations []*conversation.Conversation
+	// Kept, with one conversation whose file held it alone before, is how
+	// many of its leading messages keep the documents they have, and
+	// KeptHash the hash of them (PrefixOf) that the file's record must
+	// give the conversation for that: the rest is written, and a
+	// conversation that only grew costs what was added. If the record
+	// disagrees, the whole conversation is written. Pieces (Messages)
+	// then start at Kept, the first one included.
+	Kept     int
+	KeptHash string
+	// Prefix, for a Change of one conversation, is recorded with it (see
+	// PrefixOf) for a later read of the file.
+	Prefix Prefix
 	// Messages, unless whole (the zero Range), limits the Change to those
 	// messages of its one conversation: a conversation too long for one
-	// batch is written in pieces (see ingest). The piece from message 0
-	// writes the conversation's own, topic and decision documents and its
-	// entry in the record, which names every document the conversation
-	// will have, so that a pass stopped before its last piece removes all
-	// of them when it reads the file again; the later pieces (Append) add
-	// their messages' documents only.
+	// batch is written in pieces (see ingest). The first piece (from
+	// message Kept, 0 unless some are kept) writes the conversation's own,
+	// topic and decision documents and its entry in the record, which
+	// names every document the conversation will have, so that a pass
+	// stopped before its last piece removes all of them when it reads the
+	// file again; the later pieces (Append) add their messages' documents
+	// only.
 	Messages Range
 }
 
@@ -842,9 +855,18 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 			ix.owners[key] = path
 		}
 	}
-	release := func(old *FileState, path string) {
-		for _, id := range old.DocIDs() {
-			p.batch.Delete(id)
+	// release deletes the documents of the file's old record, but for the
+	// first keep messages of conversation keptKey, and gives up its keys.
+	release := func(old *FileState, path, keptKey string, keep int) {
+		for _, c := range old.Conversations {
+			for _, id := range c.DocIDs() {
+				if keep > 0 && c.ID == keptKey {
+					if _, n, _ := ParseDocID(id); n >= 0 && n < keep {
+						continue
+					}
+				}
+				p.batch.Delete(id)
+			}
 		}
 		for _, c := range old.Conversations {
 			if ix.owners[c.ID] == path {
@@ -860,7 +882,7 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 		old := sh[path]
 		if ch.Remove {
 			if old != nil {
-				release(old, path)
+				release(old, path, "", 0)
 				delete(sh, path)
 			}
 			continue
@@ -875,14 +897,23 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 			continue
 		}
 		st.Conversations, st.Messages = nil, 0
+		// keep is how many leading messages of the one conversation keep
+		// their documents, under keptKey: Kept, if the record agrees.
+		keep, keptKey := 0, ""
+		if ch.Kept > 0 && !ch.Append && old != nil && len(old.Conversations) == 1 && len(ch.Conversations) == 1 {
+			if e := old.Conversations[0]; e.Prefix == ch.Kept && e.PrefixHash == ch.KeptHash && e.Messages >= ch.Kept &&
+				(e.ID == ch.Conversations[0].ID || e.ID == ch.Conversations[0].ID+"~"+shortHash(path)) {
+				keep, keptKey = ch.Kept, e.ID
+			}
+		}
 		switch {
 		case ch.Append && old != nil:
 			st.Conversations = append(st.Conversations, old.Conversations...)
 			st.Messages = old.Messages
 		case old != nil:
-			release(old, path)
+			release(old, path, keptKey, keep)
 		}
-		if !ch.Messages.Whole() && ch.Messages.From > 0 {
+		if !ch.Messages.Whole() && ch.Messages.From > ch.Kept {
 			// A later piece of a conversation whose first piece, in an
 			// earlier Change, made its entry and took its key.
 			if len(ch.Conversations) != 1 || !ch.Append || old == nil {
@@ -898,7 +929,7 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 			if key == "" {
 				return p, fmt.Errorf("index %s: messages %d to %d of conversation %s, not recorded", path, ch.Messages.From, ch.Messages.To, c.ID)
 			}
-			for _, d := range piece(c, key, path, ch.Messages) {
+			for _, d := range piece(c, key, path, ch.Messages.From, ch.Messages.To, false) {
 				if err := p.batch.Index(d.id, d.fields); err != nil {
 					return p, fmt.Errorf("index %s: %w", path, err)
 				}
@@ -917,17 +948,35 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 				// own key so neither file's documents overwrite the other's.
 				key = c.ID + "~" + shortHash(path)
 			}
+			if keep > 0 && key != keptKey {
+				// The key changed (the file that held the plain ID
+				// went): the kept documents go too, and all are written.
+				for i := range keep {
+					p.batch.Delete(MessageDocID(keptKey, i))
+				}
+				keep = 0
+			}
 			setOwner(key, path)
-			for _, d := range piece(c, key, path, ch.Messages) {
+			// The first piece (or the whole) from the first message not
+			// kept: Messages.From is Kept, which the record may refuse.
+			from, to := keep, len(c.Messages)
+			if !ch.Messages.Whole() {
+				to = ch.Messages.To
+			}
+			for _, d := range piece(c, key, path, from, to, true) {
 				if err := p.batch.Index(d.id, d.fields); err != nil {
 					return p, fmt.Errorf("index %s: %w", path, err)
 				}
 			}
 			st.Messages += len(c.Messages)
-			st.Conversations = append(st.Conversations, ConversationEntry{
+			e := ConversationEntry{
 				ID: key, Date: c.Date, Title: c.Title, Project: c.Project,
 				Topics: c.TopicNames(), Source: c.Source, Messages: len(c.Messages), Decisions: len(c.Decisions),
-			})
+			}
+			if len(ch.Conversations) == 1 {
+				e.Prefix, e.PrefixHash = ch.Prefix.N, ch.Prefix.Hash
+			}
+			st.Conversations = append(st.Conversations, e)
 		}
 		sh[path] = &st
 	}

@@ -30,6 +30,12 @@ type ConversationEntry struct {
 	// Decisions is how many decision documents the conversation has; with
 	// Messages and Topics it names every document (see FileState.DocIDs).
 	Decisions int `json:"decisions,omitempty"`
+	// Prefix and PrefixHash are the conversation's Prefix (see PrefixOf),
+	// recorded for a file of one conversation: a later read of the file
+	// that finds its first Prefix messages' documents unchanged writes only
+	// the rest (see Change.Kept).
+	Prefix     int    `json:"prefix,omitempty"`
+	PrefixHash string `json:"prefix_hash,omitempty"`
 }
 
 // FileState is the index's record of one source file: its fingerprint, the
@@ -63,20 +69,26 @@ type FileState struct {
 func (f *FileState) DocIDs() []string {
 	var ids []string
 	for _, c := range f.Conversations {
-		ids = append(ids, ConversationDocID(c.ID))
-		for i := range c.Messages {
-			ids = append(ids, MessageDocID(c.ID, i))
+		ids = append(ids, c.DocIDs()...)
+	}
+	return ids
+}
+
+// DocIDs returns the ids of every Bleve document of the conversation.
+func (c *ConversationEntry) DocIDs() []string {
+	ids := []string{ConversationDocID(c.ID)}
+	for i := range c.Messages {
+		ids = append(ids, MessageDocID(c.ID, i))
+	}
+	seen := map[string]bool{}
+	for _, t := range c.Topics {
+		if slug := conversation.Slug(t); slug != "" && !seen[slug] {
+			seen[slug] = true
+			ids = append(ids, TopicDocID(c.ID, slug))
 		}
-		seen := map[string]bool{}
-		for _, t := range c.Topics {
-			if slug := conversation.Slug(t); slug != "" && !seen[slug] {
-				seen[slug] = true
-				ids = append(ids, TopicDocID(c.ID, slug))
-			}
-		}
-		for n := range c.Decisions {
-			ids = append(ids, DecisionDocID(c.ID, n))
-		}
+	}
+	for n := range c.Decisions {
+		ids = append(ids, DecisionDocID(c.ID, n))
 	}
 	return ids
 }

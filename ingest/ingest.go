@@ -834,7 +834,40 @@ func (in *Ingester) read(ctx context.Context, j job) result {
 		r.change.State.Warnings = append(r.change.State.Warnings, w.Error())
 	}
 	r.change.Conversations = res.Conversations
+	if len(res.Conversations) == 1 {
+		in.keep(&r, j, info)
+	}
 	return r
+}
+
+// keep sets, for a file of one conversation, the Prefix to record with it
+// and, if the file held it alone before and the documents of its first
+// messages are those the record says were written (the file only grew),
+// how many of them keep their documents: a long session that Claude Code
+// appends to after every turn then costs what was appended, not all of it.
+// A forced read (the conversation's key changes), a file whose family
+// changed, or one whose last read failed or stopped part-way is written
+// whole.
+func (in *Ingester) keep(r *result, j job, info parsers.Info) {
+	c := r.change.Conversations[0]
+	var prev indexer.ConversationEntry
+	at := 0
+	if p := j.prev; p != nil && !j.force && p.Error == "" && p.Hash != "" && p.Size >= 0 &&
+		p.Parser == info.Name && p.ParserVersion == info.Version && len(p.Conversations) == 1 {
+		prev = p.Conversations[0]
+		if prev.ID == c.ID || strings.HasPrefix(prev.ID, c.ID+"~") {
+			at = prev.Prefix
+		}
+	}
+	pre, h := indexer.PrefixOf(c, at)
+	r.change.Prefix = pre
+	if at > 0 && h != "" && h == prev.PrefixHash {
+		r.change.Kept, r.change.KeptHash = at, h
+		r.docs -= at
+		for i := range at {
+			r.text -= messageTextOf(&c.Messages[i])
+		}
+	}
 }
 
 // part is one batch's share of a file's change.
@@ -866,10 +899,14 @@ func (in *Ingester) split(r result) []part {
 	}
 	for _, c := range ch.Conversations {
 		d, t := docsOf(c), textOf(c)
-		if (d > in.opts.BatchDocs || t > in.opts.BatchBytes) && len(c.Messages) > 1 {
+		if ch.Kept > 0 { // the one conversation: see keep
+			d, t = r.docs, r.text
+		}
+		if (d > in.opts.BatchDocs || t > in.opts.BatchBytes) && len(c.Messages)-ch.Kept > 1 {
 			next()
-			for _, p := range in.pieces(c) {
+			for _, p := range in.pieces(c, ch.Kept) {
 				p.change.State, p.change.Append = ch.State, len(parts) > 0
+				p.change.Kept, p.change.KeptHash, p.change.Prefix = ch.Kept, ch.KeptHash, ch.Prefix
 				parts = append(parts, p)
 			}
 			cur = part{change: indexer.Change{State: ch.State, Append: true}}
@@ -892,14 +929,15 @@ func (in *Ingester) split(r result) []part {
 }
 
 // pieces cuts conversation c, too long for one batch, between its messages
-// into parts of at most BatchDocs documents and BatchBytes of text (or one
-// message, if that alone is more). The first piece holds the
-// conversation's own, topic and decision documents as well.
-func (in *Ingester) pieces(c *conversation.Conversation) []part {
+// from kept on (those before keep their documents) into parts of at most
+// BatchDocs documents and BatchBytes of text (or one message, if that
+// alone is more). The first piece holds the conversation's own, topic and
+// decision documents as well.
+func (in *Ingester) pieces(c *conversation.Conversation, kept int) []part {
 	var out []part
 	docs, text := 1+len(c.Topics)+len(c.Decisions), headTextOf(c)
-	from := 0
-	for i := range c.Messages {
+	from := kept
+	for i := kept; i < len(c.Messages); i++ {
 		t := messageTextOf(&c.Messages[i])
 		if i > from && (docs+1 > in.opts.BatchDocs || text+t > in.opts.BatchBytes) {
 			out = append(out, part{change: indexer.Change{Conversations: []*conversation.Conversation{c}, Messages: indexer.Range{From: from, To: i}}, docs: docs, text: text})

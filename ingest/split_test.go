@@ -37,11 +37,13 @@ func (b *batchSizer) Apply(ctx context.Context, changes []indexer.Change) error 
 	docs, text := 0, 0
 	for _, ch := range changes {
 		for _, c := range ch.Conversations {
-			from, to := 0, len(c.Messages)
+			// The first ch.Kept messages keep their documents; the piece
+			// from there (or the whole) writes the conversation's own.
+			from, to := ch.Kept, len(c.Messages)
 			if !ch.Messages.Whole() {
 				from, to = ch.Messages.From, ch.Messages.To
 			}
-			if from == 0 {
+			if from == ch.Kept {
 				docs += 1 + len(c.Topics) + len(c.Decisions)
 			}
 			docs += to - from
@@ -119,17 +121,50 @@ func indexedTerms(t *testing.T, dir string) map[string][]string {
 // fullIndex indexes root whole, in batches no file overruns, and returns
 // the index's folder and its documents.
 func fullIndex(t *testing.T, root string) (string, *indexer.Index) {
+	return fullIndexWith(t, root, parsers.NewRegistry(manyParser{}), nil)
+}
+
+// fullIndexWith is fullIndex with a registry and an extractor.
+func fullIndexWith(t *testing.T, root string, reg *parsers.Registry, ex Extractor) (string, *indexer.Index) {
 	t.Helper()
 	dir := t.TempDir()
 	ix, err := indexer.Open(indexer.Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := New(parsers.NewRegistry(manyParser{}), ix, nil, Options{BatchDocs: 1 << 20, BatchBytes: 1 << 30, Workers: 1, Writers: 1})
+	in := New(reg, ix, ex, Options{BatchDocs: 1 << 20, BatchBytes: 1 << 30, Workers: 1, Writers: 1})
 	if _, err := in.Reconcile(context.Background(), []string{root}); err != nil {
 		t.Fatal(err)
 	}
 	return dir, ix
+}
+
+// sameDocs checks that got holds the documents of want, with the same
+// stored fields (but the file's path).
+func sameDocs(t *testing.T, ix, want *indexer.Index) {
+	t.Helper()
+	got, exp := storedDocs(t, ix), storedDocs(t, want)
+	for id := range got {
+		delete(got[id], indexer.FieldFile) // the two files' paths differ
+	}
+	for id := range exp {
+		delete(exp[id], indexer.FieldFile)
+	}
+	if len(got) != len(exp) {
+		t.Errorf("%d documents, want %d", len(got), len(exp))
+	}
+	for id, w := range exp {
+		if g, ok := got[id]; !ok {
+			t.Errorf("document %s missing", id)
+		} else if !reflect.DeepEqual(g, w) {
+			t.Errorf("document %s:\n got %v\nwant %v", id, g, w)
+		}
+	}
+	for id := range got {
+		if _, ok := exp[id]; !ok {
+			t.Errorf("stale document %s", id)
+		}
+	}
 }
 
 // One conversation longer than a batch goes in several batches, each
@@ -158,7 +193,8 @@ func TestLongConversationSplitAcrossBatches(t *testing.T) {
 		{"a long conversation grows", 25, 1 << 20, []step{{"MANY 1 30", 0}, {"MANY 1 100", 0}}, 2},
 		{"several become one", 25, 1 << 20, []step{{"MANY 3 40", 0}, {"MANY 1 60", 0}}, 5},
 		{"a piece fails, the next pass repairs", 25, 1 << 20, []step{{"MANY 1 100", 2}, {"", 0}}, 2},
-		{"a re-read fails part-way, the next pass repairs", 25, 1 << 20, []step{{"MANY 1 60", 0}, {"MANY 1 100", 3}, {"", 0}}, 3},
+		{"a re-read fails part-way, the next pass repairs", 25, 1 << 20, []step{{"MANY 2 30", 0}, {"MANY 1 100", 3}, {"", 0}}, 3},
+		{"a grown conversation fails part-way, the next pass repairs", 25, 1 << 20, []step{{"MANY 1 60", 0}, {"MANY 1 200", 2}, {"", 0}}, 3},
 		{"the first piece fails: the old documents stay", 25, 1 << 20, []step{{"MANY 1 60", 0}, {"MANY 1 100", 1}}, 3},
 	}
 	for _, tt := range tests {
@@ -220,28 +256,7 @@ func TestLongConversationSplitAcrossBatches(t *testing.T) {
 				t.Fatal(err)
 			}
 			wantDir, want := fullIndex(t, wantRoot)
-			got, exp := storedDocs(t, ix), storedDocs(t, want)
-			for id := range got {
-				delete(got[id], indexer.FieldFile) // the two files' paths differ
-			}
-			for id := range exp {
-				delete(exp[id], indexer.FieldFile)
-			}
-			if len(got) != len(exp) {
-				t.Errorf("%d documents, want %d", len(got), len(exp))
-			}
-			for id, w := range exp {
-				if g, ok := got[id]; !ok {
-					t.Errorf("document %s missing", id)
-				} else if !reflect.DeepEqual(g, w) {
-					t.Errorf("document %s:\n got %v\nwant %v", id, g, w)
-				}
-			}
-			for id := range got {
-				if _, ok := exp[id]; !ok {
-					t.Errorf("stale document %s", id)
-				}
-			}
+			sameDocs(t, ix, want)
 			if err := want.Close(); err != nil {
 				t.Fatal(err)
 			}
