@@ -18,6 +18,21 @@ import (
 // words "alpha" and "beta" in 20 messages each.
 func expandEngine(t *testing.T) *Engine {
 	t.Helper()
+	var texts []string
+	for i := range 26 {
+		text := fmt.Sprintf("zeta%s note", strings.Repeat(string(rune('a'+i)), 3))
+		if i < 20 {
+			text += " alpha beta"
+		}
+		texts = append(texts, text)
+	}
+	return messagesEngine(t, texts)
+}
+
+// messagesEngine returns an engine over one conversation of user messages
+// holding texts, in that order.
+func messagesEngine(t *testing.T, texts []string) *Engine {
+	t.Helper()
 	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -25,11 +40,7 @@ func expandEngine(t *testing.T) *Engine {
 	t.Cleanup(func() { ix.Close() })
 	day := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
 	c := &conversation.Conversation{ID: "x", Source: "rao", Title: "Words", Date: day, Project: "p", File: "/fixtures/x.json"}
-	for i := range 26 {
-		text := fmt.Sprintf("zeta%s note", strings.Repeat(string(rune('a'+i)), 3))
-		if i < 20 {
-			text += " alpha beta"
-		}
+	for _, text := range texts {
 		c.Messages = append(c.Messages, conversation.Message{Role: conversation.RoleUser, Content: text, Timestamp: day})
 	}
 	c.Renumber()

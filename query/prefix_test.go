@@ -4,9 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
-	"time"
 
-	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/indexer"
 )
 
@@ -15,12 +13,6 @@ import (
 // word whose stem differs found nothing of it; it finds the word's forms
 // now, and still what begins with the prefix.
 func TestPrefixOfAStemmedWord(t *testing.T) {
-	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	day := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
 	texts := []string{
 		"we retry twice",       // 0
 		"the retries failed",   // 1
@@ -32,18 +24,7 @@ func TestPrefixOfAStemmedWord(t *testing.T) {
 		"happy days",           // 7
 		"happiness",            // 8
 	}
-	c := &conversation.Conversation{ID: "x", Source: "rao", Title: "Words", Date: day, File: "/fixtures/x.json"}
-	for _, text := range texts {
-		c.Messages = append(c.Messages, conversation.Message{Role: conversation.RoleUser, Content: text, Timestamp: day})
-	}
-	c.Renumber()
-	if err := ix.Apply(context.Background(), []indexer.Change{{State: indexer.FileState{Path: c.File, Parser: c.Source}, Conversations: []*conversation.Conversation{c}}}); err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(ix, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := messagesEngine(t, texts)
 	for _, tt := range []struct {
 		q    string
 		want []int // message indexes

@@ -28,14 +28,7 @@ var Damage = []struct{ Name, Prefix string }{
 // 1, the damage, naming path.
 func CheckLeadingDamage(t *testing.T, p parsers.Parser, path string, data []byte) {
 	t.Helper()
-	clean := parse(t, p, path, data)
-	want, err := Canonical(clean.Conversations)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(clean.Conversations) == 0 || len(clean.Conversations[0].Messages) == 0 {
-		t.Fatalf("Parse(%s): no message to keep", path)
-	}
+	want := canonicalMessages(t, p, path, data)
 	for _, d := range Damage {
 		t.Run(d.Name, func(t *testing.T) {
 			damaged := append([]byte(d.Prefix), data...)
