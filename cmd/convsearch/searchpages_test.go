@@ -98,13 +98,7 @@ var searchPagesCases = []struct {
 // and --offset next_offset reads on with no hit twice; the printed list
 // says how to read on.
 func TestSearchPages(t *testing.T) {
-	home := t.TempDir()
-	root := filepath.Join(home, "convs")
-	writeWombats(t, root)
-	data := filepath.Join(t.TempDir(), "data")
-	if r := cs(t, home, "index", "--data-dir", data, "--no-default-roots", "--root", root); r.code != 0 {
-		t.Fatalf("index: %s", r.stderr)
-	}
+	home, data := indexWombats(t)
 	for _, tc := range searchPagesCases {
 		t.Run(tc.name, func(t *testing.T) {
 			checkSearchPages(t, home, append([]string{"--data-dir", data}, tc.args...), tc.limit, tc.pages)
@@ -161,13 +155,7 @@ func TestSearchPagesThroughTheDaemon(t *testing.T) {
 // query that matches says there are no more after that offset, not "no
 // match", and exits 0; a query that matches nothing still says no match.
 func TestSearchPastTheEnd(t *testing.T) {
-	home := t.TempDir()
-	root := filepath.Join(home, "convs")
-	writeWombats(t, root)
-	data := filepath.Join(t.TempDir(), "data")
-	if r := cs(t, home, "index", "--data-dir", data, "--no-default-roots", "--root", root); r.code != 0 {
-		t.Fatalf("index: %s", r.stderr)
-	}
+	home, data := indexWombats(t)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -183,4 +171,18 @@ func TestSearchPastTheEnd(t *testing.T) {
 			t.Errorf("search %v: exit %d, %q; want exit 0 and %q\n%s", tc.args, r.code, r.stdout, tc.want, r.stderr)
 		}
 	}
+}
+
+// indexWombats indexes writeWombats' conversations into a data folder of
+// their own, and returns the home and the data folder.
+func indexWombats(t *testing.T) (home, data string) {
+	t.Helper()
+	home = t.TempDir()
+	root := filepath.Join(home, "convs")
+	writeWombats(t, root)
+	data = filepath.Join(t.TempDir(), "data")
+	if r := cs(t, home, "index", "--data-dir", data, "--no-default-roots", "--root", root); r.code != 0 {
+		t.Fatalf("index: %s", r.stderr)
+	}
+	return home, data
 }
