@@ -43,6 +43,10 @@ type StoreOptions struct {
 	// ManifestEvery, for long-running processes, writes index.json at most
 	// this often instead of after every pass.
 	ManifestEvery time.Duration
+	// Holder names the command that opens the index as a writer ("index",
+	// "watch", "serve", "mcp", "search"): the lock file records it, so
+	// that a process refused the index names the holder and what to do.
+	Holder string
 	// Logger receives the components' logs, each tagged with its name
 	// (default: discarded).
 	Logger *slog.Logger
@@ -75,7 +79,7 @@ func OpenStore(o StoreOptions) (*Store, error) {
 		red = redact.New()
 		rules = red.Version()
 	}
-	ix, err := indexer.Open(indexer.Options{Dir: o.Dir, Rebuild: o.Rebuild, ReadOnly: o.ReadOnly, Redaction: rules, Logger: log.With("component", "indexer")})
+	ix, err := indexer.Open(indexer.Options{Dir: o.Dir, Rebuild: o.Rebuild, ReadOnly: o.ReadOnly, Redaction: rules, Holder: o.Holder, Logger: log.With("component", "indexer")})
 	if err != nil {
 		return nil, err
 	}

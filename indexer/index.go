@@ -53,6 +53,10 @@ type Options struct {
 	// writer that names no rules never starts again an index made under
 	// some: Open fails and leaves it whole (a reader needs no rules).
 	Redaction string
+	// Holder names the command opening the index as a writer ("index",
+	// "watch", "serve", "mcp"…): it goes to the lock file, so that a
+	// process refused the index says who holds it and what to do.
+	Holder string
 	// Logger receives the indexer's logs (default: discarded).
 	Logger *slog.Logger
 }
@@ -174,9 +178,9 @@ func Open(opts Options) (*Index, error) {
 	if err := MakePrivate(opts.Dir); err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
-	lock, err := lockDir(opts.Dir, opts.LockTimeout)
+	lock, err := lockDir(opts.Dir, opts.LockTimeout, opts.Holder)
 	if err != nil {
-		return nil, fmt.Errorf("open index %s: %w (%s)", path, err, lockedAdvice)
+		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	ix.lock = lock
 	if err := ix.openWriter(path); err != nil {
@@ -450,7 +454,13 @@ func (ix *Index) open(path string) error {
 	}
 	switch {
 	case isLockTimeout(err):
-		return fmt.Errorf("open index %s: %w (%s)", path, ErrLocked, lockedAdvice)
+		// A reader waits on a writer's Bolt lock: the lock file names it.
+		// (A writer, which holds that lock, waits on readers.)
+		var h Holder
+		if ix.opts.ReadOnly {
+			h = LockHolder(ix.opts.Dir)
+		}
+		return fmt.Errorf("open index %s: %w", path, &LockedError{Holder: h})
 	case exists(path + ".creating"):
 		// Being made by a writer now, or left half-made by one that was
 		// killed: the writer that holds the lock makes it again.
@@ -540,10 +550,11 @@ func (ix *Index) Commit() error {
 // of hanging.
 const closeTimeout = 20 * time.Second
 
-// lockedAdvice is what a process refused the index can do: the holder may be
-// an index run (wait for it), a watch (it keeps the index to itself), or a
-// daemon, which other commands go through while it answers, and which a
-// second serve or watch must not replace.
+// lockedAdvice is what a process refused the index can do when the lock
+// file does not say which command holds it (Holder.advice says it when it
+// does): the holder may be an index run (wait for it), a watch (it keeps
+// the index to itself), or a daemon, which other commands go through while
+// it answers, and which a second serve or watch must not replace.
 const lockedAdvice = "wait for it to finish, or stop it; a `convsearch watch` keeps the index to itself, while a `convsearch serve` lets other commands go through it"
 
 // errCloseTimeout is what Close says when Bleve did not close in time.

@@ -21,8 +21,11 @@ func LockPath(dir string) string { return filepath.Join(dir, "lock") }
 type dirLock struct{ f *os.File }
 
 // lockDir takes dir's writer lock, waiting up to timeout for another
-// process to let it go; then it fails with ErrLocked, naming the holder.
-func lockDir(dir string, timeout time.Duration) (*dirLock, error) {
+// process to let it go; then it fails with a *LockedError (ErrLocked),
+// naming the holder. holder is the command taking it ("index", "mcp"…),
+// written to the lock file beside the pid for the message another process
+// gives.
+func lockDir(dir string, timeout time.Duration, holder string) (*dirLock, error) {
 	path := LockPath(dir)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
@@ -39,30 +42,106 @@ func lockDir(dir string, timeout time.Duration) (*dirLock, error) {
 			break
 		}
 		if time.Now().After(deadline) {
-			holder := lockHolder(f)
+			h := readHolder(f)
 			f.Close()
-			return nil, fmt.Errorf("%s%w", holder, ErrLocked)
+			return nil, &LockedError{Holder: h}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	// The holder's pid, for the message another process gives.
+	// The holder's pid and command, for the message another process gives.
 	if err := f.Truncate(0); err == nil {
-		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+		line := strconv.Itoa(os.Getpid()) + "\n"
+		if holder = strings.TrimSpace(holder); holder != "" && !strings.ContainsAny(holder, "\n\r") {
+			line += holder + "\n"
+		}
+		f.WriteAt([]byte(line), 0)
 	}
 	return &dirLock{f: f}, nil
 }
 
-// lockHolder names the process that holds the lock, as a prefix for
-// ErrLocked ("process 123: "), or "" when the file does not say.
-func lockHolder(f *os.File) string {
-	b := make([]byte, 32)
+// Holder is the process that holds a data folder's writer lock, as its
+// lock file says: the pid, and the command ("index", "watch", "serve",
+// "mcp", "search") when the writer recorded it (older ones wrote only the
+// pid). The zero Holder is one the file does not name.
+type Holder struct {
+	PID     int
+	Command string
+}
+
+// LockHolder reads who holds dir's writer lock from its lock file. It
+// does not check that the lock is held: a caller refused the index asks.
+func LockHolder(dir string) Holder {
+	f, err := os.Open(LockPath(dir))
+	if err != nil {
+		return Holder{}
+	}
+	defer f.Close()
+	return readHolder(f)
+}
+
+// readHolder parses a lock file: "PID\n" or "PID\nCOMMAND\n".
+func readHolder(f *os.File) Holder {
+	b := make([]byte, 128)
 	n, _ := f.ReadAt(b, 0)
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b[:n])))
+	lines := strings.SplitN(string(b[:n]), "\n", 3)
+	pid, err := strconv.Atoi(strings.TrimSpace(lines[0]))
 	if err != nil || pid <= 0 {
+		return Holder{}
+	}
+	h := Holder{PID: pid}
+	if len(lines) > 1 {
+		h.Command = strings.TrimSpace(lines[1])
+	}
+	return h
+}
+
+// String names the holder: "process 123 (`convsearch mcp`, an agent's MCP
+// server)", "process 123" when the command is not known, "" when the pid
+// is not either.
+func (h Holder) String() string {
+	if h.PID <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("process %d: ", pid)
+	switch h.Command {
+	case "":
+		return fmt.Sprintf("process %d", h.PID)
+	case "mcp":
+		return fmt.Sprintf("process %d (`convsearch mcp`, an agent's MCP server)", h.PID)
+	case "serve":
+		return fmt.Sprintf("process %d (`convsearch serve`, the daemon)", h.PID)
+	}
+	return fmt.Sprintf("process %d (`convsearch %s`)", h.PID, h.Command)
 }
+
+// advice is what a process refused the index by h can do.
+func (h Holder) advice() string {
+	switch h.Command {
+	case "mcp":
+		return "it keeps the index for as long as the agent's session lasts: run `convsearch serve` so that agents and commands share it"
+	case "watch":
+		return "a `convsearch watch` keeps the index to itself: stop it, or run `convsearch serve` instead, which keeps the index in line too and lets other commands go through it"
+	case "serve":
+		return fmt.Sprintf("other commands go through it once it answers: if it is starting, try again; if it does not answer, restart it (`kill %d`, then `convsearch serve`)", h.PID)
+	case "":
+		return lockedAdvice
+	}
+	// index, or a command's pass over --root folders: it finishes.
+	return "a pass over the files: wait for it to finish, then try again; a `convsearch serve` would let commands go through it meanwhile"
+}
+
+// LockedError is the index held by another process: errors.Is(err,
+// ErrLocked). Its message names the holder, when known, and what to do.
+type LockedError struct{ Holder Holder }
+
+func (e *LockedError) Error() string {
+	prefix := e.Holder.String()
+	if prefix != "" {
+		prefix += ": "
+	}
+	return fmt.Sprintf("%s%v (%s)", prefix, ErrLocked, e.Holder.advice())
+}
+
+func (e *LockedError) Unwrap() error { return ErrLocked }
 
 func (l *dirLock) unlock() error {
 	if l == nil || l.f == nil {

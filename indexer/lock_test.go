@@ -1,7 +1,9 @@
 package indexer
 
 import (
+	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,11 +16,69 @@ func TestLockErrorNamesTheFileOnce(t *testing.T) {
 	if err := os.Mkdir(LockPath(dir), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	l, err := lockDir(dir, time.Millisecond)
+	l, err := lockDir(dir, time.Millisecond, "index")
 	if err == nil {
 		l.f.Close()
 	}
 	if err == nil || strings.Count(err.Error(), LockPath(dir)) != 1 {
 		t.Errorf("lockDir = %v, want an error naming %s once", err, LockPath(dir))
+	}
+}
+
+// TestLockedNamesHolder: a reader or a writer refused the index names the
+// process that holds it and the command it runs, with advice that fits
+// that command; a lock file of an older writer holds only the pid.
+func TestLockedNamesHolder(t *testing.T) {
+	pid := strconv.Itoa(os.Getpid())
+	cases := []struct {
+		holder string
+		want   []string
+	}{
+		{"mcp", []string{"process " + pid + " (`convsearch mcp`, an agent's MCP server)", "run `convsearch serve` so that agents and commands share it"}},
+		{"watch", []string{"process " + pid + " (`convsearch watch`)", "`convsearch watch` keeps the index to itself"}},
+		{"serve", []string{"process " + pid + " (`convsearch serve`, the daemon)", "kill " + pid}},
+		{"index", []string{"process " + pid + " (`convsearch index`)", "wait for it to finish"}},
+		{"", []string{"process " + pid + ": the index is in use", lockedAdvice}},
+	}
+	for _, c := range cases {
+		for _, readOnly := range []bool{true, false} {
+			dir := t.TempDir()
+			w, err := Open(Options{Dir: dir, Holder: c.holder})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Open(Options{Dir: dir, ReadOnly: readOnly, LockTimeout: 100 * time.Millisecond})
+			var le *LockedError
+			if !errors.Is(err, ErrLocked) || !errors.As(err, &le) || le.Holder.PID != os.Getpid() || le.Holder.Command != c.holder {
+				t.Errorf("holder %q, read-only %v: %v, want a *LockedError naming it", c.holder, readOnly, err)
+			}
+			for _, want := range c.want {
+				if err != nil && !strings.Contains(err.Error(), want) {
+					t.Errorf("holder %q, read-only %v: %v, want %q", c.holder, readOnly, err, want)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestLockHolderOldFile: a lock file with only a pid (older writers), or
+// nothing, still reads.
+func TestLockHolderOldFile(t *testing.T) {
+	for content, want := range map[string]Holder{
+		"123\n":       {PID: 123},
+		"123\nmcp\n":  {PID: 123, Command: "mcp"},
+		"":            {},
+		"junk\nmcp\n": {},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(LockPath(dir), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got := LockHolder(dir); got != want {
+			t.Errorf("LockHolder of %q = %+v, want %+v", content, got, want)
+		}
 	}
 }

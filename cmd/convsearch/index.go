@@ -81,6 +81,7 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	so.Holder = "index"
 	roots, err := sf.roots(env, all.Registry())
 	if err != nil {
 		return err
@@ -227,7 +228,7 @@ func runStats(ctx context.Context, env *Env, args []string) error {
 
 // statsOf asks the daemon when one answers, else opens the index.
 func statsOf(ctx context.Context, env *Env, sf *storeFlags) (*indexer.Stats, error) {
-	be, err := openBackend(ctx, env, sf)
+	be, err := openBackend(ctx, env, sf, "stats")
 	if err != nil {
 		return nil, err
 	}

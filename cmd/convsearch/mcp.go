@@ -35,6 +35,7 @@ func runMcp(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	so.Holder = "mcp"
 	log := so.Logger.With("component", "mcp")
 	roots, err := sf.roots(env, all.Registry())
 	if err != nil {

@@ -25,11 +25,14 @@ import (
 // openBackend opens the index, or asks the daemon that holds it, first
 // bringing it in line with --root (a quick pass when nothing changed), so
 // `search --root DIR` works on a fresh machine.
-func openBackend(ctx context.Context, env *Env, sf *storeFlags) (*daemon.Conn, error) {
+// name is the command's, recorded in the lock file while a pass over
+// --root folders holds the index.
+func openBackend(ctx context.Context, env *Env, sf *storeFlags, name string) (*daemon.Conn, error) {
 	so, err := sf.store(env)
 	if err != nil {
 		return nil, err
 	}
+	so.Holder = name
 	conn, err := daemon.Connect(ctx, daemon.ConnectOptions{Store: so, Roots: sf.Roots})
 	if err != nil {
 		return nil, err
@@ -142,7 +145,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	if _, err := query.Parse(req.Query); err != nil {
 		return queryError(env, req.Query, err)
 	}
-	be, err := openBackend(ctx, env, &sf)
+	be, err := openBackend(ctx, env, &sf, "search")
 	if err != nil {
 		return err
 	}

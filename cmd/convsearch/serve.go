@@ -83,6 +83,7 @@ func (s *storeFlags) keep(env *Env, name string) (daemon.StoreOptions, []string,
 	if err != nil {
 		return so, nil, err
 	}
+	so.Holder = name
 	roots, err := s.roots(env, all.Registry())
 	if err != nil {
 		return so, nil, err

@@ -36,7 +36,7 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 		return usagef("show: --message must not be negative (messages are numbered from 0)")
 	}
 	id := fs.Arg(0)
-	be, err := openBackend(ctx, env, &sf)
+	be, err := openBackend(ctx, env, &sf, "show")
 	if err != nil {
 		return err
 	}
@@ -223,7 +223,7 @@ func runTopics(ctx context.Context, env *Env, args []string) error {
 	if *offset < 0 || *offset > query.MaxOffset {
 		return usagef("topics: --offset must be between 0 and %d", query.MaxOffset)
 	}
-	be, err := openBackend(ctx, env, &sf)
+	be, err := openBackend(ctx, env, &sf, "topics")
 	if err != nil {
 		return err
 	}
@@ -280,7 +280,7 @@ func runDecisions(ctx context.Context, env *Env, args []string) error {
 	if _, err := query.Parse(q); err != nil {
 		return queryError(env, q, err)
 	}
-	be, err := openBackend(ctx, env, &sf)
+	be, err := openBackend(ctx, env, &sf, "decisions")
 	if err != nil {
 		return err
 	}
