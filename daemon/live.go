@@ -93,8 +93,13 @@ func (l *Live) Run(ctx context.Context) {
 			l.log.Info("the daemon holds the index but did not answer; trying again", "dir", l.o.Store.Dir, "pid", silent.PID, "url", silent.URL(), "every", l.o.Retry)
 			l.set(nil, fmt.Errorf("%v (trying again every %s)", silentDaemon(l.o.Store.Dir, silent, err), l.o.Retry))
 		} else {
-			l.log.Info("the index is in use by another process; trying again", "dir", l.o.Store.Dir, "every", l.o.Retry)
-			l.set(nil, fmt.Errorf("the index is in use by another convsearch process (trying again every %s); run `convsearch serve` so that every agent and command shares it", l.o.Retry))
+			// err names the holder (pid and command) and what to do.
+			var h indexer.Holder
+			if le := (*indexer.LockedError)(nil); errors.As(err, &le) {
+				h = le.Holder
+			}
+			l.log.Info("the index is in use by another process; trying again", "dir", l.o.Store.Dir, "pid", h.PID, "command", h.Command, "every", l.o.Retry, "err", err)
+			l.set(nil, fmt.Errorf("%w; trying again every %s", err, l.o.Retry))
 		}
 		select {
 		case <-ctx.Done():

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -212,7 +213,8 @@ func TestMCPIndexInUse(t *testing.T) {
 	first.waitHits(t, "outbox")
 	second := startMCP(t, home, "--no-default-roots", "--root", mcpFixtures, "--lock-retry", "300ms")
 	res := second.call(t, "search_conversations", map[string]any{"query": "outbox"})
-	if !res.IsError || !strings.Contains(resultText(res), "in use by another convsearch process") || !strings.Contains(resultText(res), "convsearch serve") {
+	holder := fmt.Sprintf("process %d (`convsearch mcp`, an agent's MCP server)", first.cmd.Process.Pid)
+	if !res.IsError || !strings.Contains(resultText(res), "in use by another convsearch process") || !strings.Contains(resultText(res), "convsearch serve") || !strings.Contains(resultText(res), holder) {
 		t.Errorf("second server while the first runs: %v %s", res.IsError, resultText(res))
 	}
 	if err := first.close(t); err != nil {
