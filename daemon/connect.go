@@ -39,6 +39,10 @@ type Conn struct {
 	Indexing bool
 	// Synced is the pass over Roots, when there were roots.
 	Synced *ingest.Summary
+	// NotSynced, when set, is why Roots could not be brought up to date:
+	// another process holds the index (an *indexer.LockedError naming it),
+	// and the index was opened read-only, as it is, instead.
+	NotSynced error
 
 	store *Store
 }
@@ -112,11 +116,24 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 	// or rebuilds the index.
 	o.Store.ReadOnly = len(o.Roots) == 0
 	st, err := OpenStore(o.Store)
+	var notSynced error
+	if err != nil && !o.Store.ReadOnly && errors.Is(err, indexer.ErrLocked) {
+		// Another writer holds the index (an index run, a rebuild, a watch,
+		// an agent's mcp): answer from the index as it is, read-only,
+		// without the pass over the roots, and say so. When that fails too
+		// (the writer holds the index itself, not a rebuild beside it),
+		// the writer's refusal names the holder.
+		ro := o.Store
+		ro.ReadOnly = true
+		if rst, rerr := OpenStore(ro); rerr == nil {
+			st, notSynced, err = rst, err, nil
+		}
+	}
 	if err != nil {
 		return nil, silentDaemon(o.Store.Dir, silent, err)
 	}
-	conn := &Conn{store: st}
-	if len(o.Roots) > 0 {
+	conn := &Conn{store: st, NotSynced: notSynced}
+	if len(o.Roots) > 0 && notSynced == nil {
 		if conn.Synced, err = st.Ingester.Reconcile(ctx, o.Roots); err == nil {
 			// A rebuild the open started (the redaction rules changed, an
 			// older format) read every file the old index held: it takes

@@ -50,10 +50,25 @@ func openBackend(ctx context.Context, env *Env, sf *storeFlags, name string) (*d
 			fmt.Fprintf(env.Stderr, "convsearch: %s\n", e)
 		}
 	}
+	if conn.NotSynced != nil {
+		fmt.Fprintf(env.Stderr, "convsearch: %s could not be brought up to date, answering from the index as it is: %v\n",
+			strings.Join(sf.Roots, ", "), notSyncedReason(conn.NotSynced))
+	}
 	if conn.Indexing {
 		fmt.Fprintln(env.Stderr, "convsearch: the daemon is still indexing (a first pass, or a full rebuild); results may be incomplete")
 	}
 	return conn, nil
+}
+
+// notSyncedReason says who holds the index, from Connect's NotSynced.
+func notSyncedReason(err error) string {
+	if le := (*indexer.LockedError)(nil); errors.As(err, &le) {
+		if h := le.Holder.String(); h != "" {
+			return h + " holds the index"
+		}
+		return "another convsearch process holds the index"
+	}
+	return err.Error()
 }
 
 // filterFlags are the filters search and decisions share.
