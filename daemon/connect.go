@@ -25,6 +25,12 @@ type ConnectOptions struct {
 	// swaps it in when the pass is done; it needs the index to itself, so
 	// it refuses while a daemon holds it.
 	Rebuild bool
+	// Version is this binary's version: when a daemon answers, its build
+	// and redaction rules are compared with this process's (Info.Mismatch),
+	// and each difference goes to Warn. "": not compared.
+	Version string
+	// Warn receives what the caller should tell the user (nil: nothing).
+	Warn func(msg string)
 }
 
 // Conn is a backend from Connect: a running daemon's client, or the index
@@ -57,14 +63,26 @@ func (c *Conn) Close() error {
 
 // choose is the one place that decides between a running daemon and the
 // local index: the daemon when one answers for dir (it holds the index:
-// Bleve allows one writer), else nil, and the caller opens the index.
-// silent is the daemon file's daemon when it did not answer.
-func choose(ctx context.Context, dir string) (c *Client, silent *Info) {
+// Bleve allows one writer), with its daemon file's Info, else nil, and the
+// caller opens the index; info is then the daemon file's daemon that did
+// not answer (silent), if any.
+func choose(ctx context.Context, dir string) (c *Client, info *Info) {
 	c, info, err := Dial(ctx, dir)
 	if err != nil {
 		return nil, info
 	}
-	return c, nil
+	return c, info
+}
+
+// warnMismatch tells o.Warn how the daemon (info) differs from this
+// process: another build, other redaction rules.
+func warnMismatch(o ConnectOptions, info *Info) {
+	if o.Warn == nil || info == nil {
+		return
+	}
+	for _, w := range info.Mismatch(o.Store.Dir, o.Version, o.Store) {
+		o.Warn(w)
+	}
 }
 
 // SilentDaemonError is the index held by a daemon that did not answer in
@@ -96,8 +114,9 @@ func silentDaemon(dir string, silent *Info, err error) error {
 // Connect returns a backend for o.Store.Dir: through the daemon when one
 // serves it, else on the index opened here.
 func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
-	c, silent := choose(ctx, o.Store.Dir)
+	c, info := choose(ctx, o.Store.Dir)
 	if c != nil {
+		warnMismatch(o, info)
 		conn := &Conn{Backend: c, Daemon: c}
 		if len(o.Roots) > 0 {
 			sum, err := c.Sync(ctx, absAll(o.Roots))
@@ -130,7 +149,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 		}
 	}
 	if err != nil {
-		return nil, silentDaemon(o.Store.Dir, silent, err)
+		return nil, silentDaemon(o.Store.Dir, info, err)
 	}
 	conn := &Conn{store: st, NotSynced: notSynced}
 	if len(o.Roots) > 0 && notSynced == nil {
@@ -161,9 +180,10 @@ func Index(ctx context.Context, o ConnectOptions) (sum *ingest.Summary, via stri
 	if len(o.Roots) == 0 {
 		return nil, "", errors.New("nothing to index: no roots")
 	}
-	c, silent := choose(ctx, o.Store.Dir)
+	c, info := choose(ctx, o.Store.Dir)
 	if c != nil {
 		defer c.Close()
+		warnMismatch(o, info)
 		if o.Rebuild {
 			return nil, "", fmt.Errorf("the daemon at %s holds the index in %s: stop it, run `convsearch index --rebuild`, then start it again", c.URL(), o.Store.Dir)
 		}
@@ -173,7 +193,7 @@ func Index(ctx context.Context, o ConnectOptions) (sum *ingest.Summary, via stri
 	o.Store.Rebuild = o.Rebuild
 	st, err := OpenStore(o.Store)
 	if err != nil {
-		return nil, "", silentDaemon(o.Store.Dir, silent, err)
+		return nil, "", silentDaemon(o.Store.Dir, info, err)
 	}
 	sum, err = st.Ingester.Reconcile(ctx, o.Roots)
 	if err == nil {

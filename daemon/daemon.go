@@ -191,6 +191,7 @@ func Start(ctx context.Context, o Options) (*Daemon, error) {
 	log := o.Logger
 	wg := Watch(ctx, st, WatchOptions{Roots: o.Roots, Logger: log})
 	started := time.Now().UTC()
+	build := BuildID(o.Version)
 	httpLog := log.With("component", "http")
 	handler := server.NewHandler(server.HandlerOptions{
 		Backend:  engine,
@@ -202,7 +203,7 @@ func Start(ctx context.Context, o Options) (*Daemon, error) {
 		AnyHost:  !loopback,
 		MCP: mcp.Handler(engine, mcp.Options{Version: o.Version, Logger: log.With("component", "mcp"),
 			Indexing: func(context.Context) bool { return wg.Keeper.Indexing() }}),
-		Identity: server.Health{PID: os.Getpid(), DataDir: st.Dir, Version: o.Version, Started: started},
+		Identity: server.Health{PID: os.Getpid(), DataDir: st.Dir, Version: o.Version, Build: build, Redaction: st.Rules, Started: started},
 		Logger:   httpLog,
 	})
 	d := &Daemon{
@@ -225,7 +226,7 @@ func Start(ctx context.Context, o Options) (*Daemon, error) {
 		}
 		close(d.served)
 	}()
-	d.info = Info{Addr: ln.Addr().String(), PID: os.Getpid(), Token: o.Token, Started: started, Version: o.Version, DataDir: st.Dir}
+	d.info = Info{Addr: ln.Addr().String(), PID: os.Getpid(), Token: o.Token, Started: started, Version: o.Version, Build: build, Redaction: st.Rules, DataDir: st.Dir}
 	if err := WriteInfo(st.Dir, d.info); err != nil {
 		// Commands will not find the daemon, but it serves: say so, go on.
 		log.Error("cannot write the daemon file; commands will not use this daemon", "err", err)

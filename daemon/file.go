@@ -29,7 +29,13 @@ type Info struct {
 	Token   string    `json:"token,omitempty"`
 	Started time.Time `json:"started"`
 	Version string    `json:"version,omitempty"`
-	DataDir string    `json:"data_dir"`
+	// Build is BuildID(Version): what a client compares with its own.
+	// Daemons older than this field wrote none.
+	Build string `json:"build,omitempty"`
+	// Redaction is the rules the daemon indexes under: "off", or the rule
+	// set's version.
+	Redaction string `json:"redaction,omitempty"`
+	DataDir   string `json:"data_dir"`
 }
 
 // ErrNoDaemon means no daemon answers for a data folder.

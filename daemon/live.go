@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,6 +33,10 @@ type LiveOptions struct {
 	// Rescan is how often the roots are reconciled when they cannot be
 	// watched (default 30 s).
 	Rescan time.Duration
+	// Version is this binary's version: a daemon of another build, or
+	// under other redaction rules, is logged as a warning and told in the
+	// next answer (Notice). "": not compared.
+	Version string
 }
 
 // Live is a backend for a long-running reader (the MCP server over stdio)
@@ -52,6 +57,9 @@ type Live struct {
 	// ready reports whether b has been through its first pass over the
 	// roots; nil: it has.
 	ready func(context.Context) bool
+	// notice is what the next answer should tell first (Notice): the
+	// daemon answering is another build, or indexes under other rules.
+	notice string
 }
 
 var _ server.Backend = (*Live)(nil)
@@ -76,7 +84,7 @@ func (l *Live) Run(ctx context.Context) {
 	for ctx.Err() == nil {
 		c, silent := choose(ctx, l.o.Store.Dir)
 		if c != nil {
-			l.throughDaemon(ctx, c)
+			l.throughDaemon(ctx, c, silent)
 			continue // the daemon went away: find the index again
 		}
 		st, err := OpenStore(l.o.Store)
@@ -112,9 +120,19 @@ func (l *Live) Run(ctx context.Context) {
 // throughDaemon serves through the daemon until ctx is done or the daemon
 // stops answering; the daemon watches its roots, and is asked once to take
 // in ours.
-func (l *Live) throughDaemon(ctx context.Context, c *Client) {
+func (l *Live) throughDaemon(ctx context.Context, c *Client, info *Info) {
 	defer c.Close()
 	l.log.Info("answering through the daemon", "url", c.URL())
+	if info != nil {
+		if ws := info.Mismatch(l.o.Store.Dir, l.o.Version, l.o.Store); len(ws) > 0 {
+			for _, w := range ws {
+				l.log.Warn(w)
+			}
+			l.mu.Lock()
+			l.notice = strings.Join(ws, "; ")
+			l.mu.Unlock()
+		}
+	}
 	l.setReady(daemonReady(c))
 	l.set(c, nil)
 	if len(l.o.AskDaemon) > 0 {
@@ -201,6 +219,17 @@ func (l *Live) Indexing(ctx context.Context) bool {
 	ready := l.ready
 	l.mu.RUnlock()
 	return ready != nil && !ready(ctx)
+}
+
+// Notice returns, once, what the user should be told with the next answer
+// (the daemon answering is another build of convsearch, or indexes under
+// other redaction rules), or "".
+func (l *Live) Notice(context.Context) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := l.notice
+	l.notice = ""
+	return n
 }
 
 // daemonReady asks the daemon whether its first pass is done, until it

@@ -59,7 +59,10 @@ type StoreOptions struct {
 // Store is an open index with what feeds it: the formats' registry and the
 // ingester that parses, extracts and writes.
 type Store struct {
-	Dir      string
+	Dir string
+	// Rules are the redaction rules it indexes under: "off", or the rule
+	// set's version.
+	Rules    string
 	Registry *parsers.Registry
 	Index    *indexer.Index
 	Ingester *ingest.Ingester
@@ -100,7 +103,7 @@ func OpenStore(o StoreOptions) (*Store, error) {
 		qopts.Finish = func(c *conversation.Conversation) { red.Conversation(c) }
 	}
 	ing := ingest.New(reg, ix, ex, iopts)
-	return &Store{Dir: o.Dir, Registry: reg, Index: ix, Ingester: ing, query: qopts}, nil
+	return &Store{Dir: o.Dir, Registry: reg, Index: ix, Ingester: ing, Rules: rules, query: qopts}, nil
 }
 
 // Engine returns a query engine on the store's index that reads

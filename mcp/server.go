@@ -42,6 +42,9 @@ type Options struct {
 	// running, so that answers can say they may be incomplete (default:
 	// never).
 	Indexing func(context.Context) bool
+	// Notice, if set, returns what the next answer should tell the user
+	// first (e.g. the daemon it goes through is another build); "": nothing.
+	Notice func(context.Context) string
 }
 
 // SetDefaults fills the zero fields of o.
@@ -325,6 +328,11 @@ func addTool[In any, PIn interface {
 		data, err := json.Marshal(out)
 		if err != nil {
 			return nil, fmt.Errorf("%s: encode the answer: %w", name, err)
+		}
+		if t.opts.Notice != nil {
+			if n := t.opts.Notice(ctx); n != "" {
+				text = "Note: " + n + "\n\n" + text
+			}
 		}
 		t.log.Debug("tool call", "tool", name, "took", time.Since(start))
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, StructuredContent: json.RawMessage(data)}, nil

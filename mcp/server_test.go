@@ -1015,3 +1015,20 @@ func TestListCall(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPNotice: what Options.Notice returns goes in front of the next
+// answer (the daemon answering is another build), then no more.
+func TestMCPNotice(t *testing.T) {
+	b := newTestBackend(t)
+	for _, notice := range []string{"", "the daemon of /d (pid 7) is another build of convsearch"} {
+		pending := notice
+		cs := connectWith(t, b, Options{Notice: func(context.Context) string { n := pending; pending = ""; return n }})
+		for i := range 2 {
+			res := call(t, cs, "search_conversations", map[string]any{"query": "outbox"})
+			noted := strings.HasPrefix(text(res), "Note: "+notice+"\n\n")
+			if want := notice != "" && i == 0; res.IsError || noted != want {
+				t.Errorf("notice %q, call %d: error %v, noted %v, want %v: %q", notice, i, res.IsError, noted, want, firstLine(text(res)))
+			}
+		}
+	}
+}

@@ -67,12 +67,16 @@ type HandlerOptions struct {
 
 // Health is /healthz's answer.
 type Health struct {
-	Status  string    `json:"status"`
-	PID     int       `json:"pid,omitempty"`
-	DataDir string    `json:"data_dir,omitempty"`
-	Version string    `json:"version,omitempty"`
-	Started time.Time `json:"started,omitzero"`
-	Ready   bool      `json:"ready"`
+	Status  string `json:"status"`
+	PID     int    `json:"pid,omitempty"`
+	DataDir string `json:"data_dir,omitempty"`
+	Version string `json:"version,omitempty"`
+	// Build is the version with the VCS revision, and Redaction the rules
+	// the daemon indexes under: a client compares them with its own.
+	Build     string    `json:"build,omitempty"`
+	Redaction string    `json:"redaction,omitempty"`
+	Started   time.Time `json:"started,omitzero"`
+	Ready     bool      `json:"ready"`
 	// Proof is HealthProof(token, nonce) when the request sent a nonce.
 	Proof string `json:"proof,omitempty"`
 }
@@ -286,6 +290,7 @@ func (h *handler) health(w http.ResponseWriter, r *http.Request) {
 	if h.o.Token == "" || h.bearerOK(r) {
 		id := h.o.Identity
 		out.PID, out.DataDir, out.Version, out.Started = id.PID, id.DataDir, id.Version, id.Started
+		out.Build, out.Redaction = id.Build, id.Redaction
 	}
 	writeJSON(w, http.StatusOK, out)
 }

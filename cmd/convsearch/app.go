@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/convsearch/convsearch/daemon"
 )
 
 // Env is what a command may touch of the outside world, so tests can run
@@ -141,9 +143,13 @@ var version = "dev"
 // versionInfo is what `convsearch version --json` prints.
 type versionInfo struct {
 	Version string `json:"version"`
-	Go      string `json:"go"`   // the Go release the binary was built with
-	OS      string `json:"os"`   // GOOS
-	Arch    string `json:"arch"` // GOARCH
+	// Build is the version with the VCS revision (and whether the checkout
+	// was modified) when Go recorded it: what a command compares with the
+	// daemon it goes through.
+	Build string `json:"build"`
+	Go    string `json:"go"`   // the Go release the binary was built with
+	OS    string `json:"os"`   // GOOS
+	Arch  string `json:"arch"` // GOARCH
 }
 
 func runVersion(ctx context.Context, env *Env, args []string) error {
@@ -156,7 +162,7 @@ func runVersion(ctx context.Context, env *Env, args []string) error {
 		return usagef("version takes no arguments")
 	}
 	if *asJSON {
-		return writeJSON(env.Stdout, versionInfo{Version: version, Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH})
+		return writeJSON(env.Stdout, versionInfo{Version: version, Build: daemon.BuildID(version), Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH})
 	}
 	_, err := fmt.Fprintln(env.Stdout, "convsearch", version)
 	return err

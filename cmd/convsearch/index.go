@@ -110,7 +110,7 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		// The files that could not be read are listed once, below.
 		so.IngestLogger = slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	}
-	sum, via, err := daemon.Index(ctx, daemon.ConnectOptions{Store: so, Roots: roots, Rebuild: *rebuild})
+	sum, via, err := daemon.Index(ctx, daemon.ConnectOptions{Store: so, Roots: roots, Rebuild: *rebuild, Version: version, Warn: warner(env)})
 	bar.Finish()
 	if via != "" {
 		fmt.Fprintf(env.Stderr, "convsearch: the daemon at %s holds the index; asking it to index\n", via)

@@ -42,7 +42,7 @@ func runMcp(ctx context.Context, env *Env, args []string) error {
 		// Serve the index as it is: an agent still gets answers.
 		log.Error("no roots to index", "err", err)
 	}
-	live := daemon.NewLive(daemon.LiveOptions{Store: so, Roots: roots, AskDaemon: sf.Roots, Logger: log, Retry: *retry, Rescan: *rescan})
+	live := daemon.NewLive(daemon.LiveOptions{Store: so, Roots: roots, AskDaemon: sf.Roots, Logger: log, Retry: *retry, Rescan: *rescan, Version: version})
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
@@ -50,7 +50,7 @@ func runMcp(ctx context.Context, env *Env, args []string) error {
 		defer close(done)
 		live.Run(ctx)
 	}()
-	err = mcp.ServeStdio(ctx, live, mcp.Options{Version: version, Logger: log, Indexing: live.Indexing}, env.Stdin, env.Stdout)
+	err = mcp.ServeStdio(ctx, live, mcp.Options{Version: version, Logger: log, Indexing: live.Indexing, Notice: live.Notice}, env.Stdin, env.Stdout)
 	cancel()
 	<-done // the index is closed only once its writer has stopped
 	return err

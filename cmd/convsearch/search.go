@@ -33,7 +33,7 @@ func openBackend(ctx context.Context, env *Env, sf *storeFlags, name string) (*d
 		return nil, err
 	}
 	so.Holder = name
-	conn, err := daemon.Connect(ctx, daemon.ConnectOptions{Store: so, Roots: sf.Roots})
+	conn, err := daemon.Connect(ctx, daemon.ConnectOptions{Store: so, Roots: sf.Roots, Version: version, Warn: warner(env)})
 	if err != nil {
 		return nil, err
 	}
@@ -58,6 +58,12 @@ func openBackend(ctx context.Context, env *Env, sf *storeFlags, name string) (*d
 		fmt.Fprintln(env.Stderr, "convsearch: the daemon is still indexing (a first pass, or a full rebuild); results may be incomplete")
 	}
 	return conn, nil
+}
+
+// warner prints what Connect and Index warn of (a daemon of another build)
+// on stderr.
+func warner(env *Env) func(string) {
+	return func(msg string) { fmt.Fprintf(env.Stderr, "convsearch: warning: %s\n", msg) }
 }
 
 // notSyncedReason says who holds the index, from Connect's NotSynced.

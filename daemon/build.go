@@ -1,0 +1,97 @@
+package daemon
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/convsearch/convsearch/redact"
+)
+
+// BuildID identifies a build of convsearch for a client to compare with
+// the daemon it goes through: version, plus the VCS revision and modified
+// flag Go stamps into a binary built from a checkout, so that dev builds
+// (all "dev") tell apart too. Two builds of the same modified checkout look
+// alike: the redaction rules, which decide what the index may hold, are
+// compared on their own (Info.Redaction).
+func BuildID(version string) string {
+	if version == "" {
+		version = "dev"
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version
+	}
+	var rev string
+	var modified bool
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return version
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified {
+		rev += ", modified"
+	}
+	return fmt.Sprintf("%s (%s)", version, rev)
+}
+
+// rulesOf names the redaction rules a store opened with so uses: "off", or
+// the rule set's version.
+func rulesOf(so StoreOptions) string {
+	if so.NoRedaction {
+		return "off"
+	}
+	return redact.New().Version()
+}
+
+// describeRules words rules for a person.
+func describeRules(rules string) string {
+	if rules == "off" {
+		return "none (redaction off)"
+	}
+	return "rules " + rules
+}
+
+// Mismatch compares the daemon of dir, as its daemon file describes it,
+// with this process: version is this binary's (BuildID is compared), so
+// the store options this process would open the index with (their
+// redaction rules are compared). Each difference is a sentence saying what
+// it means and what to do; none when version is "" (not checked).
+func (d *Info) Mismatch(dir, version string, so StoreOptions) []string {
+	if version == "" {
+		return nil
+	}
+	restart := fmt.Sprintf("restart it: `kill %d`, then `convsearch serve` (or restart its service)", d.PID)
+	var out []string
+	if mine := BuildID(version); d.Build != mine {
+		theirs := d.Build
+		if theirs == "" {
+			// Builds that record theirs all do: this one is older.
+			theirs = d.Version
+			if theirs == "" {
+				theirs = "unknown"
+			}
+			theirs += ", an older build"
+		}
+		out = append(out, fmt.Sprintf("the daemon of %s (pid %d) is another build of convsearch: it runs %s, this is %s; "+
+			"its redaction rules and parsers stay in force for everything it indexes and answers until you %s",
+			dir, d.PID, theirs, mine, restart))
+	}
+	if d.Redaction != "" {
+		if mine := rulesOf(so); d.Redaction != mine {
+			out = append(out, fmt.Sprintf("the daemon of %s (pid %d) indexes under redaction %s, while this convsearch and your config use %s: "+
+				"what it indexes is kept under its rules; %s",
+				dir, d.PID, describeRules(d.Redaction), describeRules(mine), strings.Replace(restart, "restart it:", "to apply yours, restart it:", 1)))
+		}
+	}
+	return out
+}
