@@ -145,6 +145,7 @@ func TestEachLineResync(t *testing.T) {
 		{"torn in an array", `{"type":"x","content":[` + a, []string{`{"type":"x","content":[`, a}},
 		{"torn after an object", `{"type":"x","usage":{"in":1}` + a, []string{`{"type":"x","usage":{"in":1}`, a}},
 		{"torn, then two records", torn + a + b, []string{torn, a, b}},
+		{"torn in a string, brackets matching to the end", `{"t":"ab` + a, []string{`{"t":"ab`, a}},
 		{"torn after a key, then two records", `{"type":"x","m":` + a + b, []string{`{"type":"x","m":` + a, b}},
 		{"torn after a key, then a deep record", `{"type":"x","m":` + deep, []string{`{"type":"x","m":`, deep}},
 		{"torn in a string, then a deep record", `{"type":"x","m":"ab` + deep, []string{`{"type":"x","m":"ab`, deep}},

@@ -43,7 +43,14 @@ func splitRecords(line []byte) [][]byte {
 	end := len(bytes.TrimRight(line, " \t\r\n"))
 	n := valueEnd(line[p:end]) // the first object's length, known here
 	if n == end-p {
-		return nil // one object, or one that cannot be told apart
+		if json.Valid(line[p:end]) {
+			return nil // one object
+		}
+		// Brackets that match up to the end of the line prove nothing
+		// when a record torn inside a string has the next one appended:
+		// every quote after the tear is paired wrongly. Look for a record
+		// after the first one's start.
+		n = -1
 	}
 	budget := resyncBudget*len(line) + 64<<10
 	var parts [][]byte
