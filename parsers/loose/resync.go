@@ -16,8 +16,9 @@ import (
 
 // maxResync bounds the places tried in one bad line for the start of a
 // record, and resyncBudget (a multiple of the line's length) the bytes
-// scanned in all those tries, so a long line of garbage costs a few passes
-// over it, never one per `{"` in it.
+// scanned in splitting it, so a long line of garbage or of many torn pieces
+// costs a few passes over it, never one per `{"` or piece in it. Once the
+// budget is spent the rest of the line is one piece.
 const (
 	maxResync    = 256
 	resyncBudget = 4
@@ -43,6 +44,7 @@ func splitRecords(line []byte) [][]byte {
 	end := len(bytes.TrimRight(line, " \t\r\n"))
 	n := valueEnd(line[p:end]) // the first object's length, known here
 	if n == end-p {
+		scanned(n)
 		if json.Valid(line[p:end]) {
 			return nil // one object
 		}
@@ -55,26 +57,42 @@ func splitRecords(line []byte) [][]byte {
 	budget := resyncBudget*len(line) + 64<<10
 	var parts [][]byte
 	complete := 0
-	start := 0 // the current part begins here (leading NULs included)
-	for first := true; p < end; first = false {
-		if line[p] != '{' {
+	start := 0     // the current part begins here (leading NULs included)
+	valid := false // line[p:p+n] is known to be an object
+	for first := true; p < end && (valid || budget > 0); first = false {
+		switch {
+		case valid:
+		case line[p] != '{':
 			n = -1
-		} else if !first {
-			n = valueEnd(line[p:end])
+		case !first:
+			lim := min(end, p+budget)
+			n = valueEnd(line[p:lim])
+			if n < 0 {
+				budget -= lim - p
+			} else {
+				budget -= n
+			}
 		}
-		if n > 0 && json.Valid(line[p:p+n]) {
+		if !valid && n > 0 {
+			scanned(n)
+			budget -= n
+			valid = json.Valid(line[p : p+n])
+		}
+		if valid {
+			valid = false
 			parts = append(parts, line[start:p+n])
 			complete++
 			p = skipSpace(line, p+n, false)
 			start = p
 			continue
 		}
-		q := resync(line[:end], p, &budget)
+		q, qn := resync(line[:end], p, &budget)
 		if q < 0 {
 			break
 		}
 		parts = append(parts, line[start:q])
 		p, start = q, q
+		n, valid = qn, true
 	}
 	if start < end {
 		parts = append(parts, line[start:end])
@@ -86,7 +104,8 @@ func splitRecords(line []byte) [][]byte {
 }
 
 // resync returns where in line, after p, the next complete object starts
-// (one followed by the end of the line or by another `{`), or -1. The bytes
+// (one followed by the end of the line or by another `{`) and its length,
+// or -1. It takes the bytes it scans from *budget. The bytes
 // from p are not a complete object. It tries, in turn:
 //   - the last `{"` at or before the place where reading from p fails: a
 //     record torn inside a string fails just after the quote that begins
@@ -100,17 +119,18 @@ func splitRecords(line []byte) [][]byte {
 //
 // When two records follow a record torn after a key, the first is taken
 // for the torn record's value and lost with it.
-func resync(line []byte, p int, budget *int) int {
+func resync(line []byte, p int, budget *int) (int, int) {
 	if *budget <= 0 {
-		return -1
+		return -1, 0
 	}
 	fail := len(line)
 	var se *json.SyntaxError
 	if err := json.Unmarshal(line[p:], new(json.RawMessage)); errors.As(err, &se) {
 		fail = min(len(line), p+int(se.Offset))
 	}
+	scanned(fail - p)
 	*budget -= fail - p
-	tries := 0
+	tries, found := 0, 0
 	try := func(q int) bool {
 		if tries >= maxResync || *budget <= 0 {
 			return false
@@ -126,43 +146,52 @@ func resync(line []byte, p int, budget *int) int {
 		if next := skipSpace(line, q+n, false); next < len(line) && line[next] != '{' {
 			return false
 		}
+		scanned(n)
 		*budget -= n
+		found = n
 		return json.Valid(line[q : q+n])
 	}
-	// lastKey returns the last `{"` after p and before hi, or -1.
+	// lastKey returns the last `{"` after p and before hi, or -1. Its
+	// scans, all before fail, read those bytes at most twice in all.
 	lastKey := func(hi int) int {
-		i := bytes.LastIndex(line[p+1:min(hi, len(line))], []byte(`{"`))
+		hi = min(hi, len(line))
+		i := bytes.LastIndex(line[p+1:hi], []byte(`{"`))
 		if i < 0 {
+			scanned(hi - p - 1)
 			return -1
 		}
+		scanned(hi - p - 1 - i)
 		return p + 1 + i
 	}
 	last := lastKey(fail + 2)
 	if last >= 0 && try(last) {
-		return last
+		return last, found
 	}
 	for _, q := range closers(line, p, budget) {
 		if try(q) {
-			return q
+			return q, found
 		}
 	}
 	for q := last; q >= 0 && tries < maxResync && *budget > 0; {
 		if q = lastKey(q + 1); q >= 0 && try(q) {
-			return q
+			return q, found
 		}
 	}
 	for lo := min(fail+2, len(line)); tries < maxResync && *budget > 0; {
 		i := bytes.Index(line[lo:], []byte(`{"`))
 		if i < 0 {
+			scanned(len(line) - lo)
 			break
 		}
+		scanned(i + 2)
+		*budget -= i + 2
 		q := lo + i
 		if try(q) {
-			return q
+			return q, found
 		}
 		lo = q + 1
 	}
-	return -1
+	return -1, 0
 }
 
 // maxClosers is how many of the objects closers finds it keeps, and
@@ -181,6 +210,7 @@ func closers(line []byte, p int, budget *int) []int {
 	var found []int
 	lim := line[:min(len(line), p+max(*budget, 0))]
 	*budget -= len(lim) - p
+	scanned(len(lim) - p)
 	for i := p; i < len(lim); i++ {
 		switch lim[i] {
 		case '"':
@@ -227,6 +257,7 @@ func valueEnd(data []byte) int {
 		case '"':
 			j := stringEnd(data, i)
 			if j < 0 {
+				scanned(len(data))
 				return -1
 			}
 			i = j
@@ -235,11 +266,23 @@ func valueEnd(data []byte) int {
 		case '}', ']':
 			depth--
 			if depth <= 0 {
+				scanned(i + 1)
 				return i + 1
 			}
 		}
 	}
+	scanned(len(data))
 	return -1
+}
+
+// scanHook, set by tests, is told how many bytes each scan of a line for
+// records reads, to check that splitting a line costs a few passes over it.
+var scanHook func(n int)
+
+func scanned(n int) {
+	if scanHook != nil {
+		scanHook(n)
+	}
 }
 
 // stringEnd returns the index of the quote that closes the string opening

@@ -3,6 +3,7 @@ package loose
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -81,4 +82,42 @@ func TestSplitRecordsTornRealLines(t *testing.T) {
 		}
 	}
 	t.Logf("%d files, %d torn lines, %d bad", len(files), pairs, bad)
+}
+
+// TestSplitRecordsWorkBounded: splitting a long line reads it a bounded
+// number of times, counted in bytes scanned, not one pass per piece or per
+// place a record could start. A line of many torn pieces each holding a
+// complete object is split until the budget is spent, the rest one piece.
+func TestSplitRecordsWorkBounded(t *testing.T) {
+	defer func() { scanHook = nil }()
+	for _, tc := range []struct{ name, line string }{
+		{"torn pieces holding an object", strings.Repeat(`{ "b":[{"c":1}`, (1<<20)/14)},
+		{"torn pieces, then a record", strings.Repeat(`{ "b":[{"c":1}`, (1<<20)/14) + `{"n":1}`},
+		{"glued records", strings.Repeat(`{"n":1}`, (1<<20)/7)},
+		{"keys everywhere", strings.Repeat(`{"{"`, 1<<18)},
+		{"never closed", strings.Repeat(`{"a":[`, 1<<18)},
+		{"valid to the end from every key", strings.Repeat(`{"a":[`, 300) + strings.Repeat("1,", 1<<19)},
+		{"strings", `{"s":"` + strings.Repeat(`{"a":"`, 1<<18)},
+		{"deep", `{"a":` + strings.Repeat(`[{"b":`, 1<<18) + "1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			work := 0
+			scanHook = func(n int) { work += n }
+			var pieces []string
+			err := EachLine(context.Background(), "f.jsonl", strings.NewReader(tc.line+"\n"), func(_ int, b []byte) {
+				pieces = append(pieces, string(b))
+			})
+			scanHook = nil
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSuffix(strings.Join(pieces, ""), "\n"); got != tc.line {
+				t.Errorf("pieces joined are not the line")
+			}
+			t.Logf("%d bytes: %d pieces, %d bytes scanned (%.1f passes)", len(tc.line), len(pieces), work, float64(work)/float64(len(tc.line)))
+			if work > 16*len(tc.line) {
+				t.Errorf("%d bytes scanned for a line of %d: more than 16 passes", work, len(tc.line))
+			}
+		})
+	}
 }
