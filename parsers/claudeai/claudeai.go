@@ -89,7 +89,7 @@ func (p *Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.
 	// An export cut short keeps, of the conversation the tear went
 	// through, the messages written whole before it.
 	torn := loose.Mended[rawConversation]{
-		Unit: loose.KeyIs("chat_messages"),
+		Unit: loose.PathIs("chat_messages"),
 		Keep: func(i, line int, rc *rawConversation) string {
 			c := rc.convert(path, base, i)
 			if c == nil || len(c.Messages) == 0 {

@@ -40,7 +40,7 @@ func parseLogs(ctx context.Context, path string, r io.Reader, source string) (*p
 		return nil, err
 	}
 	var list []json.RawMessage
-	torn, err := loose.UnmarshalMended(path, data, &list, loose.KeyIs(""))
+	torn, err := loose.UnmarshalMended(path, data, &list, loose.PathIs())
 	if err != nil {
 		return nil, err
 	}

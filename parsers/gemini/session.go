@@ -174,7 +174,7 @@ func parseSessionJSON(ctx context.Context, path string, r io.Reader, source stri
 	var rec record
 	// A file torn by a crash while the tool rewrote it keeps the messages
 	// written whole before the tear; the one it cut is dropped.
-	torn, err := loose.UnmarshalMended(path, data, &rec, loose.KeyIs("messages"))
+	torn, err := loose.UnmarshalMended(path, data, &rec, loose.PathIs("messages"))
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -204,7 +205,7 @@ func TornWarning(torn error, kept string) error {
 }
 
 // KeyIs returns a unit for Mend: the containers whose key is one of keys,
-// at any depth. The root's key is "".
+// at any depth. The root's key is "". For a unit at one place, see PathIs.
 func KeyIs(keys ...string) func(path []string) bool {
 	return func(path []string) bool {
 		k := ""
@@ -218,4 +219,12 @@ func KeyIs(keys ...string) func(path []string) bool {
 		}
 		return false
 	}
+}
+
+// PathIs returns a unit for Mend: the one container at path (see Mend; no
+// path is the root). Unlike KeyIs it is anchored: {"messages":[…]} inside
+// a message, a tool's argument say, is not the unit, so a tear there drops
+// the message, never keeps it with half its fields.
+func PathIs(path ...string) func(path []string) bool {
+	return func(p []string) bool { return slices.Equal(p, path) }
 }

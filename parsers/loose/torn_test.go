@@ -49,6 +49,9 @@ func TestMend(t *testing.T) {
 			`[{"c":"1","children":[{"c":"2","children":[{"c":"3","children":[]}]}]}]`},
 		{"unit by path", `{"h":[[{"u":1},{"a":"x`, func(p []string) bool { return len(p) == 2 && p[0] == "h" }, `{"h":[[{"u":1}]]}`},
 		{"array index in the path", `{"h":[[1],[2],[{"u":1},{"a":"x`, func(p []string) bool { return len(p) == 2 && p[1] == "2" }, `{"h":[[1],[2],[{"u":1}]]}`},
+		{"same key nested: KeyIs cuts in it", `{"messages":[{"t":"one"},{"t":"two","args":{"messages":["a","b`, msgs, `{"messages":[{"t":"one"},{"t":"two","args":{"messages":["a"]}}]}`},
+		{"same key nested: PathIs drops the message", `{"messages":[{"t":"one"},{"t":"two","args":{"messages":["a","b`, PathIs("messages"), `{"messages":[{"t":"one"}]}`},
+		{"PathIs of the root", `[{"a":{"":[1,2`, PathIs(), `[]`},
 		{"byte order mark", "\xef\xbb\xbf[1,", nil, `[1]`},
 		{"white space kept", "{\n \"a\": [\n  1,\n  2\n", nil, "{\n \"a\": [\n  1,\n  2]}"},
 	}

@@ -151,7 +151,7 @@ func Decode(ctx context.Context, path string, data []byte) (*conversation.Conver
 	var raw map[string]json.RawMessage
 	// A document torn by a crash while it was saved keeps the history
 	// entries written whole before the tear; the one it cut is dropped.
-	torn, err := loose.UnmarshalMended(path, data, &raw, loose.KeyIs("history"))
+	torn, err := loose.UnmarshalMended(path, data, &raw, loose.PathIs("history"))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,0 +1,46 @@
+package gemini
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/convsearch/convsearch/parsers/parsertest"
+)
+
+// TestTornInNestedMessages: a real session whose tool call has an argument
+// named "messages", torn inside that argument, drops the message the tear
+// went through (its call cut short, its result lost) and keeps the ones
+// before it, with a warning: the unit is the top-level messages, not any
+// array of that name.
+func TestTornInNestedMessages(t *testing.T) {
+	file := corpus + "session-2025-10-29T10-40-359abdd0.json"
+	data := parsertest.ReadFile(t, file)
+	old := []byte(`"args": {`)
+	if bytes.Count(data, old) != 1 {
+		t.Fatalf("%s: want one tool call", file)
+	}
+	data = bytes.Replace(data, old, []byte(`"args": {"messages":["hello","world"],`), 1)
+	arrays := parsertest.Arrays(t, data, "messages")
+	if len(arrays) != 2 {
+		t.Fatalf("%d arrays named messages, want the session's and the argument", len(arrays))
+	}
+	top, nested := arrays[0], arrays[1]
+	cuts := []int{bytes.Index(data, []byte(`"world"`)), bytes.Index(data, []byte(`"hello"`)) + 3, nested.Ends[0] + 1}
+	parsertest.CheckTorn(t, New(), file, data, cuts, func(cut int) []byte {
+		k, _ := top.Within(cut)
+		return top.Keep(data, k, -1)
+	})
+	// The warning counts only the messages before the torn one.
+	k, _ := top.Within(cuts[0])
+	res, err := New().Parse(context.Background(), file, bytes.NewReader(data[:cuts[0]]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("kept the %d complete messages before the tear", k)
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Error(), want) {
+		t.Errorf("warnings %v, want one saying %q", res.Warnings, want)
+	}
+}
