@@ -54,7 +54,7 @@ func (*Parser) Info() parsers.Info {
 		// aider keeps no central folder: its logs sit in the projects, found
 		// under the configured roots.
 		Locations: []string{"<project>/.aider.chat.history.md"},
-		Version:   2, // 2: "####" headings and "> " quotes inside a reply stay in the reply
+		Version:   2, // 2: "####" headings and "> " quotes inside a reply stay in the reply; a notice of several lines is aider's, all its lines
 	}
 }
 
@@ -110,6 +110,84 @@ type reader struct {
 	marked bool
 	// last is the kind of the launch's last line that was not blank.
 	last kind
+	// notice holds, in a log that carries the two spaces, a "> " line
+	// without them and the lines after it, until the block shows whose it
+	// is (see add).
+	notice []string
+}
+
+// add reads a line of the current launch. aider writes a notice of several
+// lines (io.py append_chat_history with blockquote and linebreak) with "> "
+// before its first line only and the two spaces after its last only: in a
+// log that carries them, a "> " line without them opens such a notice when
+// a line ending in the two spaces closes its block, before a blank line
+// and before any other prefixed line. Such a block is aider's, all of it;
+// any other is read line by line.
+func (rd *reader) add(line string) {
+	if len(rd.notice) > 0 {
+		if k, _ := classify(line); k != kindText || strings.TrimSpace(line) == "" {
+			rd.endNotice(false)
+		} else {
+			rd.notice = append(rd.notice, line)
+			if strings.HasSuffix(line, "  ") {
+				rd.endNotice(true)
+			}
+			return
+		}
+	}
+	if rd.marked && strings.HasPrefix(line, "> ") && !strings.HasSuffix(line, "  ") {
+		rd.notice = []string{line}
+		return
+	}
+	rd.addLine(line)
+}
+
+// endNotice ends the block held in rd.notice: aider's notice when notice is
+// true, else its lines read one by one.
+func (rd *reader) endNotice(notice bool) {
+	lines := rd.notice
+	rd.notice = nil
+	if !notice {
+		for _, l := range lines {
+			rd.addLine(l)
+		}
+		return
+	}
+	for i, l := range lines {
+		if i == 0 {
+			l = strings.TrimPrefix(l, "> ")
+		}
+		rd.put(kindTool, strings.TrimRight(l, " "))
+	}
+	rd.last = kindTool
+}
+
+// addLine reads a line that is not part of a notice of several lines.
+func (rd *reader) addLine(line string) {
+	k, text := classify(line)
+	if k == kindUser || k == kindTool {
+		switch {
+		case strings.HasSuffix(line, "  "):
+			rd.marked = true
+		case rd.marked && rd.last == kindText:
+			// A heading or a quote of the reply: aider writes the
+			// reply as it came, without the two spaces.
+			k, text = kindText, line
+		}
+	}
+	if strings.TrimSpace(line) != "" {
+		rd.last = k
+	}
+	rd.put(k, text)
+}
+
+// put adds text, a line of kind k, to the message being read.
+func (rd *reader) put(k kind, text string) {
+	if k != rd.kind {
+		rd.flush()
+		rd.kind = k
+	}
+	rd.buf = append(rd.buf, text)
 }
 
 // Parse reads every launch of the log. Text before the first header (a log
@@ -119,6 +197,7 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 	err := loose.EachTextLine(ctx, path, r, func(n int, raw []byte) {
 		line := strings.TrimRight(string(raw), "\r\n")
 		if m := header.FindStringSubmatch(line); m != nil {
+			rd.endNotice(false)
 			rd.flush()
 			rd.finish()
 			rd.cur = &session{stamp: m[1], line: n}
@@ -130,26 +209,9 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 			}
 			return
 		}
-		k, text := classify(line)
-		if k == kindUser || k == kindTool {
-			switch {
-			case strings.HasSuffix(line, "  "):
-				rd.marked = true
-			case rd.marked && rd.last == kindText:
-				// A heading or a quote of the reply: aider writes the
-				// reply as it came, without the two spaces.
-				k, text = kindText, line
-			}
-		}
-		if strings.TrimSpace(line) != "" {
-			rd.last = k
-		}
-		if k != rd.kind {
-			rd.flush()
-			rd.kind = k
-		}
-		rd.buf = append(rd.buf, text)
+		rd.add(line)
 	})
+	rd.endNotice(false)
 	if err != nil {
 		return nil, err
 	}
