@@ -134,6 +134,7 @@ func TestEachLineResync(t *testing.T) {
 	}{
 		{"one record", a + "\n", nil},
 		{"one bad record", `{"n":tru}` + "\n", nil},
+		{"one record with a string ending in {", `{"type":"user","text":"if x {","more":"{ "}` + "\n", nil},
 		{"torn only", torn + "\n", nil},
 		{"not a record", "garbage {\"n\":1}\n", nil},
 		{"Markdown", "{ not json } and {\"n\":1\n", nil},

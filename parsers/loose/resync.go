@@ -42,16 +42,21 @@ func splitRecords(line []byte) [][]byte {
 		return nil
 	}
 	end := len(bytes.TrimRight(line, " \t\r\n"))
-	n := valueEnd(line[p:end]) // the first object's length, known here
+	n, suspect := scanValue(line[p:end]) // the first object's length, known here
 	if n == end-p {
+		// Brackets that match up to the end of the line prove nothing
+		// when a record torn inside a string has the next one appended:
+		// every quote after the tear is paired wrongly, and the `{"`
+		// that begins that record reads as a string ending in `{`. Such
+		// a line is one object only if it is valid; else look for a
+		// record after the first one's start.
+		if !suspect {
+			return nil // one object, or one that cannot be told apart
+		}
 		scanned(n)
 		if json.Valid(line[p:end]) {
 			return nil // one object
 		}
-		// Brackets that match up to the end of the line prove nothing
-		// when a record torn inside a string has the next one appended:
-		// every quote after the tear is paired wrongly. Look for a record
-		// after the first one's start.
 		n = -1
 	}
 	budget := resyncBudget*len(line) + 64<<10
@@ -251,6 +256,14 @@ func closers(line []byte, p int, budget *int) []int {
 // found by matching brackets outside strings, or -1 when data ends first.
 // It is exact for valid JSON, and only a guess otherwise.
 func valueEnd(data []byte) int {
+	n, _ := scanValue(data)
+	return n
+}
+
+// scanValue is valueEnd that also reports whether a string it read ends in
+// `{` (and white space): what the start of a record looks like when a
+// quote before it is paired wrongly, rare in a string otherwise.
+func scanValue(data []byte) (n int, suspect bool) {
 	depth := 0
 	for i := 0; i < len(data); i++ {
 		switch data[i] {
@@ -258,7 +271,14 @@ func valueEnd(data []byte) int {
 			j := stringEnd(data, i)
 			if j < 0 {
 				scanned(len(data))
-				return -1
+				return -1, suspect
+			}
+			if !suspect {
+				k := j - 1
+				for k > i && (data[k] == ' ' || data[k] == '\t' || data[k] == '\r' || data[k] == '\n') {
+					k--
+				}
+				suspect = k > i && data[k] == '{'
 			}
 			i = j
 		case '{', '[':
@@ -267,12 +287,12 @@ func valueEnd(data []byte) int {
 			depth--
 			if depth <= 0 {
 				scanned(i + 1)
-				return i + 1
+				return i + 1, suspect
 			}
 		}
 	}
 	scanned(len(data))
-	return -1
+	return -1, suspect
 }
 
 // scanHook, set by tests, is told how many bytes each scan of a line for
