@@ -103,9 +103,17 @@ func (e *SilentDaemonError) Error() string {
 func (e *SilentDaemonError) Unwrap() error { return e.Err }
 
 // silentDaemon explains err, an index that could not be opened, by the
-// daemon that did not answer, when that is what happened.
+// daemon that did not answer, when that is what happened: the lock file
+// names that daemon's pid, or names no one. A daemon file is left behind by
+// a daemon killed -9 or crashed, and its pid may since name another
+// process: when the lock file names another holder, that holder's refusal
+// stands, and the user is not told to kill a pid that does not hold the
+// index.
 func silentDaemon(dir string, silent *Info, err error) error {
 	if silent == nil || !errors.Is(err, indexer.ErrLocked) {
+		return err
+	}
+	if le := (*indexer.LockedError)(nil); errors.As(err, &le) && le.Holder.PID > 0 && le.Holder.PID != silent.PID {
 		return err
 	}
 	return &SilentDaemonError{Dir: dir, Info: *silent, Err: err}

@@ -97,9 +97,10 @@ func (l *Live) Run(ctx context.Context) {
 			l.set(nil, fmt.Errorf("the index cannot be opened: %v", err))
 			return
 		}
-		if silent != nil {
+		var sd *SilentDaemonError
+		if errors.As(silentDaemon(l.o.Store.Dir, silent, err), &sd) {
 			l.log.Info("the daemon holds the index but did not answer; trying again", "dir", l.o.Store.Dir, "pid", silent.PID, "url", silent.URL(), "every", l.o.Retry)
-			l.set(nil, fmt.Errorf("%v (trying again every %s)", silentDaemon(l.o.Store.Dir, silent, err), l.o.Retry))
+			l.set(nil, fmt.Errorf("%v (trying again every %s)", sd, l.o.Retry))
 		} else {
 			// err names the holder (pid and command) and what to do.
 			var h indexer.Holder
