@@ -50,13 +50,25 @@ func lockDir(dir string, timeout time.Duration, holder string) (*dirLock, error)
 	}
 	// The holder's pid and command, for the message another process gives.
 	if err := f.Truncate(0); err == nil {
-		line := strconv.Itoa(os.Getpid()) + "\n"
-		if holder = strings.TrimSpace(holder); holder != "" && !strings.ContainsAny(holder, "\n\r") {
-			line += holder + "\n"
-		}
-		f.WriteAt([]byte(line), 0)
+		f.WriteAt(holderFile(os.Getpid(), holder), 0)
 	}
 	return &dirLock{f: f}, nil
+}
+
+// oldHolderBytes is how much of the lock file builds up to 5d74388 read:
+// they take it whole, trimmed of spaces, as the pid.
+const oldHolderBytes = 32
+
+// holderFile is the lock file of process pid running command holder: the
+// pid padded with spaces to a line of oldHolderBytes, which older builds
+// read as the pid alone, then the command on a line of its own, past what
+// they read. Without a command it is the pid's line, as they wrote it.
+func holderFile(pid int, holder string) []byte {
+	line := strconv.Itoa(pid)
+	if holder = strings.TrimSpace(holder); holder == "" || strings.ContainsAny(holder, "\n\r") || len(holder) > holderBytes-oldHolderBytes-1 {
+		return []byte(line + "\n")
+	}
+	return []byte(fmt.Sprintf("%-*s\n%s\n", oldHolderBytes-1, line, holder))
 }
 
 // Holder is the process that holds a data folder's writer lock, as its
@@ -79,9 +91,14 @@ func LockHolder(dir string) Holder {
 	return readHolder(f)
 }
 
-// readHolder parses a lock file: "PID\n" or "PID\nCOMMAND\n".
+// holderBytes is as much of a lock file as readHolder reads.
+const holderBytes = 128
+
+// readHolder parses a lock file: "PID\n" (older builds), "PID\nCOMMAND\n"
+// (from f9cdc2e), or "PID<spaces>\nCOMMAND\n" (holderFile): the pid's line
+// trimmed of spaces, then the command's.
 func readHolder(f *os.File) Holder {
-	b := make([]byte, 128)
+	b := make([]byte, holderBytes)
 	n, _ := f.ReadAt(b, 0)
 	lines := strings.SplitN(string(b[:n]), "\n", 3)
 	pid, err := strconv.Atoi(strings.TrimSpace(lines[0]))

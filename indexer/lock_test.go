@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -68,10 +69,11 @@ func TestLockedNamesHolder(t *testing.T) {
 // nothing, still reads.
 func TestLockHolderOldFile(t *testing.T) {
 	for content, want := range map[string]Holder{
-		"123\n":       {PID: 123},
-		"123\nmcp\n":  {PID: 123, Command: "mcp"},
-		"":            {},
-		"junk\nmcp\n": {},
+		"123\n":                                  {PID: 123},
+		"123\nmcp\n":                             {PID: 123, Command: "mcp"},
+		"123                            \nmcp\n": {PID: 123, Command: "mcp"},
+		"":                                       {},
+		"junk\nmcp\n":                            {},
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(LockPath(dir), []byte(content), 0o600); err != nil {
@@ -79,6 +81,51 @@ func TestLockHolderOldFile(t *testing.T) {
 		}
 		if got := LockHolder(dir); got != want {
 			t.Errorf("LockHolder of %q = %+v, want %+v", content, got, want)
+		}
+	}
+}
+
+// oldLockHolder is lockHolder of 5d74388, verbatim: builds up to it read
+// the lock file so.
+func oldLockHolder(f *os.File) string {
+	b := make([]byte, 32)
+	n, _ := f.ReadAt(b, 0)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b[:n])))
+	if err != nil || pid <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("process %d: ", pid)
+}
+
+// TestLockFileReadByOldBuilds: the lock file names the holder's pid to
+// builds up to 5d74388 (an agent's older mcp beside a newer serve), and
+// the pid and the command to this one. The pid and command on two lines
+// read as no pid at all to the older builds.
+func TestLockFileReadByOldBuilds(t *testing.T) {
+	pid := os.Getpid()
+	for _, holder := range []string{"", "serve", "mcp", "index", strings.Repeat("x", 200)} {
+		dir := t.TempDir()
+		l, err := lockDir(dir, time.Second, holder)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(LockPath(dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := oldLockHolder(f)
+		f.Close()
+		got := LockHolder(dir)
+		l.unlock()
+		if want := fmt.Sprintf("process %d: ", pid); old != want {
+			t.Errorf("holder %q: an older build reads %q, want %q", holder, old, want)
+		}
+		want := Holder{PID: pid, Command: holder}
+		if len(holder) > 90 {
+			want.Command = "" // too long to fit what is read: left out
+		}
+		if got != want {
+			t.Errorf("holder %q: LockHolder = %+v, want %+v", holder, got, want)
 		}
 	}
 }
