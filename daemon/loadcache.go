@@ -21,8 +21,10 @@ import (
 //
 // A kept conversation is served only while its file is the one it was
 // read from (same path, size and modification time, same file), the
-// index's record of the conversation is the same, and no rebuilt index has
-// taken the old one's place since: anything else reads it again. Writes
+// index's record of the conversation is the same, the index has not written
+// the file's documents since (its topics and decisions, which Load takes
+// from the index), and no rebuilt index has taken the old one's place
+// since: anything else reads it again. Writes
 // of other conversations to the index do not drop it, so an agent paging
 // a long conversation while its own session is being indexed keeps it.
 // What is kept is what Load returned, after redaction, never the file's
@@ -67,6 +69,9 @@ type loadCache struct {
 	epoch   func() uint64 // changes when a rebuilt index takes the old one's place
 	stat    func(string) (os.FileInfo, error)
 	maxSize int
+	// indexed is when the index last wrote the documents of the file at
+	// path (its record's Indexed); nil: not known, not checked.
+	indexed func(path string) time.Time
 
 	mu      sync.Mutex
 	entries []*loadEntry // most recently used last
@@ -77,6 +82,7 @@ type loadCache struct {
 type loadEntry struct {
 	id        string                 // the conversation's id (never a hit's)
 	info      query.ConversationInfo // the index's record of it
+	indexed   time.Time              // when the index last wrote its file's documents
 	fi        os.FileInfo
 	epoch     uint64
 	c         *conversation.Conversation
@@ -96,9 +102,16 @@ func (lc *loadCache) load(ctx context.Context, id string) (*conversation.Convers
 	if err != nil {
 		return nil, false, err // as Load, whose first step this is, says
 	}
+	// The file's record is written after its documents, and read here
+	// before Load reads them: what is kept is never older than it, and a
+	// later write of the documents changes it.
+	var indexed time.Time
+	if lc.indexed != nil {
+		indexed = lc.indexed(info.File)
+	}
 	fi, serr := lc.stat(info.File)
 	if serr == nil {
-		if c, fromIndex, ok := lc.get(info, fi, epoch); ok {
+		if c, fromIndex, ok := lc.get(info, indexed, fi, epoch); ok {
 			return c, fromIndex, nil
 		}
 	}
@@ -108,18 +121,18 @@ func (lc *loadCache) load(ctx context.Context, id string) (*conversation.Convers
 		// it changes.
 		return c, fromIndex, err
 	}
-	lc.put(&loadEntry{id: info.ID, info: *info, fi: fi, epoch: epoch, c: c, fromIndex: fromIndex, size: conversationSize(c)})
+	lc.put(&loadEntry{id: info.ID, info: *info, indexed: indexed, fi: fi, epoch: epoch, c: c, fromIndex: fromIndex, size: conversationSize(c)})
 	return share(c), fromIndex, nil
 }
 
-func (lc *loadCache) get(info *query.ConversationInfo, fi os.FileInfo, epoch uint64) (*conversation.Conversation, bool, bool) {
+func (lc *loadCache) get(info *query.ConversationInfo, indexed time.Time, fi os.FileInfo, epoch uint64) (*conversation.Conversation, bool, bool) {
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
 	for i, e := range lc.entries {
 		if e.id != info.ID {
 			continue
 		}
-		if e.epoch != epoch || !reflect.DeepEqual(&e.info, info) || !sameFile(e.fi, fi) {
+		if e.epoch != epoch || !reflect.DeepEqual(&e.info, info) || !e.indexed.Equal(indexed) || !sameFile(e.fi, fi) {
 			lc.drop(i) // stale: never served again
 			return nil, false, false
 		}

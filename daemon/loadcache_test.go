@@ -255,8 +255,9 @@ func TestLoadCacheMCP(t *testing.T) {
 // fakeLoader serves conversations of a few messages each, one a file, and
 // counts its loads.
 type fakeLoader struct {
-	infos map[string]query.ConversationInfo
-	loads map[string]int
+	infos   map[string]query.ConversationInfo
+	loads   map[string]int
+	indexed map[string]time.Time // a file's record's Indexed, by path
 }
 
 func (f *fakeLoader) Conversation(_ context.Context, id string) (*query.ConversationInfo, error) {
@@ -308,6 +309,15 @@ func TestLoadCacheKey(t *testing.T) {
 			info.Topics = []string{"new topic"}
 			f.infos["a"] = info
 		}},
+		// Its decisions and topics changed (they are not in the record).
+		{name: "its file's documents written again", wantLoads: 2, wantText: "one", change: func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64) {
+			file := f.infos["a"].File
+			f.indexed[file] = f.indexed[file].Add(time.Second)
+		}},
+		{name: "another file's documents written", wantLoads: 1, wantText: "one", change: func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64) {
+			file := f.infos["b"].File
+			f.indexed[file] = f.indexed[file].Add(time.Second)
+		}},
 		{name: "rebuilt index put in place", wantLoads: 2, wantText: "one", change: func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64) {
 			*epoch++
 		}},
@@ -349,16 +359,18 @@ func TestLoadCacheKey(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			f := &fakeLoader{infos: map[string]query.ConversationInfo{}, loads: map[string]int{}}
+			f := &fakeLoader{infos: map[string]query.ConversationInfo{}, loads: map[string]int{}, indexed: map[string]time.Time{}}
 			for _, id := range []string{"a", "b", "c", "d", "e"} {
 				file := filepath.Join(dir, id)
 				if err := os.WriteFile(file, []byte("one"), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				f.infos[id] = query.ConversationInfo{ID: id, File: file, Messages: 3}
+				f.indexed[file] = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 			}
 			var epoch uint64
 			lc := newLoadCache(f, func() uint64 { return epoch })
+			lc.indexed = func(path string) time.Time { return f.indexed[path] }
 			c, _, err := lc.load(ctx, "a")
 			if err != nil {
 				t.Fatal(err)
@@ -402,5 +414,69 @@ func writeLater(t *testing.T, file, text string) {
 	later := fi.ModTime().Add(time.Second)
 	if err := os.Chtimes(file, later, later); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLoadCacheDecisionsFollowTheIndex: a conversation read through the
+// daemon after its file was edited (as many messages) but before the pass
+// that indexes the edit is kept with the index's old decisions; once the
+// pass writes the new ones (the conversation's record unchanged), the
+// cache serves what an uncached Load does. It served the old rationale
+// until the file changed again or the cache went idle.
+func TestLoadCacheDecisionsFollowTheIndex(t *testing.T) {
+	for _, c := range []struct{ before, after string }{
+		{"it is slow", "it is not slow"},
+		{"it is simple", "it scales"},
+	} {
+		t.Run(c.before+" → "+c.after, func(t *testing.T) {
+			ctx := context.Background()
+			root := t.TempDir()
+			file := filepath.Join(root, "c.json")
+			t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+			write := func(rationale string, at time.Time) {
+				t.Helper()
+				data := convtest.Portable("c1", "Queues", "how should the queue retry?", "We decided to use exponential backoff because "+rationale+".", "ok", "thanks")
+				if err := os.WriteFile(file, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(file, at, at); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write(c.before, t0)
+			st, err := OpenStore(StoreOptions{Dir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			if _, err := st.Ingester.Reconcile(ctx, []string{root}); err != nil {
+				t.Fatal(err)
+			}
+			e, err := st.CachingEngine()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if conv, _, err := e.Load(ctx, "c1"); err != nil || len(conv.Decisions) == 0 {
+				t.Fatalf("Load: %v, %+v: want a decision", err, conv)
+			}
+			write(c.after, t0.Add(time.Minute))
+			if _, _, err := e.Load(ctx, "c1"); err != nil { // before the pass
+				t.Fatal(err)
+			}
+			if _, err := st.Ingester.Reconcile(ctx, []string{root}); err != nil {
+				t.Fatal(err)
+			}
+			fresh, _, err := e.Engine.Load(ctx, "c1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cached, _, err := e.Load(ctx, "c1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fresh.Decisions) == 0 || len(cached.Decisions) != len(fresh.Decisions) || cached.Decisions[0].Rationale != fresh.Decisions[0].Rationale {
+				t.Errorf("the cache serves decisions %+v; the index and an uncached Load say %+v", cached.Decisions, fresh.Decisions)
+			}
+		})
 	}
 }

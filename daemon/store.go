@@ -120,7 +120,12 @@ func (s *Store) CachingEngine() (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{Engine: e, loads: newLoadCache(e, s.swaps.Load)}, nil
+	lc := newLoadCache(e, s.swaps.Load)
+	lc.indexed = func(path string) time.Time {
+		f, _ := s.Index.File(path)
+		return f.Indexed
+	}
+	return &Engine{Engine: e, loads: lc}, nil
 }
 
 // Commit ends a rebuild: the new index takes the old one's place (see
