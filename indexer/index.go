@@ -959,6 +959,17 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 				// own key so neither file's documents overwrite the other's.
 				key = c.ID + "~" + shortHash(path)
 			}
+			if keep > 0 && keptKey == c.ID+"~"+shortHash(path) && key == c.ID {
+				// The file that held the plain ID went (in this batch or
+				// since ingest planned the change): the conversation stays
+				// under its own key, with its kept documents. Taking the
+				// plain ID would write every message from the first, in
+				// this one batch, though ingest sized the change (or its
+				// first piece) without the kept ones. The file is then
+				// orphaned, and the pass reads it again, whole and in
+				// bounded pieces, to take the plain ID over (Orphaned).
+				key = keptKey
+			}
 			if keep > 0 && key != keptKey {
 				// The key changed (the file that held the plain ID
 				// went): the kept documents go too, and all are written.

@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
@@ -88,9 +89,11 @@ func TestKeptOnlyIfTheRecordAgrees(t *testing.T) {
 	}
 }
 
-// A copy indexed under ID~hash whose owner went takes the plain ID when
-// read again: the documents it kept under the old key go, and all are
-// written under the new one.
+// A copy indexed under ID~hash whose owner went keeps its key, and what it
+// kept, when read again with a kept prefix (see
+// TestKeptKeyStaysWhenThePlainIDIsFreed); read again whole (ingest's
+// forced read of an orphaned file), it takes the plain ID: the documents
+// under the old key go, and all are written under the new one.
 func TestKeptUnderAKeyThatChanges(t *testing.T) {
 	ix := open(t, t.TempDir())
 	defer ix.Close()
@@ -114,22 +117,103 @@ func TestKeptUnderAKeyThatChanges(t *testing.T) {
 		t.Fatalf("the copy took the plain ID")
 	}
 	apply(Change{State: FileState{Path: "/a.jsonl"}, Remove: true})
-	apply(Change{State: FileState{Path: "/b.jsonl", Size: 2}, Conversations: []*conversation.Conversation{c}, Prefix: pre, Kept: pre.N, KeptHash: pre.Hash})
-	req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 1000, 0, false)
-	res, err := ix.Search(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plain, old int
-	for _, h := range res.Hits {
-		switch conv, _, _ := ParseDocID(h.ID); conv {
-		case "c1":
-			plain++
-		case oldKey:
-			old++
+	count := func() (plain, old int) {
+		t.Helper()
+		req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 1000, 0, false)
+		res, err := ix.Search(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
 		}
+		for _, h := range res.Hits {
+			switch conv, _, _ := ParseDocID(h.ID); conv {
+			case "c1":
+				plain++
+			case oldKey:
+				old++
+			}
+		}
+		return plain, old
 	}
-	if want := 1 + 20 + 1 + 1; plain != want || old != 0 {
-		t.Errorf("%d documents under c1, %d under %s; want %d and 0", plain, old, oldKey, want)
+	const want = 1 + 20 + 1 + 1
+	apply(Change{State: FileState{Path: "/b.jsonl", Size: 2}, Conversations: []*conversation.Conversation{c}, Prefix: pre, Kept: pre.N, KeptHash: pre.Hash})
+	if plain, old := count(); plain != 0 || old != want || !slices.Contains(ix.Orphaned(), "/b.jsonl") {
+		t.Errorf("read with a kept prefix: %d documents under c1, %d under %s, orphaned %q; want 0 and %d, orphaned", plain, old, oldKey, ix.Orphaned(), want)
+	}
+	apply(Change{State: FileState{Path: "/b.jsonl", Size: 3}, Conversations: []*conversation.Conversation{c}, Prefix: pre})
+	if plain, old := count(); plain != want || old != 0 {
+		t.Errorf("read whole: %d documents under c1, %d under %s; want %d and 0", plain, old, oldKey, want)
+	}
+}
+
+// TestKeptKeyStaysWhenThePlainIDIsFreed: a file holding a conversation
+// under ID~hash grows while the file that held the plain ID goes in the same
+// batch. Ingest sized the first piece without the kept messages: the index
+// keeps them under ID~hash, rather than take the plain ID and write every
+// message from the first in this one batch (810 operations for a piece of
+// 9 messages), and names the file orphaned, for the pass to read it again
+// whole, in bounded pieces, under the plain ID.
+func TestKeptKeyStaysWhenThePlainIDIsFreed(t *testing.T) {
+	msgs := func(n int) []string {
+		var out []string
+		for i := range n {
+			out = append(out, fmt.Sprintf("line %d", i))
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name     string
+		removeA  bool
+		wantKey  string // b's after the batch
+		orphaned bool
+	}{
+		{"plain ID held", false, "S~" + shortHash("/b"), false},
+		{"plain ID freed in the batch", true, "S~" + shortHash("/b"), true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ix := open(t, t.TempDir())
+			defer ix.Close()
+			ctx := context.Background()
+			if err := ix.Apply(ctx, []Change{{State: FileState{Path: "/a", Size: 1, Hash: "h"}, Conversations: []*conversation.Conversation{conv("S", "hello", "there")}}}); err != nil {
+				t.Fatal(err)
+			}
+			b := conv("S", msgs(400)...)
+			pre, _ := PrefixOf(b, 0)
+			if err := ix.Apply(ctx, []Change{{State: FileState{Path: "/b", Size: 1, Hash: "h"}, Conversations: []*conversation.Conversation{b}, Prefix: pre}}); err != nil {
+				t.Fatal(err)
+			}
+			grown := conv("S", msgs(401)...)
+			pre2, h := PrefixOf(grown, pre.N)
+			// What ingest sends: the removal, then the first piece, from
+			// Kept on.
+			var changes []Change
+			if tt.removeA {
+				changes = append(changes, Change{State: FileState{Path: "/a"}, Remove: true})
+			}
+			changes = append(changes, Change{State: FileState{Path: "/b", Size: -1}, Conversations: []*conversation.Conversation{grown},
+				Kept: pre.N, KeptHash: h, Prefix: pre2, Messages: Range{From: pre.N, To: 401}})
+			ix.mu.Lock()
+			p, err := ix.prepare(changes)
+			n := p.batch.Size()
+			p.undoOwners(ix)
+			ix.mu.Unlock()
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The piece's messages and head documents, the kept prefix's
+			// context documents, a's documents, the records: well under a
+			// hundred.
+			if n > 100 {
+				t.Errorf("a piece of %d messages makes %d batch operations: the kept messages were written again", 401-pre.N, n)
+			}
+			if err := ix.Apply(ctx, changes); err != nil {
+				t.Fatal(err)
+			}
+			if st, _ := ix.File("/b"); len(st.Conversations) != 1 || st.Conversations[0].ID != tt.wantKey {
+				t.Errorf("b keyed %+v, want %s", st.Conversations, tt.wantKey)
+			}
+			if got := slices.Contains(ix.Orphaned(), "/b"); got != tt.orphaned {
+				t.Errorf("b orphaned: %v, want %v", got, tt.orphaned)
+			}
+		})
 	}
 }
