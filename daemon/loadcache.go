@@ -190,19 +190,45 @@ func share(c *conversation.Conversation) *conversation.Conversation {
 	return &cp
 }
 
-// conversationSize estimates the bytes c holds: its texts, and a little
-// for each message.
+// conversationSize estimates the bytes c holds: its texts (messages,
+// tool calls and results, attachments; artifacts, notes and summaries,
+// which may hold most of an export's text; topics and decisions), and a
+// little for each part.
 func conversationSize(c *conversation.Conversation) int {
-	n := 0
+	n := 512 + len(c.Title) + len(c.Project) + len(c.Model) + len(c.File)
 	for i := range c.Messages {
 		m := &c.Messages[i]
-		n += 256 + len(m.Content) + len(m.Thinking)
+		n += 256 + len(m.ID) + len(m.ParentID) + len(m.Author) + len(m.Content) + len(m.Model) + len(m.Thinking) + len(m.Branch)
 		for _, tc := range m.ToolCalls {
-			n += 64 + len(tc.Name) + len(tc.Arguments)
+			n += 64 + len(tc.ID) + len(tc.Name) + len(tc.Arguments)
 		}
 		for _, tr := range m.ToolResults {
-			n += 64 + len(tr.Name) + len(tr.Content)
+			n += 64 + len(tr.CallID) + len(tr.Name) + len(tr.Content)
 		}
+		for _, a := range m.Attachments {
+			n += 64 + len(a.Name) + len(a.Type) + len(a.Ref)
+		}
+	}
+	for _, a := range c.Artifacts {
+		n += 64 + len(a.Type) + len(a.Path) + len(a.Title) + len(a.Description) + len(a.Content)
+	}
+	for _, nt := range c.Notes {
+		n += 64 + len(nt.Kind) + len(nt.Title) + len(nt.Text)
+	}
+	for _, s := range c.Summaries {
+		n += 16 + len(s)
+	}
+	for _, t := range c.Topics {
+		n += 32 + len(t.Name)
+	}
+	for _, d := range c.Decisions {
+		n += 64 + len(d.Decision) + len(d.Rationale)
+	}
+	for _, s := range c.Tags {
+		n += 16 + len(s)
+	}
+	for _, s := range c.RelatedConversations {
+		n += 16 + len(s)
 	}
 	return n
 }

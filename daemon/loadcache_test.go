@@ -334,7 +334,7 @@ func TestLoadCacheKey(t *testing.T) {
 			}
 		}},
 		{name: "pushed out by size", wantLoads: 2, wantText: "one", change: func(t *testing.T, f *fakeLoader, lc *loadCache, epoch *uint64) {
-			lc.maxSize = 3 * 260 // a and b do not fit together
+			lc.maxSize = lc.size * 3 / 2 // a and b do not fit together
 			if _, _, err := lc.load(ctx, "b"); err != nil {
 				t.Fatal(err)
 			}
@@ -476,6 +476,74 @@ func TestLoadCacheDecisionsFollowTheIndex(t *testing.T) {
 			}
 			if len(fresh.Decisions) == 0 || len(cached.Decisions) != len(fresh.Decisions) || cached.Decisions[0].Rationale != fresh.Decisions[0].Rationale {
 				t.Errorf("the cache serves decisions %+v; the index and an uncached Load say %+v", cached.Decisions, fresh.Decisions)
+			}
+		})
+	}
+}
+
+// fillingLoader is a fakeLoader whose conversations fill adds to.
+type fillingLoader struct {
+	*fakeLoader
+	fill func(c *conversation.Conversation)
+}
+
+func (f *fillingLoader) Load(ctx context.Context, id string) (*conversation.Conversation, bool, error) {
+	c, fromIndex, err := f.fakeLoader.Load(ctx, id)
+	if err == nil {
+		f.fill(c)
+	}
+	return c, fromIndex, err
+}
+
+// TestLoadCacheSizeCountsAllText: the cache's bound counts all the text a
+// conversation holds, not only its messages': a conversation of a claude.ai
+// or studio export may hold most of it in artifacts, notes or summaries.
+// Each below holds 1 MiB beside three short messages, over a budget of 64
+// KiB: it is not kept. Those of artifacts, notes, summaries and decisions
+// were kept, counted as under 1 KiB.
+func TestLoadCacheSizeCountsAllText(t *testing.T) {
+	const big = 1 << 20
+	text := strings.Repeat("x", big)
+	for _, tt := range []struct {
+		name string
+		fill func(c *conversation.Conversation)
+	}{
+		{"message", func(c *conversation.Conversation) { c.Messages[0].Content = text }},
+		{"tool result", func(c *conversation.Conversation) {
+			c.Messages[0].ToolResults = []conversation.ToolResult{{Content: text}}
+		}},
+		{"artifact", func(c *conversation.Conversation) {
+			c.Artifacts = []conversation.Artifact{{Title: "report", Content: text}}
+		}},
+		{"note", func(c *conversation.Conversation) { c.Notes = []conversation.Note{{Kind: "diff", Text: text}} }},
+		{"summary", func(c *conversation.Conversation) { c.Summaries = []string{text} }},
+		{"decision", func(c *conversation.Conversation) {
+			c.Decisions = []conversation.Decision{{Decision: "use it", Rationale: text}}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			file := filepath.Join(t.TempDir(), "a")
+			if err := os.WriteFile(file, []byte("one"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f := &fillingLoader{fakeLoader: &fakeLoader{infos: map[string]query.ConversationInfo{"a": {ID: "a", File: file, Messages: 3}}, loads: map[string]int{}}, fill: tt.fill}
+			lc := newLoadCache(f, func() uint64 { return 0 })
+			lc.maxSize = 64 << 10
+			for range 2 {
+				if _, _, err := lc.load(ctx, "a"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(lc.entries) != 0 || f.loads["a"] != 2 {
+				t.Errorf("a conversation of over %d bytes kept under a budget of %d, counted as %d (%d loads)", big, lc.maxSize, lc.size, f.loads["a"])
+			}
+			c, _, err := f.Load(ctx, "a")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := conversationSize(c); got < big {
+				t.Errorf("conversationSize = %d, want at least %d", got, big)
 			}
 		})
 	}
