@@ -73,11 +73,22 @@ type loadCache struct {
 	// path (its record's Indexed); nil: not known, not checked.
 	indexed func(path string) time.Time
 
+	// afterFunc starts the idle timer (time.AfterFunc; a test's fake).
+	afterFunc func(time.Duration, func()) idleTimer
+
 	mu      sync.Mutex
 	entries []*loadEntry // most recently used last
 	size    int
-	idle    *time.Timer
+	idle    idleTimer
 }
+
+// idleTimer is the timer that clears the cache: a *time.Timer.
+type idleTimer interface {
+	Reset(time.Duration) bool
+	Stop() bool
+}
+
+func afterFunc(d time.Duration, f func()) idleTimer { return time.AfterFunc(d, f) }
 
 type loadEntry struct {
 	id        string                 // the conversation's id (never a hit's)
@@ -91,7 +102,7 @@ type loadEntry struct {
 }
 
 func newLoadCache(under conversationLoader, epoch func() uint64) *loadCache {
-	return &loadCache{under: under, epoch: epoch, stat: os.Stat, maxSize: loadCacheBytes}
+	return &loadCache{under: under, epoch: epoch, stat: os.Stat, maxSize: loadCacheBytes, afterFunc: afterFunc}
 }
 
 func (lc *loadCache) load(ctx context.Context, id string) (*conversation.Conversation, bool, error) {
@@ -137,6 +148,7 @@ func (lc *loadCache) get(info *query.ConversationInfo, indexed time.Time, fi os.
 			return nil, false, false
 		}
 		lc.entries = append(slices.Delete(lc.entries, i, i+1), e)
+		lc.used()
 		return share(e.c), e.fromIndex, true
 	}
 	return nil, false, false
@@ -156,8 +168,14 @@ func (lc *loadCache) put(e *loadEntry) {
 	}
 	lc.entries = append(lc.entries, e)
 	lc.size += e.size
+	lc.used()
+}
+
+// used (re)starts the idle timer: what is kept is dropped loadCacheIdle
+// after it was last put or served. lc.mu is held.
+func (lc *loadCache) used() {
 	if lc.idle == nil {
-		lc.idle = time.AfterFunc(loadCacheIdle, lc.clear)
+		lc.idle = lc.afterFunc(loadCacheIdle, lc.clear)
 	} else {
 		lc.idle.Reset(loadCacheIdle)
 	}

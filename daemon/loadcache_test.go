@@ -548,3 +548,73 @@ func TestLoadCacheSizeCountsAllText(t *testing.T) {
 		})
 	}
 }
+
+// fakeIdle is a fake clock and the idle timer on it: advance moves the
+// clock and fires the timer when its time has come.
+type fakeIdle struct {
+	now, at time.Duration // at: when the timer fires; < 0 when stopped
+	f       func()
+}
+
+func (c *fakeIdle) afterFunc(d time.Duration, f func()) idleTimer {
+	c.at, c.f = c.now+d, f
+	return c
+}
+
+func (c *fakeIdle) Reset(d time.Duration) bool {
+	active := c.at >= 0
+	c.at = c.now + d
+	return active
+}
+
+func (c *fakeIdle) Stop() bool {
+	active := c.at >= 0
+	c.at = -1
+	return active
+}
+
+func (c *fakeIdle) advance(d time.Duration) {
+	c.now += d
+	if c.f != nil && c.at >= 0 && c.now >= c.at {
+		c.at = -1
+		c.f()
+	}
+}
+
+// TestLoadCacheIdleAfterLastUse: the cache drops what it keeps
+// loadCacheIdle after it was last used, served from the cache or not. An
+// agent paging a conversation every minute has it parsed once; it was
+// parsed again every loadCacheIdle, the timer restarted only by a miss.
+func TestLoadCacheIdleAfterLastUse(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		reads []int // the minutes "a" is read at
+		want  int   // parses of "a"
+	}{
+		{"read every minute", []int{0, 1, 2, 3, 4, 5, 6, 7}, 1},
+		{"read again just before idle", []int{0, 4, 8, 12}, 1},
+		{"idle in between", []int{0, 5}, 2},
+		{"idle after a hit", []int{0, 4, 9}, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			file := filepath.Join(t.TempDir(), "a")
+			if err := os.WriteFile(file, []byte("one"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f := &fakeLoader{infos: map[string]query.ConversationInfo{"a": {ID: "a", File: file, Messages: 3}}, loads: map[string]int{}}
+			clock := &fakeIdle{at: -1}
+			lc := newLoadCache(f, func() uint64 { return 0 })
+			lc.afterFunc = clock.afterFunc
+			for _, at := range tt.reads {
+				clock.advance(time.Duration(at)*time.Minute - clock.now)
+				if _, _, err := lc.load(ctx, "a"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if f.loads["a"] != tt.want {
+				t.Errorf("read at minutes %v: parsed %d times, want %d (idle after %s)", tt.reads, f.loads["a"], tt.want, loadCacheIdle)
+			}
+		})
+	}
+}
