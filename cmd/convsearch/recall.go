@@ -155,8 +155,14 @@ func recall(ctx context.Context, env *Env, sf *storeFlags, project string, hook 
 		return nil, "", err
 	}
 	so.Logger = slog.New(slog.DiscardHandler)
+	// A daemon of another build is told of as by other commands; a hook
+	// says nothing on stderr but with -v.
+	var warn func(string)
+	if !hook || sf.Verbose {
+		warn = warner(env)
+	}
 	sum, err := withDeadline(ctx, func() (*recallSummary, error) {
-		return gather(ctx, so, projects)
+		return gather(ctx, so, projects, warn)
 	})
 	return sum, event, err
 }
@@ -205,14 +211,15 @@ func withDeadline[T any](ctx context.Context, f func() (T, error)) (T, error) {
 }
 
 // gather asks the daemon, or the local index when there is one (never
-// creating one), for the projects' recent decisions and conversations.
-func gather(ctx context.Context, so daemon.StoreOptions, projects []string) (*recallSummary, error) {
+// creating one), for the projects' recent decisions and conversations;
+// warn, if not nil, hears of a daemon of another build.
+func gather(ctx context.Context, so daemon.StoreOptions, projects []string, warn func(string)) (*recallSummary, error) {
 	if _, err := os.Stat(daemon.InfoFile(so.Dir)); err != nil {
 		if _, err := os.Stat(indexer.IndexPath(so.Dir)); err != nil {
 			return nil, fmt.Errorf("no index in %s: %w", so.Dir, err)
 		}
 	}
-	conn, err := daemon.Connect(ctx, daemon.ConnectOptions{Store: so})
+	conn, err := daemon.Connect(ctx, daemon.ConnectOptions{Store: so, Version: version, Warn: warn})
 	if err != nil {
 		return nil, err
 	}
