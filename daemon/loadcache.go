@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -11,6 +13,7 @@ import (
 	"github.com/convsearch/convsearch/conversation"
 	"github.com/convsearch/convsearch/query"
 	"github.com/convsearch/convsearch/server"
+	"golang.org/x/sync/singleflight"
 )
 
 // Engine is the query engine the daemon and the MCP server answer with:
@@ -76,6 +79,12 @@ type loadCache struct {
 	// afterFunc starts the idle timer (time.AfterFunc; a test's fake).
 	afterFunc func(time.Duration, func()) idleTimer
 
+	// flight merges loads of the same conversation in the same state that
+	// run at once (two agents opening one long conversation): one parse.
+	flight singleflight.Group
+	// beforeFlight, a test's hook, runs as a load joins or starts a flight.
+	beforeFlight func()
+
 	mu      sync.Mutex
 	entries []*loadEntry // most recently used last
 	size    int
@@ -126,14 +135,45 @@ func (lc *loadCache) load(ctx context.Context, id string) (*conversation.Convers
 			return c, fromIndex, nil
 		}
 	}
-	c, fromIndex, err := lc.under.Load(ctx, id)
-	if err != nil || serr != nil || c == nil || c.ID != info.ID {
+	if serr != nil {
+		return lc.under.Load(ctx, id)
+	}
+	c, fromIndex, err := lc.loadOnce(ctx, id, flightKey(info, indexed, fi, epoch))
+	if err != nil || c == nil || c.ID != info.ID {
 		// A file that cannot be looked at is not kept: nothing says when
 		// it changes.
 		return c, fromIndex, err
 	}
 	lc.put(&loadEntry{id: info.ID, info: *info, indexed: indexed, fi: fi, epoch: epoch, c: c, fromIndex: fromIndex, size: conversationSize(c)})
 	return share(c), fromIndex, nil
+}
+
+// loadOnce is the engine's Load, shared by the loads of key that run at
+// once. One that waited on another's and got its cancellation, while its
+// own context goes on, loads for itself.
+func (lc *loadCache) loadOnce(ctx context.Context, id, key string) (*conversation.Conversation, bool, error) {
+	type loaded struct {
+		c         *conversation.Conversation
+		fromIndex bool
+	}
+	if lc.beforeFlight != nil {
+		lc.beforeFlight()
+	}
+	v, err, shared := lc.flight.Do(key, func() (any, error) {
+		c, fromIndex, err := lc.under.Load(ctx, id)
+		return loaded{c, fromIndex}, err
+	})
+	if shared && err != nil && ctx.Err() == nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return lc.under.Load(ctx, id)
+	}
+	l, _ := v.(loaded)
+	return l.c, l.fromIndex, err
+}
+
+// flightKey names a conversation in one state: its id, its file's and its
+// record's state, the index's epoch.
+func flightKey(info *query.ConversationInfo, indexed time.Time, fi os.FileInfo, epoch uint64) string {
+	return fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%d\x00%d", info.ID, info.File, fi.Size(), fi.ModTime().UnixNano(), indexed.UnixNano(), epoch)
 }
 
 func (lc *loadCache) get(info *query.ConversationInfo, indexed time.Time, fi os.FileInfo, epoch uint64) (*conversation.Conversation, bool, bool) {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -614,6 +615,76 @@ func TestLoadCacheIdleAfterLastUse(t *testing.T) {
 			}
 			if f.loads["a"] != tt.want {
 				t.Errorf("read at minutes %v: parsed %d times, want %d (idle after %s)", tt.reads, f.loads["a"], tt.want, loadCacheIdle)
+			}
+		})
+	}
+}
+
+// blockingLoader is a fakeLoader whose loads wait until release is closed,
+// counting them as they start.
+type blockingLoader struct {
+	*fakeLoader
+	mu      sync.Mutex
+	started chan struct{}
+	release chan struct{}
+}
+
+func (b *blockingLoader) Load(ctx context.Context, id string) (*conversation.Conversation, bool, error) {
+	b.started <- struct{}{}
+	<-b.release
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.fakeLoader.Load(ctx, id)
+}
+
+// TestLoadCacheMergesLoadsAtOnce: loads of the same conversation that run
+// at once parse it once (two agents opening one long conversation), and
+// each gets it whole.
+func TestLoadCacheMergesLoadsAtOnce(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a")
+	if err := os.WriteFile(file, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{2, 5} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			b := &blockingLoader{
+				fakeLoader: &fakeLoader{infos: map[string]query.ConversationInfo{"a": {ID: "a", File: file, Messages: 3}}, loads: map[string]int{}},
+				started:    make(chan struct{}, n),
+				release:    make(chan struct{}),
+			}
+			lc := newLoadCache(b, func() uint64 { return 0 })
+			joined := make(chan struct{}, n)
+			lc.beforeFlight = func() { joined <- struct{}{} }
+			var wg sync.WaitGroup
+			errs := make(chan error, n)
+			for range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					c, _, err := lc.load(context.Background(), "a")
+					if err == nil && (c == nil || len(c.Messages) != 3) {
+						err = fmt.Errorf("got %v", c)
+					}
+					errs <- err
+				}()
+			}
+			<-b.started // the first load runs
+			for range n {
+				<-joined // and every load has come to the flight
+			}
+			// A step from the hook into Do is all that is left; a load
+			// that came after the flight ended finds the cache filled.
+			time.Sleep(10 * time.Millisecond)
+			close(b.release)
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				if err != nil {
+					t.Error(err)
+				}
+			}
+			if b.loads["a"] != 1 {
+				t.Errorf("%d loads at once parsed it %d times, want 1", n, b.loads["a"])
 			}
 		})
 	}
