@@ -27,6 +27,9 @@ type Export struct {
 	from    map[string]string // file name -> the source file it came from
 	entry   map[string]int    // conversation id -> its entry in Manifest
 	earlier int               // Manifest's first entries, from index.json
+	// extra are the earlier index.json's other top-level keys (a tool's
+	// own, a version): written back as they were.
+	extra map[string]json.RawMessage
 }
 
 // NewExport returns an Export into dir, creating it if needed. What it
@@ -54,6 +57,9 @@ func NewExport(dir string) (*Export, error) {
 			e.Manifest.Conversations = append(e.Manifest.Conversations, en)
 		}
 		e.earlier = len(e.Manifest.Conversations)
+		if err := json.Unmarshal(data, &e.extra); err == nil {
+			delete(e.extra, "conversations")
+		}
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("export: %w", err)
@@ -105,5 +111,14 @@ func (e *Export) Close() error {
 	}
 	e.Manifest.Conversations = kept
 	e.entry = nil // positions are stale
-	return atomicfile.WriteJSON(filepath.Join(e.Dir, "index.json"), e.Manifest, 0o600)
+	var out any = e.Manifest
+	if len(e.extra) > 0 {
+		m := make(map[string]any, len(e.extra)+1)
+		for k, v := range e.extra {
+			m[k] = v
+		}
+		m["conversations"] = e.Manifest.Conversations
+		out = m
+	}
+	return atomicfile.WriteJSON(filepath.Join(e.Dir, "index.json"), out, 0o600)
 }
