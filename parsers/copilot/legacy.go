@@ -3,6 +3,7 @@ package copilot
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -54,18 +55,31 @@ func parseLegacy(_ context.Context, path string, r io.Reader) (*parsers.Result, 
 		return nil, err
 	}
 	var s legacySession
-	if err := loose.Unmarshal(path, data, &s); err != nil {
+	// A session torn by a crash while it was saved keeps the messages (or
+	// timeline entries) written whole before the tear; the one it cut is
+	// dropped.
+	torn, err := loose.UnmarshalMended(path, data, &s, legacyUnit)
+	if err != nil {
 		return nil, err
 	}
 	res := &parsers.Result{}
 	var msgs []conversation.Message
+	kept := ""
 	if len(s.ChatMessages) > 0 {
 		msgs = legacyMessages(path, s.ChatMessages, res)
+		kept = fmt.Sprintf("the %d complete chatMessages", len(s.ChatMessages))
 	} else {
 		msgs = timelineMessages(path, s.Timeline, res)
+		kept = fmt.Sprintf("the %d complete timeline entries", len(s.Timeline))
 	}
 	if len(msgs) == 0 {
+		if torn != nil {
+			return nil, torn // nothing whole to keep
+		}
 		return res, nil
+	}
+	if torn != nil {
+		res.Warn(loose.TornWarning(torn, fmt.Sprintf("%s (%d messages)", kept, len(msgs))))
 	}
 	c := &conversation.Conversation{ID: strings.TrimSpace(loose.String(s.SessionID)), Messages: msgs}
 	if c.ID == "" {
@@ -81,6 +95,13 @@ func parseLegacy(_ context.Context, path string, r io.Reader) (*parsers.Result, 
 	c.Renumber()
 	res.Conversations = append(res.Conversations, c)
 	return res, nil
+}
+
+// legacyUnit is the unit a torn legacy session is cut back in: its
+// chatMessages or its timeline, whichever the tear went through, never an
+// array of that name inside a message.
+func legacyUnit(p []string) bool {
+	return loose.PathIs("chatMessages")(p) || loose.PathIs("timeline")(p)
 }
 
 // legacySpan is the first and last time of the timeline: chatMessages have

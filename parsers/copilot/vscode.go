@@ -155,10 +155,25 @@ func (*VSCode) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 		raw = data
 	}
 	var s vsSession
-	if err := loose.Unmarshal(path, raw, &s); err != nil {
+	// A whole session torn by a crash while VS Code rewrote it keeps the
+	// requests written whole before the tear; the one it cut is dropped.
+	torn, err := loose.UnmarshalMended(path, raw, &s, loose.PathIs("requests"))
+	if err != nil {
 		return nil, err
 	}
-	if c := s.conversation(path, res); c != nil {
+	if torn != nil && loose.String(s.SessionID) == "" {
+		// The session's ID follows its requests: VS Code names the file
+		// after it.
+		s.SessionID, _ = json.Marshal(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+	}
+	c := s.conversation(path, res)
+	if torn != nil {
+		if c == nil {
+			return nil, torn // nothing whole to keep
+		}
+		res.Warn(loose.TornWarning(torn, fmt.Sprintf("the %d complete requests (%d messages)", len(s.Requests), len(c.Messages))))
+	}
+	if c != nil {
 		res.Conversations = append(res.Conversations, c)
 	}
 	return res, nil
