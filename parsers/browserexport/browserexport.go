@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -40,7 +41,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "browser chat exports and backups (chat-backup-*.json): threads of {text, sender} messages, with every branch kept",
 		Detection:   "a .json object whose \"threads\" hold threads with \"messages\" or \"branches\", or whose \"indexedDB\" object holds \"threads\"",
 		Locations:   []string{"chat-backup-*.json files saved by the browser chat's backup or export"},
-		Version:     1,
+		Version:     2, // 2: a torn export keeps the threads and messages written whole before the tear
 	}
 }
 
@@ -139,12 +140,34 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "want an object with \"threads\", got %s", loose.KindOf(top))
 	}
 	var root rawRoot
-	if err := loose.Unmarshal(path, data, &root); err != nil {
+	// An export cut short (a crash while it was written, a partial copy or
+	// download) keeps the threads before the tear and, of the thread it
+	// went through, the messages written whole; the message it cut is
+	// dropped.
+	torn, err := loose.UnmarshalMended(path, data, &root, spine)
+	if err != nil {
 		return nil, err
 	}
+	// tornIn is the threads list holding the thread the tear went
+	// through, the last one of it: "threads" or "indexedDB".
+	tornIn := ""
+	if torn != nil {
+		if _, at, ok := loose.MendUnit(data, spine); ok {
+			if len(at) > 0 && at[0] == "indexedDB" {
+				tornIn, at = "indexedDB", at[1:]
+			} else {
+				tornIn = "threads"
+			}
+			if len(at) < 2 {
+				tornIn = "" // cut back between threads: none was torn
+			}
+		}
+	}
 	var lists []json.RawMessage
+	var listNames []string
 	if root.Threads != nil {
 		lists = append(lists, root.Threads)
+		listNames = append(listNames, "threads")
 	}
 	if root.IndexedDB != nil && !loose.IsNull(root.IndexedDB) {
 		var db struct {
@@ -155,7 +178,11 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 		}
 		if db.Threads != nil {
 			lists = append(lists, db.Threads)
+			listNames = append(listNames, "indexedDB")
 		}
+	}
+	if len(lists) == 0 && torn != nil {
+		return nil, torn // cut short before any thread
 	}
 	if len(lists) == 0 {
 		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "no \"threads\" and no \"indexedDB.threads\": not a browser chat export")
@@ -163,13 +190,13 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 
 	res := &parsers.Result{}
 	ids := map[string]bool{}
-	n := 0
-	for _, list := range lists {
+	n, kept := 0, 0
+	for li, list := range lists {
 		threads, ok := elements(list)
 		if !ok {
 			return nil, parsers.Errorf(path, lineOf(data, "threads"), parsers.ErrShape, "\"threads\" is %s, want an array", loose.KindOf(list))
 		}
-		for _, raw := range threads {
+		for ti, raw := range threads {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -178,6 +205,10 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 			if c == nil {
 				continue
 			}
+			if listNames[li] == tornIn && ti == len(threads)-1 && len(c.Messages) == 0 {
+				continue // the tear went through it before any message ended
+			}
+			kept += len(c.Messages)
 			// Two threads may lack an id and share a first message: keep
 			// both, with ids told apart by their position among equals.
 			base := c.ID
@@ -188,7 +219,41 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 			res.Conversations = append(res.Conversations, c)
 		}
 	}
+	if torn != nil {
+		if kept == 0 {
+			return nil, torn // nothing whole to keep
+		}
+		res.Warn(loose.TornWarning(torn, fmt.Sprintf("the %d threads with their %d messages written whole", len(res.Conversations), kept)))
+	}
 	return res, nil
+}
+
+// spine is the unit a torn export is cut back in: the innermost of its
+// threads list, the thread, its messages, its branches, the branch and the
+// branch's messages that the tear went through, anchored at their paths
+// (under "threads" or "indexedDB"."threads"), so that a message the tear
+// cut is dropped, never kept half-read, and everything before it is kept.
+func spine(p []string) bool {
+	if len(p) > 0 && p[0] == "indexedDB" {
+		if len(p) == 1 {
+			return true // other object stores may follow the threads
+		}
+		p = p[1:]
+	}
+	if len(p) == 0 || p[0] != "threads" {
+		return false
+	}
+	switch rest := p[1:]; len(rest) {
+	case 0, 1: // the threads, a thread
+		return true
+	case 2: // a thread's messages or branches
+		return rest[1] == "messages" || rest[1] == "branches"
+	case 3: // a branch
+		return rest[1] == "branches"
+	case 4: // a branch's messages
+		return rest[1] == "branches" && rest[3] == "messages"
+	}
+	return false
 }
 
 // readThread reads thread number n; nil when it is not a thread at all.
