@@ -32,7 +32,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "conversation-memory portable JSON: one conversation per conversations/<id>.json (id, date, title, messages, metadata with topics, decisions, artifacts), also written by convsearch export",
 		Detection:   "a .json file holding one object with a \"messages\" array and an \"id\", \"title\", \"date\" or portable \"metadata\" key; index.json manifests ({\"conversations\": …}) are refused",
 		Locations:   []string{"<conversation-memory store>/conversations/*.json", "the output folder of convsearch export"},
-		Version:     2, // 2: JSON arguments and results with their escapes undone
+		Version:     3, // 3: a file cut short keeps the messages written whole before the tear
 	}
 }
 

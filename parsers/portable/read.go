@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -124,8 +125,15 @@ func parse(ctx context.Context, path string, data []byte) (*parsers.Result, erro
 		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "want one conversation object, got %s", loose.KindOf(top))
 	}
 	var rc rawConversation
-	if err := loose.Unmarshal(path, data, &rc); err != nil {
+	// A file cut short (a crash while it was written, a partial copy)
+	// keeps the messages written whole before the tear; the one it cut is
+	// dropped.
+	torn, err := loose.UnmarshalMended(path, data, &rc, loose.PathIs("messages"))
+	if err != nil {
 		return nil, err
+	}
+	if torn != nil && rc.Messages == nil {
+		return nil, torn // cut short before its messages
 	}
 	if rc.Messages == nil {
 		if rc.Conversations != nil {
@@ -186,6 +194,12 @@ func parse(ctx context.Context, path string, data []byte) (*parsers.Result, erro
 			key += "\n" + c.Messages[0].Content
 		}
 		c.ID = conversation.NewID(key, c.Date)
+	}
+	if torn != nil {
+		if len(c.Messages) == 0 {
+			return nil, torn // nothing whole to keep
+		}
+		res.Warn(loose.TornWarning(torn, fmt.Sprintf("the %d complete messages", len(c.Messages))))
 	}
 	res.Conversations = append(res.Conversations, c)
 	return res, nil
