@@ -111,8 +111,15 @@ func (p *Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.
 		body = rest
 	}
 	var f file
-	if err := loose.Unmarshal(path, body, &f); err != nil {
+	// A file cut short (a crash while fnord rewrote it, a partial copy)
+	// keeps the messages written whole before the tear; the one it cut is
+	// dropped.
+	torn, err := loose.UnmarshalMended(path, body, &f, loose.PathIs("messages"))
+	if err != nil {
 		return nil, err
+	}
+	if torn != nil && f.Messages == nil {
+		return nil, torn // cut short before its messages
 	}
 	if f.Messages == nil && f.Memory == nil && f.Tasks == nil && f.Version == nil {
 		return nil, parsers.Errorf(path, 0, parsers.ErrShape, "no messages, memory, tasks or version: not a fnord conversation")
@@ -162,6 +169,12 @@ func (p *Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.
 		c.Title = firstUserText(c.Messages)
 	}
 	c.Renumber()
+	if torn != nil {
+		if len(c.Messages) == 0 {
+			return nil, torn // nothing whole to keep
+		}
+		res.Warn(loose.TornWarning(torn, fmt.Sprintf("the %d complete messages", len(c.Messages))))
+	}
 	res.Conversations = append(res.Conversations, c)
 	return res, nil
 }

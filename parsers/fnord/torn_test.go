@@ -1,0 +1,101 @@
+package fnord
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/convsearch/convsearch/parsers/parsertest"
+)
+
+// messagesArrays returns the arrays named "messages" of a fnord file, v1
+// or v0 (`<unix_seconds>:<json>`, whose prefix the offsets count).
+func messagesArrays(t *testing.T, data []byte) []parsertest.Array {
+	skip := 0
+	if len(data) > 0 && data[0] >= '0' && data[0] <= '9' {
+		skip = bytes.IndexByte(data, ':') + 1
+	}
+	arrays := parsertest.Arrays(t, data[skip:], "messages")
+	for i := range arrays {
+		arrays[i].Open += skip
+		arrays[i].Close += skip
+		for j := range arrays[i].Ends {
+			arrays[i].Ends[j] += skip
+		}
+	}
+	return arrays
+}
+
+// tornFiles are fnord's conversations in testdata that have messages.
+func tornFiles(t *testing.T) []string {
+	var files []string
+	for _, pat := range []string{"testdata/*.json", "testdata/projects/*/conversations/*.json", "testdata/home/.fnord/projects/*/conversations/*.json"} {
+		m, _ := filepath.Glob(pat)
+		files = append(files, m...)
+	}
+	files = slices.DeleteFunc(files, func(f string) bool {
+		a := messagesArrays(t, parsertest.ReadFile(t, f))
+		return len(a) == 0 || len(a[0].Ends) == 0
+	})
+	if len(files) < 3 {
+		t.Fatalf("%d files with messages: %v", len(files), files)
+	}
+	return files
+}
+
+// TestTorn cuts real conversations (v1 and v0) at many offsets, as a crash
+// while fnord rewrote one would: the messages written whole before the
+// tear are kept, the one it cut is dropped, with a warning.
+func TestTorn(t *testing.T) {
+	for _, file := range tornFiles(t) {
+		t.Run(file, func(t *testing.T) {
+			data := parsertest.ReadFile(t, file)
+			a := messagesArrays(t, data)[0]
+			parsertest.CheckTorn(t, New(), file, data, parsertest.Cuts(data, a), func(cut int) []byte {
+				k, _ := a.Within(cut)
+				return a.Keep(data, k, -1)
+			})
+		})
+	}
+}
+
+// TestTornInNestedMessages: a message holding an array named "messages",
+// torn inside it, is dropped and the ones before it kept, with a warning:
+// the unit is the conversation's messages, not any array of that name.
+func TestTornInNestedMessages(t *testing.T) {
+	for _, file := range tornFiles(t) {
+		t.Run(file, func(t *testing.T) {
+			data := parsertest.ReadFile(t, file)
+			top := messagesArrays(t, data)[0]
+			// Into the last message with a role, before it.
+			at := bytes.LastIndex(data[:top.Close], []byte(`"role"`))
+			if at < top.Open {
+				t.Skip("no message with a role")
+			}
+			data = slices.Concat(data[:at], []byte(`"messages":["hello","world"],`), data[at:])
+			arrays := messagesArrays(t, data)
+			if len(arrays) != 2 {
+				t.Fatalf("%d arrays named messages, want the conversation's and the nested one", len(arrays))
+			}
+			top, nested := arrays[0], arrays[1]
+			cuts := []int{bytes.Index(data, []byte(`"world"`)), bytes.Index(data, []byte(`"hello"`)) + 3, nested.Ends[0] + 1}
+			parsertest.CheckTorn(t, New(), file, data, cuts, func(cut int) []byte {
+				k, _ := top.Within(cut)
+				return top.Keep(data, k, -1)
+			})
+			if k, _ := top.Within(cuts[0]); k == 0 {
+				return // nothing whole before the tear: an error, checked above
+			}
+			res, err := New().Parse(context.Background(), file, bytes.NewReader(data[:cuts[0]]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[len(res.Warnings)-1].Error(), "cut short") {
+				t.Errorf("warnings %v, want one saying the file was cut short", res.Warnings)
+			}
+		})
+	}
+}
