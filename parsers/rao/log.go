@@ -68,11 +68,22 @@ func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, erro
 	}
 	data = bytes.TrimPrefix(data, bom)
 	var top json.RawMessage
-	if err := loose.Unmarshal(path, data, &top); err != nil {
+	// A log cut short (a crash while R rewrote it, a partial copy) keeps
+	// the messages written whole before the tear: the unit is the log's
+	// own array, so the message the tear went through is dropped, never
+	// kept with half its content.
+	torn, err := loose.UnmarshalMended(path, data, &top, loose.PathIs())
+	if err != nil {
 		return nil, err
+	}
+	if torn != nil {
+		data = top // the mended log
 	}
 	res := &parsers.Result{}
 	if loose.IsNull(top) {
+		if torn != nil {
+			return nil, torn // nothing whole to keep
+		}
 		return res, nil // a new log, or R's NULL
 	}
 	if top[0] != '[' {
@@ -84,7 +95,13 @@ func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, erro
 		return nil, err
 	}
 	if len(entries) == 0 {
+		if torn != nil {
+			return nil, torn // nothing whole to keep
+		}
 		return res, nil
+	}
+	if torn != nil {
+		res.Warn(loose.TornWarning(torn, fmt.Sprintf("the %d complete messages", len(entries))))
 	}
 	// The log is written in id order; when every object has an id, id order
 	// is the spec's reading order even if a rewrite shuffled the file.

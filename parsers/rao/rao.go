@@ -56,7 +56,7 @@ func (*Parser) Info() parsers.Info {
 			"%APPDATA%\\R\\data\\R\\rstudio-ai\\conversations\\conversation_N\\ (Windows)",
 			"~/.rstudio/ai/conversations/conversation_N/ (early builds)",
 		},
-		Version: 2, // 2: JSON arguments and results with their escapes undone
+		Version: 3, // 3: a log cut short keeps the messages written whole before the tear
 	}
 }
 
