@@ -3,6 +3,7 @@ package browserexport
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -98,7 +99,8 @@ func spineArrays(t *testing.T, data []byte, skip ...int) (parsertest.Array, []pa
 // one it went through, the messages written whole; the message it cut is
 // dropped, with a warning.
 func TestTorn(t *testing.T) {
-	for _, file := range []string{"testdata/documented.json", "testdata/chat-backup-2025-12-01.json"} {
+	examples, _ := filepath.Glob("../../examples/browser-export/*.json")
+	for _, file := range append([]string{"testdata/documented.json", "testdata/chat-backup-2025-12-01.json"}, examples...) {
 		t.Run(file, func(t *testing.T) {
 			data := parsertest.ReadFile(t, file)
 			threads, arrays := spineArrays(t, data)

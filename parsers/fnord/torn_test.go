@@ -32,7 +32,7 @@ func messagesArrays(t *testing.T, data []byte) []parsertest.Array {
 // tornFiles are fnord's conversations in testdata that have messages.
 func tornFiles(t *testing.T) []string {
 	var files []string
-	for _, pat := range []string{"testdata/*.json", "testdata/projects/*/conversations/*.json", "testdata/home/.fnord/projects/*/conversations/*.json"} {
+	for _, pat := range []string{"testdata/*.json", "testdata/projects/*/conversations/*.json", "testdata/home/.fnord/projects/*/conversations/*.json", "../../examples/fnord/projects/*/conversations/*.json"} {
 		m, _ := filepath.Glob(pat)
 		files = append(files, m...)
 	}

@@ -3,6 +3,7 @@ package portable
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -25,7 +26,11 @@ var tornFiles = []string{
 // whole before the tear are kept, the one it cut is dropped, with a
 // warning.
 func TestTorn(t *testing.T) {
-	for _, file := range tornFiles {
+	examples, _ := filepath.Glob("../../examples/portable/conversations/2*.json")
+	if len(examples) == 0 {
+		t.Error("no portable examples")
+	}
+	for _, file := range append(slices.Clone(tornFiles), examples...) {
 		t.Run(file, func(t *testing.T) {
 			data := parsertest.ReadFile(t, file)
 			arrays := parsertest.Arrays(t, data, "messages")

@@ -12,7 +12,7 @@ import (
 // tornLogs are the logs of testdata with messages.
 func tornLogs(t *testing.T) []string {
 	var files []string
-	for _, pat := range []string{"testdata/*/conversation_*/" + logName, "testdata/*/conversations/*/" + logName} {
+	for _, pat := range []string{"testdata/*/conversation_*/" + logName, "testdata/*/conversations/*/" + logName, "../../examples/rao/*/conversations/*/" + logName} {
 		m, _ := filepath.Glob(pat)
 		files = append(files, m...)
 	}
