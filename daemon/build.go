@@ -5,16 +5,24 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/redact"
 )
 
 // BuildID identifies a build of convsearch for a client to compare with
 // the daemon it goes through: version, plus the VCS revision and modified
 // flag Go stamps into a binary built from a checkout, so that dev builds
-// (all "dev") tell apart too. Two builds of the same modified checkout look
-// alike: the redaction rules, which decide what the index may hold, are
-// compared on their own (Info.Redaction).
+// (all "dev") tell apart too, and the parsers' generation (their families
+// and versions), so that builds without VCS stamping whose parsers read
+// files differently tell apart as well. Two builds of the same modified
+// checkout may still look alike: the redaction rules, which decide what
+// the index may hold, are compared on their own (Info.Redaction).
 func BuildID(version string) string {
+	return fmt.Sprintf("%s, parsers %08x", buildVersion(version), all.Registry().Generation())
+}
+
+// buildVersion is version with the VCS revision Go stamped, if any.
+func buildVersion(version string) string {
 	if version == "" {
 		version = "dev"
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/convsearch/convsearch/internal/convtest"
+	"github.com/convsearch/convsearch/parsers/all"
 )
 
 // TestDaemonOfAnotherBuild: a client whose build differs from the running
@@ -102,6 +103,28 @@ func TestMismatchOlderDaemon(t *testing.T) {
 		got := c.info.Mismatch("/d", "dev", StoreOptions{Dir: "/d"})
 		if len(got) != 1 || !strings.Contains(got[0], c.want) || !strings.Contains(got[0], "`kill 7`") {
 			t.Errorf("Mismatch of %+v = %q, want %q", c.info, got, c.want)
+		}
+	}
+}
+
+// TestMismatchParsers: builds alike but for their parsers' generation (a
+// dev build without VCS stamping after a parser changed) are other builds:
+// the daemon reads files with its own parsers.
+func TestMismatchParsers(t *testing.T) {
+	mine := BuildID("dev")
+	if !strings.HasSuffix(mine, fmt.Sprintf(", parsers %08x", all.Registry().Generation())) {
+		t.Fatalf("BuildID(dev) = %q, want the parsers' generation in it", mine)
+	}
+	for _, c := range []struct {
+		build string
+		warn  bool
+	}{
+		{mine, false},
+		{strings.TrimSuffix(mine, fmt.Sprintf("%08x", all.Registry().Generation())) + "00000001", true},
+	} {
+		got := (&Info{PID: 7, Version: "dev", Build: c.build}).Mismatch("/d", "dev", StoreOptions{Dir: "/d"})
+		if (len(got) == 1 && strings.Contains(got[0], "is another build")) != c.warn || len(got) > 1 {
+			t.Errorf("daemon build %q, this %q: %q, want a warning %v", c.build, mine, got, c.warn)
 		}
 	}
 }
