@@ -180,6 +180,7 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 	switch {
 	case t.Prefix:
 		prefix := strings.ToLower(t.Text)
+		st := b.prefixStem(prefix) // the same in every field
 		for _, f := range textFields {
 			if err := b.expanding(t, f.name, prefix); err != nil {
 				return nil, err
@@ -188,7 +189,7 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 			q.SetField(f.name)
 			q.SetBoost(f.boost)
 			qs = append(qs, q)
-			if st := b.prefixStem(prefix); st != "" {
+			if st != "" {
 				sq := bleve.NewTermQuery(st)
 				sq.SetField(f.name)
 				sq.SetBoost(f.boost)
@@ -312,17 +313,21 @@ func (b *builder) fieldTerm(t *Term) (bq.Query, error) {
 // given text fields.
 func (b *builder) textIn(t *Term, fields ...string) (bq.Query, error) {
 	var qs []bq.Query
+	var prefix, st string
+	if t.Prefix {
+		prefix = strings.ToLower(t.Text)
+		st = b.prefixStem(prefix) // the same in every field
+	}
 	for _, f := range fields {
 		switch {
 		case t.Prefix:
-			prefix := strings.ToLower(t.Text)
 			if err := b.expanding(t, f, prefix); err != nil {
 				return nil, err
 			}
 			q := bleve.NewPrefixQuery(prefix)
 			q.SetField(f)
 			qs = append(qs, q)
-			if st := b.prefixStem(prefix); st != "" {
+			if st != "" {
 				sq := bleve.NewTermQuery(st)
 				sq.SetField(f)
 				qs = append(qs, sq)
