@@ -416,14 +416,12 @@ func (e *Engine) addDated(ctx context.Context, req *bleve.SearchRequest, res *Re
 // conversation, in one search: a facet on the conversation over q within
 // these conversations.
 func (e *Engine) countHits(ctx context.Context, q bq.Query, hits []Hit) error {
-	ids := make([]bq.Query, 0, len(hits))
+	ids := make([]string, 0, len(hits))
 	for _, h := range hits {
-		tq := bleve.NewTermQuery(h.ConversationID)
-		tq.SetField(indexer.FieldConversationID)
-		ids = append(ids, tq)
+		ids = append(ids, h.ConversationID)
 	}
 	// within, not a filter: a filter would read every match of q.
-	req := bleve.NewSearchRequestOptions(within{q, bleve.NewDisjunctionQuery(ids...)}, 0, 0, false)
+	req := bleve.NewSearchRequestOptions(within{q, terms(indexer.FieldConversationID, ids)}, 0, 0, false)
 	req.Score = "none" // counted, not ranked
 	req.AddFacet("c", bleve.NewFacetRequest(indexer.FieldConversationID, len(hits)))
 	sr, err := e.search(ctx, req)
