@@ -414,10 +414,7 @@ func isPlaceholder(v string) bool {
 		c := v[i]
 		switch {
 		case isLetter(c):
-			j := i + 1
-			for j < len(v) && isLetter(v[j]) && !(isUpper(v[j]) && !isUpper(v[j-1])) {
-				j++
-			}
+			j := wordEnd(v, i)
 			w := v[i:j]
 			switch {
 			case number:
@@ -495,10 +492,7 @@ func isSecretName(v string) bool {
 			i++
 			continue
 		}
-		j := i + 1
-		for j < len(v) && isLetter(v[j]) && !(isUpper(v[j]) && !isUpper(v[j-1])) {
-			j++
-		}
+		j := wordEnd(v, i)
 		if j-i == 1 {
 			single++
 		}
@@ -506,6 +500,18 @@ func isSecretName(v string) bool {
 		i = j
 	}
 	return found && single <= 1
+}
+
+// wordEnd returns where the word of letters that starts at v[i] ends: at
+// the first byte that is no letter, or where the case rises (camelCase:
+// my|Api|Token). isPlaceholder and isSecretName split values
+// into words so.
+func wordEnd(v string, i int) int {
+	j := i + 1
+	for j < len(v) && isLetter(v[j]) && !(isUpper(v[j]) && !isUpper(v[j-1])) {
+		j++
+	}
+	return j
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
