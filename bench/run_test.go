@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/convsearch/convsearch/indexer"
 )
 
 // TestQueryPhaseKeepsTheIndex runs the query phase on an index built as
@@ -57,7 +55,7 @@ func TestQueryPhaseKeepsTheIndex(t *testing.T) {
 
 func documents(t *testing.T, data string) uint64 {
 	t.Helper()
-	ix, err := indexer.Open(indexer.Options{Dir: data, ReadOnly: true})
+	ix, err := openReader(data) // as the query phase opens it
 	if err != nil {
 		t.Fatal(err)
 	}
