@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -200,18 +199,9 @@ func TestGrownConversationWritesWhatChanged(t *testing.T) {
 func termHits(t *testing.T, ix *indexer.Index, term string) []string {
 	t.Helper()
 	field, word, _ := strings.Cut(term, ":")
-	q := bleve.NewTermQuery(word)
-	q.SetField(field)
-	res, err := ix.Search(context.Background(), bleve.NewSearchRequestOptions(q, 100000, 0, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, h := range res.Hits {
-		ids = append(ids, h.ID)
-	}
-	sort.Strings(ids)
-	return ids
+	return termIDs(t, func(req *bleve.SearchRequest) (*bleve.SearchResult, error) {
+		return ix.Search(context.Background(), req)
+	}, field, word)
 }
 
 // headOf is how many documents the one conversation of path has besides

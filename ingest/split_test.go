@@ -101,21 +101,28 @@ func indexedTerms(t *testing.T, dir string) map[string][]string {
 		}
 		d.Close()
 		for _, term := range terms {
-			q := bleve.NewTermQuery(term)
-			q.SetField(field)
-			res, err := idx.Search(bleve.NewSearchRequestOptions(q, 100000, 0, false))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []string
-			for _, h := range res.Hits {
-				ids = append(ids, h.ID)
-			}
-			sort.Strings(ids)
-			out[field+":"+term] = ids
+			out[field+":"+term] = termIDs(t, idx.Search, field, term)
 		}
 	}
 	return out
+}
+
+// termIDs returns, sorted, the documents that search finds holding term
+// in field.
+func termIDs(t *testing.T, search func(*bleve.SearchRequest) (*bleve.SearchResult, error), field, term string) []string {
+	t.Helper()
+	q := bleve.NewTermQuery(term)
+	q.SetField(field)
+	res, err := search(bleve.NewSearchRequestOptions(q, 100000, 0, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, h := range res.Hits {
+		ids = append(ids, h.ID)
+	}
+	sort.Strings(ids)
+	return ids
 }
 
 // fullIndex indexes root whole, in batches no file overruns, and returns
