@@ -131,17 +131,17 @@ func TestGrownConversationWritesWhatChanged(t *testing.T) {
 				if _, err := in.Reconcile(context.Background(), []string{root}); (err != nil) != (s.failAt > 0) {
 					t.Fatalf("step %d: err %v, want one: %v", i, err, s.failAt > 0)
 				}
+				st, _ := ix.File(path)
+				head := headOf(ix, path)
 				written := 0
 				for _, d := range bs.docs {
 					written += d
 					// The first piece holds the conversation's own, topic
 					// and decision documents, and a message at least.
-					if tt.batchDocs > 0 && d > max(tt.batchDocs, headOf(ix, path)+1) {
+					if tt.batchDocs > 0 && d > max(tt.batchDocs, head+1) {
 						t.Errorf("step %d: a batch of %d documents, want at most %d", i, d, tt.batchDocs)
 					}
 				}
-				st, _ := ix.File(path)
-				head := 1 + len(st.Conversations[0].Topics) + st.Conversations[0].Decisions
 				all := head + len(s.lines)
 				if s.failAt > 0 {
 					// Counted up to the failure: no figure to check.
