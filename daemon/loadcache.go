@@ -129,19 +129,19 @@ func (lc *loadCache) load(ctx context.Context, id string) (*conversation.Convers
 	if lc.indexed != nil {
 		indexed = lc.indexed(info.File)
 	}
-	fi, serr := lc.stat(info.File)
-	if serr == nil {
-		if c, fromIndex, ok := lc.get(info, indexed, fi, epoch); ok {
-			return c, fromIndex, nil
-		}
-	}
-	if serr != nil {
+	fi, err := lc.stat(info.File)
+	if err != nil {
+		// A file that cannot be looked at is not kept: nothing says when
+		// it changes.
 		return lc.under.Load(ctx, id)
+	}
+	if c, fromIndex, ok := lc.get(info, indexed, fi, epoch); ok {
+		return c, fromIndex, nil
 	}
 	c, fromIndex, err := lc.loadOnce(ctx, id, flightKey(info, indexed, fi, epoch))
 	if err != nil || c == nil || c.ID != info.ID {
-		// A file that cannot be looked at is not kept: nothing says when
-		// it changes.
+		// Not the conversation info names (it changed in between): not
+		// kept under info's key.
 		return c, fromIndex, err
 	}
 	lc.put(&loadEntry{id: info.ID, info: *info, indexed: indexed, fi: fi, epoch: epoch, c: c, fromIndex: fromIndex, size: conversationSize(c)})
