@@ -425,9 +425,6 @@ func PrefixOf(c *conversation.Conversation, at int) (p Prefix, atHash string) {
 	var keys []string
 	docs := make([]doc, 0, 1)
 	for i := range max(p.N, at) {
-		if i == p.N {
-			p.Hash = hex.EncodeToString(h.Sum(nil)[:16])
-		}
 		docs = messageDocs(docs[:0], c, "", i, i+1, base)
 		d := docs[0]
 		keys = keys[:0]
@@ -465,15 +462,12 @@ func PrefixOf(c *conversation.Conversation, at int) (p Prefix, atHash string) {
 		}
 		buf = append(buf, '\n')
 		h.Write(buf)
+		if i+1 == p.N {
+			p.Hash = hex.EncodeToString(h.Sum(nil)[:16])
+		}
 		if i+1 == at {
 			atHash = hex.EncodeToString(h.Sum(nil)[:16])
 		}
-	}
-	if p.N == 0 {
-		return Prefix{}, atHash
-	}
-	if at <= p.N {
-		p.Hash = hex.EncodeToString(h.Sum(nil)[:16])
 	}
 	return p, atHash
 }
