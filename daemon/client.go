@@ -370,20 +370,11 @@ func (c *Client) Verify(ctx context.Context) error {
 		return err
 	}
 	req.Header.Set("Accept", "application/json")
-	bounded := false
-	if _, ok := req.Context().Deadline(); !ok && req.URL.Path != "/api/sync" && c.wait > 0 {
-		// A sync takes as long as the pass it waits for.
-		ctx, cancel := context.WithTimeout(req.Context(), c.wait)
-		defer cancel()
-		req, bounded = req.WithContext(ctx), true
-	}
-	resp, err := c.hc.Do(req)
+	resp, cancel, err := c.send(req)
 	if err != nil {
-		if bounded && errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("daemon at %s did not answer %s within %s (stopped or stuck? its pid is in daemon.json; restart it with `convsearch serve`): %w", c.base, req.URL.Path, c.wait, err)
-		}
-		return fmt.Errorf("daemon at %s: %w", c.base, err)
+		return err
 	}
+	defer cancel()
 	defer resp.Body.Close()
 	var h server.Health
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&h); err != nil {
@@ -393,6 +384,29 @@ func (c *Client) Verify(ctx context.Context) error {
 		return fmt.Errorf("daemon at %s: it does not hold the token of daemon.json (a daemon that is gone, its port now another program's)", c.base)
 	}
 	return nil
+}
+
+// send sends req to the daemon. A request other than a sync whose context
+// has no deadline waits c.wait at most for the answer (see wait); cancel
+// ends that bound, once the answer is read.
+func (c *Client) send(req *http.Request) (resp *http.Response, cancel context.CancelFunc, err error) {
+	cancel = func() {}
+	bounded := false
+	if _, ok := req.Context().Deadline(); !ok && req.URL.Path != "/api/sync" && c.wait > 0 {
+		// A sync takes as long as the pass it waits for.
+		var ctx context.Context
+		ctx, cancel = context.WithTimeout(req.Context(), c.wait)
+		req, bounded = req.WithContext(ctx), true
+	}
+	resp, err = c.hc.Do(req)
+	if err != nil {
+		cancel()
+		if bounded && errors.Is(err, context.DeadlineExceeded) {
+			return nil, nil, fmt.Errorf("daemon at %s did not answer %s within %s (stopped or stuck? its pid is in daemon.json; restart it with `convsearch serve`): %w", c.base, req.URL.Path, c.wait, err)
+		}
+		return nil, nil, fmt.Errorf("daemon at %s: %w", c.base, err)
+	}
+	return resp, cancel, nil
 }
 
 func (c *Client) get(ctx context.Context, path string, v url.Values, out any) error {
@@ -425,20 +439,11 @@ func (c *Client) do(req *http.Request, out any) error {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
 	req.Header.Set("Accept", "application/json")
-	bounded := false
-	if _, ok := req.Context().Deadline(); !ok && req.URL.Path != "/api/sync" && c.wait > 0 {
-		// A sync takes as long as the pass it waits for.
-		ctx, cancel := context.WithTimeout(req.Context(), c.wait)
-		defer cancel()
-		req, bounded = req.WithContext(ctx), true
-	}
-	resp, err := c.hc.Do(req)
+	resp, cancel, err := c.send(req)
 	if err != nil {
-		if bounded && errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("daemon at %s did not answer %s within %s (stopped or stuck? its pid is in daemon.json; restart it with `convsearch serve`): %w", c.base, req.URL.Path, c.wait, err)
-		}
-		return fmt.Errorf("daemon at %s: %w", c.base, err)
+		return err
 	}
+	defer cancel()
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		var body server.ErrorBody
