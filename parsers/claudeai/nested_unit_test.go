@@ -2,7 +2,6 @@ package claudeai
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -23,18 +22,7 @@ func TestTornInNestedChatMessages(t *testing.T) {
 		t.Fatalf("%s: want one assistant message", file)
 	}
 	data = bytes.Replace(data, old, []byte(`"sender": "assistant", "content": [{"type": "tool_use", "name": "t", "input": {"chat_messages": ["hello", "world"]}}],`), 1)
-	arrays := parsertest.Arrays(t, data, "chat_messages")
-	if len(arrays) != 2 {
-		t.Fatalf("%d arrays named chat_messages, want the conversation's and the input's", len(arrays))
-	}
-	top, nested := arrays[0], arrays[1]
-	cuts := []int{bytes.Index(data, []byte(`"world"`)), bytes.Index(data, []byte(`"hello"`)) + 3, nested.Ends[0] + 1}
-	parsertest.CheckTorn(t, New(), file, data, cuts, func(cut int) []byte {
-		k, _ := top.Within(cut)
-		return top.Keep(data, k, -1)
-	})
-	k, _ := top.Within(cuts[0])
-	res, err := New().Parse(context.Background(), file, bytes.NewReader(data[:cuts[0]]))
+	k, res, err := parsertest.CheckTornInNested(t, New(), file, data, parsertest.Arrays(t, data, "chat_messages"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,12 +69,7 @@ func TestTornInNested(t *testing.T) {
 				t.Fatalf("no %s", tc.before)
 			}
 			data = slices.Concat(data[:at], []byte(`"`+tc.unit+`":["hello","world"],`), data[at:])
-			arrays := parsertest.Arrays(t, data, tc.unit)
-			if len(arrays) != 2 {
-				t.Fatalf("%d arrays named %s, want the session's and the nested one", len(arrays), tc.unit)
-			}
-			top, nested := arrays[0], arrays[1]
-			cuts := []int{bytes.Index(data, []byte(`"world"`)), bytes.Index(data, []byte(`"hello"`)) + 3, nested.Ends[0] + 1}
+			top, cuts := parsertest.NestedTear(t, tc.file, data, parsertest.Arrays(t, data, tc.unit))
 			parsertest.CheckTorn(t, tc.p, tc.file, data, cuts, func(cut int) []byte {
 				k, _ := top.Within(cut)
 				if k == 0 {

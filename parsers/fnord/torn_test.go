@@ -2,7 +2,6 @@ package fnord
 
 import (
 	"bytes"
-	"context"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -54,10 +53,7 @@ func TestTorn(t *testing.T) {
 		t.Run(file, func(t *testing.T) {
 			data := parsertest.ReadFile(t, file)
 			a := messagesArrays(t, data)[0]
-			parsertest.CheckTorn(t, New(), file, data, parsertest.Cuts(data, a), func(cut int) []byte {
-				k, _ := a.Within(cut)
-				return a.Keep(data, k, -1)
-			})
+			parsertest.CheckTorn(t, New(), file, data, parsertest.Cuts(data, a), a.Whole(data))
 		})
 	}
 }
@@ -76,20 +72,10 @@ func TestTornInNestedMessages(t *testing.T) {
 				t.Skip("no message with a role")
 			}
 			data = slices.Concat(data[:at], []byte(`"messages":["hello","world"],`), data[at:])
-			arrays := messagesArrays(t, data)
-			if len(arrays) != 2 {
-				t.Fatalf("%d arrays named messages, want the conversation's and the nested one", len(arrays))
-			}
-			top, nested := arrays[0], arrays[1]
-			cuts := []int{bytes.Index(data, []byte(`"world"`)), bytes.Index(data, []byte(`"hello"`)) + 3, nested.Ends[0] + 1}
-			parsertest.CheckTorn(t, New(), file, data, cuts, func(cut int) []byte {
-				k, _ := top.Within(cut)
-				return top.Keep(data, k, -1)
-			})
-			if k, _ := top.Within(cuts[0]); k == 0 {
+			k, res, err := parsertest.CheckTornInNested(t, New(), file, data, messagesArrays(t, data))
+			if k == 0 {
 				return // nothing whole before the tear: an error, checked above
 			}
-			res, err := New().Parse(context.Background(), file, bytes.NewReader(data[:cuts[0]]))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -434,10 +434,7 @@ func TestTorn(t *testing.T) {
 			a := arrays[0]
 			// A path of its own: no .jsonl beside it, no chats folder.
 			path := filepath.Join(t.TempDir(), filepath.Base(tt.file))
-			parsertest.CheckTorn(t, New(), path, data, parsertest.Cuts(data, a), func(cut int) []byte {
-				k, _ := a.Within(cut)
-				return a.Keep(data, k, -1)
-			})
+			parsertest.CheckTorn(t, New(), path, data, parsertest.Cuts(data, a), a.Whole(data))
 		})
 	}
 }

@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -23,19 +22,8 @@ func TestTornInNestedMessages(t *testing.T) {
 		t.Fatalf("%s: want one tool call", file)
 	}
 	data = bytes.Replace(data, old, []byte(`"args": {"messages":["hello","world"],`), 1)
-	arrays := parsertest.Arrays(t, data, "messages")
-	if len(arrays) != 2 {
-		t.Fatalf("%d arrays named messages, want the session's and the argument", len(arrays))
-	}
-	top, nested := arrays[0], arrays[1]
-	cuts := []int{bytes.Index(data, []byte(`"world"`)), bytes.Index(data, []byte(`"hello"`)) + 3, nested.Ends[0] + 1}
-	parsertest.CheckTorn(t, New(), file, data, cuts, func(cut int) []byte {
-		k, _ := top.Within(cut)
-		return top.Keep(data, k, -1)
-	})
 	// The warning counts only the messages before the torn one.
-	k, _ := top.Within(cuts[0])
-	res, err := New().Parse(context.Background(), file, bytes.NewReader(data[:cuts[0]]))
+	k, res, err := parsertest.CheckTornInNested(t, New(), file, data, parsertest.Arrays(t, data, "messages"))
 	if err != nil {
 		t.Fatal(err)
 	}

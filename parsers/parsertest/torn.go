@@ -32,6 +32,16 @@ func (a Array) Keep(data []byte, k, end int) []byte {
 	return append(append([]byte{}, data[:cut]...), data[a.Close:end]...)
 }
 
+// Whole is the expect of CheckTorn for a tear that drops the element of a
+// it went through: data with a holding only its elements that ended before
+// the cut.
+func (a Array) Whole(data []byte) func(cut int) []byte {
+	return func(cut int) []byte {
+		k, _ := a.Within(cut)
+		return a.Keep(data, k, -1)
+	}
+}
+
 // Within returns how many elements of a end at or before cut, and whether
 // cut falls inside a (past its '[', before its ']').
 func (a Array) Within(cut int) (int, bool) {
@@ -175,6 +185,33 @@ func CheckTorn(t *testing.T, p parsers.Parser, path string, data []byte, cuts []
 			}
 		}
 	}
+}
+
+// NestedTear checks that arrays, the arrays of data (read as path) named like its unit, are
+// two: the unit's, and one nested in an element of it that holds
+// ["hello","world"]. It returns the unit's array and offsets inside the
+// nested one to cut data at, the first inside "world".
+func NestedTear(t testing.TB, path string, data []byte, arrays []Array) (top Array, cuts []int) {
+	t.Helper()
+	if len(arrays) != 2 {
+		t.Fatalf("%s: %d arrays named like the unit, want the unit's and the nested one", path, len(arrays))
+	}
+	top, nested := arrays[0], arrays[1]
+	return top, []int{bytes.Index(data, []byte(`"world"`)), bytes.Index(data, []byte(`"hello"`)) + 3, nested.Ends[0] + 1}
+}
+
+// CheckTornInNested checks a tear inside an array nested in an element of
+// the unit and named like it (see NestedTear): the unit is the top-level
+// array, so the element the tear went through is dropped and the ones
+// before it kept (CheckTorn). It returns how many were kept, and the parse
+// of data cut inside "world", for the caller to check its warning.
+func CheckTornInNested(t *testing.T, p parsers.Parser, path string, data []byte, arrays []Array) (int, *parsers.Result, error) {
+	t.Helper()
+	top, cuts := NestedTear(t, path, data, arrays)
+	CheckTorn(t, p, path, data, cuts, top.Whole(data))
+	k, _ := top.Within(cuts[0])
+	res, err := p.Parse(context.Background(), path, bytes.NewReader(data[:cuts[0]]))
+	return k, res, err
 }
 
 func messages(res *parsers.Result) int {

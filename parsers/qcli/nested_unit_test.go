@@ -2,7 +2,6 @@ package qcli
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -27,22 +26,11 @@ func TestTornInNestedHistory(t *testing.T) {
 		}
 		at += len(`"args": {`)
 		data = slices.Concat(data[:at], []byte(`"history":["hello","world"],`), data[at:])
-		arrays := parsertest.Arrays(t, data, "history")
-		if len(arrays) != 2 {
-			t.Fatalf("%s: %d arrays named history, want the conversation's and the argument", file, len(arrays))
-		}
-		top, nested := arrays[0], arrays[1]
-		cuts := []int{bytes.Index(data, []byte(`"world"`)), bytes.Index(data, []byte(`"hello"`)) + 3, nested.Ends[0] + 1}
-		parsertest.CheckTorn(t, New(), file, data, cuts, func(cut int) []byte {
-			k, _ := top.Within(cut)
-			return top.Keep(data, k, -1)
-		})
-		k, _ := top.Within(cuts[0])
+		k, res, err := parsertest.CheckTornInNested(t, New(), file, data, parsertest.Arrays(t, data, "history"))
 		if k == 0 {
 			continue // nothing whole before the tear: an error, checked above
 		}
 		kept = true
-		res, err := New().Parse(context.Background(), file, bytes.NewReader(data[:cuts[0]]))
 		if err != nil {
 			t.Fatal(err)
 		}

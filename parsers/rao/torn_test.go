@@ -34,10 +34,7 @@ func TestTorn(t *testing.T) {
 		t.Run(file, func(t *testing.T) {
 			data := parsertest.ReadFile(t, file)
 			a := parsertest.Arrays(t, data, "")[0]
-			parsertest.CheckTorn(t, New(), file, data, parsertest.Cuts(data, a), func(cut int) []byte {
-				k, _ := a.Within(cut)
-				return a.Keep(data, k, -1)
-			})
+			parsertest.CheckTorn(t, New(), file, data, parsertest.Cuts(data, a), a.Whole(data))
 		})
 	}
 }
@@ -66,10 +63,7 @@ func TestTornInNestedContent(t *testing.T) {
 		}
 		slices.Sort(cuts)
 		checked += len(cuts)
-		parsertest.CheckTorn(t, New(), file, data, slices.Compact(cuts), func(cut int) []byte {
-			k, _ := top.Within(cut)
-			return top.Keep(data, k, -1)
-		})
+		parsertest.CheckTorn(t, New(), file, data, slices.Compact(cuts), top.Whole(data))
 	}
 	if checked == 0 {
 		t.Error("no log with an array inside a message")
