@@ -131,7 +131,6 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 	if err != nil {
 		return nil, err
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] != '{' {
 		var top json.RawMessage
 		if err := loose.Unmarshal(path, data, &top); err != nil {

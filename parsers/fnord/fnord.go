@@ -97,7 +97,6 @@ func (p *Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.
 	if err != nil {
 		return nil, err
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	body := data
 	var stamp time.Time
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] >= '0' && t[0] <= '9' {

@@ -66,7 +66,6 @@ func parse(ctx context.Context, path string, r io.Reader) (*parsers.Result, erro
 	if err != nil {
 		return nil, err
 	}
-	data = bytes.TrimPrefix(data, bom)
 	var top json.RawMessage
 	// A log cut short (a crash while R rewrote it, a partial copy) keeps
 	// the messages written whole before the tear: the unit is the log's

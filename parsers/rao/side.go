@@ -70,7 +70,7 @@ func (s *side) read(file string) []byte {
 		s.warn(err)
 		return nil
 	}
-	return bytes.TrimPrefix(data, bom)
+	return data
 }
 
 // warn records a side-file problem as a warning about the log, keeping the
