@@ -143,7 +143,7 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 	// download) keeps the threads before the tear and, of the thread it
 	// went through, the messages written whole; the message it cut is
 	// dropped.
-	torn, err := loose.UnmarshalMended(path, data, &root, spine)
+	torn, at, err := loose.UnmarshalMendedUnit(path, data, &root, spine)
 	if err != nil {
 		return nil, err
 	}
@@ -151,15 +151,13 @@ func (*Parser) Parse(ctx context.Context, path string, r io.Reader) (*parsers.Re
 	// through, the last one of it: "threads" or "indexedDB".
 	tornIn := ""
 	if torn != nil {
-		if _, at, ok := loose.MendUnit(data, spine); ok {
-			if len(at) > 0 && at[0] == "indexedDB" {
-				tornIn, at = "indexedDB", at[1:]
-			} else {
-				tornIn = "threads"
-			}
-			if len(at) < 2 {
-				tornIn = "" // cut back between threads: none was torn
-			}
+		if len(at) > 0 && at[0] == "indexedDB" {
+			tornIn, at = "indexedDB", at[1:]
+		} else {
+			tornIn = "threads"
+		}
+		if len(at) < 2 {
+			tornIn = "" // cut back between threads: none was torn
 		}
 	}
 	var lists []json.RawMessage

@@ -186,15 +186,22 @@ func Torn(data []byte) bool {
 // for the caller to report with what it kept (see TornWarning). Otherwise
 // err is Unmarshal's error.
 func UnmarshalMended(path string, data []byte, v any, unit func(path []string) bool) (torn, err error) {
+	torn, _, err = UnmarshalMendedUnit(path, data, v, unit)
+	return torn, err
+}
+
+// UnmarshalMendedUnit is UnmarshalMended that also returns, when data was
+// torn, the path of the unit Mend cut it back in (see MendUnit).
+func UnmarshalMendedUnit(path string, data []byte, v any, unit func(path []string) bool) (torn error, at []string, err error) {
 	err = Unmarshal(path, data, v)
 	if err == nil || !errors.Is(err, parsers.ErrSyntax) {
-		return nil, err
+		return nil, nil, err
 	}
-	mended, ok := Mend(data, unit)
+	mended, at, ok := MendUnit(data, unit)
 	if !ok || Unmarshal(path, mended, v) != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &parsers.Error{Path: path, Line: LineAt(data, int64(len(data))), Err: fmt.Errorf("%w: unexpected end of JSON input", parsers.ErrSyntax)}, nil
+	return &parsers.Error{Path: path, Line: LineAt(data, int64(len(data))), Err: fmt.Errorf("%w: unexpected end of JSON input", parsers.ErrSyntax)}, at, nil
 }
 
 // TornWarning is the warning for a document cut short of which kept (say

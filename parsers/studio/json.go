@@ -22,18 +22,16 @@ func parseJSON(ctx context.Context, path string, r io.Reader, res *parsers.Resul
 	if err != nil {
 		return nil, err
 	}
-	// A first pass for errors that name the line.
-	var torn error
-	var unit []string
-	if err := loose.Unmarshal(path, data, new(json.RawMessage)); err != nil {
-		// An export cut short (a partial download) keeps the comments
-		// whose own fields were written whole before the tear.
-		mended, at, ok := loose.MendUnit(data, commentUnit)
-		if !ok {
-			return nil, err
-		}
-		torn = parsers.Errorf(path, loose.LineAt(data, int64(len(data))), parsers.ErrSyntax, "unexpected end of JSON input")
-		data, unit = mended, at
+	// A first pass for errors that name the line. An export cut short (a
+	// partial download) keeps the comments whose own fields were written
+	// whole before the tear: raw is then the mended document.
+	var raw json.RawMessage
+	torn, unit, err := loose.UnmarshalMendedUnit(path, data, &raw, commentUnit)
+	if err != nil {
+		return nil, err
+	}
+	if torn != nil {
+		data = raw
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber() // ids and timestamps keep their exact text
