@@ -74,11 +74,16 @@ func TestByteOrderMark(t *testing.T) {
 // by a crash with the next record appended on its line loses only the torn
 // record, and two records glued on one line lose neither.
 func TestGluedLines(t *testing.T) {
+	files := 0
 	eachReadFile(t, func(t *testing.T, p parsers.Parser, path string, data []byte) {
 		if !parsers.HasExt(path, ".jsonl") {
 			return
 		}
+		files++
 		rows := bytes.Count(data, []byte("\n"))
 		parsertest.CheckGluedLines(t, p, path, data, []int{1, 2, 3, rows / 3, rows / 2, rows - 1})
 	})
+	if files == 0 {
+		t.Error("no JSON Lines file looked at")
+	}
 }
