@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/convsearch/convsearch/parsers"
+	"github.com/convsearch/convsearch/parsers/loose"
 )
 
 // parseXML reads the XML export: <comments><comment> with fields as child
@@ -61,7 +62,7 @@ func parseXML(ctx context.Context, path string, r io.Reader, res *parsers.Result
 				}
 			}
 			if n := countNodes(roots); n > 0 {
-				res.Warn(fmt.Errorf("%w (the file was cut short: kept the %d comments whose text was complete before the tear; the part the tear went through was dropped)", serr, n))
+				res.Warn(loose.TornWarning(serr, fmt.Sprintf("the %d comments whose text was complete", n)))
 				return roots, nil
 			}
 			return nil, serr
