@@ -116,7 +116,6 @@ type rawNote struct {
 const checkEvery = 256
 
 func parse(ctx context.Context, path string, data []byte) (*parsers.Result, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] != '{' {
 		var top json.RawMessage
 		if err := loose.Unmarshal(path, data, &top); err != nil {
