@@ -2,6 +2,7 @@ package qcli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,10 +12,10 @@ import (
 )
 
 // TestTornInNestedHistory: a conversation whose tool use has an argument
-// named "history", torn inside that argument, drops the history entry the
-// tear went through and keeps the ones before it, with a warning (or fails
-// when there are none): the unit is the top-level history, not any array
-// of that name.
+// named "history", torn inside that argument, drops the reply the tear went
+// through and keeps the entries before it and the entry's prompt, with a
+// warning (or fails when there are none): the unit is the top-level
+// history's entry, not any array of that name.
 func TestTornInNestedHistory(t *testing.T) {
 	kept := false
 	for _, file := range []string{"../../testdata/corpus/kiro-cli/conversation-graphify.json", "testdata/legacy-pairs.json"} {
@@ -26,7 +27,10 @@ func TestTornInNestedHistory(t *testing.T) {
 		}
 		at += len(`"args": {`)
 		data = slices.Concat(data[:at], []byte(`"history":["hello","world"],`), data[at:])
-		k, res, err := parsertest.CheckTornInNested(t, New(), file, data, parsertest.Arrays(t, data, "history"))
+		top, cuts := parsertest.NestedTear(t, file, data, parsertest.Arrays(t, data, "history"))
+		parsertest.CheckTorn(t, New(), file, data, cuts, wholeParts(t, data, top))
+		k, _ := top.Within(cuts[0])
+		res, err := New().Parse(context.Background(), file, bytes.NewReader(data[:cuts[0]]))
 		if k == 0 {
 			continue // nothing whole before the tear: an error, checked above
 		}

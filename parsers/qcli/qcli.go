@@ -49,7 +49,7 @@ func (*Parser) Info() parsers.Info {
 		Description: "Amazon Q Developer CLI / Kiro CLI conversation state (the JSON of /save, the value column of data.sqlite3)",
 		Detection:   `a JSON object whose first bytes hold the keys "conversation_id" and "history" (or "next_message")`,
 		Locations:   []string{"wherever `/save <file>` wrote it in `q chat` or `kiro-cli chat`"},
-		Version:     4, // 4: a torn document keeps its complete history entries; a conversation read past a byte-order mark
+		Version:     5, // 4: a torn document keeps its complete history entries; a conversation read past a byte-order mark; 5: and the prompt of the entry it tore
 	}
 }
 
@@ -150,8 +150,9 @@ func (d *decoder) warn(format string, args ...any) {
 func Decode(ctx context.Context, path string, data []byte) (*conversation.Conversation, []error, error) {
 	var raw map[string]json.RawMessage
 	// A document torn by a crash while it was saved keeps the history
-	// entries written whole before the tear; the one it cut is dropped.
-	torn, err := loose.UnmarshalMended(path, data, &raw, loose.PathIs("history"))
+	// entries written whole before the tear, and of the entry it cut the
+	// parts written whole: a prompt whose reply was torn is kept.
+	torn, at, err := loose.UnmarshalMendedUnit(path, data, &raw, historyEntry)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -255,7 +256,11 @@ func Decode(ctx context.Context, path string, data []byte) (*conversation.Conver
 		if len(c.Messages) == 0 {
 			return nil, nil, torn // nothing whole to keep
 		}
-		d.warnings = append(d.warnings, loose.TornWarning(torn, fmt.Sprintf("the %d complete history entries (%d messages)", len(entries), len(c.Messages))))
+		kept := fmt.Sprintf("the %d complete history entries (%d messages)", len(entries), len(c.Messages))
+		if len(at) == 2 {
+			kept = fmt.Sprintf("the %d complete history entries and the parts written whole of the entry it cut (%d messages)", len(entries)-1, len(c.Messages))
+		}
+		d.warnings = append(d.warnings, loose.TornWarning(torn, kept))
 	}
 	return c, d.warnings, nil
 }
@@ -328,6 +333,14 @@ func (d *decoder) entry(i int, raw json.RawMessage) ([]conversation.Message, str
 		}
 	}
 	return msgs, model
+}
+
+// historyEntry is the unit Mend cuts a torn document back in (see
+// loose.Mend): an entry of the history, whose members or elements (prompt,
+// reply, request metadata) written whole are kept, else the history itself.
+// Deeper, a tear inside a prompt or a reply drops it whole.
+func historyEntry(path []string) bool {
+	return len(path) >= 1 && len(path) <= 2 && path[0] == "history"
 }
 
 // isAssistant reports whether raw is an assistant message: an object keyed by

@@ -1,7 +1,9 @@
 package qcli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -454,7 +456,8 @@ func TestDecodeLeavesMissingIDEmpty(t *testing.T) {
 
 // TestTorn cuts real conversation documents at many offsets, as a crash
 // while the tool saved them would: the history entries written whole before
-// the tear are kept, the one it cut is dropped, with a warning.
+// the tear are kept, and of the one it cut the members written whole (a
+// prompt whose reply was torn), with a warning.
 func TestTorn(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/corpus/kiro-cli/*.json")
 	more, _ := filepath.Glob("/work/shared/corpus/kiro-cli/*.json")
@@ -467,7 +470,105 @@ func TestTorn(t *testing.T) {
 				t.Fatal("no history")
 			}
 			a := arrays[0]
-			parsertest.CheckTorn(t, New(), file, data, parsertest.Cuts(data, a), a.Whole(data))
+			cuts := parsertest.Cuts(data, a)
+			for k := range a.Ends {
+				// Inside each entry: after its first member, in its last.
+				start := entryStart(data, a, k)
+				members := entryMembers(t, data[start:a.Ends[k]])
+				for _, m := range members {
+					cuts = append(cuts, start+m.end, start+m.end+3)
+				}
+			}
+			parsertest.CheckTorn(t, New(), file, data, cuts, wholeParts(t, data, a))
 		})
+	}
+}
+
+// entryStart is where the k-th element of a starts.
+func entryStart(data []byte, a parsertest.Array, k int) int {
+	p := a.Open + 1
+	if k > 0 {
+		p = a.Ends[k-1]
+	}
+	for p < len(data) && strings.ContainsRune(" \t\r\n,", rune(data[p])) {
+		p++
+	}
+	return p
+}
+
+// member is a member of a history entry (an object) or an element of one
+// (an older version's list): raw is its text ("key": value, or the value),
+// end its end within the entry, closed whether its value ends with a
+// delimiter of its own (a string, object or list) rather than with the
+// next byte (a number or literal).
+type member struct {
+	raw    string
+	end    int
+	closed bool
+}
+
+// entryMembers returns the members of entry, a history entry's JSON.
+func entryMembers(t *testing.T, entry []byte) []member {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(entry))
+	open, err := dec.Token()
+	if err != nil {
+		t.Fatalf("entry %.40q: %v", entry, err)
+	}
+	var out []member
+	for dec.More() {
+		begin := int(dec.InputOffset())
+		if open == json.Delim('{') {
+			if _, err := dec.Token(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		end := int(dec.InputOffset())
+		raw := strings.TrimLeft(string(entry[begin:end]), " \t\r\n,")
+		out = append(out, member{raw: raw, end: end, closed: strings.ContainsRune(`"]}`, rune(v[len(v)-1]))})
+	}
+	return out
+}
+
+// wholeParts is the expect of CheckTorn for qcli: the entries of history a
+// that ended before the cut, and of the entry the cut went through the
+// members that did (none: the entry is dropped).
+func wholeParts(t *testing.T, data []byte, a parsertest.Array) func(cut int) []byte {
+	return func(cut int) []byte {
+		k, inside := a.Within(cut)
+		if !inside || k == len(a.Ends) {
+			return a.Whole(data)(cut)
+		}
+		start := entryStart(data, a, k)
+		if cut <= start {
+			return a.Whole(data)(cut)
+		}
+		var kept []string
+		for _, m := range entryMembers(t, data[start:a.Ends[k]]) {
+			if start+m.end < cut || m.closed && start+m.end == cut {
+				kept = append(kept, m.raw)
+			}
+		}
+		if len(kept) == 0 {
+			return a.Whole(data)(cut)
+		}
+		open, close := "{", "}"
+		if data[start] == '[' {
+			open, close = "[", "]"
+		}
+		prev := a.Open + 1
+		if k > 0 {
+			prev = a.Ends[k-1]
+		}
+		out := append([]byte{}, data[:prev]...)
+		if k > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, open+strings.Join(kept, ",")+close...)
+		return append(out, data[a.Close:]...)
 	}
 }
