@@ -77,6 +77,49 @@ func GroupScore(h *Hit) float64 {
 	return h.Score
 }
 
+// maxWeight is the most a hit's score can be multiplied by when grouped: by
+// its kind, and by a date the question names.
+func maxWeight(dated []period) float64 {
+	w := 1.0
+	for _, k := range kindWeight {
+		w = max(w, k)
+	}
+	if len(dated) > 0 {
+		w *= 1 + datedBoost
+	}
+	return w
+}
+
+// rankSettled reports whether the first n conversations of hits, ranked as
+// groupRanked ranks them, stay so whatever further hits come, each scoring
+// at most bound when weighted: the n-th conversation already scores more.
+// A conversation ranks by its best hit alone (convDecay is 0), so hits
+// scoring at most bound change neither the order above it nor the set.
+func rankSettled(hits []Hit, n int, bound float64) bool {
+	if n <= 0 {
+		return true
+	}
+	if convDecay != 0 {
+		return false // later hits add to a total: read on to the bound of the scan
+	}
+	best := make(map[string]float64, n)
+	for i := range hits {
+		s := GroupScore(&hits[i])
+		if b, ok := best[hits[i].ConversationID]; !ok || s > b {
+			best[hits[i].ConversationID] = s
+		}
+	}
+	if len(best) < n {
+		return false
+	}
+	scores := make([]float64, 0, len(best))
+	for _, s := range best {
+		scores = append(scores, s)
+	}
+	slices.SortFunc(scores, func(a, b float64) int { return cmp.Compare(b, a) })
+	return scores[n-1] > bound
+}
+
 // convDecay weighs a conversation's hits after its best when grouping: the
 // second counts this much, the third this squared, and so on (at most
 // convHits hits).

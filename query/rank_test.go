@@ -399,3 +399,49 @@ func TestDatedQuestionPagesAgree(t *testing.T) {
 		t.Errorf("limit 3 gives %v, limit 10 starts %v", got, want)
 	}
 }
+
+// Pages of a grouped search by relevance are disjoint and, together, the
+// one long page, whatever their size: a conversation ranked by a weighted
+// hit (a decision's) from deeper than the hits that fill a shallow page must
+// not be reached only by the deeper pages' scans, or they repeat and skip.
+func TestGroupedPagesAreOneRanking(t *testing.T) {
+	var convs []*conversation.Conversation
+	for i := range 60 {
+		var lines []string
+		for j := range i%9 + 1 {
+			// Fillers of varied length spread the scores of the hits.
+			lines = append(lines, "kestrel "+strings.Repeat("field note ", (i*7+j*3)%13))
+		}
+		c := chat(fmt.Sprintf("c%02d", i), lines...)
+		if i%3 == 0 {
+			c.Decisions = []conversation.Decision{{Decision: "ring the kestrel " + strings.Repeat("chick ", i%11), MessageIndex: 0}}
+		}
+		convs = append(convs, c)
+	}
+	e := engineOver(t, query.Options{}, fileChanges(convs...)...)
+	search := func(offset, limit int) *query.Result {
+		t.Helper()
+		res, err := e.Search(context.Background(), query.Request{Query: "kestrel", Group: true, Offset: offset, Limit: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	all := convOrder(search(0, 100))
+	if len(all) != 60 {
+		t.Fatalf("one page holds %d conversations, want 60", len(all))
+	}
+	for _, limit := range []int{1, 2, 3, 5, 7, 10} {
+		var paged []string
+		for off := 0; ; off += limit {
+			p := search(off, limit)
+			paged = append(paged, convOrder(p)...)
+			if !p.More {
+				break
+			}
+		}
+		if !slices.Equal(paged, all) {
+			t.Errorf("pages of %d: %v\nwant the long page's %v", limit, paged, all)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -350,7 +351,21 @@ func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request,
 	for _, h := range res.Hits[:read] {
 		convs[h.ConversationID] = true
 	}
-	for len(convs) < want && uint64(req.From+read) < res.Total && req.From+req.Size < maxGroupScan {
+	// Ranked by weighted scores, the conversations of one page may come
+	// from deeper than the hits that fill it: a decision weighs more than
+	// the message above it. Reading stops only once the first want
+	// conversations can no longer change: each scores more than any hit
+	// not read yet could, weighted. Else a deeper page (a larger offset)
+	// would rank over more hits than a shallower one, and the pages would
+	// repeat some conversations and skip others.
+	floor := math.Inf(1) // the score of the last hit read, its unread ones at most that
+	if read > 0 {
+		floor = res.Hits[read-1].Score // weighted by a date, if at all: at least the raw score
+	}
+	settled := func() bool {
+		return r.Sort != SortRelevance || rankSettled(res.Hits, want, floor*maxWeight(dated))
+	}
+	for (len(convs) < want || !settled()) && uint64(req.From+read) < res.Total && req.From+req.Size < maxGroupScan {
 		req.From += req.Size
 		req.Size = min(req.Size*2, MaxLimit, maxGroupScan-req.From)
 		req.Facets = nil // counted on the first page
@@ -362,6 +377,7 @@ func (e *Engine) group(ctx context.Context, req *bleve.SearchRequest, r Request,
 			break
 		}
 		read = len(sr.Hits)
+		floor = sr.Hits[read-1].Score
 		for _, dm := range sr.Hits {
 			h := hitOf(dm)
 			if seen[h.ID] {
