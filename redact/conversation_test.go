@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/convsearch/convsearch/conversation"
@@ -81,5 +82,63 @@ func TestConversation(t *testing.T) {
 	}
 	if n != 28 {
 		t.Errorf("Conversation replaced %d, want 28", n)
+	}
+}
+
+// TestConversationEchoes: a secret found in one field is replaced in the
+// others — a reply that repeats it, thinking, a tool's output, a title cut
+// from the first prompt at or inside it — and a word of letters caught in
+// one text is not replaced elsewhere.
+func TestConversationEchoes(t *testing.T) {
+	const pw, mark = "Tr0ub4dorXk99Qm7", "[redacted: password]"
+	for _, tt := range []struct {
+		name, in, want string
+		title          bool
+	}{
+		{name: "reply", in: "Never paste " + pw + " into a chat.", want: "Never paste " + mark + " into a chat."},
+		{name: "glued", in: "mysql -p" + pw, want: "mysql -p" + mark},
+		{name: "title cut after it", in: "Here is my .env file: DB_PASSWORD=" + pw + "…", want: "Here is my .env file: DB_PASSWORD=" + mark + "…", title: true},
+		{name: "title cut inside it", in: "check DB_PASSWORD=" + pw[:9] + "…", want: "check DB_PASSWORD=" + mark + "…", title: true},
+		{name: "title cut in three dots", in: "check " + pw[:6] + "...", want: "check " + mark + "...", title: true},
+		{name: "too short a start", in: "check " + pw[:3] + "…", want: "check " + pw[:3] + "…", title: true},
+		{name: "a start inside a word", in: "check xTr0ub4…", want: "check xTr0ub4…", title: true},
+		{name: "not cut", in: "check " + pw[:9], want: "check " + pw[:9], title: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &conversation.Conversation{Messages: []conversation.Message{
+				{Content: "DB_PASSWORD=" + pw},
+				{Content: "ok", Thinking: "x"},
+			}}
+			if tt.title {
+				c.Title = tt.in
+			} else {
+				c.Messages[1].Content, c.Messages[1].Thinking = tt.in, tt.in
+			}
+			New().Conversation(c)
+			got := c.Messages[1].Content
+			if tt.title {
+				got = c.Title
+			} else if c.Messages[1].Thinking != tt.want {
+				t.Errorf("thinking %q, want %q", c.Messages[1].Thinking, tt.want)
+			}
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+			if c.Messages[0].Content != "DB_PASSWORD="+mark {
+				t.Errorf("the secret itself: %q", c.Messages[0].Content)
+			}
+		})
+	}
+	// A URL's password of letters is replaced in its own text only.
+	c := &conversation.Conversation{Messages: []conversation.Message{
+		{Content: "postgres://app:zebrapony@db/app"},
+		{Content: "the zebrapony migration"},
+	}}
+	New().Conversation(c)
+	if strings.Contains(c.Messages[0].Content, "zebrapony") {
+		t.Skipf("a letters-only URL password is not a secret here: %q", c.Messages[0].Content)
+	}
+	if c.Messages[1].Content != "the zebrapony migration" {
+		t.Errorf("a word of letters replaced in another field: %q", c.Messages[1].Content)
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -153,21 +154,11 @@ func apply(s string, spans []span) (string, int) {
 	b.WriteString(s[last:])
 	out, n := b.String(), len(spans)
 	for _, sp := range spans {
-		secret := s[sp.start:sp.end]
-		if len(secret) < minEchoLen || !strings.Contains(out, secret) {
-			continue
+		if secret := s[sp.start:sp.end]; len(secret) >= minEchoLen {
+			var c int
+			out, c = replaceEcho(out, secret, sp.id)
+			n += c
 		}
-		var c int
-		if lettersOnly(secret) {
-			// A word ("postgres") may stand inside others ("postgresql").
-			out, c = replaceWhole(out, secret, marker(sp.id))
-		} else {
-			// Mixed letters and digits occur by chance nowhere: glued to
-			// a flag too (mysql -pSECRET).
-			c = strings.Count(out, secret)
-			out = strings.ReplaceAll(out, secret, marker(sp.id))
-		}
-		n += c
 	}
 	return out, n
 }
@@ -235,15 +226,85 @@ func marker(id string) string { return "[redacted: " + id + "]" }
 // ToolResult.CallID) are keys that other records refer to, and a marker in
 // one would break those references. So are Source and File, which name the
 // parser and the file read.
+//
+// A secret found in one field is replaced in every other field too: the
+// reply that repeats a pasted password, the tool output that echoes the
+// one its call was given, and a title cut from the first prompt (which a
+// cut inside the value, marked "…", would else keep as a placeholder).
 func (r *Redactor) Conversation(c *conversation.Conversation) int {
 	n := 0
+	var found []span // with start and end in secrets
+	var secrets []string
 	eachText(c, func(p *string) {
-		if out, k := r.String(*p); k > 0 {
+		spans := r.find(*p)
+		if len(spans) == 0 {
+			return
+		}
+		for _, sp := range spans {
+			// A word of letters ("postgres" in a URL) is replaced in its
+			// own text only: elsewhere it is likely the word.
+			if s := (*p)[sp.start:sp.end]; len(s) >= minEchoLen && (!lettersOnly(s) || len(s) >= minWordEcho) && !slices.Contains(secrets, s) {
+				secrets = append(secrets, s)
+				found = append(found, span{id: sp.id})
+			}
+		}
+		out, k := apply(*p, spans)
+		*p = out
+		n += k
+	})
+	if len(secrets) == 0 {
+		return n
+	}
+	eachText(c, func(p *string) {
+		for i, secret := range secrets {
+			out, k := replaceEcho(*p, secret, found[i].id)
+			out, k2 := replaceCutEcho(out, secret, found[i].id)
 			*p = out
-			n += k
+			n += k + k2
 		}
 	})
 	return n
+}
+
+// replaceEcho replaces every occurrence of secret in s with id's marker: a
+// word only where it stands whole ("postgres" inside "postgresql" is not
+// it), mixed letters and digits anywhere (glued to a flag: mysql -pSECRET).
+func replaceEcho(s, secret, id string) (string, int) {
+	if !strings.Contains(s, secret) {
+		return s, 0
+	}
+	if lettersOnly(secret) {
+		return replaceWhole(s, secret, marker(id))
+	}
+	return strings.ReplaceAll(s, secret, marker(id)), strings.Count(s, secret)
+}
+
+// minWordEcho is the shortest secret of letters only that is replaced in
+// a conversation's other fields.
+const minWordEcho = 16
+
+// minCutEcho is the shortest start of a secret that a text cut short
+// ("…") ending in it is taken to hold.
+const minCutEcho = 4
+
+// replaceCutEcho replaces the start of secret that ends s, a text cut short
+// within it and marked so ("DB_PASSWORD=Tr0ub4dor…", a title cut from the
+// first prompt), with id's marker.
+func replaceCutEcho(s, secret, id string) (string, int) {
+	for _, ell := range []string{"…", "..."} {
+		body, ok := strings.CutSuffix(s, ell)
+		if !ok {
+			continue
+		}
+		body = strings.TrimRight(body, " ")
+		for k := len(secret) - 1; k >= minCutEcho; k-- {
+			at := len(body) - k
+			if at >= 0 && body[at:] == secret[:k] && (at == 0 || !isWordByte(body[at-1]) || body[at-1] >= 0x80) {
+				return body[:at] + marker(id) + ell, 1
+			}
+		}
+	}
+	return s, 0
 }
 
 // eachText calls fn with every text field of c that is not an id.

@@ -107,8 +107,9 @@ const detectorsVersion = 5
 
 // fieldsVersion is bumped when eachText redacts other fields of a
 // conversation (2: attachment names and artifact paths; 3: the project;
-// 4: models, tool names, note kinds, branches, attachment refs and types).
-const fieldsVersion = 4
+// 4: models, tool names, note kinds, branches, attachment refs and types;
+// 5: a secret found in one field is replaced in every other).
+const fieldsVersion = 5
 
 // tokenEnd ends a token: anything that cannot continue it, or the text's end.
 const tokenEnd = `(?:[^0-9A-Za-z_-]|$)`
