@@ -43,9 +43,34 @@ type Extractor interface {
 }
 
 // Redactor takes secrets out of a conversation's text before anything is
-// derived from it or written.
+// derived from it or written, and out of the errors and warnings about a
+// file, which may quote what it holds.
 type Redactor interface {
 	Conversation(c *conversation.Conversation) int
+	String(s string) (string, int)
+}
+
+// scrubbed is an error whose message had secrets taken out: what is
+// stored and printed, while errors.Is still sees the error it was.
+type scrubbed struct {
+	err error
+	msg string
+}
+
+func (e *scrubbed) Error() string { return e.msg }
+func (e *scrubbed) Unwrap() error { return e.err }
+
+// scrub returns err with secrets taken out of its message: a parser's
+// error or warning may quote the file ("children is not an array: "…"),
+// and it is kept in index.json and the index and printed.
+func (in *Ingester) scrub(err error) error {
+	if err == nil || in.opts.Redactor == nil {
+		return err
+	}
+	if msg, n := in.opts.Redactor.String(err.Error()); n > 0 {
+		return &scrubbed{err: err, msg: msg}
+	}
+	return err
 }
 
 // Options configure an Ingester.
@@ -762,6 +787,7 @@ func (in *Ingester) read(ctx context.Context, j job) result {
 	st := indexer.FileState{Path: j.path, Size: j.size, ModTime: j.modTime}
 	r := result{change: indexer.Change{State: st}}
 	fail := func(err error) result {
+		err = in.scrub(err)
 		r.err = err
 		r.again = j.prev != nil && j.prev.Error == err.Error() && j.prev.Size == j.size && j.prev.ModTime.Equal(j.modTime)
 		r.change.State.Error = err.Error()
@@ -811,6 +837,7 @@ func (in *Ingester) read(ctx context.Context, j job) result {
 	r.change.State.Hash = hex.EncodeToString(h.Sum(nil))
 	r.bytes = j.size
 	for _, w := range res.Warnings {
+		w = in.scrub(w)
 		r.warns = append(r.warns, w)
 		r.change.State.Warnings = append(r.change.State.Warnings, w.Error())
 	}

@@ -39,15 +39,22 @@ func parsePaths(ctx context.Context, env *Env, reg *parsers.Registry, paths []st
 	if cfg.redacts() {
 		red = redact.New()
 	}
+	// An error or warning may quote the file: its secrets are taken out too.
+	clean := func(s string) string {
+		if red != nil {
+			s, _ = red.String(s)
+		}
+		return term.Safe(s)
+	}
 	out := &parseRun{Totals: map[string]*familyTotals{}}
 	err = reg.ParsePaths(ctx, paths, func(path string, p parsers.Parser, res *parsers.Result, err error) error {
 		if err != nil {
 			out.Failed++
-			fmt.Fprintf(env.Stderr, "convsearch: %s\n", term.Safe(err.Error())) // may quote the file
+			fmt.Fprintf(env.Stderr, "convsearch: %s\n", clean(err.Error()))
 			return nil
 		}
 		for _, w := range res.Warnings {
-			fmt.Fprintf(env.Stderr, "convsearch: warning: %s\n", term.Safe(fmt.Sprint(w)))
+			fmt.Fprintf(env.Stderr, "convsearch: warning: %s\n", clean(fmt.Sprint(w)))
 		}
 		t := out.Totals[p.Info().Name]
 		if t == nil {

@@ -75,7 +75,7 @@ func parseJSON(ctx context.Context, path string, r io.Reader, res *parsers.Resul
 		queue[i] = item{}
 		c, ok := it.v.(map[string]any)
 		if !ok || !looksLikeComment(c) {
-			res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "%s: skipped a value that is not a comment: %.40s", it.where, compact(it.v)))
+			res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "%s: skipped a value that is not a comment: %s", it.where, describe(it.v)))
 			continue
 		}
 		read++
@@ -99,7 +99,7 @@ func parseJSON(ctx context.Context, path string, r io.Reader, res *parsers.Resul
 			}
 		default:
 			if !loose.IsNull(rawOf(kids)) {
-				res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "comment %s: children is not an array: %.40s", n.id, compact(kids)))
+				res.Warn(parsers.Errorf(path, 0, parsers.ErrShape, "comment %s: children is not an array: %s", n.id, describe(kids)))
 			}
 		}
 	}
@@ -142,7 +142,25 @@ func str(v any) string {
 	return loose.String(rawOf(v))
 }
 
-func compact(v any) string { return string(rawOf(v)) }
+// describe says what kind of value v is, for a warning: never what it
+// holds, which may be a secret (the first 40 bytes of a token are most of
+// it, and cut short no longer have the shape that redaction knows).
+func describe(v any) string {
+	switch v := v.(type) {
+	case string:
+		return fmt.Sprintf("a string of %d bytes", len(v))
+	case map[string]any:
+		return fmt.Sprintf("an object of %d keys", len(v))
+	case []any:
+		return fmt.Sprintf("a list of %d values", len(v))
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	default:
+		return "a number"
+	}
+}
 
 // jsonAttachments reads the spec's {url, type, name, file}, an early
 // exporter's {name, type, content}, and a still earlier one's bare data URL.
