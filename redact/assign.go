@@ -70,15 +70,16 @@ func findAssignments(s string, out []span) []span {
 				v++ // :=
 			}
 		}
-		kind := classifyKey(keyBefore(s, p))
-		if kind == kindNone {
-			continue
+		key := keyBefore(s, p)
+		kind := classifyKey(key)
+		if kind == kindNone || key == "PASS" && s[p] == ':' {
+			continue // none, or a test's status: --- PASS: TestParse2
 		}
-		a, b := valueAt(s, v)
+		a, b := assignedValueAt(s, v, paramSep(s, p))
 		if a >= 0 && b < len(s) && s[b] == ' ' && isScheme(s[a:b]) {
 			a, b = valueAt(s, b) // authorization: bearer <token>
 		}
-		if a < 0 || b < len(s) && s[b] == '(' {
+		if a < 0 || b < len(s) && s[b] == '(' || isCode(s[a:b]) {
 			continue // none, or a function call
 		}
 		if !plausibleValue(s[a:b], kind == kindPassword) || kind == kindKey && b-a < 20 {
@@ -343,6 +344,128 @@ func valueAt(s string, v int) (a, b int) {
 	return v, b
 }
 
+// assignedValueAt is valueAt for the value of KEY=value: a bare value
+// runs to a blank or a quote, so that a generated password keeps its
+// symbols (Kp7&Wm3Zr9Qx2, Yt4;Hn8Lc2Vb6, Xk9mPq(2zLw77), Xk9\mPq2z). Within
+// it, & ; , and | end it only where they separate: before a blank, the
+// end, the same byte again (&&, ||) or another key=, and & and ; always
+// when param says the key itself follows one (?a=b&password=…, Server=db;Pwd=…).
+// A closing bracket with no opening one in the value ends it ((PWD=Xk9mPq2z)),
+// and so do </ (a closing tag) and an escape of JSON text (\n, \").
+func assignedValueAt(s string, v int, param byte) (a, b int) {
+	for n := 0; v < len(s) && n < 6 && (s[v] == ' ' || s[v] == '\t'); n++ {
+		v++
+	}
+	if v >= len(s) || strings.IndexByte("\"'`\\", s[v]) >= 0 {
+		return valueAt(s, v) // none, or quoted
+	}
+	a = v
+	var depth [3]int // ( [ {
+	for b = a; b < len(s); b++ {
+		c := s[b]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' {
+			break
+		}
+		next := byte(0)
+		if b+1 < len(s) {
+			next = s[b+1]
+		}
+		if c == '&' || c == ';' || c == ',' || c == '|' {
+			if b+1 == len(s) || isBlank(next) || next == c || next == '"' || next == '\'' || next == '\\' ||
+				(c == '&' || c == ';') && param == c || startsKey(s[b+1:]) {
+				break
+			}
+			continue
+		}
+		if i := strings.IndexByte("([{", c); i >= 0 {
+			depth[i]++
+			continue
+		}
+		if i := strings.IndexByte(")]}", c); i >= 0 {
+			if depth[i] == 0 {
+				break
+			}
+			depth[i]--
+			continue
+		}
+		if c == '<' && next == '/' {
+			break
+		}
+		if c == '\\' && (b+1 == len(s) || strings.IndexByte("nrtu\"'\\/", next) >= 0) {
+			break
+		}
+	}
+	for b > a && (s[b-1] == '.' || s[b-1] == ',' || s[b-1] == ':') {
+		b-- // end of a sentence
+	}
+	if b == a {
+		return -1, -1
+	}
+	return a, b
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// startsKey reports whether s starts with a parameter's key and its =
+// (user=, db_name=): the byte before it separated two parameters.
+func startsKey(s string) bool {
+	i := 0
+	for i < len(s) && i < 64 && (isLetter(s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.' || i > 0 && s[i] >= '0' && s[i] <= '9') {
+		i++
+	}
+	return i > 0 && i < len(s) && (s[i] == '=' || s[i] == ':' && i+1 < len(s) && s[i+1] == ' ')
+}
+
+// paramSep returns '&' or ';' when the key before the operator at p
+// follows one, or a '?': it is a parameter of a query string or a
+// connection string, whose values that byte ends. Else 0.
+func paramSep(s string, p int) byte {
+	k := p
+	for k > 0 && p-k < 64 && isKeyByte(s[k-1]) {
+		k--
+	}
+	if k == 0 {
+		return 0
+	}
+	switch s[k-1] {
+	case '?', '&':
+		return '&'
+	case ';':
+		return ';'
+	}
+	return 0
+}
+
+// isCode reports whether the value v is code: a name that calls a
+// function or indexes (getpass(), os.getenv(…), args[3], map[string]bool{,
+// Bug4Secret{1}), or a (group). The name is words: lower case only, or
+// with a run of three lower-case letters (keyMaterial); a random string
+// before the bracket (Xk9mPq(2zLw77)) is a password.
+func isCode(v string) bool {
+	i := strings.IndexAny(v, "([{")
+	if i <= 0 {
+		return i == 0 && v[0] == '(' && strings.IndexByte(v, ')') >= 0 // (a + b)
+	}
+	name := v[:i]
+	allLower, run, longest := true, 0, 0
+	for j := 0; j < len(name); j++ {
+		c := name[j]
+		switch {
+		case c >= 'a' && c <= 'z':
+			run++
+			longest = max(longest, run)
+			continue
+		case c == '_' || c == '.':
+		case c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+			allLower = false
+		default:
+			return false
+		}
+		run = 0
+	}
+	return allLower || longest >= 3
+}
+
 func isValueEnd(c byte) bool {
 	switch c {
 	case ' ', '\t', '\n', '\r', '"', '\'', '`', ',', ';', '(', ')', '[', ']', '{', '}', '<', '>', '&', '\\', '|':
@@ -352,10 +475,10 @@ func isValueEnd(c byte) bool {
 }
 
 // placeholderMarks are parts of a value that make it a template, a
-// variable or a mask rather than a secret (<your-password>, ${DB_PASS},
-// {{ .Token }}, %s, sk-xxxx, ****, abc...xyz). Matched anywhere; xxx in
-// any case.
-var placeholderMarks = []string{"<", ">", "{{", "${", "$(", "xxx", "***", "...", "…", "%s", "%d", "%v", "%("}
+// variable or an elision rather than a secret (${DB_PASS}, {{ .Token }},
+// %s, abc...xyz). Matched anywhere. Masks (sk-xxxx, ****) and holes
+// (<your-password>) are found by masked and angleHole.
+var placeholderMarks = []string{"{{", "${", "$(", "...", "…", "%s", "%d", "%v", "%("}
 
 // Words that stand for a secret without being one. They are matched as
 // whole words of a value, split at punctuation, digits and camelCase humps,
@@ -393,9 +516,12 @@ var (
 // change_me_1) is of placeholderWords.
 func isPlaceholder(v string) bool {
 	for _, m := range placeholderMarks {
-		if strings.Contains(v, m) || m == "xxx" && containsFold(v, m) {
+		if strings.Contains(v, m) {
 			return true
 		}
+	}
+	if masked(v) || angleHole(v) {
+		return true
 	}
 	for _, w := range placeholderValues {
 		if strings.EqualFold(v, w) {
@@ -546,13 +672,21 @@ func plausibleValue(v string, password bool) bool {
 		return false
 	}
 	switch v[0] {
-	case '$', '%', '{', '[', '(', '@', '#', '&', '*', '/', '~', '<', '.', '+':
-		return false // variables, templates, references, paths
+	case '{', '[', '&', '<':
+		return false // templates, lists, tags
+	case '$', '@', '%', '#':
+		if isReference(v) {
+			return false // variables and references: $DB_PASS, @Microsoft.KeyVault(…)
+		}
+	case '/', '~', '.':
+		if isPath(v) {
+			return false
+		}
 	}
 	if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "file:") || strings.HasPrefix(v, "urn:") {
 		return false
 	}
-	if strings.IndexByte(v, '(') >= 0 || strings.IndexByte(v, '\n') >= 0 {
+	if strings.IndexByte(v, '\n') >= 0 || isCode(v) || strings.IndexByte(v, '(') >= 0 && !password {
 		return false // code
 	}
 	wordy, digitsOnly, same, ident := true, true, true, true
@@ -603,6 +737,129 @@ func plausibleValue(v string, password bool) bool {
 	// Keys are random: mixed case and digits, or many digits (hex); a word
 	// with a digit in it (fts5yyminor) is a name.
 	return entropy(v) >= 3 && (classes >= 3 || classes == 2 && digits >= 2)
+}
+
+// isReference reports whether v, which starts with $ @ % or #, refers to
+// a value kept elsewhere rather than being one: ${VAR}, $(cmd), $VAR,
+// $dbPassword, @Microsoft.KeyVault(…), @db_pass, %APPDATA%, %(name)s,
+// #{secret}. A name after $ or @ that mixes lower case and digits
+// ($Gf5Rk9Pw3Mz, @dmin12345678) is a password that starts with a symbol.
+func isReference(v string) bool {
+	if len(v) < 2 {
+		return true
+	}
+	switch v[0] {
+	case '#':
+		return v[1] == '{'
+	case '%':
+		if v[1] == '(' {
+			return true
+		}
+		n := identLen(v[1:])
+		return n > 0 && 1+n < len(v) && v[1+n] == '%'
+	}
+	if v[0] == '$' && (v[1] == '{' || v[1] == '(') {
+		return true
+	}
+	n := identLen(v[1:])
+	if n == 0 {
+		return false
+	}
+	name := v[1 : 1+n]
+	if v[0] == '@' && 1+n < len(v) && v[1+n] == '(' {
+		return true // @Microsoft.KeyVault(SecretUri=…)
+	}
+	var lower, digits bool
+	for i := 0; i < len(name); i++ {
+		lower = lower || name[i] >= 'a' && name[i] <= 'z'
+		digits = digits || name[i] >= '0' && name[i] <= '9'
+	}
+	return !(lower && digits)
+}
+
+// identLen returns the length of the (maybe dotted) identifier that starts s.
+func identLen(s string) int {
+	i := 0
+	for i < len(s) && (isLetter(s[i]) || s[i] == '_' || i > 0 && (s[i] >= '0' && s[i] <= '9' || s[i] == '.')) {
+		i++
+	}
+	return i
+}
+
+// isPath reports whether v, which starts with / ~ or ., is a path or a
+// file name (/run/secrets/db, ~/.pgpass, ./secret.txt, .env.local) rather
+// than a password that starts with the symbol (/Xk9mPq2zLw77).
+func isPath(v string) bool {
+	if strings.IndexByte(v[1:], '/') >= 0 {
+		return true
+	}
+	for i := 1; i < len(v); i++ {
+		c := v[i]
+		if !(c >= 'a' && c <= 'z' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// masked reports whether v is a mask, or a few characters around one:
+// xxxx, ****, sk-xxxx, abc***, sk-abcd****wxyz. A run of three x or *
+// inside a random password (Xk9xxxmPq2zLw77) is no mask.
+func masked(v string) bool {
+	total, longest := 0, 0
+	for i := 0; i < len(v); {
+		c := v[i] | 0x20
+		if c != 'x' && v[i] != '*' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(v) && (v[j] == v[i] || c == 'x' && v[j]|0x20 == 'x') {
+			j++
+		}
+		if n := j - i; n >= 3 {
+			total += n
+			longest = max(longest, n)
+		}
+		i = j
+	}
+	return longest >= 4 || total > 0 && 3*total >= len(v)
+}
+
+// angleHole reports whether v holds a <name> to fill in: <your-password>,
+// sk-<key>, <DB_PASS>. The name holds a run of three letters of one case;
+// Xk9mPq2<zLw>77 holds none.
+func angleHole(v string) bool {
+	for i := strings.IndexByte(v, '<'); i >= 0; {
+		j := strings.IndexByte(v[i+1:], '>')
+		if j < 0 {
+			return false
+		}
+		name := v[i+1 : i+1+j]
+		run, ok := 0, j > 0 && j <= 40
+		for k := 0; k < len(name) && ok; k++ {
+			c := name[k]
+			switch {
+			case k > 0 && isLetter(c) && isUpper(c) == isUpper(name[k-1]) && isLetter(name[k-1]):
+				run++
+			case isLetter(c):
+				run = 1
+			case c >= '0' && c <= '9' || c == '_' || c == '-' || c == ' ' || c == '.':
+				run = 0
+			default:
+				ok = false
+			}
+			if run >= 3 {
+				return true
+			}
+		}
+		n := strings.IndexByte(v[i+1:], '<')
+		if n < 0 {
+			return false
+		}
+		i += 1 + n
+	}
+	return false
 }
 
 // containsFold reports whether s contains the lower-case ASCII word w in
