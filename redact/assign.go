@@ -885,7 +885,9 @@ outer:
 }
 
 // findURLPasswords appends the password of every scheme://user:password@host
-// in s; scheme, user and host stay.
+// in s; scheme, user and host stay. The user runs to the first ':'; the
+// password is every byte but a blank from there to the '@' before the
+// host, the last one when the password holds '@' too (app:Xk9@2zL@db).
 func findURLPasswords(s string, out []span) []span {
 	for p := 0; ; {
 		i := strings.Index(s[p:], "://")
@@ -893,27 +895,21 @@ func findURLPasswords(s string, out []span) []span {
 			return out
 		}
 		p += i + 3
-		// userinfo runs to '@' before any character that ends an authority.
-		end := p
-		for end < len(s) && end-p < 300 && !isAuthorityEnd(s[end]) {
-			end++
+		colon := p
+		for colon < len(s) && colon-p < 128 && isUserByte(s[colon]) {
+			colon++
 		}
-		colon := -1
-		if end < len(s) {
-			colon = strings.IndexByte(s[p:end], ':')
+		if colon >= len(s) || s[colon] != ':' {
+			continue // no password (ssh://git@host), or none we know
 		}
-		if colon >= 0 && s[end] != '@' {
-			// A password may hold a raw # ? or / that ends the authority
-			// scan (app:Xk9#mPq@db): clients take the last '@'.
-			end = rawPasswordEnd(s, p, p+colon, end)
+		end := passwordEnd(s, colon+1)
+		if end < 0 {
+			continue
 		}
-		if end >= len(s) || s[end] != '@' || colon < 0 {
-			continue // no password (redis://:pw@host has an empty user)
-		}
-		a, b := p+colon+1, end
+		a, b := colon+1, end
 		// user:user@ (postgres:postgres, guest:guest) is a default, not a
 		// secret.
-		if a == b || s[a:b] == s[p:p+colon] || !plausibleURLPassword(s[a:b]) {
+		if a == b || s[a:b] == s[p:colon] || !plausibleURLPassword(s[a:b]) {
 			continue
 		}
 		out = append(out, span{start: a, end: b, id: idURLPassword, prio: prioURL})
@@ -921,53 +917,81 @@ func findURLPasswords(s string, out []span) []span {
 	}
 }
 
-// rawPasswordEnd returns where the userinfo s[p:] ends when its password,
-// from colon+1, holds a raw '#', '?' or '/' at stop: the '@' that follows
-// before a host, or stop when there is none. A host with a port
-// (localhost:3000/@vite, example.com:443/@user) and a query with an
-// address in it (?email=a@b) are no password.
-func rawPasswordEnd(s string, p, colon, stop int) int {
-	if strings.IndexByte("#?/", s[stop]) < 0 || strings.IndexByte(s[p:colon], '.') >= 0 {
-		return stop
-	}
-	port := colon + 1
-	for port < stop && s[port] >= '0' && s[port] <= '9' {
-		port++
-	}
-	if port == stop {
-		return stop // a port, or nothing
-	}
-	at := stop
-	for at < len(s) && at-p < 300 && s[at] != '@' {
-		if c := s[at]; c == '=' || c == '&' || isAuthorityEnd(c) && strings.IndexByte("#?/", c) < 0 {
-			return stop
+// isUserByte reports whether c can be in the user of a URL's userinfo
+// (postgres.abcdefghijklmnop, x-access-token, %40-escaped names): no blank,
+// nor a byte that ends an authority or a quoted string.
+func isUserByte(c byte) bool {
+	return c > ' ' && c < 0x7f && strings.IndexByte("/?#@:\"'`<>\\()[]{},;", c) < 0
+}
+
+// passwordEnd returns the index of the '@' that ends a URL password
+// starting at s[a], or -1 when there is none: the password runs over any
+// byte but a blank to an '@' followed by a host. A password that holds
+// '/', '?' or '#' is no host:port and path (localhost:3000/@vite,
+// x.com:443/@user, svc:v2/users/@me, api:v1/users?email=bob@example.com):
+// it must not start with a port, nor hold = or &, nor end with '/'. An '@'
+// after the first one ends the password instead when what lies between
+// is no host with a path (app:Xk9mPq@2zLw77@db/app).
+func passwordEnd(s string, a int) int {
+	at := -1
+	path := false
+	e := a
+	for ; e < len(s) && e-a < 300 && !isBlank(s[e]); e++ {
+		c := s[e]
+		if c == '@' {
+			if e+1 < len(s) && isHostStart(s[e+1]) && s[e-1] != '/' {
+				at = e
+				break
+			}
+			continue
 		}
-		at++
+		if c == '/' || c == '?' || c == '#' {
+			path = true
+		}
+		if path && (c == '=' || c == '&') {
+			return -1 // a query: ?email=a@b
+		}
 	}
-	if at+1 >= len(s) || s[at] != '@' || s[at-1] == '/' || !isHostStart(s[at+1]) {
-		return stop
+	if at < 0 {
+		return -1
 	}
-	return at
+	if path || strings.IndexAny(s[a:at], "\"'`\\") >= 0 {
+		port := a
+		for port < at && s[port] >= '0' && s[port] <= '9' {
+			port++
+		}
+		if port > a && strings.IndexByte("/?#\"'`\\)]}>,;|", s[port]) >= 0 {
+			return -1 // a port, then a path or the end of a quoted URL
+		}
+	}
+	// A later '@' ends the password when the bytes up to it are no host
+	// with a path, nor the end of a quoted string.
+	for {
+		n := at + 1
+		for n < len(s) && n-a < 300 && !isBlank(s[n]) && strings.IndexByte("@/?#\"'`\\=&<>", s[n]) < 0 {
+			n++
+		}
+		if n+1 >= len(s) || s[n] != '@' || !isHostStart(s[n+1]) {
+			return at
+		}
+		at = n
+	}
 }
 
 func isHostStart(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '['
 }
 
-func isAuthorityEnd(c byte) bool {
-	switch c {
-	case '@', '/', '?', '#', ' ', '\t', '\n', '\r', '"', '\'', '`', '<', '>', '\\', '[', ']', '(', ')', '{', '}', ',', ';', '|':
-		return true
-	}
-	return false
-}
-
 // plausibleURLPassword rejects placeholders: user:password@, user:****@,
-// :${DB_PASS}@ (the braces end the authority scan) and the like.
+// :${DB_PASS}@, :$PGPASSWORD@, :<pass#word>@ and the like.
 func plausibleURLPassword(v string) bool {
 	switch v[0] {
-	case '$', '%', '<', '*':
-		return false
+	case '$', '%':
+		if isReference(v) {
+			return false
+		}
+	case '<', '"', '\'', '`':
+		return false // a hole, or code that joins strings: "postgres://app:"+pw+"@db"
 	}
 	same := true
 	for i := 1; i < len(v); i++ {

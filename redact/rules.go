@@ -103,7 +103,7 @@ func (r *rule) compile() *compiledRule {
 
 // detectorsVersion is bumped when the code of assign.go changes what it
 // redacts (its word lists are hashed by Version already).
-const detectorsVersion = 6
+const detectorsVersion = 7
 
 // fieldsVersion is bumped when eachText redacts other fields of a
 // conversation (2: attachment names and artifact paths; 3: the project;

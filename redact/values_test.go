@@ -106,3 +106,27 @@ func TestAssignedValueMasks(t *testing.T) {
 		miss("angle placeholders", "password=<your-password> and api_key=sk-<your key here> and DB_PASSWORD=pre<DB_PASS>"),
 	})
 }
+
+// TestURLPasswordSymbols: a URL password runs over every byte but a blank
+// to the last '@' before the host, whatever the user name.
+func TestURLPasswordSymbols(t *testing.T) {
+	cases := []redactCase{
+		hit("url-password", "mongodb://root:", "Jx8(Ld4)Ws7", "@mongo:27017"),
+		hit("url-password", "postgresql://postgres.abcdefghijklmnop:", "Fw9#Rt3Zk7Qm", "@aws-0-us-east-1.pooler.supabase.com:6543/postgres"),
+		hit("url-password", "mysql://app:", "Xk2@2Tz9Pm", "@db/app"),
+		hit("url-password", "postgres://app:", "Xk9&ENTLEAKmPq2zLw77;", "@db/app"),
+		hit("url-password", "postgres://app.user:", "Xk9mPq#2zLw77", "@db/app"),
+		hit("url-password", "postgres://app:", "x#y/Xk9mPq2zLw77", "@db/app"),
+		hit("url-password", "postgresql://app:", `Xk9m"Pq2zLw`, "@db/app"),
+		hit("url-password", "postgres://app:", "$Gf5Rk9Pw3Mz", "@db/app"),
+		hit("url-password", "see https://user:", "Xk9mPq2zLw77", "@host.com/contact?mail=bob@example.com"),
+		hit("url-password", `{"url":"postgres://app:`, "Xk9mPq2zLw77", `@db","email":"a@b.com"}`),
+		miss("url port in JSON", `{"a":"http://localhost:8080","b":"x@y.com"}`),
+		miss("url variable", "postgres://app:$PGPASSWORD@db/app"),
+		miss("url built in code", `DATABASE_URL=postgres://app:"+s["url-password"]+"@db.internal:5432/app`),
+	}
+	for _, sym := range strings.Split(`; , ( ) | { } [ ] ' < \ `+"`"+` @ # ? / & = ! % ^ :`, " ") {
+		cases = append(cases, hit("url-password", "postgres://app:", "Xk9mPq"+sym+"2zLw77", "@db/app"))
+	}
+	runCases(t, cases)
+}
