@@ -715,7 +715,7 @@ func plausibleValue(v string, password bool) bool {
 			same = false
 		}
 	}
-	if wordy || same || digitsOnly || dottedIdent(v) {
+	if wordy || same || digitsOnly || dottedIdent(v) && !randomPart(v) {
 		return false // identifiers, type names, prose, repeated characters, numbers, pkg.Name
 	}
 	if isPlaceholder(v) {
@@ -1030,6 +1030,30 @@ func dottedIdent(v string) bool {
 		}
 	}
 	return dots > 0 && !start
+}
+
+// randomPart reports whether a part of the dotted v, between dots, is
+// random rather than a name: eight bytes or more of both cases with a
+// digit before a letter at least twice (Zq7LeakATTNAME9x8Y2w.txt,
+// Ab3dEf9hIj.Kl0mNoPq7), where names have it once at most
+// (x509Certificate.Raw, sha256Sum.Hex).
+func randomPart(v string) bool {
+	for _, part := range strings.Split(v, ".") {
+		var lower, upper bool
+		turns := 0
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			lower = lower || c >= 'a' && c <= 'z'
+			upper = upper || isUpper(c)
+			if c >= '0' && c <= '9' && i+1 < len(part) && isLetter(part[i+1]) {
+				turns++
+			}
+		}
+		if len(part) >= 8 && lower && upper && turns >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // indexFrom returns the index of c in s at or after from, or len(s).

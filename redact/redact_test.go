@@ -94,6 +94,8 @@ func ruleCases() []redactCase {
 		miss("whsec prefix", "the whsec_ prefix and whsec_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
 		hit("gcp-api-key", "?key=", "AIza"+fake(46, alnumUD, 35), "&q=x"),
 		hit("gcp-oauth-secret", `"client_secret":"`, "GOCSPX-"+fake(47, alnumUD, 28), `"`),
+		hit("gcp-oauth-access-token", `"access_token": "`, "ya29.a0AfH6SMB"+fake(501, alnum, 60), `"`),
+		hit("gcp-oauth-access-token", "Authorization: Bearer ", "ya29."+fake(502, alnumUD, 120), ""),
 
 		hit("anthropic-api-key", "ANTHROPIC_API_KEY=", "sk-ant-api03-"+fake(48, alnumUD, 93)+"AA", "\n"),
 		hit("openai-api-key", "OPENAI_API_KEY=", "sk-proj-"+fake(49, alnumUD, 120), "\n"),

@@ -103,7 +103,7 @@ func (r *rule) compile() *compiledRule {
 
 // detectorsVersion is bumped when the code of assign.go changes what it
 // redacts (its word lists are hashed by Version already).
-const detectorsVersion = 7
+const detectorsVersion = 8
 
 // fieldsVersion is bumped when eachText redacts other fields of a
 // conversation (2: attachment names and artifact paths; 3: the project;
@@ -160,6 +160,8 @@ func defaultRules() []rule {
 		r("gcp-api-key", kw("AIza"), `\b(AIza[\w-]{35})`+tokenEnd, 1, 4),
 		// not in gitleaks: Google OAuth client secrets and refresh tokens.
 		r("gcp-oauth-secret", kw("GOCSPX-", "1//0"), `\b(GOCSPX-[A-Za-z0-9_-]{28}|1//0[A-Za-z0-9_-]{40,})`+tokenEnd, 1, 3),
+		// not in gitleaks: Google OAuth access tokens.
+		r("gcp-oauth-access-token", kw("ya29."), `\b(ya29\.[A-Za-z0-9_-]{30,})`+tokenEnd, 1, 3),
 
 		r("anthropic-api-key", kw("sk-ant-"), `\b(sk-ant-[a-z]{2,8}[0-9]{2}-[A-Za-z0-9_-]{32,})`+tokenEnd, 1, 3.5),
 		// gitleaks requires the T3BlbkFJ marker; today's project and service

@@ -130,3 +130,15 @@ func TestURLPasswordSymbols(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestDottedSecretValues: a dotted value with a random part is a secret,
+// not a qualified name.
+func TestDottedSecretValues(t *testing.T) {
+	runCases(t, []redactCase{
+		hit("generic-secret", "file api_key=", "Zq7LeakATTNAME9x8Y2w.txt", ""),
+		hit("generic-secret", "token=", "Ab3dEf9hIj.Kl0mNoPq7", ""),
+		hit("gcp-oauth-access-token", "", "ya29.a0AfH6SMBabcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUV", ""),
+		miss("qualified names", "token = oauth2.AuthStyleInHeader and api_key: config.apiKey2 and secret_key = x509Certificate.Raw and token: sha256Sum.Hex"),
+		miss("ya29 too short", "the prefix ya29.abc is a Google access token"),
+	})
+}
