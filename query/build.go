@@ -52,6 +52,9 @@ type builder struct {
 	match bq.Query // set by question: the documents its query finds, without what only ranks them
 	every bq.Query // set by question: the documents that hold every one of its content words
 
+	negated  int  // how many NOTs the node being built is under
+	positive bool // set by build: a word or phrase the index holds, under no NOT
+
 	expanded  map[string]bool // the fields and prefixes counted in expansion
 	expansion expansion       // what the query's prefixes expand to so far (see expanding)
 }
@@ -82,15 +85,21 @@ func (b *builder) build(n Node) (bq.Query, error) {
 		}
 		return disjunction(any), nil
 	case *Not:
+		b.negated++
 		q, err := b.build(n.Clause)
+		b.negated--
 		if err != nil || q == nil {
 			return nil, err
 		}
 		return combine(nil, nil, []bq.Query{q}), nil
 	case *Term:
-		return b.term(n)
+		q, err := b.term(n)
+		b.positive = b.positive || q != nil && b.negated == 0
+		return q, err
 	case *Phrase:
-		return b.phrase(n)
+		q, err := b.phrase(n)
+		b.positive = b.positive || q != nil && b.negated == 0
+		return q, err
 	}
 	return nil, fmt.Errorf("query: unknown node %T", n)
 }
@@ -99,11 +108,13 @@ func (b *builder) build(n Node) (bq.Query, error) {
 // NOT) that must not. Clauses of stop words only are dropped.
 func (b *builder) clauses(n *And) (pos, neg []bq.Query, err error) {
 	for _, c := range n.Clauses {
-		list := &pos
+		list, negated := &pos, 0
 		if not, ok := c.(*Not); ok {
-			c, list = not.Clause, &neg
+			c, list, negated = not.Clause, &neg, 1
 		}
+		b.negated += negated
 		q, err := b.build(c)
+		b.negated -= negated
 		if err != nil {
 			return nil, nil, err
 		}
@@ -258,7 +269,7 @@ func (b *builder) fieldTerm(t *Term) (bq.Query, error) {
 		role := strings.ToLower(t.Text)
 		if !slices.ContainsFunc(roles, func(r string) bool { return r == role || t.Prefix && strings.HasPrefix(r, role) }) {
 			// Else it matches nothing, and says nothing of why.
-			return nil, &SyntaxError{Query: b.src, Pos: t.Pos, Msg: fmt.Sprintf("role:%s: the roles are %s", t.Text, strings.Join(roles, ", "))}
+			return nil, &SyntaxError{Query: b.src, Pos: t.Pos, Msg: fmt.Sprintf("role:%s: the roles are %s", t.Text, strings.Join(roles, ", ")) + QuoteHint(b.src)}
 		}
 		return keyword(indexer.FieldRole, role), nil
 	case "project":
@@ -274,7 +285,7 @@ func (b *builder) fieldTerm(t *Term) (bq.Query, error) {
 	case "type":
 		k := NormalizeKind(t.Text)
 		if k == "" {
-			return nil, &SyntaxError{Query: b.src, Pos: t.Pos, Msg: fmt.Sprintf("type:%s: the types are conversation, message, topic, decision", t.Text)}
+			return nil, &SyntaxError{Query: b.src, Pos: t.Pos, Msg: fmt.Sprintf("type:%s: the types are conversation, message, topic, decision", t.Text) + QuoteHint(b.src)}
 		}
 		return keyword(indexer.FieldType, k), nil
 	case "decision":

@@ -2,7 +2,6 @@ package query
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,11 +11,12 @@ import (
 //
 //	bootstrap confidence      every word should match (ranked fallback when none matches all)
 //	"exact phrase"            the words in this order
-//	-word  -"a phrase"        must not match (also NOT word)
+//	-word  -"a phrase"        must not match (also NOT word); see exclusion and settle
+//	                          for the dashes and NOTs of pasted text
 //	a OR b                    either (also a | b); binds looser than the implicit AND
 //	(a OR b) c                grouping
-//	boot*                     prefix
-//	bootstrp~  bootstrp~2     fuzzy: one (or N ≤ 2) typo(s)
+//	boot*                     prefix (any other '*' is text: prefixable)
+//	bootstrp~  bootstrp~2     fuzzy: one (or N ≤ 2) typo(s) (any other '~' is text: fuzzy)
 //	field:value  field:"a b"  role: project: source: type: topic: title: decision: tool: model: id:
 //
 // A name people take for a field ("since:2025-01-01", "conversation:ID",
@@ -117,16 +117,24 @@ func lex(q string) ([]token, error) {
 		case unicode.IsSpace(r):
 			i += size
 		case r == '(':
-			toks = append(toks, token{kind: tLParen, pos: i})
+			toks = append(toks, token{kind: tLParen, text: "(", pos: i})
 			i++
 		case r == ')':
-			toks = append(toks, token{kind: tRParen, pos: i})
+			toks = append(toks, token{kind: tRParen, text: ")", pos: i})
 			i++
 		case r == '|':
-			toks = append(toks, token{kind: tOr, pos: i})
-			i++
-		case r == '-' && (i+1 < len(q) && !unicode.IsSpace(rune(q[i+1])) && q[i+1] != ')') && (len(toks) == 0 || i == 0 || unicode.IsSpace(rune(q[i-1])) || q[i-1] == '('):
-			toks = append(toks, token{kind: tNot, pos: i})
+			j := i + 1
+			for j < len(q) && q[j] == '|' {
+				j++
+			}
+			if j-i > 1 { // "items || []": code, not an OR
+				toks = append(toks, token{kind: tWord, text: q[i:j], pos: i})
+			} else {
+				toks = append(toks, token{kind: tOr, text: "|", pos: i})
+			}
+			i = j
+		case r == '-' && exclusion(q, i, toks):
+			toks = append(toks, token{kind: tNot, text: "-", pos: i})
 			i++
 		case r == '"':
 			text, end, err := readQuoted(q, i)
@@ -137,47 +145,171 @@ func lex(q string) ([]token, error) {
 			i = end
 		default:
 			start := i
-			for i < len(q) {
-				r, size := utf8.DecodeRuneInString(q[i:])
-				if unicode.IsSpace(r) || r == '(' || r == ')' || r == '"' || r == '|' {
-					break
-				}
-				i += size
-			}
+			i = wordEnd(q, i)
 			word := q[start:i]
-			if f, v, ok := strings.Cut(word, ":"); ok && knownFields[strings.ToLower(f)] {
+			if f, v, ok := strings.Cut(word, ":"); ok && knownFields[strings.ToLower(f)] && (v != "" || i < len(q) && q[i] == '"') {
 				field := strings.ToLower(f)
 				if v == "" {
-					if i < len(q) && q[i] == '"' {
-						text, end, err := readQuoted(q, i)
-						if err != nil {
-							return nil, err
-						}
-						toks = append(toks, token{kind: tPhrase, text: text, field: field, pos: start})
-						i = end
-						continue
+					text, end, err := readQuoted(q, i)
+					if err != nil {
+						return nil, err
 					}
-					return nil, &SyntaxError{Query: q, Pos: start, Msg: fmt.Sprintf("%s: needs a value, like %s:something", field, field)}
+					toks = append(toks, token{kind: tPhrase, text: text, field: field, pos: start})
+					i = end
+					continue
 				}
 				toks = append(toks, token{kind: tWord, text: v, field: field, pos: start})
 				continue
 			}
+			// A field name and a colon with nothing after it ("type: module",
+			// "Tool:") is a word, as "Note:" is.
 			if f, v, ok := strings.Cut(word, ":"); ok && fieldLike(f, v, i < len(q) && q[i] == '"') && mistakenField(f) {
 				return nil, &SyntaxError{Query: q, Pos: start, Msg: unknownField(f, word)}
 			}
 			switch word {
 			case "OR":
-				toks = append(toks, token{kind: tOr, pos: start})
+				toks = append(toks, token{kind: tOr, text: word, pos: start})
 			case "AND":
 				// The implicit operator; accepted and ignored.
 			case "NOT":
-				toks = append(toks, token{kind: tNot, pos: start})
+				toks = append(toks, token{kind: tNot, text: word, pos: start})
 			default:
 				toks = append(toks, token{kind: tWord, text: word, pos: start})
 			}
 		}
 	}
-	return append(toks, token{kind: tEOF, pos: len(q)}), nil
+	toks = append(toks, token{kind: tEOF, pos: len(q)})
+	settle(toks)
+	return toks, nil
+}
+
+// wordEnd returns where the word starting at i ends: at a space, a
+// parenthesis, a quote or a '|'.
+func wordEnd(q string, i int) int {
+	for i < len(q) {
+		r, size := utf8.DecodeRuneInString(q[i:])
+		if unicode.IsSpace(r) || r == '(' || r == ')' || r == '"' || r == '|' {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
+// exclusion reports whether the '-' at q[i] starts an exclusion: a single
+// '-' at the start of a word, directly before a letter, a digit, a quote or
+// a '(' ("-jitter", -"a phrase", "-(a OR b)"). What a pasted command has is
+// text: a "--flag", a flag with a value ("-Dkey=v", "--watch=false"), and,
+// after another word, a short flag of one to three letters or digits
+// ("rm -rf", "ls -la", "grep -v", "gcc -O2"); "redis -cluster" excludes.
+func exclusion(q string, i int, toks []token) bool {
+	if i > 0 {
+		if before, _ := utf8.DecodeLastRuneInString(q[:i]); !unicode.IsSpace(before) && before != '(' {
+			return false // "e-mail", "x-y"
+		}
+	}
+	if i+1 >= len(q) {
+		return false
+	}
+	next, _ := utf8.DecodeRuneInString(q[i+1:])
+	if next == '"' || next == '(' {
+		return true
+	}
+	if !unicode.IsLetter(next) && !unicode.IsDigit(next) {
+		return false // "--flag", "- apple", "->", "-*"
+	}
+	w := q[i+1 : wordEnd(q, i+1)]
+	if strings.Contains(w, "=") {
+		return false
+	}
+	if n := len(toks); n > 0 && len(w) <= 3 && isFlagLetters(w) {
+		switch toks[n-1].kind {
+		case tWord, tPhrase, tRParen:
+			return false
+		}
+	}
+	return true
+}
+
+func isFlagLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; !isASCIILetter(c) && !(c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// settle makes text of the operators and parentheses that cannot be
+// syntax where they stand: a ')' that closes nothing ("1) install", ":)"),
+// an empty pair ("console.log()", "fn main() {}"), and a NOT written in
+// text in capitals: "NOT NULL constraint failed", "IS NOT NULL", "DO NOT
+// MERGE" (the word after it in capitals, and the word before it too, or
+// none). toks ends with tEOF.
+func settle(toks []token) {
+	asText := func(i int) { toks[i].kind = tWord }
+	var open []int
+	for i, t := range toks {
+		switch t.kind {
+		case tLParen:
+			open = append(open, i)
+		case tRParen:
+			if len(open) == 0 {
+				asText(i)
+				continue
+			}
+			o := open[len(open)-1]
+			open = open[:len(open)-1]
+			if o == i-1 {
+				asText(o)
+				asText(i)
+			}
+		}
+	}
+	capsWord := func(t token) bool { return t.kind == tWord && t.field == "" && capitals(t.text) }
+	for i, t := range toks {
+		if t.kind != tNot || t.text != "NOT" {
+			continue
+		}
+		next := toks[i+1]
+		if i == 0 && next.kind == tEOF {
+			continue // "NOT" alone: an operator with nothing after it
+		}
+		if (i == 0 || capsWord(toks[i-1])) && (next.kind == tEOF || capsWord(next)) {
+			asText(i)
+		}
+	}
+}
+
+// capitals reports whether s is written in capitals: an upper-case letter
+// and no lower-case one ("NULL", "MERGE", "HEAD").
+func capitals(s string) bool {
+	upper := false
+	for _, r := range s {
+		if unicode.IsLower(r) {
+			return false
+		}
+		upper = upper || unicode.IsUpper(r)
+	}
+	return upper
+}
+
+// fuzzy reports whether word~n is a fuzzy word: n is nothing, 1 or 2,
+// word has a letter or digit, and word~n is no git revision ("HEAD~1",
+// a word in capitals with a number). Any other '~' is text: "HEAD~3",
+// "user@host:~/repo".
+func fuzzy(word, n string) bool {
+	if n != "" && n != "1" && n != "2" || !prefixable(word) {
+		return false
+	}
+	return n == "" || !capitals(word)
+}
+
+// prefixable reports whether stem* is a prefix: stem has a letter or
+// digit and no '*' of its own. Any other '*' is text: "SELECT * FROM",
+// "**kwargs", "a*b".
+func prefixable(stem string) bool {
+	return !strings.Contains(stem, "*") && strings.IndexFunc(stem, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
 // fieldLike reports whether name:value (the word cut at its first colon)
@@ -241,7 +373,7 @@ func unknownField(name, word string) string {
 func readQuoted(q string, i int) (string, int, error) {
 	end := strings.IndexByte(q[i+1:], '"')
 	if end < 0 {
-		return "", 0, &SyntaxError{Query: q, Pos: i, Msg: "unclosed quote: a phrase needs its closing \""}
+		return "", 0, &SyntaxError{Query: q, Pos: i, Msg: "unclosed quote: a phrase needs its closing \"" + QuoteHint(q)}
 	}
 	return q[i+1 : i+1+end], i + 2 + end, nil
 }
@@ -266,7 +398,7 @@ func Parse(q string) (Node, error) {
 		return nil, err
 	}
 	if len(toks)-1 > MaxQueryParts { // the last token is the end
-		return nil, &SyntaxError{Query: q, Pos: toks[MaxQueryParts].pos, Msg: fmt.Sprintf("too many words: at most %d words, phrases and operators", MaxQueryParts)}
+		return nil, &SyntaxError{Query: q, Pos: toks[MaxQueryParts].pos, Msg: fmt.Sprintf("too many words: at most %d words, phrases and operators", MaxQueryParts) + QuoteHint(q)}
 	}
 	p := &parser{q: q, toks: toks}
 	if p.peek().kind == tEOF {
@@ -278,9 +410,9 @@ func Parse(q string) (Node, error) {
 	}
 	if t := p.peek(); t.kind != tEOF {
 		if t.kind == tRParen {
-			return nil, &SyntaxError{Query: q, Pos: t.pos, Msg: "unmatched ')'"}
+			return nil, p.fail(t.pos, "unmatched ')'")
 		}
-		return nil, &SyntaxError{Query: q, Pos: t.pos, Msg: "unexpected text"}
+		return nil, p.fail(t.pos, "unexpected text")
 	}
 	return n, nil
 }
@@ -290,6 +422,23 @@ type parser struct {
 	toks      []token
 	i         int
 	expanding int // prefix and fuzzy words so far
+}
+
+// fail is a syntax error at pos that says how to search for the text as
+// written.
+func (p *parser) fail(pos int, msg string) *SyntaxError {
+	return &SyntaxError{Query: p.q, Pos: pos, Msg: msg + QuoteHint(p.q)}
+}
+
+// QuoteHint ends a syntax error's message: how to search for the query's
+// text as written, quoted (a phrase is text, whatever it holds); the
+// quotes the text has are left out, as a phrase cannot hold one.
+func QuoteHint(q string) string {
+	q = strings.Join(strings.Fields(q), " ")
+	if strings.Contains(q, `"`) {
+		return fmt.Sprintf("; to search for the text as written, put it in double quotes, without its own: \"%s\"", strings.ReplaceAll(q, `"`, ""))
+	}
+	return fmt.Sprintf("; to search for the text as written, put it in double quotes: \"%s\"", q)
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
@@ -304,7 +453,7 @@ func (p *parser) parseOr() (Node, error) {
 	for p.peek().kind == tOr {
 		or := p.next()
 		if k := p.peek().kind; k == tEOF || k == tRParen || k == tOr {
-			return nil, &SyntaxError{Query: p.q, Pos: or.pos, Msg: "OR needs something on both sides"}
+			return nil, p.fail(or.pos, "OR needs something on both sides")
 		}
 		n, err := p.parseAnd()
 		if err != nil {
@@ -325,12 +474,12 @@ func (p *parser) parseAnd() (Node, error) {
 		switch t.kind {
 		case tEOF, tRParen:
 			if len(clauses) == 0 {
-				return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "expected a word, a phrase or a group"}
+				return nil, p.fail(t.pos, "expected a word, a phrase or a group")
 			}
 			return andOf(clauses), nil
 		case tOr:
 			if len(clauses) == 0 {
-				return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "OR needs something on both sides"}
+				return nil, p.fail(t.pos, "OR needs something on both sides")
 			}
 			return andOf(clauses), nil
 		}
@@ -355,7 +504,7 @@ func (p *parser) parseUnary() (Node, error) {
 	if t := p.peek(); t.kind == tNot {
 		p.next()
 		if k := p.peek().kind; k == tEOF || k == tRParen || k == tOr || k == tNot {
-			return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "'-' (NOT) needs a word, a phrase or a group after it"}
+			return nil, p.fail(t.pos, "'-' (NOT) needs a word, a phrase or a group after it")
 		}
 		n, err := p.parsePrimary()
 		if err != nil {
@@ -371,14 +520,14 @@ func (p *parser) parsePrimary() (Node, error) {
 	switch t.kind {
 	case tLParen:
 		if p.peek().kind == tRParen {
-			return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "empty group '()'"}
+			return nil, p.fail(t.pos, "empty group '()'")
 		}
 		n, err := p.parseOr()
 		if err != nil {
 			return nil, err
 		}
 		if p.peek().kind != tRParen {
-			return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "unclosed '(': it needs a matching ')'"}
+			return nil, p.fail(t.pos, "unclosed '(': it needs a matching ')'")
 		}
 		p.next()
 		return n, nil
@@ -387,48 +536,36 @@ func (p *parser) parsePrimary() (Node, error) {
 	case tWord:
 		return p.term(t)
 	case tRParen:
-		return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "unmatched ')'"}
+		return nil, p.fail(t.pos, "unmatched ')'")
 	}
-	return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "expected a word, a phrase or a group"}
+	return nil, p.fail(t.pos, "expected a word, a phrase or a group")
 }
 
 func (p *parser) term(t token) (Node, error) {
 	term := &Term{Field: t.field, Text: t.text, Pos: t.pos}
 	text := t.text
-	if i := strings.LastIndexByte(text, '~'); i > 0 {
-		n := 1
-		if rest := text[i+1:]; rest != "" {
-			v, err := strconv.Atoi(rest)
-			if err != nil || v < 1 || v > 2 {
-				return nil, &SyntaxError{Query: p.q, Pos: t.pos + i, Msg: "fuzziness after '~' must be 1 or 2"}
-			}
-			n = v
+	if i := strings.LastIndexByte(text, '~'); i > 0 && fuzzy(text[:i], text[i+1:]) {
+		term.Fuzziness = 1
+		if text[i+1:] == "2" {
+			term.Fuzziness = 2
 		}
-		term.Fuzziness = n
 		text = text[:i]
 	}
-	if strings.HasSuffix(text, "*") {
-		stem := strings.TrimRight(text, "*")
-		if stem == "" {
-			return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "a prefix needs at least one letter before '*'"}
-		}
+	if stem := strings.TrimRight(text, "*"); stem != text && prefixable(stem) {
 		if term.Fuzziness > 0 {
-			return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "a word cannot be both a prefix (*) and fuzzy (~)"}
+			return nil, p.fail(t.pos, "a word cannot be both a prefix (*) and fuzzy (~)")
 		}
 		term.Prefix = true
 		text = stem
 	}
-	if strings.Contains(text, "*") && !term.Prefix {
-		return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: "'*' is allowed only at the end of a word (prefix search)"}
-	}
 	if term.Fuzziness > 0 && utf8.RuneCountInString(text) > MaxFuzzyRunes {
 		// Bleve's Levenshtein automaton refuses long words (over 10000
 		// states), which would surface as a failure of the index.
-		return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: fmt.Sprintf("a fuzzy (~) word is at most %d characters", MaxFuzzyRunes)}
+		return nil, p.fail(t.pos, fmt.Sprintf("a fuzzy (~) word is at most %d characters", MaxFuzzyRunes))
 	}
 	if term.Prefix || term.Fuzziness > 0 {
 		if p.expanding++; p.expanding > MaxExpanding {
-			return nil, &SyntaxError{Query: p.q, Pos: t.pos, Msg: fmt.Sprintf("too many prefix (*) and fuzzy (~) words: at most %d, each matches many terms", MaxExpanding)}
+			return nil, p.fail(t.pos, fmt.Sprintf("too many prefix (*) and fuzzy (~) words: at most %d, each matches many terms", MaxExpanding))
 		}
 	}
 	term.Text = text

@@ -445,7 +445,7 @@ func TestSyntaxErrors(t *testing.T) {
 	}{
 		{`"unclosed`, 0, "unclosed quote"},
 		{`(a OR b`, 0, "unclosed '('"},
-		{`a)`, 1, "unmatched ')'"},
+		{`a)`, 0, "nothing to search for"}, // a ')' that closes nothing is text: "1) install"
 		{`a OR`, 2, "OR needs something"},
 		{`OR a`, 0, "OR needs something"},
 		{`- apple`, 0, ""}, // "- apple" is a dash word and a word: not an error
@@ -454,12 +454,13 @@ func TestSyntaxErrors(t *testing.T) {
 		{`a -`, 0, "nothing to search for"},
 		{`what is it?`, 0, "nothing to search for"},
 		{`!!! 🎉`, 0, "nothing to search for"},
-		{`role:`, 0, "needs a value"},
+		{`role:`, -1, ""}, // a word, as "Note:" is: "type: module"
 		{`type:bogus`, 0, "type:bogus"},
-		{`*`, 0, "prefix needs"},
-		{`a*b`, 0, "only at the end"},
-		{`word~3`, 4, "fuzziness"},
-		{`()`, 0, "empty group"},
+		{`*`, 0, "nothing to search for"}, // text: "SELECT * FROM"
+		{`a*b`, -1, ""},                   // text: "**kwargs"
+		{`word~3`, -1, ""},                // text: "HEAD~3"
+		{`(a OR b`, 0, `put it in double quotes: "(a OR b"`},
+		{`()`, 0, "nothing to search for"}, // text: "console.log()"
 		// Limits: no query may cost without bound.
 		{strings.Repeat("a* ", 8) + "b*", 24, "too many prefix"},
 		{strings.Repeat("a~ ", 8) + "b*", 24, "too many prefix"},
