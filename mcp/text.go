@@ -289,9 +289,18 @@ func renderRelated(id string, out *searchOutput) string {
 func (t *tools) filterHints(ctx context.Context, b *strings.Builder, in *searchInput) {
 	if in.Project != "" || in.Source != "" {
 		if st, err := t.b.Stats(ctx); err == nil && st != nil {
-			known := func(what, value string, counts map[string]uint64) {
+			known := func(what, value string, counts map[string]uint64, anyCase bool) {
 				if value == "" || counts[value] > 0 {
 					return
+				}
+				// As the filter matches: a project in any case (up to
+				// the length the engine folds), a source lowercased.
+				if anyCase && utf8.ValidString(value) && utf8.RuneCountInString(value) <= projectFoldMax {
+					for n, k := range counts {
+						if k > 0 && strings.EqualFold(n, value) {
+							return
+						}
+					}
 				}
 				names := make([]string, 0, len(counts))
 				for n := range counts {
@@ -305,8 +314,8 @@ func (t *tools) filterHints(ctx context.Context, b *strings.Builder, in *searchI
 				}
 				fmt.Fprintf(b, " No conversation has %s %q; %ss in the index: %s.", what, value, what, strings.Join(names, ", "))
 			}
-			known("project", in.Project, st.ByProject)
-			known("source", strings.ToLower(in.Source), st.BySource)
+			known("project", strings.TrimSpace(in.Project), st.ByProject, true)
+			known("source", strings.ToLower(strings.TrimSpace(in.Source)), st.BySource, false)
 		}
 	}
 	if id := strings.TrimSpace(in.ConversationID); id != "" {
@@ -318,6 +327,10 @@ func (t *tools) filterHints(ctx context.Context, b *strings.Builder, in *searchI
 		}
 	}
 }
+
+// projectFoldMax is the longest project name the engine's filter matches
+// in any case (query's maxAnyCase): longer, it matches as given.
+const projectFoldMax = 200
 
 // renderConversation writes a conversation window as Markdown, stopping
 // once budget characters are written. focus marks the message asked for.

@@ -45,7 +45,7 @@ type getInput struct {
 	ID          string `json:"id" jsonschema:"the conversation: a conversation_id from search_conversations, list_decisions or related_conversations (a hit's id works too, and opens at its message)"`
 	Message     *int   `json:"message,omitempty" jsonschema:"index of the message to read around, from 0 (a hit's message_index); omit to start at the beginning"`
 	Offset      *int   `json:"offset,omitempty" jsonschema:"page through a long conversation: the window starts at this message (pass next_message of the previous answer); instead of message"`
-	Context     *int   `json:"context,omitempty" jsonschema:"with message: how many messages before it the window starts"`
+	Context     *int   `json:"context,omitempty" jsonschema:"with message (or a hit's id): how many messages before it the window starts; not with offset"`
 	MaxMessages *int   `json:"max_messages,omitempty" jsonschema:"at most this many messages in the window; 1 reads the message whole, up to the answer's size"`
 	CharOffset  *int   `json:"char_offset,omitempty" jsonschema:"read the message alone from this character of its texts on (0: from its start), up to the answer's size: how a message cut with a marker is read to its end (pass next_char_offset, or the char_offset of cut_messages)"`
 }
@@ -178,6 +178,9 @@ func (in *getInput) check() error {
 	}
 	if in.Offset != nil && in.Message != nil {
 		return argError("give message (read around it) or offset (read on from it), not both")
+	}
+	if in.Offset != nil && in.Context != nil {
+		return argError("give message and context (read around it) or offset alone (read on from it), not both: context counts messages before message, offset starts the window itself")
 	}
 	if in.Offset != nil && *in.Offset < 0 {
 		return argError("offset %d is negative: messages are numbered from 0 (pass next_message)", *in.Offset)
@@ -405,6 +408,10 @@ func (t *tools) getConversation(ctx context.Context, in *getInput) (string, conv
 		// at the hit's message.
 		in.Message = &msg
 	}
+	if in.Context != nil && in.Message == nil {
+		// Checked once a hit's id has given its message.
+		return "", out, argError("context counts messages before message: give message too (a hit's message_index), or a hit's id")
+	}
 	n := len(c.Messages)
 	focus := -1
 	switch {
@@ -412,7 +419,7 @@ func (t *tools) getConversation(ctx context.Context, in *getInput) (string, conv
 		focus = *in.Message
 	case in.Offset != nil:
 		focus = *in.Offset
-		in.Context = new(0)
+		in.Context = new(0) // the window starts at offset (context is refused with it)
 	}
 	if focus >= n {
 		return "", out, argError("conversation %s has %d messages (0 to %d); there is no message %d", c.ID, n, n-1, focus)
