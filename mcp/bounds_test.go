@@ -1,8 +1,20 @@
 package mcp
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/convsearch/convsearch/internal/convtest"
+	"github.com/convsearch/convsearch/query"
 )
 
 // TestMCPContextNeedsMessage: context says how many messages before
@@ -79,4 +91,234 @@ func TestMCPProjectHintAnyCase(t *testing.T) {
 	if len(w.Hits) == 0 {
 		t.Errorf("project GENOME-BROWSER: no hit, want genome-browser's")
 	}
+}
+
+// heavy is n characters of what JSON escapes to six bytes each.
+func heavy(n int) string {
+	return strings.Repeat("<&>", n/3+1)[:n]
+}
+
+// adversarialBackend indexes portable conversations whose explicit title,
+// topics and decisions are long and full of <, > and &: what a file may
+// hold, and what no answer may pass on whole.
+func adversarialBackend(t *testing.T, n int) *query.Engine {
+	t.Helper()
+	root := t.TempDir()
+	for k := range n {
+		type decision struct {
+			Decision  string `json:"decision"`
+			Rationale string `json:"rationale"`
+		}
+		meta := struct {
+			Project   string     `json:"project"`
+			Topics    []string   `json:"topics"`
+			Decisions []decision `json:"decisions"`
+			Tags      []string   `json:"tags"`
+			Summaries []string   `json:"summaries"`
+		}{Project: "advproj"}
+		for j := range 40 {
+			meta.Topics = append(meta.Topics, fmt.Sprintf("t%d-%d %s", k, j, heavy(700)))
+			meta.Tags = append(meta.Tags, fmt.Sprintf("tag%d %s", j, heavy(700)))
+			meta.Decisions = append(meta.Decisions, decision{fmt.Sprintf("decide %d %s", j, heavy(900)), heavy(900)})
+		}
+		for j := range 8 {
+			meta.Summaries = append(meta.Summaries, fmt.Sprintf("summary %d %s", j, heavy(3000)))
+		}
+		c := map[string]any{
+			"id": fmt.Sprintf("adv-%02d", k), "date": fmt.Sprintf("2025-02-%02dT10:00:00Z", k%28+1),
+			"title": fmt.Sprintf("title %d %s", k, heavy(5000)),
+			"messages": []map[string]any{
+				{"role": "user", "content": "advword " + heavy(12000)},
+				{"role": "assistant", "content": "advword reply " + heavy(3000)},
+				{"role": "user", "content": "short"},
+			},
+			"metadata": meta,
+		}
+		data, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := convtest.WriteAtomic(filepath.Join(root, fmt.Sprintf("adv-%02d.json", k)), data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, sum := convtest.Engine(t, root)
+	if sum.Conversations != n {
+		t.Fatalf("index: %+v", sum)
+	}
+	return e
+}
+
+// wireConnect is connect, with the size of every answer the server writes
+// logged as the SDK encodes it for the wire.
+func wireConnect(t *testing.T, b Backend) (*sdk.ClientSession, *wireLog) {
+	t.Helper()
+	ctx := context.Background()
+	s := NewServer(b, Options{Version: "test"})
+	st, ct := sdk.NewInMemoryTransports()
+	wire := &wireLog{}
+	ss, err := s.Connect(ctx, &sdk.LoggingTransport{Transport: st, Writer: wire}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test-client", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, wire
+}
+
+// TestMCPAdversarialFit: on conversations whose title, topics, tags,
+// summaries, decisions and messages are long and full of what JSON
+// escapes, every answer holds mcpAnswerMax on the wire, says it was cut,
+// and pages on with no entry repeated or skipped.
+func TestMCPAdversarialFit(t *testing.T) {
+	const convs = 24
+	b := adversarialBackend(t, convs)
+	cs, wire := wireConnect(t, b)
+	ctx := context.Background()
+	// fits checks the answer written after the first n.
+	fits := func(t *testing.T, what string, n int) {
+		t.Helper()
+		if n := wire.since(t, n); n > mcpAnswerMax {
+			t.Errorf("%s: %d bytes on the wire, over %d", what, n, mcpAnswerMax)
+		}
+	}
+
+	t.Run("list_topics", func(t *testing.T) {
+		all, err := b.Topics(ctx, query.TopicsRequest{Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, tc := range all {
+			name, _ := clip(tc.Name, mcpNameMax)
+			want = append(want, name)
+		}
+		for _, limit := range []int{mcpTopicsMax, 37} {
+			got, pages := convtest.FollowPages(t, 100, func(offset int) ([]string, int) {
+				args := map[string]any{"limit": limit, "offset": offset}
+				n := wire.count()
+				w, txt := ok[topicsOutput](t, cs, "list_topics", args)
+				fits(t, fmt.Sprintf("list_topics(%v)", args), n)
+				var names []string
+				for _, tc := range w.Topics {
+					if utf8.RuneCountInString(tc.Name) > mcpNameMax+40 {
+						t.Errorf("list_topics(%v): a name of %d characters", args, utf8.RuneCountInString(tc.Name))
+					}
+					names = append(names, tc.Name)
+				}
+				if !w.Truncated || (w.NextOffset > 0) != (offset+len(names) < len(want)) {
+					t.Errorf("list_topics(%v): %d topics, truncated %v, next_offset %d", args, len(names), w.Truncated, w.NextOffset)
+				}
+				if w.NextOffset > 0 && !strings.Contains(txt, fmt.Sprintf("offset=%d)", w.NextOffset)) {
+					t.Errorf("list_topics(%v): the text does not say how to read on", args)
+				}
+				return names, w.NextOffset
+			})
+			if !slices.Equal(got, want) {
+				t.Errorf("limit %d: %d pages gave %d topics, want the %d in order", limit, pages, len(got), len(want))
+			}
+			if limit == mcpTopicsMax && pages <= len(want)/limit+1 {
+				t.Errorf("limit %d: %d pages for %d topics: no page was cut to fit", limit, pages, len(want))
+			}
+		}
+	})
+
+	t.Run("resources/list", func(t *testing.T) {
+		var got []string
+		cursor, pages := "", 0
+		for pages < 40 {
+			n := wire.count()
+			p, err := cs.ListResources(ctx, &sdk.ListResourcesParams{Cursor: cursor})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fits(t, "resources/list "+cursor, n)
+			pages++
+			for _, r := range p.Resources {
+				if slices.Contains(got, r.Name) {
+					t.Errorf("cursor %q repeats %s", cursor, r.Name)
+				}
+				if utf8.RuneCountInString(r.Title) > mcpFieldMax+40 {
+					t.Errorf("%s: a title of %d characters", r.Name, utf8.RuneCountInString(r.Title))
+				}
+				got = append(got, r.Name)
+			}
+			if cursor = p.NextCursor; cursor == "" {
+				break
+			}
+			if cursor != strconv.Itoa(len(got)) {
+				t.Fatalf("next cursor %q after %d resources", cursor, len(got))
+			}
+		}
+		slices.Sort(got)
+		if len(got) != convs || pages < 2 || got[0] != "adv-00" || got[convs-1] != fmt.Sprintf("adv-%02d", convs-1) {
+			t.Errorf("%d pages named %d conversations, want the %d, on more than one page", pages, len(got), convs)
+		}
+	})
+
+	t.Run("get_conversation", func(t *testing.T) {
+		for _, args := range []map[string]any{
+			{"id": "adv-01"},
+			{"id": "adv-01", "max_messages": 1},
+			{"id": "adv-01", "max_messages": 100},
+			{"id": "adv-01", "message": 0, "context": 0},
+			{"id": "adv-01", "message": 1},
+			{"id": "m/adv-01/1"},
+			{"id": "adv-01", "offset": 1},
+			{"id": "adv-01", "message": 0, "char_offset": 5},
+		} {
+			n := wire.count()
+			w, txt := ok[conversationOutput](t, cs, "get_conversation", args)
+			fits(t, fmt.Sprintf("get_conversation(%v)", args), n)
+			if len(w.Messages) == 0 || !w.Truncated {
+				t.Errorf("get_conversation(%v): %d messages, truncated %v", args, len(w.Messages), w.Truncated)
+				continue
+			}
+			// Whatever was cut, the answer says where to read on.
+			if w.Last < w.MessageCount-1 && (w.NextMessage == nil || *w.NextMessage != w.Last+1) {
+				t.Errorf("get_conversation(%v): messages %d–%d of %d, next_message %v", args, w.First, w.Last, w.MessageCount, w.NextMessage)
+			}
+			if len(allTexts(w.Messages[0])) < 1000 && strings.Contains(allTexts(w.Messages[0]), "more characters cut") {
+				t.Errorf("get_conversation(%v): only %d characters of the message beside the head", args, len(allTexts(w.Messages[0])))
+			}
+			if !strings.Contains(txt, "get_conversation(") {
+				t.Errorf("get_conversation(%v): the text does not say how to read on", args)
+			}
+		}
+		// Paging with next_message covers every message once.
+		var seen []int
+		for offset := 0; offset >= 0 && len(seen) < 10; {
+			n := wire.count()
+			w, _ := ok[conversationOutput](t, cs, "get_conversation", map[string]any{"id": "adv-02", "offset": offset})
+			fits(t, fmt.Sprintf("get_conversation(adv-02, offset %d)", offset), n)
+			for _, m := range w.Messages {
+				seen = append(seen, m.Index)
+			}
+			offset = -1
+			if w.NextMessage != nil {
+				offset = *w.NextMessage
+			}
+		}
+		if !slices.Equal(seen, []int{0, 1, 2}) {
+			t.Errorf("paging read messages %v, want 0, 1, 2", seen)
+		}
+	})
+
+	t.Run("resources/read", func(t *testing.T) {
+		for _, id := range []string{"adv-01", "m/adv-01/1", "m/adv-01/2"} {
+			n := wire.count()
+			res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: ConversationURI(id)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fits(t, "resources/read "+id, n)
+			if md := res.Contents[0].Text; id != "m/adv-01/2" && !strings.Contains(md, "get_conversation(") {
+				t.Errorf("read %s: no word on where to read on", id)
+			}
+		}
+	})
 }

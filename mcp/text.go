@@ -216,7 +216,9 @@ func (t *tools) renderDecisions(ctx context.Context, out *searchOutput, in *deci
 	return b.String()
 }
 
-func (t *tools) renderTopics(ctx context.Context, out *topicsOutput, in *topicsInput) string {
+// renderTopics writes a page of topics; deeper says more topics follow
+// past the deepest offset.
+func (t *tools) renderTopics(ctx context.Context, out *topicsOutput, in *topicsInput, deeper bool) string {
 	var b strings.Builder
 	if len(out.Topics) == 0 {
 		if in.Offset > 0 {
@@ -228,7 +230,7 @@ func (t *tools) renderTopics(ctx context.Context, out *topicsOutput, in *topicsI
 		return b.String()
 	}
 	b.WriteString("Topics by number of conversations")
-	if in.Offset > 0 {
+	if in.Offset > 0 || out.NextOffset > 0 {
 		fmt.Fprintf(&b, " (%d–%d)", in.Offset+1, in.Offset+len(out.Topics))
 	}
 	b.WriteString(":\n")
@@ -238,7 +240,7 @@ func (t *tools) renderTopics(ctx context.Context, out *topicsOutput, in *topicsI
 	switch {
 	case out.NextOffset > 0:
 		fmt.Fprintf(&b, "More: %s\n", listCall("list_topics", "", in.Project, "", "", in.Limit, out.NextOffset))
-	case out.Truncated:
+	case deeper:
 		b.WriteString("(more topics exist, deeper than offset can reach)\n")
 	}
 	return b.String()
@@ -349,12 +351,15 @@ func renderConversation(c *conversationOutput, focus, budget int) string {
 		meta = append(meta, "model "+c.Model)
 	}
 	fmt.Fprintf(&b, "%s\nfile: %s\n", strings.Join(meta, " · "), c.File)
-	if len(c.Topics) > 0 {
+	switch {
+	case len(c.Topics) > 0:
 		fmt.Fprintf(&b, "topics: %s", strings.Join(c.Topics, ", "))
 		if c.MoreTopics > 0 {
 			fmt.Fprintf(&b, " and %d more", c.MoreTopics)
 		}
 		b.WriteByte('\n')
+	case c.MoreTopics > 0:
+		fmt.Fprintf(&b, "topics: %d, left out to keep this short\n", c.MoreTopics)
 	}
 	for _, s := range c.Summaries {
 		fmt.Fprintf(&b, "summary: %s\n", conversation.OneLine(s, 400))

@@ -332,27 +332,13 @@ func (t *tools) hiddenMatches(ctx context.Context, r query.Request) uint64 {
 // (each try renders and encodes the whole answer), keeping at least one.
 func fitHits(out *searchOutput, render func() string) string {
 	all := out.Hits
-	fits := func(n int) (string, bool) {
+	text, _ := fitFirst(len(all), func(n int) (string, bool) {
 		if n < len(all) {
 			out.Hits, out.Truncated = all[:n], true
 		}
 		text := render()
 		return text, answerSize(text, out) <= mcpAnswerMax
-	}
-	text, ok := fits(len(all))
-	if ok || len(all) <= 1 {
-		return text
-	}
-	lo, hi := 1, len(all)-1 // the answer: lo fits, or is the one hit kept anyway
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if _, ok := fits(mid); ok {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	text, _ = fits(lo)
+	})
 	return text
 }
 
@@ -439,17 +425,28 @@ func (t *tools) getConversation(ctx context.Context, in *getInput) (string, conv
 	// The largest window that fits an agent's context: shrink the text
 	// budget until the answer fits.
 	var text string
-	for budget := mcpWindowBudget; ; {
-		out = window(c, in, budget)
+	for budget, level := mcpWindowBudget, 0; ; {
+		out = window(c, in, budget, level)
 		out.FromIndex = fromIndex
 		text = renderConversation(&out, focus, budget*2)
 		size := answerSize(text, &out)
-		if size <= mcpAnswerMax || len(out.Messages) <= 1 || budget < 1000 {
-			break
+		switch {
+		case size <= mcpAnswerMax:
+			return text, out, nil
+		case len(out.Messages) > 1 && budget >= 1000:
+			budget = shrink(budget, size)
+		case n > 0:
+			// One message left and still too big (or a head too heavy
+			// beside the fewest messages): that message read alone,
+			// its text and the head cut until it fits, with where to
+			// read on.
+			return readMessage(c, orDefault(in.Message, 0), 0, focus >= 0, fromIndex)
+		case level < headLevels:
+			level++
+		default:
+			return text, out, nil
 		}
-		budget = shrink(budget, size)
 	}
-	return text, out, nil
 }
 
 // shrink returns the text budget to try next after one that gave an
@@ -465,6 +462,11 @@ func shrink(budget, size int) int {
 // text comes twice in an answer (text and structured content), which
 // holds mcpAnswerMax.
 const mcpMessageChars = 36000
+
+// mcpMessageCharsMin is the fewest characters of a message read alone
+// shown beside a whole head: fewer would fit, the head is made smaller
+// (see conversationHead).
+const mcpMessageCharsMin = 2000
 
 // readMessage answers get_conversation for message i of c alone, from
 // character from of its texts on: as much as the answer holds, with where
@@ -484,9 +486,16 @@ func readMessage(c *conversation.Conversation, i, from int, focus, fromIndex boo
 	var text string
 	var out conversationOutput
 	// The most characters that fit: shrink in proportion to the overshoot
-	// until the answer fits.
-	for n := mcpMessageChars; ; {
-		h := conversationHead(c)
+	// until the answer fits; when fewer than mcpMessageCharsMin would
+	// have to go beside the head, a smaller head, from the most
+	// characters again (the message is what was asked for); with the
+	// smallest head, down to 100.
+	for n, level := mcpMessageChars, 0; ; {
+		least := mcpMessageCharsMin
+		if level == headLevels {
+			least = 100
+		}
+		h := conversationHead(c, level)
 		m, total, next := sliceMessage(c.Messages[i], from, n)
 		h.MessageCount, h.First, h.Last = len(c.Messages), i, i
 		h.Messages = []conversation.Message{m}
@@ -501,17 +510,22 @@ func readMessage(c *conversation.Conversation, i, from int, focus, fromIndex boo
 		out = h.conversationOutput
 		text = renderConversation(&out, mark, mcpAnswerMax)
 		got := answerSize(text, &out)
-		if got <= mcpAnswerMax || n <= 100 {
-			break
+		switch {
+		case got <= mcpAnswerMax:
+			return text, out, nil
+		case n > least:
+			n = max(min(n-100, n*(mcpAnswerMax-2000)/got), least)
+		case level < headLevels:
+			n, level = mcpMessageChars, level+1
+		default:
+			return text, out, nil
 		}
-		n = min(n-100, n*(mcpAnswerMax-2000)/got)
 	}
-	return text, out, nil
 }
 
 // window builds the answer of get_conversation with at most budget
 // characters of messages.
-func window(c *conversation.Conversation, in *getInput, budget int) conversationOutput {
+func window(c *conversation.Conversation, in *getInput, budget, level int) conversationOutput {
 	size := orDefault(in.MaxMessages, mcpWindowDefault)
 	n := len(c.Messages)
 	start, focus := 0, -1
@@ -520,7 +534,7 @@ func window(c *conversation.Conversation, in *getInput, budget int) conversation
 		// The message asked for stays in the window whatever context says.
 		start = max(focus-min(orDefault(in.Context, mcpContextDefault), size-1), 0)
 	}
-	h := conversationHead(c)
+	h := conversationHead(c, level)
 	h.MessageCount = n
 	// The anchor (the message asked for, or the start) first, then the
 	// messages before it back to start, then those after it: when the
@@ -613,17 +627,56 @@ func (t *tools) topics(ctx context.Context, in *topicsInput) (string, topicsOutp
 	if err != nil {
 		return "", out, backendError(engineError(err, ""), "")
 	}
-	if len(topics) > limit {
-		topics, out.Truncated = topics[:limit], true
-		if next := in.Offset + limit; next <= query.MaxOffset {
+	more := len(topics) > limit
+	topics = topics[:min(len(topics), limit)]
+	// A topic's name is bounded as in a conversation's head: explicit
+	// topics may be whole sentences.
+	var cut bool
+	for i := range topics {
+		var c bool
+		topics[i].Name, c = clip(topics[i].Name, mcpNameMax)
+		cut = cut || c
+	}
+	// The most topics that fit mcpAnswerMax; the next page starts after
+	// them.
+	text, _ := fitFirst(len(topics), func(n int) (string, bool) {
+		out.Topics = topics[:n]
+		if out.Topics == nil {
+			out.Topics = []query.TopicCount{}
+		}
+		rest := more || n < len(topics)
+		out.Truncated, out.NextOffset = cut || rest, 0
+		next := in.Offset + n
+		if rest && next <= query.MaxOffset {
 			out.NextOffset = next
 		}
+		text := indexingNote(out.Indexing, t.renderTopics(ctx, &out, in, rest && next > query.MaxOffset))
+		return text, answerSize(text, &out) <= mcpAnswerMax
+	})
+	return text, out, nil
+}
+
+// fitFirst finds the most of n entries an answer holds: try(k) builds the
+// answer of the first k and says whether it fits. The answer grows with
+// its entries, so halving finds them (each try renders and encodes the
+// whole answer); at least one is kept. It returns the answer built last,
+// which is the one kept, and how many entries it holds.
+func fitFirst(n int, try func(k int) (string, bool)) (string, int) {
+	text, ok := try(n)
+	if ok || n <= 1 {
+		return text, n
 	}
-	if topics == nil {
-		topics = []query.TopicCount{}
+	lo, hi := 1, n-1 // the answer: lo fits, or is the one kept anyway
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if _, ok := try(mid); ok {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
 	}
-	out.Topics = topics
-	return indexingNote(out.Indexing, t.renderTopics(ctx, &out, in)), out, nil
+	text, _ = try(lo)
+	return text, lo
 }
 
 func (t *tools) related(ctx context.Context, in *relatedInput) (string, searchOutput, error) {
@@ -662,20 +715,32 @@ func (t *tools) listResources(ctx context.Context, req *sdk.ListResourcesRequest
 	if err != nil {
 		return nil, err
 	}
-	out := &sdk.ListResourcesResult{Resources: make([]*sdk.Resource, 0, len(res.Hits))}
+	all := make([]*sdk.Resource, 0, len(res.Hits))
 	for i := range res.Hits {
 		h := &res.Hits[i]
-		out.Resources = append(out.Resources, &sdk.Resource{
+		// Bounded as a conversation's head bounds them: titles and
+		// projects come whole from the files.
+		title, _ := clip(h.Title, mcpFieldMax)
+		desc, _ := clip(where(h), mcpFieldMax)
+		all = append(all, &sdk.Resource{
 			URI:         ConversationURI(h.ConversationID),
 			Name:        h.ConversationID,
-			Title:       h.Title,
+			Title:       title,
 			MIMEType:    "text/markdown",
-			Description: where(h),
+			Description: desc,
 		})
 	}
-	if next := offset + len(res.Hits); len(res.Hits) == resourcesPage && uint64(next) < res.Total && next <= query.MaxOffset {
-		out.NextCursor = strconv.Itoa(next)
-	}
+	more := len(res.Hits) == resourcesPage && uint64(offset+len(res.Hits)) < res.Total
+	// The most conversations that fit mcpAnswerMax; the next page starts
+	// after them.
+	out := &sdk.ListResourcesResult{}
+	fitFirst(len(all), func(n int) (string, bool) {
+		out.Resources, out.NextCursor = all[:n], ""
+		if next := offset + n; (more || n < len(all)) && next <= query.MaxOffset {
+			out.NextCursor = strconv.Itoa(next)
+		}
+		return "", wireSize(out) <= mcpAnswerMax
+	})
 	return out, nil
 }
 
@@ -707,20 +772,31 @@ func (t *tools) readConversation(ctx context.Context, req *sdk.ReadResourceReque
 	if msg := query.HitMessage(c, id); msg >= 0 {
 		in.Message = &msg
 	}
-	var res *sdk.ReadResourceResult
-	for budget := mcpResourceBudget; ; {
-		out := window(c, in, budget)
-		out.FromIndex = fromIndex
-		res = &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{
-			URI: uri, MIMEType: "text/markdown", Text: renderConversation(&out, -1, budget),
-		}}}
-		size := wireSize(res)
-		if size <= mcpAnswerMax || len(out.Messages) <= 1 || budget < 1000 {
-			break
-		}
-		budget = shrink(budget, size)
+	text := func(s string) *sdk.ReadResourceResult {
+		return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: s}}}
 	}
-	return res, nil
+	for budget, level := mcpResourceBudget, 0; ; {
+		out := window(c, in, budget, level)
+		out.FromIndex = fromIndex
+		res := text(renderConversation(&out, -1, budget))
+		size := wireSize(res)
+		switch {
+		case size <= mcpAnswerMax:
+			return res, nil
+		case len(out.Messages) > 1 && budget >= 1000:
+			budget = shrink(budget, size)
+		case len(c.Messages) > 0:
+			// As get_conversation: the first message read alone, cut
+			// until it fits (its answer, with the structured content
+			// beside the text, is the larger).
+			md, _, err := readMessage(c, orDefault(in.Message, 0), 0, false, fromIndex)
+			return text(md), err
+		case level < headLevels:
+			level++
+		default:
+			return res, nil
+		}
+	}
 }
 
 // complete suggests conversation ids for the {id} of the conversation
@@ -784,14 +860,23 @@ type headOutput struct {
 	headCut bool
 }
 
+// headLevels is how many times a head can be made smaller (see
+// conversationHead) for an answer to fit.
+const headLevels = 6
+
 // conversationHead fills what an output says of c besides its messages.
-func conversationHead(c *conversation.Conversation) headOutput {
+// At level 0 it holds what the mcp*Shown and mcp*Max constants say; each
+// level above halves how many topics, tags, summaries and decisions it
+// lists and how long each text is, for an answer where even one message
+// does not fit beside the head (texts full of what JSON escapes).
+func conversationHead(c *conversation.Conversation, level int) headOutput {
 	var h headOutput
 	cut := func(s string, n int) string {
-		s, c := clip(s, n)
+		s, c := clip(s, max(n>>level, 20))
 		h.headCut = h.headCut || c
 		return s
 	}
+	shown := func(n int) int { return n >> level }
 	h.conversationOutput = conversationOutput{
 		ID: c.ID, URI: ConversationURI(c.ID), Title: cut(c.Title, mcpFieldMax), Source: c.Source, File: c.File,
 		Date: c.Date, Updated: c.Updated, Project: c.Project, Model: c.Model,
@@ -799,12 +884,12 @@ func conversationHead(c *conversation.Conversation) headOutput {
 	// The head is bounded whatever the file holds (hundreds of topics, long
 	// decisions), so that messages always fit beside it.
 	var more int
-	h.Tags, more = firstN(c.Tags, mcpNamesShown, func(s string) string { return cut(s, mcpNameMax) })
+	h.Tags, more = firstN(c.Tags, shown(mcpNamesShown), func(s string) string { return cut(s, mcpNameMax) })
 	h.headCut = h.headCut || more > 0
-	h.Topics, h.MoreTopics = firstN(c.TopicNames(), mcpNamesShown, func(s string) string { return cut(s, mcpNameMax) })
-	h.Summaries, more = firstN(c.Summaries, mcpSummariesShown, func(s string) string { return cut(s, mcpFieldMax) })
+	h.Topics, h.MoreTopics = firstN(c.TopicNames(), shown(mcpNamesShown), func(s string) string { return cut(s, mcpNameMax) })
+	h.Summaries, more = firstN(c.Summaries, shown(mcpSummariesShown), func(s string) string { return cut(s, mcpFieldMax) })
 	h.headCut = h.headCut || more > 0
-	h.Decisions, h.MoreDecisions = firstN(c.Decisions, mcpDecisionsShown, func(d conversation.Decision) conversation.Decision {
+	h.Decisions, h.MoreDecisions = firstN(c.Decisions, shown(mcpDecisionsShown), func(d conversation.Decision) conversation.Decision {
 		d.Decision = cut(d.Decision, mcpHeadFieldMax)
 		d.Rationale = cut(d.Rationale, mcpHeadFieldMax)
 		return d

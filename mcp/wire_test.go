@@ -18,8 +18,8 @@ import (
 	"github.com/convsearch/convsearch/query"
 )
 
-// wireLog keeps the size of every answer to a tool call or a resource
-// read the server writes, as the SDK encodes it for the wire.
+// wireLog keeps the size of every answer to a tool call, a resource read
+// or a resource listing the server writes, as the SDK encodes it for the wire.
 type wireLog struct {
 	mu    sync.Mutex
 	buf   bytes.Buffer
@@ -39,11 +39,13 @@ func (w *wireLog) Write(p []byte) (int, error) {
 		msg, ok := bytes.CutPrefix(bytes.TrimSuffix(line, []byte("\n")), []byte("write: "))
 		var answer struct {
 			Result struct {
-				Content  json.RawMessage `json:"content"`
-				Contents json.RawMessage `json:"contents"`
+				Content   json.RawMessage `json:"content"`
+				Contents  json.RawMessage `json:"contents"`
+				Resources json.RawMessage `json:"resources"`
 			} `json:"result"`
 		}
-		if ok && json.Unmarshal(msg, &answer) == nil && (answer.Result.Content != nil || answer.Result.Contents != nil) {
+		r := &answer.Result
+		if ok && json.Unmarshal(msg, &answer) == nil && (r.Content != nil || r.Contents != nil || r.Resources != nil) {
 			w.sizes = append(w.sizes, len(msg))
 		}
 	}
