@@ -22,13 +22,19 @@ type word []string
 func (w word) key() string { return strings.Join(w, " ") }
 
 // queryWords analyses text, one word of a query as typed, into its words:
-// each term its own ("e-mail" is e and mail, as ever), but the terms of a
-// CJK run, each next to the one before in text and position, one word.
+// the terms of a CJK run, each next to the one before in text and
+// position, are one word, and so are the parts of a word joined by
+// punctuation (127.0.0.1, os.path.exists, src/components/Button.tsx): one
+// thing pasted, its parts next to each other, as a keyword search takes
+// them (see joiner). Counted a word a part, one address was a question of
+// four words that found any message with a 0 or a 1 in it. A hyphen joins
+// words of prose ("self-care", "e-mail"), each its own as ever, and a part
+// a stop word left out ("state-of-the-art") breaks the word there.
 func queryWords(an analysis.Analyzer, text string) []word {
 	var out []word
 	var prev *analysis.Token
 	for _, t := range an.Analyze([]byte(text)) {
-		if prev != nil && isCJK(prev) && isCJK(t) && prev.End == t.Start && prev.Position+1 == t.Position {
+		if prev != nil && prev.Position+1 == t.Position && (prev.End < t.Start && joiner(text[prev.End:t.Start]) || isCJK(prev) && isCJK(t) && prev.End == t.Start) {
 			out[len(out)-1] = append(out[len(out)-1], string(t.Term))
 		} else {
 			out = append(out, word{string(t.Term)})
@@ -36,6 +42,14 @@ func queryWords(an analysis.Analyzer, text string) []word {
 		prev = t
 	}
 	return out
+}
+
+// joiner reports whether sep, the text between two parts of a word, joins
+// them into one thing pasted: dots, slashes, underscores, colons and at
+// signs (an address, a path, a dotted name, an identifier, an email), not
+// a hyphen of prose or the punctuation of CJK text (日本語、テスト).
+func joiner(sep string) bool {
+	return sep != "" && strings.Trim(sep, `./\_:@`) == ""
 }
 
 // isCJK reports whether a token is Chinese, Japanese or Korean: Bleve types

@@ -29,9 +29,13 @@ func TestQueryWords(t *testing.T) {
 		{"日本語、テスト", "[[日 本 語] [テスト]]"},
 		{"日本語tutorial", "[[日 本 語] [tutori]]"},
 		{"東京2025年", "[[東 京] [2025] [年]]"},
-		// Latin words as ever: each term its own word.
+		// Words joined by a hyphen: each term its own word; a pasted
+		// name, address or path: its parts in a row.
 		{"e-mail", "[[e] [mail]]"},
-		{"retry_policy", "[[retri] [polici]]"},
+		{"retry_policy", "[[retri polici]]"},
+		{"127.0.0.1", "[[127 0 0 1]]"},
+		{"src/app.ts", "[[src app ts]]"},
+		{"jane.doe@example.com", "[[jane doe exampl com]]"},
 		{"the", "[]"},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,7 @@
 package query_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -37,7 +38,17 @@ func TestColonJoinedWordsSearchable(t *testing.T) {
 		{"localhost:8080", []string{"m:colons#2"}},
 		{"8080", []string{"m:colons#2"}},
 		{"10:30", []string{"m:colons#2"}},
-		{"alice:user", []string{}}, // the parts in their order
+		// The parts in their order, else (relaxed) any of them.
+		{"alice:user", []string{"m:colons#0"}},
 	}
 	checkMessageHits(t, e, tests, true)
+	for q, relaxed := range map[string]bool{"alice:user": true, "user:alice": false} {
+		res, err := e.Search(context.Background(), query.Request{Query: q, Types: []string{"message"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Relaxed != relaxed {
+			t.Errorf("Search(%q).Relaxed = %v, want %v", q, res.Relaxed, relaxed)
+		}
+	}
 }

@@ -445,3 +445,32 @@ func TestGroupedPagesAreOneRanking(t *testing.T) {
 		}
 	}
 }
+
+// One pasted token of parts joined by punctuation (an address, a dotted
+// name, a path) is its parts next to each other, however many: not a
+// question of its parts, found anywhere apart.
+func TestPastedTokenIsItsPartsInARow(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("target", "psql cannot reach 127.0.0.1 port 5432, os.path.exists says the socket is there, see src/components/Button.tsx"),
+		chat("apart", "release 127 had 0 errors on day 1; the os team chose a path that exists; src of the components: one button, tsx files"),
+	)...)
+	for _, q := range []string{"127.0.0.1", "os.path.exists", "src/components/Button.tsx", "what about 127.0.0.1 on port 5432?"} {
+		t.Run(q, func(t *testing.T) {
+			res, err := e.Search(context.Background(), query.Request{Query: q, Group: true, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := convOrder(res); !slices.Equal(got, []string{"target"}) {
+				t.Errorf("conversations %v, want only target", got)
+			}
+		})
+	}
+	// Words joined by a hyphen are words of prose, each its own in a question.
+	res, err := e.Search(context.Background(), query.Request{Query: "which components had one-button tsx files?", Group: true, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := convOrder(res); !slices.Contains(got, "apart") {
+		t.Errorf("conversations %v, want apart among them", got)
+	}
+}

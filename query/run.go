@@ -160,10 +160,30 @@ func splitFilters(n Node) (Node, []Node) {
 	return n, nil
 }
 
-// relaxed returns, for a query of several words that all had to match, the
-// query that ranks documents matching any of them (more is better); nil when
-// the query has no such form.
+// relaxed returns, for a query of several words that all had to match (or
+// one word of several parts), the query that ranks documents matching any
+// of them (more is better); nil when the query has no such form.
 func (b *builder) relaxed(n Node) (bq.Query, error) {
+	if t, ok := n.(*Term); ok && t.Field == "" && !t.Prefix && t.Fuzziness == 0 {
+		// One word of parts ("1.8.5"), which had to stand in a row: any
+		// of them, the ones in a row ranked first ("v1.8.5" is v1, 8, 5).
+		toks := analyze(b.e.analyzer, t.Text)
+		if len(toks) < 2 {
+			return nil, nil
+		}
+		should := make([]bq.Query, 0, len(toks))
+		for _, tok := range toks {
+			qs := make([]bq.Query, 0, len(textFields))
+			for _, f := range textFields {
+				q := bleve.NewTermQuery(tok)
+				q.SetField(f.name)
+				q.SetBoost(f.boost)
+				qs = append(qs, q)
+			}
+			should = append(should, disjunction(qs))
+		}
+		return combine(nil, should, nil), nil
+	}
 	and, ok := n.(*And)
 	if !ok {
 		return nil, nil
