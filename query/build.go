@@ -277,9 +277,11 @@ func (b *builder) fieldTerm(t *Term) (bq.Query, error) {
 	case "source":
 		return keyword(indexer.FieldSource, strings.ToLower(t.Text)), nil
 	case "model":
-		return keyword(indexer.FieldModel, t.Text), nil
+		// In any case, as projects: "Bash" and "bash", "GPT-5" and "gpt-5"
+		// are one tool, one model, to a person typing them.
+		return anyCase(indexer.FieldModel, t.Text, t.Prefix), nil
 	case "tool":
-		return keyword(indexer.FieldTools, t.Text), nil
+		return anyCase(indexer.FieldTools, t.Text, t.Prefix), nil
 	case "id":
 		return keyword(indexer.FieldConversationID, t.Text), nil
 	case "type":

@@ -173,6 +173,8 @@ func TestSearch(t *testing.T) {
 		{"since", query.Request{Query: "type:conversation", Since: since}, []string{"c:index", "c:retry"}},
 		{"until", query.Request{Query: "type:conversation", Until: since}, []string{"c:boot"}},
 		{"tool name", query.Request{Query: "tool:Bash"}, []string{"m:index#4"}},
+		{"tool name in any case", query.Request{Query: "tool:bash"}, []string{"m:index#4"}},
+		{"tool name prefix in any case", query.Request{Query: "tool:BA*"}, []string{"m:index#4"}},
 		{"hidden kept by default", query.Request{Query: "environment_context"}, []string{"m:index#2"}},
 		{"hidden excluded", query.Request{Query: "environment_context", ExcludeHidden: true}, []string{}},
 		{"stop words only match nothing special", query.Request{Query: "the", Types: []string{"conversation"}}, []string{"c:boot", "c:index", "c:retry"}},
