@@ -190,6 +190,9 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 	var qs []bq.Query
 	switch {
 	case t.Prefix:
+		if q, ok, err := b.joinedPrefix(t); ok || err != nil {
+			return q, err
+		}
 		prefix := strings.ToLower(t.Text)
 		st := b.prefixStem(prefix) // the same in every field
 		for _, f := range textFields {
@@ -241,6 +244,48 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 		}
 	}
 	return disjunction(qs), nil
+}
+
+// joinedPrefix is the query for a prefix of a word whose parts are joined
+// by punctuation (pg_stat*, Button.ts*, src/comp*): the index holds the
+// parts, not the word, so its whole parts and then a part that starts with
+// the last, next to each other. ok is false for a prefix of one part.
+func (b *builder) joinedPrefix(t *Term) (q bq.Query, ok bool, err error) {
+	text := strings.ToLower(t.Text)
+	i := strings.LastIndexAny(text, `./\_:@`)
+	if i <= 0 {
+		return nil, false, nil
+	}
+	lead, last := text[:i], text[i+1:]
+	toks := analyze(b.e.analyzer, lead)
+	if len(toks) == 0 {
+		return nil, false, nil // only common words before it: the prefix alone
+	}
+	if last == "" {
+		q, err := b.term(&Term{Text: t.Text[:i], Pos: t.Pos}) // "pg_*": the word before
+		return q, true, err
+	}
+	var qs []bq.Query
+	for _, f := range textFields {
+		terms, err := b.prefixTerms(t, f.name, last)
+		if err != nil {
+			return nil, true, err
+		}
+		if len(terms) == 0 {
+			continue
+		}
+		seq := make([][]string, 0, len(toks)+1)
+		for _, tok := range toks {
+			seq = append(seq, []string{tok})
+		}
+		mq := bq.NewMultiPhraseQuery(append(seq, terms), f.name)
+		mq.SetBoost(f.boost)
+		qs = append(qs, mq)
+	}
+	if len(qs) == 0 {
+		return bleve.NewMatchNoneQuery(), true, nil
+	}
+	return disjunction(qs), true, nil
 }
 
 func (b *builder) phrase(p *Phrase) (bq.Query, error) {

@@ -83,6 +83,21 @@ func (e *Engine) expansion(ctx context.Context, field, prefix string, left expan
 	return p.found, nil
 }
 
+// prefixTerms returns the terms of field that start with prefix, within
+// the query's caps (see expanding, which refuses t past them).
+func (b *builder) prefixTerms(t *Term, field, prefix string) ([]string, error) {
+	if err := b.expanding(t, field, prefix); err != nil {
+		return nil, err
+	}
+	p := &dictProbe{field: field, prefix: prefix, left: expansion{prefixCaps.terms, prefixCaps.postings}, collect: true}
+	req := bleve.NewSearchRequestOptions(p, 0, 0, false)
+	req.Score = "none"
+	if _, err := b.e.search(b.ctx, req); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	return p.terms, nil
+}
+
 // dictProbe is a Bleve query that matches nothing: its searcher counts, in
 // found, the terms of field that start with prefix, and their documents,
 // until either passes left.
@@ -90,6 +105,8 @@ type dictProbe struct {
 	field, prefix string
 	left          expansion
 	found         expansion
+	collect       bool     // keep the terms, in terms
+	terms         []string // with collect, the terms found
 }
 
 func (p *dictProbe) Searcher(ctx context.Context, r index.IndexReader, _ mapping.IndexMapping, _ search.SearcherOptions) (search.Searcher, error) {
@@ -109,6 +126,9 @@ func (p *dictProbe) Searcher(ctx context.Context, r index.IndexReader, _ mapping
 		}
 		p.found.terms++
 		p.found.postings += int(e.Count)
+		if p.collect {
+			p.terms = append(p.terms, e.Term)
+		}
 		if p.found.terms > p.left.terms || p.found.postings > p.left.postings {
 			break
 		}

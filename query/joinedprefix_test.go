@@ -1,0 +1,47 @@
+package query_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/convsearch/convsearch/query"
+)
+
+// A prefix of a word whose parts are joined by punctuation finds the word:
+// its whole parts, then a part that starts with the last, next to each
+// other (the index holds the parts, never pg_stat_activity whole).
+func TestJoinedPrefix(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("target", "check pg_stat_activity, then open src/components/Button.tsx and rm -rf node_modules"),
+		chat("apart", "pg tables have stats; a button in tsx; the node has modules; src of the components"),
+	)...)
+	for _, tt := range []struct {
+		q    string
+		want []string
+	}{
+		{"pg_stat*", []string{"target"}},
+		{"pg_stat_act*", []string{"target"}},
+		{"Button.ts*", []string{"target"}},
+		{"node_mod*", []string{"target"}},
+		{"src/comp*", []string{"target"}},
+		{"src/components/Butt*", []string{"target"}},
+		// Nothing after the joiner: the word before it (the index cannot
+		// tell pg_ from pg).
+		{"pg_*", []string{"apart", "target"}},
+		{"pg_zebra*", nil},
+		{"stat*", []string{"apart", "target"}},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Group: true, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := convOrder(res)
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("conversations %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
