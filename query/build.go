@@ -232,6 +232,12 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 		case 0:
 			return nil, nil // a stop word
 		case 1:
+			if b.e.verbatim != nil && len(b.e.verbatim.Analyze([]byte(t.Text))) > 1 {
+				// "no-verify", "up-to-date": a common word left out of
+				// the index; checked in the stored text, as its phrase
+				// is, or it were verify alone.
+				return b.phrase(&Phrase{Text: t.Text, Pos: t.Pos})
+			}
 			for _, f := range textFields {
 				q := bleve.NewTermQuery(toks[0])
 				q.SetField(f.name)

@@ -45,3 +45,32 @@ func TestJoinedPrefix(t *testing.T) {
 		})
 	}
 }
+
+// A word joined by a hyphen to a common word the index leaves out
+// ("no-verify") is checked as its phrase, not searched as the other word.
+func TestHyphenWithCommonWord(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("target", "git commit --no-verify skips the hooks; keep the docs up-to-date"),
+		chat("apart", "verify the signature, then date the release; no hooks up there"),
+	)...)
+	for _, tt := range []struct {
+		q    string
+		want []string
+	}{
+		{"no-verify", []string{"target"}},
+		{"up-to-date", []string{"target"}},
+		{"verify", []string{"apart", "target"}},
+	} {
+		t.Run(tt.q, func(t *testing.T) {
+			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Group: true, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := convOrder(res)
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("conversations %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
