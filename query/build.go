@@ -225,6 +225,20 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 				parts = append(parts, q)
 			}
 			qs = append(qs, combine(parts, nil, nil))
+			if len(toks) != 1 {
+				continue
+			}
+			// The word meant, one typo away, stems otherwise (see typoStems).
+			stems, err := b.typoStems(f.name, strings.ToLower(t.Text), toks[0])
+			if err != nil {
+				return nil, err
+			}
+			for _, st := range stems {
+				q := bleve.NewTermQuery(st)
+				q.SetField(f.name)
+				q.SetBoost(f.boost)
+				qs = append(qs, q)
+			}
 		}
 	default:
 		toks := analyze(b.e.analyzer, t.Text)

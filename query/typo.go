@@ -1,0 +1,121 @@
+package query
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search"
+	bq "github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/searcher"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// The index holds stems, and a typo stems otherwise than its word: the
+// stem of "activty" is activti, two edits from activ (activity's), and
+// "dependncies" stems three from depend. A fuzzy query on the typo's stem
+// then misses the word one typo away, as `word~` promises to find. So a
+// one-typo search also takes the words one edit from the typed word,
+// stemmed, that the index holds: the word meant is among them.
+
+// maxTypoWord bounds the words whose edits are tried: a longer word has
+// more than 54 edits a letter, and no typo search needs them.
+const maxTypoWord = 24
+
+// oneEdit returns the lower-case ASCII words one edit from w (a letter
+// deleted, inserted, replaced, or two swapped), w being lower-case ASCII
+// letters; nil for any other w.
+func oneEdit(w string) []string {
+	if len(w) == 0 || len(w) > maxTypoWord {
+		return nil
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return nil
+		}
+	}
+	seen := map[string]bool{w: true}
+	var out []string
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for i := 0; i <= len(w); i++ {
+		if i < len(w) {
+			add(w[:i] + w[i+1:])
+			if i+1 < len(w) {
+				add(w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:])
+			}
+		}
+		for c := byte('a'); c <= 'z'; c++ {
+			add(w[:i] + string(c) + w[i:])
+			if i < len(w) {
+				add(w[:i] + string(c) + w[i+1:])
+			}
+		}
+	}
+	return out
+}
+
+// typoStems returns the stems of the words one edit from word that field
+// holds, other than skip (the typo's own stem, fuzzy-matched already).
+func (b *builder) typoStems(field, word, skip string) ([]string, error) {
+	var stems []string
+	seen := map[string]bool{skip: true}
+	for _, v := range oneEdit(word) {
+		toks := analyze(b.e.analyzer, v)
+		if len(toks) != 1 || seen[toks[0]] {
+			continue
+		}
+		seen[toks[0]] = true
+		stems = append(stems, toks[0])
+	}
+	if len(stems) == 0 {
+		return nil, nil
+	}
+	p := &dictHas{field: field, terms: stems}
+	req := bleve.NewSearchRequestOptions(p, 0, 0, false)
+	req.Score = "none"
+	if _, err := b.e.search(b.ctx, req); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	return p.found, nil
+}
+
+// dictHas is a Bleve query that matches nothing: its searcher keeps, in
+// found, the terms that field's dictionary holds.
+type dictHas struct {
+	field string
+	terms []string
+	found []string
+}
+
+func (p *dictHas) Searcher(ctx context.Context, r index.IndexReader, _ mapping.IndexMapping, _ search.SearcherOptions) (search.Searcher, error) {
+	p.found = p.found[:0]
+	rc, ok := r.(index.IndexReaderContains)
+	if !ok {
+		// A reader that cannot tell: each term then counts as held, and
+		// a term query on one it lacks matches nothing.
+		p.found = append(p.found, p.terms...)
+		return searcher.NewMatchNoneSearcher(r)
+	}
+	d, err := rc.FieldDictContains(p.field)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range p.terms {
+		ok, err := d.Contains([]byte(t))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			p.found = append(p.found, t)
+		}
+	}
+	return searcher.NewMatchNoneSearcher(r)
+}
+
+var _ bq.Query = (*dictHas)(nil)
