@@ -70,10 +70,19 @@ func findAssignments(s string, out []span) []span {
 				v++ // :=
 			}
 		}
-		key := keyBefore(s, p)
+		k, ke := keyBounds(s, p)
+		key := s[k:ke]
+		if strings.EqualFold(key, "value") {
+			// {"name": "DB_PASSWORD", "value": "…"}, <add key="ApiKey" value="…"/>
+			key = pairName(s, k)
+		}
 		kind := classifyKey(key)
 		if kind == kindNone || key == "PASS" && s[p] == ':' {
 			continue // none, or a test's status: --- PASS: TestParse2
+		}
+		bare := bareKey(key)
+		if bare && kind != kindPassword && qualified(s, k) {
+			continue // primary key: …, the cache key: …, partition key=…
 		}
 		a, b := assignedValueAt(s, v, paramSep(s, p))
 		if a >= 0 && b < len(s) && s[b] == ' ' && isScheme(s[a:b]) {
@@ -82,7 +91,8 @@ func findAssignments(s string, out []span) []span {
 		if a < 0 || b < len(s) && s[b] == '(' || isCode(s[a:b]) {
 			continue // none, or a function call
 		}
-		if !plausibleValue(s[a:b], kind == kindPassword) || kind == kindKey && b-a < 20 {
+		if !plausibleValue(s[a:b], kind == kindPassword) || kind == kindKey && b-a < 20 ||
+			kind != kindPassword && (nameLike(s[a:b], bare) || relativePath(s[a:b])) {
 			continue
 		}
 		id := idSecret
@@ -97,9 +107,10 @@ func findAssignments(s string, out []span) []span {
 
 // findFlagPasswords appends the values of secret-named command-line flags:
 // --password VALUE (--password=VALUE is an assignment), --db-password,
-// --token …; and -p of the commands that take a password by it:
-// sshpass -p VALUE, mysql -pVALUE (glued: mysql -p alone prompts).
-// Elsewhere -p is a port or mkdir's parents.
+// --token …; and the short flags of the commands that take a password by
+// one: sshpass -p VALUE, mysql -pVALUE (glued: mysql -p alone prompts),
+// redis-cli -a VALUE, docker login -p VALUE, openssl -k VALUE and
+// openssl -pass pass:VALUE. Elsewhere -p is a port or mkdir's parents.
 func findFlagPasswords(s string, out []span) []span {
 	for p := 0; ; {
 		i := strings.Index(s[p:], "-")
@@ -127,13 +138,39 @@ func findFlagPasswords(s string, out []span) []span {
 				continue
 			}
 			v = e
-		case at+2 < len(s) && s[at+1] == 'p':
+		case at+2 < len(s) && strings.IndexByte("pak", s[at+1]) >= 0:
 			cmd := passwordFlagCommand(s, at)
 			glued := s[at+2] != ' ' && s[at+2] != '\t'
-			if cmd == "" || cmd != "sshpass" && !glued {
+			switch {
+			case cmd == "":
 				continue
+			case s[at+1] == 'p' && glued:
+				if cmd != "mysql" && cmd != "sshpass" {
+					continue
+				}
+			case glued:
+				continue
+			case s[at+1] != passwordFlags[cmd]:
+				continue // redis-cli -a, docker login -p, openssl -k, sshpass -p
 			}
 			v = at + 2
+		case strings.HasPrefix(s[at:], "-pass") && passwordFlagCommand(s, at) == "openssl":
+			// openssl -pass pass:VALUE, -passin, -passout
+			e := at + 5
+			for e < len(s) && isLetter(s[e]) {
+				e++
+			}
+			if e >= len(s) || s[e] != ' ' {
+				continue
+			}
+			v = e
+			for v < len(s) && s[v] == ' ' {
+				v++
+			}
+			if !strings.HasPrefix(s[v:], "pass:") {
+				continue // env:VAR, file:path, fd:3, stdin
+			}
+			v += 5
 		default:
 			continue
 		}
@@ -155,19 +192,43 @@ func findFlagPasswords(s string, out []span) []span {
 func passwordFlagCommand(s string, at int) string {
 	from := max(0, at-200) // a command is near its flags; lines can be long
 	line := s[from+strings.LastIndexByte(s[from:at], '\n')+1 : at]
+	// the last command of the line: after && || ; or |
+	if i := strings.LastIndexAny(line, ";|&"); i >= 0 {
+		line = line[i+1:]
+	}
+	cmd := ""
 	for _, f := range strings.Fields(line) {
 		f = f[strings.LastIndexByte(f, '/')+1:]
 		switch f {
-		case "mysql", "mysqldump", "mysqladmin", "mariadb", "mariadb-dump", "sshpass":
+		case "mysql", "mysqldump", "mysqladmin", "mariadb", "mariadb-dump":
+			return "mysql"
+		case "sshpass", "redis-cli", "openssl":
 			return f
+		case "docker", "podman", "buildah", "skopeo", "nerdctl":
+			cmd = "docker"
+		case "login":
+			if cmd == "docker" {
+				return "docker login"
+			}
 		}
 	}
 	return ""
 }
 
+// passwordFlags: the flag, after a blank, that gives each command of
+// passwordFlagCommand its password.
+var passwordFlags = map[string]byte{"sshpass": 'p', "redis-cli": 'a', "docker login": 'p', "openssl": 'k'}
+
 // keyBefore returns the key name ending just before the operator at p,
 // past spaces and a closing quote (maybe JSON-escaped).
 func keyBefore(s string, p int) string {
+	k, end := keyBounds(s, p)
+	return s[k:end]
+}
+
+// keyBounds returns where the key name that keyBefore returns starts and
+// ends.
+func keyBounds(s string, p int) (int, int) {
 	k := p
 	for n := 0; k > 0 && n < 4 && (s[k-1] == ' ' || s[k-1] == '\t'); n++ {
 		k--
@@ -183,9 +244,131 @@ func keyBefore(s string, p int) string {
 		k--
 	}
 	if end-k >= 64 {
+		return end, end
+	}
+	return k, end
+}
+
+// pairName returns the name of a name and value pair whose "value" key
+// starts at s[k]: DB_PASSWORD in {"name":"DB_PASSWORD","value":…} (ECS task
+// definitions, kubectl -o json, GitHub's API), in the Kubernetes and
+// compose env list "- name: DB_PASSWORD" over "value: …", and in .NET's
+// <add key="DbPassword" value="…"/>. "" when there is none.
+func pairName(s string, k int) string {
+	i := k
+	if i > 0 && strings.IndexByte("\"'", s[i-1]) >= 0 {
+		i--
+		if i > 0 && s[i-1] == '\\' {
+			i--
+		}
+	}
+	// back over the separator: a comma, blanks, one line break
+	lines := 0
+	for n := 0; i > 0 && n < 40; n++ {
+		c := s[i-1]
+		if c == '\n' {
+			if lines++; lines > 1 {
+				return ""
+			}
+		} else if c != ' ' && c != '\t' && c != ',' && c != '\r' {
+			break
+		}
+		i--
+	}
+	// the name's value, maybe quoted
+	q := 0
+	for i > 0 && q < 2 && strings.IndexByte("\"'\\", s[i-1]) >= 0 {
+		i--
+		q++
+	}
+	e := i
+	for i > 0 && e-i < 64 && isKeyByte(s[i-1]) {
+		i--
+	}
+	name := s[i:e]
+	if name == "" {
 		return ""
 	}
-	return s[k:end]
+	for i > 0 && q > 0 && strings.IndexByte("\"'\\", s[i-1]) >= 0 {
+		i--
+	}
+	// the operator and the key of the name
+	for n := 0; i > 0 && n < 4 && (s[i-1] == ' ' || s[i-1] == '\t'); n++ {
+		i--
+	}
+	if i == 0 || s[i-1] != ':' && s[i-1] != '=' {
+		return ""
+	}
+	kk := keyBefore(s, i-1)
+	if !strings.EqualFold(kk, "name") && !strings.EqualFold(kk, "key") {
+		return ""
+	}
+	return name
+}
+
+// keyQualifiers are words that, before a bare key word, say what kind of
+// key it is when that is no secret: "the cache key: user_id plus locale".
+var keyQualifiers = map[string]bool{
+	"primary": true, "foreign": true, "sort": true, "partition": true, "idempotency": true, "cache": true,
+	"composite": true, "unique": true, "compound": true, "surrogate": true, "natural": true, "candidate": true,
+	"shard": true, "sharding": true, "routing": true, "row": true, "range": true, "hash": true, "lookup": true,
+	"map": true, "dict": true, "dictionary": true, "object": true, "redis": true, "s3": true, "translation": true,
+	"i18n": true, "l10n": true, "locale": true, "dedup": true, "dedupe": true, "deduplication": true, "index": true,
+	"search": true, "join": true, "group": true, "grouping": true, "lock": true, "config": true, "setting": true,
+	"registry": true, "json": true, "yaml": true, "column": true, "field": true, "table": true, "entity": true,
+	"record": true, "react": true, "list": true, "cursor": true, "pagination": true, "continuation": true,
+	"page": true, "next": true, "sync": true, "sequence": true, "message": true, "event": true, "metric": true,
+	"label": true, "tag": true, "header": true, "query": true, "cookie": true, "storage": true, "bucket": true,
+	"blob": true, "file": true, "state": true, "session": true, "csrf": true, "xsrf": true, "cancellation": true,
+	"lexer": true, "parser": true, "input": true, "output": true, "sort-": true, "hot": true, "shortcut": true,
+	"keyboard": true, "dict's": true, "map's": true,
+}
+
+// qualified reports whether the bare key starting at s[k] follows a word,
+// after a blank, that makes it no secret's name (primary key, cache key).
+func qualified(s string, k int) bool {
+	i := k
+	if i > 0 && strings.IndexByte("\"'`", s[i-1]) >= 0 {
+		return false // a quoted key: "key": …
+	}
+	if i == 0 || s[i-1] != ' ' && s[i-1] != '\t' {
+		return false
+	}
+	i--
+	e := i
+	for i > 0 && e-i < 32 && (isLetter(s[i-1]) || s[i-1] >= '0' && s[i-1] <= '9' || s[i-1] == '-' || s[i-1] == '\'') {
+		i--
+	}
+	w := strings.ToLower(s[i:e])
+	return keyQualifiers[w] || excludeAny[w]
+}
+
+// relativePath reports whether v is a path of words (node_modules/.cache/
+// babel-loader/4f8c2a): it holds a / and a part that is lower-case words
+// joined by - _ or ., which base64 never holds.
+func relativePath(v string) bool {
+	if strings.IndexByte(v, '/') < 0 {
+		return false
+	}
+	for _, part := range strings.Split(v, "/") {
+		sep, letters, ok := false, 0, part != ""
+		for i := 0; i < len(part) && ok; i++ {
+			c := part[i]
+			switch {
+			case c >= 'a' && c <= 'z':
+				letters++
+			case c == '-' || c == '_' || c == '.':
+				sep = true
+			case c >= '0' && c <= '9':
+			default:
+				ok = false
+			}
+		}
+		if ok && sep && letters >= 4 {
+			return true
+		}
+	}
+	return false
 }
 
 func isKeyByte(c byte) bool {
@@ -207,7 +390,7 @@ var (
 	// not the secret (token_type, api_key_id, password_file, …).
 	excludeLast = map[string]bool{
 		"id": true, "ids": true, "name": true, "names": true, "file": true, "files": true, "path": true, "paths": true,
-		"dir": true, "url": true, "uri": true, "urls": true, "endpoint": true, "host": true, "length": true, "len": true,
+		"dir": true, "stdin": true, "url": true, "uri": true, "urls": true, "endpoint": true, "host": true, "length": true, "len": true,
 		"size": true, "type": true, "types": true, "count": true, "limit": true, "env": true, "var": true, "field": true,
 		"header": true, "prefix": true, "suffix": true, "format": true, "mode": true, "policy": true, "ttl": true,
 		"expiry": true, "expires": true, "expiration": true, "in": true, "at": true, "version": true, "enabled": true,
@@ -1068,4 +1251,246 @@ func indexFrom(s string, c byte, from int) int {
 // follows after a space.
 func isScheme(v string) bool {
 	return strings.EqualFold(v, "bearer") || strings.EqualFold(v, "basic") || strings.EqualFold(v, "token") || strings.EqualFold(v, "bot")
+}
+
+// checkNetrc judges the password of a .netrc entry.
+func checkNetrc(s string, m []int) string {
+	if v := s[m[2]:m[3]]; !plausibleValue(v, true) || isEmail(v) {
+		return ""
+	}
+	return idPassword
+}
+
+// checkSpacedKey judges ENV KEY value: the key must name a secret.
+func checkSpacedKey(s string, m []int) string {
+	key := s[m[2]:m[3]]
+	return judge(classifyKey(key), s[m[4]:m[5]], bareKey(key))
+}
+
+// checkXMLElement judges <key>value</key>: the tags must match and the
+// name be a secret's.
+func checkXMLElement(s string, m []int) string {
+	if s[m[2]:m[3]] != s[m[6]:m[7]] {
+		return ""
+	}
+	name := s[m[2]:m[3]]
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		name = name[i+1:] // a namespace prefix
+	}
+	k := classifyKey(name)
+	if k == kindKey {
+		return "" // <key>, <releaseManagerKey>: in XML a name or a fingerprint
+	}
+	return judge(k, s[m[4]:m[5]], bareKey(name))
+}
+
+// judge returns the marker for value v of a key of kind k, or "" when v
+// is no secret.
+func judge(k keyKind, v string, bare bool) string {
+	if k == kindNone || !plausibleValue(v, k == kindPassword) || k == kindKey && len(v) < 20 || k != kindPassword && nameLike(v, bare) {
+		return ""
+	}
+	if k == kindPassword {
+		return idPassword
+	}
+	return idSecret
+}
+
+// checkProsePassword judges the X of "my password is X" or password "X":
+// it must look like a password, not a word: eight bytes or more holding a
+// letter, and a digit or a symbol.
+func checkProsePassword(s string, m []int) string {
+	if i := strings.Index(s[m[2]:m[3]], "&quot;"); i >= 0 {
+		m[3] = m[2] + i // HTML: printf(&quot;Password is correct.&quot;)
+	}
+	for m[3] > m[2] && strings.IndexByte(".,;:)", s[m[3]-1]) >= 0 {
+		m[3]-- // the end of a sentence
+	}
+	v := s[m[2]:m[3]]
+	if len(v) < 8 || strings.Contains(v, "://") || isEmail(v) || !plausibleValue(v, true) {
+		return ""
+	}
+	letter, other := false, false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case isLetter(c):
+			letter = true
+		case c == '-' || c == '_' || c == '.' || c == '/':
+		default:
+			other = true
+		}
+	}
+	if !letter || !other {
+		return ""
+	}
+	return idPassword
+}
+
+// isEmail reports whether v is an address: name@host.tld, or user@site
+// of lower-case words (anonymous FTP's password).
+func isEmail(v string) bool {
+	i := strings.IndexByte(v, '@')
+	if i <= 0 || strings.Count(v, "@") != 1 {
+		return false
+	}
+	if strings.IndexByte(v[i+1:], '.') > 0 {
+		return true
+	}
+	for j := 0; j < len(v); j++ {
+		if c := v[j]; c != '@' && c != '.' && c != '-' && (c < 'a' || c > 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// bareKey reports whether key is one word alone (key, token, Auth,
+// SECRET): its value is more often a name than under API_KEY.
+func bareKey(key string) bool {
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !isLetter(c) || i > 0 && isUpper(c) && !isUpper(key[i-1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameLike reports whether v, the value of a secret-named key that is not
+// a password, is a name rather than a secret: lower-case words joined by _
+// (tenant_id_2024, user_session_v2) or, under a bare key, three words or
+// more run together in camelCase, each Capitalised and readable, with two
+// numbers at most (CustomerOrderLineItem2024, NextPageCursorXyz12345,
+// GoogleOAuth2ProviderConfigV3). A random key has words of mixed case
+// (DAkmt), or that do not read (Lmbhd).
+func nameLike(v string, bare bool) bool {
+	if snakeName(v) {
+		return true
+	}
+	if !bare {
+		return false
+	}
+	if v == "" || !isLetter(v[0]) {
+		return false
+	}
+	long, longLetters, readOK, runs := 0, 0, 0, 0
+	for i := 0; i < len(v); {
+		c := v[i]
+		if c >= '0' && c <= '9' {
+			for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+				i++
+			}
+			runs++
+			continue
+		}
+		if !isLetter(c) {
+			return false
+		}
+		j := wordEnd(v, i)
+		w := v[i:j]
+		upper := 0
+		for k := 0; k < len(w); k++ {
+			if isUpper(w[k]) {
+				upper++
+			}
+		}
+		switch {
+		case len(w) == 1:
+			if upper == 0 || j == len(v) || strings.TrimLeft(v[j:], "0123456789") != "" {
+				return false // an initial only before the closing number: V2, Q4
+			}
+		case len(w) == 2:
+			if !inFold(twoLetterWords, w) {
+				return false
+			}
+		case upper == 0 && i == 0: // the first word: myToken
+		case upper == 1 && isUpper(w[0]): // Cursor
+		case w == "OAuth":
+		default:
+			return false
+		}
+		if len(w) >= 3 {
+			long++
+			longLetters += len(w)
+			if readable(w) {
+				readOK++
+			}
+		}
+		i = j
+	}
+	return long >= 3 && readOK >= long-long/5 && runs <= 2 && longLetters >= 4*long // words of four letters on average
+}
+
+// onsets are the clusters of consonants that start English words.
+var onsets = []string{"bl", "br", "ch", "cl", "cr", "dr", "dw", "fl", "fr", "gl", "gr", "kn", "ph", "pl", "pr", "ps",
+	"sc", "sh", "sk", "sl", "sm", "sn", "sp", "st", "sw", "th", "tr", "tw", "wh", "wr", "qu",
+	"str", "spr", "scr", "thr", "chr", "sch", "shr", "spl", "squ", "phr"}
+
+// twoLetterWords are the words of two letters a camelCase name holds.
+var twoLetterWords = []string{"id", "my", "of", "to", "in", "on", "by", "up", "is", "at", "no", "ok", "db", "ui", "io", "os", "go", "js", "ts", "v1", "or", "as", "if", "it", "we", "do", "me", "qa"}
+
+// snakeName reports whether v is lower-case words joined by _, each maybe
+// followed by digits, and numbers of four digits at most: tenant_id,
+// user_session_v2, shard_2024_11.
+func snakeName(v string) bool {
+	if strings.IndexByte(v, '_') < 0 {
+		return false
+	}
+	words := 0
+	for _, part := range strings.Split(v, "_") {
+		i := 0
+		for i < len(part) && part[i] >= 'a' && part[i] <= 'z' {
+			i++
+		}
+		j := i
+		for j < len(part) && part[j] >= '0' && part[j] <= '9' {
+			j++
+		}
+		if j != len(part) || i == 0 && (j == 0 || j > 4) {
+			return false
+		}
+		if i >= 2 {
+			words++
+		}
+	}
+	return words >= 2
+}
+
+// readable reports whether the word w reads as one: three letters or more
+// with a vowel, no four consonants in a row, and of one case after its
+// first letter (Cursor, OAuth, user) or all capitals of five at most (API).
+func readable(w string) bool {
+	if len(w) < 3 {
+		return false
+	}
+	upper := 0
+	for i := 0; i < len(w); i++ {
+		if isUpper(w[i]) {
+			upper++
+		}
+	}
+	if upper == len(w) && len(w) > 5 || upper > 2 && upper < len(w) {
+		return false
+	}
+	onset := 0
+	for onset < len(w) && strings.IndexByte("aeiouy", lowerByte(w[onset])) < 0 {
+		onset++
+	}
+	if onset >= 2 && !inFold(onsets, w[:min(onset, len(w))]) {
+		return false // a word starts with a vowel or a cluster English has
+	}
+	vowels, run := 0, 0
+	for i := 0; i < len(w); i++ {
+		switch lowerByte(w[i]) {
+		case 'a', 'e', 'i', 'o', 'u', 'y':
+			vowels++
+			run = 0
+		default:
+			if run++; run >= 4 && !(run == 4 && inFold(onsets, w[i-2:i+1]) && i+1 < len(w)) {
+				return false // Abstract's bstr is a syllable's end and an onset
+			}
+		}
+	}
+	return vowels > 0 && 5*vowels >= len(w)
 }

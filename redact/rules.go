@@ -63,6 +63,9 @@ type rule struct {
 	// never scans a whole text.
 	back      int
 	wordStart bool // the regexp starts with \b
+	// check, when set, judges a match m (submatch bounds in s) that passed
+	// the other checks: it returns the marker's id, or "" to keep the text.
+	check func(s string, m []int) string
 	// compiled holds what is built from re when the rule is first used:
 	// compiling every rule took 8 to 11 ms, which each command that opens
 	// the index (and so needs the rules' Version) paid, though a search
@@ -101,9 +104,10 @@ func (r *rule) compile() *compiledRule {
 	return c
 }
 
-// detectorsVersion is bumped when the code of assign.go changes what it
-// redacts (its word lists are hashed by Version already).
-const detectorsVersion = 8
+// detectorsVersion is bumped when the code of assign.go or of a rule's
+// check changes what it redacts (its main word lists are hashed by Version
+// already; keyQualifiers, onsets and twoLetterWords are not).
+const detectorsVersion = 9
 
 // fieldsVersion is bumped when eachText redacts other fields of a
 // conversation (2: attachment names and artifact paths; 3: the project;
@@ -229,11 +233,39 @@ func defaultRules() []rule {
 		{id: "curl-auth-user", keywords: kw("-u ", "-u=", "--user"),
 			re:    source(`(?:-u|--user)(?:=|[ \t]{1,5})["']?[^\s"':]{1,100}:([^\s"']{3,100})`),
 			group: 1, checkValue: true},
+
+		// not in gitleaks: URLs that are credentials themselves.
+		r("discord-webhook-url", kw("discord.com/api/", "discordapp.com/api/"),
+			`discord(?:app)?\.com/api/(?:v[0-9]{1,2}/)?webhooks/([0-9]{17,20}/[A-Za-z0-9_-]{60,80})`+tokenEnd, 1, 3),
+		r("presigned-url-signature", kw("X-Amz-Signature=", "x-amz-signature=", "X-Goog-Signature=", "x-goog-signature="),
+			`(?i)x-(?:amz|goog)-signature=([0-9a-f]{64}(?:[0-9a-f]{448})?)\b`, 1, 3),
+
+		// The forms below need a key name judged as assign.go judges one:
+		// their check does it. None is in gitleaks.
+		// .netrc: machine host login user password secret (one line or many).
+		{id: idPassword, keywords: kw("machine ", "default "),
+			re:    source(`\b(?:machine[ \t]+[^\s]{1,253}|default)(?:\s+(?:login|account|port)[ \t]+[^\s]{1,200}){0,3}\s+password[ \t]+"?([^\s"]{1,200})`),
+			group: 1, check: checkNetrc},
+		// Dockerfile ENV KEY value and csh setenv KEY value (ENV KEY=value
+		// is an assignment).
+		{id: idPassword, keywords: kw("ENV ", "ENV\t", "setenv "),
+			re:    source(`\b(?:ENV|setenv)[ \t]+([A-Za-z_][A-Za-z0-9_.-]{0,63})[ \t]+["']?([^\s"']{1,300})`),
+			group: 2, check: checkSpacedKey},
+		// XML: <password>…</password>, <ApiKey>…</ApiKey>.
+		{id: idPassword, keywords: kw("assword>", "ASSWORD>", "asswd>", "ASSWD>", "wd>", "WD>", "ass>", "ASS>", "ecret>", "ECRET>", "oken>", "OKEN>", "ey>", "EY>", "hrase>", "HRASE>"),
+			re:    source(`<([A-Za-z_][\w.:-]{0,63})>[ \t]*([^<>\s]{1,300})[ \t]*</([A-Za-z_][\w.:-]{0,63})>`),
+			group: 2, check: checkXMLElement, back: 72}, // the keyword ends the opening tag's name
+		// Prose: my password is Xk9mPq2z!, password "Tr0ub4dor&3x".
+		{id: idPassword, keywords: kw("password is ", "Password is ", "PASSWORD IS ", "password was ", "Password was ", "passphrase is ", "password \"", "Password \"", "PASSWORD \""),
+			re:    source(`(?i)\b(?:password|passphrase)[ \t]+(?:(?:is|was)[ \t]+(?:now[ \t]+|still[ \t]+)?)?["'\x60]?([^\s"'\x60]{1,200})`),
+			group: 1, check: checkProsePassword},
 	}
 	back := map[string]int{"mailchimp-api-key": 34, "telegram-bot-api-token": 12, "azure-ad-client-secret": 6}
 	for i := range rules {
 		ru := &rules[i]
-		ru.back = back[ru.id]
+		if ru.back == 0 {
+			ru.back = back[ru.id]
+		}
 		ru.wordStart = strings.HasPrefix(string(ru.re), `\b`)
 		ru.compiled = &compiledRule{}
 	}
@@ -302,7 +334,16 @@ func (r *rule) accept(s string, base int, m []int, prio int, out []span) []span 
 		r.checkValue && !plausibleValue(secret, false):
 		return out
 	}
-	return append(out, span{start: a, end: b, id: r.id, prio: prio})
+	id := r.id
+	if r.check != nil {
+		if id = r.check(s, m); id == "" {
+			return out
+		}
+		if r.group > 0 {
+			a, b = m[2*r.group], m[2*r.group+1] // the check may trim it
+		}
+	}
+	return append(out, span{start: a, end: b, id: id, prio: prio})
 }
 
 func (r *rule) allowed(secret string) bool {

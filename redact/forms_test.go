@@ -1,0 +1,184 @@
+package redact
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestNameValuePairs: a value whose key is "value" is judged by the name
+// beside it: JSON name and value pairs (ECS task definitions, kubectl -o
+// json, GitHub's API), the Kubernetes and compose env list, .NET's
+// <add key="…" value="…"/>.
+func TestNameValuePairs(t *testing.T) {
+	pw := "Xk9mPq2zLw77"
+	key := fake(310, alnum, 24)
+	runCases(t, []redactCase{
+		hit("password", `{"name":"DB_PASSWORD","value":"`, pw, `"}`),
+		hit("password", `"environment": [{"name": "DB_PASSWORD", "value": "`, pw, `"}]`),
+		hit("password", `{"Name":"DbPassword","Value":"`, pw, `"}`),
+		hit("generic-secret", `{\"name\":\"API_TOKEN\",\"value\":\"`, key, `\"}`),
+		hit("generic-secret", `{"name":"STRIPE_SECRET","value":"`, key, `","created_at":"2024-01-01"}`),
+		hit("password", "env:\n- name: DB_PASSWORD\n  value: ", pw, "\n- name: DB_HOST\n  value: db"),
+		hit("password", "        - name: DB_PASSWORD\n          value: \"", pw, "\""),
+		hit("password", `<add key="DbPassword" value="`, pw, `" />`),
+		hit("generic-secret", `<add key="ApiKey" value="`, key, `"/>`),
+		hit("generic-secret", `<add name="ClientSecret" value="`, key, `"/>`),
+		miss("name of no secret", `{"name":"DB_HOST","value":"db-1.internal.example.com"}`),
+		miss("a reference", "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: db, key: password}"),
+		miss("a variable", `{"name":"DB_PASSWORD","value":"${DB_PASSWORD}"}`),
+		miss("value alone", `{"value":"Xk9mPq2zLw77Ab3dEf9hIj"}`),
+		miss("name two lines up", "- name: DB_PASSWORD\n\n  value: Xk9mPq2zLw77"),
+		miss("a name of no key", `{"title":"DB_PASSWORD","value":"Xk9mPq2zLw77"}`),
+		miss("XML add of no secret", `<add key="ConnectionTimeout" value="Xk9mPq2zLw77Ab3dEf9hIj"/>`),
+	})
+}
+
+// TestSpacedForms: secrets given without = or :.
+func TestSpacedForms(t *testing.T) {
+	pw := "Xk9mPq2zLw77"
+	key := fake(311, alnum, 24)
+	runCases(t, []redactCase{
+		hit("password", "ENV DB_PASSWORD ", pw, ""),
+		hit("password", "ENV DB_PASSWORD \"", pw, "\"\nRUN make"),
+		hit("password", "ENV DB_PASSWORD=", pw, ""),
+		hit("generic-secret", "ENV API_TOKEN ", key, ""),
+		hit("password", "setenv PGPASSWORD ", pw, ""),
+		miss("ENV of no secret", "ENV NODE_ENV production2024X"),
+		miss("ENV of a reference", "ENV DB_PASSWORD ${DB_PASSWORD}"),
+		miss("ENV of a word", "ENV DB_PASSWORD changeme"),
+
+		hit("password", "machine api.example.com login bob password ", pw, ""),
+		hit("password", "machine github.com\n  login bob\n  password ", pw, "\n"),
+		hit("password", "default login bob password ", pw, ""),
+		hit("password", `machine h login bob password "`, pw, `"`),
+		miss("netrc placeholder", `machine HOSTNAME login USERID password "PASSWORD"`),
+		miss("netrc hole", `machine {full machine name} login {user-id} password "{password}"`),
+		miss("anonymous ftp", "default login anonymous password user@site"),
+		miss("machine in prose", "the machine password is stored in the vault"),
+
+		hit("password", "<password>", pw, "</password>"),
+		hit("password", "<Password> ", pw, " </Password>"),
+		hit("password", "<db:password>", pw, "</db:password>"),
+		hit("generic-secret", "<ApiKey>", key, "</ApiKey>"),
+		hit("generic-secret", "<client_secret>", key, "</client_secret>"),
+		miss("XML placeholder", "<password>${db.password}</password>"),
+		miss("XML word", "<password>secret</password>"),
+		miss("XML tags unlike", "<password>Xk9mPq2zLw77</passwordHint>"),
+		miss("XML fingerprint", "<commons.releaseManagerKey>B6E73D84EA4FCC47166087253FAAD2CD5ECBB314</commons.releaseManagerKey>"),
+		miss("XML key", "<key>"+key+"</key>"),
+		miss("XML of no secret", "<version>1.2.3-beta4</version>"),
+	})
+}
+
+// TestFlagForms: the short flags that give a password to a command.
+func TestFlagForms(t *testing.T) {
+	pw := "Xk9mPq2zLw8vNb"
+	runCases(t, []redactCase{
+		hit("password", "redis-cli -a ", pw, ""),
+		hit("password", "redis-cli -h db -p 6379 -a ", pw, " ping"),
+		hit("password", "/usr/bin/redis-cli -a '", pw, "' info"),
+		hit("password", "docker login -p ", pw, " -u me"),
+		hit("password", "docker login registry.io -u me -p ", pw, ""),
+		hit("password", "podman login -u me -p ", pw, " quay.io"),
+		hit("password", "docker login --password ", pw, " -u me"),
+		hit("password", "openssl enc -aes-256-cbc -k ", pw, " -in f"),
+		hit("password", "openssl enc -d -pass pass:", pw, " -in f"),
+		hit("password", "openssl pkcs12 -export -passout pass:", pw, " -out a.p12"),
+		hit("password", "sshpass -p ", pw, " ssh host"),
+		miss("password-stdin", "echo $PASS | docker login --password-stdin -u me"),
+		miss("password-stdin redirect", "docker login --password-stdin < token.txt"),
+		miss("docker run port", "docker run -p 8080:80 nginx"),
+		miss("port after login", "docker login && docker run -p 8080:80x nginx"),
+		miss("openssl env", "openssl pkcs12 -passin env:PASS -in f"),
+		miss("openssl file", "openssl rsa -passin file:pass.txt -in k"),
+		miss("curl -k", "curl -k -a Xk9mPq2zLw8vNb https://x"),
+		miss("redis-cli prompts", "redis-cli -h db --askpass"),
+		miss("mysql prompts", "mysql -u root -p mydb"),
+	})
+}
+
+// TestProsePasswords: "my password is X" where X is shaped like a
+// password, not a word.
+func TestProsePasswords(t *testing.T) {
+	runCases(t, []redactCase{
+		hit("password", "my password is ", "Xk9mPq2zLw!", ""),
+		hit("password", "The password is ", "Tr0ub4dor&3x", ". Rotate it."),
+		hit("password", "the admin password was ", "Sphere#2024", ", now changed"),
+		hit("password", `password "`, "Tr0ub4dor&3x", `"`),
+		hit("password", "Password is `", "Xk9mPq2zLw77", "`"),
+		miss("a word", "the password is incorrect"),
+		miss("capitalised word", "the password is Required"),
+		miss("letters and dots", "the password is stored.in.vault"),
+		miss("short", "my password is abc123"),
+		miss("digits", "my password is 12345678"),
+		miss("an address", "my password is bob@example.com"),
+		miss("a variable", "the password is ${DB_PASSWORD}"),
+		miss("HTML text", `printf(&quot;Password is correct.&quot;);`),
+		miss("a placeholder", "the password is your-password-123"),
+		miss("code", "password is sha256(salt+pw)"),
+	})
+}
+
+// TestCredentialURLs: Discord webhooks and presigned URL signatures.
+func TestCredentialURLs(t *testing.T) {
+	tok := fake(312, digits, 19) + "/" + fake(313, alnumUD, 68)
+	sig := fake(314, lowerHx, 64)
+	runCases(t, []redactCase{
+		hit("discord-webhook-url", "https://discord.com/api/webhooks/", tok, ""),
+		hit("discord-webhook-url", "https://discordapp.com/api/v10/webhooks/", tok, "?wait=true"),
+		hit("presigned-url-signature", "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=", sig, ""),
+		hit("presigned-url-signature", "x-amz-signature=", sig, ""),
+		hit("presigned-url-signature", "https://storage.googleapis.com/b/o?X-Goog-Signature=", fake(315, lowerHx, 512), "&x=1"),
+		miss("discord docs", "https://discord.com/api/webhooks/{webhook.id}/{webhook.token}"),
+		miss("short signature", "X-Amz-Signature=abc123"),
+	})
+}
+
+// TestQualifiedKeys: a key whose name says it is no secret's (primary key,
+// cache key), and a value that is a name, are kept.
+func TestQualifiedKeys(t *testing.T) {
+	key := fake(316, alnum, 24)
+	runCases(t, []redactCase{
+		miss("primary key", "primary key: CustomerOrderLineItem2024"),
+		miss("cache key", "the cache key: user_id plus locale"),
+		miss("cache key name", "the cache key: UserSessionCacheEntryV2"),
+		miss("partition key", "partition key=tenant_id"),
+		miss("partition key name", "The partition key=TenantIdRegion2024Q4"),
+		miss("sort key", "sort key: created_at_2024"),
+		miss("foreign key", "foreign key: order_line_item_id"),
+		miss("idempotency key", "idempotency key: OrderCreateRequestV2"),
+		miss("redis key", "Redis key: user:1234:profile:v2abc"),
+		miss("token prose", "token: the next page cursor"),
+		miss("token name", "token: NextPageCursorXyz12345"),
+		miss("auth name", "auth: GoogleOAuth2ProviderConfigV3"),
+		miss("key name", "key: ArrowDownRightCtrlShift1"),
+		miss("key abstract", "key: AbstractFactoryProviderBean2"),
+		miss("secret name", "secret: MyComponentSecretsPanel2"),
+		miss("a path", `"key": "node_modules/.cache/babel-loader/4f8c2a"`),
+		miss("snake name", "cache_key: shard_2024_11_events"),
+		hit("generic-secret", "key: ", key, ""),
+		hit("generic-secret", "api key: ", key, ""),
+		hit("generic-secret", "secret key: ", key, ""),
+		hit("generic-secret", "token: ", key, ""),
+		hit("generic-secret", "SECRET_KEY=", "DjangoInsecureTesting2024", ""),
+		hit("password", "primary password: ", "Xk9mPq2zLw77", ""),
+		hit("aws-secret-access-key", "AWS_SECRET_ACCESS_KEY=", fake(317, b64, 40), ""),
+	})
+}
+
+// TestNameLikeRandom: random keys are not taken for names. None of a
+// million of 16 to 55 characters is; of 10 to 15 characters, 27 in a
+// million were when this was written.
+func TestNameLikeRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(42, 7))
+	for i := 0; i < 1000000; i++ {
+		n := 16 + r.IntN(40)
+		b := make([]byte, n)
+		for j := range b {
+			b[j] = alnum[r.IntN(len(alnum))]
+		}
+		if nameLike(string(b), true) {
+			t.Errorf("nameLike(%q) = true", b)
+		}
+	}
+}
