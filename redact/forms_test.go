@@ -42,7 +42,6 @@ func TestSpacedForms(t *testing.T) {
 		hit("password", "ENV DB_PASSWORD \"", pw, "\"\nRUN make"),
 		hit("password", "ENV DB_PASSWORD=", pw, ""),
 		hit("generic-secret", "ENV API_TOKEN ", key, ""),
-		hit("password", "setenv PGPASSWORD ", pw, ""),
 		miss("ENV of no secret", "ENV NODE_ENV production2024X"),
 		miss("ENV of a reference", "ENV DB_PASSWORD ${DB_PASSWORD}"),
 		miss("ENV of a word", "ENV DB_PASSWORD changeme"),
@@ -116,6 +115,9 @@ func TestProsePasswords(t *testing.T) {
 		miss("HTML text", `printf(&quot;Password is correct.&quot;);`),
 		miss("a placeholder", "the password is your-password-123"),
 		miss("code", "password is sha256(salt+pw)"),
+		miss("bare word after password", "interactive password (file? command-line? env. variable?)"),
+		miss("password and a list", "Disable password [lock]2 screen"),
+		miss("password and a tag", "with password C<$pass1234>."),
 	})
 }
 

@@ -107,7 +107,7 @@ func (r *rule) compile() *compiledRule {
 // detectorsVersion is bumped when the code of assign.go or of a rule's
 // check changes what it redacts (its main word lists are hashed by Version
 // already; keyQualifiers, onsets and twoLetterWords are not).
-const detectorsVersion = 9
+const detectorsVersion = 10
 
 // fieldsVersion is bumped when eachText redacts other fields of a
 // conversation (2: attachment names and artifact paths; 3: the project;
@@ -243,21 +243,22 @@ func defaultRules() []rule {
 		// The forms below need a key name judged as assign.go judges one:
 		// their check does it. None is in gitleaks.
 		// .netrc: machine host login user password secret (one line or many).
-		{id: idPassword, keywords: kw("machine ", "default "),
-			re:    source(`\b(?:machine[ \t]+[^\s]{1,253}|default)(?:\s+(?:login|account|port)[ \t]+[^\s]{1,200}){0,3}\s+password[ \t]+"?([^\s"]{1,200})`),
-			group: 1, check: checkNetrc},
-		// Dockerfile ENV KEY value and csh setenv KEY value (ENV KEY=value
-		// is an assignment).
-		{id: idPassword, keywords: kw("ENV ", "ENV\t", "setenv "),
-			re:    source(`\b(?:ENV|setenv)[ \t]+([A-Za-z_][A-Za-z0-9_.-]{0,63})[ \t]+["']?([^\s"']{1,300})`),
+		// Its keyword is the prose rule's: a keyword of lower case only costs
+		// a pass over the text, which the two share.
+		{id: idPassword, keywords: kw("password "),
+			re:    source(`\b(?:machine[ \t]+[^\s]{1,100}|default)(?:\s+(?:login|account|port)[ \t]+[^\s]{1,100}){0,3}\s+password[ \t]+"?([^\s"]{1,200})`),
+			group: 1, check: checkNetrc, back: 440},
+		// Dockerfile ENV KEY value (ENV KEY=value is an assignment).
+		{id: idPassword, keywords: kw("ENV ", "ENV\t"),
+			re:    source(`\bENV[ \t]+([A-Za-z_][A-Za-z0-9_.-]{0,63})[ \t]+["']?([^\s"']{1,300})`),
 			group: 2, check: checkSpacedKey},
 		// XML: <password>…</password>, <ApiKey>…</ApiKey>.
 		{id: idPassword, keywords: kw("assword>", "ASSWORD>", "asswd>", "ASSWD>", "wd>", "WD>", "ass>", "ASS>", "ecret>", "ECRET>", "oken>", "OKEN>", "ey>", "EY>", "hrase>", "HRASE>"),
 			re:    source(`<([A-Za-z_][\w.:-]{0,63})>[ \t]*([^<>\s]{1,300})[ \t]*</([A-Za-z_][\w.:-]{0,63})>`),
 			group: 2, check: checkXMLElement, back: 72}, // the keyword ends the opening tag's name
 		// Prose: my password is Xk9mPq2z!, password "Tr0ub4dor&3x".
-		{id: idPassword, keywords: kw("password is ", "Password is ", "PASSWORD IS ", "password was ", "Password was ", "passphrase is ", "password \"", "Password \"", "PASSWORD \""),
-			re:    source(`(?i)\b(?:password|passphrase)[ \t]+(?:(?:is|was)[ \t]+(?:now[ \t]+|still[ \t]+)?)?["'\x60]?([^\s"'\x60]{1,200})`),
+		{id: idPassword, keywords: kw("password ", "Password ", "PASSWORD "),
+			re:    source(`(?i)\bpassword[ \t]+(?:(?:is|was)[ \t]+(?:(?:now|still)[ \t]+)?["'\x60]?|["'\x60])([^\s"'\x60]{1,200})`),
 			group: 1, check: checkProsePassword},
 	}
 	back := map[string]int{"mailchimp-api-key": 34, "telegram-bot-api-token": 12, "azure-ad-client-secret": 6}
