@@ -92,7 +92,7 @@ func findAssignments(s string, out []span) []span {
 			continue // none, or a function call
 		}
 		if !plausibleValue(s[a:b], kind == kindPassword) || kind == kindKey && b-a < 20 ||
-			kind != kindPassword && (nameLike(s[a:b], bare) || relativePath(s[a:b])) {
+			kind != kindPassword && (nameLike(s[a:b], bare) || relativePath(s[a:b]) || strings.EqualFold(key, "signingkey") && gpgKeyID(s[a:b])) {
 			continue
 		}
 		id := idSecret
@@ -126,6 +126,12 @@ func findFlagPasswords(s string, out []span) []span {
 		var v int
 		kind := kindPassword
 		switch {
+		case strings.HasPrefix(s[at:], "--password-stdin"):
+			// echo VALUE | docker login --password-stdin
+			if a, b := echoedValue(s, at); a >= 0 && plausibleValue(s[a:b], true) {
+				out = append(out, span{start: a, end: b, id: idPassword, prio: prioAssign})
+			}
+			continue
 		case strings.HasPrefix(s[at:], "--"):
 			e := at + 2
 			for e < len(s) && e-at < 64 && isKeyByte(s[e]) && s[e] != '.' {
@@ -213,6 +219,36 @@ func passwordFlagCommand(s string, at int) string {
 		}
 	}
 	return ""
+}
+
+// echoedValue returns the bounds of the word that echo or printf pipes
+// into the command whose flag is at s[at] (echo "$X" | docker login
+// --password-stdin), or -1.
+func echoedValue(s string, at int) (int, int) {
+	from := max(0, at-300)
+	ls := from + strings.LastIndexByte(s[from:at], '\n') + 1
+	pipe := strings.LastIndexByte(s[ls:at], '|')
+	if pipe < 0 {
+		return -1, -1
+	}
+	left := s[ls : ls+pipe]
+	start := ls + strings.LastIndexAny(left, ";&(") + 1
+	f := strings.Fields(s[start : ls+pipe])
+	if len(f) < 2 || f[0] != "echo" && f[0] != "printf" || f[0] == "printf" && len(f) < 3 && strings.Contains(f[1], "%") {
+		return -1, -1
+	}
+	b := ls + pipe
+	for b > start && isBlank(s[b-1]) {
+		b--
+	}
+	a := b - len(f[len(f)-1])
+	if a < b && strings.IndexByte("\"'", s[a]) >= 0 && s[b-1] == s[a] && b-a >= 2 {
+		a, b = a+1, b-1
+	}
+	if a >= b || strings.ContainsAny(s[a:b], "\"' ") {
+		return -1, -1
+	}
+	return a, b
 }
 
 // passwordFlags: the flag, after a blank, that gives each command of
@@ -320,7 +356,7 @@ var keyQualifiers = map[string]bool{
 	"page": true, "next": true, "sync": true, "sequence": true, "message": true, "event": true, "metric": true,
 	"label": true, "tag": true, "header": true, "query": true, "cookie": true, "storage": true, "bucket": true,
 	"blob": true, "file": true, "state": true, "session": true, "csrf": true, "xsrf": true, "cancellation": true,
-	"lexer": true, "parser": true, "input": true, "output": true, "sort-": true, "hot": true, "shortcut": true,
+	"lexer": true, "parser": true, "input": true, "output": true, "hot": true, "shortcut": true,
 	"keyboard": true, "dict's": true, "map's": true,
 }
 
@@ -481,9 +517,29 @@ func classifyKey(key string) keyKind {
 		}
 	}
 	if lastKeyParts[string(part(np-1))] {
+		for i := 0; i < np-1; i++ {
+			if p := string(part(i)); p == "gpg" || p == "pgp" || p == "gnupg" {
+				return kindNone // GPG_KEY: the id or fingerprint of a public key
+			}
+		}
 		return kindKey
 	}
 	return kindNone
+}
+
+// gpgKeyID reports whether v is the id or fingerprint of an OpenPGP key,
+// as git's user.signingkey holds: 8, 16 or 40 upper-case hex digits.
+func gpgKeyID(v string) bool {
+	v = strings.TrimPrefix(v, "0x")
+	if len(v) != 8 && len(v) != 16 && len(v) != 40 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !(c >= '0' && c <= '9' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // valueAt returns the bounds of the value starting at v (past blanks): the
