@@ -81,7 +81,7 @@ func findAssignments(s string, out []span) []span {
 			continue // none, or a test's status: --- PASS: TestParse2
 		}
 		bare := bareKey(key)
-		if bare && kind != kindPassword && qualified(s, k) {
+		if bare && kind != kindPassword && qualified(s, k, key) {
 			continue // primary key: …, the cache key: …, partition key=…
 		}
 		a, b := assignedValueAt(s, v, paramSep(s, p))
@@ -342,27 +342,31 @@ func pairName(s string, k int) string {
 	return name
 }
 
-// keyQualifiers are words that, before a bare key word, say what kind of
+// keyQualifiers are words that, before the bare word key, say what kind of
 // key it is when that is no secret: "the cache key: user_id plus locale".
+// Words that name a secret's key (session, storage, JSON, S3) are not here.
 var keyQualifiers = map[string]bool{
 	"primary": true, "foreign": true, "sort": true, "partition": true, "idempotency": true, "cache": true,
 	"composite": true, "unique": true, "compound": true, "surrogate": true, "natural": true, "candidate": true,
 	"shard": true, "sharding": true, "routing": true, "row": true, "range": true, "hash": true, "lookup": true,
-	"map": true, "dict": true, "dictionary": true, "object": true, "redis": true, "s3": true, "translation": true,
+	"map": true, "dict": true, "dictionary": true, "object": true, "redis": true, "translation": true,
 	"i18n": true, "l10n": true, "locale": true, "dedup": true, "dedupe": true, "deduplication": true, "index": true,
 	"search": true, "join": true, "group": true, "grouping": true, "lock": true, "config": true, "setting": true,
-	"registry": true, "json": true, "yaml": true, "column": true, "field": true, "table": true, "entity": true,
-	"record": true, "react": true, "list": true, "cursor": true, "pagination": true, "continuation": true,
-	"page": true, "next": true, "sync": true, "sequence": true, "message": true, "event": true, "metric": true,
-	"label": true, "tag": true, "header": true, "query": true, "cookie": true, "storage": true, "bucket": true,
-	"blob": true, "file": true, "state": true, "session": true, "csrf": true, "xsrf": true, "cancellation": true,
-	"lexer": true, "parser": true, "input": true, "output": true, "hot": true, "shortcut": true,
-	"keyboard": true, "dict's": true, "map's": true,
+	"registry": true, "column": true, "field": true, "table": true, "entity": true, "record": true, "react": true,
+	"list": true, "message": true, "event": true, "metric": true, "label": true, "tag": true, "header": true,
+	"query": true, "hot": true, "shortcut": true, "keyboard": true, "dict's": true, "map's": true,
+}
+
+// tokenQualifiers are words that, before the bare word token, secret or
+// auth, say it is no credential: "the next page token: …", "lexer token: …".
+var tokenQualifiers = map[string]bool{
+	"cursor": true, "pagination": true, "continuation": true, "lexer": true, "parser": true, "syntax": true,
+	"cancellation": true, "design": true,
 }
 
 // qualified reports whether the bare key starting at s[k] follows a word,
 // after a blank, that makes it no secret's name (primary key, cache key).
-func qualified(s string, k int) bool {
+func qualified(s string, k int, key string) bool {
 	i := k
 	if i > 0 && strings.IndexByte("\"'`", s[i-1]) >= 0 {
 		return false // a quoted key: "key": …
@@ -376,7 +380,13 @@ func qualified(s string, k int) bool {
 		i--
 	}
 	w := strings.ToLower(s[i:e])
-	return keyQualifiers[w] || excludeAny[w]
+	if excludeAny[w] {
+		return true
+	}
+	if strings.EqualFold(key, "key") || strings.EqualFold(key, "keys") {
+		return keyQualifiers[w]
+	}
+	return tokenQualifiers[w]
 }
 
 // relativePath reports whether v is a path of words (node_modules/.cache/
