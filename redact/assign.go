@@ -75,6 +75,11 @@ func findAssignments(s string, out []span) []span {
 		if strings.EqualFold(key, "value") {
 			// {"name": "DB_PASSWORD", "value": "…"}, <add key="ApiKey" value="…"/>
 			key = pairName(s, k)
+			if key == "" {
+				if a, b := assignedValueAt(s, v, 0); a >= 0 {
+					key = pairNameAfter(s, b) // {"value": "…", "name": "DB_PASSWORD"}
+				}
+			}
 		}
 		kind := classifyKey(key)
 		if kind == kindNone || key == "PASS" && s[p] == ':' {
@@ -340,6 +345,52 @@ func pairName(s string, k int) string {
 		return ""
 	}
 	return name
+}
+
+// pairNameAfter returns the name of a name and value pair whose value ends
+// at s[b] and whose name follows it, in the same object: {"value": "…",
+// "name": "DB_PASSWORD"}. "" when there is none.
+func pairNameAfter(s string, b int) string {
+	i := b
+	for n := 0; i < len(s) && n < 3 && strings.IndexByte("\"'\\", s[i]) >= 0; n++ {
+		i++
+	}
+	for n := 0; i < len(s) && n < 8 && (s[i] == ' ' || s[i] == '\t'); n++ {
+		i++
+	}
+	if i >= len(s) || s[i] != ',' {
+		return ""
+	}
+	i++
+	for n := 0; i < len(s) && n < 40 && isBlank(s[i]); n++ {
+		i++
+	}
+	for n := 0; i < len(s) && n < 2 && strings.IndexByte("\"'\\", s[i]) >= 0; n++ {
+		i++
+	}
+	e := i
+	for e < len(s) && e-i < 8 && isLetter(s[e]) {
+		e++
+	}
+	if w := s[i:e]; !strings.EqualFold(w, "name") && !strings.EqualFold(w, "key") {
+		return ""
+	}
+	i = e
+	for n := 0; i < len(s) && n < 6 && strings.IndexByte("\"'\\ \t", s[i]) >= 0; n++ {
+		i++
+	}
+	if i >= len(s) || s[i] != ':' && s[i] != '=' {
+		return ""
+	}
+	i++
+	for n := 0; i < len(s) && n < 6 && strings.IndexByte("\"'\\ \t", s[i]) >= 0; n++ {
+		i++
+	}
+	e = i
+	for e < len(s) && e-i < 64 && isKeyByte(s[e]) {
+		e++
+	}
+	return s[i:e]
 }
 
 // keyQualifiers are words that, before the bare word key, say what kind of
