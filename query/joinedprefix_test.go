@@ -16,10 +16,7 @@ func TestJoinedPrefix(t *testing.T) {
 		chat("target", "check pg_stat_activity, then open src/components/Button.tsx and rm -rf node_modules"),
 		chat("apart", "pg tables have stats; a button in tsx; the node has modules; src of the components"),
 	)...)
-	for _, tt := range []struct {
-		q    string
-		want []string
-	}{
+	checkConversations(t, e, []convCase{
 		{"pg_stat*", []string{"target"}},
 		{"pg_stat_act*", []string{"target"}},
 		{"Button.ts*", []string{"target"}},
@@ -31,19 +28,7 @@ func TestJoinedPrefix(t *testing.T) {
 		{"pg_*", []string{"apart", "target"}},
 		{"pg_zebra*", nil},
 		{"stat*", []string{"apart", "target"}},
-	} {
-		t.Run(tt.q, func(t *testing.T) {
-			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Group: true, Limit: 10})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := convOrder(res)
-			slices.Sort(got)
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("conversations %v, want %v", got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // A word joined by a hyphen to a common word the index leaves out
@@ -53,14 +38,23 @@ func TestHyphenWithCommonWord(t *testing.T) {
 		chat("target", "git commit --no-verify skips the hooks; keep the docs up-to-date"),
 		chat("apart", "verify the signature, then date the release; no hooks up there"),
 	)...)
-	for _, tt := range []struct {
-		q    string
-		want []string
-	}{
+	checkConversations(t, e, []convCase{
 		{"no-verify", []string{"target"}},
 		{"up-to-date", []string{"target"}},
 		{"verify", []string{"apart", "target"}},
-	} {
+	})
+}
+
+// convCase is a query and the conversations a grouped search for it finds,
+// in any order.
+type convCase struct {
+	q    string
+	want []string
+}
+
+func checkConversations(t *testing.T, e *query.Engine, cases []convCase) {
+	t.Helper()
+	for _, tt := range cases {
 		t.Run(tt.q, func(t *testing.T) {
 			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Group: true, Limit: 10})
 			if err != nil {
