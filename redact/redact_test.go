@@ -273,18 +273,7 @@ func ruleCases() []redactCase {
 }
 
 func TestString(t *testing.T) {
-	r := New()
-	for _, c := range ruleCases() {
-		t.Run(c.name, func(t *testing.T) {
-			got, n := r.String(c.in)
-			if got != c.want {
-				t.Errorf("String(%q)\n got %q\nwant %q", c.in, got, c.want)
-			}
-			if want := strings.Count(c.want, "[redacted: "); n != want {
-				t.Errorf("String(%q) replaced %d, want %d", c.in, n, want)
-			}
-		})
-	}
+	runCases(t, ruleCases())
 }
 
 // TestEveryRuleHasACase keeps the table above complete.
