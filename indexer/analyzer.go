@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/char/asciifolding"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
@@ -94,6 +95,65 @@ func (baseForms) Filter(in analysis.TokenStream) analysis.TokenStream {
 	return in
 }
 
+// symbolWords is the English analyzer's tokenizer, except that a letter
+// followed by "++" or "#" ("C++", "C#", "F#", "g++") and "NET" after a dot
+// that follows no letter or digit (".NET") are a word of their own with
+// their symbols: Unicode word breaking drops the symbols, which made C++,
+// C# and C one term. The symbols must end the word ("C#define" is not C#);
+// a version may follow ("C++17" is c++ and 17). "ASP.NET" is still asp and
+// net (nameParts).
+type symbolWords struct{ analysis.Tokenizer }
+
+func (s symbolWords) Tokenize(in []byte) analysis.TokenStream {
+	toks := s.Tokenizer.Tokenize(in)
+	for _, t := range toks {
+		switch n := t.End - t.Start; {
+		case n == 1 && alpha(in[t.Start]):
+			end := t.End
+			switch {
+			case strings.HasPrefix(string(in[end:min(end+2, len(in))]), "++"):
+				end += 2
+			case end < len(in) && in[end] == '#':
+				end++
+			default:
+				continue
+			}
+			if end < len(in) && (alpha(in[end]) || in[end] == '+' || in[end] == '#' || in[end] >= utf8.RuneSelf) {
+				continue
+			}
+			t.Term = append([]byte(nil), in[t.Start:end]...)
+			t.End = end
+		case n == 3 && t.Start > 0 && in[t.Start-1] == '.' && strings.EqualFold(string(in[t.Start:t.End]), "net") &&
+			(t.Start == 1 || !wordBefore(in[:t.Start-1])) && (t.End == len(in) || !wordAfter(in[t.End:])):
+			t.Start--
+			t.Term = append([]byte(nil), in[t.Start:t.End]...)
+		}
+	}
+	return toks
+}
+
+// foldAccents folds a term's accented Latin letters into ASCII ("café" is
+// cafe, "Ærø" aero, "straße" strasse), as Lucene's ASCII folding does, so
+// that a word typed with or without its accents finds both. Only the term
+// changes: offsets still point at the text as written, which the stored
+// text and highlights show. Other scripts (CJK, Greek, Cyrillic) are left
+// as they are; full-width Latin letters become ASCII.
+type foldAccents struct {
+	fold *asciifolding.AsciiFoldingFilter
+}
+
+func (f foldAccents) Filter(in analysis.TokenStream) analysis.TokenStream {
+	for _, t := range in {
+		for _, c := range t.Term {
+			if c >= utf8.RuneSelf {
+				t.Term = f.fold.Filter(t.Term)
+				break
+			}
+		}
+	}
+	return in
+}
+
 // nameParts turns the dot, underscore or colon between two letters or
 // digits into a space, so that "codebook.pdf", "main.go", "retry_policy",
 // "user:alice" and "TODO:refactor" are searchable by their words: Unicode
@@ -137,6 +197,8 @@ func wordAfter(b []byte) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
+func alpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
 func alnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
@@ -170,9 +232,16 @@ func init() {
 			return nil, fmt.Errorf("analyzer %s: Bleve's English analyzer no longer ends on the Porter stemmer", AnalyzerName)
 		}
 		d.CharFilters = append([]analysis.CharFilter{nameParts{}}, d.CharFilters...)
+		d.Tokenizer = symbolWords{d.Tokenizer}
 		// The base goes in before the stemmer, so "ran" and "running" meet
 		// at "run".
 		d.TokenFilters = slices.Insert(d.TokenFilters, n-1, analysis.TokenFilter(baseForms{}))
+		// Accents go before lower-casing, which then sees the folded
+		// letters; after the possessive filter, which knows "’s".
+		if _, ok := d.TokenFilters[1].(*lowercase.LowerCaseFilter); !ok {
+			return nil, fmt.Errorf("analyzer %s: Bleve's English analyzer no longer lower-cases second", AnalyzerName)
+		}
+		d.TokenFilters = slices.Insert(d.TokenFilters, 1, analysis.TokenFilter(foldAccents{asciifolding.New()}))
 		return d, nil
 	})
 	if err != nil {

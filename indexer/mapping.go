@@ -15,8 +15,10 @@ import (
 // their own "because" (clients no longer strip it when showing them). 14:
 // attachment names and artifact paths with the words run together in them
 // ("ZebraMigrationPlan.pdf (Zebra Migration Plan)"). 15: a colon between
-// letters is a word break ("user:alice" is user and alice).
-const FormatVersion = 15
+// letters is a word break ("user:alice" is user and alice). 16: "C++", "C#",
+// "F#" and ".NET" are words of their own, and accents are folded ("café" is
+// cafe).
+const FormatVersion = 16
 
 // bm25B is how much BM25 normalises a match by the length of its field
 // (Bleve's default is 0.75). Chat turns are short and of like length: at

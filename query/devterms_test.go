@@ -1,0 +1,72 @@
+package query_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/convsearch/convsearch/query"
+)
+
+// Language names written with symbols are words of their own: C++ finds the
+// C++ conversation first, not C# or C, quoted or not, and C keeps finding C.
+// Accents are folded: cafe finds café and café finds cafe.
+func TestDeveloperTerms(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("cpp", "How do I move a std::vector in C++ without a copy?", "Use std::move; C++11 and later."),
+		chat("cs", "In C# on .NET 8, how do I await a list of tasks?", "Task.WhenAll."),
+		chat("fs", "F# pattern matching on a discriminated union", "Use match ... with."),
+		chat("c", "A C program segfaults on free()", "You freed the pointer twice."),
+		chat("net", "Network NET admin notes for the office", "The router is in the closet."),
+		chat("accent", "We met at the café for a crème brûlée", "Lovely."),
+		chat("plain", "The cafe on the corner opens at eight", "Good to know."),
+		chat("cjk", "数据库连接池 and カフェ", "ok"),
+	)...)
+	for _, tt := range []struct {
+		q    string
+		want []string // every conversation found, first the best
+	}{
+		{"C++", []string{"cpp"}},
+		{`"C++"`, []string{"cpp"}},
+		{"c++ vector", []string{"cpp"}},
+		{"C#", []string{"cs"}},
+		{`"C#"`, []string{"cs"}},
+		{"F#", []string{"fs"}},
+		{".NET", []string{"cs"}},
+		{"C", []string{"c"}},
+		{"net", []string{"net"}},
+		{"cafe", []string{"accent", "plain"}},
+		{"café", []string{"accent", "plain"}},
+		{"creme brulee", []string{"accent"}},
+		{"Crème", []string{"accent"}},
+		{"カフェ", []string{"cjk"}},
+		{"数据库", []string{"cjk"}},
+	} {
+		res, err := e.Search(context.Background(), query.Request{Query: tt.q, Group: true})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.q, err)
+		}
+		got := convOrder(res)
+		if len(got) == 0 || got[0] != tt.want[0] || len(got) != len(tt.want) {
+			t.Errorf("%s: found %v, want %v", tt.q, got, tt.want)
+		}
+	}
+}
+
+// A highlight shows the text as written: the symbols of C++ and the
+// accents of café.
+func TestDeveloperTermsHighlight(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("cpp", "Templates in C++ are compiled per use"),
+		chat("accent", "Meet me at the café"),
+	)...)
+	for q, want := range map[string]string{"C++": "<mark>C++</mark>", "cafe": "<mark>café</mark>"} {
+		res, err := e.Search(context.Background(), query.Request{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 || len(res.Hits[0].Fragments) == 0 || !strings.Contains(res.Hits[0].Fragments[0], want) {
+			t.Errorf("%s: hits %+v, want a fragment with %s", q, res.Hits, want)
+		}
+	}
+}
