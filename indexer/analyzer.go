@@ -19,11 +19,17 @@ import (
 	"github.com/convsearch/convsearch/indexer/internal/irregular"
 )
 
-// AnalyzerName is the analyzer of every text field: the English analyzer
-// (lower case, stop words, stemming) after nameParts, with irregular forms
-// turned into their base before stemming ("ran" is run, "went" go). The query package
-// analyses query words with it too, so both sides split alike.
+// AnalyzerName is the analyzer of query words: the English analyzer (lower
+// case, stop words, stemming) after nameParts, with developers' words kept
+// (codeWords: "C++", "C#"), accents folded ("café" is cafe) and irregular
+// forms turned into their base before stemming ("ran" is run, "went" go).
 const AnalyzerName = "convsearch_en"
+
+// TextAnalyzerName is the analyzer of every text field: AnalyzerName, with
+// a camelCase word also its parts and their runs ("UserProfileCard" is
+// also user, profile, card, userprofile and profilecard; codeWords). Every
+// term AnalyzerName gives a word, it gives too, at the word's last place.
+const TextAnalyzerName = "convsearch_en_text"
 
 const namePartsName = "convsearch_name_parts"
 
@@ -95,41 +101,170 @@ func (baseForms) Filter(in analysis.TokenStream) analysis.TokenStream {
 	return in
 }
 
-// symbolWords is the English analyzer's tokenizer, except that a letter
-// followed by "++" or "#" ("C++", "C#", "F#", "g++") and "NET" after a dot
-// that follows no letter or digit (".NET") are a word of their own with
-// their symbols: Unicode word breaking drops the symbols, which made C++,
-// C# and C one term. The symbols must end the word ("C#define" is not C#);
-// a version may follow ("C++17" is c++ and 17). "ASP.NET" is still asp and
-// net (nameParts).
-type symbolWords struct{ analysis.Tokenizer }
+// codeWords is the English analyzer's tokenizer, with what it does not
+// know of developers' words.
+//
+// A letter followed by "++" or "#" ("C++", "C#", "F#", "g++") and "NET"
+// after a dot that follows no letter or digit (".NET") are a word of their
+// own with their symbols: Unicode word breaking drops the symbols, which
+// made C++, C# and C one term. The symbols must end the word ("C#define" is
+// not C#); a version may follow ("C++17" is c++ and 17). "ASP.NET" is
+// still asp and net (nameParts).
+//
+// With camel (TextAnalyzerName, the index's), a word in camelCase or
+// PascalCase ("UserProfileCard", "getUserById", "HTMLParser") is also its
+// parts (camelParts) and every run of them: part j takes place p+j, and
+// each run of parts the place of its last part, the longest first. So
+// "profile", "ProfileCard", "UserById" and "user profile card" find it,
+// and the word typed whole ("getuserbyid" in any case) finds it. Query
+// words are analysed without camel (AnalyzerName), so that a query word
+// is one term: "getUserById" finds only the conversations that have it,
+// and a typo or prefix applies to the whole word. A quoted phrase is
+// analysed by the field's analyzer, the index's: its camelCase words are
+// their parts with the runs at the same places, as in the index.
+type codeWords struct {
+	analysis.Tokenizer
+	camel bool // split camelCase words (TextAnalyzerName)
+}
 
-func (s symbolWords) Tokenize(in []byte) analysis.TokenStream {
-	toks := s.Tokenizer.Tokenize(in)
-	for _, t := range toks {
-		switch n := t.End - t.Start; {
-		case n == 1 && alpha(in[t.Start]):
-			end := t.End
-			switch {
-			case strings.HasPrefix(string(in[end:min(end+2, len(in))]), "++"):
-				end += 2
-			case end < len(in) && in[end] == '#':
-				end++
-			default:
-				continue
+func (c codeWords) Tokenize(in []byte) analysis.TokenStream {
+	toks := c.Tokenizer.Tokenize(in)
+	var out analysis.TokenStream // nil until a word is split
+	shift := 0                   // the places the parts added so far
+	for i, t := range toks {
+		symbolWord(in, t)
+		t.Position += shift
+		var ends []int
+		if c.camel {
+			ends = camelParts(t.Term)
+		}
+		if ends == nil {
+			if out != nil {
+				out = append(out, t)
 			}
-			if end < len(in) && (alpha(in[end]) || in[end] == '+' || in[end] == '#' || in[end] >= utf8.RuneSelf) {
-				continue
+			continue
+		}
+		if out == nil {
+			out = append(make(analysis.TokenStream, 0, len(toks)+8), toks[:i]...)
+		}
+		// Part j at place p+j, with the runs of parts that end with it
+		// ("ProfileCard" with Card), the longest first: a phrase's match
+		// keeps the first of the terms at a place that it finds, and the
+		// query package's phrase check looks for the whole word.
+		shift += len(ends) - 1
+		t.Position += len(ends) - 1
+		for j, end := range ends {
+			for k := 0; k <= j; k++ {
+				if k == 0 && j == len(ends)-1 {
+					out = append(out, t) // the whole word
+					continue
+				}
+				at := 0
+				if k > 0 {
+					at = ends[k-1]
+				}
+				out = append(out, &analysis.Token{
+					Term:     append([]byte(nil), t.Term[at:end]...), // filters write in place
+					Start:    t.Start + at,
+					End:      t.Start + end,
+					Position: t.Position - (len(ends) - 1) + j,
+					Type:     t.Type,
+				})
 			}
-			t.Term = append([]byte(nil), in[t.Start:end]...)
-			t.End = end
-		case n == 3 && t.Start > 0 && in[t.Start-1] == '.' && strings.EqualFold(string(in[t.Start:t.End]), "net") &&
-			(t.Start == 1 || !wordBefore(in[:t.Start-1])) && (t.End == len(in) || !wordAfter(in[t.End:])):
-			t.Start--
-			t.Term = append([]byte(nil), in[t.Start:t.End]...)
 		}
 	}
-	return toks
+	if out == nil {
+		return toks
+	}
+	return out
+}
+
+// symbolWord widens a token to "C++", "C#" or ".NET" (codeWords).
+func symbolWord(in []byte, t *analysis.Token) {
+	switch n := t.End - t.Start; {
+	case n == 1 && alpha(in[t.Start]):
+		end := t.End
+		switch {
+		case strings.HasPrefix(string(in[end:min(end+2, len(in))]), "++"):
+			end += 2
+		case end < len(in) && in[end] == '#':
+			end++
+		default:
+			return
+		}
+		if end < len(in) && (alpha(in[end]) || in[end] == '+' || in[end] == '#' || in[end] >= utf8.RuneSelf) {
+			return
+		}
+		t.Term = append([]byte(nil), in[t.Start:end]...)
+		t.End = end
+	case n == 3 && t.Start > 0 && in[t.Start-1] == '.' && strings.EqualFold(string(in[t.Start:t.End]), "net") &&
+		(t.Start == 1 || !wordBefore(in[:t.Start-1])) && (t.End == len(in) || !wordAfter(in[t.End:])):
+		t.Start--
+		t.Term = append([]byte(nil), in[t.Start:t.End]...)
+	}
+}
+
+// Bounds of a word split into its parts: longer words and words of more
+// parts are most often not names but keys, hashes and encoded data
+// ("aGVsbG8gV29ybGQ"), whose parts would only fill the index.
+const (
+	maxCamelBytes = 48
+	maxCamelParts = 6
+)
+
+// camelParts returns where the parts of a camelCase or PascalCase word
+// end, in bytes, or nil when it is not split: a part starts at a capital
+// after a small letter ("getUser"), at the last of a run of capitals that
+// goes on in small letters ("HTMLParser" is HTML and Parser), and at a
+// capital after a digit that goes on in small letters ("utf8Decode").
+// Digits stay with the part before them ("base64Encode"). A word is split
+// only when it has a small letter, two to maxCamelParts parts of two
+// letters or more ("iPhone" and "getX" are not split, nor most random
+// keys).
+func camelParts(w []byte) []int {
+	if len(w) < 4 || len(w) > maxCamelBytes {
+		return nil
+	}
+	var (
+		ends             []int
+		start, runes     int // the current part's start and length in runes
+		prev             rune
+		lower, anyChange bool
+	)
+	for i, r := range string(w) {
+		if i > 0 {
+			split := unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev) && lowerAfter(w[i:]))
+			if unicode.IsUpper(prev) && unicode.IsUpper(r) && lowerAfter(w[i:]) && runes > 1 {
+				split = true
+			}
+			if split {
+				if runes < 2 || len(ends) == maxCamelParts-1 {
+					return nil
+				}
+				ends = append(ends, i)
+				start, runes = i, 0
+				anyChange = true
+			}
+		}
+		if unicode.IsLower(r) {
+			lower = true
+		} else if !unicode.IsUpper(r) && !unicode.IsDigit(r) {
+			return nil // marks, CJK, symbols: not a camelCase word
+		}
+		prev = r
+		runes++
+	}
+	if !anyChange || !lower || runes < 2 || start == len(w) {
+		return nil
+	}
+	return append(ends, len(w))
+}
+
+// lowerAfter reports a small letter after the first rune of b.
+func lowerAfter(b []byte) bool {
+	_, n := utf8.DecodeRune(b)
+	r, _ := utf8.DecodeRune(b[n:])
+	return unicode.IsLower(r)
 }
 
 // foldAccents folds a term's accented Latin letters into ASCII ("café" is
@@ -203,6 +338,41 @@ func alnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
+// english is Bleve's English analyzer with nameParts, codeWords, accents
+// folded and irregular forms turned into their base.
+func english(name string, camel bool, config map[string]any, cache *registry.Cache) (analysis.Analyzer, error) {
+	a, err := en.AnalyzerConstructor(config, cache)
+	if err != nil {
+		return nil, err
+	}
+	// Bleve's English analyzer ends on its Porter stemmer; should a
+	// Bleve upgrade change that, indexing fails here rather than
+	// index words without their base forms or names' parts.
+	d, ok := a.(*analysis.DefaultAnalyzer)
+	n := 0
+	if ok {
+		n = len(d.TokenFilters)
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("analyzer %s: Bleve's English analyzer is no longer a chain of token filters", name)
+	}
+	if _, ok := d.TokenFilters[n-1].(*porter.PorterStemmer); !ok {
+		return nil, fmt.Errorf("analyzer %s: Bleve's English analyzer no longer ends on the Porter stemmer", name)
+	}
+	if _, ok := d.TokenFilters[1].(*lowercase.LowerCaseFilter); !ok {
+		return nil, fmt.Errorf("analyzer %s: Bleve's English analyzer no longer lower-cases second", name)
+	}
+	d.CharFilters = append([]analysis.CharFilter{nameParts{}}, d.CharFilters...)
+	d.Tokenizer = codeWords{Tokenizer: d.Tokenizer, camel: camel}
+	// The base goes in before the stemmer, so "ran" and "running" meet
+	// at "run".
+	d.TokenFilters = slices.Insert(d.TokenFilters, n-1, analysis.TokenFilter(baseForms{}))
+	// Accents go before lower-casing, which then sees the folded letters;
+	// after the possessive filter, which knows "’s".
+	d.TokenFilters = slices.Insert(d.TokenFilters, 1, analysis.TokenFilter(foldAccents{asciifolding.New()}))
+	return d, nil
+}
+
 // Bleve finds analyzers by name in its registry, so ours are registered
 // once, like Bleve's own.
 func init() {
@@ -212,40 +382,13 @@ func init() {
 	if err != nil {
 		panic(err) // a second registration: a programming error
 	}
-	err = registry.RegisterAnalyzer(AnalyzerName, func(config map[string]any, cache *registry.Cache) (analysis.Analyzer, error) {
-		a, err := en.AnalyzerConstructor(config, cache)
+	for name, camel := range map[string]bool{AnalyzerName: false, TextAnalyzerName: true} {
+		err = registry.RegisterAnalyzer(name, func(config map[string]any, cache *registry.Cache) (analysis.Analyzer, error) {
+			return english(name, camel, config, cache)
+		})
 		if err != nil {
-			return nil, err
+			panic(err)
 		}
-		// Bleve's English analyzer ends on its Porter stemmer; should a
-		// Bleve upgrade change that, indexing fails here rather than
-		// index words without their base forms or names' parts.
-		d, ok := a.(*analysis.DefaultAnalyzer)
-		n := 0
-		if ok {
-			n = len(d.TokenFilters)
-		}
-		if n == 0 {
-			return nil, fmt.Errorf("analyzer %s: Bleve's English analyzer is no longer a chain of token filters", AnalyzerName)
-		}
-		if _, ok := d.TokenFilters[n-1].(*porter.PorterStemmer); !ok {
-			return nil, fmt.Errorf("analyzer %s: Bleve's English analyzer no longer ends on the Porter stemmer", AnalyzerName)
-		}
-		d.CharFilters = append([]analysis.CharFilter{nameParts{}}, d.CharFilters...)
-		d.Tokenizer = symbolWords{d.Tokenizer}
-		// The base goes in before the stemmer, so "ran" and "running" meet
-		// at "run".
-		d.TokenFilters = slices.Insert(d.TokenFilters, n-1, analysis.TokenFilter(baseForms{}))
-		// Accents go before lower-casing, which then sees the folded
-		// letters; after the possessive filter, which knows "’s".
-		if _, ok := d.TokenFilters[1].(*lowercase.LowerCaseFilter); !ok {
-			return nil, fmt.Errorf("analyzer %s: Bleve's English analyzer no longer lower-cases second", AnalyzerName)
-		}
-		d.TokenFilters = slices.Insert(d.TokenFilters, 1, analysis.TokenFilter(foldAccents{asciifolding.New()}))
-		return d, nil
-	})
-	if err != nil {
-		panic(err)
 	}
 	err = registry.RegisterAnalyzer(ConceptAnalyzerName, func(config map[string]any, cache *registry.Cache) (analysis.Analyzer, error) {
 		tok, err := cache.TokenizerNamed(unicodetok.Name)

@@ -39,3 +39,50 @@ func TestAnalyzerDeveloperTermsAndAccents(t *testing.T) {
 		}
 	}
 }
+
+// The index's analyzer makes a camelCase word also its parts and their
+// runs, each run at the place of its last part (the longest first) and
+// with its offsets; the query words' analyzer leaves the word whole.
+func TestAnalyzerCamelCase(t *testing.T) {
+	text, words := analyzerNamed(t, TextAnalyzerName), analyzerNamed(t, AnalyzerName)
+	type tok struct {
+		term, src string
+		pos       int
+	}
+	tests := []struct {
+		text string
+		want []tok
+	}{
+		{"UserProfileCard.tsx ok", []tok{
+			{"user", "User", 1}, {"userprofil", "UserProfile", 2}, {"profil", "Profile", 2},
+			{"userprofilecard", "UserProfileCard", 3}, {"profilecard", "ProfileCard", 3}, {"card", "Card", 3},
+			{"tsx", "tsx", 4}, {"ok", "ok", 5}}},
+		{"getUserById()", []tok{
+			{"get", "get", 1}, {"getus", "getUser", 2}, {"user", "User", 2},
+			{"getuserbi", "getUserBy", 3}, {"userbi", "UserBy", 3}, // "By" alone is a stop word
+			{"getuserbyid", "getUserById", 4}, {"userbyid", "UserById", 4}, {"byid", "ById", 4}, {"id", "Id", 4}}},
+		{"HTMLParser utf8Decode", []tok{
+			{"html", "HTML", 1}, {"htmlparser", "HTMLParser", 2}, {"parser", "Parser", 2},
+			{"utf8", "utf8", 3}, {"utf8decod", "utf8Decode", 4}, {"decod", "Decode", 4}}},
+		{"onClick", []tok{{"onclick", "onClick", 2}, {"click", "Click", 2}}},
+		// not split: one-letter parts, no small letter, too many parts,
+		// too long, other scripts
+		{"iPhone getX ECONNREFUSED", []tok{{"iphon", "iPhone", 1}, {"getx", "getX", 2}, {"econnrefus", "ECONNREFUSED", 3}}},
+		{"aBcDeFgHiJkLmN", []tok{{"abcdefghijklmn", "aBcDeFgHiJkLmN", 1}}},
+		{"OneTwoThreeFourFiveSixSeven", []tok{{"onetwothreefourfivesixseven", "OneTwoThreeFourFiveSixSeven", 1}}},
+		{"東京Tower", []tok{{"東", "東", 1}, {"京", "京", 2}, {"tower", "Tower", 3}}},
+		{"C++ café", []tok{{"c++", "C++", 1}, {"cafe", "café", 2}}},
+	}
+	for _, tt := range tests {
+		var got []tok
+		for _, x := range text.Analyze([]byte(tt.text)) {
+			got = append(got, tok{string(x.Term), tt.text[x.Start:x.End], x.Position})
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q: %v,\n want %v", tt.text, got, tt.want)
+		}
+	}
+	if got := terms(words.Analyze([]byte("getUserById UserProfileCard"))); !slices.Equal(got, []string{"getuserbyid", "userprofilecard"}) {
+		t.Errorf("query words: %q", got)
+	}
+}

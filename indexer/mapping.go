@@ -17,8 +17,9 @@ import (
 // ("ZebraMigrationPlan.pdf (Zebra Migration Plan)"). 15: a colon between
 // letters is a word break ("user:alice" is user and alice). 16: "C++", "C#",
 // "F#" and ".NET" are words of their own, and accents are folded ("café" is
-// cafe).
-const FormatVersion = 16
+// cafe). 17: camelCase words in text are also their parts and runs of parts
+// ("UserProfileCard" is user, profile, card, userprofile, profilecard).
+const FormatVersion = 17
 
 // bm25B is how much BM25 normalises a match by the length of its field
 // (Bleve's default is 0.75). Chat turns are short and of like length: at
@@ -79,14 +80,14 @@ const (
 
 // newMapping builds the explicit mapping: no dynamic fields, no _all field
 // (queries name their fields, so every text field is indexed once, not
-// twice), English analysis with stemming for text (AnalyzerName), exact keywords for
+// twice), English analysis with stemming for text (TextAnalyzerName), exact keywords for
 // filters and facets, datetimes for dates.
 func newMapping() *mapping.IndexMappingImpl {
 	im := bleve.NewIndexMapping()
 	im.ScoringModel = bindex.BM25Scoring
 	im.TypeField = FieldType
 	im.DefaultType = "unknown"
-	im.DefaultAnalyzer = AnalyzerName
+	im.DefaultAnalyzer = TextAnalyzerName
 	im.IndexDynamic = false
 	im.StoreDynamic = false
 	im.DocValuesDynamic = false
@@ -96,7 +97,7 @@ func newMapping() *mapping.IndexMappingImpl {
 	// highlighter need positions.
 	text := func() *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
-		f.Analyzer = AnalyzerName
+		f.Analyzer = TextAnalyzerName
 		f.Store = true
 		f.IncludeTermVectors = true
 		f.IncludeInAll = false

@@ -70,3 +70,76 @@ func TestDeveloperTermsHighlight(t *testing.T) {
 		}
 	}
 }
+
+// A camelCase or PascalCase word in message text is found by its parts
+// too, and the word typed whole finds the conversation that has it first.
+func TestCamelCaseWords(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("card", "Read src/components/UserProfileCard.tsx and fix getUserById() there", "Done; onClick now calls it."),
+		chat("prose", "Get the user by id from the account page", "The card shows the user name."),
+		chat("html", "The HTMLParser chokes on utf8Decode output", "Use XMLHttpRequest instead."),
+	)...)
+	for _, tt := range []struct {
+		q    string
+		want []string // every conversation found, first the best ("" after it: more may follow)
+	}{
+		{"profile", []string{"card"}},
+		{"ProfileCard", []string{"card"}},
+		{"UserProfileCard", []string{"card"}},
+		{"UserProfileCard.tsx", []string{"card"}},
+		{"userprofilecard", []string{"card"}},
+		{"user profile card", []string{"card", ""}},
+		{"getUserById", []string{"card"}},
+		{"getUserByld~", []string{"card"}},
+		{"getUser*", []string{"card"}},
+		{"getuserbyid", []string{"card"}},
+		{`"getUserById"`, []string{"card", ""}},
+		{`"fix getUserById there"`, []string{"card"}},
+		{"UserById", []string{"card"}},
+		{"click", []string{"card"}},
+		{"onClick", []string{"card"}},
+		{"parser", []string{"html"}},
+		{"HTMLParser", []string{"html"}},
+		{"decode", []string{"html"}},
+		{"http request", []string{"html"}},
+	} {
+		res, err := e.Search(context.Background(), query.Request{Query: tt.q, Group: true})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.q, err)
+		}
+		got := convOrder(res)
+		more := tt.want[len(tt.want)-1] == ""
+		want := tt.want
+		if more {
+			want = want[:len(want)-1]
+		}
+		if len(got) < len(want) || strings.Join(got[:len(want)], " ") != strings.Join(want, " ") || !more && len(got) != len(want) {
+			t.Errorf("%s: found %v, want %v", tt.q, got, tt.want)
+		}
+	}
+}
+
+// A quoted phrase with a camelCase word and common words is checked
+// against the stored text like any other.
+func TestCamelCasePhrases(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("card", "The UserProfileCard is broken after getUserById of the admin"),
+		chat("other", "The UserProfileCard was fine and getUserById for an admin"),
+	)...)
+	for q, want := range map[string]string{
+		`"UserProfileCard is broken"`:   "card",
+		`"getUserById of the admin"`:    "card",
+		`"getUserById for an admin"`:    "other",
+		`"the UserProfileCard was"`:     "other",
+		`"user profile card is broken"`: "",
+	} {
+		res, err := e.Search(context.Background(), query.Request{Query: q, Group: true})
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		got := strings.Join(convOrder(res), " ")
+		if got != want {
+			t.Errorf("%s: found %q, want %q", q, got, want)
+		}
+	}
+}
