@@ -203,12 +203,43 @@ func parseFlags(env *Env, fs *pflag.FlagSet, name string, args []string) error {
 	}
 	if err != nil {
 		printUsage(env.Stderr, fs, name)
+		if strings.HasPrefix(err.Error(), "unknown") && (name == "search" || name == "decisions") {
+			// A pasted command's flag ("--no-verify") taken for one of ours.
+			return usagef("%s: %v (to search for text that starts with a dash, put it after --: convsearch %s -- %s)", name, err, name, queryArgs(fs, args))
+		}
 		return usagef("%s: %v", name, err)
 	}
 	if err := expandPathFlags(env, fs); err != nil {
 		return usagef("%s: %v", name, err)
 	}
 	return nil
+}
+
+// queryArgs is what of args is not a flag of fs (nor a flag's value), as
+// one quoted query: the text a search was given, for the hint of a flag
+// fs does not know.
+func queryArgs(fs *pflag.FlagSet, args []string) string {
+	var words []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		var f *pflag.Flag
+		switch {
+		case a == "--":
+			continue
+		case strings.HasPrefix(a, "--"):
+			f = fs.Lookup(strings.SplitN(a[2:], "=", 2)[0])
+		case len(a) == 2 && a[0] == '-':
+			f = fs.ShorthandLookup(a[1:])
+		}
+		if f == nil {
+			words = append(words, a)
+			continue
+		}
+		if f.NoOptDefVal == "" && !strings.Contains(a, "=") {
+			i++ // its value
+		}
+	}
+	return "'" + strings.ReplaceAll(strings.Join(words, " "), "'", `'\''`) + "'"
 }
 
 // errHelp stops a command after --help was printed; run treats it as success.
