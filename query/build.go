@@ -257,6 +257,17 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 				q.SetField(f.name)
 				q.SetBoost(f.boost)
 				qs = append(qs, q)
+				if shortHash(toks[0]) {
+					// git's short form of a hash, as log --oneline
+					// prints it, finds the hash written whole.
+					if err := b.expanding(t, f.name, toks[0]); err != nil {
+						return nil, err
+					}
+					pq := bleve.NewPrefixQuery(toks[0])
+					pq.SetField(f.name)
+					pq.SetBoost(f.boost)
+					qs = append(qs, pq)
+				}
 			}
 		default:
 			// "e-mail", "foo.bar": the parts next to each other.
@@ -264,6 +275,26 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 		}
 	}
 	return disjunction(qs), nil
+}
+
+// shortHash reports whether w reads as the short form of a hash: 7 to 12
+// hexadecimal digits, letters and digits both.
+func shortHash(w string) bool {
+	if len(w) < 7 || len(w) > 12 {
+		return false
+	}
+	letter, digit := false, false
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'f':
+			letter = true
+		default:
+			return false
+		}
+	}
+	return letter && digit
 }
 
 // joinedPrefix is the query for a prefix of a word whose parts are joined

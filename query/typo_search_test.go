@@ -22,3 +22,18 @@ func TestTypoFindsTheWordItsStemMisses(t *testing.T) {
 		{"zzyzx~", nil},
 	})
 }
+
+// A commit's short hash (git log --oneline) finds the hash written whole.
+func TestShortHashFindsTheHash(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("target", "reverted a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0 on main"),
+		chat("apart", "the decade 1990s and cafe babe"),
+	)...)
+	checkConversations(t, e, []convCase{
+		{"a1b2c3d", []string{"target"}},
+		{"a1b2c3d4e5f6", []string{"target"}},
+		{"a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0", []string{"target"}},
+		{"b2c3d4e", nil}, // a hash begins so, not holds it
+		{"decade", []string{"apart"}},
+	})
+}
