@@ -133,6 +133,15 @@ func (c codeWords) Tokenize(in []byte) analysis.TokenStream {
 	shift := 0                   // the places the parts added so far
 	for i, t := range toks {
 		symbolWord(in, t)
+		if i > 0 && paragraphBreak(in[toks[i-1].End:t.Start]) {
+			// A blank line between two words: they are not next to each
+			// other for a phrase ("react" ending one topic, "native
+			// modules" the next, is no "React Native").
+			shift += paragraphGap
+			if out == nil {
+				out = append(make(analysis.TokenStream, 0, len(toks)+8), toks[:i]...)
+			}
+		}
 		t.Position += shift
 		var ends []int
 		if c.camel {
@@ -177,6 +186,30 @@ func (c codeWords) Tokenize(in []byte) analysis.TokenStream {
 		return toks
 	}
 	return out
+}
+
+// paragraphGap is the places left between the words either side of a
+// blank line: more than a phrase's slop of 0 needs.
+const paragraphGap = 1
+
+// paragraphBreak reports whether gap, the text between two words, holds a
+// blank line: a paragraph's end in a message, and between the parts of a
+// conversation's own document (its title, each summary, each topic).
+func paragraphBreak(gap []byte) bool {
+	newline := false // a newline, then only blanks since
+	for _, c := range gap {
+		switch c {
+		case '\n':
+			if newline {
+				return true
+			}
+			newline = true
+		case ' ', '\t', '\r':
+		default:
+			newline = false
+		}
+	}
+	return false
 }
 
 // symbolWord widens a token to "C++", "C#" or ".NET" (codeWords).

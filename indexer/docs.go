@@ -147,7 +147,7 @@ func piece(c *conversation.Conversation, key, file string, from, to int, head bo
 		dm[FieldContent] = d.Decision
 		if d.Rationale != "" {
 			dm[FieldRationale] = d.Rationale
-			dm[FieldContent] = d.Decision + "\n" + d.Rationale
+			dm[FieldContent] = d.Decision + "\n\n" + d.Rationale // two paragraphs, as conversationText's
 		}
 		dm[FieldMessageIndex] = float64(d.MessageIndex)
 		dm[FieldOrigin] = string(d.Origin)
@@ -295,34 +295,35 @@ func prefix(s string, max int) string {
 
 // conversationText is the searchable text of a conversation's own
 // document: its title, summaries and topics, and what it keeps outside its
-// messages (artifact titles and text, notes).
+// messages (artifact titles and text, notes), each a paragraph, so that no
+// phrase runs from one into the next (see paragraphBreak).
 func conversationText(c *conversation.Conversation) string {
 	var b strings.Builder
 	b.WriteString(c.Title)
-	b.WriteByte('\n')
+	b.WriteString("\n\n")
 	for _, s := range c.Summaries {
 		b.WriteString(s)
-		b.WriteByte('\n')
+		b.WriteString("\n\n")
 	}
 	for _, t := range c.Topics {
 		b.WriteString(t.Name)
-		b.WriteByte('\n')
+		b.WriteString("\n\n")
 	}
 	for _, a := range c.Artifacts {
 		for _, s := range []string{a.Title, conversation.WithNameWords(a.Path), a.Description, a.Content} {
 			if s != "" {
 				b.WriteString(s)
-				b.WriteByte('\n')
+				b.WriteString("\n\n")
 			}
 		}
 	}
 	for _, n := range c.Notes {
 		if n.Title != "" {
 			b.WriteString(n.Title)
-			b.WriteByte('\n')
+			b.WriteString("\n\n")
 		}
 		b.WriteString(n.Text)
-		b.WriteByte('\n')
+		b.WriteString("\n\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

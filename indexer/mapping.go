@@ -18,8 +18,10 @@ import (
 // letters is a word break ("user:alice" is user and alice). 16: "C++", "C#",
 // "F#" and ".NET" are words of their own, and accents are folded ("café" is
 // cafe). 17: camelCase words in text are also their parts and runs of parts
-// ("UserProfileCard" is user, profile, card, userprofile, profilecard).
-const FormatVersion = 17
+// ("UserProfileCard" is user, profile, card, userprofile, profilecard). 18:
+// a blank line parts the words either side for phrases, and the parts of a
+// conversation's own document (title, summaries, topics) are paragraphs.
+const FormatVersion = 18
 
 // bm25B is how much BM25 normalises a match by the length of its field
 // (Bleve's default is 0.75). Chat turns are short and of like length: at
