@@ -36,6 +36,9 @@ func TestMCPContextNeedsMessage(t *testing.T) {
 		{map[string]any{"id": fixtureID, "message": 10, "context": 2}, "", 8},
 		{map[string]any{"id": "m/" + fixtureID + "/10", "context": 3}, "", 7},
 		{map[string]any{"id": fixtureID, "offset": 4}, "", 4},
+		{map[string]any{"id": fixtureID, "message": 10, "context": 2, "char_offset": 0}, "without context", 0},
+		{map[string]any{"id": fixtureID, "message": 10, "context": 2, "max_messages": 1}, "max_messages 3 or more", 0},
+		{map[string]any{"id": fixtureID, "message": 10, "context": 0, "max_messages": 1}, "", 10},
 	} {
 		res := call(t, cs, "get_conversation", tc.args)
 		msg := text(res)

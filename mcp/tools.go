@@ -45,7 +45,7 @@ type getInput struct {
 	ID          string `json:"id" jsonschema:"the conversation: a conversation_id from search_conversations, list_decisions or related_conversations (a hit's id works too, and opens at its message)"`
 	Message     *int   `json:"message,omitempty" jsonschema:"index of the message to read around, from 0 (a hit's message_index); omit to start at the beginning"`
 	Offset      *int   `json:"offset,omitempty" jsonschema:"page through a long conversation: the window starts at this message (pass next_message of the previous answer); instead of message"`
-	Context     *int   `json:"context,omitempty" jsonschema:"with message (or a hit's id): how many messages before it the window starts; not with offset"`
+	Context     *int   `json:"context,omitempty" jsonschema:"with message (or a hit's id): how many messages before it the window starts; not with offset or char_offset, nor more than 0 with max_messages 1"`
 	MaxMessages *int   `json:"max_messages,omitempty" jsonschema:"at most this many messages in the window; 1 reads the message whole, up to the answer's size"`
 	CharOffset  *int   `json:"char_offset,omitempty" jsonschema:"read the message alone from this character of its texts on (0: from its start), up to the answer's size: how a message cut with a marker is read to its end (pass next_char_offset, or the char_offset of cut_messages)"`
 }
@@ -190,6 +190,12 @@ func (in *getInput) check() error {
 	}
 	if in.CharOffset != nil && *in.CharOffset < 0 {
 		return argError("char_offset %d is negative: characters are counted from 0 (pass next_char_offset)", *in.CharOffset)
+	}
+	if in.CharOffset != nil && in.Context != nil {
+		return argError("char_offset reads on within one message, which has no messages before it: give message and char_offset without context")
+	}
+	if in.Context != nil && *in.Context > 0 && in.MaxMessages != nil && *in.MaxMessages == 1 {
+		return argError("context %d with max_messages 1: a window of one message holds none before it; give max_messages %d or more, or leave out context", *in.Context, *in.Context+1)
 	}
 	if in.Context != nil && (*in.Context < 0 || *in.Context > mcpWindowMax-1) {
 		return argError("context %d out of range: 0 to %d messages before message", *in.Context, mcpWindowMax-1)
