@@ -197,20 +197,31 @@ func (e *Engine) checkHit(ctx context.Context, info *ConversationInfo, id string
 	return &NoHitError{ID: id, ConversationID: info.ID, Kind: indexer.KindDecision, N: indexer.DecisionNumber(id), Count: int(sr.Total)}
 }
 
-// checkHits returns the *NoHitError of the first of ids (conversation
-// filters) that is a hit's id naming what its conversation does not have.
-// An id naming no conversation is no error: a filter that keeps nothing.
-func (e *Engine) checkHits(ctx context.Context, ids []string) error {
+// resolveHits returns ids (conversation filters) with each read one way,
+// as Conversation reads it: a conversation whose own id it is (even
+// "m/x/1"), else the one a hit's id names. It returns the *NoHitError of
+// the first that is a hit's id naming what its conversation does not have;
+// an id naming no conversation is no error: a filter that keeps nothing.
+func (e *Engine) resolveHits(ctx context.Context, ids []string) ([]string, error) {
+	out := make([]string, 0, len(ids))
 	for _, id := range ids {
-		if c, _ := ConversationID(id); c == id {
+		c, _ := ConversationID(id)
+		if c == id {
+			out = append(out, id)
 			continue
 		}
 		var nh *NoHitError
-		if _, err := e.Conversation(ctx, id); errors.As(err, &nh) || (err != nil && !errors.Is(err, ErrNotFound)) {
-			return err
+		conv, err := e.Conversation(ctx, id)
+		if errors.As(err, &nh) || (err != nil && !errors.Is(err, ErrNotFound)) {
+			return nil, err
+		}
+		if err == nil && conv.ID == id {
+			out = append(out, id) // the literal conversation wins
+		} else {
+			out = append(out, c)
 		}
 	}
-	return nil
+	return out, nil
 }
 
 // ConversationID returns the conversation id a hit's id names (m/ID/N →

@@ -54,6 +54,9 @@ type Request struct {
 	// not a filter the caller chose: it does not make a query of only
 	// common words a listing.
 	kindOfList bool
+	// resolved is set when each of Conversations was read one way only
+	// (resolveHits): a conversation's own id, or the id of a hit's.
+	resolved bool
 }
 
 // Validate checks r and fills its defaults.
@@ -208,6 +211,10 @@ func (r *Request) fieldFilters() []bq.Query {
 // too, for a conversation whose own id looks like a hit's.
 func (r *Request) conversationIDs() []string {
 	convs := slices.Clone(r.Conversations)
+	if r.resolved {
+		slices.Sort(convs)
+		return slices.Compact(convs)
+	}
 	for _, v := range r.Conversations {
 		if c, _ := ConversationID(v); c != v {
 			convs = append(convs, c)

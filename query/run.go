@@ -28,8 +28,12 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, e.timeout)
 	defer cancel()
-	if err := e.checkHits(ctx, r.Conversations); err != nil {
-		return nil, err
+	if len(r.Conversations) > 0 {
+		ids, err := e.resolveHits(ctx, r.Conversations)
+		if err != nil {
+			return nil, err
+		}
+		r.Conversations, r.resolved = ids, true
 	}
 	node, err := Parse(r.Query)
 	if err != nil {
