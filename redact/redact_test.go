@@ -154,6 +154,7 @@ func ruleCases() []redactCase {
 		hit("curl-auth-user", "curl -u admin:", fake(94, alnum, 14), " https://api.example.org/"),
 		hit("discord-webhook-url", "curl -X POST https://discord.com/api/webhooks/", fake(301, digits, 18)+"/"+fake(302, alnumUD, 68), " -d @msg.json"),
 		hit("presigned-url-signature", "https://bucket.s3.amazonaws.com/f?X-Amz-Date=20240101T000000Z&X-Amz-Signature=", fake(303, lowerHx, 64), "&x=1"),
+		hit("http-cookie", "Cookie: ", "_session="+fake(304, alnum, 24), ""),
 		miss("curl placeholder", "curl -u user:$PASSWORD https://api.example.org/"),
 
 		hit("url-password", "DATABASE_URL=postgres://app:", fake(95, alnum, 16), "@db.internal:5432/app"),

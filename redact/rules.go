@@ -237,6 +237,11 @@ func defaultRules() []rule {
 		// not in gitleaks: URLs that are credentials themselves.
 		r("discord-webhook-url", kw("discord.com/api/", "discordapp.com/api/"),
 			`discord(?:app)?\.com/api/(?:v[0-9]{1,2}/)?webhooks/([0-9]{17,20}/[A-Za-z0-9_-]{60,80})`+tokenEnd, 1, 3),
+		// An HTTP Cookie or Set-Cookie header pasted with a session in it:
+		// its value up to the line's end, when a cookie of it has a
+		// token's length (not in gitleaks). "theme=dark; Path=/" is kept.
+		r("http-cookie", kw("Cookie:", "cookie:", "COOKIE:"),
+			`(?i)cookie:[ \t]*([^\r\n"'<>]*=[A-Za-z0-9%._~+/-]{16,}[^\r\n"'<>]*)`, 1, 3),
 		r("presigned-url-signature", kw("X-Amz-Signature=", "x-amz-signature=", "X-Goog-Signature=", "x-goog-signature="),
 			`(?i)x-(?:amz|goog)-signature=([0-9a-f]{64}(?:[0-9a-f]{448})?)\b`, 1, 3),
 
