@@ -156,17 +156,18 @@ func (c codeWords) Tokenize(in []byte) analysis.TokenStream {
 		if out == nil {
 			out = append(make(analysis.TokenStream, 0, len(toks)+8), toks[:i]...)
 		}
-		// Part j at place p+j, with the runs of parts that end with it
-		// ("ProfileCard" with Card), the longest first: a phrase's match
-		// keeps the first of the terms at a place that it finds, and the
-		// query package's phrase check looks for the whole word.
-		shift += len(ends) - 1
-		t.Position += len(ends) - 1
+		// The whole word first, then its parts and runs of parts
+		// ("ProfileCard" with Card), the longest first, all at the word's
+		// own place: the query's analyzer leaves a query word whole, so a
+		// phrase or a word of joined parts ("api.getUserById", "fix
+		// getUserById there", "api.getUser*") meets the word where the
+		// words around it are. Parts typed as a phrase of their own
+		// ("user profile card") do not match it.
+		out = append(out, t)
 		for j, end := range ends {
 			for k := 0; k <= j; k++ {
 				if k == 0 && j == len(ends)-1 {
-					out = append(out, t) // the whole word
-					continue
+					continue // the whole word, above
 				}
 				at := 0
 				if k > 0 {
@@ -176,7 +177,7 @@ func (c codeWords) Tokenize(in []byte) analysis.TokenStream {
 					Term:     append([]byte(nil), t.Term[at:end]...), // filters write in place
 					Start:    t.Start + at,
 					End:      t.Start + end,
-					Position: t.Position - (len(ends) - 1) + j,
+					Position: t.Position,
 					Type:     t.Type,
 				})
 			}

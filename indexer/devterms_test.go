@@ -41,8 +41,9 @@ func TestAnalyzerDeveloperTermsAndAccents(t *testing.T) {
 }
 
 // The index's analyzer makes a camelCase word also its parts and their
-// runs, each run at the place of its last part (the longest first) and
-// with its offsets; the query words' analyzer leaves the word whole.
+// runs, all at the word's own place (the whole word first, then the runs
+// ending with each part, the longest first), each with its offsets; the
+// query words' analyzer leaves the word whole.
 func TestAnalyzerCamelCase(t *testing.T) {
 	text, words := analyzerNamed(t, TextAnalyzerName), analyzerNamed(t, AnalyzerName)
 	type tok struct {
@@ -54,17 +55,17 @@ func TestAnalyzerCamelCase(t *testing.T) {
 		want []tok
 	}{
 		{"UserProfileCard.tsx ok", []tok{
-			{"user", "User", 1}, {"userprofil", "UserProfile", 2}, {"profil", "Profile", 2},
-			{"userprofilecard", "UserProfileCard", 3}, {"profilecard", "ProfileCard", 3}, {"card", "Card", 3},
-			{"tsx", "tsx", 4}, {"ok", "ok", 5}}},
+			{"userprofilecard", "UserProfileCard", 1}, {"user", "User", 1}, {"userprofil", "UserProfile", 1}, {"profil", "Profile", 1},
+			{"profilecard", "ProfileCard", 1}, {"card", "Card", 1},
+			{"tsx", "tsx", 2}, {"ok", "ok", 3}}},
 		{"getUserById()", []tok{
-			{"get", "get", 1}, {"getus", "getUser", 2}, {"user", "User", 2},
-			{"getuserbi", "getUserBy", 3}, {"userbi", "UserBy", 3}, // "By" alone is a stop word
-			{"getuserbyid", "getUserById", 4}, {"userbyid", "UserById", 4}, {"byid", "ById", 4}, {"id", "Id", 4}}},
+			{"getuserbyid", "getUserById", 1}, {"get", "get", 1}, {"getus", "getUser", 1}, {"user", "User", 1},
+			{"getuserbi", "getUserBy", 1}, {"userbi", "UserBy", 1}, // "By" alone is a stop word
+			{"userbyid", "UserById", 1}, {"byid", "ById", 1}, {"id", "Id", 1}}},
 		{"HTMLParser utf8Decode", []tok{
-			{"html", "HTML", 1}, {"htmlparser", "HTMLParser", 2}, {"parser", "Parser", 2},
-			{"utf8", "utf8", 3}, {"utf8decod", "utf8Decode", 4}, {"decod", "Decode", 4}}},
-		{"onClick", []tok{{"onclick", "onClick", 2}, {"click", "Click", 2}}},
+			{"htmlparser", "HTMLParser", 1}, {"html", "HTML", 1}, {"parser", "Parser", 1},
+			{"utf8decod", "utf8Decode", 2}, {"utf8", "utf8", 2}, {"decod", "Decode", 2}}},
+		{"onClick", []tok{{"onclick", "onClick", 1}, {"click", "Click", 1}}},
 		// not split: one-letter parts, no small letter, too many parts,
 		// too long, other scripts
 		{"iPhone getX ECONNREFUSED", []tok{{"iphon", "iPhone", 1}, {"getx", "getX", 2}, {"econnrefus", "ECONNREFUSED", 3}}},

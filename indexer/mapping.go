@@ -20,7 +20,8 @@ import (
 // cafe). 17: camelCase words in text are also their parts and runs of parts
 // ("UserProfileCard" is user, profile, card, userprofile, profilecard). 18:
 // a blank line parts the words either side for phrases, and the parts of a
-// conversation's own document (title, summaries, topics) are paragraphs.
+// conversation's own document (title, summaries, topics) are paragraphs;
+// a camelCase word's parts and runs stand at the word's own place.
 const FormatVersion = 18
 
 // bm25B is how much BM25 normalises a match by the length of its field

@@ -19,7 +19,7 @@ func TestParagraphGap(t *testing.T) {
 			{"react\n\nnative", "react@1 nativ@3"},
 			{"react \r\n \r\n native", "react@1 nativ@3"},
 			{"react.\n \n- native\n\n\nmodules", "react@1 nativ@3 modul@5"},
-			{"UserProfileCard\n\nnative", "user@1 userprofil@2 profil@2 userprofilecard@3 profilecard@3 card@3 nativ@5"},
+			{"UserProfileCard\n\nnative", "userprofilecard@1 user@1 userprofil@1 profil@1 profilecard@1 card@1 nativ@3"},
 		} {
 			var got string
 			for _, x := range a.Analyze([]byte(tt.text)) {
