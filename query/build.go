@@ -72,6 +72,10 @@ func (b *builder) build(n Node) (bq.Query, error) {
 	case *Or:
 		var any []bq.Query
 		for _, c := range n.Clauses {
+			if onlyNot(c) {
+				// "react OR -vue" is every document but vue's.
+				return nil, &SyntaxError{Query: b.src, Msg: "a word not wanted (-word, NOT word) as one side of an OR matches nearly every document; put it beside the words that must match: react -vue, or (react OR angular) -vue"}
+			}
 			q, err := b.build(c)
 			if err != nil {
 				return nil, err
@@ -102,6 +106,18 @@ func (b *builder) build(n Node) (bq.Query, error) {
 		return q, err
 	}
 	return nil, fmt.Errorf("query: unknown node %T", n)
+}
+
+// onlyNot reports whether n says only what must not match: a NOT, or
+// NOTs together.
+func onlyNot(n Node) bool {
+	switch n := n.(type) {
+	case *Not:
+		return true
+	case *And:
+		return len(n.Clauses) > 0 && !slices.ContainsFunc(n.Clauses, func(c Node) bool { return !onlyNot(c) })
+	}
+	return false
 }
 
 // clauses builds an And's clauses: those that must match and those (after
@@ -190,56 +206,9 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 	var qs []bq.Query
 	switch {
 	case t.Prefix:
-		if q, ok, err := b.joinedPrefix(t); ok || err != nil {
-			return q, err
-		}
-		prefix := strings.ToLower(t.Text)
-		st := b.prefixStem(prefix) // the same in every field
-		for _, f := range textFields {
-			if err := b.expanding(t, f.name, prefix); err != nil {
-				return nil, err
-			}
-			q := bleve.NewPrefixQuery(prefix)
-			q.SetField(f.name)
-			q.SetBoost(f.boost)
-			qs = append(qs, q)
-			if st != "" {
-				sq := bleve.NewTermQuery(st)
-				sq.SetField(f.name)
-				sq.SetBoost(f.boost)
-				qs = append(qs, sq)
-			}
-		}
+		return b.prefixIn(t, textFields)
 	case t.Fuzziness > 0:
-		toks := analyze(b.e.analyzer, t.Text)
-		if len(toks) == 0 {
-			toks = []string{strings.ToLower(t.Text)}
-		}
-		for _, f := range textFields {
-			var parts []bq.Query
-			for _, tok := range toks {
-				q := bleve.NewFuzzyQuery(tok)
-				q.SetFuzziness(t.Fuzziness)
-				q.SetField(f.name)
-				q.SetBoost(f.boost)
-				parts = append(parts, q)
-			}
-			qs = append(qs, combine(parts, nil, nil))
-			if len(toks) != 1 {
-				continue
-			}
-			// The word meant, one typo away, stems otherwise (see typoStems).
-			stems, err := b.typoStems(f.name, strings.ToLower(t.Text), toks[0])
-			if err != nil {
-				return nil, err
-			}
-			for _, st := range stems {
-				q := bleve.NewTermQuery(st)
-				q.SetField(f.name)
-				q.SetBoost(f.boost)
-				qs = append(qs, q)
-			}
-		}
+		return b.fuzzyIn(t, textFields)
 	default:
 		toks := analyze(b.e.analyzer, t.Text)
 		switch len(toks) {
@@ -297,39 +266,142 @@ func shortHash(w string) bool {
 	return letter && digit
 }
 
+// prefixIn matches t, a prefix, in fields: the words that begin so and,
+// for a prefix that is a whole word, its stem ("retry*" finds retries:
+// the index holds retri); a word of joined parts as joinedPrefix says.
+func (b *builder) prefixIn(t *Term, fields []textField) (bq.Query, error) {
+	if q, ok, err := b.joinedPrefix(t, fields); ok || err != nil {
+		return q, err
+	}
+	return b.plainPrefix(t, fields)
+}
+
+// plainPrefix is prefixIn for a prefix taken as one word.
+func (b *builder) plainPrefix(t *Term, fields []textField) (bq.Query, error) {
+	var qs []bq.Query
+	prefix := strings.ToLower(t.Text)
+	st := b.prefixStem(prefix) // the same in every field
+	for _, f := range fields {
+		if err := b.expanding(t, f.name, prefix); err != nil {
+			return nil, err
+		}
+		q := bleve.NewPrefixQuery(prefix)
+		q.SetField(f.name)
+		q.SetBoost(f.boost)
+		qs = append(qs, q)
+		if st != "" {
+			sq := bleve.NewTermQuery(st)
+			sq.SetField(f.name)
+			sq.SetBoost(f.boost)
+			qs = append(qs, sq)
+		}
+	}
+	return disjunction(qs), nil
+}
+
+// fuzzyIn matches t, a word with typos, in fields: its stem within t's
+// edits, and for one word the stems of the words one edit from it as typed
+// (see typoStems).
+func (b *builder) fuzzyIn(t *Term, fields []textField) (bq.Query, error) {
+	var qs []bq.Query
+	toks := analyze(b.e.analyzer, t.Text)
+	if len(toks) == 0 {
+		toks = []string{strings.ToLower(t.Text)}
+	}
+	for _, f := range fields {
+		var parts []bq.Query
+		for _, tok := range toks {
+			q := bleve.NewFuzzyQuery(tok)
+			q.SetFuzziness(t.Fuzziness)
+			q.SetField(f.name)
+			q.SetBoost(f.boost)
+			parts = append(parts, q)
+		}
+		qs = append(qs, combine(parts, nil, nil))
+		if len(toks) != 1 {
+			continue
+		}
+		stems, err := b.typoStems(f.name, strings.ToLower(t.Text), toks[0])
+		if err != nil {
+			return nil, err
+		}
+		for _, st := range stems {
+			q := bleve.NewTermQuery(st)
+			q.SetField(f.name)
+			q.SetBoost(f.boost)
+			qs = append(qs, q)
+		}
+	}
+	return disjunction(qs), nil
+}
+
 // joinedPrefix is the query for a prefix of a word whose parts are joined
-// by punctuation (pg_stat*, Button.ts*, src/comp*): the index holds the
-// parts, not the word, so its whole parts and then a part that starts with
-// the last, next to each other. ok is false for a prefix of one part.
-func (b *builder) joinedPrefix(t *Term) (q bq.Query, ok bool, err error) {
-	text := strings.ToLower(t.Text)
-	i := strings.LastIndexAny(text, `./\_:@`)
+// by punctuation (pg_stat*, Button.ts*, src/comp*) in fields: the index
+// holds the parts, not the word, so its whole parts and then a part that
+// starts with the last (or is the last's stem: src/components* is compon),
+// in a row, a common word the index leaves out a gap (get_the_val*). ok is
+// false for a prefix of one part; a joiner before any word is dropped
+// (__init* is init*).
+func (b *builder) joinedPrefix(t *Term, fields []textField) (q bq.Query, ok bool, err error) {
+	text := strings.ToLower(strings.TrimLeft(t.Text, joiners))
+	i := strings.LastIndexAny(text, joiners)
 	if i <= 0 {
-		return nil, false, nil
+		if text == strings.ToLower(t.Text) || text == "" {
+			return nil, false, nil
+		}
+		// "__init*": "__init__" may be a word of the index as it is,
+		// "_stat*" the part of "pg_stat" after its joiner.
+		var qs []bq.Query
+		for _, form := range []string{strings.ToLower(t.Text), text} {
+			q, err := b.plainPrefix(&Term{Text: form, Prefix: true, Pos: t.Pos}, fields)
+			if err != nil {
+				return nil, true, err
+			}
+			qs = append(qs, q)
+		}
+		return disjunction(qs), true, nil
 	}
 	lead, last := text[:i], text[i+1:]
-	toks := analyze(b.e.analyzer, lead)
-	if len(toks) == 0 {
+	kept := b.e.analyzer.Analyze([]byte(lead))
+	if len(kept) == 0 {
 		return nil, false, nil // only common words before it: the prefix alone
 	}
 	if last == "" {
-		q, err := b.term(&Term{Text: t.Text[:i], Pos: t.Pos}) // "pg_*": the word before
+		q, err := b.term(&Term{Text: t.Text[:len(t.Text)-1], Pos: t.Pos}) // "pg_*": the word before
 		return q, true, err
 	}
+	// The places of the lead's words, counted with the common words the
+	// index leaves out (the verbatim analyzer keeps them).
+	places := len(kept) + kept[0].Position - 1
+	if b.e.verbatim != nil {
+		if all := b.e.verbatim.Analyze([]byte(lead)); len(all) > 0 {
+			places = all[len(all)-1].Position
+		}
+	}
+	first := kept[0].Position
+	seq := make([][]string, places-first+2)
+	for i := range seq {
+		seq[i] = []string{""} // a gap: any word
+	}
+	for _, tok := range kept {
+		seq[tok.Position-first] = []string{string(tok.Term)}
+	}
+	st := b.prefixStem(last)
 	var qs []bq.Query
-	for _, f := range textFields {
+	for _, f := range fields {
 		terms, err := b.prefixTerms(t, f.name, last)
 		if err != nil {
 			return nil, true, err
 		}
+		if st != "" && !slices.Contains(terms, st) {
+			terms = append(terms, st)
+		}
 		if len(terms) == 0 {
 			continue
 		}
-		seq := make([][]string, 0, len(toks)+1)
-		for _, tok := range toks {
-			seq = append(seq, []string{tok})
-		}
-		mq := bq.NewMultiPhraseQuery(append(seq, terms), f.name)
+		fseq := slices.Clone(seq)
+		fseq[len(fseq)-1] = terms
+		mq := bq.NewMultiPhraseQuery(fseq, f.name)
 		mq.SetBoost(f.boost)
 		qs = append(qs, mq)
 	}
@@ -419,36 +491,21 @@ func (b *builder) fieldTerm(t *Term) (bq.Query, error) {
 }
 
 // textIn matches t's text (a word, prefix, fuzzy word or phrase) in the
-// given text fields.
+// given text fields, as term does in the text.
 func (b *builder) textIn(t *Term, fields ...string) (bq.Query, error) {
-	var qs []bq.Query
-	var prefix, st string
-	if t.Prefix {
-		prefix = strings.ToLower(t.Text)
-		st = b.prefixStem(prefix) // the same in every field
-	}
+	tf := make([]textField, 0, len(fields))
 	for _, f := range fields {
-		switch {
-		case t.Prefix:
-			if err := b.expanding(t, f, prefix); err != nil {
-				return nil, err
-			}
-			q := bleve.NewPrefixQuery(prefix)
-			q.SetField(f)
-			qs = append(qs, q)
-			if st != "" {
-				sq := bleve.NewTermQuery(st)
-				sq.SetField(f)
-				qs = append(qs, sq)
-			}
-		case t.Fuzziness > 0:
-			q := bleve.NewMatchQuery(t.Text)
-			q.SetFuzziness(t.Fuzziness)
-			q.SetField(f)
-			qs = append(qs, q)
-		default:
-			qs = append(qs, b.matchPhrase(t.Text, f, 1))
-		}
+		tf = append(tf, textField{f, 1})
+	}
+	switch {
+	case t.Prefix:
+		return b.prefixIn(t, tf)
+	case t.Fuzziness > 0:
+		return b.fuzzyIn(t, tf)
+	}
+	qs := make([]bq.Query, 0, len(fields))
+	for _, f := range fields {
+		qs = append(qs, b.matchPhrase(t.Text, f, 1))
 	}
 	return disjunction(qs), nil
 }

@@ -49,8 +49,11 @@ func queryWords(an analysis.Analyzer, text string) []word {
 // signs (an address, a path, a dotted name, an identifier, an email), not
 // a hyphen of prose or the punctuation of CJK text (日本語、テスト).
 func joiner(sep string) bool {
-	return sep != "" && strings.Trim(sep, `./\_:@`) == ""
+	return sep != "" && strings.Trim(sep, joiners) == ""
 }
+
+// joiners are the characters that join the parts of one thing pasted.
+const joiners = `./\_:@`
 
 // isCJK reports whether a token is Chinese, Japanese or Korean: Bleve types
 // Han, kana and their marks (ー, 々) ideographic, and Hangul alphanumeric.

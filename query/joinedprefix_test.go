@@ -68,3 +68,27 @@ func checkConversations(t *testing.T, e *query.Engine, cases []convCase) {
 		})
 	}
 }
+
+// A prefix of joined parts whose last part is a whole word finds its stem
+// (src/components* is src compon); common words in it are gaps; a joiner
+// before any word is dropped; camelCase words meet their neighbours; and
+// fields take the same forms.
+func TestJoinedPrefixForms(t *testing.T) {
+	c := chat("target", "see src/components/UserProfileCard.tsx, call api.getUserById, get_the_value from __init__.py, and the migration of pg_stat_activity")
+	c.Title = "Sample.txt migration"
+	e := engineOver(t, query.Options{}, fileChanges(
+		c,
+		chat("apart", "source components, an api to get users, the value of init, a sample text on migrating stats"),
+	)...)
+	checkConversations(t, e, []convCase{
+		{"src/components*", []string{"target"}},
+		{"pg_stat_activity*", []string{"target"}},
+		{"api.getUser*", []string{"target"}},
+		{"components/UserProf*", []string{"target"}},
+		{"get_the_val*", []string{"target"}},
+		{"__init*", []string{"apart", "target"}},
+		{"title:sample.tx*", []string{"target"}},
+		{"title:migraton~", []string{"target"}},
+		{"what calls api.getUserById?", []string{"target"}},
+	})
+}

@@ -192,6 +192,8 @@ func TestPastedRefusals(t *testing.T) {
 		{"-jitter -bootstrap", "only says what must not match"},
 		{"DO NOT bleve", "only says what must not match"},
 		{"the -bleve", "only says what must not match"},
+		{"react OR -vue", "as one side of an OR"},
+		{"react OR NOT vue", "as one side of an OR"},
 		{"(a OR b", `put it in double quotes: "(a OR b"`},
 		{"a OR", `put it in double quotes: "a OR"`},
 		{"OR a", `put it in double quotes: "OR a"`},

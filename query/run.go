@@ -68,7 +68,7 @@ func (e *Engine) Search(ctx context.Context, r Request) (*Result, error) {
 	if node != nil && (main == nil || !question && !b.positive) && len(filters) == 0 && !r.filteredByCaller() {
 		// "the", "what is it?", "🎉", "!!!": nothing the index holds is
 		// left, and matching every document would answer nothing asked.
-		// Nor would every document but some: "-rf", "DO NOT MERGE".
+		// Nor would every document but some: "-jitter", "the -bleve".
 		if main != nil {
 			return nil, &SyntaxError{Query: r.Query, Msg: "nothing to search for: the query only says what must not match (-word, NOT word), which would list every other document; add a word that says what you are looking for, or a filter such as type:conversation" + QuoteHint(r.Query)}
 		}
