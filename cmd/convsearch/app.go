@@ -228,8 +228,14 @@ func queryArgs(fs *pflag.FlagSet, args []string) string {
 			continue
 		case strings.HasPrefix(a, "--"):
 			f = fs.Lookup(strings.SplitN(a[2:], "=", 2)[0])
-		case len(a) == 2 && a[0] == '-':
-			f = fs.ShorthandLookup(a[1:])
+		case len(a) >= 2 && a[0] == '-':
+			f = fs.ShorthandLookup(a[1:2])
+			if f != nil && len(a) > 2 && f.NoOptDefVal == "" {
+				continue // "-n5": the value given with it
+			}
+			if len(a) > 2 {
+				f = nil // "-rf": no flag of ours
+			}
 		}
 		if f == nil {
 			words = append(words, a)
@@ -239,7 +245,10 @@ func queryArgs(fs *pflag.FlagSet, args []string) string {
 			i++ // its value
 		}
 	}
-	return "'" + strings.ReplaceAll(strings.Join(words, " "), "'", `'\''`) + "'"
+	// In double quotes: searched as written, a word after a dash too
+	// ("-Xmx512m" alone would be a word not wanted).
+	q := `"` + strings.ReplaceAll(strings.Join(words, " "), `"`, "") + `"`
+	return "'" + strings.ReplaceAll(q, "'", `'\''`) + "'"
 }
 
 // errHelp stops a command after --help was printed; run treats it as success.

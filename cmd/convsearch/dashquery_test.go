@@ -14,9 +14,10 @@ func TestDashQueryHint(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"search", "git", "commit", "--no-verify"}, `put it after --: convsearch search -- 'git commit --no-verify'`},
-		{[]string{"search", "--json", "-n", "5", "rm", "-rf", "it's"}, `convsearch search -- 'rm -rf it'\''s'`},
-		{[]string{"decisions", "--project", "p", "--force"}, `convsearch decisions -- '--force'`},
+		{[]string{"search", "git", "commit", "--no-verify"}, `put it after --: convsearch search -- '"git commit --no-verify"'`},
+		{[]string{"search", "--json", "-n", "5", "rm", "-rf", "it's"}, `convsearch search -- '"rm -rf it'\''s"'`},
+		{[]string{"search", "-n5", "-Xmx512m"}, `convsearch search -- '"-Xmx512m"'`},
+		{[]string{"decisions", "--project", "p", "--force"}, `convsearch decisions -- '"--force"'`},
 	} {
 		r := cs(t, home, tc.args...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
