@@ -659,6 +659,9 @@ func assignedValueAt(s string, v int, param byte) (a, b int) {
 	if v >= len(s) || strings.IndexByte("\"'`\\", s[v]) >= 0 {
 		return valueAt(s, v) // none, or quoted
 	}
+	if strings.IndexByte(",;&|", s[v]) >= 0 {
+		return -1, -1 // a separator: the key's value is empty
+	}
 	a = v
 	var depth [3]int // ( [ {
 	for b = a; b < len(s); b++ {
@@ -698,10 +701,19 @@ func assignedValueAt(s string, v int, param byte) (a, b int) {
 	for b > a && (s[b-1] == '.' || s[b-1] == ',' || s[b-1] == ':') {
 		b-- // end of a sentence
 	}
+	if i := strings.IndexAny(s[a:b], ",;&|"); i > 0 && codeHead(s[a:a+i]) {
+		b = a + i // code before a statement's end: this._password=s._password;break
+	}
 	if b == a {
 		return -1, -1
 	}
 	return a, b
+}
+
+// codeHead reports whether v, a value's start before a separator, is a
+// name of code: a dotted name (s._password, self.password) or a call.
+func codeHead(v string) bool {
+	return dottedIdent(v) || isCode(v)
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -743,10 +755,19 @@ func paramSep(s string, p int) byte {
 // before the bracket (Xk9mPq(2zLw77)) is a password.
 func isCode(v string) bool {
 	i := strings.IndexAny(v, "([{")
-	if i <= 0 {
-		return i == 0 && v[0] == '(' && strings.IndexByte(v, ')') >= 0 // (a + b)
+	if i == 0 && v[0] == '(' {
+		// (a + b), or an expression cut at its first blank:
+		// (self.password.encode(…, (GnomeKeyringData *)…
+		rest := strings.TrimLeft(v[1:], "(")
+		return strings.IndexByte(v, ')') >= 0 || rest == "" || codeName(rest)
+	}
+	if i < 0 {
+		return false
 	}
 	name := v[:i]
+	if macroName(name) {
+		return true // PNG_PASS_ROWS(height,
+	}
 	allLower, run, longest := true, 0, 0
 	for j := 0; j < len(name); j++ {
 		c := name[j]
@@ -764,6 +785,37 @@ func isCode(v string) bool {
 		run = 0
 	}
 	return allLower || longest >= 3
+}
+
+// codeName reports whether v starts with a name of code followed by a dot
+// or a call (self.password…, os.getenv(…), GnomeKeyringData followed by
+// nothing): a word of letters, then ".", "(" or the end.
+func codeName(v string) bool {
+	j := 0
+	for j < len(v) && (isLetter(v[j]) || v[j] == '_' || j > 0 && v[j] >= '0' && v[j] <= '9') {
+		j++
+	}
+	if j < 2 {
+		return false
+	}
+	if j == len(v) {
+		return lettersOnly(strings.ReplaceAll(v, "_", ""))
+	}
+	return v[j] == '.' || v[j] == '('
+}
+
+// macroName reports whether name is a C macro's or a constant's:
+// SCREAMING_CASE of two words or more (PNG_PASS_ROWS).
+func macroName(name string) bool {
+	if strings.IndexByte(name, '_') <= 0 || strings.HasSuffix(name, "_") {
+		return false
+	}
+	for j := 0; j < len(name); j++ {
+		if c := name[j]; !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func isValueEnd(c byte) bool {

@@ -99,8 +99,8 @@ func TestConversationEchoes(t *testing.T) {
 		{name: "glued", in: "mysql -p" + pw, want: "mysql -p" + mark},
 		{name: "title cut after it", in: "Here is my .env file: DB_PASSWORD=" + pw + "…", want: "Here is my .env file: DB_PASSWORD=" + mark + "…", title: true},
 		{name: "title cut inside it", in: "check DB_PASSWORD=" + pw[:9] + "…", want: "check DB_PASSWORD=" + mark + "…", title: true},
-		{name: "title cut in three dots", in: "check " + pw[:6] + "...", want: "check " + mark + "...", title: true},
-		{name: "too short a start", in: "check " + pw[:3] + "…", want: "check " + pw[:3] + "…", title: true},
+		{name: "title cut in three dots", in: "check " + pw[:8] + "...", want: "check " + mark + "...", title: true},
+		{name: "too short a start", in: "check " + pw[:7] + "…", want: "check " + pw[:7] + "…", title: true},
 		{name: "a start inside a word", in: "check xTr0ub4…", want: "check xTr0ub4…", title: true},
 		{name: "not cut", in: "check " + pw[:9], want: "check " + pw[:9], title: true},
 	} {
@@ -128,6 +128,16 @@ func TestConversationEchoes(t *testing.T) {
 				t.Errorf("the secret itself: %q", c.Messages[0].Content)
 			}
 		})
+	}
+	// A text other than the title ending in the start of a secret is no
+	// secret cut short.
+	c0 := &conversation.Conversation{Messages: []conversation.Message{
+		{Content: "DB_PASSWORD=" + pw},
+		{Content: "Logging in as " + pw[:9] + "…"},
+	}}
+	New().Conversation(c0)
+	if got := c0.Messages[1].Content; got != "Logging in as "+pw[:9]+"…" {
+		t.Errorf("a message ending in a secret's start: %q", got)
 	}
 	// A URL's password of letters is replaced in its own text only.
 	c := &conversation.Conversation{Messages: []conversation.Message{

@@ -258,11 +258,17 @@ func (r *Redactor) Conversation(c *conversation.Conversation) int {
 	eachText(c, func(p *string) {
 		for i, secret := range secrets {
 			out, k := replaceEcho(*p, secret, found[i].id)
-			out, k2 := replaceCutEcho(out, secret, found[i].id)
 			*p = out
-			n += k + k2
+			n += k
 		}
 	})
+	for i, secret := range secrets {
+		// Only the title is cut from another text (the first prompt):
+		// elsewhere "Logging in as admin…" is no password cut short.
+		out, k := replaceCutEcho(c.Title, secret, found[i].id)
+		c.Title = out
+		n += k
+	}
 	return n
 }
 
@@ -283,13 +289,14 @@ func replaceEcho(s, secret, id string) (string, int) {
 // a conversation's other fields.
 const minWordEcho = 16
 
-// minCutEcho is the shortest start of a secret that a text cut short
-// ("…") ending in it is taken to hold.
-const minCutEcho = 4
+// minCutEcho is the shortest start of a secret that a title cut short
+// ("…") ending in it is taken to hold, and at least half the secret: a
+// shorter start is likely a word ("admin…" of admin1234).
+const minCutEcho = 8
 
-// replaceCutEcho replaces the start of secret that ends s, a text cut short
-// within it and marked so ("DB_PASSWORD=Tr0ub4dor…", a title cut from the
-// first prompt), with id's marker.
+// replaceCutEcho replaces the start of secret that ends s, a title cut
+// short within it and marked so ("DB_PASSWORD=Tr0ub4dor…"), with id's
+// marker.
 func replaceCutEcho(s, secret, id string) (string, int) {
 	for _, ell := range []string{"…", "..."} {
 		body, ok := strings.CutSuffix(s, ell)
@@ -297,7 +304,7 @@ func replaceCutEcho(s, secret, id string) (string, int) {
 			continue
 		}
 		body = strings.TrimRight(body, " ")
-		for k := len(secret) - 1; k >= minCutEcho; k-- {
+		for k := len(secret) - 1; k >= max(minCutEcho, (len(secret)+1)/2); k-- {
 			at := len(body) - k
 			if at >= 0 && body[at:] == secret[:k] && (at == 0 || !isWordByte(body[at-1]) || body[at-1] >= 0x80) {
 				return body[:at] + marker(id) + ell, 1

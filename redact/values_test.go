@@ -142,3 +142,17 @@ func TestDottedSecretValues(t *testing.T) {
 		miss("ya29 too short", "the prefix ya29.abc is a Google access token"),
 	})
 }
+
+// TestAssignedCodeKept: code after a password-named key, cut at its first
+// blank, is code still (a read-through found these on the machine).
+func TestAssignedCodeKept(t *testing.T) {
+	runCases(t, []redactCase{
+		miss("parenthesised expression", "pwd = (self.password.encode('utf-8') + salt)"),
+		miss("C cast", "password_data = (GnomeKeyringNetworkPasswordData *) data;"),
+		miss("macro call", "pass_height = PNG_PASS_ROWS(height, pass);"),
+		miss("minified statements", "this._password=s._password;break;case 2:"),
+		miss("a separator for a value", "password=,user=x and password=;"),
+		hit("password", "DB_PASSWORD=", "(Xk9mPq2zLw77", ""),
+		hit("password", "DB_PASSWORD=", "Xk9mPq;2zLw77", ""),
+	})
+}

@@ -41,7 +41,7 @@ func parseJSON(ctx context.Context, path string, r io.Reader, res *parsers.Resul
 	}
 	list, ok := top.([]any)
 	if !ok {
-		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "not a Conversation Studio export: want an array of comments, got %.20s", bytes.TrimSpace(data))
+		return nil, parsers.Errorf(path, 1, parsers.ErrShape, "not a Conversation Studio export: want an array of comments, got %s", describe(top))
 	}
 	if torn != nil {
 		list = dropTorn(list, unit)
