@@ -110,21 +110,8 @@ func escapingBackend(t *testing.T) *query.Engine {
 // TestMCPWireBudget: every answer holds mcpAnswerMax as the SDK writes it
 // on the wire, escapes included, not only as its text is long.
 func TestMCPWireBudget(t *testing.T) {
-	b := escapingBackend(t)
+	cs, wire := wireConnect(t, escapingBackend(t))
 	ctx := context.Background()
-	s := NewServer(b, Options{Version: "test"})
-	st, ct := sdk.NewInMemoryTransports()
-	wire := &wireLog{}
-	ss, err := s.Connect(ctx, &sdk.LoggingTransport{Transport: st, Writer: wire}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test-client", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
 
 	for _, tc := range []struct {
 		tool string
