@@ -114,7 +114,7 @@ func findAssignments(s string, out []span) []span {
 // --password VALUE (--password=VALUE is an assignment), --db-password,
 // --token …; and the short flags of the commands that take a password by
 // one: sshpass -p VALUE, mysql -pVALUE (glued: mysql -p alone prompts),
-// redis-cli -a VALUE, docker login -p VALUE, openssl -k VALUE and
+// redis-cli -a VALUE, docker login -p VALUE or -pVALUE, openssl -k VALUE and
 // openssl -pass pass:VALUE. Elsewhere -p is a port or mkdir's parents.
 func findFlagPasswords(s string, out []span) []span {
 	for p := 0; ; {
@@ -156,8 +156,8 @@ func findFlagPasswords(s string, out []span) []span {
 			case cmd == "":
 				continue
 			case s[at+1] == 'p' && glued:
-				if cmd != "mysql" && cmd != "sshpass" {
-					continue
+				if cmd != "mysql" && cmd != "sshpass" && cmd != "docker login" {
+					continue // docker's flag parser takes -pVALUE too
 				}
 			case glued:
 				continue

@@ -81,6 +81,7 @@ func TestFlagForms(t *testing.T) {
 		hit("password", "redis-cli -h db -p 6379 -a ", pw, " ping"),
 		hit("password", "/usr/bin/redis-cli -a '", pw, "' info"),
 		hit("password", "docker login -p ", pw, " -u me"),
+		hit("password", "docker login -u me -p", pw, " registry.io"),
 		hit("password", "docker login registry.io -u me -p ", pw, ""),
 		hit("password", "podman login -u me -p ", pw, " quay.io"),
 		hit("password", "docker login --password ", pw, " -u me"),
