@@ -627,7 +627,7 @@ func valueAt(s string, v int) (a, b int) {
 			return -1, -1
 		}
 		rest := s[v:min(len(s), v+300)]
-		if e := strings.Index(rest, closeQ); e >= 0 && strings.IndexByte(rest[:e], '\n') < 0 {
+		if e := closingQuote(rest, closeQ); e >= 0 && strings.IndexByte(rest[:e], '\n') < 0 {
 			return v, v + e
 		}
 	}
@@ -642,6 +642,27 @@ func valueAt(s string, v int) (a, b int) {
 		return -1, -1
 	}
 	return v, b
+}
+
+// closingQuote returns where in rest the quote q closes the string it
+// opened: the first q not escaped by a backslash ("Kp7\"Wm3" is one
+// string), or -1. An escaped quote (\") closes at the next \".
+func closingQuote(rest, q string) int {
+	for from := 0; ; {
+		e := strings.Index(rest[from:], q)
+		if e < 0 {
+			return -1
+		}
+		e += from
+		k := e
+		for k > 0 && rest[k-1] == '\\' {
+			k--
+		}
+		if len(q) > 1 || (e-k)%2 == 0 {
+			return e // no backslash before it, or escaped ones ("a\\\\")
+		}
+		from = e + 1
+	}
 }
 
 // assignedValueAt is valueAt for the value of KEY=value: a bare value

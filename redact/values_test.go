@@ -154,5 +154,7 @@ func TestAssignedCodeKept(t *testing.T) {
 		miss("a separator for a value", "password=,user=x and password=;"),
 		hit("password", "DB_PASSWORD=", "(Xk9mPq2zLw77", ""),
 		hit("password", "DB_PASSWORD=", "Xk9mPq;2zLw77", ""),
+		hit("password", `{"password": "`, `Kp7\"Wm3Zr9Qx2`, `"}`),
+		hit("password", `{"password": "`, `Kp7Wm3Zr9Qx2\\`, `", "user": "bob"}`),
 	})
 }
