@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"github.com/blevesearch/bleve/v2/analysis/char/asciifolding"
 	"slices"
 	"strings"
 
@@ -279,7 +280,7 @@ func (b *builder) prefixIn(t *Term, fields []textField) (bq.Query, error) {
 // plainPrefix is prefixIn for a prefix taken as one word.
 func (b *builder) plainPrefix(t *Term, fields []textField) (bq.Query, error) {
 	var qs []bq.Query
-	prefix := strings.ToLower(t.Text)
+	prefix := foldPrefix(t.Text)
 	st := b.prefixStem(prefix) // the same in every field
 	for _, f := range fields {
 		if err := b.expanding(t, f.name, prefix); err != nil {
@@ -335,6 +336,12 @@ func (b *builder) fuzzyIn(t *Term, fields []textField) (bq.Query, error) {
 	return disjunction(qs), nil
 }
 
+// foldPrefix is a prefix as the index holds words: lower case, accents
+// folded (café* begins cafe).
+func foldPrefix(text string) string {
+	return string(asciifolding.New().Filter([]byte(strings.ToLower(text))))
+}
+
 // joinedPrefix is the query for a prefix of a word whose parts are joined
 // by punctuation (pg_stat*, Button.ts*, src/comp*) in fields: the index
 // holds the parts, not the word, so its whole parts and then a part that
@@ -361,7 +368,7 @@ func (b *builder) joinedPrefix(t *Term, fields []textField) (q bq.Query, ok bool
 		}
 		return disjunction(qs), true, nil
 	}
-	lead, last := text[:i], text[i+1:]
+	lead, last := text[:i], foldPrefix(text[i+1:])
 	kept := b.e.analyzer.Analyze([]byte(lead))
 	if len(kept) == 0 {
 		return nil, false, nil // only common words before it: the prefix alone

@@ -37,3 +37,17 @@ func TestShortHashFindsTheHash(t *testing.T) {
 		{"decade", []string{"apart"}},
 	})
 }
+
+// A prefix with an accent begins the words the index holds folded.
+func TestAccentedPrefix(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("target", "the café opens at eight, the crème brûlée is sold out"),
+		chat("apart", "a cabin and a cream"),
+	)...)
+	checkConversations(t, e, []convCase{
+		{"café*", []string{"target"}},
+		{"caf*", []string{"target"}},
+		{"crèm*", []string{"target"}},
+		{"brûl*", []string{"target"}},
+	})
+}
