@@ -28,7 +28,7 @@ var Damage = []struct{ Name, Prefix string }{
 // 1, the damage, naming path.
 func CheckLeadingDamage(t *testing.T, p parsers.Parser, path string, data []byte) {
 	t.Helper()
-	want := canonicalMessages(t, p, path, data)
+	_, want := canonicalMessages(t, p, path, data)
 	for _, d := range Damage {
 		t.Run(d.Name, func(t *testing.T) {
 			damaged := append([]byte(d.Prefix), data...)
@@ -64,7 +64,7 @@ const BOM = "\xef\xbb\xbf"
 // reads the same conversations as from data.
 func CheckBOM(t *testing.T, p parsers.Parser, path string, data []byte) {
 	t.Helper()
-	want := canonicalMessages(t, p, path, data)
+	_, want := canonicalMessages(t, p, path, data)
 	marked := append([]byte(BOM), data...)
 	if !p.Detect(path, marked[:min(len(marked), parsers.HeadSize)]) {
 		t.Errorf("Detect(%s) = false after a byte-order mark", path)
@@ -87,8 +87,8 @@ func CheckBOM(t *testing.T, p parsers.Parser, path string, data []byte) {
 // lines n and n+1 with no torn part (`}{`), where no record may be lost.
 func CheckGluedLines(t *testing.T, p parsers.Parser, path string, data []byte, lines []int) {
 	t.Helper()
-	canonicalMessages(t, p, path, data)
-	cleanTexts := messageTexts(parse(t, p, path, data))
+	clean, _ := canonicalMessages(t, p, path, data)
+	cleanTexts := messageTexts(clean)
 	rows := bytes.SplitAfter(data, []byte("\n"))
 	if len(rows) > 0 && len(rows[len(rows)-1]) == 0 {
 		rows = rows[:len(rows)-1]
@@ -146,9 +146,10 @@ func CheckGluedLines(t *testing.T, p parsers.Parser, path string, data []byte, l
 	}
 }
 
-// canonicalMessages parses data and returns its conversations as Canonical
-// does, failing the test unless there is a message.
-func canonicalMessages(t *testing.T, p parsers.Parser, path string, data []byte) []byte {
+// canonicalMessages parses data and returns the result and its
+// conversations as Canonical does, failing the test unless there is a
+// message.
+func canonicalMessages(t *testing.T, p parsers.Parser, path string, data []byte) (*parsers.Result, []byte) {
 	t.Helper()
 	clean := parse(t, p, path, data)
 	want, err := Canonical(clean.Conversations)
@@ -158,7 +159,7 @@ func canonicalMessages(t *testing.T, p parsers.Parser, path string, data []byte)
 	if len(clean.Conversations) == 0 || len(clean.Conversations[0].Messages) == 0 {
 		t.Fatalf("Parse(%s): no message to keep", path)
 	}
-	return want
+	return clean, want
 }
 
 // messageTexts lists the role and text of every message of res, one a line.
