@@ -85,6 +85,7 @@ func CheckBOM(t *testing.T, p parsers.Parser, path string, data []byte) {
 // of the torn part, naming path and line n. It does so for lines (each
 // below the file's count of lines, all of them when nil), and also joins
 // lines n and n+1 with no torn part (`}{`), where no record may be lost.
+// It fails when none of lines can be checked so.
 func CheckGluedLines(t *testing.T, p parsers.Parser, path string, data []byte, lines []int) {
 	t.Helper()
 	clean, _ := canonicalMessages(t, p, path, data)
@@ -98,10 +99,12 @@ func CheckGluedLines(t *testing.T, p parsers.Parser, path string, data []byte, l
 			lines = append(lines, n)
 		}
 	}
+	checked := 0
 	for _, n := range lines {
 		if n < 1 || n >= len(rows) || !bytes.HasPrefix(bytes.TrimSpace(rows[n-1]), []byte(`{"`)) || len(bytes.TrimSpace(rows[n])) == 0 {
 			continue
 		}
+		checked++
 		join := func(mid ...[]byte) []byte {
 			var b []byte
 			for _, r := range rows[:n-1] {
@@ -143,6 +146,9 @@ func CheckGluedLines(t *testing.T, p parsers.Parser, path string, data []byte, l
 				t.Errorf("messages differ from the clean file's:\n%s\nwant\n%s", got, want)
 			}
 		})
+	}
+	if checked == 0 {
+		t.Errorf("%s: none of lines %v is a record followed by another line: nothing checked", path, lines)
 	}
 }
 
