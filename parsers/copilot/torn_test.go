@@ -2,9 +2,7 @@ package copilot
 
 import (
 	"bytes"
-	"context"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/convsearch/convsearch/parsers"
@@ -63,27 +61,12 @@ func TestTornInNested(t *testing.T) {
 		{"testdata/vscode/ws1/chatSessions/9f8e7d6c-5555-4b3a-9c2d-000000000005.json", "requests", `"requestId"`, NewVSCode()},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			data := parsertest.ReadFile(t, tc.file)
-			at := bytes.LastIndex(data, []byte(tc.before))
-			if at < 0 {
-				t.Fatalf("no %s", tc.before)
-			}
-			data = slices.Concat(data[:at], []byte(`"`+tc.unit+`":["hello","world"],`), data[at:])
-			top, cuts := parsertest.NestedTear(t, tc.file, data, parsertest.Arrays(t, data, tc.unit))
-			parsertest.CheckTorn(t, tc.p, tc.file, data, cuts, func(cut int) []byte {
-				k, _ := top.Within(cut)
-				if k == 0 {
-					return nil
-				}
-				return top.Keep(data, k, -1)
-			})
-			k, _ := top.Within(cuts[0])
-			res, err := tc.p.Parse(context.Background(), tc.file, bytes.NewReader(data[:cuts[0]]))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Error(), "cut short") || k == 0 {
-				t.Errorf("warnings %v (%d kept), want one saying the file was cut short", res.Warnings, k)
+			arrays := func(data []byte) []parsertest.Array { return parsertest.Arrays(t, data, tc.unit) }
+			res := parsertest.CheckTornInLast(t, tc.p, tc.file, parsertest.ReadFile(t, tc.file), tc.unit, tc.before, arrays)
+			if res == nil {
+				t.Error("nothing kept before the tear")
+			} else if len(res.Warnings) != 1 {
+				t.Errorf("warnings %v, want one saying the file was cut short", res.Warnings)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/convsearch/convsearch/parsers"
@@ -212,6 +213,33 @@ func CheckTornInNested(t *testing.T, p parsers.Parser, path string, data []byte,
 	k, _ := top.Within(cuts[0])
 	res, err := p.Parse(context.Background(), path, bytes.NewReader(data[:cuts[0]]))
 	return k, res, err
+}
+
+// CheckTornInLast puts an array named key, holding ["hello","world"], into
+// the last element of data's unit (the first of arrays(data)) that holds
+// before, just ahead of its last before, and checks a tear inside that
+// array (CheckTornInNested). When elements before the torn one were kept,
+// the parse cut inside "world" must succeed, its last warning saying the
+// file was cut short; that parse is returned, nil when nothing was kept.
+func CheckTornInLast(t *testing.T, p parsers.Parser, path string, data []byte, key, before string, arrays func([]byte) []Array) *parsers.Result {
+	t.Helper()
+	top := arrays(data)[0]
+	at := bytes.LastIndex(data[:top.Close], []byte(before))
+	if at < top.Open {
+		t.Fatalf("%s: no element of the unit holds %s", path, before)
+	}
+	data = slices.Concat(data[:at], []byte(`"`+key+`":["hello","world"],`), data[at:])
+	k, res, err := CheckTornInNested(t, p, path, data, arrays(data))
+	if k == 0 {
+		return nil // nothing whole before the tear: an error, checked above
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[len(res.Warnings)-1].Error(), "cut short") {
+		t.Errorf("%s: warnings %v, want one saying the file was cut short", path, res.Warnings)
+	}
+	return res
 }
 
 func messages(res *parsers.Result) int {
