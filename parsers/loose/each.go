@@ -243,8 +243,8 @@ func syntaxError(path string, dec *json.Decoder, lc *lineCounter, err error) err
 // firstByte returns the first byte of r that is not white space (after any
 // UTF-8 byte order mark), left unread, and the number of lines skipped.
 func firstByte(br *bufio.Reader) (byte, int, error) {
-	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
-		_, _ = br.Discard(3)
+	if head, _ := br.Peek(len(bom)); bytes.Equal(head, bom) {
+		_, _ = br.Discard(len(bom))
 	}
 	lines := 0
 	for {

@@ -47,7 +47,7 @@ func eachLine(ctx context.Context, path string, r io.Reader, split bool, fn func
 		if len(line) > 0 {
 			n++
 			if n == 1 {
-				line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+				line = bytes.TrimPrefix(line, bom)
 			}
 			var parts [][]byte
 			if split {

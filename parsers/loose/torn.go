@@ -43,7 +43,7 @@ func Mend(data []byte, unit func(path []string) bool) ([]byte, bool) {
 
 // MendUnit is Mend that also returns the path of the unit it cut back in.
 func MendUnit(data []byte, unit func(path []string) bool) ([]byte, []string, bool) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = bytes.TrimPrefix(data, bom)
 	if !Torn(data) {
 		return nil, nil, false
 	}

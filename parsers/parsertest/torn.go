@@ -59,8 +59,9 @@ func (a Array) Within(cut int) (int, bool) {
 // array), at any depth, in the order they open.
 func Arrays(t testing.TB, data []byte, key string) []Array {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
-	skip := len(data) - len(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	body := bytes.TrimPrefix(data, []byte(BOM))
+	dec := json.NewDecoder(bytes.NewReader(body))
+	skip := len(data) - len(body)
 	var out []Array
 	var walk func(k string) error
 	walk = func(k string) error {
