@@ -27,7 +27,7 @@ func TestSplitRecordsTornRealLines(t *testing.T) {
 		})
 	}
 	if len(files) == 0 {
-		t.Skip("no .jsonl files found")
+		t.Fatal("no .jsonl files found")
 	}
 	const (
 		maxPairs   = 12  // per file
@@ -82,6 +82,9 @@ func TestSplitRecordsTornRealLines(t *testing.T) {
 		}
 	}
 	t.Logf("%d files, %d torn lines, %d bad", len(files), pairs, bad)
+	if pairs == 0 {
+		t.Errorf("%d files, none with two records in a row: nothing torn", len(files))
+	}
 }
 
 // TestSplitRecordsWorkBounded: splitting a long line reads it a bounded
