@@ -112,10 +112,23 @@ rarely wait. I measured the p99 latency with the benchmark harness: the query pa
 faster, but the regression test on the replica still fails when the lease expires during a
 deadlock check. My sister moved to Lisbon and I've been learning Portuguese in the evenings.
 `
-	text := []byte(strings.Repeat(para, 4))
-	for _, name := range []string{AnalyzerName, ConceptAnalyzerName} {
-		a := analyzerNamed(b, name)
-		b.Run(name, func(b *testing.B) {
+	// Code as a tool's result or a pasted diff holds it: camelCase names,
+	// which the index's analyzer (TextAnalyzerName) also splits.
+	code := `func (s *UserProfileStore) getUserById(ctx context.Context, userId string) (*UserProfile, error) {
+	cachedProfile, ok := s.profileCache.lookupByKey(userId)
+	if !ok { return s.fetchRemoteProfile(ctx, userId, HTTPClientOptions{retryOnTimeout: true}) }
+	return cachedProfile, nil // see handleProfileUpdate and onSessionExpired
+}
+`
+	for _, tt := range []struct{ name, text string }{
+		{AnalyzerName, para},
+		{ConceptAnalyzerName, para},
+		{TextAnalyzerName, para},
+		{TextAnalyzerName + "/code", code},
+	} {
+		a := analyzerNamed(b, strings.TrimSuffix(tt.name, "/code"))
+		text := []byte(strings.Repeat(tt.text, 4))
+		b.Run(tt.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			for b.Loop() {
