@@ -130,7 +130,8 @@ type codeWords struct {
 func (c codeWords) Tokenize(in []byte) analysis.TokenStream {
 	toks := c.Tokenizer.Tokenize(in)
 	var out analysis.TokenStream // nil until a word is split
-	shift := 0                   // the places the parts added so far
+	var ends [maxCamelParts]int  // where the parts of a word end (camelParts)
+	shift := 0                   // the places paragraph breaks added so far
 	for i, t := range toks {
 		symbolWord(in, t)
 		if i > 0 && paragraphBreak(in[toks[i-1].End:t.Start]) {
@@ -138,16 +139,13 @@ func (c codeWords) Tokenize(in []byte) analysis.TokenStream {
 			// other for a phrase ("react" ending one topic, "native
 			// modules" the next, is no "React Native").
 			shift += paragraphGap
-			if out == nil {
-				out = append(make(analysis.TokenStream, 0, len(toks)+8), toks[:i]...)
-			}
 		}
 		t.Position += shift
-		var ends []int
+		var parts []int
 		if c.camel {
-			ends = camelParts(t.Term)
+			parts = camelParts(t.Term, ends[:0])
 		}
-		if ends == nil {
+		if parts == nil {
 			if out != nil {
 				out = append(out, t)
 			}
@@ -156,35 +154,57 @@ func (c codeWords) Tokenize(in []byte) analysis.TokenStream {
 		if out == nil {
 			out = append(make(analysis.TokenStream, 0, len(toks)+8), toks[:i]...)
 		}
-		// The whole word first, then its parts and runs of parts
-		// ("ProfileCard" with Card), the longest first, all at the word's
-		// own place: the query's analyzer leaves a query word whole, so a
-		// phrase or a word of joined parts ("api.getUserById", "fix
-		// getUserById there", "api.getUser*") meets the word where the
-		// words around it are. Parts typed as a phrase of their own
-		// ("user profile card") do not match it.
 		out = append(out, t)
-		for j, end := range ends {
-			for k := 0; k <= j; k++ {
-				if k == 0 && j == len(ends)-1 {
-					continue // the whole word, above
-				}
-				at := 0
-				if k > 0 {
-					at = ends[k-1]
-				}
-				out = append(out, &analysis.Token{
-					Term:     append([]byte(nil), t.Term[at:end]...), // filters write in place
-					Start:    t.Start + at,
-					End:      t.Start + end,
-					Position: t.Position,
-					Type:     t.Type,
-				})
-			}
-		}
+		out = appendRuns(out, t, parts)
 	}
 	if out == nil {
 		return toks
+	}
+	return out
+}
+
+// appendRuns appends to out the parts of word t, which end at ends, and
+// every run of them but the whole word: the runs ending with each part,
+// the longest first, all at the word's own place. The query's analyzer
+// leaves a query word whole, so a phrase or a word of joined parts
+// ("api.getUserById", "fix getUserById there", "api.getUser*") meets the
+// word where the words around it are. Parts typed as a phrase of their
+// own ("user profile card") do not match it.
+//
+// The runs' tokens and terms are each one allocation: every term has a
+// block of its own, capped at its length, as filters write terms in place.
+func appendRuns(out analysis.TokenStream, t *analysis.Token, ends []int) analysis.TokenStream {
+	start := func(k int) int { // where part k starts
+		if k == 0 {
+			return 0
+		}
+		return ends[k-1]
+	}
+	n, size := -1, -len(t.Term) // less the whole word
+	for j, end := range ends {
+		for k := 0; k <= j; k++ {
+			n++
+			size += end - start(k)
+		}
+	}
+	runs := make([]analysis.Token, 0, n)
+	terms := make([]byte, 0, size)
+	for j, end := range ends {
+		for k := 0; k <= j; k++ {
+			if k == 0 && j == len(ends)-1 {
+				continue // the whole word, t
+			}
+			at, b := start(k), len(terms)
+			terms = append(terms, t.Term[at:end]...)
+			runs = append(runs, analysis.Token{
+				Term:     terms[b:len(terms):len(terms)],
+				Start:    t.Start + at,
+				End:      t.Start + end,
+				Position: t.Position,
+				Type:     t.Type,
+			})
+			out = append(out, &runs[len(runs)-1])
+		}
 	}
 	return out
 }
@@ -254,13 +274,12 @@ const (
 // Digits stay with the part before them ("base64Encode"). A word is split
 // only when it has a small letter, two to maxCamelParts parts of two
 // letters or more ("iPhone" and "getX" are not split, nor most random
-// keys).
-func camelParts(w []byte) []int {
+// keys). The ends go in ends, given empty with room for maxCamelParts.
+func camelParts(w []byte, ends []int) []int {
 	if len(w) < 4 || len(w) > maxCamelBytes {
 		return nil
 	}
 	var (
-		ends             []int
 		start, runes     int // the current part's start and length in runes
 		prev             rune
 		lower, anyChange bool
