@@ -913,7 +913,7 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 		keep, keptKey := 0, ""
 		if ch.Kept > 0 && !ch.Append && old != nil && len(old.Conversations) == 1 && len(ch.Conversations) == 1 {
 			if e := old.Conversations[0]; e.Prefix == ch.Kept && e.PrefixHash == ch.KeptHash && e.Messages >= ch.Kept &&
-				(e.ID == ch.Conversations[0].ID || e.ID == ch.Conversations[0].ID+"~"+shortHash(path)) {
+				isKeyOf(e.ID, ch.Conversations[0].ID, path) {
 				keep, keptKey = ch.Kept, e.ID
 			}
 		}
@@ -933,7 +933,7 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 			c := ch.Conversations[0]
 			key := ""
 			for _, e := range st.Conversations {
-				if e.ID == c.ID || e.ID == c.ID+"~"+shortHash(path) {
+				if isKeyOf(e.ID, c.ID, path) {
 					key = e.ID
 				}
 			}
@@ -957,9 +957,9 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 				// The same conversation read from another file (the same
 				// tree exported as JSON and XML, a copy): index it under its
 				// own key so neither file's documents overwrite the other's.
-				key = c.ID + "~" + shortHash(path)
+				key = copyKey(c.ID, path)
 			}
-			if keep > 0 && keptKey == c.ID+"~"+shortHash(path) && key == c.ID {
+			if keep > 0 && keptKey == copyKey(c.ID, path) && key == c.ID {
 				// The file that held the plain ID went (in this batch or
 				// since ingest planned the change): the conversation stays
 				// under its own key, with its kept documents. Taking the
@@ -1044,6 +1044,14 @@ func (ix *Index) Orphaned() []string {
 	sort.Strings(out)
 	return out
 }
+
+// copyKey is the key of conversation id read from path while another file
+// holds the plain id (see prepare).
+func copyKey(id, path string) string { return id + "~" + shortHash(path) }
+
+// isKeyOf reports whether key is conversation id's in path's record: the
+// plain id, or its copyKey.
+func isKeyOf(key, id, path string) bool { return key == id || key == copyKey(id, path) }
 
 func shortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))

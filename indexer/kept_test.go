@@ -166,8 +166,8 @@ func TestKeptKeyStaysWhenThePlainIDIsFreed(t *testing.T) {
 		wantKey  string // b's after the batch
 		orphaned bool
 	}{
-		{"plain ID held", false, "S~" + shortHash("/b"), false},
-		{"plain ID freed in the batch", true, "S~" + shortHash("/b"), true},
+		{"plain ID held", false, copyKey("S", "/b"), false},
+		{"plain ID freed in the batch", true, copyKey("S", "/b"), true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ix := open(t, t.TempDir())
