@@ -913,7 +913,7 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 		keep, keptKey := 0, ""
 		if ch.Kept > 0 && !ch.Append && old != nil && len(old.Conversations) == 1 && len(ch.Conversations) == 1 {
 			if e := old.Conversations[0]; e.Prefix == ch.Kept && e.PrefixHash == ch.KeptHash && e.Messages >= ch.Kept &&
-				isKeyOf(e.ID, ch.Conversations[0].ID, path) {
+				IsKeyOf(e.ID, ch.Conversations[0].ID, path) {
 				keep, keptKey = ch.Kept, e.ID
 			}
 		}
@@ -933,7 +933,7 @@ func (ix *Index) prepare(changes []Change) (*prepared, error) {
 			c := ch.Conversations[0]
 			key := ""
 			for _, e := range st.Conversations {
-				if isKeyOf(e.ID, c.ID, path) {
+				if IsKeyOf(e.ID, c.ID, path) {
 					key = e.ID
 				}
 			}
@@ -1049,9 +1049,10 @@ func (ix *Index) Orphaned() []string {
 // holds the plain id (see prepare).
 func copyKey(id, path string) string { return id + "~" + shortHash(path) }
 
-// isKeyOf reports whether key is conversation id's in path's record: the
-// plain id, or its copyKey.
-func isKeyOf(key, id, path string) bool { return key == id || key == copyKey(id, path) }
+// IsKeyOf reports whether key is conversation id's in path's record: the
+// plain id, or its copyKey (ingest asks it of the record it keeps a
+// prefix from).
+func IsKeyOf(key, id, path string) bool { return key == id || key == copyKey(id, path) }
 
 func shortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))

@@ -882,7 +882,7 @@ func (in *Ingester) keep(r *result, j job, info parsers.Info) {
 	if p := j.prev; p != nil && !j.force && p.Error == "" && p.Hash != "" && p.Size >= 0 &&
 		p.Parser == info.Name && p.ParserVersion == info.Version && len(p.Conversations) == 1 {
 		prev = p.Conversations[0]
-		if prev.ID == c.ID || strings.HasPrefix(prev.ID, c.ID+"~") {
+		if indexer.IsKeyOf(prev.ID, c.ID, j.path) {
 			at = prev.Prefix
 		}
 	}

@@ -167,3 +167,50 @@ func consistent(t *testing.T, ix *indexer.Index, step string) {
 		t.Errorf("%s: %d documents no record names: %v", step, len(stale), stale[:min(5, len(stale))])
 	}
 }
+
+// TestKeptPrefixOfAnotherConversation: a file's conversation S~x (an ID
+// of its own, with a tilde) becomes S, with the same messages and one
+// more. The record is not S's, so nothing is kept: ingest cuts the
+// change into pieces of BatchDocs from the first message, as the index
+// writes it.
+func TestKeptPrefixOfAnotherConversation(t *testing.T) {
+	const n, batch = 400, 40
+	root := t.TempDir()
+	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	reg := parsers.NewRegistry(&lineParser{})
+	p := filepath.Join(root, "s.conv")
+	mtime := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, step := range []struct {
+		id    string
+		lines int
+	}{{"S~x", n}, {"S", n + 1}} {
+		if err := os.WriteFile(p, []byte(session(step.id, sessionLines(0, step.lines))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mtime = mtime.Add(time.Minute)
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+		k := &keptWatch{batchSizer: &batchSizer{Index: ix}, ix: ix}
+		in := New(reg, k, extract.New(nil, extract.Options{}), Options{BatchDocs: batch, Workers: 1, Writers: 1})
+		if _, err := in.Reconcile(context.Background(), []string{root}); err != nil {
+			t.Fatal(err)
+		}
+		if len(k.refused) > 0 {
+			t.Errorf("%s: the index refused a kept prefix: %v", step.id, k.refused)
+		}
+		for i, m := range k.messages {
+			if m > batch {
+				t.Errorf("%s: Apply %d: %d messages, over BatchDocs %d", step.id, i+1, m, batch)
+			}
+		}
+		if st, _ := ix.File(p); len(st.Conversations) != 1 || st.Conversations[0].ID != step.id || st.Conversations[0].Messages != step.lines {
+			t.Errorf("%s: recorded %+v", step.id, st.Conversations)
+		}
+	}
+	consistent(t, ix, "after the passes")
+}
