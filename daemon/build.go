@@ -52,18 +52,23 @@ func buildVersion(version string) string {
 	return fmt.Sprintf("%s (%s)", version, rev)
 }
 
-// rulesOf names the redaction rules a store opened with so uses: "off", or
-// the rule set's version.
-func rulesOf(so StoreOptions) string {
+// rulesOff names the rules of a store opened with redaction off.
+const rulesOff = "off"
+
+// redaction returns the redactor of a store opened with so (nil when
+// redaction is off) and the name of its rules: rulesOff, or the rule
+// set's version.
+func redaction(so StoreOptions) (*redact.Redactor, string) {
 	if so.NoRedaction {
-		return "off"
+		return nil, rulesOff
 	}
-	return redact.New().Version()
+	red := redact.New()
+	return red, red.Version()
 }
 
 // describeRules words rules for a person.
 func describeRules(rules string) string {
-	if rules == "off" {
+	if rules == rulesOff {
 		return "none (redaction off)"
 	}
 	return "rules " + rules
@@ -95,7 +100,7 @@ func (d *Info) Mismatch(dir, version string, so StoreOptions) []string {
 			dir, d.PID, theirs, mine, restart))
 	}
 	if d.Redaction != "" {
-		if mine := rulesOf(so); d.Redaction != mine {
+		if _, mine := redaction(so); d.Redaction != mine {
 			out = append(out, fmt.Sprintf("the daemon of %s (pid %d) indexes under redaction %s, while this convsearch and your config use %s: "+
 				"what it indexes is kept under its rules; %s",
 				dir, d.PID, describeRules(d.Redaction), describeRules(mine), strings.Replace(restart, "restart it:", "to apply yours, restart it:", 1)))

@@ -19,7 +19,6 @@ import (
 	"github.com/convsearch/convsearch/parsers"
 	"github.com/convsearch/convsearch/parsers/all"
 	"github.com/convsearch/convsearch/query"
-	"github.com/convsearch/convsearch/redact"
 )
 
 // StoreOptions say how to open a Store.
@@ -76,12 +75,7 @@ type Store struct {
 // OpenStore opens the index in o.Dir, creating it unless o.ReadOnly.
 func OpenStore(o StoreOptions) (*Store, error) {
 	log := logger(o.Logger)
-	var red *redact.Redactor
-	rules := "off"
-	if !o.NoRedaction {
-		red = redact.New()
-		rules = red.Version()
-	}
+	red, rules := redaction(o)
 	ix, err := indexer.Open(indexer.Options{Dir: o.Dir, Rebuild: o.Rebuild, ReadOnly: o.ReadOnly, Redaction: rules, Holder: o.Holder, Logger: log.With("component", "indexer")})
 	if err != nil {
 		return nil, err
