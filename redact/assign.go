@@ -96,13 +96,9 @@ func findAssignments(s string, out []span) []span {
 		if a < 0 || b < len(s) && s[b] == '(' || isCode(s[a:b]) {
 			continue // none, or a function call
 		}
-		if !plausibleValue(s[a:b], kind == kindPassword) || kind == kindKey && b-a < 20 ||
-			kind != kindPassword && (nameLike(s[a:b], bare) || relativePath(s[a:b]) || strings.EqualFold(key, "signingkey") && gpgKeyID(s[a:b])) {
+		id := judge(kind, s[a:b], bare)
+		if id == "" || kind != kindPassword && (relativePath(s[a:b]) || strings.EqualFold(key, "signingkey") && gpgKeyID(s[a:b])) {
 			continue
-		}
-		id := idSecret
-		if kind == kindPassword {
-			id = idPassword
 		}
 		out = append(out, span{start: a, end: b, id: id, prio: prioAssign})
 		p = b - 1
@@ -189,11 +185,7 @@ func findFlagPasswords(s string, out []span) []span {
 		if a < 0 || s[a] == '-' || !plausibleValue(s[a:b], kind == kindPassword) || kind == kindKey && b-a < 20 {
 			continue
 		}
-		id := idSecret
-		if kind == kindPassword {
-			id = idPassword
-		}
-		out = append(out, span{start: a, end: b, id: id, prio: prioAssign})
+		out = append(out, span{start: a, end: b, id: kind.id(), prio: prioAssign})
 		p = b
 	}
 }
@@ -1475,11 +1467,18 @@ func checkXMLElement(s string, m []int) string {
 }
 
 // judge returns the marker for value v of a key of kind k, or "" when v
-// is no secret.
+// is no secret. bare is bareKey of the key. KEY=value, ENV KEY value and
+// <key>value</key> are judged by it; findAssignments keeps more values
+// still (paths, GPG key ids).
 func judge(k keyKind, v string, bare bool) string {
 	if k == kindNone || !plausibleValue(v, k == kindPassword) || k == kindKey && len(v) < 20 || k != kindPassword && nameLike(v, bare) {
 		return ""
 	}
+	return k.id()
+}
+
+// id is the marker's id for the value of a key of kind k.
+func (k keyKind) id() string {
 	if k == kindPassword {
 		return idPassword
 	}
