@@ -233,8 +233,8 @@ func marker(id string) string { return "[redacted: " + id + "]" }
 // cut inside the value, marked "…", would else keep as a placeholder).
 func (r *Redactor) Conversation(c *conversation.Conversation) int {
 	n := 0
-	var found []span // with start and end in secrets
-	var secrets []string
+	type echo struct{ secret, id string }
+	var echoes []echo
 	eachText(c, func(p *string) {
 		spans := r.find(*p)
 		if len(spans) == 0 {
@@ -243,29 +243,30 @@ func (r *Redactor) Conversation(c *conversation.Conversation) int {
 		for _, sp := range spans {
 			// A word of letters ("postgres" in a URL) is replaced in its
 			// own text only: elsewhere it is likely the word.
-			if s := (*p)[sp.start:sp.end]; len(s) >= minEchoLen && (!lettersOnly(s) || len(s) >= minWordEcho) && !slices.Contains(secrets, s) {
-				secrets = append(secrets, s)
-				found = append(found, span{id: sp.id})
+			s := (*p)[sp.start:sp.end]
+			if len(s) >= minEchoLen && (!lettersOnly(s) || len(s) >= minWordEcho) &&
+				!slices.ContainsFunc(echoes, func(e echo) bool { return e.secret == s }) {
+				echoes = append(echoes, echo{s, sp.id})
 			}
 		}
 		out, k := apply(*p, spans)
 		*p = out
 		n += k
 	})
-	if len(secrets) == 0 {
+	if len(echoes) == 0 {
 		return n
 	}
 	eachText(c, func(p *string) {
-		for i, secret := range secrets {
-			out, k := replaceEcho(*p, secret, found[i].id)
+		for _, e := range echoes {
+			out, k := replaceEcho(*p, e.secret, e.id)
 			*p = out
 			n += k
 		}
 	})
-	for i, secret := range secrets {
+	for _, e := range echoes {
 		// Only the title is cut from another text (the first prompt):
 		// elsewhere "Logging in as admin…" is no password cut short.
-		out, k := replaceCutEcho(c.Title, secret, found[i].id)
+		out, k := replaceCutEcho(c.Title, e.secret, e.id)
 		c.Title = out
 		n += k
 	}
