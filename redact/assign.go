@@ -263,6 +263,7 @@ func keyBefore(s string, p int) string {
 // ends.
 func keyBounds(s string, p int) (int, int) {
 	k := p
+	// not skipBack, which is not inlined: this runs at every = and :
 	for n := 0; k > 0 && n < 4 && (s[k-1] == ' ' || s[k-1] == '\t'); n++ {
 		k--
 	}
@@ -309,12 +310,9 @@ func pairName(s string, k int) string {
 		i--
 	}
 	// the name's value, maybe quoted
-	q := 0
-	for i > 0 && q < 2 && strings.IndexByte("\"'\\", s[i-1]) >= 0 {
-		i--
-		q++
-	}
-	e := i
+	e := skipBack(s, i, 2, quotes)
+	quoted := e < i
+	i = e
 	for i > 0 && e-i < 64 && isKeyByte(s[i-1]) {
 		i--
 	}
@@ -322,13 +320,11 @@ func pairName(s string, k int) string {
 	if name == "" {
 		return ""
 	}
-	for i > 0 && q > 0 && strings.IndexByte("\"'\\", s[i-1]) >= 0 {
-		i--
+	if quoted {
+		i = skipBack(s, i, len(s), quotes)
 	}
 	// the operator and the key of the name
-	for n := 0; i > 0 && n < 4 && (s[i-1] == ' ' || s[i-1] == '\t'); n++ {
-		i--
-	}
+	i = skipBack(s, i, 4, " \t")
 	if i == 0 || s[i-1] != ':' && s[i-1] != '=' {
 		return ""
 	}
@@ -339,27 +335,38 @@ func pairName(s string, k int) string {
 	return name
 }
 
+// quotes are the bytes around a quoted name or value, maybe JSON-escaped.
+const quotes = "\"'\\"
+
+// skip returns where s stops holding bytes of set from i on, after at
+// most n of them.
+func skip(s string, i, n int, set string) int {
+	for end := min(len(s), i+n); i < end && strings.IndexByte(set, s[i]) >= 0; {
+		i++
+	}
+	return i
+}
+
+// skipBack returns where s starts holding bytes of set that end at i,
+// at most n of them.
+func skipBack(s string, i, n int, set string) int {
+	for end := max(0, i-n); i > end && strings.IndexByte(set, s[i-1]) >= 0; {
+		i--
+	}
+	return i
+}
+
 // pairNameAfter returns the name of a name and value pair whose value ends
 // at s[b] and whose name follows it, in the same object: {"value": "…",
 // "name": "DB_PASSWORD"}. "" when there is none.
 func pairNameAfter(s string, b int) string {
-	i := b
-	for n := 0; i < len(s) && n < 3 && strings.IndexByte("\"'\\", s[i]) >= 0; n++ {
-		i++
-	}
-	for n := 0; i < len(s) && n < 8 && (s[i] == ' ' || s[i] == '\t'); n++ {
-		i++
-	}
+	i := skip(s, b, 3, quotes)
+	i = skip(s, i, 8, " \t")
 	if i >= len(s) || s[i] != ',' {
 		return ""
 	}
-	i++
-	for n := 0; i < len(s) && n < 40 && isBlank(s[i]); n++ {
-		i++
-	}
-	for n := 0; i < len(s) && n < 2 && strings.IndexByte("\"'\\", s[i]) >= 0; n++ {
-		i++
-	}
+	i = skip(s, i+1, 40, " \t\n\r")
+	i = skip(s, i, 2, quotes)
 	e := i
 	for e < len(s) && e-i < 8 && isLetter(s[e]) {
 		e++
@@ -367,17 +374,11 @@ func pairNameAfter(s string, b int) string {
 	if w := s[i:e]; !strings.EqualFold(w, "name") && !strings.EqualFold(w, "key") {
 		return ""
 	}
-	i = e
-	for n := 0; i < len(s) && n < 6 && strings.IndexByte("\"'\\ \t", s[i]) >= 0; n++ {
-		i++
-	}
+	i = skip(s, e, 6, quotes+" \t")
 	if i >= len(s) || s[i] != ':' && s[i] != '=' {
 		return ""
 	}
-	i++
-	for n := 0; i < len(s) && n < 6 && strings.IndexByte("\"'\\ \t", s[i]) >= 0; n++ {
-		i++
-	}
+	i = skip(s, i+1, 6, quotes+" \t")
 	e = i
 	for e < len(s) && e-i < 64 && isKeyByte(s[e]) {
 		e++
@@ -598,9 +599,7 @@ func gpgKeyID(v string) bool {
 // valueAt returns the bounds of the value starting at v (past blanks): the
 // inside of a quoted string, or a bare word. a is -1 when there is none.
 func valueAt(s string, v int) (a, b int) {
-	for n := 0; v < len(s) && n < 6 && (s[v] == ' ' || s[v] == '\t'); n++ {
-		v++
-	}
+	v = skip(s, v, 6, " \t")
 	if v >= len(s) {
 		return -1, -1
 	}
@@ -666,9 +665,7 @@ func closingQuote(rest, q string) int {
 // A closing bracket with no opening one in the value ends it ((PWD=Xk9mPq2z)),
 // and so do </ (a closing tag) and an escape of JSON text (\n, \").
 func assignedValueAt(s string, v int, param byte) (a, b int) {
-	for n := 0; v < len(s) && n < 6 && (s[v] == ' ' || s[v] == '\t'); n++ {
-		v++
-	}
+	v = skip(s, v, 6, " \t")
 	if v >= len(s) || strings.IndexByte("\"'`\\", s[v]) >= 0 {
 		return valueAt(s, v) // none, or quoted
 	}
