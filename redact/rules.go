@@ -118,6 +118,13 @@ const fieldsVersion = 5
 // tokenEnd ends a token: anything that cannot continue it, or the text's end.
 const tokenEnd = `(?:[^0-9A-Za-z_-]|$)`
 
+// withBack is r with back set: the match may start n bytes before its
+// keyword.
+func (r rule) withBack(n int) rule {
+	r.back = n
+	return r
+}
+
 func defaultRules() []rule {
 	r := func(id string, keywords []string, re string, group int, entropy float64) rule {
 		return rule{id: id, keywords: keywords, re: source(re), group: group, entropy: entropy}
@@ -186,7 +193,7 @@ func defaultRules() []rule {
 		r("rubygems-api-token", kw("rubygems_"), `\b(rubygems_[a-f0-9]{48})`+tokenEnd, 1, 2),
 		r("twilio-api-key", kw("SK"), `\b(SK[0-9a-fA-F]{32})\b`, 1, 3),
 		r("sendgrid-api-token", kw("SG."), `\b(SG\.[A-Za-z0-9=_.-]{66})`+tokenEnd, 1, 2),
-		r("mailchimp-api-key", kw("-us"), `\b([a-f0-9]{32}-us[0-9]{1,2})\b`, 1, 3),
+		r("mailchimp-api-key", kw("-us"), `\b([a-f0-9]{32}-us[0-9]{1,2})\b`, 1, 3).withBack(34),
 		r("digitalocean-pat", kw("dop_v1_"), `\b(dop_v1_[a-f0-9]{64})`+tokenEnd, 1, 3),
 		r("digitalocean-access-token", kw("doo_v1_"), `\b(doo_v1_[a-f0-9]{64})`+tokenEnd, 1, 3),
 		r("digitalocean-refresh-token", kw("dor_v1_"), `\b(dor_v1_[a-f0-9]{64})`+tokenEnd, 1, 3),
@@ -197,7 +204,7 @@ func defaultRules() []rule {
 		r("azure-connection-key", kw("AccountKey", "SharedAccessKey"),
 			`\b(?:AccountKey|SharedAccessKey)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})`, 1, 3),
 		r("azure-ad-client-secret", kw("Q~"),
-			`(?:^|[\\'"\x60\s>=:(,)])([a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34})(?:$|[\\'"\x60\s<),])`, 1, 3),
+			`(?:^|[\\'"\x60\s>=:(,)])([a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34})(?:$|[\\'"\x60\s<),])`, 1, 3).withBack(6),
 		r("databricks-api-token", kw("dapi"), `\b(dapi[a-f0-9]{32}(?:-\d)?)`+tokenEnd, 1, 3),
 		r("shopify-token", kw("shpat_", "shpca_", "shppa_", "shpss_"), `\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`, 0, 2),
 		r("linear-api-key", kw("lin_api_"), `\blin_api_[A-Za-z0-9]{40}\b`, 0, 2),
@@ -217,7 +224,7 @@ func defaultRules() []rule {
 		r("square-access-token", kw("sq0atp-", "sq0csp-"), `\b(sq0atp-[\w-]{22,60}|sq0csp-[\w-]{43})`+tokenEnd, 1, 2),
 		// gitleaks keys this on the word "telegram" nearby; the shape alone
 		// (bot id, colon, AA…) is distinctive enough.
-		r("telegram-bot-api-token", kw(":AA"), `(?:^|[^0-9])([0-9]{8,10}:AA[A-Za-z0-9_-]{33})`+tokenEnd, 1, 3),
+		r("telegram-bot-api-token", kw(":AA"), `(?:^|[^0-9])([0-9]{8,10}:AA[A-Za-z0-9_-]{33})`+tokenEnd, 1, 3).withBack(12),
 
 		r("jwt", kw("eyJ"), `\b(ey[a-zA-Z0-9]{17,}\.ey[a-zA-Z0-9_-]{17,}\.(?:[a-zA-Z0-9_-]{10,}={0,2})?)`+`(?:[^0-9A-Za-z_.=-]|$)`, 1, 3),
 		// not in gitleaks as such (its curl rules cover part): Authorization
@@ -266,12 +273,8 @@ func defaultRules() []rule {
 			re:    source(`(?i)\bpassword[ \t]+(?:(?:is|was)[ \t]+(?:(?:now|still)[ \t]+)?["'\x60]?|["'\x60])([^\s"'\x60]{1,200})`),
 			group: 1, check: checkProsePassword},
 	}
-	back := map[string]int{"mailchimp-api-key": 34, "telegram-bot-api-token": 12, "azure-ad-client-secret": 6}
 	for i := range rules {
 		ru := &rules[i]
-		if ru.back == 0 {
-			ru.back = back[ru.id]
-		}
 		ru.wordStart = strings.HasPrefix(string(ru.re), `\b`)
 		ru.compiled = &compiledRule{}
 	}
