@@ -200,7 +200,7 @@ func passwordFlagCommand(s string, at int) string {
 		line = line[i+1:]
 	}
 	cmd := ""
-	for _, f := range strings.Fields(line) {
+	for f := range strings.FieldsSeq(line) { // no slice: this runs at every -p, -a and -k
 		f = f[strings.LastIndexByte(f, '/')+1:]
 		switch f {
 		case "mysql", "mysqldump", "mysqladmin", "mariadb", "mariadb-dump":
@@ -954,7 +954,7 @@ func prose(v string) bool {
 		return false
 	}
 	words := 0
-	for _, f := range strings.Fields(v) {
+	for f := range strings.FieldsSeq(v) {
 		f = strings.TrimRight(f, ".,;:!?")
 		lowerWord := len(f) >= 3
 		for i := 0; i < len(f) && lowerWord; i++ {
