@@ -187,12 +187,12 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		return queryError(env, req.Query, err)
 	}
 	var convs []convHits
-	var listed, looked int // the hits looked at, and their conversations
+	var listed, looked int // the conversations of the hits looked at, and those hits
 	var full bool          // the hits looked at are fewer than the matches
 	if byConversation {
 		var more bool
-		convs, more = groupHits(res.Hits, page.Offset, page.Limit, req.Sort == query.SortRelevance)
-		listed, looked = conversationsOf(res.Hits), len(res.Hits)
+		convs, more, listed = groupHits(res.Hits, page.Offset, page.Limit, req.Sort == query.SortRelevance)
+		looked = len(res.Hits)
 		full = len(res.Hits) == req.Limit && uint64(len(res.Hits)) < res.Total
 		// The engine's next page was the window's: the printed page's is
 		// the next conversation's, when one follows within the window or
@@ -277,10 +277,10 @@ type convHits struct {
 
 // groupHits groups ranked hits by conversation, in the rank of each
 // conversation's best hit, keeping hitsShown hits each, and returns the
-// conversations offset to offset+limit, and whether more follow them.
-// byScore ranks them as a grouped search does (query.GroupScore), so that
+// conversations offset to offset+limit, whether more follow them, and how
+// many conversations the hits are in. byScore ranks them as a grouped search does (query.GroupScore), so that
 // the list's best hits are the ones --group, the API and MCP give.
-func groupHits(hits []query.Hit, offset, limit int, byScore bool) ([]convHits, bool) {
+func groupHits(hits []query.Hit, offset, limit int, byScore bool) (page []convHits, more bool, total int) {
 	if byScore {
 		hits = slices.Clone(hits)
 		slices.SortStableFunc(hits, func(a, b query.Hit) int { return cmp.Compare(query.GroupScore(&b), query.GroupScore(&a)) })
@@ -300,20 +300,12 @@ func groupHits(hits []query.Hit, offset, limit int, byScore bool) ([]convHits, b
 			c.hits = append(c.hits, h)
 		}
 	}
-	if offset >= len(out) {
-		return nil, false
+	total = len(out)
+	if offset >= total {
+		return nil, false, total
 	}
 	out = out[offset:]
-	return out[:min(limit, len(out))], len(out) > limit
-}
-
-// conversationsOf returns how many conversations hits are in.
-func conversationsOf(hits []query.Hit) int {
-	seen := map[string]bool{}
-	for _, h := range hits {
-		seen[h.ConversationID] = true
-	}
-	return len(seen)
+	return out[:min(limit, len(out))], len(out) > limit, total
 }
 
 // pastLastConversation says that the printed list of res, paged to offset,

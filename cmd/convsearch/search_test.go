@@ -137,7 +137,7 @@ func TestGroupHitsWeighsKinds(t *testing.T) {
 		{false, "m/b/1 | m/a/12 d/a/0"}, // by date: as they came
 	} {
 		var got []string
-		convs, _ := groupHits(hits, 0, 10, tt.byScore)
+		convs, _, _ := groupHits(hits, 0, 10, tt.byScore)
 		for _, c := range convs {
 			var ids []string
 			for _, h := range c.hits {
@@ -178,9 +178,12 @@ func TestGroupHits(t *testing.T) {
 		{4, 5, nil, false},
 	}
 	for _, tt := range tests {
-		convs, more := groupHits(hits, tt.offset, tt.limit, true)
+		convs, more, total := groupHits(hits, tt.offset, tt.limit, true)
 		if more != tt.more {
 			t.Errorf("groupHits(offset %d, limit %d) says more %v, want %v", tt.offset, tt.limit, more, tt.more)
+		}
+		if total != 4 {
+			t.Errorf("groupHits(offset %d, limit %d) counts %d conversations, want 4 (a b c d)", tt.offset, tt.limit, total)
 		}
 		var got []group
 		var flat []query.Hit
