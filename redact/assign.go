@@ -809,7 +809,7 @@ func codeName(v string) bool {
 		return false
 	}
 	if j == len(v) {
-		return lettersOnly(strings.ReplaceAll(v, "_", ""))
+		return !strings.ContainsAny(v, "0123456789") // letters and _ alone
 	}
 	return v[j] == '.' || v[j] == '('
 }
