@@ -56,8 +56,8 @@ type builder struct {
 	negated  int  // how many NOTs the node being built is under
 	positive bool // set by build: a word or phrase the index holds, under no NOT
 
-	expanded  map[string]bool // the fields and prefixes counted in expansion
-	expansion expansion       // what the query's prefixes expand to so far (see expanding)
+	expanded  map[string][]string // the terms of the fields and prefixes counted in expansion
+	expansion expansion           // what the query's prefixes expand to so far (see expanding)
 }
 
 // build returns nil for a node that matches everything (a clause made only
@@ -230,7 +230,7 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 				if shortHash(toks[0]) {
 					// git's short form of a hash, as log --oneline
 					// prints it, finds the hash written whole.
-					if err := b.expanding(t, f.name, toks[0]); err != nil {
+					if _, err := b.expanding(t, f.name, toks[0]); err != nil {
 						return nil, err
 					}
 					pq := bleve.NewPrefixQuery(toks[0])
@@ -283,7 +283,7 @@ func (b *builder) plainPrefix(t *Term, fields []textField) (bq.Query, error) {
 	prefix := foldPrefix(t.Text)
 	st := b.prefixStem(prefix) // the same in every field
 	for _, f := range fields {
-		if err := b.expanding(t, f.name, prefix); err != nil {
+		if _, err := b.expanding(t, f.name, prefix); err != nil {
 			return nil, err
 		}
 		q := bleve.NewPrefixQuery(prefix)
@@ -396,12 +396,12 @@ func (b *builder) joinedPrefix(t *Term, fields []textField) (q bq.Query, ok bool
 	st := b.prefixStem(last)
 	var qs []bq.Query
 	for _, f := range fields {
-		terms, err := b.prefixTerms(t, f.name, last)
+		terms, err := b.expanding(t, f.name, last)
 		if err != nil {
 			return nil, true, err
 		}
 		if st != "" && !slices.Contains(terms, st) {
-			terms = append(terms, st)
+			terms = append(slices.Clip(terms), st) // not into the builder's copy
 		}
 		if len(terms) == 0 {
 			continue

@@ -34,29 +34,36 @@ type expansion struct {
 	postings int
 }
 
-// expanding bounds the prefixes of a query (see prefixCaps): it counts
-// what prefix expands to in field from the index's dictionary, adds it to
-// what the query's other prefixes expand to, and refuses t when the sum
-// passes a cap, asking for more letters. A prefix already counted (the
-// builder builds a clause again to relax a query) is not counted twice.
-func (b *builder) expanding(t *Term, field, prefix string) error {
+// expanding bounds the prefixes of a query (see prefixCaps): it reads
+// the terms of field that start with prefix from the index's dictionary,
+// adds what they expand to to what the query's other prefixes expand to,
+// and refuses t when the sum passes a cap, asking for more letters. It
+// returns the terms. A prefix already read (the builder builds a clause
+// again to relax a query) is neither read nor counted twice.
+func (b *builder) expanding(t *Term, field, prefix string) ([]string, error) {
 	key := field + "\x00" + prefix
 	if b.expanded == nil {
-		b.expanded = map[string]bool{}
+		b.expanded = map[string][]string{}
 	}
-	if b.expanded[key] {
-		return nil
+	if terms, ok := b.expanded[key]; ok {
+		return terms, nil
 	}
-	b.expanded[key] = true
+	b.expanded[key] = nil
 	left := expansion{prefixCaps.terms - b.expansion.terms, prefixCaps.postings - b.expansion.postings}
-	x, err := b.e.expansion(b.ctx, field, prefix, left)
-	if err != nil {
+	var x expansion
+	var terms []string
+	err := b.e.readDict(b.ctx, func(r index.IndexReader) (err error) {
+		x, terms, err = dictPrefix(r, field, prefix, left)
 		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	b.expansion.terms += x.terms
 	b.expansion.postings += x.postings
 	if b.expansion.terms <= prefixCaps.terms && b.expansion.postings <= prefixCaps.postings {
-		return nil
+		b.expanded[key] = terms
+		return terms, nil
 	}
 	much := fmt.Sprintf("words in more than %d places (a place is a message a word is in)", max(left.postings, 0))
 	if x.terms > left.terms {
@@ -65,73 +72,55 @@ func (b *builder) expanding(t *Term, field, prefix string) error {
 	if left.terms < prefixCaps.terms || left.postings < prefixCaps.postings {
 		much += " beside what the query's other prefixes match"
 	}
-	return &SyntaxError{Query: b.src, Pos: t.Pos, Msg: fmt.Sprintf(
+	return nil, &SyntaxError{Query: b.src, Pos: t.Pos, Msg: fmt.Sprintf(
 		"the prefix %s* matches too much to search in time: %s; the prefixes of a query may match at most %d words in %d places in all: give it more letters",
 		prefix, much, prefixCaps.terms, prefixCaps.postings)}
 }
 
-// expansion returns how many terms of field start with prefix and the sum
-// of their document counts, from the index's dictionary, stopping once
-// either passes what is left of the caps.
-func (e *Engine) expansion(ctx context.Context, field, prefix string, left expansion) (expansion, error) {
-	p := &dictProbe{field: field, prefix: prefix, left: left}
-	req := bleve.NewSearchRequestOptions(p, 0, 0, false)
-	req.Score = "none"
-	if _, err := e.search(ctx, req); err != nil {
-		return expansion{}, fmt.Errorf("search: %w", err)
-	}
-	return p.found, nil
-}
-
-// prefixTerms returns the terms of field that start with prefix, within
-// the query's caps (see expanding, which refuses t past them).
-func (b *builder) prefixTerms(t *Term, field, prefix string) ([]string, error) {
-	if err := b.expanding(t, field, prefix); err != nil {
-		return nil, err
-	}
-	p := &dictProbe{field: field, prefix: prefix, left: expansion{prefixCaps.terms, prefixCaps.postings}, collect: true}
-	req := bleve.NewSearchRequestOptions(p, 0, 0, false)
-	req.Score = "none"
-	if _, err := b.e.search(b.ctx, req); err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	return p.terms, nil
-}
-
-// dictProbe is a Bleve query that matches nothing: its searcher counts, in
-// found, the terms of field that start with prefix, and their documents,
-// until either passes left.
-type dictProbe struct {
-	field, prefix string
-	left          expansion
-	found         expansion
-	collect       bool     // keep the terms, in terms
-	terms         []string // with collect, the terms found
-}
-
-func (p *dictProbe) Searcher(ctx context.Context, r index.IndexReader, _ mapping.IndexMapping, _ search.SearcherOptions) (search.Searcher, error) {
-	d, err := r.FieldDictPrefix(p.field, []byte(p.prefix))
+// dictPrefix returns the terms of field that start with prefix, how many
+// they are and the sum of their document counts, stopping once either
+// passes left (the terms then are those read so far).
+func dictPrefix(r index.IndexReader, field, prefix string, left expansion) (found expansion, terms []string, err error) {
+	d, err := r.FieldDictPrefix(field, []byte(prefix))
 	if err != nil {
-		return nil, err
+		return found, nil, err
 	}
 	defer d.Close()
-	p.found = expansion{}
 	for {
 		e, err := d.Next()
 		if err != nil {
-			return nil, err
+			return found, nil, err
 		}
 		if e == nil {
-			break
+			return found, terms, nil
 		}
-		p.found.terms++
-		p.found.postings += int(e.Count)
-		if p.collect {
-			p.terms = append(p.terms, e.Term)
+		found.terms++
+		found.postings += int(e.Count)
+		terms = append(terms, e.Term)
+		if found.terms > left.terms || found.postings > left.postings {
+			return found, terms, nil
 		}
-		if p.found.terms > p.left.terms || p.found.postings > p.left.postings {
-			break
-		}
+	}
+}
+
+// readDict calls read with the index's reader inside one search, so that
+// it reads the dictionaries of the index the engine searches, within ctx.
+func (e *Engine) readDict(ctx context.Context, read func(index.IndexReader) error) error {
+	req := bleve.NewSearchRequestOptions(dictQuery(read), 0, 0, false)
+	req.Score = "none"
+	if _, err := e.search(ctx, req); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	return nil
+}
+
+// dictQuery is a Bleve query that matches nothing: its searcher calls the
+// function with the index's reader (see readDict).
+type dictQuery func(index.IndexReader) error
+
+func (q dictQuery) Searcher(_ context.Context, r index.IndexReader, _ mapping.IndexMapping, _ search.SearcherOptions) (search.Searcher, error) {
+	if err := q(r); err != nil {
+		return nil, err
 	}
 	return searcher.NewMatchNoneSearcher(r)
 }

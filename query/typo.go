@@ -1,16 +1,6 @@
 package query
 
-import (
-	"context"
-	"fmt"
-
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/mapping"
-	"github.com/blevesearch/bleve/v2/search"
-	bq "github.com/blevesearch/bleve/v2/search/query"
-	"github.com/blevesearch/bleve/v2/search/searcher"
-	index "github.com/blevesearch/bleve_index_api"
-)
+import index "github.com/blevesearch/bleve_index_api"
 
 // The index holds stems, and a typo stems otherwise than its word: the
 // stem of "activty" is activti, two edits from activ (activity's), and
@@ -76,46 +66,35 @@ func (b *builder) typoStems(field, word, skip string) ([]string, error) {
 	if len(stems) == 0 {
 		return nil, nil
 	}
-	p := &dictHas{field: field, terms: stems}
-	req := bleve.NewSearchRequestOptions(p, 0, 0, false)
-	req.Score = "none"
-	if _, err := b.e.search(b.ctx, req); err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	return p.found, nil
+	var found []string
+	err := b.e.readDict(b.ctx, func(r index.IndexReader) (err error) {
+		found, err = dictHas(r, field, stems)
+		return err
+	})
+	return found, err
 }
 
-// dictHas is a Bleve query that matches nothing: its searcher keeps, in
-// found, the terms that field's dictionary holds.
-type dictHas struct {
-	field string
-	terms []string
-	found []string
-}
-
-func (p *dictHas) Searcher(ctx context.Context, r index.IndexReader, _ mapping.IndexMapping, _ search.SearcherOptions) (search.Searcher, error) {
-	p.found = p.found[:0]
+// dictHas returns the terms that field's dictionary holds.
+func dictHas(r index.IndexReader, field string, terms []string) ([]string, error) {
 	rc, ok := r.(index.IndexReaderContains)
 	if !ok {
 		// A reader that cannot tell: each term then counts as held, and
 		// a term query on one it lacks matches nothing.
-		p.found = append(p.found, p.terms...)
-		return searcher.NewMatchNoneSearcher(r)
+		return terms, nil
 	}
-	d, err := rc.FieldDictContains(p.field)
+	d, err := rc.FieldDictContains(field)
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range p.terms {
+	var found []string
+	for _, t := range terms {
 		ok, err := d.Contains([]byte(t))
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			p.found = append(p.found, t)
+			found = append(found, t)
 		}
 	}
-	return searcher.NewMatchNoneSearcher(r)
+	return found, nil
 }
-
-var _ bq.Query = (*dictHas)(nil)
