@@ -309,6 +309,10 @@ func (b *builder) fuzzyIn(t *Term, fields []textField) (bq.Query, error) {
 	if len(toks) == 0 {
 		toks = []string{strings.ToLower(t.Text)}
 	}
+	var edits []string // the stems one edit from a single word
+	if len(toks) == 1 {
+		edits = b.typoStems(strings.ToLower(t.Text), toks[0])
+	}
 	for _, f := range fields {
 		var parts []bq.Query
 		for _, tok := range toks {
@@ -319,10 +323,7 @@ func (b *builder) fuzzyIn(t *Term, fields []textField) (bq.Query, error) {
 			parts = append(parts, q)
 		}
 		qs = append(qs, combine(parts, nil, nil))
-		if len(toks) != 1 {
-			continue
-		}
-		stems, err := b.typoStems(f.name, strings.ToLower(t.Text), toks[0])
+		stems, err := b.heldTerms(f.name, edits)
 		if err != nil {
 			return nil, err
 		}
