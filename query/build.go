@@ -30,6 +30,23 @@ var textFields = []textField{
 	{indexer.FieldContent, 1.0},
 }
 
+// term is the query for term in f, with f's boost.
+func (f textField) term(term string) bq.Query {
+	q := bleve.NewTermQuery(term)
+	q.SetField(f.name)
+	q.SetBoost(f.boost)
+	return q
+}
+
+// prefix is the query for the terms of f that start with prefix, with f's
+// boost.
+func (f textField) prefix(prefix string) bq.Query {
+	q := bleve.NewPrefixQuery(prefix)
+	q.SetField(f.name)
+	q.SetBoost(f.boost)
+	return q
+}
+
 // kindAliases maps what people type after type: to a document kind.
 var kindAliases = map[string]string{
 	"conversation": indexer.KindConversation, "conversations": indexer.KindConversation, "conv": indexer.KindConversation,
@@ -223,20 +240,14 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 				return b.phrase(&Phrase{Text: t.Text, Pos: t.Pos})
 			}
 			for _, f := range textFields {
-				q := bleve.NewTermQuery(toks[0])
-				q.SetField(f.name)
-				q.SetBoost(f.boost)
-				qs = append(qs, q)
+				qs = append(qs, f.term(toks[0]))
 				if shortHash(toks[0]) {
 					// git's short form of a hash, as log --oneline
 					// prints it, finds the hash written whole.
 					if _, err := b.expanding(t, f.name, toks[0]); err != nil {
 						return nil, err
 					}
-					pq := bleve.NewPrefixQuery(toks[0])
-					pq.SetField(f.name)
-					pq.SetBoost(f.boost)
-					qs = append(qs, pq)
+					qs = append(qs, f.prefix(toks[0]))
 				}
 			}
 		default:
@@ -286,15 +297,9 @@ func (b *builder) plainPrefix(t *Term, fields []textField) (bq.Query, error) {
 		if _, err := b.expanding(t, f.name, prefix); err != nil {
 			return nil, err
 		}
-		q := bleve.NewPrefixQuery(prefix)
-		q.SetField(f.name)
-		q.SetBoost(f.boost)
-		qs = append(qs, q)
+		qs = append(qs, f.prefix(prefix))
 		if st != "" {
-			sq := bleve.NewTermQuery(st)
-			sq.SetField(f.name)
-			sq.SetBoost(f.boost)
-			qs = append(qs, sq)
+			qs = append(qs, f.term(st))
 		}
 	}
 	return disjunction(qs), nil
@@ -328,10 +333,7 @@ func (b *builder) fuzzyIn(t *Term, fields []textField) (bq.Query, error) {
 			return nil, err
 		}
 		for _, st := range stems {
-			q := bleve.NewTermQuery(st)
-			q.SetField(f.name)
-			q.SetBoost(f.boost)
-			qs = append(qs, q)
+			qs = append(qs, f.term(st))
 		}
 	}
 	return disjunction(qs), nil

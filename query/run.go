@@ -179,10 +179,7 @@ func (b *builder) relaxed(n Node) (bq.Query, error) {
 		for _, tok := range toks {
 			qs := make([]bq.Query, 0, len(textFields))
 			for _, f := range textFields {
-				q := bleve.NewTermQuery(tok)
-				q.SetField(f.name)
-				q.SetBoost(f.boost)
-				qs = append(qs, q)
+				qs = append(qs, f.term(tok))
 			}
 			should = append(should, disjunction(qs))
 		}
