@@ -3,12 +3,12 @@ package query
 import (
 	"context"
 	"fmt"
-	"github.com/blevesearch/bleve/v2/analysis/char/asciifolding"
 	"slices"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/char/asciifolding"
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/convsearch/convsearch/conversation"

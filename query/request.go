@@ -211,12 +211,8 @@ func (r *Request) fieldFilters() []bq.Query {
 // too, for a conversation whose own id looks like a hit's.
 func (r *Request) conversationIDs() []string {
 	convs := slices.Clone(r.Conversations)
-	if r.resolved {
-		slices.Sort(convs)
-		return slices.Compact(convs)
-	}
 	for _, v := range r.Conversations {
-		if c, _ := ConversationID(v); c != v {
+		if c, _ := ConversationID(v); c != v && !r.resolved { // resolved: each names one already
 			convs = append(convs, c)
 		}
 	}
