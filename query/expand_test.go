@@ -70,6 +70,7 @@ func TestPrefixCap(t *testing.T) {
 		{"alp*", -1},              // 1 term in 20 places
 		{"zetaaa*", -1},           // 1 term
 		{"alp* bet*", 5},          // 20 places each, 40 together
+		{"alp* zzzz", -1},         // found nowhere whole: relaxed, alp* counted once
 		{"note alp* OR zet*", 13}, // the terms
 		{"title:zet*", -1},        // not in titles
 		{"decision:zet*", -1},
