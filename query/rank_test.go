@@ -454,17 +454,12 @@ func TestPastedTokenIsItsPartsInARow(t *testing.T) {
 		chat("target", "psql cannot reach 127.0.0.1 port 5432, os.path.exists says the socket is there, see src/components/Button.tsx"),
 		chat("apart", "release 127 had 0 errors on day 1; the os team chose a path that exists; src of the components: one button, tsx files"),
 	)...)
-	for _, q := range []string{"127.0.0.1", "os.path.exists", "src/components/Button.tsx", "what about 127.0.0.1 on port 5432?"} {
-		t.Run(q, func(t *testing.T) {
-			res, err := e.Search(context.Background(), query.Request{Query: q, Group: true, Limit: 10})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := convOrder(res); !slices.Equal(got, []string{"target"}) {
-				t.Errorf("conversations %v, want only target", got)
-			}
-		})
-	}
+	checkConversations(t, e, []convCase{
+		{"127.0.0.1", []string{"target"}},
+		{"os.path.exists", []string{"target"}},
+		{"src/components/Button.tsx", []string{"target"}},
+		{"what about 127.0.0.1 on port 5432?", []string{"target"}},
+	})
 	// Words joined by a hyphen are words of prose, each its own in a question.
 	res, err := e.Search(context.Background(), query.Request{Query: "which components had one-button tsx files?", Group: true, Limit: 10})
 	if err != nil {
