@@ -428,29 +428,42 @@ func (t *tools) getConversation(ctx context.Context, in *getInput) (string, conv
 			in.Message = in.Offset
 		}
 	}
-	// The largest window that fits an agent's context: shrink the text
-	// budget until the answer fits.
+	// The largest window that fits an agent's context.
 	var text string
-	for budget, level := mcpWindowBudget, 0; ; {
+	out, alone := fitWindow(c, in, mcpWindowBudget, fromIndex, func(o *conversationOutput, budget int) int {
+		text = renderConversation(o, focus, budget*2)
+		return answerSize(text, o)
+	})
+	if alone {
+		return readMessage(c, orDefault(in.Message, 0), 0, focus >= 0, fromIndex)
+	}
+	return text, out, nil
+}
+
+// fitWindow returns the largest window of c that in asks for whose answer
+// fits mcpAnswerMax: from budget characters of messages, shrunk in
+// proportion to the overshoot; without messages, a smaller head (see
+// conversationHead). size renders a window's answer, with that budget, and
+// measures it. alone says that the fewest messages are still too big (or
+// a head too heavy beside them): the answer is then one message read
+// alone (readMessage), its text and the head cut until it fits, with where
+// to read on.
+func fitWindow(c *conversation.Conversation, in *getInput, budget int, fromIndex bool, size func(out *conversationOutput, budget int) int) (out conversationOutput, alone bool) {
+	for level := 0; ; {
 		out = window(c, in, budget, level)
 		out.FromIndex = fromIndex
-		text = renderConversation(&out, focus, budget*2)
-		size := answerSize(text, &out)
+		n := size(&out, budget)
 		switch {
-		case size <= mcpAnswerMax:
-			return text, out, nil
+		case n <= mcpAnswerMax:
+			return out, false
 		case len(out.Messages) > 1 && budget >= 1000:
-			budget = shrink(budget, size)
-		case n > 0:
-			// One message left and still too big (or a head too heavy
-			// beside the fewest messages): that message read alone,
-			// its text and the head cut until it fits, with where to
-			// read on.
-			return readMessage(c, orDefault(in.Message, 0), 0, focus >= 0, fromIndex)
+			budget = shrink(budget, n)
+		case len(c.Messages) > 0:
+			return out, true
 		case level < headLevels:
 			level++
 		default:
-			return text, out, nil
+			return out, false
 		}
 	}
 }
@@ -781,28 +794,19 @@ func (t *tools) readConversation(ctx context.Context, req *sdk.ReadResourceReque
 	text := func(s string) *sdk.ReadResourceResult {
 		return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: s}}}
 	}
-	for budget, level := mcpResourceBudget, 0; ; {
-		out := window(c, in, budget, level)
-		out.FromIndex = fromIndex
-		res := text(renderConversation(&out, -1, budget))
-		size := wireSize(res)
-		switch {
-		case size <= mcpAnswerMax:
-			return res, nil
-		case len(out.Messages) > 1 && budget >= 1000:
-			budget = shrink(budget, size)
-		case len(c.Messages) > 0:
-			// As get_conversation: the first message read alone, cut
-			// until it fits (its answer, with the structured content
-			// beside the text, is the larger).
-			md, _, err := readMessage(c, orDefault(in.Message, 0), 0, false, fromIndex)
-			return text(md), err
-		case level < headLevels:
-			level++
-		default:
-			return res, nil
-		}
+	var res *sdk.ReadResourceResult
+	_, alone := fitWindow(c, in, mcpResourceBudget, fromIndex, func(o *conversationOutput, budget int) int {
+		res = text(renderConversation(o, -1, budget))
+		return wireSize(res)
+	})
+	if alone {
+		// As get_conversation: the message read alone, cut until it
+		// fits (its answer, with the structured content beside the
+		// text, is the larger).
+		md, _, err := readMessage(c, orDefault(in.Message, 0), 0, false, fromIndex)
+		return text(md), err
 	}
+	return res, nil
 }
 
 // complete suggests conversation ids for the {id} of the conversation
