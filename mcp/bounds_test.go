@@ -281,6 +281,12 @@ func TestMCPAdversarialFit(t *testing.T) {
 				t.Errorf("get_conversation(%v): %d messages, truncated %v", args, len(w.Messages), w.Truncated)
 				continue
 			}
+			// Message 0 (12,000 characters that escape to six bytes each)
+			// fits no window beside this head: it is read alone, cut to
+			// the most that fits, not cut in a window of one message.
+			if len(w.Messages) == 1 && len(w.Cut) > 0 {
+				t.Errorf("get_conversation(%v): message %d cut in a window (%v), not read alone with next_char_offset", args, w.First, w.Cut)
+			}
 			// Whatever was cut, the answer says where to read on.
 			if w.Last < w.MessageCount-1 && (w.NextMessage == nil || *w.NextMessage != w.Last+1) {
 				t.Errorf("get_conversation(%v): messages %d–%d of %d, next_message %v", args, w.First, w.Last, w.MessageCount, w.NextMessage)
