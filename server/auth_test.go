@@ -32,7 +32,7 @@ func authHandler(anyHost bool) http.Handler {
 		MCP: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusAccepted)
 		}),
-		Identity: Health{PID: 42, DataDir: "/private/data"},
+		Identity: Health{PID: 42, DataDir: "/private/data", Build: "v9 (abc123)", Redaction: "rules-1"},
 	})
 }
 
@@ -150,8 +150,21 @@ func TestHealthProof(t *testing.T) {
 	if h.Proof != HealthProof(testToken, "abc") || h.Proof == HealthProof("other", "abc") {
 		t.Errorf("proof %q, want HealthProof(token, nonce)", h.Proof)
 	}
-	if h.PID != 0 || h.DataDir != "" {
+	if h.PID != 0 || h.DataDir != "" || h.Build != "" || h.Redaction != "" {
 		t.Errorf("identity told without the token: %+v", h)
+	}
+	// With the token, /healthz tells the process: its build and redaction
+	// rules beside its pid.
+	req := httptest.NewRequest("GET", "http://127.0.0.1:7788/healthz", nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	rec = httptest.NewRecorder()
+	authHandler(false).ServeHTTP(rec, req)
+	h = Health{}
+	if err := json.Unmarshal(rec.Body.Bytes(), &h); err != nil {
+		t.Fatal(err)
+	}
+	if h.PID != 42 || h.Build != "v9 (abc123)" || h.Redaction != "rules-1" {
+		t.Errorf("with the token: %+v, want pid 42, build and redaction told", h)
 	}
 }
 
