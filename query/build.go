@@ -374,7 +374,13 @@ func (b *builder) joinedPrefix(t *Term, fields []textField) (q bq.Query, ok bool
 	lead, last := text[:i], foldPrefix(text[i+1:])
 	kept := b.e.analyzer.Analyze([]byte(lead))
 	if len(kept) == 0 {
-		return nil, false, nil // only common words before it: the prefix alone
+		if last == "" {
+			return nil, false, nil // "the_*": a common word, whole
+		}
+		// Only common words before it ("the_val*"): its last part's
+		// prefix alone, as the index holds no word of them to start at.
+		q, err := b.plainPrefix(&Term{Text: last, Prefix: true, Pos: t.Pos}, fields)
+		return q, true, err
 	}
 	if last == "" {
 		q, err := b.term(&Term{Text: t.Text[:len(t.Text)-1], Pos: t.Pos}) // "pg_*": the word before

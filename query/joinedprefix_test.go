@@ -86,6 +86,7 @@ func TestJoinedPrefixForms(t *testing.T) {
 		{"api.getUser*", []string{"target"}},
 		{"components/UserProf*", []string{"target"}},
 		{"get_the_val*", []string{"target"}},
+		{"the_val*", []string{"apart", "target"}}, // val* alone: found nothing
 		{"__init*", []string{"apart", "target"}},
 		{"title:sample.tx*", []string{"target"}},
 		{"title:migraton~", []string{"target"}},
