@@ -2,6 +2,7 @@ package query_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,10 +23,7 @@ func TestDeveloperTerms(t *testing.T) {
 		chat("plain", "The cafe on the corner opens at eight", "Good to know."),
 		chat("cjk", "数据库连接池 and カフェ", "ok"),
 	)...)
-	for _, tt := range []struct {
-		q    string
-		want []string // every conversation found, first the best
-	}{
+	checkRanked(t, e, []convCase{
 		{"C++", []string{"cpp"}},
 		{`"C++"`, []string{"cpp"}},
 		{"c++ vector", []string{"cpp"}},
@@ -41,13 +39,25 @@ func TestDeveloperTerms(t *testing.T) {
 		{"Crème", []string{"accent"}},
 		{"カフェ", []string{"cjk"}},
 		{"数据库", []string{"cjk"}},
-	} {
+	})
+}
+
+// checkRanked checks the conversations each query finds, grouped: want
+// is every one, the best first, in order; a last "" says more may follow
+// them.
+func checkRanked(t *testing.T, e *query.Engine, cases []convCase) {
+	t.Helper()
+	for _, tt := range cases {
 		res, err := e.Search(context.Background(), query.Request{Query: tt.q, Group: true})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.q, err)
 		}
 		got := convOrder(res)
-		if len(got) == 0 || got[0] != tt.want[0] || len(got) != len(tt.want) {
+		want, more := tt.want, tt.want[len(tt.want)-1] == ""
+		if more {
+			want = want[:len(want)-1]
+		}
+		if len(got) < len(want) || !slices.Equal(got[:len(want)], want) || !more && len(got) != len(want) {
 			t.Errorf("%s: found %v, want %v", tt.q, got, tt.want)
 		}
 	}
@@ -79,10 +89,7 @@ func TestCamelCaseWords(t *testing.T) {
 		chat("prose", "Get the user by id from the account page", "The card shows the user name."),
 		chat("html", "The HTMLParser chokes on utf8Decode output", "Use XMLHttpRequest instead."),
 	)...)
-	for _, tt := range []struct {
-		q    string
-		want []string // every conversation found, first the best ("" after it: more may follow)
-	}{
+	checkRanked(t, e, []convCase{
 		{"profile", []string{"card"}},
 		{"ProfileCard", []string{"card"}},
 		{"UserProfileCard", []string{"card"}},
@@ -102,21 +109,7 @@ func TestCamelCaseWords(t *testing.T) {
 		{"HTMLParser", []string{"html"}},
 		{"decode", []string{"html"}},
 		{"http request", []string{"html"}},
-	} {
-		res, err := e.Search(context.Background(), query.Request{Query: tt.q, Group: true})
-		if err != nil {
-			t.Fatalf("%s: %v", tt.q, err)
-		}
-		got := convOrder(res)
-		more := tt.want[len(tt.want)-1] == ""
-		want := tt.want
-		if more {
-			want = want[:len(want)-1]
-		}
-		if len(got) < len(want) || strings.Join(got[:len(want)], " ") != strings.Join(want, " ") || !more && len(got) != len(want) {
-			t.Errorf("%s: found %v, want %v", tt.q, got, tt.want)
-		}
-	}
+	})
 }
 
 // A quoted phrase with a camelCase word and common words is checked
