@@ -295,11 +295,11 @@ func (t *tools) filterHints(ctx context.Context, b *strings.Builder, in *searchI
 				if value == "" || counts[value] > 0 {
 					return
 				}
-				// As the filter matches: a project in any case (up to
-				// the length the engine folds), a source lowercased.
-				if anyCase && utf8.ValidString(value) && utf8.RuneCountInString(value) <= projectFoldMax {
+				// As the filter matches: a project in any case (see
+				// query.ProjectMatches), a source lowercased.
+				if anyCase {
 					for n, k := range counts {
-						if k > 0 && strings.EqualFold(n, value) {
+						if k > 0 && query.ProjectMatches(n, value) {
 							return
 						}
 					}
@@ -329,10 +329,6 @@ func (t *tools) filterHints(ctx context.Context, b *strings.Builder, in *searchI
 		}
 	}
 }
-
-// projectFoldMax is the longest project name the engine's filter matches
-// in any case (query's maxAnyCase): longer, it matches as given.
-const projectFoldMax = 200
 
 // renderConversation writes a conversation window as Markdown, stopping
 // once budget characters are written. focus marks the message asked for.

@@ -283,3 +283,10 @@ func anyCase(field, value string, prefix bool) bq.Query {
 
 // maxAnyCase bounds the length of a value anyCase matches in any case.
 const maxAnyCase = 200
+
+// ProjectMatches reports whether a project filter of value keeps the
+// project name, as the filter matches it: in any case, but a value longer
+// than maxAnyCase (or not UTF-8) only as given.
+func ProjectMatches(name, value string) bool {
+	return name == value || utf8.ValidString(value) && utf8.RuneCountInString(value) <= maxAnyCase && strings.EqualFold(name, value)
+}
