@@ -75,8 +75,14 @@ func (r *Redactor) hash() string {
 	for _, ru := range r.rules {
 		fmt.Fprintf(h, "%s\x00%q\x00%d\x00%g\x00%q\n", ru.id, ru.keywords, ru.group, ru.entropy, ru.re)
 	}
-	fmt.Fprintf(h, "%q %q %q %q %q %q %q %q %q\n", placeholderMarks, placeholderWords, placeholderWeakWords, placeholderValues, placeholderSuffixes, identWords, secretWords, passwordWords, []string{idPassword, idSecret, idURLPassword})
-	for _, m := range []map[string]bool{passwordParts, lastKeyParts, excludeLast, excludeAny} {
+	fmt.Fprintf(h, "%q %q %q %q %q %q %q %q %q %q %q\n", placeholderMarks, placeholderWords, placeholderWeakWords, placeholderValues, placeholderSuffixes, identWords, secretWords, passwordWords, []string{idPassword, idSecret, idURLPassword}, onsets, twoLetterWords)
+	flags := make([]string, 0, len(passwordFlags))
+	for cmd, f := range passwordFlags {
+		flags = append(flags, cmd+" -"+string(f))
+	}
+	sort.Strings(flags)
+	fmt.Fprintf(h, "%q\n", flags)
+	for _, m := range []map[string]bool{passwordParts, lastKeyParts, excludeLast, excludeAny, keyQualifiers, tokenQualifiers} {
 		keys := make([]string, 0, len(m))
 		for k := range m {
 			keys = append(keys, k)

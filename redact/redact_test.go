@@ -339,6 +339,22 @@ func TestVersion(t *testing.T) {
 	if r.hash() == a {
 		t.Error("Version does not change with the rule set")
 	}
+	// Each word table that decides what is redacted is in the hash: a
+	// change to one must rebuild the index.
+	for name, m := range map[string]map[string]bool{"keyQualifiers": keyQualifiers, "tokenQualifiers": tokenQualifiers, "excludeAny": excludeAny} {
+		m["zzprobe"] = true
+		changed := New().hash() != a
+		delete(m, "zzprobe")
+		if !changed {
+			t.Errorf("Version does not change with %s", name)
+		}
+	}
+	passwordFlags["zzprobe"] = 'z'
+	changed := New().hash() != a
+	delete(passwordFlags, "zzprobe")
+	if !changed {
+		t.Error("Version does not change with passwordFlags")
+	}
 }
 
 func TestEntropy(t *testing.T) {
