@@ -46,7 +46,7 @@ var (
 // test puts a fake in.
 type conversationLoader interface {
 	Conversation(ctx context.Context, id string) (*query.ConversationInfo, error)
-	Load(ctx context.Context, id string) (*conversation.Conversation, bool, error)
+	LoadFound(ctx context.Context, info *query.ConversationInfo) (*conversation.Conversation, bool, error)
 }
 
 // Load returns conversation id whole (see query.Engine.Load), from the
@@ -133,12 +133,12 @@ func (lc *loadCache) load(ctx context.Context, id string) (*conversation.Convers
 	if err != nil {
 		// A file that cannot be looked at is not kept: nothing says when
 		// it changes.
-		return lc.under.Load(ctx, id)
+		return lc.under.LoadFound(ctx, info)
 	}
 	if c, fromIndex, ok := lc.get(info, indexed, fi, epoch); ok {
 		return c, fromIndex, nil
 	}
-	c, fromIndex, err := lc.loadOnce(ctx, id, flightKey(info, indexed, fi, epoch))
+	c, fromIndex, err := lc.loadOnce(ctx, info, flightKey(info, indexed, fi, epoch))
 	if err != nil || c == nil || c.ID != info.ID {
 		// Not the conversation info names (it changed in between): not
 		// kept under info's key.
@@ -151,7 +151,7 @@ func (lc *loadCache) load(ctx context.Context, id string) (*conversation.Convers
 // loadOnce is the engine's Load, shared by the loads of key that run at
 // once. One that waited on another's and got its cancellation, while its
 // own context goes on, loads for itself.
-func (lc *loadCache) loadOnce(ctx context.Context, id, key string) (*conversation.Conversation, bool, error) {
+func (lc *loadCache) loadOnce(ctx context.Context, info *query.ConversationInfo, key string) (*conversation.Conversation, bool, error) {
 	type loaded struct {
 		c         *conversation.Conversation
 		fromIndex bool
@@ -160,11 +160,11 @@ func (lc *loadCache) loadOnce(ctx context.Context, id, key string) (*conversatio
 		lc.beforeFlight()
 	}
 	v, err, shared := lc.flight.Do(key, func() (any, error) {
-		c, fromIndex, err := lc.under.Load(ctx, id)
+		c, fromIndex, err := lc.under.LoadFound(ctx, info)
 		return loaded{c, fromIndex}, err
 	})
 	if shared && err != nil && ctx.Err() == nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
-		return lc.under.Load(ctx, id)
+		return lc.under.LoadFound(ctx, info)
 	}
 	l, _ := v.(loaded)
 	return l.c, l.fromIndex, err

@@ -30,9 +30,9 @@ type countingLoader struct {
 	loads atomic.Int64
 }
 
-func (c *countingLoader) Load(ctx context.Context, id string) (*conversation.Conversation, bool, error) {
+func (c *countingLoader) LoadFound(ctx context.Context, info *query.ConversationInfo) (*conversation.Conversation, bool, error) {
 	c.loads.Add(1)
-	return c.conversationLoader.Load(ctx, id)
+	return c.conversationLoader.LoadFound(ctx, info)
 }
 
 // secret is a token redaction takes out.
@@ -269,7 +269,8 @@ func (f *fakeLoader) Conversation(_ context.Context, id string) (*query.Conversa
 	return &info, nil
 }
 
-func (f *fakeLoader) Load(_ context.Context, id string) (*conversation.Conversation, bool, error) {
+func (f *fakeLoader) LoadFound(_ context.Context, found *query.ConversationInfo) (*conversation.Conversation, bool, error) {
+	id := found.ID
 	info, ok := f.infos[id]
 	if !ok {
 		return nil, false, fmt.Errorf("%w: %s", query.ErrNotFound, id)
@@ -488,8 +489,8 @@ type fillingLoader struct {
 	fill func(c *conversation.Conversation)
 }
 
-func (f *fillingLoader) Load(ctx context.Context, id string) (*conversation.Conversation, bool, error) {
-	c, fromIndex, err := f.fakeLoader.Load(ctx, id)
+func (f *fillingLoader) LoadFound(ctx context.Context, info *query.ConversationInfo) (*conversation.Conversation, bool, error) {
+	c, fromIndex, err := f.fakeLoader.LoadFound(ctx, info)
 	if err == nil {
 		f.fill(c)
 	}
@@ -539,7 +540,7 @@ func TestLoadCacheSizeCountsAllText(t *testing.T) {
 			if len(lc.entries) != 0 || f.loads["a"] != 2 {
 				t.Errorf("a conversation of over %d bytes kept under a budget of %d, counted as %d (%d loads)", big, lc.maxSize, lc.size, f.loads["a"])
 			}
-			c, _, err := f.Load(ctx, "a")
+			c, _, err := f.LoadFound(ctx, &query.ConversationInfo{ID: "a"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -629,12 +630,12 @@ type blockingLoader struct {
 	release chan struct{}
 }
 
-func (b *blockingLoader) Load(ctx context.Context, id string) (*conversation.Conversation, bool, error) {
+func (b *blockingLoader) LoadFound(ctx context.Context, info *query.ConversationInfo) (*conversation.Conversation, bool, error) {
 	b.started <- struct{}{}
 	<-b.release
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.fakeLoader.Load(ctx, id)
+	return b.fakeLoader.LoadFound(ctx, info)
 }
 
 // TestLoadCacheMergesLoadsAtOnce: loads of the same conversation that run

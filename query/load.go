@@ -41,7 +41,14 @@ func (e *Engine) Load(ctx context.Context, id string) (c *conversation.Conversat
 	if err != nil {
 		return nil, false, err
 	}
-	id = info.ID
+	return e.LoadFound(ctx, info)
+}
+
+// LoadFound is Load for a conversation Conversation has found already: a
+// caller that looked it up (the daemon's load cache, keyed by what it
+// found) does not search for it twice.
+func (e *Engine) LoadFound(ctx context.Context, info *ConversationInfo) (c *conversation.Conversation, fromIndex bool, err error) {
+	id := info.ID
 	topics, decisions, err := e.derived(ctx, info)
 	if err != nil {
 		return nil, false, err
