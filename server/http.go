@@ -72,7 +72,8 @@ type Health struct {
 	DataDir string `json:"data_dir,omitempty"`
 	Version string `json:"version,omitempty"`
 	// Build is the version with the VCS revision, and Redaction the rules
-	// the daemon indexes under: a client compares them with its own.
+	// the daemon indexes under, for a client with the token to see what
+	// answers it (the CLI compares them through the daemon's file).
 	Build     string    `json:"build,omitempty"`
 	Redaction string    `json:"redaction,omitempty"`
 	Started   time.Time `json:"started,omitzero"`
