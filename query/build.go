@@ -251,11 +251,53 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 				}
 			}
 		default:
+			if alt := otherVersion(t.Text); alt != "" {
+				// "1.2.3" and "v1.2.3": the index holds v1 for the one.
+				var qs []bq.Query
+				for _, text := range []string{t.Text, alt} {
+					q, err := b.phrase(&Phrase{Text: text, Pos: t.Pos})
+					if err != nil {
+						return nil, err
+					}
+					qs = append(qs, q)
+				}
+				return disjunction(qs), nil
+			}
 			// "e-mail", "foo.bar": the parts next to each other.
 			return b.phrase(&Phrase{Text: t.Text, Pos: t.Pos})
 		}
 	}
 	return disjunction(qs), nil
+}
+
+// otherVersion is a version number written the other way, "v1.2.3" for
+// "1.2.3" and "1.2.3" for "v1.2.3" or "V1.2.3", or "" when text is not
+// one: digits and dots, two numbers or more. The index holds the first
+// number with its v (v1, 2, 3), so each finds only itself.
+func otherVersion(text string) string {
+	bare := text
+	if len(bare) > 0 && (bare[0] == 'v' || bare[0] == 'V') {
+		bare = bare[1:]
+	}
+	dots, digit := 0, false
+	for i := 0; i < len(bare); i++ {
+		switch c := bare[i]; {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == '.' && digit:
+			dots++
+			digit = false
+		default:
+			return ""
+		}
+	}
+	if dots == 0 || !digit {
+		return ""
+	}
+	if bare == text {
+		return "v" + text
+	}
+	return bare
 }
 
 // shortHash reports whether w reads as the short form of a hash: 7 to 12
