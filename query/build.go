@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/char/asciifolding"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/convsearch/convsearch/conversation"
@@ -445,8 +447,15 @@ func (b *builder) joinedPrefix(t *Term, fields []textField) (q bq.Query, ok bool
 		seq[tok.Position-first] = []string{string(tok.Term)}
 	}
 	st := b.prefixStem(last)
+	// The common words the last part begins ("send_aft*" for send_after):
+	// the index holds none of them, so each is the lead's phrase with it,
+	// checked in the stored text.
+	commons := b.commonWords(last)
 	var qs []bq.Query
 	for _, f := range fields {
+		for _, w := range commons {
+			qs = append(qs, b.matchPhrase(text[:i+1]+w, f.name, f.boost))
+		}
 		terms, err := b.expanding(t, f.name, last)
 		if err != nil {
 			return nil, true, err
@@ -467,6 +476,37 @@ func (b *builder) joinedPrefix(t *Term, fields []textField) (q bq.Query, ok bool
 		return bleve.NewMatchNoneQuery(), true, nil
 	}
 	return disjunction(qs), true, nil
+}
+
+// englishStopWords is Bleve's list of English stop words, which the
+// analyzer's stop filter drops.
+var englishStopWords = sync.OnceValue(func() []string {
+	m := analysis.NewTokenMap()
+	if err := m.LoadBytes(en.EnglishStopWords); err != nil {
+		return nil
+	}
+	words := make([]string, 0, len(m))
+	for w := range m {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	return words
+})
+
+// commonWords returns the common words that begin with prefix and the index
+// leaves out (the stop words the analyzer drops), none for a prefix of less
+// than two letters: each costs a check of the stored text.
+func (b *builder) commonWords(prefix string) []string {
+	if len(prefix) < 2 || b.e.verbatim == nil {
+		return nil
+	}
+	var out []string
+	for _, w := range englishStopWords() {
+		if strings.HasPrefix(w, prefix) && !strings.ContainsAny(w, "'’") && len(analyze(b.e.analyzer, w)) == 0 {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 func (b *builder) phrase(p *Phrase) (bq.Query, error) {

@@ -93,3 +93,19 @@ func TestJoinedPrefixForms(t *testing.T) {
 		{"what calls api.getUserById?", []string{"target"}},
 	})
 }
+
+// A prefix of joined parts whose last part begins a common word the
+// index leaves out ("send_aft*" for send_after) finds it.
+func TestJoinedPrefixCommonWord(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("target", "call send_after(5) then api.getUserById"),
+		chat("later", "use send_aftermath for the report"),
+		chat("apart", "send it after lunch; the api gets users"),
+	)...)
+	checkPlain(t, e, []convCase{
+		{"send_aft*", []string{"later", "target"}},
+		{"send_af*", []string{"later", "target"}},
+		{"send_after*", []string{"later", "target"}},
+		{"api.getUs*", []string{"target"}},
+	})
+}
