@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/convsearch/convsearch/indexer/internal/concepts"
 	"github.com/convsearch/convsearch/indexer/internal/irregular"
+	"github.com/convsearch/convsearch/redact"
 )
 
 // AnalyzerName is the analyzer of query words: the English analyzer (lower
@@ -122,13 +124,20 @@ func (baseForms) Filter(in analysis.TokenStream) analysis.TokenStream {
 // and a typo or prefix applies to the whole word. A quoted phrase is
 // analysed by the field's analyzer, the index's: its camelCase words are
 // their parts with the runs at the same places, as in the index.
+//
+// With camel too, the words of a redaction marker ("[redacted: password]",
+// redact.MarkerPrefix) are left out, their places kept empty: a marker is
+// no word of the text, and a phrase does not run across a secret.
 type codeWords struct {
 	analysis.Tokenizer
-	camel bool // split camelCase words (TextAnalyzerName)
+	camel bool // split camelCase words, drop markers (TextAnalyzerName)
 }
 
 func (c codeWords) Tokenize(in []byte) analysis.TokenStream {
 	toks := c.Tokenizer.Tokenize(in)
+	if c.camel {
+		toks = dropMarkers(in, toks)
+	}
 	var out analysis.TokenStream // nil until a word is split
 	var ends [maxCamelParts]int  // where the parts of a word end (camelParts)
 	shift := 0                   // the places paragraph breaks added so far
@@ -161,6 +170,46 @@ func (c codeWords) Tokenize(in []byte) analysis.TokenStream {
 		return toks
 	}
 	return out
+}
+
+// dropMarkers returns toks less the tokens of in's redaction markers
+// ("[redacted: aws-access-key-id]"), in place.
+func dropMarkers(in []byte, toks analysis.TokenStream) analysis.TokenStream {
+	at := bytes.Index(in, markerPrefix)
+	if at < 0 {
+		return toks
+	}
+	out := toks[:0]
+	for _, t := range toks {
+		for at >= 0 && t.Start >= markerEnd(in, at) {
+			next := bytes.Index(in[at+1:], markerPrefix)
+			if next < 0 {
+				at = -1
+				break
+			}
+			at += 1 + next
+		}
+		if at >= 0 && t.Start >= at && t.Start < markerEnd(in, at) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+var markerPrefix = []byte(redact.MarkerPrefix)
+
+// markerEnd is where the marker at in[at:] ends: after its "]", or after
+// its prefix when no rule id and "]" follow.
+func markerEnd(in []byte, at int) int {
+	i := at + len(markerPrefix)
+	for i < len(in) && (alnum(in[i]) || in[i] == '-' || in[i] == '_') {
+		i++
+	}
+	if i < len(in) && in[i] == ']' {
+		return i + 1
+	}
+	return at + len(markerPrefix)
 }
 
 // appendRuns appends to out the parts of word t, which end at ends, and

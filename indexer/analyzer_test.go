@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -245,5 +246,38 @@ func TestAnalyzerNameParts(t *testing.T) {
 		if string(tok.Term) == "alic" && text[tok.Start:tok.End] != "alice" {
 			t.Errorf("alic has the offsets of %q, want alice", text[tok.Start:tok.End])
 		}
+	}
+}
+
+// The index's analyzer leaves out the words of redaction markers, their
+// places kept; the query's keeps them (a query is no redacted text).
+func TestMarkersLeftOut(t *testing.T) {
+	text := analyzerNamed(t, TextAnalyzerName)
+	tests := []struct {
+		in   string
+		want []string // a term at another place than its order's: term@place
+	}{
+		{"[redacted: password]", []string{}},
+		{"DB_PASS=[redacted: password] host", []string{"db", "pass", "host@5"}},
+		{"a [redacted: aws-access-key-id] b [redacted: url-password] password", []string{"b@7", "password@11"}},
+		{"[redacted: password]box", []string{"box@3"}},
+		{"cut at [redacted: ", []string{"cut"}},
+		{"redacted password", []string{"redact", "password"}},
+	}
+	for _, tt := range tests {
+		got := []string{}
+		for i, tok := range text.Analyze([]byte(tt.in)) {
+			s := string(tok.Term)
+			if tok.Position != i+1 {
+				s += "@" + strconv.Itoa(tok.Position)
+			}
+			got = append(got, s)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q: %v, want %v", tt.in, got, tt.want)
+		}
+	}
+	if got := terms(analyzerNamed(t, AnalyzerName).Analyze([]byte("[redacted: password]"))); !slices.Equal(got, []string{"redact", "password"}) {
+		t.Errorf("query words: %v", got)
 	}
 }

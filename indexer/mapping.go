@@ -21,8 +21,9 @@ import (
 // ("UserProfileCard" is user, profile, card, userprofile, profilecard). 18:
 // a blank line parts the words either side for phrases, and the parts of a
 // conversation's own document (title, summaries, topics) are paragraphs;
-// a camelCase word's parts and runs stand at the word's own place.
-const FormatVersion = 18
+// a camelCase word's parts and runs stand at the word's own place. 19: the
+// words of a redaction marker ("[redacted: password]") are left out.
+const FormatVersion = 19
 
 // bm25B is how much BM25 normalises a match by the length of its field
 // (Bleve's default is 0.75). Chat turns are short and of like length: at

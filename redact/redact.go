@@ -208,13 +208,19 @@ func replaceWhole(s, secret, with string) (string, int) {
 // too: a shorter one is likely to occur by chance.
 const minEchoLen = 6
 
+// MarkerPrefix begins the marker that replaces a secret, "[redacted: <rule-id>]"
+// (the id of letters, digits and hyphens, then "]"). The index leaves
+// markers out: "password" finds the texts about passwords, not every
+// redacted one.
+const MarkerPrefix = "[redacted: "
+
 func writeMarker(b *strings.Builder, id string) {
-	b.WriteString("[redacted: ")
+	b.WriteString(MarkerPrefix)
 	b.WriteString(id)
 	b.WriteByte(']')
 }
 
-func marker(id string) string { return "[redacted: " + id + "]" }
+func marker(id string) string { return MarkerPrefix + id + "]" }
 
 // Conversation redacts every text field of c in place and returns how many
 // secrets it replaced. That is free text and the structural strings a
