@@ -3,6 +3,9 @@ package query
 import (
 	"context"
 	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/token/stop"
@@ -83,11 +86,115 @@ func splitPhrase(an analysis.Analyzer, verbatim *analysis.DefaultAnalyzer, text 
 }
 
 // matchPhrase matches text as a phrase in field: exactly, stop words
-// included, when the index dropped some of its words.
+// included, when the index dropped some of its words; and with a run of
+// its words written as one camelCase word (camelPhrases).
 func (b *builder) matchPhrase(text, field string, boost float64) bq.Query {
-	q := newSequence(text, field, boost)
+	var q bq.Query = newSequence(text, field, boost)
 	if p, ok := splitPhrase(b.e.analyzer, b.e.verbatim, text); ok {
-		return &exactPhrase{inner: q, field: field, words: p, verbatim: b.e.verbatim}
+		q = &exactPhrase{inner: q.(*sequenceQuery), field: field, words: p, verbatim: b.e.verbatim}
+	}
+	if camel := b.camelPhrases(text, field, boost); len(camel) > 0 {
+		return disjunction(append([]bq.Query{q}, camel...))
+	}
+	return q
+}
+
+// Bounds of camelPhrases: the words of a phrase, and the words and bytes
+// of a run of them, as the index splits camelCase words (indexer's
+// maxCamelParts and maxCamelBytes).
+const (
+	maxCamelPhrase      = 8
+	maxCamelPhraseParts = 6
+	maxCamelPhraseBytes = 48
+)
+
+// camelPhrases matches text with a run of its words standing for one
+// camelCase word ("user profile card" for UserProfileCard): the index puts
+// a camelCase word's parts and their runs at the word's own place, so the
+// parts typed as a phrase of their own are not at places one after the
+// other. A run of two to six words, each of two letters or more and
+// starting with a letter, two of them words the index keeps, is looked for as the index's term of the words
+// run together (userprofilecard, in their order) with each of their terms at
+// the same place (user, profil, card: the word was split, not written
+// "userprofilecard"; so "data base" does not find database). One run a
+// query, the phrase's other words its neighbours; none when a common word
+// the index leaves out is outside the run (the stored text would have to
+// be read to check it).
+func (b *builder) camelPhrases(text, field string, boost float64) []bq.Query {
+	if b.e.verbatim == nil {
+		return nil
+	}
+	all := b.e.verbatim.Analyze([]byte(text))
+	if len(all) < 2 || len(all) > maxCamelPhrase {
+		return nil
+	}
+	kept := map[int]string{} // the index's term of each word it keeps, by place
+	for _, t := range b.e.analyzer.Analyze([]byte(text)) {
+		if _, twice := kept[t.Position]; twice {
+			return nil // a word of two terms
+		}
+		kept[t.Position] = string(t.Term)
+	}
+	fit := make([]bool, len(all)) // whether a word can be a part
+	for i, t := range all {
+		if t.Position != all[0].Position+i {
+			return nil // a word the tokenizer made two or more places
+		}
+		w := text[t.Start:t.End]
+		fit[i] = utf8.RuneCountInString(w) >= 2 && strings.IndexFunc(w, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+		}) < 0
+		if r, _ := utf8.DecodeRuneInString(w); !unicode.IsLetter(r) {
+			fit[i] = false
+		}
+	}
+	var qs []bq.Query
+	for i := range all {
+		for j := i + 2; j <= min(len(all), i+maxCamelPhraseParts); j++ {
+			if !fit[j-1] || !fit[i] {
+				break
+			}
+			if q := b.camelPhrase(text, all, kept, fit, i, j, field, boost); q != nil {
+				qs = append(qs, q)
+			}
+		}
+	}
+	return qs
+}
+
+// camelPhrase is camelPhrases' query for the run of words i to j-1, or nil.
+func (b *builder) camelPhrase(text string, all analysis.TokenStream, kept map[int]string, fit []bool, i, j int, field string, boost float64) bq.Query {
+	var run strings.Builder
+	var parts []string
+	for k := i; k < j; k++ {
+		if !fit[k] {
+			return nil
+		}
+		run.WriteString(strings.ToLower(text[all[k].Start:all[k].End]))
+		if term, ok := kept[all[k].Position]; ok {
+			parts = append(parts, term)
+		}
+	}
+	if run.Len() > maxCamelPhraseBytes || len(parts) < 2 {
+		return nil
+	}
+	whole := analyze(b.e.analyzer, run.String())
+	if len(whole) != 1 {
+		return nil
+	}
+	q := &sequenceQuery{field: field, boost: boost}
+	for k := 0; k < len(all); k++ {
+		switch {
+		case k == i:
+			q.terms = append(q.terms, whole)
+			q.with = append(q.with, parts)
+			k = j - 1
+		case kept[all[k].Position] == "":
+			return nil // a common word outside the run
+		default:
+			q.terms = append(q.terms, []string{kept[all[k].Position]})
+			q.with = append(q.with, nil)
+		}
 	}
 	return q
 }

@@ -27,6 +27,7 @@ import (
 type sequenceQuery struct {
 	text  string     // analysed when searched, by the field's analyzer
 	terms [][]string // or, when text is "", the terms by position from the first; an empty one is any word
+	with  [][]string // when text is "", terms that must each stand at the place of terms[k] too (camelPhrases), or nil
 	field string
 	boost float64
 }
@@ -66,7 +67,17 @@ func (q *sequenceQuery) Searcher(ctx context.Context, r index.IndexReader, m map
 			_ = s.Close()
 		}
 	}
-	for _, alts := range terms {
+	for k, alts := range terms {
+		if k < len(q.with) {
+			for _, t := range q.with[k] {
+				s, err := searcher.NewTermSearcher(ctx, r, t, q.field, q.boost, opts)
+				if err != nil {
+					closeAll()
+					return nil, fmt.Errorf("phrase: %w", err)
+				}
+				parts = append(parts, s)
+			}
+		}
 		var alt []search.Searcher
 		for _, t := range alts {
 			if t == "" {
@@ -107,7 +118,7 @@ func (q *sequenceQuery) Searcher(ctx context.Context, r index.IndexReader, m map
 	// scores.
 	must.SetQueryNorm(1 / math.Sqrt(must.Weight()))
 	return searcher.NewFilteringSearcher(ctx, must, func(_ *search.SearchContext, dm *search.DocumentMatch) bool {
-		return keepSequences(dm, q.field, terms)
+		return keepSequences(dm, q.field, terms, q.with)
 	}), nil
 }
 
@@ -150,9 +161,11 @@ func apKey(ap search.ArrayPositions) string {
 
 // keepSequences keeps in dm's term locations only the phrases of terms
 // (every word at its place after the first's, within one value of field),
-// and says whether there is one. Each place is looked up once: the cost is
+// and says whether there is one. with[k], when there, are terms that must
+// stand at the place of terms[k] too; their locations are not kept (the
+// term of terms[k] covers them). Each place is looked up once: the cost is
 // in proportion to the locations, not to their product.
-func keepSequences(dm *search.DocumentMatch, field string, terms [][]string) bool {
+func keepSequences(dm *search.DocumentMatch, field string, terms, with [][]string) bool {
 	locs := dm.FieldTermLocations
 	at := make(map[place]int, len(locs))
 	for i, l := range locs {
@@ -181,6 +194,14 @@ func keepSequences(dm *search.DocumentMatch, field string, terms [][]string) boo
 				if i, ok := at[place{t, ap, l.Location.Pos + uint64(k)}]; ok {
 					j = i
 					break
+				}
+			}
+			if k < len(with) {
+				for _, t := range with[k] {
+					if _, ok := at[place{t, ap, l.Location.Pos + uint64(k)}]; !ok {
+						j = -1
+						break
+					}
 				}
 			}
 			if j < 0 {
