@@ -218,7 +218,8 @@ func markerEnd(in []byte, at int) int {
 // leaves a query word whole, so a phrase or a word of joined parts
 // ("api.getUserById", "fix getUserById there", "api.getUser*") meets the
 // word where the words around it are. Parts typed as a phrase of their
-// own ("user profile card") do not match it.
+// own ("user profile card") are not at places one after the other: the
+// query looks for them at one place (query's camelPhrases).
 //
 // The runs' tokens and terms are each one allocation: every term has a
 // block of its own, capped at its length, as filters write terms in place.
