@@ -662,7 +662,9 @@ func closingQuote(rest, q string) int {
 // it, & ; , and | end it only where they separate: before a blank, the
 // end, the same byte again (&&, ||) or another key=, and & and ; always
 // when param says the key itself follows one (?a=b&password=…, Server=db;Pwd=…).
-// A closing bracket with no opening one in the value ends it ((PWD=Xk9mPq2z)),
+// A closing bracket with no opening one in the value ends it when it closes
+// one opened before the key and no letter or digit follows ((PWD=Xk9mPq2z),
+// connect(password=Xk9mPq2z)); else it is the value's (ab)cd3fgh!),
 // and so do </ (a closing tag) and an escape of JSON text (\n, \").
 func assignedValueAt(s string, v int, param byte) (a, b int) {
 	v = skip(s, v, 6, " \t")
@@ -695,8 +697,11 @@ func assignedValueAt(s string, v int, param byte) (a, b int) {
 			continue
 		}
 		if i := strings.IndexByte(")]}", c); i >= 0 {
+			if depth[i] == 0 && !isWordByte(next) && opened(s, a, "([{"[i], c) {
+				break // (PWD=Xk9mPq2zLw77), connect(password=…)
+			}
 			if depth[i] == 0 {
-				break
+				continue // a lone bracket inside the value: ab)cd3fgh!
 			}
 			depth[i]--
 			continue
@@ -718,6 +723,25 @@ func assignedValueAt(s string, v int, param byte) (a, b int) {
 		return -1, -1
 	}
 	return a, b
+}
+
+// opened reports whether a bracket open is left open before s[a], within
+// the 256 bytes before it: the assignment whose value starts at s[a] sits
+// inside it, and close ends the value there.
+func opened(s string, a int, open, close byte) bool {
+	n := 0
+	for i := a - 1; i >= 0 && a-i <= 256; i-- {
+		switch s[i] {
+		case close:
+			n++
+		case open:
+			if n == 0 {
+				return true
+			}
+			n--
+		}
+	}
+	return false
 }
 
 // codeHead reports whether v, a value's start before a separator, is a

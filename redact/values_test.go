@@ -58,6 +58,16 @@ func TestAssignedValueSymbols(t *testing.T) {
 		hit("password", `{"cmd": "export PASSWORD=`, "Xk9mPq2zLw77", `\nnext line"}`),
 		hit("password", `{"cmd": "export PASSWORD=`, "Xk9mPq2zLw77", `\"}`),
 		hit("password", "The password=", "Xk9mPq2zLw77", ". Rotate it."),
+		// a closing bracket ends the value only when it closes one opened
+		// before the key
+		hit("password", "password=", "ab)cd3fgh!", ""),
+		hit("password", "DB_PASSWORD=", "Xk9)mPq2zLw77", " psql"),
+		hit("password", "DB_PASSWORD=", "Xk9]mPq2z}Lw77", ""),
+		hit("password", "(PWD=", "Xk9mPq2zLw77", ")"),
+		hit("password", "connect(user=bob, password=", "Xk9mPq2zLw77", ")"),
+		hit("password", "f(a, (b), password=", "Xk9mPq2zLw77", ")"),
+		hit("password", "[password=", "Xk9mPq2zLw77", "]"),
+		hit("password", "(run with DB_PASSWORD=", "Xk9)mPq2zLw77", " set)"),
 		miss("query string without a secret key", "https://example.com/search?a=b&c=d&page=2"),
 		miss("prose with symbols", "This is ordinary prose, with commas; semicolons & ampersands | pipes (and brackets)."),
 		miss("go test output", "--- PASS: TestFoo2 (0.00s) and --- PASS: TestTags/x,testtag,y (0.04s) and --- PASS: TestWithColons/[::1]"),
