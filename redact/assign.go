@@ -29,6 +29,10 @@ const (
 	// kindKey is a key named only key or auth: its value is more often an
 	// id or a name than with other secret names, so it must be longer.
 	kindKey
+	// kindPIN is a key named pin, pin_code or pin number: its value is a
+	// secret only when it is a PIN, 4 to 12 digits (pin: 1.2.3 pins a
+	// version, LED_PIN=13 is a board's pin).
+	kindPIN
 )
 
 // findAssignments appends the values of secret-looking keys in s: KEY=value,
@@ -96,7 +100,7 @@ func findAssignments(s string, out []span) []span {
 		if a < 0 || b < len(s) && s[b] == '(' || isCode(s[a:b]) {
 			continue // none, or a function call
 		}
-		id := judge(kind, s[a:b], bare)
+		id := judge(key, kind, s[a:b])
 		if id == "" || kind != kindPassword && (relativePath(s[a:b]) || strings.EqualFold(key, "signingkey") && gpgKeyID(s[a:b])) {
 			continue
 		}
@@ -469,7 +473,7 @@ func isKeyByte(c byte) bool {
 // humps (OPENAI_API_KEY → openai api key, clientSecret → client secret).
 var (
 	// passwordParts: a part that names a password.
-	passwordParts = map[string]bool{"password": true, "passwd": true, "pwd": true, "pass": true, "passphrase": true, "pw": true}
+	passwordParts = map[string]bool{"password": true, "passwd": true, "pwd": true, "pass": true, "passphrase": true, "pw": true, "passcode": true}
 	// secretWords: the parts joined contain one of these.
 	secretWords = [][]byte{[]byte("secret"), []byte("token"), []byte("apikey"), []byte("accesskey"), []byte("privatekey"),
 		[]byte("credential"), []byte("creds"), []byte("signingkey"), []byte("encryptionkey"), []byte("masterkey"), []byte("sessionkey")}
@@ -564,6 +568,10 @@ func classifyKey(key string) keyKind {
 	}
 	if password {
 		return kindPassword
+	}
+	if last := string(part(np - 1)); last == "pin" || last == "pincode" ||
+		np >= 2 && string(part(np-2)) == "pin" && (last == "code" || last == "number") {
+		return kindPIN // PIN, SIM_PIN, pin_code, pinNumber
 	}
 	for _, w := range secretWords {
 		if bytes.Contains(j, w) {
@@ -1467,7 +1475,7 @@ func checkNetrc(s string, m []int) string {
 // checkSpacedKey judges ENV KEY value: the key must name a secret.
 func checkSpacedKey(s string, m []int) string {
 	key := s[m[2]:m[3]]
-	return judge(classifyKey(key), s[m[4]:m[5]], bareKey(key))
+	return judge(key, classifyKey(key), s[m[4]:m[5]])
 }
 
 // checkXMLElement judges <key>value</key>: the tags must match and the
@@ -1484,23 +1492,79 @@ func checkXMLElement(s string, m []int) string {
 	if k == kindKey {
 		return "" // <key>, <releaseManagerKey>: in XML a name or a fingerprint
 	}
-	return judge(k, s[m[4]:m[5]], bareKey(name))
+	return judge(name, k, s[m[4]:m[5]])
 }
 
-// judge returns the marker for value v of a key of kind k, or "" when v
-// is no secret. bare is bareKey of the key. KEY=value, ENV KEY value and
-// <key>value</key> are judged by it; findAssignments keeps more values
-// still (paths, GPG key ids).
-func judge(k keyKind, v string, bare bool) string {
-	if k == kindNone || !plausibleValue(v, k == kindPassword) || k == kindKey && len(v) < 20 || k != kindPassword && nameLike(v, bare) {
+// judge returns the marker for value v of key, of kind k, or "" when v
+// is no secret. KEY=value, ENV KEY value and <key>value</key> are judged by
+// it; findAssignments keeps more values still (paths, GPG key ids). Digits
+// alone are a secret only as a PIN, or as a password of 6 digits or more
+// under a key whose last word names the password (PASSWORD=48213390, not
+// PASSWORD_HASH_ITERATIONS=600000).
+func judge(key string, k keyKind, v string) string {
+	if digitsOnly(v) {
+		if k == kindPIN && pinDigits(v, 4) || k == kindPassword && pinDigits(v, 6) && lastPartNamesPassword(key) {
+			return idPassword
+		}
+		return ""
+	}
+	bare := bareKey(key)
+	if k == kindNone || k == kindPIN || !plausibleValue(v, k == kindPassword) || k == kindKey && len(v) < 20 || k != kindPassword && nameLike(v, bare) {
 		return ""
 	}
 	return k.id()
 }
 
+func digitsOnly(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return v != ""
+}
+
+// pinDigits reports whether the digits v can be a PIN or a password of
+// digits: min to 12 of them (64 for a password), not one digit repeated
+// (0000).
+func pinDigits(v string, min int) bool {
+	if len(v) < min || len(v) > 12 && min < 6 || len(v) > 64 {
+		return false
+	}
+	return strings.Count(v, v[:1]) != len(v)
+}
+
+// lastPartNamesPassword reports whether the last word of key (split as
+// classifyKey splits it) names a password or a PIN: DB_PASSWORD, pwd,
+// passcode, sim_pin; but not PASS alone (pass: 123456 counts tests) nor
+// PASSWORD_ITERATIONS.
+func lastPartNamesPassword(key string) bool {
+	i := len(key)
+	for i > 0 && key[i-1] != '_' && key[i-1] != '-' && key[i-1] != '.' &&
+		!(isUpper(key[i-1]) && i-1 > 0 && (key[i-2] >= 'a' && key[i-2] <= 'z' || key[i-2] >= '0' && key[i-2] <= '9')) {
+		i--
+	}
+	if i > 0 && isUpper(key[i-1]) {
+		i-- // the hump's capital starts the part: dbPassword
+	}
+	last := strings.ToLower(key[i:])
+	if last == "pass" || last == "pw" {
+		return i > 0 // DB_PASS, not PASS
+	}
+	if passwordParts[last] || last == "pin" || last == "pincode" {
+		return true
+	}
+	for _, w := range passwordWords {
+		if strings.Contains(last, string(w)) {
+			return true
+		}
+	}
+	return false
+}
+
 // id is the marker's id for the value of a key of kind k.
 func (k keyKind) id() string {
-	if k == kindPassword {
+	if k == kindPassword || k == kindPIN {
 		return idPassword
 	}
 	return idSecret
@@ -1532,6 +1596,29 @@ func checkProsePassword(s string, m []int) string {
 		}
 	}
 	if !letter || !other {
+		return ""
+	}
+	return idPassword
+}
+
+// checkPIN judges the digits after PIN, pin code or passcode: not one
+// digit repeated, nor the start of a version, a decimal, a date or a port
+// (pin 1234.5, PIN 8080/tcp); after a lower-case pin alone, only with is
+// or a colon (pin 2024 as the baseline is no PIN).
+func checkPIN(s string, m []int) string {
+	v := s[m[6]:m[7]]
+	if !pinDigits(v, 4) {
+		return ""
+	}
+	if e := m[7]; e < len(s) {
+		c := s[e]
+		if strings.IndexByte("/:-_@", c) >= 0 || (c == '.' || c == ',') && e+1 < len(s) && isWordByte(s[e+1]) {
+			return ""
+		}
+	}
+	word := s[m[2]:m[3]]
+	between := s[m[3]:m[6]] // blanks, is or was, a colon, a quote
+	if len(word) == 3 && word != "PIN" && m[4] < 0 && !containsFold(between, "is") && !containsFold(between, "was") {
 		return ""
 	}
 	return idPassword

@@ -211,3 +211,36 @@ func TestNameLikeRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestDigitPasswords: a PIN or a password of digits only is redacted when
+// a key names it a password or a PIN; a bare number, a dependency pin and
+// the numbers of a password's settings are kept.
+func TestDigitPasswords(t *testing.T) {
+	runCases(t, []redactCase{
+		hit("password", "password: ", "48213390", ""),
+		hit("password", "DB_PASSWORD=", "48213390", "\n"),
+		hit("password", "PIN: ", "4821", ""),
+		hit("password", "SIM_PIN=", "4821", ""),
+		hit("password", `{"pin_code": "`, "482193", `"}`),
+		hit("password", "pin code ", "4821", ""),
+		hit("password", "PIN code: ", "4821", "."),
+		hit("password", "my PIN is ", "4821", ", don't share it"),
+		hit("password", "the pin number is ", "48213", ""),
+		hit("password", "passcode=", "123456", ""),
+		hit("password", "Passcode: ", "482133", ""),
+		hit("password", `{"user": "bob", "password": `, "1234567", `}`),
+		hit("password", "PASSWORD=", "20240117", ""), // a date's shape, but a password's key
+		miss("bare number", "call 48213390 or wait 4821 seconds"),
+		miss("dependency pin", "pin the version to 1.2.3, it is pinned to 4.2"),
+		miss("pin a version", "pin: 1.2.3 and pin: ^4.2.0 and pin = \"2.31.0\""),
+		miss("pin prose", "pin 2024 as the baseline year and pin 8080 open"),
+		miss("gpio pin", "LED_PIN=13 and pin: 4 and ledPin = 12"),
+		miss("short password", "password: 1234 and pwd: 2024"),
+		miss("password settings", "PASSWORD_HASH_ITERATIONS=600000 and password_min_length: 12 and PASSWORD_EXPIRY_DAYS=90000"),
+		miss("pass count", "pass: 123456, fail: 3 and PASS=100000"),
+		miss("pin issue", "PIN #4821 fixed the bug, see issue 4821"),
+		miss("password version", "password: 1.2.3.4 and password: 2024-01-17"),
+		miss("port", "pin: 8080/tcp and PIN_PORT=8080"),
+		miss("repeated", "PIN: 0000 and password: 000000"),
+	})
+}

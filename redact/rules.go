@@ -272,6 +272,12 @@ func defaultRules() []rule {
 		{id: idPassword, keywords: kw("password ", "Password ", "PASSWORD "),
 			re:    source(`(?i)\bpassword[ \t]+(?:(?:is|was)[ \t]+(?:(?:now|still)[ \t]+)?["'\x60]?|["'\x60])([^\s"'\x60]{1,200})`),
 			group: 1, check: checkProsePassword},
+		// A PIN given by name: PIN 4821, pin code 4821, my PIN is 4821,
+		// Passcode 123456 (PIN: 4821 and passcode=123456 are assignments too; a
+		// keyword of lower case only costs a pass, so "pin " is the only one).
+		{id: idPassword, keywords: kw("pin ", "Pin ", "PIN", "Passcode ", "PASSCODE "),
+			re:    source(`\b(?i:(pin(?:[ _-]?(?:code|number))?|passcode))(?:[ \t]+(?i:is|was))?([ \t]*[:=])?[ \t]*["']?([0-9]{4,12})\b`),
+			group: 3, check: checkPIN},
 	}
 	for i := range rules {
 		ru := &rules[i]
