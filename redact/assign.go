@@ -3,6 +3,8 @@ package redact
 import (
 	"bytes"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Ids of the hand-written detectors' markers.
@@ -86,6 +88,9 @@ func findAssignments(s string, out []span) []span {
 			}
 		}
 		kind := classifyKey(key)
+		if kind == kindNone && strings.EqualFold(key, "passe") && k >= 7 && strings.EqualFold(s[k-7:k], "mot de ") {
+			kind = kindPassword // French: mot de passe
+		}
 		if kind == kindNone || key == "PASS" && s[p] == ':' {
 			continue // none, or a test's status: --- PASS: TestParse2
 		}
@@ -278,8 +283,20 @@ func keyBounds(s string, p int) (int, int) {
 		}
 	}
 	end := k
-	for k > 0 && end-k < 64 && isKeyByte(s[k-1]) {
-		k--
+	for k > 0 && end-k < 64 {
+		if isKeyByte(s[k-1]) {
+			k--
+			continue
+		}
+		if s[k-1] < 0x80 {
+			break
+		}
+		// a letter of another script: contraseña, hasło, пароль
+		r, n := utf8.DecodeLastRuneInString(s[:k])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		k -= n
 	}
 	if end-k >= 64 {
 		return end, end
@@ -472,12 +489,16 @@ func isKeyByte(c byte) bool {
 // Key names: a key is split into lower-case parts at _ . - and camelCase
 // humps (OPENAI_API_KEY → openai api key, clientSecret → client secret).
 var (
-	// passwordParts: a part that names a password.
-	passwordParts = map[string]bool{"password": true, "passwd": true, "pwd": true, "pass": true, "passphrase": true, "pw": true, "passcode": true}
+	// passwordParts: a part that names a password, in English or in
+	// another language (German, Dutch, Spanish, Portuguese, Polish, Swedish,
+	// Russian; with and without their accents).
+	passwordParts = map[string]bool{"password": true, "passwd": true, "pwd": true, "pass": true, "passphrase": true, "pw": true, "passcode": true,
+		"passwort": true, "kennwort": true, "wachtwoord": true, "contraseña": true, "contrasena": true, "senha": true,
+		"hasło": true, "haslo": true, "lösenord": true, "losenord": true, "пароль": true}
 	// secretWords: the parts joined contain one of these.
 	secretWords = [][]byte{[]byte("secret"), []byte("token"), []byte("apikey"), []byte("accesskey"), []byte("privatekey"),
 		[]byte("credential"), []byte("creds"), []byte("signingkey"), []byte("encryptionkey"), []byte("masterkey"), []byte("sessionkey")}
-	passwordWords = [][]byte{[]byte("password"), []byte("passwd"), []byte("passphrase")}
+	passwordWords = [][]byte{[]byte("password"), []byte("passwd"), []byte("passphrase"), []byte("passwort"), []byte("motdepasse")}
 	// lastKeyParts: as the last part, these name a secret (STRIPE_KEY, X-Auth).
 	lastKeyParts = map[string]bool{"key": true, "auth": true, "authorization": true}
 	// excludeLast: as the last part, these name something about a secret,
@@ -514,6 +535,15 @@ var (
 func classifyKey(key string) keyKind {
 	if len(key) < 2 {
 		return kindNone
+	}
+	for i := 0; i < len(key); i++ {
+		if key[i] >= 0x80 {
+			key = strings.ToLower(key) // Пароль, Contraseña
+			break
+		}
+	}
+	if len(key) > 64 {
+		return kindNone // lower case may be longer
 	}
 	var low, joined [64]byte
 	var parts [16][2]int

@@ -244,3 +244,35 @@ func TestDigitPasswords(t *testing.T) {
 		miss("repeated", "PIN: 0000 and password: 000000"),
 	})
 }
+
+// TestForeignPasswordKeys: the word for password in other languages names
+// a password key.
+func TestForeignPasswordKeys(t *testing.T) {
+	pw := "hunter2xyz"
+	runCases(t, []redactCase{
+		hit("password", "Passwort: ", pw, ""),
+		hit("password", "passwort=", pw, ""),
+		hit("password", "DB_PASSWORT=", pw, ""),
+		hit("password", "Kennwort: ", pw, ""),
+		hit("password", "mot de passe: ", pw, ""),
+		hit("password", "Mot de passe : ", pw, ""),
+		hit("password", "mot_de_passe=", pw, ""),
+		hit("password", "contraseña: ", pw, ""),
+		hit("password", "Contraseña=", pw, ""),
+		hit("password", "contrasena: ", pw, ""),
+		hit("password", "senha: ", pw, ""),
+		hit("password", `{"senha": "`, pw, `"}`),
+		hit("password", "hasło: ", pw, ""),
+		hit("password", "haslo=", pw, ""),
+		hit("password", "wachtwoord: ", pw, ""),
+		hit("password", "lösenord: ", pw, ""),
+		hit("password", "losenord=", pw, ""),
+		hit("password", "пароль: ", pw, ""),
+		hit("password", "Пароль: ", pw, ""),
+		hit("password", "Passwort: ", "48213390", ""),
+		miss("foreign words in prose", "Das Passwort ist falsch. Le mot de passe est requis. La contraseña: obligatoria."),
+		miss("passe alone", "passe: Xk9mPq2zLw77 and passe-partout: Xk9mPq2zLw77"),
+		miss("unicode word before a key", "café: Xk9mPq2zLw77 and naïve: Xk9mPq2zLw77"),
+		miss("foreign placeholders", "Passwort: ${PASSWORT} and senha: <sua-senha> and пароль: ******"),
+	})
+}
