@@ -1502,7 +1502,8 @@ func checkNetrc(s string, m []int) string {
 	return idPassword
 }
 
-// checkSpacedKey judges ENV KEY value: the key must name a secret.
+// checkSpacedKey judges ENV KEY value and setx KEY value: the key must
+// name a secret.
 func checkSpacedKey(s string, m []int) string {
 	key := s[m[2]:m[3]]
 	return judge(key, classifyKey(key), s[m[4]:m[5]])

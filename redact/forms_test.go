@@ -276,3 +276,28 @@ func TestForeignPasswordKeys(t *testing.T) {
 		miss("foreign placeholders", "Passwort: ${PASSWORT} and senha: <sua-senha> and пароль: ******"),
 	})
 }
+
+// TestShellSpacedForms: shells and Windows set variables without =.
+func TestShellSpacedForms(t *testing.T) {
+	pw := "Xk9mPq2zLw77"
+	runCases(t, []redactCase{
+		hit("password", "set PASSWORD=", pw, ""),
+		hit("password", `set "DB_PASSWORD=`, pw, `"`),
+		hit("password", "setx PASSWORD ", pw, ""),
+		hit("password", "setx DB_PASSWORD \"", pw, "\" /M"),
+		hit("password", "$env:PASSWORD = \"", pw, "\""),
+		hit("password", "$Env:DB_PASSWORD='", pw, "'"),
+		hit("password", "export DB_PASSWORD ", pw, ""),
+		hit("password", "set -x DB_PASSWORD ", pw, ""),
+		hit("password", "set -gx DB_PASSWORD '", pw, "'"),
+		hit("password", "setenv DB_PASSWORD ", pw, "\n"),
+		hit("generic-secret", "set -Ux API_TOKEN ", fake(330, alnum, 24), ""),
+		miss("set of no secret", "set -x PATH /usr/local/bin $PATH and setenv LANG en_US.UTF-8"),
+		miss("set a variable", "setx PASSWORD %DB_PASSWORD% and set -x DB_PASSWORD $DB_PASS"),
+		miss("set in prose", "set the password Xk9mPq2zLw77 later, and reset PASSWORD first"),
+		miss("set of a word", "set -x DB_PASSWORD changeme"),
+		miss("bash xtrace", "set -x\nexport DB_HOST db"),
+		miss("js export", "export const token = makeToken(); export default TokenStore2024"),
+		miss("set a field", "set PASSWORD_FIELD Xk9mPq2zLw77 and setx TOKEN_TYPE Bearer2024x"),
+	})
+}

@@ -264,6 +264,12 @@ func defaultRules() []rule {
 		{id: idPassword, keywords: kw("ENV ", "ENV\t"),
 			re:    source(`\bENV[ \t]+([A-Za-z_][A-Za-z0-9_.-]{0,63})[ \t]+["']?([^\s"']{1,300})`),
 			group: 2, check: checkSpacedKey},
+		// Shells that set a variable without =: setx KEY value (Windows),
+		// set -x KEY value (fish), setenv KEY value (csh), export KEY value.
+		// set KEY=value and $env:KEY = "value" are assignments.
+		{id: idPassword, keywords: kw("set", "SET", "Set", "export ", "EXPORT "),
+			re:    source(`\b(?i:set(?:[ \t]+-[a-z]{1,4})*|setx|setenv|export)[ \t]+([A-Za-z_][A-Za-z0-9_]{0,63})[ \t]+["']?([^\s"';]{1,300})`),
+			group: 2, check: checkSpacedKey},
 		// XML: <password>…</password>, <ApiKey>…</ApiKey>.
 		{id: idPassword, keywords: kw("assword>", "ASSWORD>", "asswd>", "ASSWD>", "wd>", "WD>", "ass>", "ASS>", "ecret>", "ECRET>", "oken>", "OKEN>", "ey>", "EY>", "hrase>", "HRASE>"),
 			re:    source(`<([A-Za-z_][\w.:-]{0,63})>[ \t]*([^<>\s]{1,300})[ \t]*</([A-Za-z_][\w.:-]{0,63})>`),
