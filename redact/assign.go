@@ -84,7 +84,13 @@ func findAssignments(s string, out []span) []span {
 			if key == "" {
 				if a, b := assignedValueAt(s, v, 0); a >= 0 {
 					key = pairNameAfter(s, b) // {"value": "…", "name": "DB_PASSWORD"}
+					if key == "" {
+						key = objectName(s, b, 1)
+					}
 				}
+			}
+			if key == "" {
+				key = objectName(s, k, -1)
 			}
 		}
 		kind := classifyKey(key)
@@ -375,6 +381,55 @@ func skipBack(s string, i, n int, set string) int {
 		i--
 	}
 	return i
+}
+
+// objectName returns the name of a name and value pair whose name is a few
+// keys away from its value, in the same JSON object: AWS SSM's {"Name":
+// "/prod/db/password", "Type": "SecureString", "Value": "…"}, and {"Key":
+// "DB_PASSWORD", …, "Value": "…"}. It looks from s[i] backwards (dir -1)
+// to the object's { or forwards (dir 1) to its }, 400 bytes at most,
+// past nested objects and lists; the nearest name or key wins, and of a
+// path only its last part is the name. "" when there is none, or the
+// object's bracket is not found.
+func objectName(s string, i, dir int) string {
+	open, close := byte('{'), byte('}')
+	if dir > 0 {
+		open, close = close, open
+	}
+	depth := 0
+	name := ""
+	for n := 0; n < 400; n++ {
+		if dir < 0 {
+			i--
+		}
+		if i < 0 || i >= len(s) {
+			return ""
+		}
+		c := s[i]
+		switch {
+		case c == close || c == ']' && dir < 0 || c == '[' && dir > 0:
+			depth++
+		case c == open || c == '[' && dir < 0 || c == ']' && dir > 0:
+			if depth == 0 {
+				if c != open {
+					return "" // a list holds the value
+				}
+				return name
+			}
+			depth--
+		case depth == 0 && name == "" && (c == ':' || c == '='):
+			if kk := keyBefore(s, i); strings.EqualFold(kk, "name") || strings.EqualFold(kk, "key") {
+				if a, b := valueAt(s, i+1); a >= 0 {
+					v := s[a:b]
+					name = v[strings.LastIndexByte(v, '/')+1:]
+				}
+			}
+		}
+		if dir > 0 {
+			i++
+		}
+	}
+	return ""
 }
 
 // pairNameAfter returns the name of a name and value pair whose value ends

@@ -34,6 +34,19 @@ func TestNameValuePairs(t *testing.T) {
 		miss("name two lines up", "- name: DB_PASSWORD\n\n  value: Xk9mPq2zLw77"),
 		miss("a name of no key", `{"title":"DB_PASSWORD","value":"Xk9mPq2zLw77"}`),
 		miss("XML add of no secret", `<add key="ConnectionTimeout" value="Xk9mPq2zLw77Ab3dEf9hIj"/>`),
+
+		// a few keys apart in one object: AWS SSM parameters, tagged pairs
+		hit("password", `{"Name": "/prod/db/password", "Type": "SecureString", "Value": "`, "Xy7kP2mQ9zLw", `"}`),
+		hit("password", `{"Parameter": {"Name": "/prod/db/password", "Type": "SecureString", "Value": "`, "Xy7kP2mQ9zLw", `", "Version": 3}}`),
+		hit("password", `{"Key": "DB_PASSWORD", "Type": "String", "Overwrite": true, "Value": "`, "Xy7kP2mQ9zLw", `"}`),
+		hit("password", "{\n    \"Parameter\": {\n        \"Name\": \"/prod/db/password\",\n        \"Type\": \"SecureString\",\n        \"Value\": \"", "Xy7kP2mQ9zLw", "\",\n        \"Version\": 1\n    }\n}"),
+		hit("generic-secret", `{"Name": "/myapp/prod/stripe_secret_key", "Type": "SecureString", "Value": "`, key, `"}`),
+		hit("password", `{"Value": "`, "Xy7kP2mQ9zLw", `", "Type": "SecureString", "Name": "/prod/db/password"}`),
+		hit("password", `{\"Name\": \"/prod/db/password\", \"Type\": \"SecureString\", \"Value\": \"`, "Xy7kP2mQ9zLw", `\"}`),
+		miss("SSM parameter of no secret", `{"Name": "/prod/db/host", "Type": "String", "Value": "db-1.Xk9mPq2zLw77.internal"}`),
+		miss("name in another object", `{"Name": "/prod/db/password", "Type": "SecureString"}, {"Name": "/prod/db/host", "Value": "Xk9mPq2zLw77Ab"}`),
+		miss("name in a closed object", `{"Tags": [{"Key": "password_policy_ref"}], "Name": "app", "Value": "Xk9mPq2zLw77Ab"}`),
+		miss("name after the object", `{"Value": "Xk9mPq2zLw77Ab", "Type": "String"}, {"Name": "/prod/db/password"}`),
 	})
 }
 
