@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"net/url"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -119,6 +120,90 @@ func findAssignments(s string, out []span) []span {
 		p = b - 1
 	}
 	return out
+}
+
+// findEncodedAssignments appends the values of secret-looking keys whose
+// = or : is URL-encoded, in a query string or a form body sent encoded
+// again (data=user%3Dbob%26password%3D…) and in encoded JSON
+// (%22password%22%3A%22…%22). The value is judged decoded: %24%7BVAR%7D is
+// a reference, kept.
+func findEncodedAssignments(s string, out []span) []span {
+	for p := 0; ; {
+		i := strings.IndexByte(s[p:], '%')
+		if i < 0 {
+			return out
+		}
+		p += i
+		op := p
+		p++
+		if op+3 > len(s) || s[op+1] != '3' || s[op+2]|0x20 != 'd' && s[op+2]|0x20 != 'a' {
+			continue
+		}
+		// the key, maybe in encoded quotes, maybe after an encoded separator
+		ke := op
+		if ke >= 3 && strings.EqualFold(s[ke-3:ke], "%22") {
+			ke -= 3
+		}
+		k := ke
+		for k > 0 && ke-k < 64 && isKeyByte(s[k-1]) {
+			k--
+		}
+		if k > 0 && s[k-1] == '%' && ke-k > 2 && isHex(s[k]) && isHex(s[k+1]) {
+			k += 2 // %26password, %22password
+		}
+		key := s[k:ke]
+		kind := classifyKey(key)
+		if kind == kindNone {
+			continue
+		}
+		// the value, past encoded blanks and an encoded quote
+		v := op + 3
+		for v < len(s) && (s[v] == '+' || strings.HasPrefix(s[v:], "%20")) {
+			if s[v] == '+' {
+				v++
+			} else {
+				v += 3
+			}
+		}
+		quoted := v+3 <= len(s) && strings.EqualFold(s[v:v+3], "%22")
+		if quoted {
+			v += 3
+		}
+		b := v
+		for b < len(s) && b-v < 600 {
+			c := s[b]
+			if c == '%' {
+				if b+3 > len(s) || !isHex(s[b+1]) || !isHex(s[b+2]) {
+					break
+				}
+				esc := strings.ToUpper(s[b+1 : b+3])
+				if esc == "22" || !quoted && (esc == "26" || esc == "2C" || esc == "3B" || esc == "7D" || esc == "20") {
+					break // the closing quote, or & , ; } and a blank between parameters
+				}
+				b += 3
+				continue
+			}
+			if isBlank(c) || strings.IndexByte("&\"'`<>\\", c) >= 0 || !quoted && c == '+' {
+				break
+			}
+			b++
+		}
+		if b == v {
+			continue
+		}
+		dec, err := url.QueryUnescape(s[v:b])
+		if err != nil {
+			continue
+		}
+		if id := judge(key, kind, dec); id != "" && (kind == kindPassword || !relativePath(dec)) {
+			out = append(out, span{start: v, end: b, id: id, prio: prioAssign})
+			p = b
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f'
 }
 
 // findFlagPasswords appends the values of secret-named command-line flags:

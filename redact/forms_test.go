@@ -290,6 +290,26 @@ func TestForeignPasswordKeys(t *testing.T) {
 	})
 }
 
+// TestEncodedAssignments: a secret key and its value URL-encoded, in a
+// query string, a form body or encoded JSON.
+func TestEncodedAssignments(t *testing.T) {
+	pw := "hunter2abc"
+	runCases(t, []redactCase{
+		hit("password", "password%3D", pw, ""),
+		hit("password", "q=1&data=user%3Dbob%26password%3D", pw, "%26x%3D1"),
+		hit("password", "password=", "hunter2%21abc", ""),
+		hit("password", "user=bob&password=", "s3cr%40t!x", ""),
+		hit("password", "POST /login\n\nuser=bob&password=", "s3cr%40t!x", "&remember=1"),
+		hit("password", "%22password%22%3A%22", pw, "%22%7D"),
+		hit("password", "body=%7B%22user%22%3A%22bob%22%2C%22password%22%3A%20%22", "Xk9%21mPq2zLw", "%22%7D"),
+		hit("generic-secret", "api_key%3D", "Ab3dEf9hIjKl0mNoPq7", "%26"),
+		miss("encoded placeholder", "%22password%22%3A%22%24%7BDB_PASSWORD%7D%22"),
+		miss("encoded key of no secret", "redirect%3Dhttps%253A%252F%252Fx.com%26page%3D2"),
+		miss("encoded word", "password%3Dchangeme%26user%3Dbob"),
+		miss("encoded password reset", "next%3D%2Fpassword%2Freset%3Ftoken%3D"),
+	})
+}
+
 // TestShellSpacedForms: shells and Windows set variables without =.
 func TestShellSpacedForms(t *testing.T) {
 	pw := "Xk9mPq2zLw77"

@@ -121,6 +121,9 @@ func (r *Redactor) find(s string) []span {
 	if strings.IndexByte(s, '-') >= 0 {
 		spans = findFlagPasswords(s, spans)
 	}
+	if strings.IndexByte(s, '%') >= 0 {
+		spans = findEncodedAssignments(s, spans)
+	}
 	spans = findURLPasswords(s, spans)
 	if len(spans) == 0 {
 		return nil
