@@ -1649,6 +1649,16 @@ func checkSpacedKey(s string, m []int) string {
 	return judge(key, classifyKey(key), s[m[4]:m[5]])
 }
 
+// checkShellSpaced judges setx KEY value as checkSpacedKey does, when the
+// command starts a word: the text its regexp ran on may start inside one
+// (reset).
+func checkShellSpaced(s string, m []int) string {
+	if m[0] > 0 && isWordByte(s[m[0]-1]) {
+		return ""
+	}
+	return checkSpacedKey(s, m)
+}
+
 // checkXMLElement judges <key>value</key>: the tags must match and the
 // name be a secret's.
 func checkXMLElement(s string, m []int) string {

@@ -267,9 +267,12 @@ func defaultRules() []rule {
 		// Shells that set a variable without =: setx KEY value (Windows),
 		// set -x KEY value (fish), setenv KEY value (csh), export KEY value.
 		// set KEY=value and $env:KEY = "value" are assignments.
-		{id: idPassword, keywords: kw("set", "SET", "Set", "export ", "EXPORT "),
-			re:    source(`\b(?i:set(?:[ \t]+-[a-z]{1,4})*|setx|setenv|export)[ \t]+([A-Za-z_][A-Za-z0-9_]{0,63})[ \t]+["']?([^\s"';]{1,300})`),
-			group: 2, check: checkSpacedKey},
+		// The keyword is the key's last word: a lower-case command would
+		// cost a pass over every text (see prefilter); "password " is the
+		// prose rule's pass already.
+		{id: idPassword, keywords: kw("PASSWORD ", "PASSWD ", "PWD ", "PASS ", "PASSPHRASE ", "TOKEN ", "SECRET ", "KEY ", "AUTH ", "password ", "Password "),
+			re:    source(`\b(?i:set(?:[ \t]{1,4}-[a-z]{1,4}){0,3}|setx|setenv|export)[ \t]{1,4}([A-Za-z_][A-Za-z0-9_]{0,63})[ \t]{1,4}["']?([^\s"';]{1,300})`),
+			group: 2, check: checkShellSpaced, back: 96},
 		// XML: <password>…</password>, <ApiKey>…</ApiKey>.
 		{id: idPassword, keywords: kw("assword>", "ASSWORD>", "asswd>", "ASSWD>", "wd>", "WD>", "ass>", "ASS>", "ecret>", "ECRET>", "oken>", "OKEN>", "ey>", "EY>", "hrase>", "HRASE>"),
 			re:    source(`<([A-Za-z_][\w.:-]{0,63})>[ \t]*([^<>\s]{1,300})[ \t]*</([A-Za-z_][\w.:-]{0,63})>`),
@@ -282,7 +285,7 @@ func defaultRules() []rule {
 		// Passcode 123456 (PIN: 4821 and passcode=123456 are assignments too; a
 		// keyword of lower case only costs a pass, so "pin " is the only one).
 		{id: idPassword, keywords: kw("pin ", "Pin ", "PIN", "Passcode ", "PASSCODE "),
-			re:    source(`\b(?i:(pin(?:[ _-]?(?:code|number))?|passcode))(?:[ \t]+(?i:is|was))?([ \t]*[:=])?[ \t]*["']?([0-9]{4,12})\b`),
+			re:    source(`\b(?i:(pin(?:[ _-]?(?:code|number))?|passcode))(?:[ \t]{1,4}(?i:is|was))?([ \t]{0,4}[:=])?[ \t]{0,4}["']?([0-9]{4,12})\b`),
 			group: 3, check: checkPIN},
 	}
 	for i := range rules {
