@@ -404,6 +404,9 @@ func TestRulesCompile(t *testing.T) {
 			}()
 			if c := ru.compile(); c.re == nil || c.anchored == nil {
 				t.Errorf("rule %s did not compile", ru.id)
+			} else if ru.back > 0 && c.window == 0 {
+				// its regexp would search the rest of the text at every keyword
+				t.Errorf("rule %s (%q) looks back but its match has no bound", ru.id, ru.keywords)
 			}
 		}()
 	}

@@ -258,7 +258,7 @@ func defaultRules() []rule {
 		// Its keyword is the prose rule's: a keyword of lower case only costs
 		// a pass over the text, which the two share.
 		{id: idPassword, keywords: kw("password "),
-			re:    source(`\b(?:machine[ \t]+[^\s]{1,100}|default)(?:\s+(?:login|account|port)[ \t]+[^\s]{1,100}){0,3}\s+password[ \t]+"?([^\s"]{1,200})`),
+			re:    source(`\b(?:machine[ \t]{1,20}[^\s]{1,100}|default)(?:\s{1,20}(?:login|account|port)[ \t]{1,20}[^\s]{1,100}){0,3}\s{1,20}password[ \t]{1,20}"?([^\s"]{1,200})`),
 			group: 1, check: checkNetrc, back: 440},
 		// Dockerfile ENV KEY value (ENV KEY=value is an assignment).
 		{id: idPassword, keywords: kw("ENV ", "ENV\t"),
@@ -275,7 +275,7 @@ func defaultRules() []rule {
 			group: 2, check: checkShellSpaced, back: 96},
 		// XML: <password>…</password>, <ApiKey>…</ApiKey>.
 		{id: idPassword, keywords: kw("assword>", "ASSWORD>", "asswd>", "ASSWD>", "wd>", "WD>", "ass>", "ASS>", "ecret>", "ECRET>", "oken>", "OKEN>", "ey>", "EY>", "hrase>", "HRASE>"),
-			re:    source(`<([A-Za-z_][\w.:-]{0,63})>[ \t]*([^<>\s]{1,300})[ \t]*</([A-Za-z_][\w.:-]{0,63})>`),
+			re:    source(`<([A-Za-z_][\w.:-]{0,63})>[ \t]{0,20}([^<>\s]{1,300})[ \t]{0,20}</([A-Za-z_][\w.:-]{0,63})>`),
 			group: 2, check: checkXMLElement, back: 72}, // the keyword ends the opening tag's name
 		// Prose: my password is Xk9mPq2z!, password "Tr0ub4dor&3x".
 		{id: idPassword, keywords: kw("password ", "Password ", "PASSWORD "),
