@@ -15,6 +15,9 @@ func FuzzString(f *testing.F) {
 	for _, c := range ruleCases() {
 		f.Add(c.in)
 	}
+	for _, s := range twiceCases {
+		f.Add(s)
+	}
 	f.Add(benchSecrets())
 	r := New()
 	f.Fuzz(func(t *testing.T, s string) {
@@ -36,4 +39,38 @@ func FuzzString(f *testing.F) {
 			t.Fatalf("not idempotent:\n in    %q\n once  %q\n twice %q", s, out, again)
 		}
 	})
+}
+
+// twiceCases are forms whose marker a second pass could take for a secret:
+// a title or echo derived from redacted text is redacted again.
+var twiceCases = []string{
+	"echo hunter2xyz | docker login --password-stdin -u bob",
+	"printf 'hunter2xyz' | docker login --username bob --password-stdin registry.example.com",
+	"PIN: 4821 and passcode=123456",
+	"Passwort: hunter2xyz, mot de passe: s3cr3tValue",
+	"user=bob&password=s3cr%40t!x",
+	`{"Name": "/prod/db/password", "Type": "SecureString", "Value": "Xy7pQ2rT9w"}`,
+	"setx DB_PASSWORD hunter2xyz",
+	"password=ab)cd3fgh!",
+	"mysql -u root -phunter2xyz",
+}
+
+// TestRedactTwice: redacting redacted text changes nothing, and no
+// marker is nested in another.
+func TestRedactTwice(t *testing.T) {
+	r := New()
+	for _, s := range twiceCases {
+		once, n := r.String(s)
+		if n == 0 {
+			t.Errorf("%q: nothing redacted", s)
+			continue
+		}
+		twice, _ := r.String(once)
+		if twice != once {
+			t.Errorf("not idempotent:\n in    %q\n once  %q\n twice %q", s, once, twice)
+		}
+		if strings.Contains(once, MarkerPrefix+"[") || strings.Count(once, MarkerPrefix) != strings.Count(once, "]")-strings.Count(s, "]") {
+			t.Errorf("%q: markers nested or torn: %q", s, once)
+		}
+	}
 }

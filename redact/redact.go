@@ -131,6 +131,9 @@ func (r *Redactor) find(s string) []span {
 		spans = findEncodedAssignments(s, spans)
 	}
 	spans = findURLPasswords(s, spans)
+	if len(spans) > 0 && strings.Contains(s, MarkerPrefix) {
+		spans = outsideMarkers(s, spans)
+	}
 	if len(spans) == 0 {
 		return nil
 	}
@@ -222,6 +225,51 @@ const minEchoLen = 6
 // markers out: "password" finds the texts about passwords, not every
 // redacted one.
 const MarkerPrefix = "[redacted: "
+
+// outsideMarkers drops the spans that touch a marker already in s: text
+// redacted once is redacted again when a title or an echo is derived from
+// it, and "echo [redacted: password] | docker login --password-stdin"
+// must not take the marker's first word for the password.
+func outsideMarkers(s string, spans []span) []span {
+	var marks [][2]int
+	for from := 0; ; {
+		i := strings.Index(s[from:], MarkerPrefix)
+		if i < 0 {
+			break
+		}
+		start := from + i
+		end := start + len(MarkerPrefix)
+		for end < len(s) && (isIDByte(s[end])) {
+			end++
+		}
+		if end < len(s) && s[end] == ']' {
+			end++
+			marks = append(marks, [2]int{start, end})
+		}
+		from = end
+	}
+	if len(marks) == 0 {
+		return spans
+	}
+	kept := spans[:0]
+	for _, sp := range spans {
+		touches := false
+		for _, m := range marks {
+			if sp.start < m[1] && m[0] < sp.end {
+				touches = true
+				break
+			}
+		}
+		if !touches {
+			kept = append(kept, sp)
+		}
+	}
+	return kept
+}
+
+func isIDByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
 
 func writeMarker(b *strings.Builder, id string) {
 	b.WriteString(MarkerPrefix)
