@@ -79,8 +79,9 @@ func findAssignments(s string, out []span) []span {
 		}
 		k, ke := keyBounds(s, p)
 		key := s[k:ke]
-		if strings.EqualFold(key, "value") {
-			// {"name": "DB_PASSWORD", "value": "…"}, <add key="ApiKey" value="…"/>
+		if strings.EqualFold(key, "value") || strings.EqualFold(key, "ParameterValue") {
+			// {"name": "DB_PASSWORD", "value": "…"}, <add key="ApiKey" value="…"/>,
+			// CloudFormation's {"ParameterKey": "DBPassword", "ParameterValue": "…"}
 			key = pairName(s, k)
 			if key == "" {
 				if a, b := assignedValueAt(s, v, 0); a >= 0 {
@@ -241,7 +242,13 @@ func findFlagPasswords(s string, out []span) []span {
 			if e >= len(s) || s[e] != ' ' && s[e] != '\t' {
 				continue
 			}
-			if kind = classifyKey(s[at+2 : e]); kind == kindNone {
+			flag := s[at+2 : e]
+			if strings.EqualFold(flag, "value") {
+				// aws ssm put-parameter --name /prod/db/password --value …:
+				// the --name on the same command names it.
+				flag = flagName(s, at)
+			}
+			if kind = classifyKey(flag); kind == kindNone {
 				continue
 			}
 			v = e
@@ -287,6 +294,34 @@ func findFlagPasswords(s string, out []span) []span {
 		}
 		out = append(out, span{start: a, end: b, id: kind.id(), prio: prioAssign})
 		p = b
+	}
+}
+
+// flagName returns the last path part of the value of the --name flag on
+// the line of the flag at s[at], within 300 bytes either way, or "".
+func flagName(s string, at int) string {
+	from := max(0, at-300)
+	from += strings.LastIndexByte(s[from:at], '\n') + 1
+	to := min(len(s), at+300)
+	if i := strings.IndexByte(s[at:to], '\n'); i >= 0 {
+		to = at + i
+	}
+	line := s[from:to]
+	for off := 0; ; {
+		i := strings.Index(line[off:], "--name")
+		if i < 0 {
+			return ""
+		}
+		off += i + len("--name")
+		if off >= len(line) || line[off] != ' ' && line[off] != '=' && line[off] != '\t' {
+			continue
+		}
+		a, b := valueAt(line, off+1)
+		if a < 0 {
+			return ""
+		}
+		v := strings.Trim(line[a:b], quotes)
+		return v[strings.LastIndexByte(v, '/')+1:]
 	}
 }
 
@@ -440,11 +475,16 @@ func pairName(s string, k int) string {
 	if i == 0 || s[i-1] != ':' && s[i-1] != '=' {
 		return ""
 	}
-	kk := keyBefore(s, i-1)
-	if !strings.EqualFold(kk, "name") && !strings.EqualFold(kk, "key") {
+	if !nameKey(keyBefore(s, i-1)) {
 		return ""
 	}
 	return name
+}
+
+// nameKey reports a key whose value names the value beside it: name, key,
+// and CloudFormation's ParameterKey.
+func nameKey(k string) bool {
+	return strings.EqualFold(k, "name") || strings.EqualFold(k, "key") || strings.EqualFold(k, "ParameterKey")
 }
 
 // quotes are the bytes around a quoted name or value, maybe JSON-escaped.
@@ -481,8 +521,16 @@ func objectName(s string, i, dir int) string {
 	if dir > 0 {
 		open, close = close, open
 	}
+	// Start past the quotes of the key or value it starts at, outside any
+	// string.
+	if dir < 0 {
+		i = skipBack(s, i, 3, quotes)
+	} else {
+		i = skip(s, i, 3, quotes)
+	}
 	depth := 0
 	name := ""
+	inString := false
 	for n := 0; n < 400; n++ {
 		if dir < 0 {
 			i--
@@ -491,7 +539,13 @@ func objectName(s string, i, dir int) string {
 			return ""
 		}
 		c := s[i]
+		// A bracket inside a string ("Description": "a } b") is text: a
+		// quote not escaped opens or closes one.
+		if c == '"' && !escapedAt(s, i) {
+			inString = !inString
+		}
 		switch {
+		case inString || c == '"':
 		case c == close || c == ']' && dir < 0 || c == '[' && dir > 0:
 			depth++
 		case c == open || c == '[' && dir < 0 || c == ']' && dir > 0:
@@ -503,7 +557,7 @@ func objectName(s string, i, dir int) string {
 			}
 			depth--
 		case depth == 0 && name == "" && (c == ':' || c == '='):
-			if kk := keyBefore(s, i); strings.EqualFold(kk, "name") || strings.EqualFold(kk, "key") {
+			if nameKey(keyBefore(s, i)) {
 				if a, b := valueAt(s, i+1); a >= 0 {
 					v := s[a:b]
 					name = v[strings.LastIndexByte(v, '/')+1:]
@@ -515,6 +569,16 @@ func objectName(s string, i, dir int) string {
 		}
 	}
 	return ""
+}
+
+// escapedAt reports whether the byte at s[i] follows an odd run of
+// backslashes.
+func escapedAt(s string, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
 }
 
 // pairNameAfter returns the name of a name and value pair whose value ends
@@ -529,10 +593,10 @@ func pairNameAfter(s string, b int) string {
 	i = skip(s, i+1, 40, " \t\n\r")
 	i = skip(s, i, 2, quotes)
 	e := i
-	for e < len(s) && e-i < 8 && isLetter(s[e]) {
+	for e < len(s) && e-i < 12 && isLetter(s[e]) {
 		e++
 	}
-	if w := s[i:e]; !strings.EqualFold(w, "name") && !strings.EqualFold(w, "key") {
+	if !nameKey(s[i:e]) {
 		return ""
 	}
 	i = skip(s, e, 6, quotes+" \t")

@@ -47,6 +47,20 @@ func TestNameValuePairs(t *testing.T) {
 		miss("name in another object", `{"Name": "/prod/db/password", "Type": "SecureString"}, {"Name": "/prod/db/host", "Value": "Xk9mPq2zLw77Ab"}`),
 		miss("name in a closed object", `{"Tags": [{"Key": "password_policy_ref"}], "Name": "app", "Value": "Xk9mPq2zLw77Ab"}`),
 		miss("name after the object", `{"Value": "Xk9mPq2zLw77Ab", "Type": "String"}, {"Name": "/prod/db/password"}`),
+
+		// brackets inside strings, CloudFormation's pairs, the AWS CLI
+		hit("password", `{"Name": "/prod/db/password", "Description": "a } b", "Value": "`, "Xy7kP2mQ9zLw", `"}`),
+		hit("password", `{"Name": "/prod/db/password", "Description": "see [1", "Value": "`, "Xy7kP2mQ9zLw", `"}`),
+		hit("password", `{"Value": "`, "Xy7kP2mQ9zLw", `", "Description": "x { y", "Name": "/prod/db/password"}`),
+		hit("password", `{"ParameterKey": "DBPassword", "ParameterValue": "`, "Xy7kP2mQ9zLw", `"}`),
+		hit("password", `[{"ParameterKey": "DBPassword", "UsePreviousValue": false, "ParameterValue": "`, "Xy7kP2mQ9zLw", `"}]`),
+		hit("password", "aws ssm put-parameter --name /prod/db/password --type SecureString --value ", "Xy7kP2mQ9zLw", " --overwrite"),
+		hit("password", `aws ssm put-parameter --name "/prod/db/password" --value "`, "Xy7kP2mQ9zLw", `" --type SecureString`),
+		hit("password", "aws ssm put-parameter --value ", "Xy7kP2mQ9zLw", " --name /prod/db/password --type SecureString"),
+		miss("CloudFormation pair of no secret", `{"ParameterKey": "InstanceType", "ParameterValue": "t3.micro.Xk9mPq2zLw77"}`),
+		miss("AWS CLI parameter of no secret", "aws ssm put-parameter --name /prod/db/host --value db-1.Xk9mPq2zLw77.internal"),
+		miss("--value with a secret name on another line", "aws ssm get-parameter --name /prod/db/password\naws ssm put-parameter --name /prod/db/host --value db1Xk9mPq2zLw77"),
+		miss("name in a string of another object", `{"Description": "{\"Name\": \"/prod/db/password\"}"}, {"Name": "/prod/db/host", "Value": "Xk9mPq2zLw77Ab"}`),
 	})
 }
 

@@ -107,7 +107,7 @@ func (r *rule) compile() *compiledRule {
 // detectorsVersion is bumped when the code of assign.go or of a rule's
 // check changes what it redacts (its main word lists are hashed by Version
 // already; keyQualifiers, onsets and twoLetterWords are not).
-const detectorsVersion = 17
+const detectorsVersion = 18
 
 // fieldsVersion is bumped when eachText redacts other fields of a
 // conversation (2: attachment names and artifact paths; 3: the project;
