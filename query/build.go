@@ -253,17 +253,8 @@ func (b *builder) term(t *Term) (bq.Query, error) {
 				}
 			}
 		default:
-			if alt := otherVersion(t.Text); alt != "" {
-				// "1.2.3" and "v1.2.3": the index holds v1 for the one.
-				var qs []bq.Query
-				for _, text := range []string{t.Text, alt} {
-					q, err := b.phrase(&Phrase{Text: text, Pos: t.Pos})
-					if err != nil {
-						return nil, err
-					}
-					qs = append(qs, q)
-				}
-				return disjunction(qs), nil
+			if otherVersion(t.Text) != "" {
+				return b.version(t.Text, false), nil
 			}
 			// "e-mail", "foo.bar": the parts next to each other.
 			return b.phrase(&Phrase{Text: t.Text, Pos: t.Pos})
@@ -427,6 +418,9 @@ func (b *builder) joinedPrefix(t *Term, fields []textField) (q bq.Query, ok bool
 		return q, true, err
 	}
 	if last == "" {
+		if lead := t.Text[:len(t.Text)-1]; otherVersion(lead) != "" {
+			return b.version(lead, true), true, nil // "v1.2.*": 1.2.3, 1.2.10
+		}
 		q, err := b.term(&Term{Text: t.Text[:len(t.Text)-1], Pos: t.Pos}) // "pg_*": the word before
 		return q, true, err
 	}
