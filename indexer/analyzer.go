@@ -199,6 +199,15 @@ func dropMarkers(in []byte, toks analysis.TokenStream) analysis.TokenStream {
 
 var markerPrefix = []byte(redact.MarkerPrefix)
 
+// noMarkers is a tokenizer less the words of redaction markers: the
+// concept analyzer's, so that "[redacted: password]" gives no concepts
+// (watchword, secret…) of a word that is no part of the text.
+type noMarkers struct{ analysis.Tokenizer }
+
+func (n noMarkers) Tokenize(in []byte) analysis.TokenStream {
+	return dropMarkers(in, n.Tokenizer.Tokenize(in))
+}
+
 // markerEnd is where the marker at in[at:] ends: after its "]", or after
 // its prefix when no rule id and "]" follow.
 func markerEnd(in []byte, at int) int {
@@ -507,7 +516,7 @@ func init() {
 			filters = append(filters, f)
 		}
 		return &analysis.DefaultAnalyzer{
-			Tokenizer:    tok,
+			Tokenizer:    noMarkers{tok},
 			TokenFilters: append(filters, conceptFilter{}),
 		}, nil
 	})

@@ -281,3 +281,27 @@ func TestMarkersLeftOut(t *testing.T) {
 		t.Errorf("query words: %v", got)
 	}
 }
+
+// A redaction marker's words give no concepts: "password" in
+// "[redacted: password]" is no noun of the text, and its broader words
+// (watchword, secret…) would let a question find every redacted secret.
+func TestConceptsLeaveMarkersOut(t *testing.T) {
+	concepts := analyzerNamed(t, ConceptAnalyzerName)
+	tests := []struct {
+		in, bare string // bare: in less its markers, whose concepts are in's
+	}{
+		{"here: DB_PASS=[redacted: password] ok", "here: DB_PASS= ok"},
+		{"[redacted: password]", ""},
+		{"key [redacted: aws-access-key-id] for the account", "key  for the account"},
+		{"my password is [redacted: password]", "my password is "},
+		{"redacted: password in prose", "redacted: password in prose"},
+	}
+	for _, tt := range tests {
+		got, want := terms(concepts.Analyze([]byte(tt.in))), terms(concepts.Analyze([]byte(tt.bare)))
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("concepts of %q = %q, want %q", tt.in, got, want)
+		}
+	}
+}

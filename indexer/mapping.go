@@ -22,8 +22,9 @@ import (
 // a blank line parts the words either side for phrases, and the parts of a
 // conversation's own document (title, summaries, topics) are paragraphs;
 // a camelCase word's parts and runs stand at the word's own place. 19: the
-// words of a redaction marker ("[redacted: password]") are left out.
-const FormatVersion = 19
+// words of a redaction marker ("[redacted: password]") are left out. 20:
+// nor do they give concepts.
+const FormatVersion = 20
 
 // bm25B is how much BM25 normalises a match by the length of its field
 // (Bleve's default is 0.75). Chat turns are short and of like length: at

@@ -1,6 +1,8 @@
 package query_test
 
 import (
+	"context"
+
 	"testing"
 
 	"github.com/convsearch/convsearch/query"
@@ -24,4 +26,24 @@ func TestRedactionMarkersNotWords(t *testing.T) {
 		// A phrase does not run across a secret.
 		{`"admin key"`, nil},
 	})
+}
+
+// Nor do a marker's words give concepts: a question about a secret word
+// does not find a message whose only secret is redacted.
+func TestRedactionMarkersNoConcepts(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("secret", "here: DB_PASS=[redacted: password] ok"),
+		chat("other", "the weather is nice today"),
+	)...)
+	for _, q := range []string{"where did I put the secret word?", "what was the watchword?"} {
+		t.Run(q, func(t *testing.T) {
+			res, err := e.Search(context.Background(), query.Request{Query: q, Group: true, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := convOrder(res); len(got) > 0 {
+				t.Errorf("conversations %v, want none", got)
+			}
+		})
+	}
 }
