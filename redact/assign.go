@@ -84,7 +84,7 @@ func findAssignments(s string, out []span) []span {
 			// CloudFormation's {"ParameterKey": "DBPassword", "ParameterValue": "…"}
 			key = pairName(s, k)
 			if key == "" {
-				if a, b := assignedValueAt(s, v, 0); a >= 0 {
+				if a, b, _ := assignedValueAt(s, v, 0, maxBareValue); a >= 0 {
 					key = pairNameAfter(s, b) // {"value": "…", "name": "DB_PASSWORD"}
 					if key == "" {
 						key = objectName(s, b, 1)
@@ -106,7 +106,8 @@ func findAssignments(s string, out []span) []span {
 		if bare && kind != kindPassword && qualified(s, k, key) {
 			continue // primary key: …, the cache key: …, partition key=…
 		}
-		a, b := assignedValueAt(s, v, paramSep(s, p))
+		param := paramSep(s, p)
+		a, b, cut := assignedValueAt(s, v, param, maxBareValue)
 		if a >= 0 && b < len(s) && s[b] == ' ' && isScheme(s[a:b]) {
 			a, b = valueAt(s, b) // authorization: bearer <token>
 		}
@@ -116,6 +117,11 @@ func findAssignments(s string, out []span) []span {
 		id := judge(key, kind, s[a:b])
 		if id == "" || kind != kindPassword && (relativePath(s[a:b]) || strings.EqualFold(key, "signingkey") && gpgKeyID(s[a:b])) {
 			continue
+		}
+		if cut {
+			// judged by its start, replaced whole: no byte of it is left
+			// bare, and the scan goes on after it
+			_, b, _ = assignedValueAt(s, v, param, len(s))
 		}
 		out = append(out, span{start: a, end: b, id: id, prio: prioAssign})
 		p = b - 1
@@ -189,6 +195,7 @@ func findEncodedAssignments(s string, out []span) []span {
 			}
 			b++
 		}
+		examined(b - v)
 		if b == v {
 			continue
 		}
@@ -860,6 +867,7 @@ func valueAt(s string, v int) (a, b int) {
 			return -1, -1
 		}
 		rest := s[v:min(len(s), v+300)]
+		examined(len(rest))
 		if e := closingQuote(rest, closeQ); e >= 0 && strings.IndexByte(rest[:e], '\n') < 0 {
 			return v, v + e
 		}
@@ -868,6 +876,7 @@ func valueAt(s string, v int) (a, b int) {
 	for b < len(s) && !isValueEnd(s[b]) {
 		b++
 	}
+	examined(b - v)
 	for b > v && (s[b-1] == '.' || s[b-1] == ',' || s[b-1] == ':') {
 		b-- // end of a sentence
 	}
@@ -908,17 +917,27 @@ func closingQuote(rest, q string) int {
 // one opened before the key and no letter or digit follows ((PWD=Xk9mPq2z),
 // connect(password=Xk9mPq2z)); else it is the value's (ab)cd3fgh!),
 // and so do </ (a closing tag) and an escape of JSON text (\n, \").
-func assignedValueAt(s string, v int, param byte) (a, b int) {
+//
+// A bare value is read up to limit bytes: cut reports that it goes on.
+// findAssignments reads maxBareValue bytes at every key, so that a text
+// of keys with no blank (password=a)password=a)…) is read once, not to
+// its end at every key; a longer value is judged by its start.
+func assignedValueAt(s string, v int, param byte, limit int) (a, b int, cut bool) {
 	v = skip(s, v, 6, " \t")
 	if v >= len(s) || strings.IndexByte("\"'`\\", s[v]) >= 0 {
-		return valueAt(s, v) // none, or quoted
+		a, b = valueAt(s, v) // none, or quoted
+		return a, b, false
 	}
 	if strings.IndexByte(",;&|", s[v]) >= 0 {
-		return -1, -1 // a separator: the key's value is empty
+		return -1, -1, false // a separator: the key's value is empty
 	}
 	a = v
 	var depth [3]int // ( [ {
 	for b = a; b < len(s); b++ {
+		if b-a == limit {
+			cut = true
+			break
+		}
 		c := s[b]
 		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' {
 			break
@@ -955,17 +974,22 @@ func assignedValueAt(s string, v int, param byte) (a, b int) {
 			break
 		}
 	}
-	for b > a && (s[b-1] == '.' || s[b-1] == ',' || s[b-1] == ':') {
+	examined(b - a)
+	for !cut && b > a && (s[b-1] == '.' || s[b-1] == ',' || s[b-1] == ':') {
 		b-- // end of a sentence
 	}
 	if i := strings.IndexAny(s[a:b], ",;&|"); i > 0 && codeHead(s[a:a+i]) {
-		b = a + i // code before a statement's end: this._password=s._password;break
+		b, cut = a+i, false // code before a statement's end: this._password=s._password;break
 	}
 	if b == a {
-		return -1, -1
+		return -1, -1, false
 	}
-	return a, b
+	return a, b, cut
 }
+
+// maxBareValue is the most bytes of a bare value that findAssignments
+// reads to judge it: a password or a key is shorter.
+const maxBareValue = 300
 
 // opened reports whether a bracket open is left open before s[a], within
 // the 256 bytes before it: the assignment whose value starts at s[a] sits
@@ -1580,6 +1604,7 @@ func passwordEnd(s string, a int) int {
 			return -1 // a query: ?email=a@b
 		}
 	}
+	examined(e - a)
 	if at < 0 {
 		return -1
 	}
@@ -1599,6 +1624,7 @@ func passwordEnd(s string, a int) int {
 		for n < len(s) && n-a < 300 && !isBlank(s[n]) && strings.IndexByte("@/?#\"'`\\=&<>", s[n]) < 0 {
 			n++
 		}
+		examined(n - at)
 		if n+1 >= len(s) || s[n] != '@' || !isHostStart(s[n+1]) {
 			return at
 		}

@@ -262,7 +262,7 @@ func defaultRules() []rule {
 			group: 1, check: checkNetrc, back: 440},
 		// Dockerfile ENV KEY value (ENV KEY=value is an assignment).
 		{id: idPassword, keywords: kw("ENV ", "ENV\t"),
-			re:    source(`\bENV[ \t]+([A-Za-z_][A-Za-z0-9_.-]{0,63})[ \t]+["']?([^\s"']{1,300})`),
+			re:    source(`\bENV[ \t]{1,20}([A-Za-z_][A-Za-z0-9_.-]{0,63})[ \t]{1,20}["']?([^\s"']{1,300})`),
 			group: 2, check: checkSpacedKey},
 		// Shells that set a variable without =: setx KEY value (Windows),
 		// set -x KEY value (fish), setenv KEY value (csh), export KEY value.
@@ -279,7 +279,7 @@ func defaultRules() []rule {
 			group: 2, check: checkXMLElement, back: 72}, // the keyword ends the opening tag's name
 		// Prose: my password is Xk9mPq2z!, password "Tr0ub4dor&3x".
 		{id: idPassword, keywords: kw("password ", "Password ", "PASSWORD "),
-			re:    source(`(?i)\bpassword[ \t]+(?:(?:is|was)[ \t]+(?:(?:now|still)[ \t]+)?["'\x60]?|["'\x60])([^\s"'\x60]{1,200})`),
+			re:    source(`(?i)\bpassword[ \t]{1,20}(?:(?:is|was)[ \t]{1,20}(?:(?:now|still)[ \t]{1,20})?["'\x60]?|["'\x60])([^\s"'\x60]{1,200})`),
 			group: 1, check: checkProsePassword},
 		// A PIN given by name: PIN 4821, pin code 4821, my PIN is 4821,
 		// Passcode 123456 (PIN: 4821 and passcode=123456 are assignments too; a
@@ -309,6 +309,11 @@ func (r *rule) match(s string, at, prio int, out []span) ([]span, int) {
 		if r.wordStart && at > 0 && isWordByte(s[at-1]) {
 			return out, at + 1
 		}
+		if c.window > 0 {
+			// An unbounded rule is not counted: its anchored regexp
+			// stops where its pattern fails, which is not known here.
+			examined(end - at)
+		}
 		m := c.anchored.FindStringSubmatchIndex(s[at:end])
 		if m == nil {
 			return out, at + 1
@@ -322,6 +327,7 @@ func (r *rule) match(s string, at, prio int, out []span) ([]span, int) {
 	}
 	start := max(0, at-r.back)
 	next := at + 1
+	examined(end - start)
 	for _, m := range c.re.FindAllStringSubmatchIndex(s[start:end], -1) {
 		n := len(out)
 		out = r.accept(s, start, m, prio, out)

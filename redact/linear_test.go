@@ -1,0 +1,90 @@
+package redact
+
+import (
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// pathological are units that, repeated with no blank, once made a
+// detector rescan the rest of the text at every key (or run a regexp over
+// a wide window at every keyword).
+var pathological = []struct{ name, unit string }{
+	{"lone bracket", "password=a)"},
+	{"password colon", "password:"},
+	{"password equals", "password=ab"},
+	{"spanish key", "contraseña:"},
+	{"russian key", "пароль:"},
+	{"token", "token=x"},
+	{"quoted", `password="`},
+	{"escaped quote", `password=\"a`},
+	{"encoded", "password%3Da"},
+	{"url", "https://u:p"},
+	{"url at", "://u:p@"},
+	{"PASSWORD", "PASSWORD "},
+	{"setx", "setx PASSWORD "},
+	{"setx quoted", `setx PASSWORD "a`},
+	{"sql schema", "  id INT, PRIMARY KEY (id), FOREIGN KEY (user_id) REFERENCES users(id),\n"},
+	{"value pair", `{"name":"DB_PASSWORD","value":"`},
+	{"pin", "PIN 1"},
+	{"xml", "<password>"},
+}
+
+// workOf returns the bytes the detectors examine to redact s.
+func workOf(r *Redactor, s string) int64 {
+	var c atomic.Int64
+	work.Store(&c)
+	defer work.Store(nil)
+	r.String(s)
+	return c.Load()
+}
+
+// TestLinearWork: redacting a text costs work linear in its length, for
+// texts that once cost quadratic work. It counts the bytes the detectors
+// examine rather than time, which is flaky on a busy machine: a text 4
+// times longer must not cost more than about 4 times the work.
+func TestLinearWork(t *testing.T) {
+	small, large := 256<<10, 1<<20
+	if testing.Short() {
+		small, large = 16<<10, 64<<10
+	}
+	r := New()
+	for _, c := range pathological {
+		t.Run(c.name, func(t *testing.T) {
+			w1 := workOf(r, strings.Repeat(c.unit, small/len(c.unit)))
+			w4 := workOf(r, strings.Repeat(c.unit, large/len(c.unit)))
+			if w4 > 5*max(w1, int64(small)) {
+				t.Errorf("%q: %d bytes examined for %d KB, %d for %d KB: not linear", c.unit, w1, small>>10, w4, large>>10)
+			}
+			if per := w4 / int64(large); per > 400 {
+				t.Errorf("%q: %d bytes examined per byte of text", c.unit, per)
+			}
+		})
+	}
+}
+
+func BenchmarkPathological(b *testing.B) {
+	r := New()
+	for _, c := range pathological {
+		text := strings.Repeat(c.unit, (256<<10)/len(c.unit))
+		b.Run(strings.ReplaceAll(c.name, " ", "-"), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				r.String(text)
+			}
+		})
+	}
+}
+
+// TestLongBareValue: a bare value longer than findAssignments reads to
+// judge it is judged by its start and replaced whole.
+func TestLongBareValue(t *testing.T) {
+	long := fake(400, b64, 1600)
+	runCases(t, []redactCase{
+		hit("generic-secret", "PRIVATE_KEY=", long, "\nnext"),
+		hit("password", "password=", strings.Repeat("Xk9)", 200), " ok"),
+		hit("password", "password=", strings.Repeat("a)password=", 300)+"a)", ""),
+		miss("long words", "password="+strings.Repeat("changeme", 100)),
+		miss("long path", "token=/usr/local/share/"+strings.Repeat("some_dir/", 60)),
+	})
+}
