@@ -204,7 +204,11 @@ func findEncodedAssignments(s string, out []span) []span {
 			continue
 		}
 		if id := judge(key, kind, dec); id != "" && (kind == kindPassword || !relativePath(dec)) {
-			out = append(out, span{start: v, end: b, id: id, prio: prioAssign})
+			sp := span{start: v, end: b, id: id, prio: prioAssign}
+			if dec != s[v:b] {
+				sp.echo = dec // the password typed or pasted decoded
+			}
+			out = append(out, sp)
 			p = b
 		}
 	}

@@ -324,6 +324,26 @@ func TestEncodedAssignments(t *testing.T) {
 	})
 }
 
+// TestEncodedEchoes: the decoded form of a URL-encoded secret is replaced
+// where it occurs again in the text.
+func TestEncodedEchoes(t *testing.T) {
+	r := New()
+	for _, c := range []struct{ in, want string }{
+		{"data=user%3Dbob%26password%3DXk9%21mPq2zLw then the password Xk9!mPq2zLw worked",
+			"data=user%3Dbob%26password%3D[redacted: password] then the password [redacted: password] worked"},
+		{`curl -d "user%3Dbob%26password%3DXk9%21mPq2zLw" then I logged in with Xk9!mPq2zLw ok`,
+			`curl -d "user%3Dbob%26password%3D[redacted: password]" then I logged in with [redacted: password] ok`},
+		{"%22token%22%3A%22Ab3dEf9h%2BIjKl0mNoPq7%22 and Ab3dEf9h+IjKl0mNoPq7",
+			"%22token%22%3A%22[redacted: generic-secret]%22 and [redacted: generic-secret]"},
+		// decoded as it was: an echo of the raw form only
+		{"password%3DXk9mPq2zLw7 and Xk9mPq2zLw7 again", "password%3D[redacted: password] and [redacted: password] again"},
+	} {
+		if got, _ := r.String(c.in); got != c.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}
+
 // TestShellSpacedForms: shells and Windows set variables without =.
 func TestShellSpacedForms(t *testing.T) {
 	pw := "Xk9mPq2zLw77"

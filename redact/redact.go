@@ -59,6 +59,9 @@ type span struct {
 	start, end int
 	id         string
 	prio       int // lower wins when spans overlap at the same start
+	// echo is the secret as it is written elsewhere, when that differs
+	// from s[start:end]: decoded, for a URL-encoded one.
+	echo string
 }
 
 // New returns a Redactor with the default rule set.
@@ -184,10 +187,12 @@ func apply(s string, spans []span) (string, int) {
 	b.WriteString(s[last:])
 	out, n := b.String(), len(spans)
 	for _, sp := range spans {
-		if secret := s[sp.start:sp.end]; len(secret) >= minEchoLen {
-			var c int
-			out, c = replaceEcho(out, secret, sp.id)
-			n += c
+		for _, secret := range [...]string{s[sp.start:sp.end], sp.echo} {
+			if len(secret) >= minEchoLen {
+				var c int
+				out, c = replaceEcho(out, secret, sp.id)
+				n += c
+			}
 		}
 	}
 	return out, n
@@ -324,10 +329,11 @@ func (r *Redactor) Conversation(c *conversation.Conversation) int {
 		for _, sp := range spans {
 			// A word of letters ("postgres" in a URL) is replaced in its
 			// own text only: elsewhere it is likely the word.
-			s := (*p)[sp.start:sp.end]
-			if len(s) >= minEchoLen && (!lettersOnly(s) || len(s) >= minWordEcho) &&
-				!slices.ContainsFunc(echoes, func(e echo) bool { return e.secret == s }) {
-				echoes = append(echoes, echo{s, sp.id})
+			for _, s := range [...]string{(*p)[sp.start:sp.end], sp.echo} {
+				if len(s) >= minEchoLen && (!lettersOnly(s) || len(s) >= minWordEcho) &&
+					!slices.ContainsFunc(echoes, func(e echo) bool { return e.secret == s }) {
+					echoes = append(echoes, echo{s, sp.id})
+				}
 			}
 		}
 		out, k := apply(*p, spans)
