@@ -1745,12 +1745,117 @@ func checkSpacedKey(s string, m []int) string {
 
 // checkShellSpaced judges setx KEY value as checkSpacedKey does, when the
 // command starts a word: the text its regexp ran on may start inside one
-// (reset).
+// (reset). It takes a quoted value's quotes off ("…", '…', JSON's \"…\"),
+// and ends a bare one before a closing ' or ; and before an escape of
+// JSON text (\n, \").
 func checkShellSpaced(s string, m []int) string {
 	if m[0] > 0 && isWordByte(s[m[0]-1]) {
 		return ""
 	}
+	a, b := m[4], m[5]
+	switch {
+	case strings.HasPrefix(s[a:b], `\"`):
+		a, b = a+2, b-2
+	case s[a] == '"' || s[a] == '\'':
+		a, b = a+1, b-1
+	default:
+		for i := a; i+1 < b; i++ {
+			if s[i] == '\\' && strings.IndexByte("nrt\"", s[i+1]) >= 0 {
+				b = i
+				break
+			}
+		}
+		for b > a && strings.IndexByte(";'\\", s[b-1]) >= 0 {
+			b--
+		}
+	}
+	if a >= b {
+		return ""
+	}
+	m[4], m[5] = a, b
 	return checkSpacedKey(s, m)
+}
+
+// shellSetStart is the shell rule's gate: it returns where the command
+// set, setx, setenv or export starts that sets the key whose last word is
+// the keyword at s[at], past the command's flags (set -x -U, setx /M), or
+// -1 when there is none.
+func shellSetStart(s string, at, back int) int {
+	k := at
+	for k > 0 && at-k < 64 && isWordByte(s[k-1]) {
+		k--
+	}
+	i := k
+	for n := 0; n < 4; n++ {
+		j := skipBack(s, i, 4, " \t")
+		if j == i || at-j > back {
+			return -1
+		}
+		w := j
+		for w > 0 && j-w < 6 && isLetter(s[w-1]) {
+			w--
+		}
+		if w > 0 && (s[w-1] == '-' || s[w-1] == '/') && w < j && j-w <= 4 {
+			i = w - 1 // a flag
+			continue
+		}
+		switch strings.ToLower(s[w:j]) {
+		case "set", "setx", "setenv", "export":
+			if w == 0 || !isWordByte(s[w-1]) {
+				return w
+			}
+		}
+		return -1
+	}
+	return -1
+}
+
+// netrcStart is the .netrc rule's gate: before the password, words go
+// back in pairs (login user, account a, port p, at most three) to machine
+// host or default, which starts the entry.
+func netrcStart(s string, at, back int) int {
+	from := max(0, at-back)
+	word := func(e int) (int, int) { // the word that ends before the blanks at e
+		e = skipBack(s, e, 40, " \t\r\n")
+		b := e
+		for b > from && e-b < 100 && !isBlank(s[b-1]) {
+			b--
+		}
+		return b, e
+	}
+	i := at
+	for n := 0; n < 4 && i > from; n++ {
+		b, e := word(i)
+		if s[b:e] == "default" {
+			return b
+		}
+		kb, ke := word(b)
+		switch s[kb:ke] {
+		case "machine":
+			return kb
+		case "login", "account", "port":
+			i = kb
+			continue
+		}
+		return -1
+	}
+	return -1
+}
+
+// xmlStart is the XML rule's gate: the < of the opening tag whose name
+// holds the keyword at s[at], when a closing tag follows.
+func xmlStart(s string, at, back int) int {
+	if strings.Index(s[at:min(len(s), at+400)], "</") < 0 {
+		return -1
+	}
+	i := at
+	for i > 0 && at-i < back && (isWordByte(s[i-1]) || s[i-1] == '.' || s[i-1] == ':' || s[i-1] == '-') {
+		i--
+	}
+	if i == 0 || s[i-1] != '<' {
+		return -1
+	}
+	return i - 1
 }
 
 // checkXMLElement judges <key>value</key>: the tags must match and the

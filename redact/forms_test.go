@@ -368,3 +368,29 @@ func TestShellSpacedForms(t *testing.T) {
 		miss("set a field", "set PASSWORD_FIELD Xk9mPq2zLw77 and setx TOKEN_TYPE Bearer2024x"),
 	})
 }
+
+// TestShellSpacedValues: a shell's value without = is taken whole: quoted
+// (with a ; or a blank in it, or JSON-escaped quotes), bare with a quote
+// inside, after a tab, after setx's /M.
+func TestShellSpacedValues(t *testing.T) {
+	runCases(t, []redactCase{
+		hit("password", `setx DB_PASSWORD "`, "Xk9mPq2z;Lw77", `"`),
+		hit("password", "set -x DB_PASSWORD ", "Xk9mPq2z'Lw77", ""),
+		hit("password", `setx DB_PASSWORD "`, "Xk9 mPq2zLw77", `" /M`),
+		hit("password", "export DB_PASSWORD '", "Xk9 mPq2zLw77", "'"),
+		hit("password", `{"cmd":"setx DB_PASSWORD \"`, "Xk9mPq2zLw77", `\""}`),
+		hit("password", `{"cmd":"setx DB_PASSWORD `, "Xk9mPq2zLw77", `"}`),
+		hit("password", `{"cmd":"setx DB_PASSWORD `, "Xk9mPq2zLw77", `\n"}`),
+		hit("password", "setx DB_PASSWORD\t", "Xk9mPq2zLw77", ""),
+		hit("password", "setx /M DB_PASSWORD ", "Xk9mPq2zLw77", ""),
+		hit("password", "export DB_PASSWORD ", "Xk9mPq2zLw77", "; echo ok"),
+		hit("password", "echo 'export DB_PASSWORD ", "Xk9mPq2zLw77", "' >> ~/.profile"),
+		hit("password", "SETX\tDB_PASSWORD ", "Xk9mPq2zLw77", ""),
+		miss("quoted words", `setx DB_PASSWORD "my secret phrase"`),
+		miss("SQL keys", "CREATE TABLE t (id INT, PRIMARY KEY (id), FOREIGN KEY (uid) REFERENCES users(id))"),
+		miss("prose key", "the KEY Xk9mPq2zLw77Ab3dEf9hIj and the PASSWORD Xk9mPq2zLw77"),
+		miss("reset", "reset PASSWORD Xk9mPq2zLw77 and offset TOKEN Xk9mPq2zLw77Ab3dEf9hIj"),
+		miss("flag of no command", "run -x DB_PASSWORD Xk9mPq2zLw77"),
+		miss("unclosed quote", `setx DB_PASSWORD "`),
+	})
+}

@@ -19,6 +19,8 @@ var pathological = []struct{ name, unit string }{
 	{"quoted", `password="`},
 	{"escaped quote", `password=\"a`},
 	{"encoded", "password%3Da"},
+	{"flag", "--password "},
+	{"KEY", "KEY "},
 	{"url", "https://u:p"},
 	{"url at", "://u:p@"},
 	{"PASSWORD", "PASSWORD "},
@@ -28,6 +30,7 @@ var pathological = []struct{ name, unit string }{
 	{"value pair", `{"name":"DB_PASSWORD","value":"`},
 	{"pin", "PIN 1"},
 	{"xml", "<password>"},
+	{"netrc", "machine password "},
 }
 
 // workOf returns the bytes the detectors examine to redact s.
@@ -42,7 +45,9 @@ func workOf(r *Redactor, s string) int64 {
 // TestLinearWork: redacting a text costs work linear in its length, for
 // texts that once cost quadratic work. It counts the bytes the detectors
 // examine rather than time, which is flaky on a busy machine: a text 4
-// times longer must not cost more than about 4 times the work.
+// times longer must not cost more than about 4 times the work. A regexp
+// tried at one place counts its whole window, an upper bound: a rule that
+// runs at every keyword over a wide window shows as many bytes per byte.
 func TestLinearWork(t *testing.T) {
 	small, large := 256<<10, 1<<20
 	if testing.Short() {
@@ -56,7 +61,7 @@ func TestLinearWork(t *testing.T) {
 			if w4 > 5*max(w1, int64(small)) {
 				t.Errorf("%q: %d bytes examined for %d KB, %d for %d KB: not linear", c.unit, w1, small>>10, w4, large>>10)
 			}
-			if per := w4 / int64(large); per > 400 {
+			if per := w4 / int64(large); per > 300 {
 				t.Errorf("%q: %d bytes examined per byte of text", c.unit, per)
 			}
 		})

@@ -61,7 +61,13 @@ type rule struct {
 	// back is how far before its keyword a match can start. At 0 the match
 	// starts at the keyword, and anchored is tried there alone: a regexp
 	// never scans a whole text.
-	back      int
+	back int
+	// gate, when set, checks by hand around the keyword at s[at] what a
+	// match needs before it, and returns where the match must start
+	// (at-back or later), or -1 to skip it: a regexp run at every
+	// keyword cost much more than the text's scan. The anchored regexp is
+	// tried there alone.
+	gate      func(s string, at, back int) int
 	wordStart bool // the regexp starts with \b
 	// check, when set, judges a match m (submatch bounds in s) that passed
 	// the other checks: it returns the marker's id, or "" to keep the text.
@@ -259,7 +265,7 @@ func defaultRules() []rule {
 		// a pass over the text, which the two share.
 		{id: idPassword, keywords: kw("password "),
 			re:    source(`\b(?:machine[ \t]{1,20}[^\s]{1,100}|default)(?:\s{1,20}(?:login|account|port)[ \t]{1,20}[^\s]{1,100}){0,3}\s{1,20}password[ \t]{1,20}"?([^\s"]{1,200})`),
-			group: 1, check: checkNetrc, back: 440},
+			group: 1, check: checkNetrc, back: 440, gate: netrcStart},
 		// Dockerfile ENV KEY value (ENV KEY=value is an assignment).
 		{id: idPassword, keywords: kw("ENV ", "ENV\t"),
 			re:    source(`\bENV[ \t]{1,20}([A-Za-z_][A-Za-z0-9_.-]{0,63})[ \t]{1,20}["']?([^\s"']{1,300})`),
@@ -269,14 +275,18 @@ func defaultRules() []rule {
 		// set KEY=value and $env:KEY = "value" are assignments.
 		// The keyword is the key's last word: a lower-case command would
 		// cost a pass over every text (see prefilter); "password " is the
-		// prose rule's pass already.
-		{id: idPassword, keywords: kw("PASSWORD ", "PASSWD ", "PWD ", "PASS ", "PASSPHRASE ", "TOKEN ", "SECRET ", "KEY ", "AUTH ", "password ", "Password "),
-			re:    source(`\b(?i:set(?:[ \t]{1,4}-[a-z]{1,4}){0,3}|setx|setenv|export)[ \t]{1,4}([A-Za-z_][A-Za-z0-9_]{0,63})[ \t]{1,4}["']?([^\s"';]{1,300})`),
-			group: 2, check: checkShellSpaced, back: 96},
+		// prose rule's pass already. shellSetStart checks the command
+		// before the key by hand, so that the regexp runs at no PRIMARY KEY.
+		// The value is quoted (maybe JSON-escaped) or bare; checkShellSpaced
+		// takes its quotes off.
+		{id: idPassword, keywords: kw("PASSWORD ", "PASSWD ", "PWD ", "PASS ", "PASSPHRASE ", "TOKEN ", "SECRET ", "KEY ", "AUTH ", "password ", "Password ",
+			"PASSWORD\t", "PASSWD\t", "PWD\t", "PASS\t", "PASSPHRASE\t", "TOKEN\t", "SECRET\t", "KEY\t", "AUTH\t", "Password\t"),
+			re:    source(`\b(?i:set(?:[ \t]{1,4}-[a-z]{1,4}){0,3}|setx(?:[ \t]{1,4}/[a-z]{1,2})?|setenv|export)[ \t]{1,4}([A-Za-z_][A-Za-z0-9_]{0,63})[ \t]{1,4}("[^"\n]{1,300}"|'[^'\n]{1,300}'|\\"[^"\\\n]{1,300}\\"|[^\s"'][^\s"]{0,299})`),
+			group: 2, check: checkShellSpaced, back: 96, gate: shellSetStart},
 		// XML: <password>…</password>, <ApiKey>…</ApiKey>.
 		{id: idPassword, keywords: kw("assword>", "ASSWORD>", "asswd>", "ASSWD>", "wd>", "WD>", "ass>", "ASS>", "ecret>", "ECRET>", "oken>", "OKEN>", "ey>", "EY>", "hrase>", "HRASE>"),
 			re:    source(`<([A-Za-z_][\w.:-]{0,63})>[ \t]{0,20}([^<>\s]{1,300})[ \t]{0,20}</([A-Za-z_][\w.:-]{0,63})>`),
-			group: 2, check: checkXMLElement, back: 72}, // the keyword ends the opening tag's name
+			group: 2, check: checkXMLElement, back: 72, gate: xmlStart}, // the keyword ends the opening tag's name
 		// Prose: my password is Xk9mPq2z!, password "Tr0ub4dor&3x".
 		{id: idPassword, keywords: kw("password ", "Password ", "PASSWORD "),
 			re:    source(`(?i)\bpassword[ \t]{1,20}(?:(?:is|was)[ \t]{1,20}(?:(?:now|still)[ \t]{1,20})?["'\x60]?|["'\x60])([^\s"'\x60]{1,200})`),
@@ -327,6 +337,19 @@ func (r *rule) match(s string, at, prio int, out []span) ([]span, int) {
 	}
 	start := max(0, at-r.back)
 	next := at + 1
+	if r.gate != nil {
+		if start = r.gate(s, at, r.back); start < 0 {
+			return out, next
+		}
+		examined(end - start)
+		if m := c.anchored.FindStringSubmatchIndex(s[start:end]); m != nil {
+			n := len(out)
+			if out = r.accept(s, start, m, prio, out); len(out) > n {
+				return out, max(next, out[n].end)
+			}
+		}
+		return out, next
+	}
 	examined(end - start)
 	for _, m := range c.re.FindAllStringSubmatchIndex(s[start:end], -1) {
 		n := len(out)
