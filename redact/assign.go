@@ -97,7 +97,7 @@ func findAssignments(s string, out []span) []span {
 		}
 		kind := classifyKey(key)
 		if kind == kindNone && strings.EqualFold(key, "passe") && k >= 7 && strings.EqualFold(s[k-7:k], "mot de ") {
-			kind = kindPassword // French: mot de passe
+			kind, key = kindPassword, "mot_de_passe" // French: mot de passe
 		}
 		if kind == kindNone || key == "PASS" && s[p] == ':' {
 			continue // none, or a test's status: --- PASS: TestParse2
@@ -1883,8 +1883,9 @@ func checkXMLElement(s string, m []int) string {
 // PASSWORD_HASH_ITERATIONS=600000).
 func judge(key string, k keyKind, v string) string {
 	if digitsOnly(v) {
-		if k == kindPIN && pinDigits(v, 4) || k == kindPassword && pinDigits(v, 6) && lastPartNamesPassword(key) {
-			return idPassword
+		if k == kindPIN && pinDigits(v, 4) || k == kindPassword && pinDigits(v, 6) && lastPartNamesPassword(key) ||
+			k == kindPassword && lastPart(key) == "passcode" && pinDigits(v, 4) {
+			return idPassword // a passcode of digits is a PIN
 		}
 		return ""
 	}
@@ -1916,20 +1917,18 @@ func pinDigits(v string, min int) bool {
 
 // lastPartNamesPassword reports whether the last word of key (split as
 // classifyKey splits it) names a password or a PIN: DB_PASSWORD, pwd,
-// passcode, sim_pin; but not PASS alone (pass: 123456 counts tests) nor
-// PASSWORD_ITERATIONS.
+// passcode, sim_pin, mot_de_passe, motDePasse; but not PASS alone
+// (pass: 123456 counts tests) nor PASSWORD_ITERATIONS.
 func lastPartNamesPassword(key string) bool {
-	i := len(key)
-	for i > 0 && key[i-1] != '_' && key[i-1] != '-' && key[i-1] != '.' &&
-		!(isUpper(key[i-1]) && i-1 > 0 && (key[i-2] >= 'a' && key[i-2] <= 'z' || key[i-2] >= '0' && key[i-2] <= '9')) {
-		i--
-	}
-	if i > 0 && isUpper(key[i-1]) {
-		i-- // the hump's capital starts the part: dbPassword
-	}
+	i := lastPartStart(key)
 	last := strings.ToLower(key[i:])
 	if last == "pass" || last == "pw" {
 		return i > 0 // DB_PASS, not PASS
+	}
+	if last == "passe" {
+		// French: mot de passe, whatever joins its words
+		low := strings.ToLower(key)
+		return strings.HasSuffix(strings.NewReplacer("_", "", "-", "", ".", "", " ", "").Replace(low), "motdepasse")
 	}
 	if passwordParts[last] || last == "pin" || last == "pincode" {
 		return true
@@ -1940,6 +1939,25 @@ func lastPartNamesPassword(key string) bool {
 		}
 	}
 	return false
+}
+
+// lastPart returns the last word of key, as classifyKey splits it, in
+// lower case.
+func lastPart(key string) string {
+	return strings.ToLower(key[lastPartStart(key):])
+}
+
+// lastPartStart returns where the last word of key starts.
+func lastPartStart(key string) int {
+	i := len(key)
+	for i > 0 && key[i-1] != '_' && key[i-1] != '-' && key[i-1] != '.' &&
+		!(isUpper(key[i-1]) && i-1 > 0 && (key[i-2] >= 'a' && key[i-2] <= 'z' || key[i-2] >= '0' && key[i-2] <= '9')) {
+		i--
+	}
+	if i > 0 && isUpper(key[i-1]) {
+		i-- // the hump's capital starts the part: dbPassword
+	}
+	return i
 }
 
 // id is the marker's id for the value of a key of kind k.
@@ -1983,8 +2001,8 @@ func checkProsePassword(s string, m []int) string {
 
 // checkPIN judges the digits after PIN, pin code or passcode: not one
 // digit repeated, nor the start of a version, a decimal, a date or a port
-// (pin 1234.5, PIN 8080/tcp); after a lower-case pin alone, only with is
-// or a colon (pin 2024 as the baseline is no PIN).
+// (pin 1234.5, PIN 8080/tcp); after a lower-case pin or passcode alone,
+// only with is or a colon (pin 2024 as the baseline is no PIN).
 func checkPIN(s string, m []int) string {
 	v := s[m[6]:m[7]]
 	if !pinDigits(v, 4) {
@@ -1998,7 +2016,7 @@ func checkPIN(s string, m []int) string {
 	}
 	word := s[m[2]:m[3]]
 	between := s[m[3]:m[6]] // blanks, is or was, a colon, a quote
-	if len(word) == 3 && word != "PIN" && m[4] < 0 && !containsFold(between, "is") && !containsFold(between, "was") {
+	if (len(word) == 3 && word != "PIN" || word == "passcode") && m[4] < 0 && !containsFold(between, "is") && !containsFold(between, "was") {
 		return ""
 	}
 	return idPassword

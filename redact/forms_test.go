@@ -269,6 +269,21 @@ func TestDigitPasswords(t *testing.T) {
 		miss("password version", "password: 1.2.3.4 and password: 2024-01-17"),
 		miss("port", "pin: 8080/tcp and PIN_PORT=8080"),
 		miss("repeated", "PIN: 0000 and password: 000000"),
+		hit("password", "mot de passe: ", "48213390", ""),
+		hit("password", "Mot de passe : ", "48213390", ""),
+		hit("password", "MOT DE PASSE=", "48213390", ""),
+		hit("password", `"mot de passe": "`, "48213390", `"`),
+		hit("password", "mot_de_passe: ", "48213390", ""),
+		hit("password", "motDePasse: ", "48213390", ""),
+		miss("french short", "mot de passe: 2024 and passe: 48213390"),
+		hit("password", "passcode=", "4821", ""),
+		hit("password", "PASSCODE=", "4821", ""),
+		hit("password", `"passcode": "`, "4821", `"`),
+		hit("password", "Passcode ", "4821", ""),
+		hit("password", "my passcode is ", "482133", ""),
+		hit("password", "passcode is ", "4821", "."),
+		miss("passcode short", "passcode=482 and passcode: 1.2.3"),
+		miss("passcode prose", "the passcode 2024 rollout"),
 	})
 }
 

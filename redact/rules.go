@@ -294,7 +294,7 @@ func defaultRules() []rule {
 		// A PIN given by name: PIN 4821, pin code 4821, my PIN is 4821,
 		// Passcode 123456 (PIN: 4821 and passcode=123456 are assignments too; a
 		// keyword of lower case only costs a pass, so "pin " is the only one).
-		{id: idPassword, keywords: kw("pin ", "Pin ", "PIN", "Passcode ", "PASSCODE "),
+		{id: idPassword, keywords: kw("pin ", "Pin ", "PIN", "passcode ", "Passcode ", "PASSCODE "),
 			re:    source(`\b(?i:(pin(?:[ _-]?(?:code|number))?|passcode))(?:[ \t]{1,4}(?i:is|was))?([ \t]{0,4}[:=])?[ \t]{0,4}["']?([0-9]{4,12})\b`),
 			group: 3, check: checkPIN},
 	}
