@@ -2002,7 +2002,9 @@ func checkProsePassword(s string, m []int) string {
 // checkPIN judges the digits after PIN, pin code or passcode: not one
 // digit repeated, nor the start of a version, a decimal, a date or a port
 // (pin 1234.5, PIN 8080/tcp); after a lower-case pin or passcode alone,
-// only with is or a colon (pin 2024 as the baseline is no PIN).
+// only with is or a colon (pin 2024 as the baseline is no PIN); never
+// glued to the word (PIN1234 names a part), nor a number of something
+// (the PIN 2048 of the chip) without is or a colon.
 func checkPIN(s string, m []int) string {
 	v := s[m[6]:m[7]]
 	if !pinDigits(v, 4) {
@@ -2016,6 +2018,12 @@ func checkPIN(s string, m []int) string {
 	}
 	word := s[m[2]:m[3]]
 	between := s[m[3]:m[6]] // blanks, is or was, a colon, a quote
+	if between == "" {
+		return "" // a part's name: PIN1234
+	}
+	if m[4] < 0 && !containsFold(between, "is") && !containsFold(between, "was") && strings.HasPrefix(s[m[7]:], " of ") {
+		return "" // the PIN 2048 of the chip
+	}
 	if (len(word) == 3 && word != "PIN" || word == "passcode") && m[4] < 0 && !containsFold(between, "is") && !containsFold(between, "was") {
 		return ""
 	}

@@ -284,6 +284,11 @@ func TestDigitPasswords(t *testing.T) {
 		hit("password", "passcode is ", "4821", "."),
 		miss("passcode short", "passcode=482 and passcode: 1.2.3"),
 		miss("passcode prose", "the passcode 2024 rollout"),
+		miss("part number", "PIN1234 connector and PIN12345"),
+		miss("pin of a chip", "the PIN 2048 of the chip"),
+		hit("password", "PIN:", "4821", ""),
+		hit("password", "PIN ", "4821", " and later"),
+		hit("password", "PIN is ", "4821", " of course"),
 	})
 }
 
