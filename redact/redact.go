@@ -19,11 +19,12 @@
 //     token, api_key, access_key, private_key, client_secret, auth,
 //     credentials, …; Passwort, mot de passe, contraseña, senha, hasło,
 //     пароль, …) in KEY=value, KEY: value and "key": "value" forms, also
-//     URL-encoded (password%3D…), set by a shell without = (setx KEY value),
+//     URL-encoded (password%3D…, its decoded form replaced too where it
+//     occurs again), set by a shell without = (setx KEY value, quoted or bare),
 //     and as the Value of a JSON object whose Name a few keys away names
 //     a secret (AWS SSM parameters);
 //   - PINs and passwords of digits only under a key that names them
-//     (PIN: 4821, pin code 4821, passcode=123456).
+//     (PIN: 4821, pin code 4821, passcode=4821, mot de passe: 48213390).
 //
 // What is kept: code, identifiers and type annotations (token: string),
 // placeholders (<your-password>, ${PASSWORD}, xxx, changeme, your-key-here:
