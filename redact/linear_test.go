@@ -30,6 +30,7 @@ var pathological = []struct{ name, unit string }{
 	{"value pair", `{"name":"DB_PASSWORD","value":"`},
 	{"pin", "PIN 1"},
 	{"xml", "<password>"},
+	{"cookie", "Cookie: a="},
 	{"netrc", "machine password "},
 }
 

@@ -67,7 +67,12 @@ type rule struct {
 	// (at-back or later), or -1 to skip it: a regexp run at every
 	// keyword cost much more than the text's scan. The anchored regexp is
 	// tried there alone.
-	gate      func(s string, at, back int) int
+	gate func(s string, at, back int) int
+	// failNext, when set, returns where the anchored regexp of a rule
+	// with no window, having found nothing at its keyword at s[at], can
+	// match next: the bytes up to there were all tried at once, and a
+	// keyword among them would try them again, to the end of a long line.
+	failNext  func(s string, at int) int
 	wordStart bool // the regexp starts with \b
 	// check, when set, judges a match m (submatch bounds in s) that passed
 	// the other checks: it returns the marker's id, or "" to keep the text.
@@ -129,6 +134,26 @@ const tokenEnd = `(?:[^0-9A-Za-z_-]|$)`
 func (r rule) withBack(n int) rule {
 	r.back = n
 	return r
+}
+
+// withFailNext is r with failNext set.
+func (r rule) withFailNext(f func(s string, at int) int) rule {
+	r.failNext = f
+	return r
+}
+
+// cookieEnd is where the cookie rule's match must end, the first of \r \n
+// " ' < > after its keyword at s[at]: when it found no cookie up to there,
+// a Cookie: further on in the same run (Cookie: a=Cookie: a=…) finds none
+// either, since the first try spanned it.
+func cookieEnd(s string, at int) int {
+	for i := at; i < len(s); i++ {
+		switch s[i] {
+		case '\r', '\n', '"', '\'', '<', '>':
+			return i + 1
+		}
+	}
+	return len(s)
 }
 
 func defaultRules() []rule {
@@ -254,7 +279,7 @@ func defaultRules() []rule {
 		// its value up to the line's end, when a cookie of it has a
 		// token's length (not in gitleaks). "theme=dark; Path=/" is kept.
 		r("http-cookie", kw("Cookie:", "cookie:", "COOKIE:"),
-			`(?i)cookie:[ \t]*([^\r\n"'<>]*=[A-Za-z0-9%._~+/-]{16,}[^\r\n"'<>]*)`, 1, 3),
+			`(?i)cookie:[ \t]*([^\r\n"'<>]*=[A-Za-z0-9%._~+/-]{16,}[^\r\n"'<>]*)`, 1, 3).withFailNext(cookieEnd),
 		r("presigned-url-signature", kw("X-Amz-Signature=", "x-amz-signature=", "X-Goog-Signature=", "x-goog-signature="),
 			`(?i)x-(?:amz|goog)-signature=([0-9a-f]{64}(?:[0-9a-f]{448})?)\b`, 1, 3),
 
@@ -326,6 +351,11 @@ func (r *rule) match(s string, at, prio int, out []span) ([]span, int) {
 		}
 		m := c.anchored.FindStringSubmatchIndex(s[at:end])
 		if m == nil {
+			if r.failNext != nil {
+				next := r.failNext(s, at)
+				examined(next - at)
+				return out, next
+			}
 			return out, at + 1
 		}
 		n := len(out)
