@@ -24,14 +24,21 @@ type literal struct {
 // letter or a blank (p_ of ghp_, k- of sk-, AK of AKIA). The text is scanned
 // for rare bytes; only at one is a bitmap of anchors probed, and only on a
 // hit are the keywords with that anchor compared. A keyword with no rare
-// byte (dapi) is looked for with strings.Index. Keywords are case-sensitive:
-// tokens have fixed prefixes.
+// byte (dapi) is looked for with strings.Index, one pass for the keywords
+// that start with the same four bytes (password and passcode share pass).
+// Keywords are case-sensitive: tokens have fixed prefixes.
 type prefilter struct {
 	rare   [256]bool
 	bitmap [65536 / 64]uint64
 	index  [65536]uint8 // anchor → 1 + position in lists
 	lists  [][]literal
-	plain  []literal // keywords without a rare byte
+	plain  []plainGroup // keywords without a rare byte
+}
+
+// plainGroup is the keywords without a rare byte that start with needle.
+type plainGroup struct {
+	needle string
+	lits   []literal
 }
 
 func newPrefilter(rules []rule) *prefilter {
@@ -62,15 +69,27 @@ func (p *prefilter) add(kw string, rule int) {
 		}
 	}
 	if off < 0 {
+		needle := kw[:min(4, len(kw))]
+		gi := -1
 		for i := range p.plain {
-			if p.plain[i].text == kw {
-				p.plain[i].rules.add(rule)
+			if p.plain[i].needle == needle {
+				gi = i
+			}
+		}
+		if gi < 0 {
+			gi = len(p.plain)
+			p.plain = append(p.plain, plainGroup{needle: needle})
+		}
+		g := &p.plain[gi]
+		for i := range g.lits {
+			if g.lits[i].text == kw {
+				g.lits[i].rules.add(rule)
 				return
 			}
 		}
 		l := literal{text: kw}
 		l.rules.add(rule)
-		p.plain = append(p.plain, l)
+		g.lits = append(g.lits, l)
 		return
 	}
 	a := uint16(kw[off])<<8 | uint16(kw[off+1])
@@ -112,14 +131,19 @@ func (p *prefilter) each(s string, fn func(at int, l *literal)) {
 		}
 	}
 	for j := range p.plain {
-		l := &p.plain[j]
+		g := &p.plain[j]
 		for from := 0; ; {
-			k := strings.Index(s[from:], l.text)
+			k := strings.Index(s[from:], g.needle)
 			if k < 0 {
 				break
 			}
-			fn(from+k, l)
-			from += k + 1
+			at := from + k
+			for i := range g.lits {
+				if l := &g.lits[i]; strings.HasPrefix(s[at:], l.text) {
+					fn(at, l)
+				}
+			}
+			from = at + 1
 		}
 	}
 }
