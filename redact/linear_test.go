@@ -32,6 +32,7 @@ var pathological = []struct{ name, unit string }{
 	{"xml", "<password>"},
 	{"cookie", "Cookie: a="},
 	{"netrc", "machine password "},
+	{"private key", "-----BEGIN PRIVATE KEY-----a"},
 }
 
 // workOf returns the bytes the detectors examine to redact s.
@@ -92,5 +93,23 @@ func TestLongBareValue(t *testing.T) {
 		hit("password", "password=", strings.Repeat("a)password=", 300)+"a)", ""),
 		miss("long words", "password="+strings.Repeat("changeme", 100)),
 		miss("long path", "token=/usr/local/share/"+strings.Repeat("some_dir/", 60)),
+	})
+}
+
+// TestPrivateKeyBody: a key's body has no five dashes in a row, so the
+// block is read to its END line but never past the next armour line. A
+// BEGIN with no END used to be read to the text's end at every BEGIN after
+// it (75 s for 256 KB of "-----BEGIN PRIVATE KEY-----a"), and took in a
+// later block whole.
+func TestPrivateKeyBody(t *testing.T) {
+	body := "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nVJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dV\n"
+	encrypted := "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n" + body + "-----END RSA PRIVATE KEY-----"
+	block := "-----BEGIN PRIVATE KEY-----\n" + body + "-----END PRIVATE KEY-----"
+	runCases(t, []redactCase{
+		hit("private-key", "key:\n", encrypted, "\nok"),
+		hit("private-key", "a stray armour line -----BEGIN PRIVATE KEY----- (no key)\nthen\n", block, "\n"),
+		{name: "a BEGIN with no body keeps its text; the next block is its own",
+			in:   "-----BEGIN PRIVATE KEY-----\nsee below\n" + block,
+			want: "-----BEGIN PRIVATE KEY-----\nsee below\n" + marker("private-key")},
 	})
 }

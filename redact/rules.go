@@ -164,8 +164,11 @@ func defaultRules() []rule {
 	rules := []rule{
 		r("private-key", kw("-----BEGIN"),
 			`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`+
-				// whole block up to its END line, the body's newlines real or \n escapes …
-				`(?:(?:[A-Za-z0-9+/=:,. -]|\s|\\+[nrt])*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`+
+				// whole block up to its END line, the body's newlines real or \n escapes,
+				// its dashes fewer than five in a row (Proc-Type, AES-128-CBC): the
+				// body never runs past the next armour line, so a BEGIN with no END
+				// is not read to the text's end at every BEGIN after it …
+				`(?:(?:[A-Za-z0-9+/=:,. ]|-{1,4}[A-Za-z0-9+/=:,. \s]|\s|\\+[nrt])*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`+
 				// … or, truncated, as far as the base64 lines go
 				`|(?:(?:\s|\\+[nrt])*[A-Za-z0-9+/=]{16,})+)`, 0, 0),
 		{id: "aws-access-key-id", keywords: kw("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
