@@ -33,6 +33,7 @@ var pathological = []struct{ name, unit string }{
 	{"cookie", "Cookie: a="},
 	{"netrc", "machine password "},
 	{"private key", "-----BEGIN PRIVATE KEY-----a"},
+	{"markers", "[redacted: a] PIN: 4821\n"},
 }
 
 // workOf returns the bytes the detectors examine to redact s.

@@ -244,10 +244,13 @@ const minEchoLen = 6
 // redacted one.
 const MarkerPrefix = "[redacted: "
 
-// outsideMarkers drops the spans that touch a marker already in s: text
-// redacted once is redacted again when a title or an echo is derived from
-// it, and "echo [redacted: password] | docker login --password-stdin"
-// must not take the marker's first word for the password.
+// outsideMarkers drops the spans that start inside a marker already in s:
+// text redacted once is redacted again when a title or an echo is derived
+// from it, and "echo [redacted: password] | docker login --password-stdin"
+// must not take the marker's first word for the password. A span that
+// starts before a marker and reaches over it (a Cookie header whose other
+// cookie holds a token) is kept whole. Markers are found in order and each
+// span looks its up by binary search: text is untrusted and may hold many.
 func outsideMarkers(s string, spans []span) []span {
 	var marks [][2]int
 	for from := 0; ; {
@@ -257,7 +260,7 @@ func outsideMarkers(s string, spans []span) []span {
 		}
 		start := from + i
 		end := start + len(MarkerPrefix)
-		for end < len(s) && (isIDByte(s[end])) {
+		for end < len(s) && isIDByte(s[end]) {
 			end++
 		}
 		if end < len(s) && s[end] == ']' {
@@ -271,16 +274,12 @@ func outsideMarkers(s string, spans []span) []span {
 	}
 	kept := spans[:0]
 	for _, sp := range spans {
-		touches := false
-		for _, m := range marks {
-			if sp.start < m[1] && m[0] < sp.end {
-				touches = true
-				break
-			}
+		// the last marker starting at or before the span's start
+		k := sort.Search(len(marks), func(j int) bool { return marks[j][0] > sp.start }) - 1
+		if k >= 0 && sp.start < marks[k][1] {
+			continue
 		}
-		if !touches {
-			kept = append(kept, sp)
-		}
+		kept = append(kept, sp)
 	}
 	return kept
 }
