@@ -34,6 +34,12 @@ var pathological = []struct{ name, unit string }{
 	{"netrc", "machine password "},
 	{"private key", "-----BEGIN PRIVATE KEY-----a"},
 	{"markers", "[redacted: a] PIN: 4821\n"},
+	{"cookie rejected", "Cookie: a=AAAAAAAAAAAAAAAAAAAA; "},
+	{"openai", "sk-proj-"},
+	{"anthropic", "sk-ant-ab12-"},
+	{"gitlab", "glrt-"},
+	{"sentry", "sntrys_="},
+	{"keys as values", "contraseña= "},
 }
 
 // workOf returns the bytes the detectors examine to redact s.

@@ -187,9 +187,14 @@ func apply(s string, spans []span) (string, int) {
 	}
 	b.WriteString(s[last:])
 	out, n := b.String(), len(spans)
+	// Each distinct secret once: a text full of the same value (a key
+	// taken for the value of the key before it) rescanned the output at
+	// every span.
+	seen := make(map[string]bool, len(spans))
 	for _, sp := range spans {
 		for _, secret := range [...]string{s[sp.start:sp.end], sp.echo} {
-			if len(secret) >= minEchoLen {
+			if len(secret) >= minEchoLen && !seen[secret] {
+				seen[secret] = true
 				var c int
 				out, c = replaceEcho(out, secret, sp.id)
 				n += c

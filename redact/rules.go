@@ -190,7 +190,7 @@ func defaultRules() []rule {
 		r("gitlab-pat", kw("glpat-"), `\bglpat-[0-9A-Za-z_-]{20,300}(?:\.[0-9a-z]{9}\b)?`, 0, 3),
 		r("gitlab-token",
 			kw("glrt-", "gldt-", "glft-", "glsoat-", "glffct-", "glptt-", "gloas-", "glimt-", "glagent-", "glcbt-", "GR1348941"),
-			`\b(?:(?:glrt|gldt|glft|glsoat|glffct)-[0-9A-Za-z_-]{20,}|glptt-[0-9a-f]{40}|gloas-[0-9A-Za-z_-]{64}|glimt-[0-9A-Za-z_-]{25}|glagent-[0-9A-Za-z_-]{50}|glcbt-[0-9A-Za-z]{1,5}_[0-9A-Za-z_-]{20}|GR1348941[\w-]{20})`, 0, 3),
+			`\b(?:(?:glrt|gldt|glft|glsoat|glffct)-[0-9A-Za-z_-]{20,256}|glptt-[0-9a-f]{40}|gloas-[0-9A-Za-z_-]{64}|glimt-[0-9A-Za-z_-]{25}|glagent-[0-9A-Za-z_-]{50}|glcbt-[0-9A-Za-z]{1,5}_[0-9A-Za-z_-]{20}|GR1348941[\w-]{20})`, 0, 3),
 
 		r("slack-bot-token", kw("xoxb-"), `xoxb-[0-9]{10,13}-[0-9]{10,13}[a-zA-Z0-9-]*|xoxb-[0-9]{8,14}-[a-zA-Z0-9]{18,26}`, 0, 3),
 		r("slack-user-token", kw("xoxp-", "xoxe-"), `xox[pe](?:-[0-9]{10,13}){3}-[a-zA-Z0-9-]{28,34}`, 0, 2),
@@ -204,15 +204,15 @@ func defaultRules() []rule {
 		r("stripe-webhook-secret", kw("whsec_"), `\b(whsec_[A-Za-z0-9+/]{24,100}={0,2})`+tokenEnd, 1, 3),
 		r("gcp-api-key", kw("AIza"), `\b(AIza[\w-]{35})`+tokenEnd, 1, 4),
 		// not in gitleaks: Google OAuth client secrets and refresh tokens.
-		r("gcp-oauth-secret", kw("GOCSPX-", "1//0"), `\b(GOCSPX-[A-Za-z0-9_-]{28}|1//0[A-Za-z0-9_-]{40,})`+tokenEnd, 1, 3),
+		r("gcp-oauth-secret", kw("GOCSPX-", "1//0"), `\b(GOCSPX-[A-Za-z0-9_-]{28}|1//0[A-Za-z0-9_-]{40,512})`+tokenEnd, 1, 3),
 		// not in gitleaks: Google OAuth access tokens.
-		r("gcp-oauth-access-token", kw("ya29."), `\b(ya29\.[A-Za-z0-9_-]{30,})`+tokenEnd, 1, 3),
+		r("gcp-oauth-access-token", kw("ya29."), `\b(ya29\.[A-Za-z0-9_-]{30,1000})`+tokenEnd, 1, 3),
 
-		r("anthropic-api-key", kw("sk-ant-"), `\b(sk-ant-[a-z]{2,8}[0-9]{2}-[A-Za-z0-9_-]{32,})`+tokenEnd, 1, 3.5),
+		r("anthropic-api-key", kw("sk-ant-"), `\b(sk-ant-[a-z]{2,8}[0-9]{2}-[A-Za-z0-9_-]{32,256})`+tokenEnd, 1, 3.5),
 		// gitleaks requires the T3BlbkFJ marker; today's project and service
 		// keys lack it, and OpenAI-compatible providers issue plain sk- keys.
 		r("openai-api-key", kw("sk-"),
-			`\b(sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|sk-[A-Za-z0-9]{32,})`+tokenEnd, 1, 3.5),
+			`\b(sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,512}|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|sk-[A-Za-z0-9]{32,512})`+tokenEnd, 1, 3.5),
 		// not in gitleaks: other model providers' keys.
 		r("openrouter-api-key", kw("sk-or-"), `\b(sk-or-v[0-9]-[a-f0-9]{64})`+tokenEnd, 1, 3),
 		r("xai-api-key", kw("xai-"), `\b(xai-[A-Za-z0-9]{70,90})`+tokenEnd, 1, 3.5),
@@ -236,7 +236,7 @@ func defaultRules() []rule {
 		r("heroku-api-key-v2", kw("HRKU-AA"), `\b(HRKU-AA[0-9a-zA-Z_-]{58})`+tokenEnd, 1, 4),
 		// not in gitleaks: the key of an Azure connection string.
 		r("azure-connection-key", kw("AccountKey", "SharedAccessKey"),
-			`\b(?:AccountKey|SharedAccessKey)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})`, 1, 3),
+			`\b(?:AccountKey|SharedAccessKey)\s*=\s*([A-Za-z0-9+/]{20,512}={0,2})`, 1, 3),
 		r("azure-ad-client-secret", kw("Q~"),
 			`(?:^|[\\'"\x60\s>=:(,)])([a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34})(?:$|[\\'"\x60\s<),])`, 1, 3).withBack(6),
 		r("databricks-api-token", kw("dapi"), `\b(dapi[a-f0-9]{32}(?:-\d)?)`+tokenEnd, 1, 3),
@@ -245,7 +245,7 @@ func defaultRules() []rule {
 		r("pulumi-api-token", kw("pul-"), `\b(pul-[a-f0-9]{40})`+tokenEnd, 1, 2),
 		r("grafana-token", kw("glc_", "glsa_"), `\b(glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})`+tokenEnd, 1, 3),
 		r("vault-token", kw("hvs.", "hvb."), `\b(hvs\.[\w-]{90,120}|hvb\.[\w-]{138,300})`+tokenEnd, 1, 3.5),
-		r("sentry-token", kw("sntryu_", "sntrys_"), `\b(sntryu_[a-f0-9]{64}|sntrys_[A-Za-z0-9+/=_]{80,})`+tokenEnd, 1, 3.5),
+		r("sentry-token", kw("sntryu_", "sntrys_"), `\b(sntryu_[a-f0-9]{64}|sntrys_[A-Za-z0-9+/=_]{80,400})`+tokenEnd, 1, 3.5),
 		r("doppler-api-token", kw("dp.pt."), `dp\.pt\.[A-Za-z0-9]{43}`, 0, 2),
 		r("planetscale-token", kw("pscale_"), `\b(pscale_(?:tkn|oauth|pw)_[\w=.-]{32,64})`+tokenEnd, 1, 3),
 		r("postman-api-token", kw("PMAK-"), `\b(PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34})`+tokenEnd, 1, 3),
@@ -365,6 +365,13 @@ func (r *rule) match(s string, at, prio int, out []span) ([]span, int) {
 		out = r.accept(s, at, m, prio, out)
 		if len(out) > n {
 			return out, out[len(out)-1].end
+		}
+		if r.failNext != nil {
+			// A match judged no secret (a cookie of low entropy): the
+			// bytes up to failNext were read, as when nothing matched.
+			next := r.failNext(s, at)
+			examined(next - at)
+			return out, next
 		}
 		return out, at + 1
 	}
