@@ -93,7 +93,7 @@ func (q *versionPhrase) holds(r index.IndexReader, dm *search.DocumentMatch) boo
 		if text == nil {
 			return true
 		}
-		if q.whole(text, int(first.Start), int(last.End)) {
+		if q.whole(text, int(first.Start), int(last.End)) && dotted(text, locs[i:i+q.n]) {
 			kept = append(kept, locs[i:i+q.n]...)
 		}
 	}
@@ -131,6 +131,18 @@ func (q *versionPhrase) whole(text []byte, start, end int) bool {
 		return false
 	}
 	return i == len(word) || !isLetter(text[i-len(word)-1])
+}
+
+// dotted says whether a match's numbers are joined by a single '.' each
+// in text, as in 1.2.3, not "1, 2, 3", "1/2/3", "1-2-3" or "1 2 3".
+func dotted(text []byte, locs []search.FieldTermLocation) bool {
+	for j := 1; j < len(locs); j++ {
+		end, next := int(locs[j-1].Location.End), int(locs[j].Location.Start)
+		if next != end+1 || end < 0 || end >= len(text) || text[end] != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

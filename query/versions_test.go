@@ -91,3 +91,27 @@ func TestVersionWhole(t *testing.T) {
 		{"v1.5", []string{"v15", "ver15"}},
 	})
 }
+
+// A version's numbers are joined by a single '.' in the text: the same
+// numbers in a list, a date, a score or a count are not the version.
+func TestVersionDots(t *testing.T) {
+	e := engineOver(t, query.Options{}, fileChanges(
+		chat("list", "the steps 1, 2, 3 are done"),
+		chat("date", "due 1/2/3 at noon"),
+		chat("dash", "score 1-2-3 final"),
+		chat("space", "count 1 2 3 go"),
+		chat("vlist", "see v1, 2 and more"),
+		chat("real", "upgrade to 1.2.3 now"),
+		chat("tagged", "v1.2.3"),
+		chat("worded", "version 1.2.3"),
+		chat("semver", "1.2.3-beta.1"),
+		chat("v12", "the v1.2 notes"),
+	)...)
+	all := []string{"real", "semver", "tagged", "worded"}
+	checkPlain(t, e, []convCase{
+		{"1.2.3", all},
+		{"v1.2.3", all},
+		{"v1.2", []string{"v12"}},
+		{"1.2.*", []string{"real", "semver", "tagged", "v12", "worded"}},
+	})
+}
