@@ -250,19 +250,24 @@ func findFlagPasswords(s string, out []span) []span {
 			for e < len(s) && e-at < 64 && isKeyByte(s[e]) && s[e] != '.' {
 				e++
 			}
-			if e >= len(s) || s[e] != ' ' && s[e] != '\t' {
+			flag := s[at+2 : e]
+			value := strings.EqualFold(flag, "value")
+			if e >= len(s) || s[e] != ' ' && s[e] != '\t' && !(value && s[e] == '=') {
 				continue
 			}
-			flag := s[at+2 : e]
-			if strings.EqualFold(flag, "value") {
-				// aws ssm put-parameter --name /prod/db/password --value …:
-				// the --name on the same command names it.
-				flag = flagName(s, at)
+			v = e
+			if value {
+				// aws ssm put-parameter --name /prod/db/password --value …
+				// or --value=…: the --name of the same command names it.
+				if s[e] == '=' {
+					v++
+				}
+				_, b := valueAt(s, v)
+				flag = flagName(s, at, max(b, v))
 			}
 			if kind = classifyKey(flag); kind == kindNone {
 				continue
 			}
-			v = e
 		case at+2 < len(s) && strings.IndexByte("pak", s[at+1]) >= 0:
 			cmd := passwordFlagCommand(s, at)
 			glued := s[at+2] != ' ' && s[at+2] != '\t'
@@ -308,32 +313,98 @@ func findFlagPasswords(s string, out []span) []span {
 	}
 }
 
-// flagName returns the last path part of the value of the --name flag on
-// the line of the flag at s[at], within 300 bytes either way, or "".
-func flagName(s string, at int) string {
-	from := max(0, at-300)
-	from += strings.LastIndexByte(s[from:at], '\n') + 1
-	to := min(len(s), at+300)
-	if i := strings.IndexByte(s[at:to], '\n'); i >= 0 {
-		to = at + i
+// flagName returns the last path part of the value of the --name flag of
+// the command of the flag at s[at] whose value ends at s[end], or "": the
+// nearest --name before it, else the first after. The command ends at ;
+// && || |, a newline (not a \ continuation) or a literal \n escape, within
+// 300 bytes either way.
+func flagName(s string, at, end int) string {
+	from, to := commandStart(s, at, max(0, at-300)), commandEnd(s, end, min(len(s), end+300))
+	cmd := s[from:to]
+	name := func(off int) (string, bool) {
+		if off >= len(cmd) || cmd[off] != ' ' && cmd[off] != '=' && cmd[off] != '\t' {
+			return "", false
+		}
+		a, b := valueAt(cmd, off+1)
+		if a < 0 {
+			return "", true
+		}
+		v := strings.Trim(cmd[a:b], quotes)
+		return v[strings.LastIndexByte(v, '/')+1:], true
 	}
-	line := s[from:to]
-	for off := 0; ; {
-		i := strings.Index(line[off:], "--name")
+	for i := at - from; ; {
+		j := strings.LastIndex(cmd[:i], "--name")
+		if j < 0 {
+			break
+		}
+		if v, ok := name(j + len("--name")); ok {
+			return v
+		}
+		i = j
+	}
+	for off := end - from; ; {
+		i := strings.Index(cmd[off:], "--name")
 		if i < 0 {
 			return ""
 		}
 		off += i + len("--name")
-		if off >= len(line) || line[off] != ' ' && line[off] != '=' && line[off] != '\t' {
-			continue
+		if v, ok := name(off); ok {
+			return v
 		}
-		a, b := valueAt(line, off+1)
-		if a < 0 {
-			return ""
-		}
-		v := strings.Trim(line[a:b], quotes)
-		return v[strings.LastIndexByte(v, '/')+1:]
 	}
+}
+
+// commandStart returns where the shell command holding s[at] starts, no
+// earlier than from: after the last ; && || | newline or literal \n
+// escape before at.
+func commandStart(s string, at, from int) int {
+	for i := at - 1; i >= from; i-- {
+		if n := commandBreak(s, i); n > 0 {
+			return i + n
+		}
+	}
+	return from
+}
+
+// commandEnd returns where the shell command holding s[end-1] ends, no
+// later than to.
+func commandEnd(s string, end, to int) int {
+	for i := end; i < to; i++ {
+		if commandBreak(s, i) > 0 {
+			return i
+		}
+	}
+	return to
+}
+
+// commandBreak returns the length of the command separator at s[i]: ;
+// && || |, a newline not escaped by \ (a continuation), or a literal \n
+// escape not after a \ (JSON's \\\n is an escaped continuation); or 0.
+func commandBreak(s string, i int) int {
+	switch s[i] {
+	case ';', '|':
+		return 1
+	case '&':
+		if i+1 < len(s) && s[i+1] == '&' {
+			return 2
+		}
+		if i > 0 && s[i-1] == '&' {
+			return 1
+		}
+	case '\n':
+		j := i
+		if j > 0 && s[j-1] == '\r' {
+			j--
+		}
+		if j == 0 || s[j-1] != '\\' {
+			return 1
+		}
+	case '\\':
+		if i+1 < len(s) && s[i+1] == 'n' && (i == 0 || s[i-1] != '\\') {
+			return 2
+		}
+	}
+	return 0
 }
 
 // passwordFlagCommand returns the command of the line before s[at] whose

@@ -60,6 +60,17 @@ func TestNameValuePairs(t *testing.T) {
 		miss("CloudFormation pair of no secret", `{"ParameterKey": "InstanceType", "ParameterValue": "t3.micro.Xk9mPq2zLw77"}`),
 		miss("AWS CLI parameter of no secret", "aws ssm put-parameter --name /prod/db/host --value db-1.Xk9mPq2zLw77.internal"),
 		miss("--value with a secret name on another line", "aws ssm get-parameter --name /prod/db/password\naws ssm put-parameter --name /prod/db/host --value db1Xk9mPq2zLw77"),
+		// the --name of the same command: commands joined on one line, the
+		// AWS docs' multi-line form, --value=
+		hit("password", "aws ssm put-parameter --name /prod/db/host --value db1Hq8rTz3Lm55; aws ssm put-parameter --name /prod/db/password --value ", "Xk9mPq2zLw77", ""),
+		hit("password", "aws ssm put-parameter --name /prod/db/host --value db1Hq8rTz3Lm55 && aws ssm put-parameter --name /prod/db/password --value ", "Xk9mPq2zLw77", ""),
+		hit("password", "aws ssm put-parameter \\\n  --name /prod/db/password \\\n  --value ", "Xk9mPq2zLw77", " \\\n  --type SecureString"),
+		hit("password", "aws ssm put-parameter \\\n  --value ", "Xk9mPq2zLw77", " \\\n  --name /prod/db/password"),
+		hit("password", "aws ssm put-parameter --name /prod/db/password --value=", "Xk9mPq2zLw77", ""),
+		hit("password", `"aws ssm put-parameter \\\n  --name /prod/db/password \\\n  --value `, "Xk9mPq2zLw77", ` \\\n  --type SecureString"`),
+		miss("--value with a secret name in the command before", "aws ssm get-parameter --name /prod/db/password; aws ssm put-parameter --name /prod/db/host --value db1Xk9mPq2zLw77"),
+		miss("--value with a secret name in the command after", "aws ssm put-parameter --value db1Xk9mPq2zLw77 --name /prod/db/host | aws ssm get-parameter --name /prod/db/password"),
+		miss("--value with a secret name on another escaped line", `"aws ssm get-parameter --name /prod/db/password\naws ssm put-parameter --name /prod/db/host --value db1Xk9mPq2zLw77"`),
 		miss("name in a string of another object", `{"Description": "{\"Name\": \"/prod/db/password\"}"}, {"Name": "/prod/db/host", "Value": "Xk9mPq2zLw77Ab"}`),
 	})
 }
