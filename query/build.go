@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -448,16 +447,8 @@ func (b *builder) joinedPrefix(t *Term, fields []textField) (q bq.Query, ok bool
 	commons := b.commonWords(last)
 	var qs []bq.Query
 	for _, f := range fields {
-		if utf8.RuneCountInString(last) == 1 {
-			// "send_a*": the dozen or so common words of one letter, as
-			// one phrase whose last word may be any of them.
-			if q := b.matchCommonEnd(text[:i+1], commons, f.name, f.boost); q != nil {
-				qs = append(qs, q)
-			}
-		} else {
-			for _, w := range commons {
-				qs = append(qs, b.matchPhrase(text[:i+1]+w, f.name, f.boost))
-			}
+		for _, w := range commons {
+			qs = append(qs, b.matchPhrase(text[:i+1]+w, f.name, f.boost))
 		}
 		terms, err := b.expanding(t, f.name, last)
 		if err != nil {
@@ -497,10 +488,10 @@ var englishStopWords = sync.OnceValue(func() []string {
 })
 
 // commonWords returns the common words that begin with prefix and the index
-// leaves out (the stop words the analyzer drops): at most 16 for a prefix
-// of one letter (t), fewer for a longer one.
+// leaves out (the stop words the analyzer drops), none for a prefix of less
+// than two letters: each costs a check of the stored text.
 func (b *builder) commonWords(prefix string) []string {
-	if prefix == "" || b.e.verbatim == nil {
+	if len(prefix) < 2 || b.e.verbatim == nil {
 		return nil
 	}
 	var out []string

@@ -109,26 +109,3 @@ func TestJoinedPrefixCommonWord(t *testing.T) {
 		{"api.getUs*", []string{"target"}},
 	})
 }
-
-// A last part of one letter begins the common words of that letter too
-// (a few each: "a" about, after, again…), checked in the stored text as
-// one phrase: send_a* finds send_after and send_again.
-func TestJoinedPrefixOneLetter(t *testing.T) {
-	e := engineOver(t, query.Options{}, fileChanges(
-		chat("after", "call send_after(5) then"),
-		chat("again", "call send_again(5) then"),
-		chat("apple", "call send_apple(5) then"),
-		chat("file", "read_about_it and write_the_file"),
-		chat("prose", "send it after the meeting; write to the file"),
-		chat("bill", "call send_bill(5) then"),
-	)...)
-	checkPlain(t, e, []convCase{
-		{"send_a*", []string{"after", "again", "apple"}},
-		{"send_A*", []string{"after", "again", "apple"}},
-		// Joined parts are a phrase: "write to" is write_t* too, as
-		// "send after" is send_aft*; "send it after" is not send_a*.
-		{"write_t*", []string{"file", "prose"}},
-		{"write_the_f*", []string{"file"}},
-		{"send_b*", []string{"bill"}},
-	})
-}

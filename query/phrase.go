@@ -57,7 +57,6 @@ type phraseWords struct {
 	first string   // the first word the index keeps
 	lead  int      // its place in all
 	size  int      // the phrase's length in bytes
-	last  []string // when set, the terms the last word (a dropped one) may be instead (matchCommonEnd)
 }
 
 // splitPhrase analyses text both ways; ok is false when the index keeps every
@@ -98,29 +97,6 @@ func (b *builder) matchPhrase(text, field string, boost float64) bq.Query {
 		return disjunction(append([]bq.Query{q}, camel...))
 	}
 	return q
-}
-
-// matchCommonEnd matches lead, words joined by punctuation ("send_"),
-// followed by any of words, common words the index leaves out (about,
-// after, again…), in field: one phrase checked in the stored text, not one
-// a word.
-func (b *builder) matchCommonEnd(lead string, words []string, field string, boost float64) bq.Query {
-	if len(words) == 0 || b.e.verbatim == nil {
-		return nil
-	}
-	p, ok := splitPhrase(b.e.analyzer, b.e.verbatim, lead+words[0])
-	if !ok || !p.stop[len(p.all)-1] {
-		return nil
-	}
-	for _, w := range words {
-		toks := b.e.verbatim.Analyze([]byte(w))
-		if len(toks) != 1 {
-			continue
-		}
-		p.last = append(p.last, string(toks[0].Term))
-		p.size = max(p.size, len(lead)+len(w))
-	}
-	return &exactPhrase{inner: newSequence(lead+words[0], field, boost), field: field, words: p, verbatim: b.e.verbatim}
 }
 
 // Bounds of camelPhrases: the words of a phrase, and the words and bytes
@@ -274,7 +250,7 @@ func (q *exactPhrase) holds(r index.IndexReader, dm *search.DocumentMatch) bool 
 		for _, w := range stops {
 			found = append(found, search.FieldTermLocation{
 				Field: q.field,
-				Term:  w.term,
+				Term:  q.words.all[w.k],
 				Location: search.Location{
 					Pos:            uint64(int(a.Pos) + w.k - q.words.lead),
 					Start:          uint64(w.start),
@@ -365,11 +341,7 @@ func storedValues(r index.IndexReader, id index.IndexInternalID, field string) (
 }
 
 // stopWord is where one of the phrase's dropped words was found.
-type stopWord struct {
-	k          int    // its place in the phrase
-	term       string // its term
-	start, end int    // its bytes
-}
+type stopWord struct{ k, start, end int } // its place in the phrase, its bytes
 
 // at says whether the phrase's words run through text with its first
 // indexed word starting at byte a. Bleve's phrase match has put the indexed
@@ -444,11 +416,10 @@ func (q *exactPhrase) within(win []byte, a int, cutLo, cutHi bool) (holds, short
 				continue
 			}
 			t := toks[s+k]
-			term := q.term(t)
-			if term != w && !(k == len(q.words.all)-1 && slices.Contains(q.words.last, term)) {
+			if q.term(t) != w {
 				return false, false, false, nil
 			}
-			stops = append(stops, stopWord{k: k, term: term, start: t.Start, end: t.End})
+			stops = append(stops, stopWord{k: k, start: t.Start, end: t.End})
 		}
 		return true, false, false, stops
 	}
