@@ -26,13 +26,22 @@ const maxHighlighted = 256
 type boundedPlaces struct{ q bq.Query }
 
 func (b boundedPlaces) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, opts search.SearcherOptions) (search.Searcher, error) {
-	s, err := b.q.Searcher(ctx, r, m, opts)
+	return filtered(ctx, b.q, r, m, opts, func(dm *search.DocumentMatch) bool {
+		boundPlaces(dm, maxHighlighted)
+		return true
+	})
+}
+
+// filtered is inner's searcher, keeping the documents keep accepts (keep
+// may also trim what a document matched): the wrapper of the queries that
+// check Bleve's hits by hand (bounded places, exact phrases, versions).
+func filtered(ctx context.Context, inner bq.Query, r index.IndexReader, m mapping.IndexMapping, opts search.SearcherOptions, keep func(*search.DocumentMatch) bool) (search.Searcher, error) {
+	s, err := inner.Searcher(ctx, r, m, opts)
 	if err != nil {
 		return nil, err
 	}
 	return searcher.NewFilteringSearcher(ctx, s, func(_ *search.SearchContext, dm *search.DocumentMatch) bool {
-		boundPlaces(dm, maxHighlighted)
-		return true
+		return keep(dm)
 	}), nil
 }
 

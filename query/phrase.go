@@ -13,7 +13,6 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	bq "github.com/blevesearch/bleve/v2/search/query"
-	"github.com/blevesearch/bleve/v2/search/searcher"
 	index "github.com/blevesearch/bleve_index_api"
 )
 
@@ -208,13 +207,7 @@ type exactPhrase struct {
 }
 
 func (q *exactPhrase) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, opts search.SearcherOptions) (search.Searcher, error) {
-	s, err := q.inner.Searcher(ctx, r, m, opts)
-	if err != nil {
-		return nil, err
-	}
-	return searcher.NewFilteringSearcher(ctx, s, func(_ *search.SearchContext, dm *search.DocumentMatch) bool {
-		return q.holds(r, dm)
-	}), nil
+	return filtered(ctx, q.inner, r, m, opts, func(dm *search.DocumentMatch) bool { return q.holds(r, dm) })
 }
 
 // holds says whether a document the inner phrase matched has the whole

@@ -7,7 +7,6 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	bq "github.com/blevesearch/bleve/v2/search/query"
-	"github.com/blevesearch/bleve/v2/search/searcher"
 	index "github.com/blevesearch/bleve_index_api"
 )
 
@@ -59,13 +58,7 @@ type versionPhrase struct {
 }
 
 func (q *versionPhrase) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, opts search.SearcherOptions) (search.Searcher, error) {
-	s, err := q.inner.Searcher(ctx, r, m, opts)
-	if err != nil {
-		return nil, err
-	}
-	return searcher.NewFilteringSearcher(ctx, s, func(_ *search.SearchContext, dm *search.DocumentMatch) bool {
-		return q.holds(r, dm)
-	}), nil
+	return filtered(ctx, q.inner, r, m, opts, func(dm *search.DocumentMatch) bool { return q.holds(r, dm) })
 }
 
 // holds keeps in dm the matches (n locations each, in order, as
