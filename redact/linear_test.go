@@ -115,6 +115,12 @@ func TestPrivateKeyBody(t *testing.T) {
 	runCases(t, []redactCase{
 		hit("private-key", "key:\n", encrypted, "\nok"),
 		hit("private-key", "a stray armour line -----BEGIN PRIVATE KEY----- (no key)\nthen\n", block, "\n"),
+		hit("private-key", "cut off:\n", "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n"+strings.TrimSuffix(body, "\n"), "\n"),
+		hit("private-key", "", "-----BEGIN PRIVATE KEY-----\nComment: \"my key\"\n"+body+"-----END PRIVATE KEY-----", "\n"),
+		hit("private-key", "> ", "-----BEGIN PRIVATE KEY-----\n> "+strings.ReplaceAll(body, "\n", "\n> ")+"-----END PRIVATE KEY-----", "\n"),
+		hit("private-key", `key = ("`, `-----BEGIN PRIVATE KEY-----\n"
+    "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n"
+    "-----END PRIVATE KEY-----`, "\n\")"),
 		{name: "a BEGIN with no body keeps its text; the next block is its own",
 			in:   "-----BEGIN PRIVATE KEY-----\nsee below\n" + block,
 			want: "-----BEGIN PRIVATE KEY-----\nsee below\n" + marker("private-key")},

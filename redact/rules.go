@@ -168,9 +168,12 @@ func defaultRules() []rule {
 				// its dashes fewer than five in a row (Proc-Type, AES-128-CBC): the
 				// body never runs past the next armour line, so a BEGIN with no END
 				// is not read to the text's end at every BEGIN after it …
-				`(?:(?:[A-Za-z0-9+/=:,. ]|-{1,4}[A-Za-z0-9+/=:,. \s]|\s|\\+[nrt])*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`+
-				// … or, truncated, as far as the base64 lines go
-				`|(?:(?:\s|\\+[nrt])*[A-Za-z0-9+/=]{16,})+)`, 0, 0),
+				// quotes and > allowed (a header's "comment", a key quoted line by
+				// line in a program or a Markdown quote) …
+				`(?:(?:[A-Za-z0-9+/=:,. "'>]|-{1,4}[A-Za-z0-9+/=:,. "'>\s]|\s|\\+[nrt])*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`+
+				// … or, truncated, as far as the base64 lines go, after any
+				// header lines (Proc-Type: 4,ENCRYPTED, DEK-Info: …)
+				`|(?:(?:\s|\\+[nrt])*[A-Z][A-Za-z-]{1,30}:[^\r\n\\]{1,200})*(?:(?:\s|\\+[nrt]|[>"'])*[A-Za-z0-9+/=]{16,})+)`, 0, 0),
 		{id: "aws-access-key-id", keywords: kw("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
 			re:    source(`\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b`),
 			group: 1, entropy: 3, allowSuffix: []string{"EXAMPLE"}},
