@@ -1955,7 +1955,7 @@ func checkXMLElement(s string, m []int) string {
 func judge(key string, k keyKind, v string) string {
 	if digitsOnly(v) {
 		if k == kindPIN && pinDigits(v, 4) || k == kindPassword && pinDigits(v, 6) && lastPartNamesPassword(key) ||
-			k == kindPassword && lastPart(key) == "passcode" && pinDigits(v, 4) {
+			k == kindPassword && passcodeKey(key) && pinDigits(v, 4) {
 			return idPassword // a passcode of digits is a PIN
 		}
 		return ""
@@ -2014,6 +2014,20 @@ func lastPartNamesPassword(key string) bool {
 
 // lastPart returns the last word of key, as classifyKey splits it, in
 // lower case.
+// passcodeKey reports a key whose last word is passcode, written whole or
+// in two (passCode, pass_code, PASS-CODE).
+func passcodeKey(key string) bool {
+	i := lastPartStart(key)
+	switch strings.ToLower(key[i:]) {
+	case "passcode":
+		return true
+	case "code":
+		prev := strings.TrimRight(key[:i], "_-. ")
+		return prev != "" && strings.EqualFold(prev[lastPartStart(prev):], "pass")
+	}
+	return false
+}
+
 func lastPart(key string) string {
 	return strings.ToLower(key[lastPartStart(key):])
 }
