@@ -2106,13 +2106,24 @@ func checkPIN(s string, m []int) string {
 	if between == "" {
 		return "" // a part's name: PIN1234
 	}
-	if m[4] < 0 && !containsFold(between, "is") && !containsFold(between, "was") && strings.HasPrefix(s[m[7]:], " of ") {
-		return "" // the PIN 2048 of the chip
+	if m[4] < 0 && !containsFold(between, "is") && !containsFold(between, "was") && strings.HasPrefix(s[m[7]:], " of ") && !possessiveNext(s[m[7]+4:]) {
+		return "" // the PIN 2048 of the chip, not the PIN 4821 of my card
 	}
 	if (len(word) == 3 && word != "PIN" || word == "passcode") && m[4] < 0 && !containsFold(between, "is") && !containsFold(between, "was") {
 		return ""
 	}
 	return idPassword
+}
+
+// possessiveNext reports whether s opens with a possessive: whose card or
+// account a PIN is ("of my card", "of your SIM").
+func possessiveNext(s string) bool {
+	w, _, _ := strings.Cut(s, " ")
+	switch strings.ToLower(w) {
+	case "my", "your", "our", "his", "her", "their":
+		return true
+	}
+	return false
 }
 
 // isEmail reports whether v is an address: name@host.tld, or user@site

@@ -303,6 +303,8 @@ func TestDigitPasswords(t *testing.T) {
 		miss("passcode prose", "the passcode 2024 rollout"),
 		miss("part number", "PIN1234 connector and PIN12345"),
 		miss("pin of a chip", "the PIN 2048 of the chip"),
+		hit("password", "the PIN ", "4821", " of my card"),
+		hit("password", "PIN ", "4821", " of your SIM, keep it safe"),
 		hit("password", "PIN:", "4821", ""),
 		hit("password", "PIN ", "4821", " and later"),
 		hit("password", "PIN is ", "4821", " of course"),
