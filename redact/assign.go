@@ -604,11 +604,22 @@ func objectName(s string, i, dir int) string {
 		open, close = close, open
 	}
 	// Start past the quotes of the key or value it starts at, outside any
-	// string.
+	// string; they tell how the object quotes its strings: "…", '…' (a
+	// Python dict printed) or \"…\" (JSON inside a JSON string).
+	var q string
 	if dir < 0 {
-		i = skipBack(s, i, 3, quotes)
+		j := skipBack(s, i, 3, quotes)
+		q, i = s[j:i], j
 	} else {
-		i = skip(s, i, 3, quotes)
+		j := skip(s, i, 3, quotes)
+		q, i = s[i:j], j
+	}
+	delim, slashes := byte('"'), 0
+	switch {
+	case strings.Contains(q, "'"):
+		delim = '\''
+	case strings.Contains(q, `\"`):
+		slashes = 1
 	}
 	depth := 0
 	name := ""
@@ -621,13 +632,14 @@ func objectName(s string, i, dir int) string {
 			return ""
 		}
 		c := s[i]
-		// A bracket inside a string ("Description": "a } b") is text: a
-		// quote not escaped opens or closes one.
-		if c == '"' && !escapedAt(s, i) {
+		// A bracket inside a string ("Description": "a } b") is text: the
+		// object's quote, escaped as its strings are, opens or closes one.
+		toggle := c == delim && backslashes(s, i) == slashes
+		if toggle {
 			inString = !inString
 		}
 		switch {
-		case inString || c == '"':
+		case inString || toggle:
 		case c == close || c == ']' && dir < 0 || c == '[' && dir > 0:
 			depth++
 		case c == open || c == '[' && dir < 0 || c == ']' && dir > 0:
@@ -653,14 +665,13 @@ func objectName(s string, i, dir int) string {
 	return ""
 }
 
-// escapedAt reports whether the byte at s[i] follows an odd run of
-// backslashes.
-func escapedAt(s string, i int) bool {
+// backslashes returns how many backslashes stand right before s[i].
+func backslashes(s string, i int) int {
 	n := 0
 	for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
 		n++
 	}
-	return n%2 == 1
+	return n
 }
 
 // pairNameAfter returns the name of a name and value pair whose value ends

@@ -71,6 +71,9 @@ func TestNameValuePairs(t *testing.T) {
 		miss("--value with a secret name in the command before", "aws ssm get-parameter --name /prod/db/password; aws ssm put-parameter --name /prod/db/host --value db1Xk9mPq2zLw77"),
 		miss("--value with a secret name in the command after", "aws ssm put-parameter --value db1Xk9mPq2zLw77 --name /prod/db/host | aws ssm get-parameter --name /prod/db/password"),
 		miss("--value with a secret name on another escaped line", `"aws ssm get-parameter --name /prod/db/password\naws ssm put-parameter --name /prod/db/host --value db1Xk9mPq2zLw77"`),
+		hit("password", `{\"Name\": \"/prod/db/password\", \"Description\": \"a } b\", \"Value\": \"`, "Xy7kP2mQ9zLw", `\"}`),
+		hit("password", `{'Parameter': {'Name': '/prod/db/password', 'Description': 'a } b', 'Value': '`, "Xy7kP2mQ9zLw", `'}}`),
+		hit("password", `{'Value': '`, "Xy7kP2mQ9zLw", `', 'Description': 'x { y', 'Name': '/prod/db/password'}`),
 		miss("name in a string of another object", `{"Description": "{\"Name\": \"/prod/db/password\"}"}, {"Name": "/prod/db/host", "Value": "Xk9mPq2zLw77Ab"}`),
 	})
 }
