@@ -94,6 +94,9 @@ func findAssignments(s string, out []span) []span {
 			if key == "" {
 				key = objectName(s, k, -1)
 			}
+			if key == "" {
+				key = blockName(s, k)
+			}
 		}
 		kind := classifyKey(key)
 		if kind == kindNone && strings.EqualFold(key, "passe") && k >= 7 && strings.EqualFold(s[k-7:k], "mot de ") {
@@ -660,6 +663,63 @@ func objectName(s string, i, dir int) string {
 		}
 		if dir > 0 {
 			i++
+		}
+	}
+	return ""
+}
+
+// blockName returns the name of a name and value pair written as lines of
+// one block, YAML's or the AWS CLI's --output yaml: "Name: /prod/db/password"
+// up to 8 lines above or below "Value: …" (the key at s[k]), at the same
+// indentation, with no blank or less indented line between. Of a path only
+// its last part is the name. "" when there is none.
+func blockName(s string, k int) string {
+	from := max(0, k-64) // indentation is short; a long line is not read back
+	nl := strings.LastIndexByte(s[from:k], '\n')
+	examined(k - from)
+	if nl < 0 && from > 0 {
+		return ""
+	}
+	ls := from + nl + 1
+	lead := s[ls:k]
+	if strings.Trim(lead, " \t-") != "" {
+		return "" // the key does not open its line
+	}
+	width := len(lead)
+	for _, dir := range []int{-1, 1} {
+		start := ls
+		for range 8 {
+			var line string
+			if dir < 0 {
+				if start == 0 {
+					break
+				}
+				prev := strings.LastIndexByte(s[:start-1], '\n') + 1
+				line, start = s[prev:start-1], prev
+			} else {
+				end := strings.IndexByte(s[start:], '\n')
+				if end < 0 {
+					break
+				}
+				start += end + 1
+				next := strings.IndexByte(s[start:], '\n')
+				if next < 0 {
+					next = len(s) - start
+				}
+				line = s[start : start+next]
+			}
+			examined(len(line))
+			line = strings.TrimRight(line, "\r")
+			body := strings.TrimLeft(line, " \t-")
+			if body == "" || len(line)-len(body) != width {
+				break // a blank line or another block
+			}
+			key, v, ok := strings.Cut(body, ":")
+			if !ok || !nameKey(strings.Trim(key, quotes)) {
+				continue
+			}
+			v = strings.Trim(strings.TrimSpace(v), quotes+",")
+			return v[strings.LastIndexByte(v, '/')+1:]
 		}
 	}
 	return ""

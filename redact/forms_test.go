@@ -74,6 +74,11 @@ func TestNameValuePairs(t *testing.T) {
 		hit("password", `{\"Name\": \"/prod/db/password\", \"Description\": \"a } b\", \"Value\": \"`, "Xy7kP2mQ9zLw", `\"}`),
 		hit("password", `{'Parameter': {'Name': '/prod/db/password', 'Description': 'a } b', 'Value': '`, "Xy7kP2mQ9zLw", `'}}`),
 		hit("password", `{'Value': '`, "Xy7kP2mQ9zLw", `', 'Description': 'x { y', 'Name': '/prod/db/password'}`),
+		hit("password", "Parameter:\n  ARN: arn:aws:ssm:eu-west-1:123456789012:parameter/prod/db/password\n  Name: /prod/db/password\n  Type: SecureString\n  Value: ", "Xy7kP2mQ9zLw", "\n  Version: 3\n"),
+		hit("password", "- Value: ", "Xy7kP2mQ9zLw", "\n  Type: SecureString\n  Name: /prod/db/password\n"),
+		miss("YAML parameter of no secret", "Parameter:\n  Name: /prod/db/host\n  Type: String\n  Value: db-1.Xk9mPq2zLw77.internal\n"),
+		miss("YAML name in another block", "- Name: /prod/db/password\n  Type: SecureString\n\n- Name: /prod/db/host\n  Value: db1Xk9mPq2zLw77\n"),
+		miss("YAML name less indented", "Name: /prod/db/password\nParameter:\n  Value: db1Xk9mPq2zLw77\n"),
 		miss("name in a string of another object", `{"Description": "{\"Name\": \"/prod/db/password\"}"}, {"Name": "/prod/db/host", "Value": "Xk9mPq2zLw77Ab"}`),
 	})
 }

@@ -40,6 +40,8 @@ var pathological = []struct{ name, unit string }{
 	{"gitlab", "glrt-"},
 	{"sentry", "sntrys_="},
 	{"keys as values", "contraseña= "},
+	{"values on one line", `"value": "a", `},
+	{"values as lines", "Value: a\n"},
 }
 
 // workOf returns the bytes the detectors examine to redact s.
