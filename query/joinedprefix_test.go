@@ -52,7 +52,21 @@ type convCase struct {
 	want []string
 }
 
+// checkConversations checks the conversations each query finds, grouped,
+// in any order.
 func checkConversations(t *testing.T, e *query.Engine, cases []convCase) {
+	t.Helper()
+	checkFound(t, e, cases, false)
+}
+
+// checkPlain is checkConversations, and each query is found as a plain
+// match, not relaxed.
+func checkPlain(t *testing.T, e *query.Engine, cases []convCase) {
+	t.Helper()
+	checkFound(t, e, cases, true)
+}
+
+func checkFound(t *testing.T, e *query.Engine, cases []convCase, plain bool) {
 	t.Helper()
 	for _, tt := range cases {
 		t.Run(tt.q, func(t *testing.T) {
@@ -64,6 +78,9 @@ func checkConversations(t *testing.T, e *query.Engine, cases []convCase) {
 			slices.Sort(got)
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("conversations %v, want %v", got, tt.want)
+			}
+			if plain && res.Relaxed {
+				t.Errorf("found relaxed, want a plain match")
 			}
 		})
 	}

@@ -1,34 +1,10 @@
 package query_test
 
 import (
-	"context"
-	"slices"
 	"testing"
 
 	"github.com/convsearch/convsearch/query"
 )
-
-// checkPlain checks the conversations each query finds, grouped, in any
-// order, and that they are found as a plain match, not relaxed.
-func checkPlain(t *testing.T, e *query.Engine, cases []convCase) {
-	t.Helper()
-	for _, tt := range cases {
-		t.Run(tt.q, func(t *testing.T) {
-			res, err := e.Search(context.Background(), query.Request{Query: tt.q, Group: true, Limit: 10})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := convOrder(res)
-			slices.Sort(got)
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("conversations %v, want %v", got, tt.want)
-			}
-			if res.Relaxed {
-				t.Errorf("found relaxed, want a plain match")
-			}
-		})
-	}
-}
 
 // A version number finds it written with or without its "v", and after
 // the word version.
