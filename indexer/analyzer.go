@@ -211,14 +211,8 @@ func (n noMarkers) Tokenize(in []byte) analysis.TokenStream {
 // markerEnd is where the marker at in[at:] ends: after its "]", or after
 // its prefix when no rule id and "]" follow.
 func markerEnd(in []byte, at int) int {
-	i := at + len(markerPrefix)
-	for i < len(in) && (alnum(in[i]) || in[i] == '-' || in[i] == '_') {
-		i++
-	}
-	if i < len(in) && in[i] == ']' {
-		return i + 1
-	}
-	return at + len(markerPrefix)
+	end, _ := redact.MarkerEnd(in, at)
+	return end
 }
 
 // appendRuns appends to out the parts of word t, which end at ends, and

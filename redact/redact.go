@@ -264,12 +264,8 @@ func outsideMarkers(s string, spans []span) []span {
 			break
 		}
 		start := from + i
-		end := start + len(MarkerPrefix)
-		for end < len(s) && isIDByte(s[end]) {
-			end++
-		}
-		if end < len(s) && s[end] == ']' {
-			end++
+		end, whole := MarkerEnd(s, start)
+		if whole {
 			marks = append(marks, [2]int{start, end})
 		}
 		from = end
@@ -287,6 +283,22 @@ func outsideMarkers(s string, spans []span) []span {
 		kept = append(kept, sp)
 	}
 	return kept
+}
+
+// MarkerEnd returns where the marker that starts at s[at] (with
+// MarkerPrefix) ends, after its "]", and whether it is whole: a rule id
+// and "]" after the prefix. When it is not, the end is the prefix's.
+// Redaction skips markers already in a text, and the index leaves their
+// words out.
+func MarkerEnd[T string | []byte](s T, at int) (end int, whole bool) {
+	i := at + len(MarkerPrefix)
+	for i < len(s) && isIDByte(s[i]) {
+		i++
+	}
+	if i < len(s) && s[i] == ']' {
+		return i + 1, true
+	}
+	return at + len(MarkerPrefix), false
 }
 
 func isIDByte(c byte) bool {
