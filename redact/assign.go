@@ -333,7 +333,7 @@ func flagName(s string, at, end int) string {
 			return "", true
 		}
 		v := strings.Trim(cmd[a:b], quotes)
-		return v[strings.LastIndexByte(v, '/')+1:], true
+		return pathLeaf(v), true
 	}
 	for i := at - from; ; {
 		j := strings.LastIndex(cmd[:i], "--name")
@@ -566,6 +566,10 @@ func pairName(s string, k int) string {
 	return name
 }
 
+// pathLeaf is the last part of a path ("/prod/db/password": password),
+// which names a parameter.
+func pathLeaf(v string) string { return v[strings.LastIndexByte(v, '/')+1:] }
+
 // nameKey reports a key whose value names the value beside it: name, key,
 // and CloudFormation's ParameterKey.
 func nameKey(k string) bool {
@@ -657,7 +661,7 @@ func objectName(s string, i, dir int) string {
 			if nameKey(keyBefore(s, i)) {
 				if a, b := valueAt(s, i+1); a >= 0 {
 					v := s[a:b]
-					name = v[strings.LastIndexByte(v, '/')+1:]
+					name = pathLeaf(v)
 				}
 			}
 		}
@@ -719,7 +723,7 @@ func blockName(s string, k int) string {
 				continue
 			}
 			v = strings.Trim(strings.TrimSpace(v), quotes+",")
-			return v[strings.LastIndexByte(v, '/')+1:]
+			return pathLeaf(v)
 		}
 	}
 	return ""
