@@ -123,7 +123,7 @@ func (q *versionPhrase) whole(text []byte, start, end int) bool {
 	if i < len(word) || !strings.EqualFold(string(text[i-len(word):i]), word) {
 		return false
 	}
-	return i == len(word) || !isLetter(text[i-len(word)-1])
+	return i == len(word) || !isASCIILetter(text[i-len(word)-1])
 }
 
 // dotted says whether a match's numbers are joined by a single '.' each
@@ -139,5 +139,3 @@ func dotted(text []byte, locs []search.FieldTermLocation) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
