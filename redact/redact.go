@@ -195,6 +195,7 @@ func apply(s string, spans []span) (string, int) {
 		for _, secret := range [...]string{s[sp.start:sp.end], sp.echo} {
 			if len(secret) >= minEchoLen && !seen[secret] {
 				seen[secret] = true
+				examined(len(out)) // each distinct secret reads the output once
 				var c int
 				out, c = replaceEcho(out, secret, sp.id)
 				n += c
@@ -276,7 +277,10 @@ func outsideMarkers(s string, spans []span) []span {
 	kept := spans[:0]
 	for _, sp := range spans {
 		// the last marker starting at or before the span's start
-		k := sort.Search(len(marks), func(j int) bool { return marks[j][0] > sp.start }) - 1
+		k := sort.Search(len(marks), func(j int) bool {
+			examined(1) // a marker compared
+			return marks[j][0] > sp.start
+		}) - 1
 		if k >= 0 && sp.start < marks[k][1] {
 			continue
 		}
