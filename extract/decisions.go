@@ -4505,7 +4505,7 @@ func asciiLower(dst []byte, s string) []byte {
 // a separator, then a clause with its own subject ("Let's do the 5.2, the
 // 10 is paying for capacity we'd barely fill"; "Fish goes on the
 // chalkboard — hake comes and goes").
-var reRemark = re(`(?:,| —| –|;) (?:(?:i|i'm|i've|i'd|we've|we'd|you|you're|you've|they|they're|it|it's|that's|this|there's|he|she|which|since|though|honestly)(?:[ ,]|$)|(?:the|my|our|your|their|his|her|that|this|these|those) (?:[a-z0-9.\x27\x{2019}-]+ ){0,4}(?:is|are|was|were|has|have|had|isn't|aren't|won't|can't|doesn't|don't|will|would|should|could|covered|comes|goes|makes|takes|costs|needs)\b)|(?: —| –) (?:[a-z0-9.\x27\x{2019}-]+ ){1,3}(?:is|are|was|were|has|have|had|isn't|aren't|won't|can't|doesn't|don't|will|would|should|could|comes|goes|makes|takes|costs|needs)\b`)
+var reRemark = re(`(?:,| —| –|;) (?:(?:i|i'm|i've|i'd|we've|we'd|you|you're|you've|they|they're|it|it's|it'd|that's|that'd|this|there's|he|she|which|since|though|honestly|nobody|no one|we don't|we didn't|we can't|we have|we had|we were|we wanted|we already)(?:[ ,]|$)|(?:[a-z0-9.\x27\x{2019}-]+ )(?:is|are|was|were|isn't|aren't|wasn't|won't|can't|doesn't|didn't)\b|(?:the|my|our|your|their|his|her|that|this|these|those) (?:[a-z0-9.\x27\x{2019}-]+ ){0,4}(?:is|are|was|were|has|have|had|isn't|aren't|won't|can't|doesn't|don't|will|would|should|could|covered|comes|goes|makes|takes|costs|needs)\b)|(?: —| –) (?:[a-z0-9.\x27\x{2019}-]+ ){1,3}(?:is|are|was|were|has|have|had|isn't|aren't|won't|can't|doesn't|don't|will|would|should|could|comes|goes|makes|takes|costs|needs)\b`)
 
 // cutRemark splits dec before a remark on it (see reRemark), when what
 // is left still says something.
