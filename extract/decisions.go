@@ -4325,14 +4325,6 @@ func (e *Extractor) appendDecision(st *decisionState, out []conversation.Decisio
 			dec += " — " + o // "Jana signed off on (b), with one change" says what (b) is
 		}
 	}
-	if d, r, ok := cutRemark(dec); ok {
-		// The remark is the reason unless it only says more of the thing
-		// ("which we're printing anyway") or qualifies it ("though …").
-		dec = d
-		if lr := strings.ToLower(r); why == "" && !strings.HasPrefix(lr, "which ") && !strings.HasPrefix(lr, "though") {
-			why = conversation.Reason(strings.TrimPrefix(strings.TrimPrefix(r, "since "), "Since "))
-		}
-	}
 	titled := false
 	if st.lineTitle != "" && reAnyAnaphor.MatchString(strings.ToLower(dec)) {
 		// "we'll rip it out and use Radix Dialog" on the reply's line 1 is
@@ -4500,44 +4492,3 @@ func asciiLower(dst []byte, s string) []byte {
 	}
 	return dst
 }
-
-// reRemark is where a decision's own words end and a remark on it begins:
-// a separator, then a clause with its own subject ("Let's do the 5.2, the
-// 10 is paying for capacity we'd barely fill"; "Fish goes on the
-// chalkboard — hake comes and goes").
-var reRemark = re(`(?:,| —| –|;) (?:(?:i|i'm|i've|i'd|we've|we'd|you|you're|you've|they|they're|it|it's|it'd|that's|that'd|this|there's|he|she|which|since|though|honestly|nobody|no one|we don't|we didn't|we can't|we have|we had|we were|we wanted|we already)(?:[ ,]|$)|(?:[a-z0-9.\x27\x{2019}-]+ )(?:is|are|was|were|isn't|aren't|wasn't|won't|can't|doesn't|didn't)\b|(?:the|my|our|your|their|his|her|that|this|these|those) (?:[a-z0-9.\x27\x{2019}-]+ ){0,4}(?:is|are|was|were|has|have|had|isn't|aren't|won't|can't|doesn't|don't|will|would|should|could|covered|comes|goes|makes|takes|costs|needs)\b)|(?: —| –) (?:[a-z0-9.\x27\x{2019}-]+ ){1,3}(?:is|are|was|were|has|have|had|isn't|aren't|won't|can't|doesn't|don't|will|would|should|could|comes|goes|makes|takes|costs|needs)\b`)
-
-// cutRemark splits dec before a remark on it (see reRemark), when what
-// is left still says something.
-func cutRemark(dec string) (d, remark string, ok bool) {
-	lower := asciiLower(nil, dec)
-	loc := reRemark.FindIndex(lower)
-	if loc == nil || loc[0] < 3 {
-		return dec, "", false
-	}
-	d = strings.TrimSpace(dec[:loc[0]])
-	if len(contentWords(d)) == 0 && !strings.ContainsAny(d, "0123456789") || dangling(d) || reTopicLead.Match(lower[:loc[0]]) {
-		return dec, "", false // "On missing data, I had written …": the lead, not the decision
-	}
-	if bytes.Count(lower[:loc[0]], []byte("(")) > bytes.Count(lower[:loc[0]], []byte(")")) {
-		return dec, "", false // inside brackets: an aside of the decision's own
-	}
-	rest := bytes.TrimLeft(lower[loc[0]:], ",;—– ")
-	if bytes.Contains(rest, []byte("; ")) {
-		return dec, "", false // a list goes on: its items are the decision
-	}
-	if reNotRemark.Match(rest) {
-		return dec, "", false // "— the one that costs $40", "— I mean the 14 day one": what was chosen
-	}
-	if containsAny(lower[loc[0]:], " but ", "signed off", "i take ", "take this", "take that", "going with", "go with", "decid", "agreed", "switching", "changing", "stick with", "instead") {
-		return dec, "", false // "talked to the partner, she signed off on the mix": the decision follows
-	}
-	return d, strings.TrimSpace(strings.TrimLeft(dec[loc[0]:], ",;—– ")), true
-}
-
-// reNotRemark opens what says which thing was chosen, or only that the
-// choice stands ("that's final"): the decision's own words.
-var reNotRemark = re(`^(?:i mean|the ones? (?:that|which|with|for|at|in|on|from)|which (?:one|is the)|that's (?:final|settled|it|the plan|decided|that))\b`)
-
-// reTopicLead is a lead that names what the rest of a sentence is about.
-var reTopicLead = re(`^(?:on|for|as for|re|about|regarding|update|so|ok|okay)\b`)

@@ -977,7 +977,7 @@ func TestNoOverreach(t *testing.T) {
 		{"a relative clause", []string{"Schema?", "The new schema is ready.", "Decision: the schema we discussed, and we keep MySQL for the legacy app."},
 			"the schema we discussed, and we keep MySQL for the legacy app"},
 		{"a change to the proposal", []string{"Cache?", redis, "Sounds good. Let's do it with Memcached instead of Redis, we already run it."},
-			"moving the session cache to Redis with a 30 minute TTL|Let's do it with Memcached instead of Redis"},
+			"moving the session cache to Redis with a 30 minute TTL|Let's do it with Memcached instead of Redis, we already run it"},
 		{"an idiom before we'll", []string{"Ship?", "I'd recommend fixing the API timeouts first: raise the pool size to 20.", "Honestly let's just ship it, we'll fix the CSS next week."},
 			"Honestly let's just ship it, we'll fix the CSS next week"},
 		{"a yes that is no summary", []string{"Cache?", redis + " The p99 would drop.", "OK, the p99 numbers are convincing. Let's do that."},
