@@ -173,24 +173,26 @@ func (c codeWords) Tokenize(in []byte) analysis.TokenStream {
 }
 
 // dropMarkers returns toks less the tokens of in's redaction markers
-// ("[redacted: aws-access-key-id]"), in place.
+// ("[redacted: aws-access-key-id]"), in place. Each marker's end is read
+// once; the next marker is looked for from it (no "[" is inside one).
 func dropMarkers(in []byte, toks analysis.TokenStream) analysis.TokenStream {
 	at := bytes.Index(in, markerPrefix)
 	if at < 0 {
 		return toks
 	}
+	end := markerEnd(in, at)
 	out := toks[:0]
 	for _, t := range toks {
-		for at >= 0 && t.Start >= markerEnd(in, at) {
-			next := bytes.Index(in[at+1:], markerPrefix)
-			if next < 0 {
+		for at >= 0 && t.Start >= end {
+			if next := bytes.Index(in[end:], markerPrefix); next >= 0 {
+				at = end + next
+				end = markerEnd(in, at)
+			} else {
 				at = -1
-				break
 			}
-			at += 1 + next
 		}
-		if at >= 0 && t.Start >= at && t.Start < markerEnd(in, at) {
-			continue
+		if at >= 0 && t.Start >= at {
+			continue // t.Start < end: inside the marker
 		}
 		out = append(out, t)
 	}

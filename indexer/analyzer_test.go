@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	unicodetok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/registry"
 )
 
@@ -136,6 +137,21 @@ deadlock check. My sister moved to Lisbon and I've been learning Portuguese in t
 				a.Analyze(text)
 			}
 		})
+	}
+}
+
+// BenchmarkDropMarkers: a text with markers far apart, whose every token
+// between them is compared with the next marker.
+func BenchmarkDropMarkers(b *testing.B) {
+	words := strings.Repeat("some words of text ", 40)
+	text := []byte(strings.Repeat("DB_PASS=[redacted: password] then "+words+"\n", 8) + "[redacted: aws-access-key-id]")
+	toks := unicodetok.NewUnicodeTokenizer().Tokenize(text)
+	buf := make(analysis.TokenStream, len(toks))
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(buf, toks)
+		dropMarkers(text, buf)
 	}
 }
 
