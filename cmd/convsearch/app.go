@@ -215,17 +215,20 @@ func parseFlags(env *Env, fs *pflag.FlagSet, name string, args []string) error {
 	return nil
 }
 
-// queryArgs is what of args is not a flag of fs (nor a flag's value), as
-// one quoted query: the text a search was given, for the hint of a flag
-// fs does not know.
+// queryArgs is what of args is not a flag of fs (nor a flag's value), and
+// all after "--", as one quoted query: the text a search was given, for
+// the hint of a flag fs does not know.
 func queryArgs(fs *pflag.FlagSet, args []string) string {
 	var words []string
+args:
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		var f *pflag.Flag
 		switch {
 		case a == "--":
-			continue
+			// The rest is the query's, whatever it is named like.
+			words = append(words, args[i+1:]...)
+			break args
 		case strings.HasPrefix(a, "--"):
 			f = fs.Lookup(strings.SplitN(a[2:], "=", 2)[0])
 		case len(a) >= 2 && a[0] == '-':

@@ -18,6 +18,8 @@ func TestDashQueryHint(t *testing.T) {
 		{[]string{"search", "--json", "-n", "5", "rm", "-rf", "it's"}, `convsearch search -- '"rm -rf it'\''s"'`},
 		{[]string{"search", "-n5", "-Xmx512m"}, `convsearch search -- '"-Xmx512m"'`},
 		{[]string{"decisions", "--project", "p", "--force"}, `convsearch decisions -- '"--force"'`},
+		// After --, every word is the query's, one named like our flag too.
+		{[]string{"search", "--no-verify", "--", "--json", "-n", "5"}, `convsearch search -- '"--no-verify --json -n 5"'`},
 	} {
 		r := cs(t, home, tc.args...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
