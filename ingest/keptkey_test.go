@@ -62,6 +62,54 @@ func (k *keptWatch) Apply(ctx context.Context, changes []indexer.Change) error {
 	return err
 }
 
+// keptPasses opens an index for files in a new root and returns root,
+// the index, write (file name in root holds conversation id, of lines
+// lines, a minute newer than the last written) and pass (a Reconcile of
+// root with BatchDocs batch, whose Applies a keptWatch notes).
+func keptPasses(t *testing.T, batch int) (root string, ix *indexer.Index, write func(name, id string, lines int), pass func() *keptWatch) {
+	t.Helper()
+	root = t.TempDir()
+	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	ex := extract.New(nil, extract.Options{})
+	reg := parsers.NewRegistry(&lineParser{})
+	mtime := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	write = func(name, id string, lines int) {
+		p := filepath.Join(root, name)
+		if err := os.WriteFile(p, []byte(session(id, sessionLines(0, lines))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mtime = mtime.Add(time.Minute)
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pass = func() *keptWatch {
+		k := &keptWatch{batchSizer: &batchSizer{Index: ix}, ix: ix}
+		in := New(reg, k, ex, Options{BatchDocs: batch, Workers: 1, Writers: 1})
+		if _, err := in.Reconcile(context.Background(), []string{root}); err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	return root, ix, write, pass
+}
+
+// withinBatch checks that no Apply k noted wrote more than batch messages.
+// A first piece holds the conversation's own, topic and decision documents
+// whatever their number; the messages are what the pieces bound.
+func withinBatch(t *testing.T, step string, k *keptWatch, batch int) {
+	t.Helper()
+	for i, m := range k.messages {
+		if m > batch {
+			t.Errorf("%sApply %d: %d messages, over BatchDocs %d", step, i+1, m, batch)
+		}
+	}
+}
+
 // TestKeptPrefixWhenThePlainIDIsFreed: b.conv holds conversation S under
 // S~hash (a.conv holds S). a.conv goes and b.conv grows in one pass:
 // ingest plans b's change from the kept prefix on, sized without it. Every
@@ -72,36 +120,10 @@ func TestKeptPrefixWhenThePlainIDIsFreed(t *testing.T) {
 	const n = 400
 	for _, batch := range []int{40, 1000} {
 		t.Run("BatchDocs "+strconv.Itoa(batch), func(t *testing.T) {
-			root := t.TempDir()
-			ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ix.Close()
-			ex := extract.New(nil, extract.Options{})
-			reg := parsers.NewRegistry(&lineParser{})
-			mtime := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-			write := func(name string, lines int) {
-				p := filepath.Join(root, name)
-				if err := os.WriteFile(p, []byte(session("S", sessionLines(0, lines))), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				mtime = mtime.Add(time.Minute)
-				if err := os.Chtimes(p, mtime, mtime); err != nil {
-					t.Fatal(err)
-				}
-			}
-			pass := func() *keptWatch {
-				k := &keptWatch{batchSizer: &batchSizer{Index: ix}, ix: ix}
-				in := New(reg, k, ex, Options{BatchDocs: batch, Workers: 1, Writers: 1})
-				if _, err := in.Reconcile(context.Background(), []string{root}); err != nil {
-					t.Fatal(err)
-				}
-				return k
-			}
-			write("a.conv", 10)
+			root, ix, write, pass := keptPasses(t, batch)
+			write("a.conv", "S", 10)
 			pass()
-			write("b.conv", n)
+			write("b.conv", "S", n)
 			pass()
 			b := filepath.Join(root, "b.conv")
 			if st, _ := ix.File(b); len(st.Conversations) != 1 || st.Conversations[0].ID == "S" || st.Conversations[0].Prefix == 0 {
@@ -110,19 +132,12 @@ func TestKeptPrefixWhenThePlainIDIsFreed(t *testing.T) {
 			if err := os.Remove(filepath.Join(root, "a.conv")); err != nil {
 				t.Fatal(err)
 			}
-			write("b.conv", n+1)
+			write("b.conv", "S", n+1)
 			k := pass()
 			if len(k.refused) > 0 {
 				t.Errorf("the index wrote every message again for a change sized from its kept prefix: %v", k.refused)
 			}
-			// A first piece holds the conversation's own, topic and
-			// decision documents whatever their number; the messages are
-			// what the pieces bound.
-			for i, m := range k.messages {
-				if m > batch {
-					t.Errorf("Apply %d: %d messages, over BatchDocs %d", i+1, m, batch)
-				}
-			}
+			withinBatch(t, "", k, batch)
 			if st, _ := ix.File(b); len(st.Conversations) != 1 || st.Conversations[0].ID != "S" || st.Conversations[0].Messages != n+1 {
 				t.Errorf("b.conv recorded %+v, want S with %d messages", st.Conversations, n+1)
 			}
@@ -175,39 +190,18 @@ func consistent(t *testing.T, ix *indexer.Index, step string) {
 // writes it.
 func TestKeptPrefixOfAnotherConversation(t *testing.T) {
 	const n, batch = 400, 40
-	root := t.TempDir()
-	ix, err := indexer.Open(indexer.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	reg := parsers.NewRegistry(&lineParser{})
+	root, ix, write, pass := keptPasses(t, batch)
 	p := filepath.Join(root, "s.conv")
-	mtime := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, step := range []struct {
 		id    string
 		lines int
 	}{{"S~x", n}, {"S", n + 1}} {
-		if err := os.WriteFile(p, []byte(session(step.id, sessionLines(0, step.lines))), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		mtime = mtime.Add(time.Minute)
-		if err := os.Chtimes(p, mtime, mtime); err != nil {
-			t.Fatal(err)
-		}
-		k := &keptWatch{batchSizer: &batchSizer{Index: ix}, ix: ix}
-		in := New(reg, k, extract.New(nil, extract.Options{}), Options{BatchDocs: batch, Workers: 1, Writers: 1})
-		if _, err := in.Reconcile(context.Background(), []string{root}); err != nil {
-			t.Fatal(err)
-		}
+		write("s.conv", step.id, step.lines)
+		k := pass()
 		if len(k.refused) > 0 {
 			t.Errorf("%s: the index refused a kept prefix: %v", step.id, k.refused)
 		}
-		for i, m := range k.messages {
-			if m > batch {
-				t.Errorf("%s: Apply %d: %d messages, over BatchDocs %d", step.id, i+1, m, batch)
-			}
-		}
+		withinBatch(t, step.id+": ", k, batch)
 		if st, _ := ix.File(p); len(st.Conversations) != 1 || st.Conversations[0].ID != step.id || st.Conversations[0].Messages != step.lines {
 			t.Errorf("%s: recorded %+v", step.id, st.Conversations)
 		}
