@@ -355,23 +355,15 @@ func (r *rule) match(s string, at, prio int, out []span) ([]span, int) {
 			// stops where its pattern fails, which is not known here.
 			examined(end - at)
 		}
-		m := c.anchored.FindStringSubmatchIndex(s[at:end])
-		if m == nil {
-			if r.failNext != nil {
-				next := r.failNext(s, at)
-				examined(next - at)
-				return out, next
+		if m := c.anchored.FindStringSubmatchIndex(s[at:end]); m != nil {
+			n := len(out)
+			if out = r.accept(s, at, m, prio, out); len(out) > n {
+				return out, out[len(out)-1].end
 			}
-			return out, at + 1
-		}
-		n := len(out)
-		out = r.accept(s, at, m, prio, out)
-		if len(out) > n {
-			return out, out[len(out)-1].end
 		}
 		if r.failNext != nil {
-			// A match judged no secret (a cookie of low entropy): the
-			// bytes up to failNext were read, as when nothing matched.
+			// Nothing matched, or a match judged no secret (a cookie of
+			// low entropy): the bytes up to failNext were read.
 			next := r.failNext(s, at)
 			examined(next - at)
 			return out, next
