@@ -1046,11 +1046,7 @@ func closingQuote(rest, q string) int {
 			return -1
 		}
 		e += from
-		k := e
-		for k > 0 && rest[k-1] == '\\' {
-			k--
-		}
-		if len(q) > 1 || (e-k)%2 == 0 {
+		if len(q) > 1 || backslashes(rest, e)%2 == 0 {
 			return e // no backslash before it, or escaped ones ("a\\\\")
 		}
 		from = e + 1
