@@ -2083,8 +2083,6 @@ func lastPartNamesPassword(key string) bool {
 	return false
 }
 
-// lastPart returns the last word of key, as classifyKey splits it, in
-// lower case.
 // passcodeKey reports a key whose last word is passcode, written whole or
 // in two (passCode, pass_code, PASS-CODE).
 func passcodeKey(key string) bool {
@@ -2097,10 +2095,6 @@ func passcodeKey(key string) bool {
 		return prev != "" && strings.EqualFold(prev[lastPartStart(prev):], "pass")
 	}
 	return false
-}
-
-func lastPart(key string) string {
-	return strings.ToLower(key[lastPartStart(key):])
 }
 
 // lastPartStart returns where the last word of key starts.
