@@ -2171,11 +2171,14 @@ func checkPIN(s string, m []int) string {
 	if between == "" {
 		return "" // a part's name: PIN1234
 	}
-	if m[4] < 0 && !containsFold(between, "is") && !containsFold(between, "was") && strings.HasPrefix(s[m[7]:], " of ") && !possessiveNext(s[m[7]+4:]) {
-		return "" // the PIN 2048 of the chip, not the PIN 4821 of my card
-	}
-	if (len(word) == 3 && word != "PIN" || word == "passcode") && m[4] < 0 && !containsFold(between, "is") && !containsFold(between, "was") {
-		return ""
+	if m[4] < 0 && !containsFold(between, "is") && !containsFold(between, "was") {
+		// neither a colon nor is: PIN 4821
+		if strings.HasPrefix(s[m[7]:], " of ") && !possessiveNext(s[m[7]+4:]) {
+			return "" // the PIN 2048 of the chip, not the PIN 4821 of my card
+		}
+		if len(word) == 3 && word != "PIN" || word == "passcode" {
+			return "" // pin 2024 as the baseline
+		}
 	}
 	return idPassword
 }
