@@ -324,6 +324,7 @@ func findFlagPasswords(s string, out []span) []span {
 func flagName(s string, at, end int) string {
 	from, to := commandStart(s, at, max(0, at-300)), commandEnd(s, end, min(len(s), end+300))
 	cmd := s[from:to]
+	examined(2 * len(cmd)) // read for its bounds, then for --name
 	name := func(off int) (string, bool) {
 		if off >= len(cmd) || cmd[off] != ' ' && cmd[off] != '=' && cmd[off] != '\t' {
 			return "", false
@@ -631,7 +632,9 @@ func objectName(s string, i, dir int) string {
 	depth := 0
 	name := ""
 	inString := false
-	for n := 0; n < 400; n++ {
+	n := 0
+	defer func() { examined(n) }()
+	for ; n < 400; n++ {
 		if dir < 0 {
 			i--
 		}
@@ -1923,6 +1926,7 @@ func checkShellSpaced(s string, m []int) string {
 // the keyword at s[at], past the command's flags (set -x -U, setx /M), or
 // -1 when there is none.
 func shellSetStart(s string, at, back int) int {
+	examined(min(at, back)) // an upper bound
 	k := at
 	for k > 0 && at-k < 64 && isWordByte(s[k-1]) {
 		k--
@@ -1957,7 +1961,9 @@ func shellSetStart(s string, at, back int) int {
 // host or default, which starts the entry.
 func netrcStart(s string, at, back int) int {
 	from := max(0, at-back)
-	word := func(e int) (int, int) { // the word that ends before the blanks at e
+	examined(at - from) // an upper bound
+	// the word that ends before the blanks at e
+	word := func(e int) (int, int) {
 		e = skipBack(s, e, 40, " \t\r\n")
 		b := e
 		for b > from && e-b < 100 && !isBlank(s[b-1]) {
@@ -1987,7 +1993,9 @@ func netrcStart(s string, at, back int) int {
 // xmlStart is the XML rule's gate: the < of the opening tag whose name
 // holds the keyword at s[at], when a closing tag follows.
 func xmlStart(s string, at, back int) int {
-	if strings.Index(s[at:min(len(s), at+400)], "</") < 0 {
+	ahead := s[at:min(len(s), at+400)]
+	examined(len(ahead) + min(at, back)) // an upper bound
+	if strings.Index(ahead, "</") < 0 {
 		return -1
 	}
 	i := at

@@ -44,6 +44,7 @@ var pathological = []struct{ name, unit string }{
 	{"keys as values", "contraseña= "},
 	{"values on one line", `"value": "a", `},
 	{"values as lines", "Value: a\n"},
+	{"value flag", "--value "},
 }
 
 // workOf returns the bytes the detectors examine to redact s.
@@ -59,8 +60,9 @@ func workOf(r *Redactor, s string) int64 {
 // texts that once cost quadratic work. It counts the bytes the detectors
 // examine rather than time, which is flaky on a busy machine: a text 4
 // times longer must not cost more than about 4 times the work. A regexp
-// tried at one place counts its whole window, an upper bound: a rule that
-// runs at every keyword over a wide window shows as many bytes per byte.
+// tried at one place counts its whole window, an upper bound, and so does
+// a rule's gate: a rule that runs at every keyword over a wide window
+// shows as many bytes per byte.
 func TestLinearWork(t *testing.T) {
 	small, large := 256<<10, 1<<20
 	if testing.Short() {
