@@ -186,8 +186,7 @@ func findEncodedAssignments(s string, out []span) []span {
 				if b+3 > len(s) || !isHex(s[b+1]) || !isHex(s[b+2]) {
 					break
 				}
-				esc := strings.ToUpper(s[b+1 : b+3])
-				if esc == "22" || !quoted && (esc == "26" || esc == "2C" || esc == "3B" || esc == "7D" || esc == "20") {
+				if e := unhex(s[b+1])<<4 | unhex(s[b+2]); e == '"' || !quoted && strings.IndexByte("&,;} ", e) >= 0 {
 					break // the closing quote, or & , ; } and a blank between parameters
 				}
 				b += 3
@@ -219,6 +218,14 @@ func findEncodedAssignments(s string, out []span) []span {
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f'
+}
+
+// unhex is the value of the hex digit c.
+func unhex(c byte) byte {
+	if c <= '9' {
+		return c - '0'
+	}
+	return (c | 0x20) - 'a' + 10
 }
 
 // findFlagPasswords appends the values of secret-named command-line flags:

@@ -358,6 +358,8 @@ func TestEncodedAssignments(t *testing.T) {
 	runCases(t, []redactCase{
 		hit("password", "password%3D", pw, ""),
 		hit("password", "q=1&data=user%3Dbob%26password%3D", pw, "%26x%3D1"),
+		hit("password", "q=1&data=user%3dbob%2cpassword%3d", pw, "%2cx%3d1"),
+		hit("password", "%22password%22%3a%22", pw, "%22%7d"),
 		hit("password", "password=", "hunter2%21abc", ""),
 		hit("password", "user=bob&password=", "s3cr%40t!x", ""),
 		hit("password", "POST /login\n\nuser=bob&password=", "s3cr%40t!x", "&remember=1"),
