@@ -305,9 +305,7 @@ func MarkerEnd[T string | []byte](s T, at int) (end int, whole bool) {
 	return at + len(MarkerPrefix), false
 }
 
-func isIDByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
-}
+func isIDByte(c byte) bool { return isWordByte(c) || c == '-' }
 
 func writeMarker(b *strings.Builder, id string) {
 	b.WriteString(MarkerPrefix)
