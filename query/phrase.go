@@ -135,9 +135,13 @@ func (b *builder) camelPhrases(text, field string, boost float64) []bq.Query {
 		kept[t.Position] = string(t.Term)
 	}
 	fit := make([]bool, len(all)) // whether a word can be a part
+	lo, hi := len(all), -1        // the first and last common word the index leaves out: a run holds them
 	for i, t := range all {
 		if t.Position != all[0].Position+i {
 			return nil // a word the tokenizer made two or more places
+		}
+		if _, ok := kept[t.Position]; !ok {
+			lo, hi = min(lo, i), i
 		}
 		w := text[t.Start:t.End]
 		fit[i] = utf8.RuneCountInString(w) >= 2 && strings.IndexFunc(w, func(r rune) bool {
@@ -148,12 +152,12 @@ func (b *builder) camelPhrases(text, field string, boost float64) []bq.Query {
 		}
 	}
 	var qs []bq.Query
-	for i := range all {
-		for j := i + 2; j <= min(len(all), i+maxCamelPhraseParts); j++ {
-			if !fit[j-1] || !fit[i] {
-				break
+	for i := 0; i <= lo && i < len(all); i++ {
+		for j := i + 2; j <= min(len(all), i+maxCamelPhraseParts) && fit[i] && fit[j-1]; j++ {
+			if j <= hi {
+				continue
 			}
-			if q := b.camelPhrase(text, all, kept, fit, i, j, field, boost); q != nil {
+			if q := b.camelPhrase(text, all, kept, i, j, field, boost); q != nil {
 				qs = append(qs, q)
 			}
 		}
@@ -161,14 +165,13 @@ func (b *builder) camelPhrases(text, field string, boost float64) []bq.Query {
 	return qs
 }
 
-// camelPhrase is camelPhrases' query for the run of words i to j-1, or nil.
-func (b *builder) camelPhrase(text string, all analysis.TokenStream, kept map[int]string, fit []bool, i, j int, field string, boost float64) bq.Query {
+// camelPhrase is camelPhrases' query for the run of words i to j-1, each
+// fit to be a part and holding every common word the index leaves out, or
+// nil.
+func (b *builder) camelPhrase(text string, all analysis.TokenStream, kept map[int]string, i, j int, field string, boost float64) bq.Query {
 	var run strings.Builder
 	var parts []string
 	for k := i; k < j; k++ {
-		if !fit[k] {
-			return nil
-		}
 		run.WriteString(strings.ToLower(text[all[k].Start:all[k].End]))
 		if term, ok := kept[all[k].Position]; ok {
 			parts = append(parts, term)
@@ -188,8 +191,6 @@ func (b *builder) camelPhrase(text string, all analysis.TokenStream, kept map[in
 			q.terms = append(q.terms, whole)
 			q.with = append(q.with, parts)
 			k = j - 1
-		case kept[all[k].Position] == "":
-			return nil // a common word outside the run
 		default:
 			q.terms = append(q.terms, []string{kept[all[k].Position]})
 			q.with = append(q.with, nil)
