@@ -58,14 +58,10 @@ type phraseWords struct {
 	size  int      // the phrase's length in bytes
 }
 
-// splitPhrase analyses text both ways; ok is false when the index keeps every
+// splitPhrase reads a phrase of size bytes analysed both ways, kept as the
+// index has it and all word for word; ok is false when the index keeps every
 // word (Bleve's phrase query is exact then) or none (nothing to anchor on).
-func splitPhrase(an analysis.Analyzer, verbatim *analysis.DefaultAnalyzer, text string) (phraseWords, bool) {
-	if verbatim == nil {
-		return phraseWords{}, false
-	}
-	kept := an.Analyze([]byte(text))
-	all := verbatim.Analyze([]byte(text))
+func splitPhrase(kept, all analysis.TokenStream, size int) (phraseWords, bool) {
 	if len(kept) == 0 || len(kept) == len(all) {
 		return phraseWords{}, false
 	}
@@ -73,7 +69,7 @@ func splitPhrase(an analysis.Analyzer, verbatim *analysis.DefaultAnalyzer, text 
 	for _, t := range kept {
 		indexed[t.Position] = true
 	}
-	p := phraseWords{first: string(kept[0].Term), lead: -1, size: len(text)}
+	p := phraseWords{first: string(kept[0].Term), lead: -1, size: size}
 	for i, t := range all {
 		p.all = append(p.all, string(t.Term))
 		p.stop = append(p.stop, !indexed[t.Position])
@@ -89,10 +85,15 @@ func splitPhrase(an analysis.Analyzer, verbatim *analysis.DefaultAnalyzer, text 
 // its words written as one camelCase word (camelPhrases).
 func (b *builder) matchPhrase(text, field string, boost float64) bq.Query {
 	var q bq.Query = newSequence(text, field, boost)
-	if p, ok := splitPhrase(b.e.analyzer, b.e.verbatim, text); ok {
+	if b.e.verbatim == nil {
+		return q
+	}
+	// Analysed once for both.
+	kept, all := b.e.analyzer.Analyze([]byte(text)), b.e.verbatim.Analyze([]byte(text))
+	if p, ok := splitPhrase(kept, all, len(text)); ok {
 		q = &exactPhrase{inner: q.(*sequenceQuery), field: field, words: p, verbatim: b.e.verbatim}
 	}
-	if camel := b.camelPhrases(text, field, boost); len(camel) > 0 {
+	if camel := b.camelPhrases(text, kept, all, field, boost); len(camel) > 0 {
 		return disjunction(append([]bq.Query{q}, camel...))
 	}
 	return q
@@ -119,16 +120,12 @@ const (
 // query, the phrase's other words its neighbours; none when a common word
 // the index leaves out is outside the run (the stored text would have to
 // be read to check it).
-func (b *builder) camelPhrases(text, field string, boost float64) []bq.Query {
-	if b.e.verbatim == nil {
-		return nil
-	}
-	all := b.e.verbatim.Analyze([]byte(text))
+func (b *builder) camelPhrases(text string, indexed, all analysis.TokenStream, field string, boost float64) []bq.Query {
 	if len(all) < 2 || len(all) > maxCamelPhrase {
 		return nil
 	}
 	kept := map[int]string{} // the index's term of each word it keeps, by place
-	for _, t := range b.e.analyzer.Analyze([]byte(text)) {
+	for _, t := range indexed {
 		if _, twice := kept[t.Position]; twice {
 			return nil // a word of two terms
 		}

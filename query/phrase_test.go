@@ -37,7 +37,7 @@ func TestExactPhraseAt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.phrase, func(t *testing.T) {
-			p, ok := splitPhrase(an, verbatim, tt.phrase)
+			p, ok := splitPhrase(an.Analyze([]byte(tt.phrase)), verbatim.Analyze([]byte(tt.phrase)), len(tt.phrase))
 			if !ok {
 				if tt.phrase != "memory leak" {
 					t.Fatalf("splitPhrase(%q) found no stop word to check", tt.phrase)
