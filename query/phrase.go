@@ -228,11 +228,11 @@ func (q *exactPhrase) holds(r index.IndexReader, dm *search.DocumentMatch) bool 
 	var held []search.Location
 	var found []search.FieldTermLocation
 	for _, a := range anchors {
-		i := slices.IndexFunc(values, func(v value) bool { return v.ap.Equals(a.ArrayPositions) })
-		if i < 0 {
+		text, ok := valueText(values, a.ArrayPositions)
+		if !ok {
 			return true
 		}
-		ok, stops := q.at(values[i].text, int(a.Start))
+		ok, stops := q.at(text, int(a.Start))
 		if !ok {
 			continue
 		}
@@ -284,6 +284,16 @@ func (q *exactPhrase) holds(r index.IndexReader, dm *search.DocumentMatch) bool 
 type value struct {
 	ap   search.ArrayPositions
 	text []byte
+}
+
+// valueText returns the text of the value of values that ap names; ok is
+// false when there is none.
+func valueText(values []value, ap search.ArrayPositions) (text []byte, ok bool) {
+	i := slices.IndexFunc(values, func(v value) bool { return v.ap.Equals(ap) })
+	if i < 0 {
+		return nil, false
+	}
+	return values[i].text, true
 }
 
 // segmented is Bleve's scorch snapshot, which reads a document's stored

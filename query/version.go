@@ -76,14 +76,8 @@ func (q *versionPhrase) holds(r index.IndexReader, dm *search.DocumentMatch) boo
 	kept := locs[:0]
 	for i := 0; i < len(locs); i += q.n {
 		first, last := locs[i].Location, locs[i+q.n-1].Location
-		var text []byte
-		for _, v := range values {
-			if v.ap.Equals(first.ArrayPositions) {
-				text = v.text
-				break
-			}
-		}
-		if text == nil {
+		text, ok := valueText(values, first.ArrayPositions)
+		if !ok {
 			return true
 		}
 		if q.whole(text, int(first.Start), int(last.End)) && dotted(text, locs[i:i+q.n]) {
