@@ -119,20 +119,11 @@ func TestCamelCasePhrases(t *testing.T) {
 		chat("card", "The UserProfileCard is broken after getUserById of the admin"),
 		chat("other", "The UserProfileCard was fine and getUserById for an admin"),
 	)...)
-	for q, want := range map[string]string{
-		`"UserProfileCard is broken"`:   "card",
-		`"getUserById of the admin"`:    "card",
-		`"getUserById for an admin"`:    "other",
-		`"the UserProfileCard was"`:     "other",
-		`"user profile card is broken"`: "",
-	} {
-		res, err := e.Search(context.Background(), query.Request{Query: q, Group: true})
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		got := strings.Join(convOrder(res), " ")
-		if got != want {
-			t.Errorf("%s: found %q, want %q", q, got, want)
-		}
-	}
+	checkConversations(t, e, []convCase{
+		{`"UserProfileCard is broken"`, []string{"card"}},
+		{`"getUserById of the admin"`, []string{"card"}},
+		{`"getUserById for an admin"`, []string{"other"}},
+		{`"the UserProfileCard was"`, []string{"other"}},
+		{`"user profile card is broken"`, nil},
+	})
 }

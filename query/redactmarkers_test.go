@@ -1,8 +1,6 @@
 package query_test
 
 import (
-	"context"
-
 	"testing"
 
 	"github.com/convsearch/convsearch/query"
@@ -35,15 +33,8 @@ func TestRedactionMarkersNoConcepts(t *testing.T) {
 		chat("secret", "here: DB_PASS=[redacted: password] ok"),
 		chat("other", "the weather is nice today"),
 	)...)
-	for _, q := range []string{"where did I put the secret word?", "what was the watchword?"} {
-		t.Run(q, func(t *testing.T) {
-			res, err := e.Search(context.Background(), query.Request{Query: q, Group: true, Limit: 10})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := convOrder(res); len(got) > 0 {
-				t.Errorf("conversations %v, want none", got)
-			}
-		})
-	}
+	checkConversations(t, e, []convCase{
+		{"where did I put the secret word?", nil},
+		{"what was the watchword?", nil},
+	})
 }
