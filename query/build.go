@@ -77,6 +77,7 @@ type builder struct {
 
 	expanded  map[string][]string // the terms of the fields and prefixes counted in expansion
 	expansion expansion           // what the query's prefixes expand to so far (see expanding)
+	typos     map[string][]string // the stems one edit from a typo, by word and stem (see typoStems)
 }
 
 // build returns nil for a node that matches everything (a clause made only

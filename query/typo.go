@@ -52,8 +52,13 @@ func oneEdit(w string) []string {
 
 // typoStems returns the stems of the words one edit from word, other
 // than skip (the typo's own stem, fuzzy-matched already): ~1,300 words
-// analysed, once for every field they are looked up in (see heldTerms).
+// analysed, once for every field they are looked up in (see heldTerms),
+// and once a query (the builder builds a clause again to relax a query).
 func (b *builder) typoStems(word, skip string) []string {
+	key := word + "\x00" + skip
+	if stems, ok := b.typos[key]; ok {
+		return stems
+	}
 	var stems []string
 	seen := map[string]bool{skip: true}
 	for _, v := range oneEdit(word) {
@@ -64,6 +69,10 @@ func (b *builder) typoStems(word, skip string) []string {
 		seen[toks[0]] = true
 		stems = append(stems, toks[0])
 	}
+	if b.typos == nil {
+		b.typos = map[string][]string{}
+	}
+	b.typos[key] = stems
 	return stems
 }
 
